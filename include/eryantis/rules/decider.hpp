@@ -1,0 +1,60 @@
+#pragma once
+// The decider: the whole game as five pure functions over values.
+//   check(state, seat, command) -> Event or RuleError   (validates, resolves chance)
+//   apply(state, event)         -> State                (pure, total, never draws)
+//   view(state, viewer)         -> what a seat or spectator may see
+//   legal_commands(state, seat) -> every command check accepts from that seat
+//   hash(state)                 -> stable 64-bit fingerprint
+#include <cstdint>
+#include <expected>
+#include <span>
+#include <vector>
+
+#include "eryantis/rules/command.hpp"
+#include "eryantis/rules/event.hpp"
+#include "eryantis/rules/rule_error.hpp"
+#include "eryantis/rules/state.hpp"
+
+namespace eryantis::rules {
+
+enum class Authority : std::uint8_t { Player, Server };
+
+// Validates `command` from `seat` against `state` and, if legal, returns the
+// event to append: the command plus every random outcome, drawn from the match's
+// PRNG. Server-only commands need Authority::Server. The state is not changed.
+std::expected<Event, RuleError> check(const State& state, Seat seat, const Command& command,
+                                      Authority authority = Authority::Player);
+
+// The first event of every match (check of CreateMatch against an empty state).
+std::expected<Event, RuleError> create_match(const MatchOptions& options, std::uint64_t seed);
+
+// Applies an event produced by check. Pure; replays recorded draws, never draws.
+State apply(const State& state, const Event& event);
+void apply_in_place(State& state, const Event& event);
+
+// Like apply, but for events from untrusted storage: re-validates the command
+// with today's rules and checks that the recorded draws are consistent.
+std::expected<State, RuleError> apply_checked(const State& state, const Event& event);
+
+// state = fold(apply, events), starting from the empty state.
+State fold(std::span<const Event> events);
+
+// Every command `seat` may send now (player commands only), in a stable order.
+std::vector<Command> legal_commands(const State& state, Seat seat);
+
+// Seats that may act now (setup: everyone who still has a choice to make).
+std::vector<Seat> seats_to_act(const State& state);
+
+// What `viewer` may see: the state without its secrets (the seed that drives
+// the PRNG). The bag is already only counts. kNoSeat = a spectator.
+struct View {
+  Seat viewer = kNoSeat;
+  State state;  // seed zeroed
+  friend bool operator==(const View&, const View&) = default;
+};
+View view(const State& state, Seat viewer);
+
+// Stable 64-bit fingerprint of every field of the state (same on every run and machine).
+std::uint64_t hash(const State& state);
+
+}  // namespace eryantis::rules

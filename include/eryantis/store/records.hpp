@@ -1,0 +1,139 @@
+#pragma once
+// The values the store reads and writes: matches, seats and events as rows.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eryantis/rules/event.hpp"
+#include "eryantis/rules/options.hpp"
+#include "eryantis/rules/state.hpp"
+#include "eryantis/rules/tower.hpp"
+
+namespace eryantis::store {
+
+using MatchId = std::int64_t;
+using Seq = std::int64_t;  // dense per match, the first event is 1; 0 = no events yet
+
+enum class MatchStatus : std::uint8_t { Lobby, Running, Finished, Abandoned, Quarantined };
+// "lobby", "running", ...: the text stored in matches.status.
+std::string_view status_name(MatchStatus status);
+std::optional<MatchStatus> parse_status(std::string_view text);
+
+// Who caused an event: a seat, or the server itself (create_match, skip_turn, ...).
+struct Actor {
+  rules::Seat seat = rules::kNoSeat;  // kNoSeat = the server
+  static constexpr Actor server() { return {}; }
+  static constexpr Actor player(rules::Seat seat) { return {seat}; }
+  // "0".."3" or "server", as stored in events.actor.
+  std::string text() const;
+  friend bool operator==(const Actor&, const Actor&) = default;
+};
+
+struct NewMatch {
+  rules::MatchOptions options;
+  MatchStatus status = MatchStatus::Lobby;
+};
+
+struct SeatRecord {
+  MatchId match_id = 0;
+  int seat = 0;
+  std::string nickname;
+  std::string resume_token_hash;
+  std::optional<rules::TowerColor> tower_color;
+  std::optional<int> wizard;
+  friend bool operator==(const SeatRecord&, const SeatRecord&) = default;
+};
+
+// An event to append. The caller applied it and passes the resulting state's hash.
+struct NewEvent {
+  Actor actor;
+  std::optional<std::string> command_id;  // the client's id: a retry with it is not applied twice
+  rules::Event event;
+  std::uint64_t state_hash = 0;  // rules::hash of the state after applying `event`
+};
+
+// An events row as stored.
+struct StoredEvent {
+  Seq seq = 0;
+  std::int64_t time_ms = 0;  // unix time in milliseconds
+  std::string actor;
+  std::optional<std::string> command_id;
+  std::string type;
+  int schema_version = 0;
+  std::string payload;     // JSON from rules::event_to_json (of `schema_version`)
+  std::string state_hash;  // 16 lower-case hex digits
+  friend bool operator==(const StoredEvent&, const StoredEvent&) = default;
+};
+
+// One append: the events must follow `expected_seq`, the match's current last seq.
+struct AppendRequest {
+  MatchId match_id = 0;
+  Seq expected_seq = 0;
+  std::vector<NewEvent> events;
+  // The state after the last event, if the caller has it: used for a snapshot
+  // when one falls due (else the store folds it with the rules layer).
+  std::optional<rules::State> state_after;
+};
+
+struct AppendOutcome {
+  Seq first_seq = 0;
+  Seq last_seq = 0;
+  bool replayed = false;  // an idempotent retry: the original seqs, nothing written
+  friend bool operator==(const AppendOutcome&, const AppendOutcome&) = default;
+};
+
+// One row of the match_summary view.
+struct MatchSummary {
+  MatchId id = 0;
+  MatchStatus status = MatchStatus::Lobby;
+  int players = 0;
+  std::string mode;
+  Seq events = 0;
+  std::string created;        // ISO 8601, UTC
+  std::string last_activity;  // ISO 8601, UTC
+  std::optional<std::string> result;
+  std::optional<std::string> quarantine_reason;
+};
+
+struct LoadedMatch {
+  MatchId id = 0;
+  MatchStatus status = MatchStatus::Lobby;
+  Seq last_seq = 0;
+  Seq snapshot_seq = 0;  // the snapshot the fold started from (0 = none)
+  rules::State state;
+};
+
+struct QuarantinedMatch {
+  MatchId id = 0;
+  std::string reason;
+};
+
+struct ResumeReport {
+  std::vector<LoadedMatch> loaded;
+  std::vector<QuarantinedMatch> quarantined;
+};
+
+// The first place where the stored events stop agreeing with today's rules.
+struct Divergence {
+  Seq seq = 0;
+  std::string reason;
+  std::uint64_t expected_hash = 0;  // stored
+  std::uint64_t actual_hash = 0;    // recomputed (0 when the event did not even apply)
+};
+
+struct VerifyReport {
+  MatchId id = 0;
+  Seq events_checked = 0;
+  int snapshots_checked = 0;
+  std::vector<Seq> bad_snapshots;  // ignored on load: another version, undecodable or different
+  std::optional<Divergence> divergence;
+  bool ok() const { return !divergence.has_value(); }
+};
+
+// 16 lower-case hex digits, as stored in events.state_hash.
+std::string hash_to_hex(std::uint64_t hash);
+std::optional<std::uint64_t> hash_from_hex(std::string_view hex);
+
+}  // namespace eryantis::store

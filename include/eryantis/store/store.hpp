@@ -1,0 +1,95 @@
+#pragma once
+// The SQLite event store: matches, seats, the append-only event log and
+// snapshots. One Store is one connection, used by one thread at a time (the
+// GroupCommitter's writer, a tool, a test); any number may share a file.
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "eryantis/rules/state.hpp"
+#include "eryantis/store/error.hpp"
+#include "eryantis/store/records.hpp"
+#include "eryantis/store/sqlite.hpp"
+
+namespace eryantis::store {
+
+enum class Durability : std::uint8_t {
+  Full,    // synchronous=FULL: a commit survives power loss
+  Normal,  // synchronous=NORMAL: survives a process crash; power loss may drop the last commits
+};
+
+struct Options {
+  Durability durability = Durability::Full;
+  int snapshot_every = 64;  // events between snapshots; 0 = never
+  bool read_only = false;   // SQLITE_OPEN_READONLY: safe beside a writer, never migrates
+  int busy_timeout_ms = 5000;
+  // Resume compares every event's stored hash (else only the last one's).
+  bool check_every_hash_on_resume = true;
+};
+
+class Store {
+ public:
+  // Opens (creating and migrating if writable) the database at `path`. Refuses
+  // files of another application or of a newer schema.
+  static Result<Store> open(const std::string& path, const Options& options = {});
+
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  ~Store();
+
+  // --- matches and seats ---------------------------------------------------
+  Result<MatchId> create_match(const NewMatch& match);
+  // `result_json` is stored in matches.result (finished matches).
+  Result<void> set_status(MatchId id, MatchStatus status,
+                          const std::optional<std::string>& result_json = std::nullopt);
+  Result<void> upsert_seat(const SeatRecord& seat);
+  Result<std::vector<SeatRecord>> seats(MatchId id);
+  Result<std::vector<MatchSummary>> list_matches();
+  Result<Seq> last_seq(MatchId id);
+
+  // --- events --------------------------------------------------------------
+  // Rows with from_seq <= seq <= to_seq, in seq order.
+  Result<std::vector<StoredEvent>> load_events(MatchId id, Seq from_seq = 1,
+                                               Seq to_seq = std::numeric_limits<Seq>::max());
+
+  // Appends `events` as seqs expected_seq + 1, ... in one IMMEDIATE transaction:
+  // all or nothing, durable when this returns. Conflict (with the real last seq)
+  // if the match moved on. If the first event's command_id is already stored,
+  // returns the original seqs without writing (a client retry).
+  Result<AppendOutcome> append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
+                               const rules::State* state_after = nullptr);
+
+  // Applies every request in ONE transaction, each inside its own savepoint: a
+  // request that fails (Conflict, ...) is undone alone. Requests run in order.
+  // If the commit itself fails, every request reports that error.
+  std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests);
+
+  // --- loading -------------------------------------------------------------
+  // The match's current state: newest valid snapshot plus the events after it.
+  Result<rules::State> load_state(MatchId id);
+
+  // Every lobby/running match, folded from its newest valid snapshot. A match
+  // whose events do not decode, have a seq gap or disagree with their stored
+  // hashes is marked quarantined (unless read-only) and reported instead.
+  Result<ResumeReport> load_unfinished();
+
+  // Refolds from the first event re-checking each with rules::apply_checked and
+  // comparing every stored hash; reports the first divergence.
+  Result<VerifyReport> verify(MatchId id);
+
+  const Options& options() const;
+  int schema_version() const;
+  // The connection itself, for tools and tests that need raw SQL.
+  sqlite::Database& database();
+
+  struct Impl;
+
+ private:
+  explicit Store(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace eryantis::store

@@ -1,0 +1,75 @@
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include "eryantis/store/migrations.hpp"
+
+namespace eryantis::store {
+
+int latest_schema_version() {
+  auto all = embedded_migrations();
+  return all.empty() ? 0 : all.back().version;
+}
+
+Result<int> check_compatible(sqlite::Database& db) {
+  auto application_id = db.query_int("PRAGMA application_id");
+  if (!application_id) return std::unexpected(std::move(application_id.error()));
+  auto user_version = db.query_int("PRAGMA user_version");
+  if (!user_version) return std::unexpected(std::move(user_version.error()));
+
+  if (*application_id != 0 && *application_id != kApplicationId) {
+    return fail(StoreCode::Foreign,
+                fmt::format("not an Eryantis database: its application_id is {:#010x}, ours is "
+                            "{:#010x}; refusing to touch it",
+                            static_cast<std::uint32_t>(*application_id),
+                            static_cast<std::uint32_t>(kApplicationId)));
+  }
+  if (*application_id == 0) {
+    // Never stamped by us: only an empty file may become an Eryantis database.
+    auto objects = db.query_int("SELECT count(*) FROM sqlite_schema");
+    if (!objects) return std::unexpected(std::move(objects.error()));
+    if (*objects != 0 || *user_version != 0) {
+      return fail(StoreCode::Foreign,
+                  "not an Eryantis database: it already holds tables of another application "
+                  "(application_id is 0); refusing to touch it");
+    }
+  }
+  if (*user_version > latest_schema_version()) {
+    return fail(StoreCode::TooNew,
+                fmt::format("the database has schema version {}, newer than this build knows ({}); "
+                            "run a newer Eryantis (downgrading is not supported)",
+                            *user_version, latest_schema_version()));
+  }
+  return static_cast<int>(*user_version);
+}
+
+Result<int> migrate(sqlite::Database& db, std::span<const Migration> migrations) {
+  auto tx = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
+  if (!tx) return std::unexpected(std::move(tx.error()));
+  // Checked again under the write lock: another process may have migrated meanwhile.
+  auto current = check_compatible(db);
+  if (!current) return std::unexpected(std::move(current.error()));
+
+  int applied = 0;
+  for (const Migration& migration : migrations) {
+    if (migration.version <= *current) continue;
+    if (auto done = db.exec(migration.sql); !done) {
+      return fail(done.error().code, fmt::format("migration {:04}_{} failed: {}", migration.version,
+                                                 migration.name, done.error().message));
+    }
+    // PRAGMA takes no parameters; the values are integers we produce.
+    if (auto done = db.exec(fmt::format("PRAGMA user_version = {}", migration.version)); !done) {
+      return std::unexpected(std::move(done.error()));
+    }
+    spdlog::info("store: applied migration {:04}_{}", migration.version, migration.name);
+    ++applied;
+  }
+  if (applied > 0) {
+    if (auto done = db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId)); !done) {
+      return std::unexpected(std::move(done.error()));
+    }
+  }
+  if (auto done = tx->commit(); !done) return std::unexpected(std::move(done.error()));
+  return applied;
+}
+
+}  // namespace eryantis::store

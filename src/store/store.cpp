@@ -1,0 +1,269 @@
+#include "eryantis/store/store.hpp"
+
+#include <chrono>
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include "eryantis/store/migrations.hpp"
+#include "store_impl.hpp"
+
+#ifndef ERYANTIS_VERSION
+#define ERYANTIS_VERSION "unknown"
+#endif
+
+namespace eryantis::store {
+
+namespace detail {
+std::int64_t now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+}  // namespace detail
+
+namespace {
+
+std::string options_json(const rules::MatchOptions& options) {
+  return fmt::format(R"({{"players":{},"mode":"{}"}})", static_cast<int>(options.players),
+                     options.mode == rules::Mode::Expert ? "expert" : "simple");
+}
+
+Result<void> configure_connection(sqlite::Database& db, const Options& options) {
+  if (auto done = db.exec(fmt::format("PRAGMA busy_timeout = {}", options.busy_timeout_ms));
+      !done) {
+    return done;
+  }
+  if (options.read_only) return {};
+  // WAL: readers never block the writer, and a commit is one sequential append.
+  auto mode = db.prepare("PRAGMA journal_mode = WAL");
+  if (!mode) return std::unexpected(std::move(mode.error()));
+  auto row = mode->step();
+  if (!row) return std::unexpected(std::move(row.error()));
+  if (!*row || mode->column_text(0) != "wal") {
+    return fail(StoreCode::Io, "could not switch the database to WAL mode");
+  }
+  const char* synchronous = options.durability == Durability::Full ? "FULL" : "NORMAL";
+  return db.exec(fmt::format("PRAGMA synchronous = {}; PRAGMA foreign_keys = ON", synchronous));
+}
+
+}  // namespace
+
+Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Store::Store(Store&&) noexcept = default;
+Store& Store::operator=(Store&&) noexcept = default;
+Store::~Store() = default;
+
+Result<Store> Store::open(const std::string& path, const Options& options) {
+  int flags = options.read_only ? SQLITE_OPEN_READONLY
+                                : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  // One connection per thread at a time: SQLite's own mutexes are not needed.
+  flags |= SQLITE_OPEN_NOMUTEX;
+  auto db = sqlite::Database::open(path, flags);
+  if (!db) return std::unexpected(std::move(db.error()));
+  if (auto done = configure_connection(*db, options); !done) {
+    return std::unexpected(std::move(done.error()));
+  }
+  auto version = check_compatible(*db);
+  if (!version) return std::unexpected(std::move(version.error()));
+  if (options.read_only) {
+    if (*version < latest_schema_version()) {
+      return fail(StoreCode::TooOld,
+                  fmt::format("{} has schema version {}, this build needs {}: open it once "
+                              "read-write (the server does) to migrate it",
+                              path, *version, latest_schema_version()));
+    }
+  } else {
+    auto applied = migrate(*db);
+    if (!applied) return std::unexpected(std::move(applied.error()));
+  }
+  auto impl = std::make_unique<Impl>(Impl{std::move(*db), options, latest_schema_version()});
+  return Store(std::move(impl));
+}
+
+const Options& Store::options() const { return impl_->options; }
+int Store::schema_version() const { return impl_->schema_version; }
+sqlite::Database& Store::database() { return impl_->db; }
+
+Result<MatchId> Store::create_match(const NewMatch& match) {
+  auto insert = impl_->db.cached(
+      "INSERT INTO matches (created, options, rules_version, status, last_seq, updated) "
+      "VALUES (?1, ?2, ?3, ?4, 0, ?1)");
+  if (!insert) return std::unexpected(std::move(insert.error()));
+  (*insert)
+      ->bind(1, detail::now_ms())
+      .bind(2, options_json(match.options))
+      .bind(3, std::string_view(ERYANTIS_VERSION))
+      .bind(4, status_name(match.status));
+  if (auto done = (*insert)->run(); !done) return std::unexpected(std::move(done.error()));
+  return impl_->db.last_insert_rowid();
+}
+
+Result<void> Store::set_status(MatchId id, MatchStatus status,
+                               const std::optional<std::string>& result_json) {
+  auto update = impl_->db.cached(
+      "UPDATE matches SET status = ?2, result = coalesce(?3, result), updated = ?4 WHERE id = ?1");
+  if (!update) return std::unexpected(std::move(update.error()));
+  (*update)->bind(1, id).bind(2, status_name(status)).bind_optional(3, result_json).bind(4, detail::now_ms());
+  if (auto done = (*update)->run(); !done) return done;
+  if (sqlite3_changes(impl_->db.handle()) == 0) {
+    return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  }
+  return {};
+}
+
+Result<void> Store::upsert_seat(const SeatRecord& seat) {
+  auto upsert = impl_->db.cached(
+      "INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+      "ON CONFLICT (match_id, seat) DO UPDATE SET nickname = excluded.nickname, "
+      "resume_token_hash = excluded.resume_token_hash, tower_color = excluded.tower_color, "
+      "wizard = excluded.wizard");
+  if (!upsert) return std::unexpected(std::move(upsert.error()));
+  auto& statement = **upsert;
+  statement.bind(1, seat.match_id)
+      .bind(2, std::int64_t{seat.seat})
+      .bind(3, std::string_view(seat.nickname))
+      .bind(4, std::string_view(seat.resume_token_hash));
+  if (seat.tower_color) {
+    statement.bind(5, rules::tower_color_name(*seat.tower_color));
+  } else {
+    statement.bind_null(5);
+  }
+  if (seat.wizard) {
+    statement.bind(6, std::int64_t{*seat.wizard});
+  } else {
+    statement.bind_null(6);
+  }
+  return statement.run();
+}
+
+Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
+  auto select = impl_->db.cached(
+      "SELECT seat, nickname, resume_token_hash, tower_color, wizard FROM seats "
+      "WHERE match_id = ?1 ORDER BY seat");
+  if (!select) return std::unexpected(std::move(select.error()));
+  (*select)->bind(1, id);
+  std::vector<SeatRecord> seats;
+  for (;;) {
+    auto row = (*select)->step();
+    if (!row) return std::unexpected(std::move(row.error()));
+    if (!*row) break;
+    auto& s = **select;
+    SeatRecord seat;
+    seat.match_id = id;
+    seat.seat = static_cast<int>(s.column_int(0));
+    seat.nickname = s.column_text(1);
+    seat.resume_token_hash = s.column_text(2);
+    if (!s.column_is_null(3)) seat.tower_color = rules::parse_tower_color(s.column_text(3));
+    if (!s.column_is_null(4)) seat.wizard = static_cast<int>(s.column_int(4));
+    seats.push_back(std::move(seat));
+  }
+  return seats;
+}
+
+Result<std::vector<MatchSummary>> Store::list_matches() {
+  auto select = impl_->db.cached(
+      "SELECT id, status, players, mode, events, created, last_activity, result, "
+      "quarantine_reason FROM match_summary ORDER BY id");
+  if (!select) return std::unexpected(std::move(select.error()));
+  std::vector<MatchSummary> matches;
+  for (;;) {
+    auto row = (*select)->step();
+    if (!row) return std::unexpected(std::move(row.error()));
+    if (!*row) break;
+    auto& s = **select;
+    MatchSummary summary;
+    summary.id = s.column_int(0);
+    summary.status = parse_status(s.column_text(1)).value_or(MatchStatus::Quarantined);
+    summary.players = static_cast<int>(s.column_int(2));
+    summary.mode = s.column_text(3);
+    summary.events = s.column_int(4);
+    summary.created = s.column_text(5);
+    summary.last_activity = s.column_text(6);
+    summary.result = s.column_optional_text(7);
+    summary.quarantine_reason = s.column_optional_text(8);
+    matches.push_back(std::move(summary));
+  }
+  return matches;
+}
+
+Result<Seq> Store::last_seq(MatchId id) {
+  auto select = impl_->db.cached("SELECT last_seq FROM matches WHERE id = ?1");
+  if (!select) return std::unexpected(std::move(select.error()));
+  (*select)->bind(1, id);
+  auto row = (*select)->step();
+  if (!row) return std::unexpected(std::move(row.error()));
+  if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  return (*select)->column_int(0);
+}
+
+Result<std::vector<StoredEvent>> Store::load_events(MatchId id, Seq from_seq, Seq to_seq) {
+  auto select = impl_->db.cached(
+      "SELECT seq, time, actor, command_id, type, schema_version, payload, state_hash "
+      "FROM events WHERE match_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq");
+  if (!select) return std::unexpected(std::move(select.error()));
+  (*select)->bind(1, id).bind(2, from_seq).bind(3, to_seq);
+  std::vector<StoredEvent> events;
+  for (;;) {
+    auto row = (*select)->step();
+    if (!row) return std::unexpected(std::move(row.error()));
+    if (!*row) break;
+    auto& s = **select;
+    events.push_back(StoredEvent{s.column_int(0), s.column_int(1), std::string(s.column_text(2)),
+                                 s.column_optional_text(3), std::string(s.column_text(4)),
+                                 static_cast<int>(s.column_int(5)), std::string(s.column_text(6)),
+                                 std::string(s.column_text(7))});
+  }
+  return events;
+}
+
+Result<AppendOutcome> Store::append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
+                                    const rules::State* state_after) {
+  auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Immediate);
+  if (!tx) return std::unexpected(std::move(tx.error()));
+  auto outcome = detail::append_in_transaction(*impl_, id, expected_seq, events, state_after);
+  if (!outcome) return outcome;  // the transaction rolls back: nothing written
+  if (outcome->replayed) return outcome;
+  if (auto done = tx->commit(); !done) return std::unexpected(std::move(done.error()));
+  return outcome;
+}
+
+std::vector<Result<AppendOutcome>> Store::append_batch(std::span<const AppendRequest> requests) {
+  std::vector<Result<AppendOutcome>> results;
+  results.reserve(requests.size());
+  auto fail_all = [&](const StoreError& error) {
+    results.assign(requests.size(), std::unexpected(error));
+    return std::move(results);
+  };
+  auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Immediate);
+  if (!tx) return fail_all(tx.error());
+  for (const AppendRequest& request : requests) {
+    auto savepoint = sqlite::Savepoint::begin(impl_->db);
+    if (!savepoint) return fail_all(savepoint.error());
+    const rules::State* state_after = request.state_after ? &*request.state_after : nullptr;
+    auto outcome = detail::append_in_transaction(*impl_, request.match_id, request.expected_seq,
+                                                 request.events, state_after);
+    if (outcome) {
+      if (auto kept = savepoint->release(); !kept) return fail_all(kept.error());
+    }
+    // On failure the savepoint's destructor undoes this request alone.
+    results.push_back(std::move(outcome));
+  }
+  if (auto done = tx->commit(); !done) return fail_all(done.error());
+  return results;
+}
+
+Result<rules::State> Store::load_state(MatchId id) {
+  auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
+  if (!tx) return std::unexpected(std::move(tx.error()));
+  auto last = last_seq(id);
+  if (!last) return std::unexpected(std::move(last.error()));
+  auto rebuilt = detail::rebuild(*impl_, id, *last, /*check_every_hash=*/true);
+  if (!rebuilt) return std::unexpected(std::move(rebuilt.error()));
+  if (!rebuilt->state) {
+    return fail(StoreCode::Corrupt, fmt::format("match {}: {}", id, rebuilt->problem));
+  }
+  if (auto done = tx->commit(); !done) return std::unexpected(std::move(done.error()));
+  return std::move(*rebuilt->state);
+}
+
+}  // namespace eryantis::store

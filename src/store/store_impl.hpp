@@ -1,0 +1,41 @@
+#pragma once
+// Internals shared by the Store's source files.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "eryantis/rules/state.hpp"
+#include "eryantis/store/store.hpp"
+
+namespace eryantis::store {
+
+struct Store::Impl {
+  sqlite::Database db;
+  Options options;
+  int schema_version = 0;
+};
+
+namespace detail {
+
+std::int64_t now_ms();
+
+// The events of one append inside an open transaction (no commit).
+Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq expected_seq,
+                                            std::span<const NewEvent> events,
+                                            const rules::State* state_after);
+
+// A match's state rebuilt from storage, or why it cannot be trusted.
+struct Rebuilt {
+  std::optional<rules::State> state;  // empty = quarantine-worthy
+  std::string problem;
+  Seq snapshot_seq = 0;
+};
+
+// Newest usable snapshot (current version, decodes, hash agrees with its
+// event) plus the events after it up to `last_seq`, checking seq density and
+// the stored hashes (every event's, or only the last one's).
+Result<Rebuilt> rebuild(Store::Impl& impl, MatchId id, Seq last_seq, bool check_every_hash);
+
+}  // namespace detail
+}  // namespace eryantis::store
