@@ -1,0 +1,137 @@
+// Appending events: the conflict check, idempotent retries and snapshots.
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include "eryantis/rules/decider.hpp"
+#include "eryantis/rules/serialize.hpp"
+#include "store_impl.hpp"
+
+namespace eryantis::store::detail {
+
+namespace {
+
+// The seqs an earlier append stored for the same first command id, if any.
+Result<std::optional<AppendOutcome>> find_retry(sqlite::Database& db, MatchId id,
+                                                const NewEvent& first, std::size_t count) {
+  if (!first.command_id) return std::nullopt;
+  auto select =
+      db.cached("SELECT seq FROM events WHERE match_id = ?1 AND command_id = ?2");
+  if (!select) return std::unexpected(std::move(select.error()));
+  (*select)->bind(1, id).bind(2, *first.command_id);
+  auto row = (*select)->step();
+  if (!row) return std::unexpected(std::move(row.error()));
+  if (!*row) return std::nullopt;
+  Seq first_seq = (*select)->column_int(0);
+  return AppendOutcome{first_seq, first_seq + static_cast<Seq>(count) - 1, true};
+}
+
+Result<void> write_snapshot(Store::Impl& impl, MatchId id, Seq seq, const rules::State& state) {
+  auto insert = impl.db.cached(
+      "INSERT OR IGNORE INTO snapshots (match_id, seq, version, state) VALUES (?1, ?2, ?3, ?4)");
+  if (!insert) return std::unexpected(std::move(insert.error()));
+  (*insert)
+      ->bind(1, id)
+      .bind(2, seq)
+      .bind(3, std::int64_t{rules::kStateSchemaVersion})
+      .bind_blob(4, rules::state_to_binary(state));
+  return (*insert)->run();
+}
+
+// A snapshot falls due whenever the append crosses a multiple of snapshot_every.
+Result<void> snapshot_if_due(Store::Impl& impl, MatchId id, Seq before, Seq after,
+                             std::uint64_t last_hash, const rules::State* state_after) {
+  const int every = impl.options.snapshot_every;
+  if (every <= 0 || before / every == after / every) return {};
+  if (state_after != nullptr) {
+    // Never store a snapshot that disagrees with the log: it would poison resumes.
+    if (rules::hash(*state_after) != last_hash) {
+      return fail(StoreCode::Invalid,
+                  fmt::format("match {}: state_after does not hash to the last event's "
+                              "state_hash (seq {})",
+                              id, after));
+    }
+    return write_snapshot(impl, id, after, *state_after);
+  }
+  auto rebuilt = rebuild(impl, id, after, /*check_every_hash=*/false);
+  if (!rebuilt) return std::unexpected(std::move(rebuilt.error()));
+  if (!rebuilt->state) {
+    // The log itself is suspect; resume will quarantine it. The append stands.
+    spdlog::warn("store: no snapshot for match {} at seq {}: {}", id, after, rebuilt->problem);
+    return {};
+  }
+  return write_snapshot(impl, id, after, *rebuilt->state);
+}
+
+}  // namespace
+
+Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq expected_seq,
+                                            std::span<const NewEvent> events,
+                                            const rules::State* state_after) {
+  if (impl.options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
+  if (events.empty()) return fail(StoreCode::Invalid, "an append needs at least one event");
+
+  // Before the conflict check: a retry carries the stale expected_seq of its first attempt.
+  auto retry = find_retry(impl.db, id, events.front(), events.size());
+  if (!retry) return std::unexpected(std::move(retry.error()));
+  if (*retry) return **retry;
+
+  auto match = impl.db.cached("SELECT last_seq, status FROM matches WHERE id = ?1");
+  if (!match) return std::unexpected(std::move(match.error()));
+  (*match)->bind(1, id);
+  auto row = (*match)->step();
+  if (!row) return std::unexpected(std::move(row.error()));
+  if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  const Seq last_seq = (*match)->column_int(0);
+  if ((*match)->column_text(1) == status_name(MatchStatus::Quarantined)) {
+    return fail(StoreCode::Conflict, fmt::format("match {} is quarantined", id));
+  }
+  if (last_seq != expected_seq) {
+    StoreError error{StoreCode::Conflict,
+                     fmt::format("match {} is at seq {}, the append expected {}", id, last_seq,
+                                 expected_seq),
+                     last_seq};
+    return std::unexpected(std::move(error));
+  }
+
+  auto insert = impl.db.cached(
+      "INSERT INTO events (match_id, seq, time, actor, command_id, type, schema_version, "
+      "payload, state_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  if (!insert) return std::unexpected(std::move(insert.error()));
+  const std::int64_t time = now_ms();
+  Seq seq = last_seq;
+  for (const NewEvent& event : events) {
+    ++seq;
+    (*insert)
+        ->bind(1, id)
+        .bind(2, seq)
+        .bind(3, time)
+        .bind(4, event.actor.text())
+        .bind_optional(5, event.command_id)
+        .bind(6, rules::command_type(event.event.command))
+        .bind(7, std::int64_t{rules::kEventSchemaVersion})
+        .bind(8, rules::event_to_json(event.event))
+        .bind(9, hash_to_hex(event.state_hash));
+    auto done = (*insert)->run();
+    (*insert)->reset();
+    if (!done) {
+      if (done.error().code == StoreCode::Conflict && event.command_id) {
+        done.error().message = fmt::format("match {}: command id '{}' was already used ({})", id,
+                                           *event.command_id, done.error().message);
+      }
+      return std::unexpected(std::move(done.error()));
+    }
+  }
+
+  auto update = impl.db.cached("UPDATE matches SET last_seq = ?2, updated = ?3 WHERE id = ?1");
+  if (!update) return std::unexpected(std::move(update.error()));
+  (*update)->bind(1, id).bind(2, seq).bind(3, time);
+  if (auto done = (*update)->run(); !done) return std::unexpected(std::move(done.error()));
+
+  if (auto done = snapshot_if_due(impl, id, last_seq, seq, events.back().state_hash, state_after);
+      !done) {
+    return std::unexpected(std::move(done.error()));
+  }
+  return AppendOutcome{last_seq + 1, seq, false};
+}
+
+}  // namespace eryantis::store::detail
