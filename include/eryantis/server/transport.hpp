@@ -1,0 +1,37 @@
+#pragma once
+// The seam between the server's logic and the network (Redis ae style: I/O
+// separated from logic). The server layer only knows these interfaces; the net
+// layer implements Transport and calls ConnectionEvents.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace eryantis::server {
+
+using ConnectionId = std::uint64_t;
+
+// Implemented by the transport (net layer, or a fake in tests).
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // Queues one message; the transport appends the '\n'. A connection whose
+  // outgoing queue exceeds its bound is closed by the transport.
+  virtual void send(ConnectionId id, std::string line) = 0;
+  // Flushes what is queued, then closes.
+  virtual void close(ConnectionId id) = 0;
+};
+
+// Implemented by the server; called by the transport on its loop thread.
+class ConnectionEvents {
+ public:
+  virtual ~ConnectionEvents() = default;
+  virtual void on_open(ConnectionId id, std::string_view peer) = 0;
+  // One complete line, without its '\n' (and without a trailing '\r').
+  virtual void on_line(ConnectionId id, std::string_view line) = 0;
+  // The client sent more than the maximum line length without a newline; the
+  // rest of that line is discarded by the transport.
+  virtual void on_line_too_long(ConnectionId id) = 0;
+  virtual void on_closed(ConnectionId id) = 0;
+};
+
+}  // namespace eryantis::server
