@@ -31,10 +31,10 @@
 
 // cereal's json.hpp configures rapidjson (RAPIDJSON_ASSERT throws) before including
 // it, so it must come first; rapidjson itself is Debian's copy that cereal uses.
-#include <cereal/archives/json.hpp>
-#include <cereal/archives/portable_binary.hpp>
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
+#include <cereal/archives/json.hpp>
+#include <cereal/archives/portable_binary.hpp>
 
 namespace eryantis::rules {
 namespace {
@@ -47,7 +47,9 @@ struct Fail {
   std::string message;
 };
 
-[[noreturn]] void fail(std::string message) { throw Fail{std::move(message)}; }
+[[noreturn]] void fail(std::string message) {
+  throw Fail{std::move(message)};
+}
 
 std::string quoted(std::string_view s) {
   std::string out = "\"";
@@ -82,7 +84,7 @@ struct EnumInfo<CharacterId> {
 };
 
 constexpr std::array<std::string_view, 4> kPhaseNames = {"setup", "planning", "action",
-                                                          "game_over"};
+                                                         "game_over"};
 constexpr std::array<std::string_view, 6> kEndReasonNames = {
     "none", "last_tower", "three_groups", "bag_empty", "no_assistants", "forfeit"};
 constexpr std::array<std::string_view, 2> kModeNames = {"simple", "expert"};
@@ -133,8 +135,8 @@ std::string enum_choices() {
 struct Key {
   std::string_view name;
   std::size_t index = 0;
-  Key(const char* n) : name(n) {}                   // NOLINT: implicit on purpose
-  Key(std::string_view n) : name(n) {}              // NOLINT
+  Key(const char* n) : name(n) {}       // NOLINT: implicit on purpose
+  Key(std::string_view n) : name(n) {}  // NOLINT
   explicit Key(std::size_t i) : name(), index(i) {}
   bool in_array() const { return name.data() == nullptr; }
 };
@@ -291,8 +293,7 @@ class JsonIn {
       x = v.GetUint64();
       return;
     }
-    if (!v.IsString())
-      fail("field " + quoted(describe(k)) + " must be a string of decimal digits");
+    if (!v.IsString()) fail("field " + quoted(describe(k)) + " must be a string of decimal digits");
     const std::string_view s(v.GetString(), v.GetStringLength());
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
     if (s.empty() || s.front() < '0' || s.front() > '9' || ec != std::errc() ||
@@ -309,8 +310,7 @@ class JsonIn {
   void enumeration(Key k, E& e) {
     const rapidjson::Value& v = get(k);
     if (!v.IsString())
-      fail("field " + quoted(describe(k)) + " must be a string (one of " + enum_choices<E>() +
-           ")");
+      fail("field " + quoted(describe(k)) + " must be a string (one of " + enum_choices<E>() + ")");
     const std::string_view s(v.GetString(), v.GetStringLength());
     const std::optional<E> parsed = parse_enum<E>(s);
     if (!parsed)
@@ -422,7 +422,7 @@ class JsonIn {
 // Parses one JSON object (nothing before or after it).
 void parse_object(rapidjson::Document& doc, std::string_view json, const char* what) {
   doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(json.data(),
-                                                                                   json.size());
+                                                                                    json.size());
   if (doc.HasParseError())
     fail(std::string("invalid JSON for ") + what + " at offset " +
          std::to_string(doc.GetErrorOffset()) + ": " +
@@ -494,8 +494,8 @@ class BinIn {
     std::uint8_t raw = 0;
     ar_(raw);
     if (raw >= EnumInfo<E>::count)
-      fail("binary state: " + quoted(k.name) + " holds " + std::to_string(raw) +
-           ", not a valid " + EnumInfo<E>::what);
+      fail("binary state: " + quoted(k.name) + " holds " + std::to_string(raw) + ", not a valid " +
+           EnumInfo<E>::what);
     e = static_cast<E>(raw);
   }
   void students(Key k, Students& s) {
@@ -525,8 +525,7 @@ class BinIn {
     std::uint8_t raw = 0;
     ar_(raw);
     if (raw > 1)
-      fail("binary state: " + quoted(k.name) + " holds " + std::to_string(raw) +
-           ", not a boolean");
+      fail("binary state: " + quoted(k.name) + " holds " + std::to_string(raw) + ", not a boolean");
     return raw == 1;
   }
 
@@ -605,9 +604,8 @@ void walk(V& v, Is<Result> auto& r) {
 // An array of records, each element an object.
 template <class V, class C>
 void records(V& v, Key k, C& items) {
-  v.array(k, items, [](auto& a, Key i, auto& item) {
-    a.object(i, [&](auto& o) { walk(o, item); });
-  });
+  v.array(k, items,
+          [](auto& a, Key i, auto& item) { a.object(i, [&](auto& o) { walk(o, item); }); });
 }
 
 template <class V>
@@ -729,7 +727,7 @@ void walk(V& v, Is<UseThief> auto& c) {
 }
 // Commands without parameters (skip_turn, use_farmer, ...).
 template <class V, class T>
-  requires std::is_empty_v<T>
+requires std::is_empty_v<T>
 void walk(V&, T&) {}
 
 // The "type" names of every alternative, in variant order, taken from command_type()
@@ -782,9 +780,8 @@ void write_event(JsonOut& out, const Event& e) {
 }
 
 Event read_event(JsonIn& in) {
-  const std::int64_t version =
-      in.read_integer("v", std::numeric_limits<std::int64_t>::min(),
-                      std::numeric_limits<std::int64_t>::max());
+  const std::int64_t version = in.read_integer("v", std::numeric_limits<std::int64_t>::min(),
+                                               std::numeric_limits<std::int64_t>::max());
   if (version > kEventSchemaVersion)
     fail("event schema version " + std::to_string(version) +
          " is newer than this build understands (" + std::to_string(kEventSchemaVersion) +
@@ -801,8 +798,7 @@ Event read_event(JsonIn& in) {
     fail("event type " + quoted(type) + " does not match its command's type " +
          quoted(command_type(e.command)));
   in.array("drawn", e.drawn, [](JsonIn& a, Key k, Color& c) { a.enumeration(k, c); });
-  in.array("picks", e.picks,
-           [](JsonIn& a, Key k, std::uint8_t& p) { a.integer(k, p, 0, kMaxU8); });
+  in.array("picks", e.picks, [](JsonIn& a, Key k, std::uint8_t& p) { a.integer(k, p, 0, kMaxU8); });
   return e;
 }
 
@@ -816,7 +812,8 @@ std::expected<T, DecodeError> decode(const char* what, F&& body) {
   } catch (const Fail& f) {
     return std::unexpected(DecodeError{f.message});
   } catch (const cereal::Exception& e) {
-    return std::unexpected(DecodeError{std::string("corrupt ") + what + ": " + e.what()});
+    return std::unexpected(
+        DecodeError{std::string(what) + " is truncated or corrupt: " + e.what()});
   } catch (const std::exception& e) {
     return std::unexpected(DecodeError{std::string("cannot decode ") + what + ": " + e.what()});
   }
@@ -836,9 +833,8 @@ std::expected<State, DecodeError> state_from_json(std::string_view json) {
     rapidjson::Document doc;
     parse_object(doc, json, "state");
     JsonIn in(doc, "");
-    const std::int64_t schema =
-        in.read_integer("schema", std::numeric_limits<std::int64_t>::min(),
-                        std::numeric_limits<std::int64_t>::max());
+    const std::int64_t schema = in.read_integer("schema", std::numeric_limits<std::int64_t>::min(),
+                                                std::numeric_limits<std::int64_t>::max());
     if (schema != kStateSchemaVersion)
       fail("state schema version " + std::to_string(schema) +
            " is not supported (this build reads version " + std::to_string(kStateSchemaVersion) +

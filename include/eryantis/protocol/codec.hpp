@@ -1,0 +1,54 @@
+#pragma once
+// Lines <-> messages. Decoding never throws and never trusts its input; encoding
+// produces one line of JSON (no newline: the transport adds it).
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "eryantis/protocol/message.hpp"
+
+namespace eryantis::protocol {
+
+std::expected<Envelope, ProtocolError> decode_request(std::string_view line);
+
+// Builds one outgoing JSON object: JsonLine("welcome", id).field("protocol", 1).str().
+class JsonLine {
+ public:
+  // `type` is the message type; `id` the raw JSON id to echo ("" = none).
+  JsonLine(std::string_view type, std::string_view id = {});
+  JsonLine(JsonLine&&) noexcept;
+  ~JsonLine();
+
+  JsonLine& field(std::string_view key, std::string_view value);
+  JsonLine& field(std::string_view key, const char* value) { return field(key, std::string_view(value)); }
+  JsonLine& field(std::string_view key, std::int64_t value);
+  JsonLine& field(std::string_view key, int value) { return field(key, static_cast<std::int64_t>(value)); }
+  JsonLine& field(std::string_view key, bool value);
+  JsonLine& null_field(std::string_view key);
+  // `json` must already be valid JSON (an object or array produced by a codec).
+  JsonLine& raw_field(std::string_view key, std::string_view json);
+  std::string str();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Builds a JSON array/object text piece by piece, for raw_field values.
+class JsonArray {
+ public:
+  JsonArray& raw(std::string_view json);
+  JsonArray& string(std::string_view s);
+  JsonArray& number(std::int64_t n);
+  std::string str() const { return "[" + body_ + "]"; }
+
+ private:
+  std::string body_;
+};
+
+// A JSON string literal with escapes ("a\"b").
+std::string json_quote(std::string_view s);
+
+}  // namespace eryantis::protocol

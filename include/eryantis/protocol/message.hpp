@@ -1,0 +1,92 @@
+#pragma once
+// The requests a client may send, decoded from one NDJSON line. Every request may
+// carry an "id" (a JSON number or string) that the reply echoes verbatim.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "eryantis/rules/command.hpp"
+#include "eryantis/rules/options.hpp"
+
+namespace eryantis::protocol {
+
+inline constexpr int kProtocolVersion = 1;
+
+using MatchId = std::int64_t;
+
+struct Hello {
+  int protocol = 0;
+  std::string client;       // free text, for logs
+  bool full_views = true;   // false: updates carry only the event (the client folds it itself)
+};
+struct Login {
+  std::string nickname;
+  std::optional<std::string> token;  // the resume token from an earlier login
+};
+struct ListMatches {};
+struct CreateMatchRequest {
+  rules::MatchOptions options;
+};
+struct JoinMatch {
+  MatchId match = 0;
+};
+struct QuickJoin {
+  std::optional<int> players;  // any if absent
+  std::optional<rules::Mode> mode;
+};
+struct LeaveMatch {};
+struct Spectate {
+  MatchId match = 0;
+};
+struct Play {
+  rules::Command command;
+  std::optional<std::int64_t> expected_seq;  // refused with STALE_SEQ if the match moved on
+  std::optional<std::string> command_id;     // idempotency key: a retry is not applied twice
+};
+struct Sync {};  // "send me the full state again"
+struct Ping {};
+
+using Request = std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin,
+                             LeaveMatch, Spectate, Play, Sync, Ping>;
+
+struct Envelope {
+  std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply
+  Request request;
+};
+
+// The protocol's own error codes (rules errors keep the rules' codes).
+enum class ErrorCode : std::uint8_t {
+  BadJson,
+  UnknownType,
+  MissingField,
+  InvalidField,
+  LineTooLong,
+  RateLimited,
+  UnsupportedProtocol,
+  HelloFirst,
+  NotLoggedIn,
+  AlreadyLoggedIn,
+  InvalidNickname,
+  NicknameTaken,
+  BadToken,
+  NoSuchMatch,
+  MatchFull,
+  AlreadyInMatch,
+  NotInMatch,
+  NotAPlayer,
+  StaleSeq,
+  TooManyMatches,
+  ShuttingDown,
+  StoreFailure,
+};
+// "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
+std::string_view error_code_name(ErrorCode code);
+
+struct ProtocolError {
+  ErrorCode code;
+  std::string message;
+  std::string id;  // the request's raw id if it could be read
+};
+
+}  // namespace eryantis::protocol

@@ -1,0 +1,99 @@
+#pragma once
+// Group commit: a writer thread with its own connection turns every append
+// queued meanwhile (for any number of matches) into ONE transaction, so a
+// single fsync makes a whole batch durable. Callers never wait for the disk:
+// completions are queued and `notify` tells the caller's thread to run them.
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "eryantis/store/error.hpp"
+#include "eryantis/store/records.hpp"
+#include "eryantis/store/store.hpp"
+
+namespace eryantis::store {
+
+// Runs on the caller's thread (inside deliver_completions), after the request's
+// transaction committed (success) or was refused/failed (error).
+using AppendCompletion = std::function<void(Result<AppendOutcome>)>;
+
+class GroupCommitter {
+ public:
+  struct Options {
+    store::Options store;
+    std::size_t max_batch = 512;  // requests per transaction
+  };
+  struct Stats {
+    std::uint64_t batches = 0;
+    std::uint64_t requests = 0;
+    std::uint64_t events = 0;  // durably appended
+  };
+  // Called on the writer thread whenever completions are ready; must be cheap
+  // and thread-safe (the server passes uv_async_send, tests a condition variable).
+  using Notify = std::function<void()>;
+
+  // Opens its own connection (migrating if needed) and starts the writer.
+  static Result<std::unique_ptr<GroupCommitter>> start(const std::string& path,
+                                                       const Options& options, Notify notify);
+  // Only start() can make the key: construction goes through it.
+  class Key {
+    friend class GroupCommitter;
+    Key() = default;
+  };
+  GroupCommitter(Key, Store store, const Options& options, Notify notify);
+  GroupCommitter(const GroupCommitter&) = delete;
+  GroupCommitter& operator=(const GroupCommitter&) = delete;
+  ~GroupCommitter();  // stop()
+
+  // Thread-safe; never waits for I/O. Requests for one match are applied in the
+  // order they are submitted. After stop() the completion reports Stopped.
+  void submit(AppendRequest request, AppendCompletion completion);
+
+  // Runs the completions that are ready, on the calling thread. Returns how many.
+  std::size_t deliver_completions();
+
+  // Blocks until everything submitted before the call has committed or failed.
+  void flush();
+  // Commits everything pending, then stops the writer (graceful shutdown).
+  // Completions stay queued for deliver_completions().
+  void stop();
+
+  Stats stats() const;
+
+ private:
+  struct Pending {
+    AppendRequest request;
+    AppendCompletion completion;
+  };
+  struct Completed {
+    AppendCompletion completion;
+    Result<AppendOutcome> result;
+  };
+
+  void run_writer();
+
+  Store store_;  // used by the writer thread only
+  Options options_;
+  Notify notify_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable work_ready_;
+  std::condition_variable batch_done_;
+  std::deque<Pending> queue_;
+  std::vector<Completed> completed_;
+  std::uint64_t submitted_ = 0;
+  std::uint64_t finished_ = 0;
+  bool stopping_ = false;
+  Stats stats_;
+
+  std::thread writer_;  // last: started once everything above exists
+};
+
+}  // namespace eryantis::store

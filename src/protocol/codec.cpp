@@ -1,0 +1,296 @@
+// Request decoding and reply encoding. rapidjson (Debian's, the one cereal uses)
+// parses and writes; every value's type is checked before it is read, so hostile
+// input becomes an error reply, never an assertion or a crash.
+#include "eryantis/protocol/codec.hpp"
+
+// cereal's json.hpp configures rapidjson (RAPIDJSON_ASSERT throws) before including
+// it; include it first so every translation unit sees the same configuration.
+#include <cereal/archives/json.hpp>
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <limits>
+
+#include "eryantis/rules/serialize.hpp"
+
+namespace eryantis::protocol {
+
+namespace {
+
+using Value = rapidjson::Value;
+
+std::string to_json_text(const Value& v) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  v.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+// Reads one request object's fields, producing errors that name the field.
+class Fields {
+ public:
+  Fields(const Value& object, std::string id) : object_(object), id_(std::move(id)) {}
+
+  std::unexpected<ProtocolError> fail(ErrorCode code, std::string message) const {
+    return std::unexpected(ProtocolError{code, std::move(message), id_});
+  }
+  const Value* find(const char* key) const {
+    auto it = object_.FindMember(key);
+    if (it == object_.MemberEnd() || it->value.IsNull()) return nullptr;
+    return &it->value;
+  }
+  std::expected<std::optional<std::int64_t>, ProtocolError> optional_int(const char* key, std::int64_t lo,
+                                                                         std::int64_t hi) const {
+    const Value* v = find(key);
+    if (!v) return std::optional<std::int64_t>{};
+    if (!v->IsInt64()) return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be an integer");
+    const std::int64_t n = v->GetInt64();
+    if (n < lo || n > hi)
+      return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be between " + std::to_string(lo) +
+                                               " and " + std::to_string(hi));
+    return n;
+  }
+  std::expected<std::int64_t, ProtocolError> required_int(const char* key, std::int64_t lo, std::int64_t hi) const {
+    auto v = optional_int(key, lo, hi);
+    if (!v) return std::unexpected(v.error());
+    if (!*v) return fail(ErrorCode::MissingField, std::string("field \"") + key + "\" is missing");
+    return **v;
+  }
+  std::expected<std::optional<std::string>, ProtocolError> optional_string(const char* key,
+                                                                           std::size_t max_bytes) const {
+    const Value* v = find(key);
+    if (!v) return std::optional<std::string>{};
+    if (!v->IsString()) return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be a string");
+    if (v->GetStringLength() > max_bytes)
+      return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" is longer than " +
+                                               std::to_string(max_bytes) + " bytes");
+    return std::string(v->GetString(), v->GetStringLength());
+  }
+  std::expected<std::string, ProtocolError> required_string(const char* key, std::size_t max_bytes) const {
+    auto v = optional_string(key, max_bytes);
+    if (!v) return std::unexpected(v.error());
+    if (!*v) return fail(ErrorCode::MissingField, std::string("field \"") + key + "\" is missing");
+    return **v;
+  }
+  std::expected<std::optional<rules::Mode>, ProtocolError> optional_mode() const {
+    auto text = optional_string("mode", 16);
+    if (!text) return std::unexpected(text.error());
+    if (!*text) return std::optional<rules::Mode>{};
+    if (**text == "simple") return rules::Mode::Simple;
+    if (**text == "expert") return rules::Mode::Expert;
+    return fail(ErrorCode::InvalidField, "field \"mode\" must be \"simple\" or \"expert\"");
+  }
+  const std::string& id() const { return id_; }
+
+ private:
+  const Value& object_;
+  std::string id_;
+};
+
+using Decoded = std::expected<Request, ProtocolError>;
+
+template <class T, class E>
+bool take(std::expected<T, E>& in, std::unexpected<E>& out) {
+  if (in) return true;
+  out = std::unexpected(in.error());
+  return false;
+}
+
+Decoded decode_body(std::string_view type, const Fields& f) {
+  std::unexpected<ProtocolError> error{ProtocolError{}};
+  if (type == "hello") {
+    auto protocol = f.required_int("protocol", 0, std::numeric_limits<int>::max());
+    if (!take(protocol, error)) return error;
+    auto client = f.optional_string("client", 200);
+    if (!take(client, error)) return error;
+    auto updates = f.optional_string("updates", 16);
+    if (!take(updates, error)) return error;
+    if (*updates && **updates != "full" && **updates != "events")
+      return f.fail(ErrorCode::InvalidField, "field \"updates\" must be \"full\" or \"events\"");
+    return Hello{static_cast<int>(*protocol), client->value_or(""), !*updates || **updates == "full"};
+  }
+  if (type == "login") {
+    auto nickname = f.required_string("nickname", 256);
+    if (!take(nickname, error)) return error;
+    auto token = f.optional_string("token", 256);
+    if (!take(token, error)) return error;
+    return Login{std::move(*nickname), std::move(*token)};
+  }
+  if (type == "list_matches") return ListMatches{};
+  if (type == "create_match") {
+    auto players = f.required_int("players", 2, 4);
+    if (!take(players, error)) return error;
+    auto mode = f.optional_mode();
+    if (!take(mode, error)) return error;
+    return CreateMatchRequest{rules::MatchOptions{static_cast<std::uint8_t>(*players), mode->value_or(rules::Mode::Simple)}};
+  }
+  if (type == "join_match" || type == "spectate") {
+    auto match = f.required_int("match", 1, std::numeric_limits<std::int64_t>::max());
+    if (!take(match, error)) return error;
+    if (type == "join_match") return JoinMatch{*match};
+    return Spectate{*match};
+  }
+  if (type == "quick_join") {
+    auto players = f.optional_int("players", 2, 4);
+    if (!take(players, error)) return error;
+    auto mode = f.optional_mode();
+    if (!take(mode, error)) return error;
+    std::optional<int> p;
+    if (*players) p = static_cast<int>(**players);
+    return QuickJoin{p, *mode};
+  }
+  if (type == "leave_match") return LeaveMatch{};
+  if (type == "sync") return Sync{};
+  if (type == "ping") return Ping{};
+  if (type == "play") {
+    const Value* command = f.find("command");
+    if (!command) return f.fail(ErrorCode::MissingField, "field \"command\" is missing");
+    if (!command->IsObject()) return f.fail(ErrorCode::InvalidField, "field \"command\" must be an object");
+    auto decoded = rules::command_from_json(to_json_text(*command));
+    if (!decoded) return f.fail(ErrorCode::InvalidField, "command: " + decoded.error().message);
+    auto expected_seq = f.optional_int("expected_seq", 0, std::numeric_limits<std::int64_t>::max());
+    if (!take(expected_seq, error)) return error;
+    auto command_id = f.optional_string("command_id", 64);
+    if (!take(command_id, error)) return error;
+    return Play{std::move(*decoded), *expected_seq, std::move(*command_id)};
+  }
+  return f.fail(ErrorCode::UnknownType, "unknown message type \"" + std::string(type) +
+                                            "\"; see docs/protocol.md for the list");
+}
+
+}  // namespace
+
+std::string_view error_code_name(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::BadJson: return "BAD_JSON";
+    case ErrorCode::UnknownType: return "UNKNOWN_TYPE";
+    case ErrorCode::MissingField: return "MISSING_FIELD";
+    case ErrorCode::InvalidField: return "INVALID_FIELD";
+    case ErrorCode::LineTooLong: return "LINE_TOO_LONG";
+    case ErrorCode::RateLimited: return "RATE_LIMITED";
+    case ErrorCode::UnsupportedProtocol: return "UNSUPPORTED_PROTOCOL";
+    case ErrorCode::HelloFirst: return "HELLO_FIRST";
+    case ErrorCode::NotLoggedIn: return "NOT_LOGGED_IN";
+    case ErrorCode::AlreadyLoggedIn: return "ALREADY_LOGGED_IN";
+    case ErrorCode::InvalidNickname: return "INVALID_NICKNAME";
+    case ErrorCode::NicknameTaken: return "NICKNAME_TAKEN";
+    case ErrorCode::BadToken: return "BAD_TOKEN";
+    case ErrorCode::NoSuchMatch: return "NO_SUCH_MATCH";
+    case ErrorCode::MatchFull: return "MATCH_FULL";
+    case ErrorCode::AlreadyInMatch: return "ALREADY_IN_MATCH";
+    case ErrorCode::NotInMatch: return "NOT_IN_MATCH";
+    case ErrorCode::NotAPlayer: return "NOT_A_PLAYER";
+    case ErrorCode::StaleSeq: return "STALE_SEQ";
+    case ErrorCode::TooManyMatches: return "TOO_MANY_MATCHES";
+    case ErrorCode::ShuttingDown: return "SHUTTING_DOWN";
+    case ErrorCode::StoreFailure: return "STORE_FAILURE";
+  }
+  return "UNKNOWN";
+}
+
+std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
+  rapidjson::Document doc;
+  try {
+    // Iterative: no recursion depth an attacker can exhaust. Trailing garbage is an error.
+    doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(line.data(), line.size());
+  } catch (const std::exception&) {
+    return std::unexpected(ProtocolError{ErrorCode::BadJson, "the line is not valid JSON", ""});
+  }
+  if (doc.HasParseError())
+    return std::unexpected(ProtocolError{
+        ErrorCode::BadJson,
+        std::string("the line is not valid JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()) +
+            " at byte " + std::to_string(doc.GetErrorOffset()),
+        ""});
+  if (!doc.IsObject())
+    return std::unexpected(ProtocolError{ErrorCode::BadJson, "every message must be a JSON object", ""});
+
+  std::string id;
+  if (auto it = doc.FindMember("id"); it != doc.MemberEnd()) {
+    if (it->value.IsString() && it->value.GetStringLength() <= 64) id = to_json_text(it->value);
+    else if (it->value.IsInt64()) id = to_json_text(it->value);
+    else return std::unexpected(ProtocolError{ErrorCode::InvalidField, "field \"id\" must be an integer or a string of at most 64 bytes", ""});
+  }
+  auto type_it = doc.FindMember("type");
+  if (type_it == doc.MemberEnd())
+    return std::unexpected(ProtocolError{ErrorCode::MissingField, "field \"type\" is missing", id});
+  if (!type_it->value.IsString())
+    return std::unexpected(ProtocolError{ErrorCode::InvalidField, "field \"type\" must be a string", id});
+  const std::string_view type(type_it->value.GetString(), type_it->value.GetStringLength());
+  try {
+    auto request = decode_body(type, Fields(doc, id));
+    if (!request) return std::unexpected(request.error());
+    return Envelope{std::move(id), std::move(*request)};
+  } catch (const std::exception&) {
+    return std::unexpected(ProtocolError{ErrorCode::BadJson, "the message could not be read", id});
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+struct JsonLine::Impl {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer{buffer};
+  bool closed = false;
+};
+
+JsonLine::JsonLine(std::string_view type, std::string_view id) : impl_(std::make_unique<Impl>()) {
+  impl_->writer.StartObject();
+  impl_->writer.Key("type");
+  impl_->writer.String(type.data(), static_cast<rapidjson::SizeType>(type.size()));
+  if (!id.empty()) raw_field("id", id);
+}
+JsonLine::JsonLine(JsonLine&&) noexcept = default;
+JsonLine::~JsonLine() = default;
+
+JsonLine& JsonLine::field(std::string_view key, std::string_view value) {
+  impl_->writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+  impl_->writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  return *this;
+}
+JsonLine& JsonLine::field(std::string_view key, std::int64_t value) {
+  impl_->writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+  impl_->writer.Int64(value);
+  return *this;
+}
+JsonLine& JsonLine::field(std::string_view key, bool value) {
+  impl_->writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+  impl_->writer.Bool(value);
+  return *this;
+}
+JsonLine& JsonLine::null_field(std::string_view key) {
+  impl_->writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+  impl_->writer.Null();
+  return *this;
+}
+JsonLine& JsonLine::raw_field(std::string_view key, std::string_view json) {
+  impl_->writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+  impl_->writer.RawValue(json.data(), json.size(), rapidjson::kObjectType);
+  return *this;
+}
+std::string JsonLine::str() {
+  if (!impl_->closed) {
+    impl_->writer.EndObject();
+    impl_->closed = true;
+  }
+  return std::string(impl_->buffer.GetString(), impl_->buffer.GetSize());
+}
+
+JsonArray& JsonArray::raw(std::string_view json) {
+  if (!body_.empty()) body_ += ',';
+  body_ += json;
+  return *this;
+}
+JsonArray& JsonArray::string(std::string_view s) { return raw(json_quote(s)); }
+JsonArray& JsonArray::number(std::int64_t n) { return raw(std::to_string(n)); }
+
+std::string json_quote(std::string_view s) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace eryantis::protocol

@@ -1,0 +1,112 @@
+#include "eryantis/store/group_committer.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace eryantis::store {
+
+Result<std::unique_ptr<GroupCommitter>> GroupCommitter::start(const std::string& path,
+                                                              const Options& options,
+                                                              Notify notify) {
+  if (options.store.read_only) return fail(StoreCode::ReadOnly, "a group committer writes");
+  auto store = Store::open(path, options.store);
+  if (!store) return std::unexpected(std::move(store.error()));
+  return std::make_unique<GroupCommitter>(Key{}, std::move(*store), options, std::move(notify));
+}
+
+GroupCommitter::GroupCommitter(Key, Store store, const Options& options, Notify notify)
+    : store_(std::move(store)), options_(options), notify_(std::move(notify)) {
+  if (options_.max_batch == 0) options_.max_batch = 1;
+  writer_ = std::thread([this] { run_writer(); });
+}
+
+GroupCommitter::~GroupCommitter() { stop(); }
+
+void GroupCommitter::submit(AppendRequest request, AppendCompletion completion) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!stopping_) {
+      queue_.push_back(Pending{std::move(request), std::move(completion)});
+      ++submitted_;
+      work_ready_.notify_one();
+      return;
+    }
+    completed_.push_back(Completed{std::move(completion),
+                                   fail(StoreCode::Stopped, "the store is shutting down")});
+  }
+  notify_();
+}
+
+std::size_t GroupCommitter::deliver_completions() {
+  std::vector<Completed> ready;
+  {
+    std::lock_guard lock(mutex_);
+    ready.swap(completed_);
+  }
+  for (Completed& done : ready) {
+    if (done.completion) done.completion(std::move(done.result));
+  }
+  return ready.size();
+}
+
+void GroupCommitter::flush() {
+  std::unique_lock lock(mutex_);
+  const std::uint64_t target = submitted_;
+  batch_done_.wait(lock, [&] { return finished_ >= target; });
+}
+
+void GroupCommitter::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    work_ready_.notify_one();
+  }
+  if (writer_.joinable()) writer_.join();
+}
+
+GroupCommitter::Stats GroupCommitter::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void GroupCommitter::run_writer() {
+  std::vector<Pending> batch;
+  std::vector<AppendRequest> requests;
+  for (;;) {
+    batch.clear();
+    {
+      std::unique_lock lock(mutex_);
+      work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and everything is committed
+      // Whatever queued while the previous commit ran becomes this batch.
+      while (!queue_.empty() && batch.size() < options_.max_batch) {
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    requests.clear();
+    for (Pending& pending : batch) requests.push_back(std::move(pending.request));
+    auto results = store_.append_batch(requests);
+
+    std::uint64_t events = 0;
+    {
+      std::lock_guard lock(mutex_);
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (results[i]) {
+          if (!results[i]->replayed) events += requests[i].events.size();
+        } else if (results[i].error().code != StoreCode::Conflict) {
+          spdlog::error("store: append to match {} failed: {}", requests[i].match_id,
+                        results[i].error().message);
+        }
+        completed_.push_back(Completed{std::move(batch[i].completion), std::move(results[i])});
+      }
+      finished_ += batch.size();
+      ++stats_.batches;
+      stats_.requests += batch.size();
+      stats_.events += events;
+    }
+    batch_done_.notify_all();
+    notify_();
+  }
+}
+
+}  // namespace eryantis::store

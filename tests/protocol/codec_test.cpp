@@ -1,0 +1,96 @@
+#include "eryantis/protocol/codec.hpp"
+
+#include <gtest/gtest.h>
+
+namespace eryantis::protocol {
+namespace {
+
+ProtocolError error_of(std::string_view line) {
+  auto r = decode_request(line);
+  EXPECT_FALSE(r.has_value()) << line;
+  return r ? ProtocolError{} : r.error();
+}
+
+TEST(Codec, DecodesEveryRequestType) {
+  auto hello = decode_request(R"({"type":"hello","protocol":1,"client":"t","updates":"events","id":1})");
+  ASSERT_TRUE(hello);
+  EXPECT_EQ(hello->id, "1");
+  EXPECT_EQ(std::get<Hello>(hello->request).protocol, 1);
+  EXPECT_FALSE(std::get<Hello>(hello->request).full_views);
+
+  auto login = decode_request(R"({"type":"login","nickname":"alice","token":"abc","id":"x"})");
+  ASSERT_TRUE(login);
+  EXPECT_EQ(login->id, "\"x\"");
+  EXPECT_EQ(std::get<Login>(login->request).nickname, "alice");
+  EXPECT_EQ(std::get<Login>(login->request).token, "abc");
+
+  auto create = decode_request(R"({"type":"create_match","players":4,"mode":"expert"})");
+  ASSERT_TRUE(create);
+  EXPECT_EQ(std::get<CreateMatchRequest>(create->request).options.players, 4);
+  EXPECT_EQ(std::get<CreateMatchRequest>(create->request).options.mode, rules::Mode::Expert);
+
+  EXPECT_EQ(std::get<JoinMatch>(decode_request(R"({"type":"join_match","match":7})")->request).match, 7);
+  EXPECT_EQ(std::get<Spectate>(decode_request(R"({"type":"spectate","match":9})")->request).match, 9);
+  auto quick = decode_request(R"({"type":"quick_join","players":3})");
+  ASSERT_TRUE(quick);
+  EXPECT_EQ(std::get<QuickJoin>(quick->request).players, 3);
+  EXPECT_FALSE(std::get<QuickJoin>(quick->request).mode);
+  EXPECT_TRUE(std::holds_alternative<ListMatches>(decode_request(R"({"type":"list_matches"})")->request));
+  EXPECT_TRUE(std::holds_alternative<LeaveMatch>(decode_request(R"({"type":"leave_match"})")->request));
+  EXPECT_TRUE(std::holds_alternative<Sync>(decode_request(R"({"type":"sync"})")->request));
+  EXPECT_TRUE(std::holds_alternative<Ping>(decode_request(R"({"type":"ping"})")->request));
+
+  auto play = decode_request(
+      R"({"type":"play","id":5,"expected_seq":12,"command_id":"c1","command":{"type":"move_to_island","color":"red","island":4}})");
+  ASSERT_TRUE(play) << play.error().message;
+  const auto& p = std::get<Play>(play->request);
+  EXPECT_EQ(p.expected_seq, 12);
+  EXPECT_EQ(p.command_id, "c1");
+  EXPECT_EQ(p.command, (rules::Command{rules::MoveToIsland{rules::Color::Red, 4}}));
+}
+
+TEST(Codec, BadInputGetsItsError) {
+  EXPECT_EQ(error_of("not json").code, ErrorCode::BadJson);
+  EXPECT_EQ(error_of("").code, ErrorCode::BadJson);
+  EXPECT_EQ(error_of("[1,2]").code, ErrorCode::BadJson);
+  EXPECT_EQ(error_of("\"text\"").code, ErrorCode::BadJson);
+  EXPECT_EQ(error_of(R"({"type":"ping"} trailing)").code, ErrorCode::BadJson);
+  EXPECT_EQ(error_of(R"({"id":3})").code, ErrorCode::MissingField);
+  EXPECT_EQ(error_of(R"({"type":42})").code, ErrorCode::InvalidField);
+  auto unknown = error_of(R"({"type":"dance","id":3})");
+  EXPECT_EQ(unknown.code, ErrorCode::UnknownType);
+  EXPECT_EQ(unknown.id, "3");
+  EXPECT_NE(unknown.message.find("dance"), std::string::npos);
+  EXPECT_EQ(error_of(R"({"type":"login"})").code, ErrorCode::MissingField);
+  EXPECT_EQ(error_of(R"({"type":"login","nickname":5})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"create_match","players":5})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"create_match","players":"2"})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"create_match","players":2,"mode":"hard"})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"join_match","match":-1})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"join_match","match":1.5})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"play"})").code, ErrorCode::MissingField);
+  EXPECT_EQ(error_of(R"({"type":"play","command":[]})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"play","command":{"type":"fly"}})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"play","command":{"type":"play_assistant"}})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"ping","id":{"a":1}})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"ping","id":1e400})").code, ErrorCode::BadJson);  // number too big
+  EXPECT_EQ(error_of("{\"type\":\"ping\",\"x\":\"\xff\xfe\"}").code, ErrorCode::BadJson);
+}
+
+TEST(Codec, DeepNestingAndHugeNumbersDoNotCrash) {
+  std::string deep(1 << 20, '[');
+  EXPECT_EQ(error_of(deep).code, ErrorCode::BadJson);
+  EXPECT_EQ(error_of(R"({"type":"join_match","match":123456789012345678901234567890})").code, ErrorCode::InvalidField);
+}
+
+TEST(Codec, EncodesOneLine) {
+  std::string line = JsonLine("welcome", "\"abc\"").field("protocol", 1).field("name", "a\nb").field("ok", true).str();
+  EXPECT_EQ(line, R"({"type":"welcome","id":"abc","protocol":1,"name":"a\nb","ok":true})");
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  std::string with_raw = JsonLine("x").raw_field("list", JsonArray().number(1).string("q").str()).str();
+  EXPECT_EQ(with_raw, R"({"type":"x","list":[1,"q"]})");
+  EXPECT_EQ(json_quote("a\"b"), R"("a\"b")");
+}
+
+}  // namespace
+}  // namespace eryantis::protocol

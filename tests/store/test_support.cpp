@@ -1,0 +1,99 @@
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <random>
+
+namespace eryantis::store::testing {
+
+TempDir::TempDir() {
+  std::random_device entropy;
+  for (;;) {
+    path_ = std::filesystem::temp_directory_path() /
+            ("eryantis-store-" + std::to_string(entropy()) + std::to_string(entropy()));
+    if (std::filesystem::create_directory(path_)) break;
+  }
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::uint64_t test_seed(const char* test_name) {
+  std::uint64_t seed = 0;
+  if (const char* fixed = std::getenv("ERYANTIS_SEED")) {
+    seed = std::strtoull(fixed, nullptr, 10);
+  } else {
+    std::random_device entropy;
+    seed = (std::uint64_t{entropy()} << 32) | entropy();
+  }
+  std::cout << "[ seed     ] " << test_name << ": ERYANTIS_SEED=" << seed << std::endl;
+  return seed;
+}
+
+bool sanitizer_run() { return std::getenv("ERYANTIS_SANITIZER_RUN") != nullptr; }
+
+Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_events) {
+  Game game;
+  game.options = options;
+  std::mt19937_64 rng(seed);
+  auto created = rules::create_match(options, seed);
+  EXPECT_TRUE(created.has_value()) << "create_match refused";
+  if (!created) return game;
+  rules::State state = rules::apply(rules::State{}, *created);
+  game.events.push_back(NewEvent{Actor::server(), std::nullopt, *created, rules::hash(state)});
+  game.states.push_back(state);
+  int command_number = 0;
+  while (state.phase != rules::Phase::GameOver && static_cast<int>(game.events.size()) < max_events) {
+    auto seats = rules::seats_to_act(state);
+    if (seats.empty()) break;
+    const rules::Seat seat = seats[rng() % seats.size()];
+    auto legal = rules::legal_commands(state, seat);
+    if (legal.empty()) break;
+    const rules::Command& command = legal[rng() % legal.size()];
+    auto event = rules::check(state, seat, command);
+    EXPECT_TRUE(event.has_value()) << "a legal command was refused: " << event.error().message;
+    if (!event) break;
+    state = rules::apply(state, *event);
+    game.events.push_back(NewEvent{Actor::player(seat), "cmd-" + std::to_string(++command_number),
+                                   *event, rules::hash(state)});
+    game.states.push_back(state);
+  }
+  return game;
+}
+
+MatchId store_game(Store& store, const Game& game, std::uint64_t seed, int max_chunk) {
+  auto id = store.create_match(NewMatch{game.options, MatchStatus::Running});
+  EXPECT_TRUE(id.has_value()) << id.error().message;
+  std::mt19937_64 rng(seed);
+  std::size_t next = 0;
+  while (next < game.events.size()) {
+    std::size_t chunk = 1 + rng() % static_cast<std::size_t>(max_chunk);
+    chunk = std::min(chunk, game.events.size() - next);
+    std::span<const NewEvent> events(game.events.data() + next, chunk);
+    auto appended = store.append(*id, static_cast<Seq>(next), events, &game.states[next + chunk - 1]);
+    EXPECT_TRUE(appended.has_value()) << appended.error().message;
+    if (!appended) break;
+    next += chunk;
+  }
+  return *id;
+}
+
+Store open_store(const std::string& path, Options options) {
+  auto store = Store::open(path, options);
+  if (!store) {
+    ADD_FAILURE() << "open " << path << ": " << store.error().message;
+    std::abort();
+  }
+  return std::move(*store);
+}
+
+void exec(Store& store, const std::string& sql) {
+  auto done = store.database().exec(sql);
+  ASSERT_TRUE(done.has_value()) << sql << ": " << done.error().message;
+}
+
+}  // namespace eryantis::store::testing

@@ -1,0 +1,57 @@
+#pragma once
+// Helpers for the store tests: temporary directories, seeds, and realistic
+// events made by playing random games with the rules library.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eryantis/rules/decider.hpp"
+#include "eryantis/store/store.hpp"
+
+namespace eryantis::store::testing {
+
+// A fresh directory under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The seed of a randomised test: $ERYANTIS_SEED if set, else random. Printed
+// so a failure can be replayed.
+std::uint64_t test_seed(const char* test_name);
+
+// True in the sanitizer run (ERYANTIS_SANITIZER_RUN): long tests scale down.
+bool sanitizer_run();
+
+// A random game as the events a server would append, with the state after each.
+struct Game {
+  rules::MatchOptions options;
+  std::vector<NewEvent> events;
+  std::vector<rules::State> states;  // states[i] = after events[i]
+};
+
+// Plays uniformly random legal commands (std::mt19937_64 seeded with `seed`)
+// until game over or `max_events` events. Player commands get command ids.
+Game play_random_game(rules::MatchOptions options, std::uint64_t seed,
+                      int max_events = 1'000'000);
+
+// Creates a running match and appends the game's events in chunks of 1..max_chunk.
+MatchId store_game(Store& store, const Game& game, std::uint64_t seed, int max_chunk = 4);
+
+// Quick access to an open writable store with the test's options.
+Store open_store(const std::string& path, Options options = {});
+
+// Raw SQL on a store's connection (corrupting rows on purpose).
+void exec(Store& store, const std::string& sql);
+
+}  // namespace eryantis::store::testing
