@@ -1,0 +1,49 @@
+#pragma once
+// What the server asks the store to make durable. Every step of a match (a new
+// match, a seat taken, an accepted command, a status change, a timer) is one
+// MatchWrite, written atomically; `done` runs later on the server's thread. The
+// server replies to clients only from `done`: persist, then tell.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eryantis/rules/state.hpp"
+#include "eryantis/store/error.hpp"
+#include "eryantis/store/records.hpp"
+
+namespace eryantis::server {
+
+enum class DeadlineKind : std::uint8_t { None = 0, TurnGrace = 1, Forfeit = 2, Abandon = 3 };
+
+// A timer that must survive a restart.
+struct Deadline {
+  DeadlineKind kind = DeadlineKind::None;
+  rules::Seat seat = rules::kNoSeat;  // whose turn (grace) or who would win (forfeit)
+  std::int64_t at_ms = 0;             // unix milliseconds
+  friend bool operator==(const Deadline&, const Deadline&) = default;
+};
+
+struct MatchWrite {
+  store::MatchId match = 0;
+  std::optional<store::NewMatch> create;  // the first write of a new match creates its row
+  std::vector<store::SeatRecord> seats;   // upserts
+  std::optional<store::MatchStatus> status;
+  std::optional<std::string> result_json;
+  store::Seq expected_seq = 0;
+  std::vector<store::NewEvent> events;
+  std::optional<rules::State> state_after;
+  std::optional<Deadline> deadline;  // set (kind None clears it)
+};
+
+using WriteDone = std::function<void(store::Result<store::AppendOutcome>)>;
+
+class Persistence {
+ public:
+  virtual ~Persistence() = default;
+  // Never blocks on I/O. Writes for one match complete in submission order.
+  virtual void submit(MatchWrite write, WriteDone done) = 0;
+};
+
+}  // namespace eryantis::server

@@ -1,0 +1,50 @@
+#pragma once
+// A live match held by the server: its folded state, who sits where, who is
+// watching, and the requests waiting behind its pending write.
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "eryantis/rules/state.hpp"
+#include "eryantis/server/persistence.hpp"
+#include "eryantis/server/transport.hpp"
+#include "eryantis/store/records.hpp"
+
+namespace eryantis::server {
+
+struct SeatHolder {
+  std::string nickname;
+  std::string token_hash;
+  ConnectionId connection = 0;  // 0 = disconnected
+};
+
+struct Room {
+  store::MatchId id = 0;
+  rules::State state;
+  store::Seq seq = 0;  // last durable event
+  store::MatchStatus status = store::MatchStatus::Lobby;
+  std::array<std::optional<SeatHolder>, rules::kMaxPlayers> seats;
+  std::set<ConnectionId> spectators;
+  Deadline deadline;  // the armed timer, persisted
+  bool busy = false;  // a write is in flight: later requests wait (one write at a time)
+  std::deque<std::function<void()>> waiting;
+
+  int players() const { return state.players(); }
+  int seated() const {
+    int n = 0;
+    for (int i = 0; i < players(); ++i) n += seats[i].has_value();
+    return n;
+  }
+  int connected() const {
+    int n = 0;
+    for (int i = 0; i < players(); ++i) n += seats[i] && seats[i]->connection != 0;
+    return n;
+  }
+  bool full() const { return seated() == players(); }
+};
+
+}  // namespace eryantis::server

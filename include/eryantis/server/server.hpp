@@ -1,0 +1,126 @@
+#pragma once
+// The server's logic: sessions, the lobby and every live match. It never touches
+// a socket or the disk itself: lines arrive through ConnectionEvents, replies
+// leave through Transport, writes go to Persistence and complete later. Time
+// comes from a clock the caller supplies, so tests can drive it.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "eryantis/protocol/message.hpp"
+#include "eryantis/server/config.hpp"
+#include "eryantis/server/persistence.hpp"
+#include "eryantis/server/room.hpp"
+#include "eryantis/server/session.hpp"
+#include "eryantis/server/transport.hpp"
+
+namespace eryantis::server {
+
+// A match loaded from the store at start-up.
+struct RestoredMatch {
+  store::MatchId id = 0;
+  store::MatchStatus status = store::MatchStatus::Lobby;
+  store::Seq last_seq = 0;
+  rules::State state;
+  std::vector<store::SeatRecord> seats;
+  Deadline deadline;
+};
+
+struct ServerStats {
+  std::size_t connections = 0;
+  std::size_t logged_in = 0;
+  std::size_t rooms = 0;
+  std::uint64_t commands_accepted = 0;
+  std::uint64_t requests = 0;
+  std::uint64_t errors = 0;
+};
+
+class Server final : public ConnectionEvents {
+ public:
+  using Clock = std::function<std::int64_t()>;  // unix milliseconds
+
+  Server(ServerConfig config, Transport& transport, Persistence& persistence, Clock clock,
+         std::uint64_t seed);
+
+  // Start-up after a restart: every unfinished match, all seats disconnected.
+  // `next_match_id` is one more than the largest id in the store.
+  void restore(std::vector<RestoredMatch> matches, store::MatchId next_match_id);
+
+  void on_open(ConnectionId id, std::string_view peer) override;
+  void on_line(ConnectionId id, std::string_view line) override;
+  void on_line_too_long(ConnectionId id) override;
+  void on_closed(ConnectionId id) override;
+
+  // Heartbeats and match timers; call a few times per second.
+  void tick();
+  // Refuses new requests and tells every client; writes already submitted still complete.
+  void begin_shutdown(std::string_view reason);
+  bool idle() const;  // no write in flight
+
+  ServerStats stats() const;
+  const Room* room(store::MatchId id) const;
+
+ private:
+  struct Reply;
+  void dispatch(Session& s, protocol::Envelope env);
+  void handle(Session& s, const std::string& id, const protocol::Hello& m);
+  void handle(Session& s, const std::string& id, const protocol::Login& m);
+  void handle(Session& s, const std::string& id, const protocol::ListMatches& m);
+  void handle(Session& s, const std::string& id, const protocol::CreateMatchRequest& m);
+  void handle(Session& s, const std::string& id, const protocol::JoinMatch& m);
+  void handle(Session& s, const std::string& id, const protocol::QuickJoin& m);
+  void handle(Session& s, const std::string& id, const protocol::LeaveMatch& m);
+  void handle(Session& s, const std::string& id, const protocol::Spectate& m);
+  void handle(Session& s, const std::string& id, const protocol::Play& m);
+  void handle(Session& s, const std::string& id, const protocol::Sync& m);
+  void handle(Session& s, const std::string& id, const protocol::Ping& m);
+
+  // Room operations run one at a time per room (see Room::busy).
+  void enqueue(Room& room, std::function<void()> op);
+  void run_next(store::MatchId id);
+  void join_seat(Room& room, ConnectionId conn, const std::string& id, int seat);
+  void play(Room& room, ConnectionId conn, const std::string& id, const protocol::Play& m);
+  void server_command(Room& room, rules::Seat seat, const rules::Command& command);
+  void commit_event(Room& room, rules::Seat actor, const rules::Event& event, std::optional<std::string> command_id,
+                    std::function<void(store::Result<store::AppendOutcome>, Room*)> after);
+  void after_event(Room& room, const rules::Event& event);
+  void finish_room(Room& room);
+  void arm(Room& room, Deadline d);
+  void check_timers(Room& room, std::int64_t now);
+
+  // Messages.
+  void send(ConnectionId conn, std::string line);
+  void send_error(ConnectionId conn, const std::string& id, std::string_view code, std::string_view message,
+                  const Room* room = nullptr);
+  void send_state(ConnectionId conn, const Room& room, const std::string& id = {});
+  void broadcast_event(const Room& room, const rules::Event& event);
+  void broadcast_seats(const Room& room);
+  std::string seats_json(const Room& room) const;
+  void attach(Session& s, Room& room, rules::Seat seat, bool spectator);
+  void detach(Session& s);
+
+  Session* session(ConnectionId id);
+  Room* find_room(store::MatchId id);
+  bool rate_ok(Session& s, std::int64_t now);
+  std::string new_token();
+
+  ServerConfig config_;
+  Transport& transport_;
+  Persistence& persistence_;
+  Clock clock_;
+  std::mt19937_64 random_;  // seeds and tokens; not the rules' chance
+  std::unordered_map<ConnectionId, Session> sessions_;
+  std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
+  std::unordered_map<std::string, ConnectionId> online_;        // nickname -> connection
+  std::unordered_map<std::string, store::MatchId> seated_in_;   // nickname -> unfinished match
+  store::MatchId next_match_id_ = 1;
+  std::size_t writes_in_flight_ = 0;
+  bool shutting_down_ = false;
+  ServerStats stats_;
+};
+
+}  // namespace eryantis::server

@@ -1,0 +1,30 @@
+#pragma once
+// One client connection as the server sees it.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "eryantis/rules/state.hpp"
+#include "eryantis/server/transport.hpp"
+#include "eryantis/store/records.hpp"
+
+namespace eryantis::server {
+
+struct Session {
+  ConnectionId id = 0;
+  std::string peer;
+  bool greeted = false;     // sent a valid hello
+  bool full_views = true;   // updates carry the whole view, not only the event
+  std::optional<std::string> nickname;  // once logged in
+  std::string token;        // the resume token issued at login
+  store::MatchId match = 0; // the match played or watched (0 = lobby)
+  rules::Seat seat = rules::kNoSeat;
+  bool spectator = false;
+  std::int64_t last_seen_ms = 0;
+  std::int64_t last_ping_ms = 0;
+  // Token bucket for the request rate limit.
+  double tokens = 0;
+  std::int64_t tokens_at_ms = 0;
+};
+
+}  // namespace eryantis::server

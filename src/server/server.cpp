@@ -1,0 +1,309 @@
+// Sessions, dispatch, login, heartbeats and shutdown.
+#include "eryantis/server/server.hpp"
+
+#include <algorithm>
+
+#include "eryantis/protocol/codec.hpp"
+#include "eryantis/server/token.hpp"
+#include "server_messages.hpp"
+
+namespace eryantis::server {
+
+using protocol::ErrorCode;
+using protocol::error_code_name;
+
+namespace {
+bool valid_nickname(std::string_view n) {
+  if (n.empty() || n.size() > 24) return false;
+  return std::all_of(n.begin(), n.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+           c == '.';
+  });
+}
+}  // namespace
+
+Server::Server(ServerConfig config, Transport& transport, Persistence& persistence, Clock clock,
+               std::uint64_t seed)
+    : config_(std::move(config)), transport_(transport), persistence_(persistence), clock_(std::move(clock)),
+      random_(seed) {}
+
+Session* Server::session(ConnectionId id) {
+  auto it = sessions_.find(id);
+  return it == sessions_.end() ? nullptr : &it->second;
+}
+
+Room* Server::find_room(store::MatchId id) {
+  auto it = rooms_.find(id);
+  return it == rooms_.end() ? nullptr : it->second.get();
+}
+
+const Room* Server::room(store::MatchId id) const {
+  auto it = rooms_.find(id);
+  return it == rooms_.end() ? nullptr : it->second.get();
+}
+
+std::string Server::new_token() {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string t;
+  for (int i = 0; i < 2; ++i) {
+    std::uint64_t v = random_();
+    for (int k = 0; k < 16; ++k, v >>= 4) t.push_back(kHex[v & 0xf]);
+  }
+  return t;
+}
+
+void Server::send(ConnectionId conn, std::string line) { transport_.send(conn, std::move(line)); }
+
+void Server::send_error(ConnectionId conn, const std::string& id, std::string_view code, std::string_view message,
+                        const Room* room) {
+  ++stats_.errors;
+  protocol::JsonLine line("error", id);
+  line.field("code", code).field("message", message);
+  if (room) line.field("match", room->id).field("seq", room->seq);
+  send(conn, line.str());
+}
+
+void Server::on_open(ConnectionId id, std::string_view peer) {
+  Session s;
+  s.id = id;
+  s.peer = std::string(peer);
+  s.last_seen_ms = s.last_ping_ms = s.tokens_at_ms = clock_();
+  s.tokens = config_.limits.commands_per_second;
+  sessions_[id] = std::move(s);
+  stats_.connections = sessions_.size();
+  if (shutting_down_) {
+    send(id, protocol::JsonLine("shutdown").field("message", "the server is shutting down").str());
+    transport_.close(id);
+  }
+}
+
+void Server::on_line_too_long(ConnectionId id) {
+  if (Session* s = session(id)) {
+    s->last_seen_ms = clock_();
+    send_error(id, "", error_code_name(ErrorCode::LineTooLong),
+               "the line is longer than " + std::to_string(config_.limits.max_line_bytes) +
+                   " bytes; it was discarded");
+  }
+}
+
+bool Server::rate_ok(Session& s, std::int64_t now) {
+  const double rate = config_.limits.commands_per_second;
+  s.tokens = std::min(rate, s.tokens + rate * double(now - s.tokens_at_ms) / 1000.0);
+  s.tokens_at_ms = now;
+  if (s.tokens < 1.0) return false;
+  s.tokens -= 1.0;
+  return true;
+}
+
+void Server::on_line(ConnectionId id, std::string_view line) {
+  Session* s = session(id);
+  if (!s) return;
+  const std::int64_t now = clock_();
+  s->last_seen_ms = now;  // any line counts as alive
+  ++stats_.requests;
+  if (line.empty()) return;  // a bare newline is a keep-alive
+  auto env = protocol::decode_request(line);
+  if (!env) {
+    send_error(id, env.error().id, error_code_name(env.error().code), env.error().message);
+    return;
+  }
+  // A pong answers our ping; it needs no reply and costs no rate.
+  if (!rate_ok(*s, now)) {
+    send_error(id, env->id, error_code_name(ErrorCode::RateLimited),
+               "too many requests: at most " + std::to_string(config_.limits.commands_per_second) +
+                   " per second; slow down");
+    return;
+  }
+  dispatch(*s, std::move(*env));
+}
+
+void Server::dispatch(Session& s, protocol::Envelope env) {
+  const std::string id = env.id;
+  if (!s.greeted && !std::holds_alternative<protocol::Hello>(env.request) &&
+      !std::holds_alternative<protocol::Ping>(env.request)) {
+    send_error(s.id, id, error_code_name(ErrorCode::HelloFirst),
+               "say hello first: {\"type\":\"hello\",\"protocol\":" + std::to_string(protocol::kProtocolVersion) + "}");
+    return;
+  }
+  if (shutting_down_ && !std::holds_alternative<protocol::Ping>(env.request)) {
+    send_error(s.id, id, error_code_name(ErrorCode::ShuttingDown), "the server is shutting down; reconnect later");
+    return;
+  }
+  const bool needs_login = !std::holds_alternative<protocol::Hello>(env.request) &&
+                           !std::holds_alternative<protocol::Login>(env.request) &&
+                           !std::holds_alternative<protocol::Ping>(env.request) &&
+                           !std::holds_alternative<protocol::ListMatches>(env.request) &&
+                           !std::holds_alternative<protocol::Spectate>(env.request) &&
+                           !std::holds_alternative<protocol::Sync>(env.request);
+  if (needs_login && !s.nickname) {
+    send_error(s.id, id, error_code_name(ErrorCode::NotLoggedIn), "log in first: {\"type\":\"login\",\"nickname\":\"...\"}");
+    return;
+  }
+  std::visit([&](const auto& m) { handle(s, id, m); }, env.request);
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::Hello& m) {
+  if (m.protocol != protocol::kProtocolVersion) {
+    send_error(s.id, id, error_code_name(ErrorCode::UnsupportedProtocol),
+               "this server speaks protocol " + std::to_string(protocol::kProtocolVersion) + ", not " +
+                   std::to_string(m.protocol));
+    return;
+  }
+  s.greeted = true;
+  s.full_views = m.full_views;
+  send(s.id, protocol::JsonLine("welcome", id)
+                 .field("server", "eryantis/0.1.0")
+                 .field("protocol", protocol::kProtocolVersion)
+                 .field("heartbeat_ms", config_.heartbeat_interval_ms)
+                 .field("timeout_ms", config_.heartbeat_timeout_ms)
+                 .field("max_line_bytes", static_cast<std::int64_t>(config_.limits.max_line_bytes))
+                 .str());
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::Login& m) {
+  if (s.nickname) {
+    send_error(s.id, id, error_code_name(ErrorCode::AlreadyLoggedIn), "you are already logged in as " + *s.nickname);
+    return;
+  }
+  if (!valid_nickname(m.nickname)) {
+    send_error(s.id, id, error_code_name(ErrorCode::InvalidNickname),
+               "a nickname has 1 to 24 letters, digits, '_', '-' or '.'");
+    return;
+  }
+  // A seat in an unfinished match belongs to this nickname: claiming it needs the token.
+  Room* room = nullptr;
+  int seat = -1;
+  if (auto it = seated_in_.find(m.nickname); it != seated_in_.end()) {
+    room = find_room(it->second);
+    if (room)
+      for (int i = 0; i < room->players(); ++i)
+        if (room->seats[i] && room->seats[i]->nickname == m.nickname) seat = i;
+  }
+  const bool token_ok = room && seat >= 0 && m.token &&
+                        same_secret(token_hash(*m.token), room->seats[seat]->token_hash);
+  if (room && seat >= 0 && config_.require_resume_token && !token_ok) {
+    send_error(s.id, id, error_code_name(m.token ? ErrorCode::BadToken : ErrorCode::NicknameTaken),
+               m.token ? "that resume token does not match the one issued to " + m.nickname
+                       : m.nickname + " holds a seat in match " + std::to_string(room->id) +
+                             "; log in with its resume token to take it back");
+    return;
+  }
+  if (auto it = online_.find(m.nickname); it != online_.end() && it->second != s.id) {
+    // Someone is connected under this name. Only the seat's token holder may take over
+    // (their old connection is probably dead but not yet timed out).
+    if (!token_ok) {
+      send_error(s.id, id, error_code_name(ErrorCode::NicknameTaken), m.nickname + " is already connected");
+      return;
+    }
+    const ConnectionId old = it->second;
+    if (Session* o = session(old)) {
+      send(old, protocol::JsonLine("shutdown").field("message", "logged in from another connection").str());
+      detach(*o);
+      o->nickname.reset();
+    }
+    online_.erase(it);
+    transport_.close(old);
+  }
+  s.nickname = m.nickname;
+  s.token = token_ok ? *m.token : (m.token && !m.token->empty() && !room ? *m.token : new_token());
+  online_[m.nickname] = s.id;
+  stats_.logged_in = online_.size();
+  protocol::JsonLine reply("logged_in", id);
+  reply.field("nickname", m.nickname).field("token", s.token);
+  if (room && seat >= 0) reply.field("match", room->id).field("seat", seat);
+  send(s.id, reply.str());
+  if (room && seat >= 0) {
+    attach(s, *room, static_cast<rules::Seat>(seat), false);
+    send_state(s.id, *room);
+    broadcast_seats(*room);
+  }
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::Ping&) {
+  send(s.id, protocol::JsonLine("pong", id).str());
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::Sync&) {
+  Room* room = s.match ? find_room(s.match) : nullptr;
+  if (!room) {
+    send_error(s.id, id, error_code_name(ErrorCode::NotInMatch), "you are not in a match");
+    return;
+  }
+  send_state(s.id, *room, id);
+}
+
+void Server::attach(Session& s, Room& room, rules::Seat seat, bool spectator) {
+  s.match = room.id;
+  s.seat = spectator ? rules::kNoSeat : seat;
+  s.spectator = spectator;
+  if (spectator) room.spectators.insert(s.id);
+  else room.seats[seat]->connection = s.id;
+}
+
+void Server::detach(Session& s) {
+  if (!s.match) return;
+  if (Room* room = find_room(s.match)) {
+    if (s.spectator) {
+      room->spectators.erase(s.id);
+    } else if (s.seat != rules::kNoSeat && room->seats[s.seat] && room->seats[s.seat]->connection == s.id) {
+      room->seats[s.seat]->connection = 0;
+      broadcast_seats(*room);
+    }
+  }
+  s.match = 0;
+  s.seat = rules::kNoSeat;
+  s.spectator = false;
+}
+
+void Server::on_closed(ConnectionId id) {
+  Session* s = session(id);
+  if (!s) return;
+  detach(*s);
+  if (s->nickname) {
+    auto it = online_.find(*s->nickname);
+    if (it != online_.end() && it->second == id) online_.erase(it);
+  }
+  sessions_.erase(id);
+  stats_.connections = sessions_.size();
+  stats_.logged_in = online_.size();
+}
+
+void Server::tick() {
+  const std::int64_t now = clock_();
+  std::vector<ConnectionId> dead;
+  for (auto& [id, s] : sessions_) {
+    const std::int64_t silent = now - s.last_seen_ms;
+    if (silent >= config_.heartbeat_timeout_ms) {
+      dead.push_back(id);
+    } else if (silent >= config_.heartbeat_interval_ms && now - s.last_ping_ms >= config_.heartbeat_interval_ms) {
+      s.last_ping_ms = now;
+      send(id, protocol::JsonLine("ping").str());
+    }
+  }
+  for (ConnectionId id : dead) {
+    send(id, protocol::JsonLine("shutdown").field("message", "no heartbeat: connection closed").str());
+    transport_.close(id);
+  }
+  if (shutting_down_) return;
+  std::vector<store::MatchId> ids;
+  ids.reserve(rooms_.size());
+  for (auto& [id, room] : rooms_) ids.push_back(id);
+  for (store::MatchId id : ids)
+    if (Room* room = find_room(id)) check_timers(*room, now);
+}
+
+void Server::begin_shutdown(std::string_view reason) {
+  if (shutting_down_) return;
+  shutting_down_ = true;
+  for (auto& [id, s] : sessions_) send(id, protocol::JsonLine("shutdown").field("message", reason).str());
+}
+
+bool Server::idle() const { return writes_in_flight_ == 0; }
+
+ServerStats Server::stats() const {
+  ServerStats st = stats_;
+  st.rooms = rooms_.size();
+  return st;
+}
+
+}  // namespace eryantis::server

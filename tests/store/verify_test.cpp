@@ -1,0 +1,92 @@
+// verify(): a full refold with today's rules, reporting the first divergence.
+#include <gtest/gtest.h>
+
+#include "eryantis/store/upcast.hpp"
+#include "test_support.hpp"
+
+namespace eryantis::store {
+namespace {
+
+using testing::TempDir;
+
+TEST(VerifyTest, CleanMatchVerifies) {
+  const std::uint64_t seed = testing::test_seed("CleanMatchVerifies");
+  TempDir dir;
+  Store store = testing::open_store(dir.file("eryantis.db"));
+  const auto game = testing::play_random_game({4, rules::Mode::Expert}, seed);
+  const MatchId id = testing::store_game(store, game, seed);
+  auto report = store.verify(id);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->ok()) << report->divergence->reason;
+  EXPECT_EQ(report->events_checked, static_cast<Seq>(game.events.size()));
+  EXPECT_EQ(report->snapshots_checked, static_cast<int>(game.events.size() / 64));
+  EXPECT_TRUE(report->bad_snapshots.empty());
+}
+
+TEST(VerifyTest, ReportsTheFirstDivergence) {
+  TempDir dir;
+  Store store = testing::open_store(dir.file("eryantis.db"));
+  const auto game = testing::play_random_game({2, rules::Mode::Simple}, 3, 80);
+  const MatchId id = testing::store_game(store, game, 3);
+  testing::exec(store, "UPDATE events SET state_hash = '00000000000000ff' WHERE seq = 30");
+  testing::exec(store, "UPDATE events SET state_hash = '00000000000000ee' WHERE seq = 50");
+  auto report = store.verify(id).value();
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.divergence->seq, 30);
+  EXPECT_EQ(report.divergence->expected_hash, 0xffu);
+  EXPECT_EQ(report.divergence->actual_hash, game.events[29].state_hash);
+  EXPECT_EQ(report.events_checked, 29);
+}
+
+TEST(VerifyTest, FindsAGapThatASnapshotHidesFromResume) {
+  TempDir dir;
+  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 20});
+  const auto game = testing::play_random_game({3, rules::Mode::Simple}, 9, 70);
+  const MatchId id = testing::store_game(store, game, 9);
+  testing::exec(store, "DELETE FROM events WHERE seq = 5");
+  // Resume trusts the verified snapshot at seq 60 (that is what snapshots are for)...
+  EXPECT_TRUE(store.load_unfinished().value().quarantined.empty());
+  // ...verify does not.
+  auto report = store.verify(id).value();
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.divergence->seq, 5);
+}
+
+TEST(VerifyTest, RulesRefuseATamperedEvent) {
+  TempDir dir;
+  Store store = testing::open_store(dir.file("eryantis.db"));
+  const auto game = testing::play_random_game({2, rules::Mode::Simple}, 4, 40);
+  const MatchId id = testing::store_game(store, game, 4);
+  // The same assistant value twice in a row for one seat can never be legal.
+  auto rows = store.load_events(id).value();
+  Seq target = 0;
+  for (const StoredEvent& row : rows) {
+    if (row.type == "play_assistant") target = row.seq;
+  }
+  ASSERT_GT(target, 0);
+  testing::exec(store, "UPDATE events SET payload = json_set(payload, '$.command.value', 42) "
+                       "WHERE seq = " + std::to_string(target));
+  auto report = store.verify(id).value();
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.divergence->seq, target);
+}
+
+TEST(UpcastTest, CurrentVersionIsIdentityAndNewerIsRefused) {
+  EXPECT_EQ(upcast(1, "{\"v\":1}").value(), "{\"v\":1}");
+  auto newer = upcast(rules::kEventSchemaVersion + 1, "{}");
+  ASSERT_FALSE(newer);
+  EXPECT_EQ(newer.error().code, StoreCode::TooNew);
+  EXPECT_FALSE(upcast(0, "{}"));
+}
+
+TEST(HashHexTest, RoundTrips) {
+  for (std::uint64_t h : {0ull, 1ull, 0xdeadbeefcafef00dull, ~0ull}) {
+    EXPECT_EQ(hash_from_hex(hash_to_hex(h)), h);
+    EXPECT_EQ(hash_to_hex(h).size(), 16u);
+  }
+  EXPECT_FALSE(hash_from_hex("xyz"));
+  EXPECT_FALSE(hash_from_hex("0123456789abcdeg"));
+}
+
+}  // namespace
+}  // namespace eryantis::store
