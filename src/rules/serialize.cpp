@@ -83,31 +83,26 @@ struct EnumInfo<CharacterId> {
   static std::string_view name(CharacterId c) { return character_name(c); }
 };
 
-constexpr std::array<std::string_view, 4> kPhaseNames = {"setup", "planning", "action",
-                                                         "game_over"};
-constexpr std::array<std::string_view, 6> kEndReasonNames = {
-    "none", "last_tower", "three_groups", "bag_empty", "no_assistants", "forfeit"};
-constexpr std::array<std::string_view, 2> kModeNames = {"simple", "expert"};
 
 template <>
 struct EnumInfo<Phase> {
   static constexpr const char* what = "phase";
-  static constexpr int count = static_cast<int>(kPhaseNames.size());
-  static std::string_view name(Phase p) { return kPhaseNames.at(static_cast<std::size_t>(p)); }
+  static constexpr int count = kPhaseCount;
+  static std::string_view name(Phase p) { return phase_name(p); }
 };
 template <>
 struct EnumInfo<EndReason> {
   static constexpr const char* what = "end reason";
-  static constexpr int count = static_cast<int>(kEndReasonNames.size());
+  static constexpr int count = kEndReasonCount;
   static std::string_view name(EndReason r) {
-    return kEndReasonNames.at(static_cast<std::size_t>(r));
+    return end_reason_name(r);
   }
 };
 template <>
 struct EnumInfo<Mode> {
   static constexpr const char* what = "mode";
-  static constexpr int count = static_cast<int>(kModeNames.size());
-  static std::string_view name(Mode m) { return kModeNames.at(static_cast<std::size_t>(m)); }
+  static constexpr int count = kModeCount;
+  static std::string_view name(Mode m) { return mode_name(m); }
 };
 
 template <class E>

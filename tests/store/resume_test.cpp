@@ -24,7 +24,7 @@ struct ResumeTest : ::testing::Test {
                                          {4, rules::Mode::Expert},
                                          {2, rules::Mode::Expert},
                                          {4, rules::Mode::Simple}};
-    // Unfinished: each game stops in its middle, at least 4 events after a snapshot.
+    // Unfinished: each stops mid-game, 2 or more events after its last snapshot (every 16).
     const int lengths[] = {50, 55, 60, 45, 58};
     for (std::size_t i = 0; i < std::size(kinds); ++i) {
       // A game that happens to end sooner is replaced by the next seed's.

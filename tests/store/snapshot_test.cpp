@@ -81,22 +81,22 @@ TEST(SnapshotTest, BadSnapshotsAreIgnored) {
   const MatchId id = testing::store_game(store, game, seed);
   const std::string match = std::to_string(id);
   // Newest: undecodable bytes. Next: a future state version. Next: decodes, but is
-  // the state of another seq (its hash disagrees with its event's).
-  auto seqs = store.database().prepare("SELECT seq FROM snapshots ORDER BY seq DESC LIMIT 3");
+  // the state of the snapshot before it. The fourth newest is the one to use.
+  auto seqs = store.database().prepare("SELECT seq FROM snapshots ORDER BY seq DESC LIMIT 4");
   std::vector<Seq> newest;
   while (seqs->step().value()) newest.push_back(seqs->column_int(0));
-  ASSERT_EQ(newest.size(), 3u);
+  ASSERT_EQ(newest.size(), 4u);
   testing::exec(store, "UPDATE snapshots SET state = x'deadbeef' WHERE seq = " +
                            std::to_string(newest[0]));
   testing::exec(store, "UPDATE snapshots SET version = 999 WHERE seq = " +
                            std::to_string(newest[1]));
   testing::exec(store, "UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE seq = " +
-                           std::to_string(newest[2] - 10) + ") WHERE seq = " +
+                           std::to_string(newest[3]) + ") WHERE seq = " +
                            std::to_string(newest[2]));
 
   auto report = store.load_unfinished().value();
   ASSERT_EQ(report.loaded.size(), 1u) << (report.quarantined.empty() ? "" : report.quarantined[0].reason);
-  EXPECT_EQ(report.loaded[0].snapshot_seq, newest[2] - 10);
+  EXPECT_EQ(report.loaded[0].snapshot_seq, newest[3]);
   EXPECT_EQ(report.loaded[0].state, game.states.back());
   // Skipped, never deleted or rewritten.
   EXPECT_EQ(store.database().query_int("SELECT count(*) FROM snapshots").value(),

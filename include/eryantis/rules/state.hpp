@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "eryantis/rules/character.hpp"
 #include "eryantis/rules/cloud.hpp"
@@ -81,6 +82,12 @@ struct State {
   Seat current_seat() const { return turn_index < order_size ? order[turn_index] : kNoSeat; }
   friend bool operator==(const State&, const State&) = default;
 };
+
+inline constexpr int kPhaseCount = 4;
+inline constexpr int kEndReasonCount = 6;
+// snake_case names used on the wire and in saves ("game_over", "last_tower", ...).
+std::string_view phase_name(Phase p);
+std::string_view end_reason_name(EndReason r);
 
 // Per player-count parameters (section 1).
 int cloud_capacity(int players);         // 3, 4, 3

@@ -29,6 +29,7 @@ struct MatchWrite {
   store::MatchId match = 0;
   std::optional<store::NewMatch> create;  // the first write of a new match creates its row
   std::vector<store::SeatRecord> seats;   // upserts
+  std::vector<int> remove_seats;          // a player left a match that had not started
   std::optional<store::MatchStatus> status;
   std::optional<std::string> result_json;
   store::Seq expected_seq = 0;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "eryantis/rules/state.hpp"
 #include "eryantis/server/persistence.hpp"
@@ -32,6 +33,9 @@ struct Room {
   Deadline deadline;  // the armed timer, persisted
   bool busy = false;  // a write is in flight: later requests wait (one write at a time)
   std::deque<std::function<void()>> waiting;
+  // Recently accepted client command ids and their seqs: a retry is answered with
+  // the original ack before the rules see it again.
+  std::deque<std::pair<std::string, store::Seq>> recent_commands;
 
   int players() const { return state.players(); }
   int seated() const {

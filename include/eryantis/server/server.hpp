@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eryantis/protocol/message.hpp"
+#include "eryantis/rules/decider.hpp"
 #include "eryantis/server/config.hpp"
 #include "eryantis/server/persistence.hpp"
 #include "eryantis/server/room.hpp"
@@ -84,11 +85,16 @@ class Server final : public ConnectionEvents {
   void run_next(store::MatchId id);
   void join_seat(Room& room, ConnectionId conn, const std::string& id, int seat);
   void play(Room& room, ConnectionId conn, const std::string& id, const protocol::Play& m);
-  void server_command(Room& room, rules::Seat seat, const rules::Command& command);
-  void commit_event(Room& room, rules::Seat actor, const rules::Event& event, std::optional<std::string> command_id,
-                    std::function<void(store::Result<store::AppendOutcome>, Room*)> after);
-  void after_event(Room& room, const rules::Event& event);
+  // Submits one write for the room; `after` runs when it is durable (or failed),
+  // with the room looked up again (nullptr if it is gone). The room stays busy
+  // until then, so its next request sees the result.
+  void persist(Room& room, MatchWrite write, std::function<void(store::Result<store::AppendOutcome>, Room*)> after);
+  // check + persist + apply + tell, for a player's or the server's command.
+  void submit_command(Room& room, rules::Seat seat, const rules::Command& command, rules::Authority authority,
+                      ConnectionId reply_to, const std::string& id, std::optional<std::string> command_id);
   void finish_room(Room& room);
+  // Everyone back to the lobby; the room is dropped once idle.
+  void close_room(Room& room);
   void arm(Room& room, Deadline d);
   void check_timers(Room& room, std::int64_t now);
 

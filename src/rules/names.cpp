@@ -1,6 +1,8 @@
+// Every stable snake_case name of the rules: colours, towers, characters, phases, end reasons, modes.
 #include "eryantis/rules/color.hpp"
 
 #include "eryantis/rules/character.hpp"
+#include "eryantis/rules/state.hpp"
 #include "eryantis/rules/tower.hpp"
 
 namespace eryantis::rules {
@@ -29,7 +31,15 @@ constexpr std::array<CharacterInfo, kCharacterCount> kCharacters = {{
     {"princess", 2, 4},
     {"thief", 3, 0},
 }};
+constexpr std::array<std::string_view, kPhaseCount> kPhaseNames = {"setup", "planning", "action", "game_over"};
+constexpr std::array<std::string_view, kEndReasonCount> kEndReasonNames = {
+    "none", "last_tower", "three_groups", "bag_empty", "no_assistants", "forfeit"};
+constexpr std::array<std::string_view, kModeCount> kModeNames = {"simple", "expert"};
 }  // namespace
+
+std::string_view phase_name(Phase p) { return kPhaseNames.at(static_cast<std::size_t>(p)); }
+std::string_view end_reason_name(EndReason r) { return kEndReasonNames.at(static_cast<std::size_t>(r)); }
+std::string_view mode_name(Mode m) { return kModeNames.at(static_cast<std::size_t>(m)); }
 
 std::string_view color_name(Color c) { return kColorNames[index(c)]; }
 

@@ -1,0 +1,108 @@
+#pragma once
+// server::Transport over libuv TCP: accepts connections, splits what they send
+// into lines for server::ConnectionEvents, and writes the lines the server
+// sends. Moves lines only: no protocol knowledge. Loop thread only.
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "eryantis/net/event_loop.hpp"
+#include "eryantis/server/transport.hpp"
+
+namespace eryantis::net {
+
+struct TcpServerOptions {
+  // Connections beyond this get `busy_line` and are closed without an id.
+  std::size_t max_connections = 4096;
+  // Longest line accepted from a client (without "\n" / "\r\n").
+  std::size_t max_line_bytes = 64 * 1024;
+  // Bytes queued for one connection but not yet written to its socket; a
+  // connection going past it is closed (a slow client never slows others).
+  std::size_t max_outgoing_bytes = 4 * 1024 * 1024;
+  // Sent (with '\n') to a connection refused by max_connections; empty = none.
+  std::string busy_line;
+  // How long close() may take to flush and see the peer close, before the
+  // connection is closed anyway.
+  std::uint64_t close_timeout_ms = 5000;
+  // TCP keepalive: first probe after this many idle seconds.
+  unsigned keepalive_delay_s = 60;
+};
+
+class TcpServer final : public server::Transport {
+ public:
+  // `loop` and `events` must outlive the server; destroy the server before the
+  // loop. loop.stop() makes the server stop accepting and close_all().
+  TcpServer(EventLoop& loop, server::ConnectionEvents& events, TcpServerOptions options);
+  // For when the events object needs the transport to be constructed first:
+  // call set_events() before listen().
+  TcpServer(EventLoop& loop, TcpServerOptions options);
+  TcpServer(const TcpServer&) = delete;
+  TcpServer& operator=(const TcpServer&) = delete;
+  // Closes everything at once, without calling events (they may be gone).
+  ~TcpServer() override;
+
+  void set_events(server::ConnectionEvents& events) { events_ = &events; }
+
+  // Binds and listens; port 0 picks a free port. Returns the bound port.
+  // `host` is an IPv4 or IPv6 literal ("0.0.0.0", "127.0.0.1", "::").
+  std::expected<int, std::string> listen(const std::string& host, int port);
+
+  // server::Transport. Unknown or closing ids are ignored. on_closed is never
+  // called from inside these; it comes later from a loop callback.
+  void send(server::ConnectionId id, std::string line) override;
+  void close(server::ConnectionId id) override;
+
+  // Closes the listening socket; existing connections go on.
+  void stop_accepting();
+  // close() on every connection (shutdown: each flushes, then closes).
+  void close_all();
+  // Connections that have an id and have not been reported closed.
+  std::size_t connection_count() const { return open_count_; }
+
+  struct Connection;  // defined in the .cpp; public for its libuv callbacks
+
+ private:
+  struct Listener;
+  struct Prepare;
+  struct Sweeper;
+  enum class Notify { now, later };
+
+  void on_accept();
+  void start_reading(Connection& connection);
+  void on_read(Connection& connection, ssize_t nread);
+  void on_write_done(Connection& connection, int status);
+  void on_shutdown_done(Connection& connection, int status);
+  void begin_close(Connection& connection);
+  void flush(Connection& connection);
+  void release_out(Connection& connection);
+  void maybe_shutdown(Connection& connection);
+  void finish(Connection& connection, Notify notify);
+  void mark_dirty(Connection& connection);
+  void run_deferred();
+  void sweep();
+  Connection* find(server::ConnectionId id);
+
+  EventLoop& loop_;
+  server::ConnectionEvents* events_ = nullptr;  // not owned
+  TcpServerOptions options_;
+  EventLoop::StopHook stop_hook_;
+
+  // Owned while open; handed to libuv when closed (see uv_handle.hpp).
+  std::unique_ptr<Listener> listener_;
+  std::unique_ptr<Prepare> prepare_;  // flushes writes and reports closes each iteration
+  std::unique_ptr<Sweeper> sweeper_;  // ends closes that take too long
+  std::unordered_map<server::ConnectionId, std::unique_ptr<Connection>> connections_;
+
+  server::ConnectionId next_id_ = 1;
+  std::size_t open_count_ = 0;
+  std::size_t closing_count_ = 0;  // connections in close() (flush / linger)
+  std::vector<server::ConnectionId> dirty_;       // have queued bytes to write
+  std::vector<server::ConnectionId> closed_ids_;  // on_closed still to report
+  std::unique_ptr<char[]> read_buffer_;           // shared: reads are consumed at once
+};
+
+}  // namespace eryantis::net

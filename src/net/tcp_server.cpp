@@ -1,0 +1,468 @@
+#include "eryantis/net/tcp_server.hpp"
+
+#include <spdlog/spdlog.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+
+#include "eryantis/net/line_splitter.hpp"
+#include "uv_handle.hpp"
+
+namespace eryantis::net {
+
+using detail::as_handle;
+using detail::as_stream;
+using detail::close_and_free;
+using server::ConnectionId;
+
+namespace {
+
+constexpr std::size_t kReadBufferBytes = 64 * 1024;
+// Write buffers keep up to this much capacity between writes.
+constexpr std::size_t kKeepBufferBytes = 256 * 1024;
+
+}  // namespace
+
+struct TcpServer::Connection {
+  explicit Connection(std::size_t max_line_bytes) : splitter(max_line_bytes) {}
+
+  enum class State { open, closing, closed };
+
+  uv_tcp_t tcp{};  // tcp.data points back to this Connection
+  uv_write_t write_req{};
+  uv_shutdown_t shutdown_req{};
+  TcpServer* server = nullptr;  // not owned; null once closed, so late callbacks do nothing
+  ConnectionId id = 0;
+  bool announced = false;  // on_open was called, so on_closed is owed
+  State state = State::open;
+  bool writing = false;  // a uv_write is in flight (reading `out`)
+  bool dirty = false;    // listed in TcpServer::dirty_
+  bool shutdown_started = false;
+  bool shutdown_done = false;
+  bool peer_eof = false;
+  std::uint64_t close_deadline = 0;  // uv_now() after which a closing connection is cut
+  LineSplitter splitter;
+  std::string pending;  // lines queued since the last write
+  std::string out;      // bytes of the write in flight; libuv reads them until its callback
+};
+
+// Owners of the server's own handles; handle.data points back to the owner.
+struct TcpServer::Listener {
+  uv_tcp_t tcp{};
+  TcpServer* server = nullptr;  // not owned
+};
+struct TcpServer::Prepare {
+  uv_prepare_t prepare{};
+  TcpServer* server = nullptr;  // not owned
+};
+struct TcpServer::Sweeper {
+  uv_timer_t timer{};
+  TcpServer* server = nullptr;  // not owned
+};
+
+namespace {
+
+TcpServer::Connection* connection_of(void* data) {
+  return static_cast<TcpServer::Connection*>(data);
+}
+
+std::string peer_name(const uv_tcp_t& tcp) {
+  sockaddr_storage address{};
+  int length = sizeof address;
+  if (uv_tcp_getpeername(&tcp, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    return "unknown";
+  }
+  char ip[64] = {};
+  if (address.ss_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address);
+    uv_ip6_name(in6, ip, sizeof ip);
+    return "[" + std::string(ip) + "]:" + std::to_string(ntohs(in6->sin6_port));
+  }
+  const auto* in4 = reinterpret_cast<const sockaddr_in*>(&address);
+  uv_ip4_name(in4, ip, sizeof ip);
+  return std::string(ip) + ":" + std::to_string(ntohs(in4->sin_port));
+}
+
+// Hands the lines of one read to the events while the connection stays open
+// (the server may close it from inside on_line).
+class EventsSink final : public LineSplitter::Sink {
+ public:
+  EventsSink(server::ConnectionEvents& events, const TcpServer::Connection& connection,
+             ConnectionId id)
+      : events_(events), connection_(connection), id_(id) {}
+  void on_line(std::string_view line) override;
+  void on_too_long() override;
+
+ private:
+  bool open() const;
+  server::ConnectionEvents& events_;
+  const TcpServer::Connection& connection_;
+  ConnectionId id_;
+};
+
+bool EventsSink::open() const { return connection_.state == TcpServer::Connection::State::open; }
+void EventsSink::on_line(std::string_view line) {
+  if (open()) events_.on_line(id_, line);
+}
+void EventsSink::on_too_long() {
+  if (open()) events_.on_line_too_long(id_);
+}
+
+}  // namespace
+
+TcpServer::TcpServer(EventLoop& loop, server::ConnectionEvents& events, TcpServerOptions options)
+    : TcpServer(loop, std::move(options)) {
+  events_ = &events;
+}
+
+TcpServer::TcpServer(EventLoop& loop, TcpServerOptions options)
+    : loop_(loop),
+      options_(std::move(options)),
+      prepare_(std::make_unique<Prepare>()),
+      sweeper_(std::make_unique<Sweeper>()),
+      read_buffer_(std::make_unique<char[]>(kReadBufferBytes)) {
+  // Runs just before the loop would block, so everything sent during an
+  // iteration goes out in one write per connection, with no added latency.
+  uv_prepare_init(loop_.raw(), &prepare_->prepare);
+  prepare_->server = this;
+  prepare_->prepare.data = prepare_.get();
+  uv_prepare_start(&prepare_->prepare, [](uv_prepare_t* handle) {
+    static_cast<Prepare*>(handle->data)->server->run_deferred();
+  });
+  uv_unref(as_handle(&prepare_->prepare));  // referenced only while it has work
+
+  uv_timer_init(loop_.raw(), &sweeper_->timer);
+  sweeper_->server = this;
+  sweeper_->timer.data = sweeper_.get();
+
+  stop_hook_ = loop_.add_stop_hook([this] {
+    stop_accepting();
+    close_all();
+  });
+}
+
+TcpServer::~TcpServer() {
+  stop_hook_ = {};
+  for (auto& [id, owned] : connections_) {
+    Connection* connection = owned.get();
+    connection->server = nullptr;
+    close_and_free(std::move(owned), as_handle(&connection->tcp));
+  }
+  connections_.clear();
+  if (listener_) {
+    uv_handle_t* handle = as_handle(&listener_->tcp);
+    close_and_free(std::move(listener_), handle);
+  }
+  uv_handle_t* prepare = as_handle(&prepare_->prepare);
+  close_and_free(std::move(prepare_), prepare);
+  uv_handle_t* sweeper = as_handle(&sweeper_->timer);
+  close_and_free(std::move(sweeper_), sweeper);
+}
+
+std::expected<int, std::string> TcpServer::listen(const std::string& host, int port) {
+  if (events_ == nullptr) return std::unexpected("listen: no ConnectionEvents set");
+  if (listener_) return std::unexpected("listen: already listening");
+  if (port < 0 || port > 65535) return std::unexpected("listen: bad port " + std::to_string(port));
+
+  sockaddr_storage address{};
+  const bool ipv6 = host.find(':') != std::string::npos;
+  int rc = ipv6 ? uv_ip6_addr(host.c_str(), port, reinterpret_cast<sockaddr_in6*>(&address))
+                : uv_ip4_addr(host.c_str(), port, reinterpret_cast<sockaddr_in*>(&address));
+  if (rc < 0) return std::unexpected("listen: bad address '" + host + "': " + uv_strerror(rc));
+
+  auto listener = std::make_unique<Listener>();
+  uv_tcp_init(loop_.raw(), &listener->tcp);
+  listener->server = this;
+  listener->tcp.data = listener.get();
+  rc = uv_tcp_bind(&listener->tcp, reinterpret_cast<const sockaddr*>(&address), 0);
+  // On Unix a bind error such as EADDRINUSE may only show up in uv_listen.
+  if (rc == 0) {
+    rc = uv_listen(as_stream(&listener->tcp), SOMAXCONN, [](uv_stream_t* stream, int status) {
+      TcpServer* server = static_cast<Listener*>(stream->data)->server;
+      if (status < 0) {
+        spdlog::warn("net: accept failed: {}", uv_strerror(status));
+        return;
+      }
+      server->on_accept();
+    });
+  }
+  int length = sizeof address;
+  if (rc == 0) {
+    rc = uv_tcp_getsockname(&listener->tcp, reinterpret_cast<sockaddr*>(&address), &length);
+  }
+  if (rc < 0) {
+    uv_handle_t* handle = as_handle(&listener->tcp);
+    close_and_free(std::move(listener), handle);
+    return std::unexpected("listen on " + host + ":" + std::to_string(port) + ": " +
+                           uv_strerror(rc));
+  }
+  listener_ = std::move(listener);
+  const int bound = address.ss_family == AF_INET6
+                        ? ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port)
+                        : ntohs(reinterpret_cast<const sockaddr_in*>(&address)->sin_port);
+  spdlog::debug("net: listening on {}:{}", host, bound);
+  return bound;
+}
+
+void TcpServer::on_accept() {
+  auto owned = std::make_unique<Connection>(options_.max_line_bytes);
+  Connection& connection = *owned;
+  uv_tcp_init(loop_.raw(), &connection.tcp);
+  connection.tcp.data = owned.get();
+  connection.server = this;
+  // Even a connection we refuse must be accepted, or libuv stops polling the listener.
+  const int rc = uv_accept(as_stream(&listener_->tcp), as_stream(&connection.tcp));
+  if (rc < 0) {
+    spdlog::warn("net: accept failed: {}", uv_strerror(rc));
+    close_and_free(std::move(owned), as_handle(&connection.tcp));
+    return;
+  }
+  uv_tcp_nodelay(&connection.tcp, 1);
+  uv_tcp_keepalive(&connection.tcp, 1, options_.keepalive_delay_s);
+  connection.id = next_id_++;
+  connections_.emplace(connection.id, std::move(owned));
+
+  if (open_count_ >= options_.max_connections) {
+    spdlog::debug("net: refusing a connection: {} open (max {})", open_count_,
+                  options_.max_connections);
+    if (!options_.busy_line.empty()) connection.pending = options_.busy_line + '\n';
+    begin_close(connection);
+    start_reading(connection);
+    return;
+  }
+  connection.announced = true;
+  ++open_count_;
+  events_->on_open(connection.id, peer_name(connection.tcp));
+  if (connection.state != Connection::State::closed) start_reading(connection);
+}
+
+void TcpServer::start_reading(Connection& connection) {
+  const int rc = uv_read_start(
+      as_stream(&connection.tcp),
+      [](uv_handle_t* handle, std::size_t, uv_buf_t* buffer) {
+        // Reads stop when the handle closes, so server is set here.
+        TcpServer* server = connection_of(handle->data)->server;
+        *buffer = uv_buf_init(server->read_buffer_.get(), kReadBufferBytes);
+      },
+      [](uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
+        Connection* connection = connection_of(stream->data);
+        if (connection->server != nullptr) connection->server->on_read(*connection, nread);
+      });
+  if (rc < 0) {
+    spdlog::debug("net: connection {}: read failed: {}", connection.id, uv_strerror(rc));
+    finish(connection, Notify::now);
+  }
+}
+
+void TcpServer::on_read(Connection& connection, ssize_t nread) {
+  if (nread > 0) {
+    // While closing, what the peer still sends is read only to be dropped.
+    if (connection.state != Connection::State::open) return;
+    EventsSink sink(*events_, connection, connection.id);
+    connection.splitter.feed(std::string_view(read_buffer_.get(), nread), sink);
+    return;
+  }
+  if (nread == 0) return;  // nothing this time (EAGAIN)
+  if (nread == UV_EOF && connection.state == Connection::State::closing) {
+    // The peer answered our close; finish once our side is shut down too.
+    connection.peer_eof = true;
+    if (connection.shutdown_done) finish(connection, Notify::now);
+    return;
+  }
+  if (nread != UV_EOF) {
+    spdlog::debug("net: connection {}: read failed: {}", connection.id,
+                  uv_strerror(static_cast<int>(nread)));
+  }
+  finish(connection, Notify::now);
+}
+
+void TcpServer::send(ConnectionId id, std::string line) {
+  Connection* connection = find(id);
+  if (connection == nullptr || connection->state != Connection::State::open ||
+      !connection->announced) {
+    return;
+  }
+  const std::size_t queued = connection->pending.size() +
+                             uv_stream_get_write_queue_size(as_stream(&connection->tcp)) +
+                             line.size() + 1;
+  if (queued > options_.max_outgoing_bytes) {
+    spdlog::debug("net: connection {}: closed, {} bytes queued (max {})", id, queued,
+                  options_.max_outgoing_bytes);
+    finish(*connection, Notify::later);  // we are inside the server's call
+    return;
+  }
+  connection->pending.append(line);
+  connection->pending.push_back('\n');
+  mark_dirty(*connection);
+}
+
+void TcpServer::close(ConnectionId id) {
+  Connection* connection = find(id);
+  if (connection != nullptr && connection->announced) begin_close(*connection);
+}
+
+void TcpServer::stop_accepting() {
+  if (!listener_) return;
+  uv_handle_t* handle = as_handle(&listener_->tcp);
+  close_and_free(std::move(listener_), handle);
+}
+
+void TcpServer::close_all() {
+  for (auto& [id, connection] : connections_) begin_close(*connection);
+}
+
+TcpServer::Connection* TcpServer::find(ConnectionId id) {
+  auto it = connections_.find(id);
+  return it == connections_.end() ? nullptr : it->second.get();
+}
+
+void TcpServer::mark_dirty(Connection& connection) {
+  if (connection.dirty) return;
+  connection.dirty = true;
+  dirty_.push_back(connection.id);
+  uv_ref(as_handle(&prepare_->prepare));
+}
+
+void TcpServer::begin_close(Connection& connection) {
+  if (connection.state != Connection::State::open) return;
+  connection.state = Connection::State::closing;
+  connection.close_deadline = uv_now(loop_.raw()) + options_.close_timeout_ms;
+  if (closing_count_++ == 0) {
+    const std::uint64_t period = std::clamp<std::uint64_t>(options_.close_timeout_ms / 4, 10, 1000);
+    uv_timer_start(
+        &sweeper_->timer, [](uv_timer_t* timer) { static_cast<Sweeper*>(timer->data)->server->sweep(); },
+        period, period);
+  }
+  mark_dirty(connection);  // the flush and the shutdown happen in run_deferred
+}
+
+void TcpServer::flush(Connection& connection) {
+  if (connection.writing || connection.pending.empty()) return;
+  std::swap(connection.pending, connection.out);
+  uv_stream_t* stream = as_stream(&connection.tcp);
+  uv_buf_t buffer = uv_buf_init(connection.out.data(), connection.out.size());
+  // Most writes fit in the socket buffer at once: no request, no callback.
+  int written = uv_try_write(stream, &buffer, 1);
+  if (written == UV_EAGAIN) written = 0;
+  if (written < 0) {
+    spdlog::debug("net: connection {}: write failed: {}", connection.id, uv_strerror(written));
+    finish(connection, Notify::now);
+    return;
+  }
+  if (static_cast<std::size_t>(written) == connection.out.size()) {
+    release_out(connection);
+    return;
+  }
+  buffer = uv_buf_init(connection.out.data() + written, connection.out.size() - written);
+  const int rc = uv_write(&connection.write_req, stream, &buffer, 1, [](uv_write_t* request, int status) {
+    Connection* connection = connection_of(request->handle->data);
+    if (connection->server != nullptr) connection->server->on_write_done(*connection, status);
+  });
+  if (rc < 0) {
+    spdlog::debug("net: connection {}: write failed: {}", connection.id, uv_strerror(rc));
+    finish(connection, Notify::now);
+    return;
+  }
+  connection.writing = true;
+}
+
+void TcpServer::release_out(Connection& connection) {
+  connection.out.clear();
+  // A buffer grown by a burst is given back, so idle connections stay small.
+  if (connection.out.capacity() > kKeepBufferBytes) std::string().swap(connection.out);
+}
+
+void TcpServer::on_write_done(Connection& connection, int status) {
+  connection.writing = false;
+  release_out(connection);
+  if (status < 0) {
+    spdlog::debug("net: connection {}: write failed: {}", connection.id, uv_strerror(status));
+    finish(connection, Notify::now);
+    return;
+  }
+  flush(connection);  // what was queued meanwhile
+  maybe_shutdown(connection);
+}
+
+void TcpServer::maybe_shutdown(Connection& connection) {
+  if (connection.state != Connection::State::closing || connection.shutdown_started ||
+      !connection.pending.empty()) {
+    return;
+  }
+  connection.shutdown_started = true;
+  // libuv runs the shutdown after the writes already queued.
+  const int rc = uv_shutdown(&connection.shutdown_req, as_stream(&connection.tcp),
+                             [](uv_shutdown_t* request, int status) {
+                               Connection* connection = connection_of(request->handle->data);
+                               if (connection->server != nullptr) {
+                                 connection->server->on_shutdown_done(*connection, status);
+                               }
+                             });
+  if (rc < 0) finish(connection, Notify::now);
+}
+
+void TcpServer::on_shutdown_done(Connection& connection, int status) {
+  if (status < 0 || connection.peer_eof) {
+    finish(connection, Notify::now);
+    return;
+  }
+  // Closing now, with the peer's bytes unread, would send a reset that can
+  // destroy our last lines in flight: wait for its EOF (or the deadline).
+  connection.shutdown_done = true;
+}
+
+void TcpServer::finish(Connection& connection, Notify notify) {
+  if (connection.state == Connection::State::closed) return;
+  if (connection.state == Connection::State::closing) --closing_count_;
+  connection.state = Connection::State::closed;
+  connection.server = nullptr;
+  const ConnectionId id = connection.id;
+  auto node = connections_.extract(id);
+  if (!node.empty()) close_and_free(std::move(node.mapped()), as_handle(&connection.tcp));
+  if (!connection.announced) return;
+  --open_count_;
+  if (notify == Notify::now) {
+    events_->on_closed(id);
+  } else {
+    closed_ids_.push_back(id);
+    uv_ref(as_handle(&prepare_->prepare));
+  }
+}
+
+void TcpServer::run_deferred() {
+  std::vector<ConnectionId> batch;
+  while (!dirty_.empty() || !closed_ids_.empty()) {
+    batch.swap(dirty_);
+    for (ConnectionId id : batch) {
+      Connection* connection = find(id);
+      if (connection == nullptr) continue;
+      connection->dirty = false;
+      flush(*connection);
+      if (connection->state != Connection::State::closed) maybe_shutdown(*connection);
+    }
+    batch.clear();
+    batch.swap(closed_ids_);
+    for (ConnectionId id : batch) events_->on_closed(id);
+    batch.clear();
+  }
+  uv_unref(as_handle(&prepare_->prepare));
+}
+
+void TcpServer::sweep() {
+  const std::uint64_t now = uv_now(loop_.raw());
+  std::vector<Connection*> expired;  // stay valid until their close callbacks
+  for (auto& [id, connection] : connections_) {
+    if (connection->state == Connection::State::closing && connection->close_deadline <= now) {
+      expired.push_back(connection.get());
+    }
+  }
+  for (Connection* connection : expired) {
+    spdlog::debug("net: connection {}: close timed out", connection->id);
+    finish(*connection, Notify::now);
+  }
+  if (closing_count_ == 0) uv_timer_stop(&sweeper_->timer);
+}
+
+}  // namespace eryantis::net

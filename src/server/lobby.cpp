@@ -1,0 +1,307 @@
+// The lobby: listing, creating, joining, quick-joining, leaving and watching
+// matches, and the start-up restore of unfinished ones.
+#include "eryantis/protocol/codec.hpp"
+#include "eryantis/server/server.hpp"
+#include "eryantis/server/token.hpp"
+#include "server_messages.hpp"
+
+namespace eryantis::server {
+
+using protocol::ErrorCode;
+using protocol::error_code_name;
+
+namespace {
+constexpr std::size_t kListLimit = 100;  // per section (open, running): keeps the reply small
+
+store::SeatRecord seat_record(const Room& room, int seat) {
+  store::SeatRecord r;
+  r.match_id = room.id;
+  r.seat = seat;
+  r.nickname = room.seats[seat]->nickname;
+  r.resume_token_hash = room.seats[seat]->token_hash;
+  return r;
+}
+}  // namespace
+
+std::string Server::seats_json(const Room& room) const {
+  protocol::JsonArray seats;
+  for (int i = 0; i < room.players(); ++i) {
+    protocol::JsonLine seat("seat");
+    seat.field("seat", i);
+    if (room.seats[i]) seat.field("nickname", room.seats[i]->nickname).field("connected", room.seats[i]->connection != 0);
+    else seat.null_field("nickname").field("connected", false);
+    seats.raw(seat.str());
+  }
+  return seats.str();
+}
+
+void Server::send_state(ConnectionId conn, const Room& room, const std::string& id) {
+  const Session* s = nullptr;
+  if (auto it = sessions_.find(conn); it != sessions_.end()) s = &it->second;
+  const rules::Seat seat = s && !s->spectator ? s->seat : rules::kNoSeat;
+  const rules::View v = rules::view(room.state, seat);
+  protocol::JsonLine line("state", id);
+  line.field("match", room.id)
+      .field("seq", room.seq)
+      .field("status", store::status_name(room.status))
+      .field("hash", detail::hex(rules::hash(v.state)))
+      .raw_field("seats", seats_json(room))
+      .raw_field("to_act", detail::to_act_json(room.state))
+      .raw_field("allowed", detail::allowed_json(room.state, seat));
+  if (seat == rules::kNoSeat) line.null_field("seat");
+  else line.field("seat", seat);
+  line.raw_field("view", rules::view_to_json(v));
+  send(conn, line.str());
+}
+
+void Server::broadcast_seats(const Room& room) {
+  const std::string line =
+      protocol::JsonLine("seats").field("match", room.id).raw_field("seats", seats_json(room)).str();
+  for (int i = 0; i < room.players(); ++i)
+    if (room.seats[i] && room.seats[i]->connection) send(room.seats[i]->connection, line);
+  for (ConnectionId c : room.spectators) send(c, line);
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::ListMatches&) {
+  protocol::JsonArray open;
+  protocol::JsonArray running;
+  std::size_t n_open = 0;
+  std::size_t n_running = 0;
+  std::vector<store::MatchId> ids;
+  for (auto& [mid, room] : rooms_) ids.push_back(mid);
+  std::sort(ids.begin(), ids.end());
+  for (store::MatchId mid : ids) {
+    const Room& room = *rooms_.at(mid);
+    const bool waiting = room.status == store::MatchStatus::Lobby && !room.full();
+    if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
+    protocol::JsonLine m("match");
+    m.field("match", room.id)
+        .field("players", room.players())
+        .field("mode", rules::mode_name(room.state.options.mode))
+        .field("status", store::status_name(room.status))
+        .field("phase", rules::phase_name(room.state.phase))
+        .field("round", static_cast<int>(room.state.round))
+        .raw_field("seats", seats_json(room));
+    (waiting ? open : running).raw(m.str());
+    ++(waiting ? n_open : n_running);
+  }
+  protocol::JsonLine reply("match_list", id);
+  reply.raw_field("open", open.str()).raw_field("running", running.str());
+  if (s.nickname)
+    if (auto it = seated_in_.find(*s.nickname); it != seated_in_.end()) reply.field("yours", it->second);
+  send(s.id, reply.str());
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::CreateMatchRequest& m) {
+  if (auto it = seated_in_.find(*s.nickname); it != seated_in_.end()) {
+    send_error(s.id, id, error_code_name(ErrorCode::AlreadyInMatch),
+               "you hold a seat in match " + std::to_string(it->second) + "; leave it first");
+    return;
+  }
+  if (static_cast<int>(rooms_.size()) >= config_.limits.max_matches) {
+    send_error(s.id, id, error_code_name(ErrorCode::TooManyMatches), "the server holds its maximum of matches; try later");
+    return;
+  }
+  if (s.spectator) detach(s);
+  auto created = rules::create_match(m.options, random_());
+  if (!created) {
+    send_error(s.id, id, rules::rule_code_name(created.error().code), created.error().message);
+    return;
+  }
+  auto room = std::make_unique<Room>();
+  room->id = next_match_id_++;
+  room->state = rules::apply(rules::State{}, *created);
+  room->status = store::MatchStatus::Lobby;
+  room->seats[0] = SeatHolder{*s.nickname, token_hash(s.token), 0};
+  Room& r = *room;
+  rooms_[r.id] = std::move(room);
+  seated_in_[*s.nickname] = r.id;
+
+  MatchWrite w;
+  w.match = r.id;
+  w.create = store::NewMatch{m.options, store::MatchStatus::Lobby};
+  w.seats.push_back(seat_record(r, 0));
+  w.expected_seq = 0;
+  w.events.push_back(store::NewEvent{store::Actor::server(), std::nullopt, *created, rules::hash(r.state)});
+  w.state_after = r.state;
+  const ConnectionId conn = s.id;
+  const std::string nickname = *s.nickname;
+  persist(r, std::move(w), [this, conn, id, nickname](store::Result<store::AppendOutcome> done, Room* room) {
+    if (!room) return;
+    if (!done) {
+      send_error(conn, id, error_code_name(ErrorCode::StoreFailure), "the match could not be saved: " + done.error().message);
+      seated_in_.erase(nickname);
+      rooms_.erase(room->id);
+      return;
+    }
+    room->seq = done->last_seq;
+    Session* s = session(conn);
+    if (!s || s->nickname != nickname) return;
+    attach(*s, *room, 0, false);
+    send(conn, protocol::JsonLine("joined", id).field("match", room->id).field("seat", 0).str());
+    send_state(conn, *room);
+  });
+}
+
+void Server::join_seat(Room& room, ConnectionId conn, const std::string& id, int) {
+  Session* s = session(conn);
+  if (!s || !s->nickname) return;
+  if (room.status != store::MatchStatus::Lobby || room.full()) {
+    send_error(conn, id, error_code_name(ErrorCode::MatchFull), "match " + std::to_string(room.id) + " has no free seat");
+    return;
+  }
+  if (auto it = seated_in_.find(*s->nickname); it != seated_in_.end()) {
+    send_error(conn, id, error_code_name(ErrorCode::AlreadyInMatch),
+               "you hold a seat in match " + std::to_string(it->second) + "; leave it first");
+    return;
+  }
+  int seat = 0;
+  while (room.seats[seat]) ++seat;
+  room.seats[seat] = SeatHolder{*s->nickname, token_hash(s->token), 0};
+  seated_in_[*s->nickname] = room.id;
+  if (s->spectator) detach(*s);
+  MatchWrite w;
+  w.match = room.id;
+  w.expected_seq = room.seq;
+  w.seats.push_back(seat_record(room, seat));
+  const std::string nickname = *s->nickname;
+  persist(room, std::move(w), [this, conn, id, nickname, seat](store::Result<store::AppendOutcome> done, Room* room) {
+    if (!room) return;
+    if (!done) {
+      room->seats[seat].reset();
+      seated_in_.erase(nickname);
+      send_error(conn, id, error_code_name(ErrorCode::StoreFailure), "the seat could not be saved: " + done.error().message);
+      return;
+    }
+    Session* s = session(conn);
+    if (s && s->nickname == nickname) {
+      attach(*s, *room, static_cast<rules::Seat>(seat), false);
+      send(conn, protocol::JsonLine("joined", id).field("match", room->id).field("seat", seat).str());
+      send_state(conn, *room);
+    }
+    broadcast_seats(*room);
+  });
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch& m) {
+  Room* room = find_room(m.match);
+  if (!room) {
+    send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch), "there is no open match " + std::to_string(m.match));
+    return;
+  }
+  const ConnectionId conn = s.id;
+  const store::MatchId mid = room->id;
+  enqueue(*room, [this, conn, id, mid] {
+    if (Room* r = find_room(mid)) join_seat(*r, conn, id, 0);
+  });
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::QuickJoin& m) {
+  Room* best = nullptr;
+  for (auto& [mid, room] : rooms_) {
+    if (room->status != store::MatchStatus::Lobby || room->full()) continue;
+    if (m.players && room->players() != *m.players) continue;
+    if (m.mode && room->state.options.mode != *m.mode) continue;
+    if (!best || room->id < best->id) best = room.get();
+  }
+  if (!best) {
+    const rules::MatchOptions options{static_cast<std::uint8_t>(m.players.value_or(2)), m.mode.value_or(rules::Mode::Simple)};
+    handle(s, id, protocol::CreateMatchRequest{options});
+    return;
+  }
+  handle(s, id, protocol::JoinMatch{best->id});
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatch&) {
+  if (s.spectator) {
+    const store::MatchId mid = s.match;
+    detach(s);
+    send(s.id, protocol::JsonLine("left", id).field("match", mid).str());
+    return;
+  }
+  auto it = seated_in_.find(*s.nickname);
+  Room* room = it == seated_in_.end() ? nullptr : find_room(it->second);
+  if (!room) {
+    send_error(s.id, id, error_code_name(ErrorCode::NotInMatch), "you are not in a match");
+    return;
+  }
+  const ConnectionId conn = s.id;
+  const store::MatchId mid = room->id;
+  const std::string nickname = *s.nickname;
+  enqueue(*room, [this, conn, id, mid, nickname] {
+    Room* room = find_room(mid);
+    if (!room) return;
+    int seat = -1;
+    for (int i = 0; i < room->players(); ++i)
+      if (room->seats[i] && room->seats[i]->nickname == nickname) seat = i;
+    if (seat < 0) {
+      send_error(conn, id, error_code_name(ErrorCode::NotInMatch), "you are not in a match");
+      return;
+    }
+    if (room->status != store::MatchStatus::Lobby || room->full()) {
+      send_error(conn, id, error_code_name(ErrorCode::AlreadyInMatch),
+                 "match " + std::to_string(mid) +
+                     " has all its players: your seat stays yours (disconnect and come back any time)");
+      return;
+    }
+    room->seats[seat].reset();
+    seated_in_.erase(nickname);
+    if (Session* s = session(conn); s && s->match == mid) {
+      s->match = 0;
+      s->seat = rules::kNoSeat;
+    }
+    MatchWrite w;
+    w.match = mid;
+    w.expected_seq = room->seq;
+    w.remove_seats.push_back(seat);
+    const bool empty = room->seated() == 0;
+    if (empty) w.status = store::MatchStatus::Abandoned;
+    persist(*room, std::move(w), [this, conn, id, mid, empty](store::Result<store::AppendOutcome>, Room* room) {
+      send(conn, protocol::JsonLine("left", id).field("match", mid).str());
+      if (!room) return;
+      if (empty) {
+        room->status = store::MatchStatus::Abandoned;  // dropped by the next tick
+        close_room(*room);
+        return;
+      }
+      broadcast_seats(*room);
+    });
+  });
+}
+
+void Server::handle(Session& s, const std::string& id, const protocol::Spectate& m) {
+  Room* room = find_room(m.match);
+  if (!room) {
+    send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch), "there is no match " + std::to_string(m.match));
+    return;
+  }
+  if (s.nickname && seated_in_.count(*s.nickname)) {
+    send_error(s.id, id, error_code_name(ErrorCode::AlreadyInMatch), "players cannot watch another match; leave yours first");
+    return;
+  }
+  detach(s);
+  attach(s, *room, rules::kNoSeat, true);
+  send(s.id, protocol::JsonLine("spectating", id).field("match", room->id).str());
+  send_state(s.id, *room);
+}
+
+void Server::restore(std::vector<RestoredMatch> matches, store::MatchId next_match_id) {
+  next_match_id_ = std::max(next_match_id_, next_match_id);
+  for (RestoredMatch& m : matches) {
+    auto room = std::make_unique<Room>();
+    room->id = m.id;
+    room->state = std::move(m.state);
+    room->seq = m.last_seq;
+    room->status = m.status;
+    room->deadline = m.deadline;
+    for (const store::SeatRecord& r : m.seats) {
+      if (r.seat < 0 || r.seat >= rules::kMaxPlayers) continue;
+      room->seats[r.seat] = SeatHolder{r.nickname, r.resume_token_hash, 0};
+      seated_in_[r.nickname] = m.id;
+    }
+    next_match_id_ = std::max(next_match_id_, m.id + 1);
+    rooms_[m.id] = std::move(room);
+  }
+}
+
+}  // namespace eryantis::server

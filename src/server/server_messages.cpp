@@ -1,0 +1,63 @@
+#include "server_messages.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace eryantis::server::detail {
+
+std::string allowed_json(const rules::State& s, rules::Seat seat) {
+  protocol::JsonArray out;
+  if (seat == rules::kNoSeat) return out.str();
+  std::vector<std::string_view> kinds;
+  for (const rules::Command& c : rules::legal_commands(s, seat)) {
+    const std::string_view k = rules::command_type(c);
+    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+  }
+  for (auto k : kinds) out.string(k);
+  return out.str();
+}
+
+std::string to_act_json(const rules::State& s) {
+  protocol::JsonArray out;
+  for (rules::Seat p : rules::seats_to_act(s)) out.number(p);
+  return out.str();
+}
+
+std::string public_event_json(const rules::Event& e) {
+  if (std::holds_alternative<rules::CreateMatch>(e.command)) {
+    rules::Event copy = e;
+    std::get<rules::CreateMatch>(copy.command).seed = 0;
+    return rules::event_to_json(copy);
+  }
+  return rules::event_to_json(e);
+}
+
+std::string result_json(const Room& room, const rules::State& s) {
+  protocol::JsonArray winners;
+  protocol::JsonArray nicknames;
+  int first_team = -1;
+  bool draw = false;
+  for (rules::Seat p = 0; p < s.players(); ++p) {
+    if (!(s.result.winners & (1u << p))) continue;
+    winners.number(p);
+    nicknames.string(room.seats[p] ? room.seats[p]->nickname : "");
+    const int team = rules::team_of(s, p);
+    if (first_team < 0) first_team = team;
+    else if (team != first_team) draw = true;
+  }
+  return protocol::JsonLine("result")
+      .field("reason", rules::end_reason_name(s.result.reason))
+      .raw_field("winners", winners.str())
+      .raw_field("nicknames", nicknames.str())
+      .field("draw", draw)
+      .str();
+}
+
+std::string hex(std::uint64_t v) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) out[i] = kHex[v & 0xf];
+  return out;
+}
+
+}  // namespace eryantis::server::detail

@@ -1,0 +1,409 @@
+// The server's logic driven directly: a fake transport records what each
+// connection is sent, a fake store completes writes when the test says so.
+#include "eryantis/server/server.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cereal/archives/json.hpp>
+#include <rapidjson/document.h>
+
+#include <deque>
+#include <map>
+
+#include "eryantis/rules/serialize.hpp"
+#include "eryantis/server/token.hpp"
+
+namespace eryantis::server {
+namespace {
+
+struct FakeTransport : Transport {
+  std::map<ConnectionId, std::vector<std::string>> sent;
+  std::set<ConnectionId> closed;
+  void send(ConnectionId id, std::string line) override { sent[id].push_back(std::move(line)); }
+  void close(ConnectionId id) override { closed.insert(id); }
+};
+
+struct FakePersistence : Persistence {
+  std::deque<std::pair<MatchWrite, WriteDone>> pending;
+  std::map<store::MatchId, store::Seq> seqs;
+  std::vector<MatchWrite> written;
+  bool fail_next = false;
+  void submit(MatchWrite w, WriteDone done) override { pending.emplace_back(std::move(w), std::move(done)); }
+  // Completes every pending write (and those they cause), like the store's writer.
+  void complete_all() {
+    while (!pending.empty()) {
+      auto [w, done] = std::move(pending.front());
+      pending.pop_front();
+      if (fail_next) {
+        fail_next = false;
+        done(std::unexpected(store::StoreError{store::StoreCode::Io, "disk on fire", -1}));
+        continue;
+      }
+      store::Seq& seq = seqs[w.match];
+      EXPECT_EQ(w.expected_seq, seq) << "writes of a match must follow each other";
+      store::AppendOutcome out{seq + 1, seq + static_cast<store::Seq>(w.events.size()), false};
+      if (w.events.empty()) out = {seq, seq, false};
+      seq += static_cast<store::Seq>(w.events.size());
+      written.push_back(w);
+      done(out);
+    }
+  }
+};
+
+rapidjson::Document parse(const std::string& line) {
+  rapidjson::Document d;
+  d.Parse(line.c_str());
+  EXPECT_FALSE(d.HasParseError()) << line;
+  return d;
+}
+std::string type_of(const std::string& line) {
+  auto d = parse(line);
+  return d.HasMember("type") && d["type"].IsString() ? d["type"].GetString() : "";
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  ServerTest() : server(config(), transport, store, [this] { return now; }, 42) {}
+  static ServerConfig config() {
+    ServerConfig c;
+    c.turn_grace_ms = 1000;
+    c.forfeit_after_ms = 5000;
+    c.heartbeat_interval_ms = 2000;
+    c.heartbeat_timeout_ms = 6000;
+    c.limits.commands_per_second = 1000;
+    return c;
+  }
+  // Sends a line and returns everything the connection received because of it.
+  std::vector<std::string> say(ConnectionId c, const std::string& line) {
+    const std::size_t before = transport.sent[c].size();
+    server.on_line(c, line);
+    store.complete_all();
+    return {transport.sent[c].begin() + static_cast<long>(before), transport.sent[c].end()};
+  }
+  std::string reply(ConnectionId c, const std::string& line) {
+    auto lines = say(c, line);
+    return lines.empty() ? "" : lines.front();
+  }
+  void connect(ConnectionId c, const std::string& nickname, const std::string& token = {}) {
+    server.on_open(c, "127.0.0.1:1");
+    ASSERT_EQ(type_of(reply(c, R"({"type":"hello","protocol":1,"updates":"events"})")), "welcome");
+    std::string login = R"({"type":"login","nickname":")" + nickname + "\"";
+    if (!token.empty()) login += R"(,"token":")" + token + "\"";
+    auto r = reply(c, login + "}");
+    ASSERT_EQ(type_of(r), "logged_in") << r;
+    tokens[c] = parse(r)["token"].GetString();
+  }
+  store::MatchId create(ConnectionId c, int players, const char* mode = "simple") {
+    auto lines = say(c, R"({"type":"create_match","players":)" + std::to_string(players) + R"(,"mode":")" + mode + "\"}");
+    EXPECT_EQ(type_of(lines.at(0)), "joined") << lines.at(0);
+    return parse(lines.at(0))["match"].GetInt64();
+  }
+  // Plays one legal command for whoever must act; returns false at game over.
+  bool step(store::MatchId m, std::map<rules::Seat, ConnectionId> conns, std::mt19937_64& rng) {
+    const Room* room = server.room(m);
+    if (!room || room->state.phase == rules::Phase::GameOver) return false;
+    auto seats = rules::seats_to_act(room->state);
+    if (seats.empty()) return false;
+    const rules::Seat seat = seats[rng() % seats.size()];
+    auto legal = rules::legal_commands(room->state, seat);
+    const auto& cmd = legal[rng() % legal.size()];
+    auto r = reply(conns[seat], R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}");
+    EXPECT_EQ(type_of(r), "ack") << r;
+    return true;
+  }
+
+  std::int64_t now = 1'000'000;
+  FakeTransport transport;
+  FakePersistence store;
+  Server server;
+  std::map<ConnectionId, std::string> tokens;
+};
+
+TEST_F(ServerTest, HelloComesFirstAndProtocolIsChecked) {
+  server.on_open(1, "peer");
+  EXPECT_EQ(type_of(reply(1, R"({"type":"login","nickname":"a"})")), "error");
+  auto bad = parse(reply(1, R"({"type":"hello","protocol":99})"));
+  EXPECT_STREQ(bad["code"].GetString(), "UNSUPPORTED_PROTOCOL");
+  auto ok = parse(reply(1, R"({"type":"hello","protocol":1,"id":"h"})"));
+  EXPECT_STREQ(ok["type"].GetString(), "welcome");
+  EXPECT_STREQ(ok["id"].GetString(), "h");
+}
+
+TEST_F(ServerTest, BadLinesGetErrorsAndTheSessionLivesOn) {
+  server.on_open(1, "peer");
+  for (const char* line : {"garbage", "[]", R"({"type":5})", R"({"type":"nope"})", R"({"id":1})"}) {
+    auto r = parse(reply(1, line));
+    EXPECT_STREQ(r["type"].GetString(), "error") << line;
+    EXPECT_TRUE(r.HasMember("code"));
+    EXPECT_TRUE(r.HasMember("message"));
+  }
+  server.on_line_too_long(1);
+  EXPECT_STREQ(parse(transport.sent[1].back())["code"].GetString(), "LINE_TOO_LONG");
+  EXPECT_EQ(type_of(reply(1, R"({"type":"ping","id":2})")), "pong");
+  EXPECT_TRUE(transport.closed.empty());
+}
+
+TEST_F(ServerTest, NicknamesAreValidatedAndUnique) {
+  server.on_open(1, "p");
+  reply(1, R"({"type":"hello","protocol":1})");
+  EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":"bad name!"})"))["code"].GetString(), "INVALID_NICKNAME");
+  EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":""})"))["code"].GetString(), "INVALID_NICKNAME");
+  connect(2, "alice");
+  EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":"alice"})"))["code"].GetString(), "NICKNAME_TAKEN");
+}
+
+TEST_F(ServerTest, PersistThenTell) {
+  connect(1, "alice");
+  server.on_line(1, R"({"type":"create_match","players":2,"id":7})");
+  // Nothing is acknowledged before the write completes.
+  EXPECT_EQ(transport.sent[1].size(), 2u);
+  ASSERT_EQ(store.pending.size(), 1u);
+  EXPECT_TRUE(store.pending.front().first.create.has_value());
+  EXPECT_EQ(store.pending.front().first.events.size(), 1u);
+  store.complete_all();
+  EXPECT_EQ(type_of(transport.sent[1][2]), "joined");
+  EXPECT_EQ(type_of(transport.sent[1][3]), "state");
+}
+
+TEST_F(ServerTest, FullGameOverTheProtocol) {
+  for (int players : {2, 3, 4})
+    for (const char* mode : {"simple", "expert"}) {
+      SCOPED_TRACE(std::to_string(players) + " " + mode);
+      std::map<rules::Seat, ConnectionId> conns;
+      const ConnectionId base = static_cast<ConnectionId>(players * 10 + (mode[0] == 'e' ? 100 : 0));
+      for (int p = 0; p < players; ++p) connect(base + p, "p" + std::to_string(base + p));
+      const store::MatchId m = create(base, players, mode);
+      for (int p = 1; p < players; ++p) {
+        auto r = reply(base + p, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+        ASSERT_EQ(type_of(r), "joined") << r;
+      }
+      for (int p = 0; p < players; ++p) conns[static_cast<rules::Seat>(p)] = base + p;
+      std::mt19937_64 rng(players);
+      int steps = 0;
+      while (step(m, conns, rng)) ASSERT_LT(++steps, 3000);
+      // Everyone saw the game end and is back in the lobby.
+      for (int p = 0; p < players; ++p) EXPECT_EQ(type_of(transport.sent[base + p].back()), "game_over");
+      EXPECT_EQ(store.written.back().status, store::MatchStatus::Finished);
+      EXPECT_TRUE(store.written.back().result_json.has_value());
+      auto again = reply(base, R"({"type":"create_match","players":2})");
+      EXPECT_EQ(type_of(again), "joined") << again;
+    }
+}
+
+TEST_F(ServerTest, EveryEventReachesEverySeatAndSpectator) {
+  connect(1, "alice");
+  connect(2, "bob");
+  connect(3, "carol");
+  const auto m = create(1, 2);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  auto s = say(3, R"({"type":"spectate","match":)" + std::to_string(m) + "}");
+  EXPECT_EQ(type_of(s.at(0)), "spectating");
+  EXPECT_EQ(type_of(s.at(1)), "state");
+  EXPECT_EQ(parse(s.at(1))["view"]["state"].HasMember("seed"), false);
+  const auto before = transport.sent[3].size();
+  auto r = parse(reply(1, R"({"type":"play","id":3,"command":{"type":"choose_wizard","wizard":2}})"));
+  EXPECT_STREQ(r["type"].GetString(), "ack");
+  EXPECT_EQ(r["seq"].GetInt64(), 2);
+  ASSERT_EQ(transport.sent[3].size(), before + 1);
+  auto ev = parse(transport.sent[3].back());
+  EXPECT_STREQ(ev["type"].GetString(), "event");
+  EXPECT_EQ(ev["seq"].GetInt64(), 2);
+  EXPECT_STREQ(ev["event"]["type"].GetString(), "choose_wizard");
+  EXPECT_STREQ(type_of(transport.sent[2].back()).c_str(), "event");
+  // The spectator cannot act.
+  EXPECT_STREQ(parse(reply(3, R"({"type":"play","command":{"type":"choose_wizard","wizard":1}})"))["code"].GetString(),
+               "NOT_A_PLAYER");
+}
+
+TEST_F(ServerTest, RulesErrorsCarryTheRulesCodeAndSeq) {
+  connect(1, "alice");
+  connect(2, "bob");
+  const auto m = create(1, 2);
+  auto early = parse(reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})"));
+  EXPECT_STREQ(early["code"].GetString(), "WRONG_PHASE");  // waiting for the second player
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})");
+  auto taken = parse(reply(2, R"({"type":"play","id":9,"command":{"type":"choose_wizard","wizard":0}})"));
+  EXPECT_STREQ(taken["code"].GetString(), "WIZARD_TAKEN");
+  EXPECT_EQ(taken["id"].GetInt(), 9);
+  EXPECT_EQ(taken["seq"].GetInt64(), 2);
+  auto stale = parse(reply(2, R"({"type":"play","expected_seq":1,"command":{"type":"choose_wizard","wizard":1}})"));
+  EXPECT_STREQ(stale["code"].GetString(), "STALE_SEQ");
+  auto server_only = parse(reply(2, R"({"type":"play","command":{"type":"skip_turn"}})"));
+  EXPECT_STREQ(server_only["code"].GetString(), "SERVER_ONLY");
+}
+
+TEST_F(ServerTest, RetriedCommandIdIsNotAppliedTwice) {
+  connect(1, "alice");
+  connect(2, "bob");
+  const auto m = create(1, 2);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  const std::string cmd = R"({"type":"play","command_id":"abc","command":{"type":"choose_wizard","wizard":0}})";
+  auto first = parse(reply(1, cmd));
+  auto second = parse(reply(1, cmd));
+  EXPECT_STREQ(first["type"].GetString(), "ack");
+  EXPECT_STREQ(second["type"].GetString(), "ack");
+  EXPECT_EQ(first["seq"].GetInt64(), second["seq"].GetInt64());
+  EXPECT_TRUE(second["replayed"].GetBool());
+  EXPECT_EQ(server.room(m)->seq, 2);
+}
+
+TEST_F(ServerTest, ResumeByNicknameNeedsTheToken) {
+  connect(1, "alice");
+  connect(2, "bob");
+  const auto m = create(1, 2);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  const std::string token = tokens[1];
+  server.on_closed(1);
+  EXPECT_EQ(server.room(m)->seats[0]->connection, 0u);
+  EXPECT_STREQ(parse(transport.sent[2].back())["type"].GetString(), "seats");  // bob is told
+
+  server.on_open(3, "p");
+  reply(3, R"({"type":"hello","protocol":1})");
+  EXPECT_STREQ(parse(reply(3, R"({"type":"login","nickname":"alice"})"))["code"].GetString(), "NICKNAME_TAKEN");
+  EXPECT_STREQ(parse(reply(3, R"({"type":"login","nickname":"alice","token":"wrong"})"))["code"].GetString(), "BAD_TOKEN");
+  EXPECT_EQ(server.room(m)->seats[0]->connection, 0u);  // the failed claims changed nothing
+  auto lines = say(3, R"({"type":"login","nickname":"alice","token":")" + token + "\"}");
+  auto ok = parse(lines.at(0));
+  EXPECT_STREQ(ok["type"].GetString(), "logged_in");
+  EXPECT_EQ(ok["match"].GetInt64(), m);
+  EXPECT_EQ(type_of(lines.at(1)), "state");
+  EXPECT_EQ(server.room(m)->seats[0]->connection, 3u);
+}
+
+TEST_F(ServerTest, TakingOverALiveConnectionWithTheToken) {
+  connect(1, "alice");
+  connect(2, "bob");
+  const auto m = create(1, 2);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  server.on_open(3, "p");
+  reply(3, R"({"type":"hello","protocol":1})");
+  auto ok = parse(reply(3, R"({"type":"login","nickname":"alice","token":")" + tokens[1] + "\"}"));
+  EXPECT_STREQ(ok["type"].GetString(), "logged_in");
+  EXPECT_TRUE(transport.closed.count(1));
+  EXPECT_EQ(server.room(m)->seats[0]->connection, 3u);
+}
+
+TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
+  connect(1, "a");
+  connect(2, "b");
+  connect(3, "c");
+  const auto m = create(1, 3);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  reply(3, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  for (ConnectionId c = 1; c <= 3; ++c) {
+    reply(c, R"({"type":"play","command":{"type":"choose_wizard","wizard":)" + std::to_string(c - 1) + "}}");
+    const char* colors[] = {"black", "white", "grey"};
+    reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" + std::string(colors[c - 1]) + "\"}}");
+  }
+  const Room* room = server.room(m);
+  ASSERT_EQ(room->state.phase, rules::Phase::Planning);
+  const rules::Seat absent = room->state.current_seat();
+  server.on_closed(static_cast<ConnectionId>(absent + 1));
+  server.tick();
+  store.complete_all();
+  EXPECT_EQ(room->deadline.kind, DeadlineKind::TurnGrace);
+  EXPECT_EQ(store.written.back().deadline->kind, DeadlineKind::TurnGrace);  // persisted
+  now += 999;
+  server.tick();
+  store.complete_all();
+  EXPECT_EQ(room->state.current_seat(), absent);
+  now += 1;
+  server.tick();
+  store.complete_all();
+  EXPECT_TRUE(room->state.boards[absent].skipped_planning);
+  EXPECT_EQ(store.written.back().events.at(0).actor, store::Actor::server());
+  EXPECT_TRUE(std::holds_alternative<rules::SkipTurn>(store.written.back().events.at(0).event.command));
+
+  // Everyone but one leaves: after forfeit_after the last one wins.
+  const rules::Seat stays = static_cast<rules::Seat>((absent + 1) % 3);
+  for (rules::Seat p = 0; p < 3; ++p)
+    if (p != stays && p != absent) server.on_closed(static_cast<ConnectionId>(p + 1));
+  server.tick();
+  store.complete_all();
+  EXPECT_EQ(room->deadline.kind, DeadlineKind::Forfeit);
+  now += 5000;
+  server.tick();
+  store.complete_all();
+  EXPECT_EQ(type_of(transport.sent[stays + 1].back()), "game_over");
+  EXPECT_EQ(store.written.back().status, store::MatchStatus::Finished);
+}
+
+TEST_F(ServerTest, HeartbeatPingsThenCloses) {
+  connect(1, "alice");
+  now += 2000;
+  server.tick();
+  EXPECT_EQ(type_of(transport.sent[1].back()), "ping");
+  EXPECT_TRUE(transport.closed.empty());
+  now += 4000;
+  server.tick();
+  EXPECT_TRUE(transport.closed.count(1));
+}
+
+TEST_F(ServerTest, RateLimit) {
+  ServerConfig c = config();
+  c.limits.commands_per_second = 5;
+  Server slow(c, transport, store, [this] { return now; }, 1);
+  slow.on_open(9, "p");
+  int limited = 0;
+  for (int i = 0; i < 20; ++i) {
+    slow.on_line(9, R"({"type":"ping"})");
+    if (type_of(transport.sent[9].back()) == "error") ++limited;
+  }
+  EXPECT_EQ(limited, 15);
+  now += 1000;
+  slow.on_line(9, R"({"type":"ping"})");
+  EXPECT_EQ(type_of(transport.sent[9].back()), "pong");
+}
+
+TEST_F(ServerTest, StoreFailureIsReportedAndNothingChanges) {
+  connect(1, "alice");
+  connect(2, "bob");
+  const auto m = create(1, 2);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  store.fail_next = true;
+  auto r = parse(reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})"));
+  EXPECT_STREQ(r["code"].GetString(), "STORE_FAILURE");
+  EXPECT_FALSE(server.room(m)->state.boards[0].wizard.has_value());
+  EXPECT_EQ(type_of(reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})")), "ack");
+}
+
+TEST_F(ServerTest, LobbyListQuickJoinAndLeave) {
+  connect(1, "alice");
+  connect(2, "bob");
+  connect(3, "carol");
+  const auto m = create(1, 3, "expert");
+  auto list = parse(reply(2, R"({"type":"list_matches"})"));
+  ASSERT_EQ(list["open"].Size(), 1u);
+  EXPECT_EQ(list["open"][0]["match"].GetInt64(), m);
+  EXPECT_STREQ(list["open"][0]["mode"].GetString(), "expert");
+  auto q = parse(reply(2, R"({"type":"quick_join","players":3})"));
+  EXPECT_EQ(q["match"].GetInt64(), m);
+  EXPECT_STREQ(parse(reply(2, R"({"type":"create_match","players":2})"))["code"].GetString(), "ALREADY_IN_MATCH");
+  EXPECT_EQ(type_of(reply(2, R"({"type":"leave_match"})")), "left");
+  EXPECT_EQ(server.room(m)->seated(), 1);
+  auto other = parse(reply(3, R"({"type":"quick_join","players":2})"));  // nothing fits: a new match
+  EXPECT_NE(other["match"].GetInt64(), m);
+}
+
+TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
+  auto created = rules::create_match({2, rules::Mode::Simple}, 5);
+  RestoredMatch rm;
+  rm.id = 41;
+  rm.status = store::MatchStatus::Lobby;
+  rm.last_seq = 1;
+  rm.state = rules::apply(rules::State{}, *created);
+  rm.seats = {store::SeatRecord{41, 0, "alice", token_hash("tok-a"), std::nullopt, std::nullopt},
+              store::SeatRecord{41, 1, "bob", token_hash("tok-b"), std::nullopt, std::nullopt}};
+  store.seqs[41] = 1;
+  server.restore({rm}, 42);
+  connect(1, "alice", "tok-a");
+  EXPECT_EQ(server.room(41)->seats[0]->connection, 1u);
+  EXPECT_STREQ(parse(reply(1, R"({"type":"create_match","players":2})"))["code"].GetString(), "ALREADY_IN_MATCH");
+  connect(2, "carol");
+  auto created_id = parse(reply(2, R"({"type":"create_match","players":2})"))["match"].GetInt64();
+  EXPECT_EQ(created_id, 42);
+}
+
+}  // namespace
+}  // namespace eryantis::server
