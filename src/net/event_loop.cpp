@@ -79,9 +79,13 @@ EventLoop::EventLoop() : loop_(std::make_unique<uv_loop_t>()) {
   check(uv_loop_init(loop_.get()), "uv_loop_init");
 }
 
-EventLoop::~EventLoop() { close(); }
+EventLoop::~EventLoop() {
+  close();
+}
 
-void EventLoop::run() { uv_run(loop_.get(), UV_RUN_DEFAULT); }
+void EventLoop::run() {
+  if (loop_) uv_run(loop_.get(), UV_RUN_DEFAULT);
+}
 
 void EventLoop::stop() {
   // Hooks may unregister themselves (or others) while running.

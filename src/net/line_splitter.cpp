@@ -1,5 +1,7 @@
 #include "eryantis/net/line_splitter.hpp"
 
+#include <cstdint>
+
 namespace eryantis::net {
 
 LineSplitter::LineSplitter(std::size_t max_line_bytes) : max_line_bytes_(max_line_bytes) {}
@@ -7,7 +9,7 @@ LineSplitter::LineSplitter(std::size_t max_line_bytes) : max_line_bytes_(max_lin
 void LineSplitter::feed(std::string_view bytes, Sink& sink) {
   // A line may end in "\r\n", so up to one byte past the limit is held until
   // its '\n' shows whether that byte is the '\r' that gets stripped.
-  const std::size_t hold_limit = max_line_bytes_ + 1;
+  const std::size_t hold_limit = max_line_bytes_ + (max_line_bytes_ < SIZE_MAX ? 1 : 0);
   while (!bytes.empty()) {
     const std::size_t newline = bytes.find('\n');
     const std::string_view chunk = bytes.substr(0, newline);

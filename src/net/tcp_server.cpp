@@ -102,7 +102,9 @@ class EventsSink final : public LineSplitter::Sink {
   ConnectionId id_;
 };
 
-bool EventsSink::open() const { return connection_.state == TcpServer::Connection::State::open; }
+bool EventsSink::open() const {
+  return connection_.state == TcpServer::Connection::State::open;
+}
 void EventsSink::on_line(std::string_view line) {
   if (open()) events_.on_line(id_, line);
 }
@@ -332,8 +334,9 @@ void TcpServer::begin_close(Connection& connection) {
   if (closing_count_++ == 0) {
     const std::uint64_t period = std::clamp<std::uint64_t>(options_.close_timeout_ms / 4, 10, 1000);
     uv_timer_start(
-        &sweeper_->timer, [](uv_timer_t* timer) { static_cast<Sweeper*>(timer->data)->server->sweep(); },
-        period, period);
+        &sweeper_->timer,
+        [](uv_timer_t* timer) { static_cast<Sweeper*>(timer->data)->server->sweep(); }, period,
+        period);
   }
   mark_dirty(connection);  // the flush and the shutdown happen in run_deferred
 }
@@ -356,10 +359,11 @@ void TcpServer::flush(Connection& connection) {
     return;
   }
   buffer = uv_buf_init(connection.out.data() + written, connection.out.size() - written);
-  const int rc = uv_write(&connection.write_req, stream, &buffer, 1, [](uv_write_t* request, int status) {
-    Connection* connection = connection_of(request->handle->data);
-    if (connection->server != nullptr) connection->server->on_write_done(*connection, status);
-  });
+  const int rc =
+      uv_write(&connection.write_req, stream, &buffer, 1, [](uv_write_t* request, int status) {
+        Connection* connection = connection_of(request->handle->data);
+        if (connection->server != nullptr) connection->server->on_write_done(*connection, status);
+      });
   if (rc < 0) {
     spdlog::debug("net: connection {}: write failed: {}", connection.id, uv_strerror(rc));
     finish(connection, Notify::now);
@@ -408,14 +412,23 @@ void TcpServer::on_shutdown_done(Connection& connection, int status) {
     finish(connection, Notify::now);
     return;
   }
-  // Closing now, with the peer's bytes unread, would send a reset that can
-  // destroy our last lines in flight: wait for its EOF (or the deadline).
+  // Everything is written: for the server the connection is over. Closing the
+  // socket now, with the peer's bytes unread, would send a reset that can
+  // destroy our last lines in flight, so it lingers (without an id) until the
+  // peer's EOF or the deadline.
   connection.shutdown_done = true;
+  if (connection.announced) {
+    connection.announced = false;
+    --open_count_;
+    events_->on_closed(connection.id);
+  }
 }
 
 void TcpServer::finish(Connection& connection, Notify notify) {
   if (connection.state == Connection::State::closed) return;
-  if (connection.state == Connection::State::closing) --closing_count_;
+  if (connection.state == Connection::State::closing && --closing_count_ == 0) {
+    uv_timer_stop(&sweeper_->timer);  // it would keep the loop alive for nothing
+  }
   connection.state = Connection::State::closed;
   connection.server = nullptr;
   const ConnectionId id = connection.id;
@@ -432,7 +445,7 @@ void TcpServer::finish(Connection& connection, Notify notify) {
 }
 
 void TcpServer::run_deferred() {
-  std::vector<ConnectionId> batch;
+  std::vector<ConnectionId>& batch = scratch_;  // a member: keeps its capacity
   while (!dirty_.empty() || !closed_ids_.empty()) {
     batch.swap(dirty_);
     for (ConnectionId id : batch) {
@@ -462,7 +475,6 @@ void TcpServer::sweep() {
     spdlog::debug("net: connection {}: close timed out", connection->id);
     finish(*connection, Notify::now);
   }
-  if (closing_count_ == 0) uv_timer_stop(&sweeper_->timer);
 }
 
 }  // namespace eryantis::net

@@ -29,28 +29,31 @@ void end_round(State& s, Drawer& drawer) {
 }
 
 // Planning is over: action order by assistant value, ties by play order; seats
-// that skipped planning get no action turn (decision 23).
-void begin_action(State& s, Drawer& drawer) {
+// that skipped planning come last, in planning order, and can only be skipped
+// (decision 23).
+void begin_action(State& s) {
   std::array<Seat, kMaxPlayers> order{};
-  int n = 0;
+  int played = 0;
   for (int i = 0; i < s.order_size; ++i) {
     const Seat p = s.order[i];
-    if (s.boards[p].played != 0) order[n++] = p;
+    if (s.boards[p].played != 0) order[played++] = p;
   }
-  std::stable_sort(order.begin(), order.begin() + n,
+  std::stable_sort(order.begin(), order.begin() + played,
                    [&](Seat a, Seat b) { return s.boards[a].played < s.boards[b].played; });
+  int n = played;
+  for (int i = 0; i < s.order_size; ++i)
+    if (s.boards[s.order[i]].played == 0) order[n++] = s.order[i];
   s.phase = Phase::Action;
   s.order = order;
   s.order_size = static_cast<std::uint8_t>(n);
   s.turn_index = 0;
   s.turn = TurnState{};
-  if (n > 0) s.first_player = order[0];  // decision 12: lowest assistant starts the next planning
-  if (n == 0) end_round(s, drawer);
+  if (played > 0) s.first_player = order[0];  // decision 12: lowest assistant starts the next planning
 }
 
-void next_planning_seat(State& s, Drawer& drawer) {
+void next_planning_seat(State& s) {
   s.turn_index += 1;
-  if (s.turn_index >= s.order_size) begin_action(s, drawer);
+  if (s.turn_index >= s.order_size) begin_action(s);
 }
 
 void end_turn(State& s, Drawer& drawer) {
@@ -104,7 +107,7 @@ struct Executor {
     if (s.phase == Phase::Planning) {
       board().played = 0;
       board().skipped_planning = true;
-      next_planning_seat(s, drawer);
+      next_planning_seat(s);
     } else {
       end_turn(s, drawer);
     }
@@ -129,7 +132,7 @@ struct Executor {
     board().discard = c.value;
     board().hand = static_cast<std::uint16_t>(board().hand & ~assistant_bit(c.value));
     if (board().hand == 0) mark_last_round(s, EndReason::NoAssistants);
-    next_planning_seat(s, drawer);
+    next_planning_seat(s);
   }
   void operator()(const MoveToDining& c) {
     board().entrance[c.color] -= 1;

@@ -72,6 +72,8 @@ void finish_by_count(State& s, EndReason reason);
 // --- helpers --------------------------------------------------------------------
 int character_slot(const State& s, CharacterId id);  // index in s.characters, or -1
 int mother_nature_limit(const State& s, Seat seat);
+// True while the acting seat still has to move students this turn.
+bool students_to_move(const State& s, Seat seat);
 bool assistant_allowed(const State& s, Seat seat, int value);
 void mark_last_round(State& s, EndReason reason);
 

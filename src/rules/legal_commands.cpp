@@ -115,9 +115,9 @@ std::vector<Command> legal_commands(const State& s, Seat seat) {
           out.push_back(PlayAssistant{static_cast<std::uint8_t>(v)});
       break;
     case Phase::Action: {
-      if (s.current_seat() != seat) break;
+      if (s.current_seat() != seat || b.skipped_planning) break;  // absent seats can only be skipped
       const TurnState& t = s.turn;
-      if (t.students_moved < moves_per_turn(s.players())) {
+      if (detail::students_to_move(s, seat)) {
         for (Color c : kAllColors) {
           if (b.entrance[c] == 0) continue;
           if (b.dining[c] < kTableSeats) out.push_back(MoveToDining{c});

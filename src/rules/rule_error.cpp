@@ -40,6 +40,7 @@ std::string_view rule_code_name(RuleCode code) {
     case RuleCode::InvalidSwap: return "INVALID_SWAP";
     case RuleCode::StudentNotInDining: return "STUDENT_NOT_IN_DINING";
     case RuleCode::InconsistentEvent: return "INCONSISTENT_EVENT";
+    case RuleCode::AbsentThisRound: return "ABSENT_THIS_ROUND";
   }
   return "UNKNOWN";
 }

@@ -34,6 +34,9 @@ struct Validator {
     if (s.current_seat() != seat)
       return err(RuleCode::NotYourTurn, "It is seat " + std::to_string(s.current_seat()) +
                                             "'s turn; wait for yours.");
+    if (board().skipped_planning)
+      return err(RuleCode::AbsentThisRound,
+                 "You were absent when assistants were played this round, so this turn is skipped; you play again next round.");
     return std::nullopt;
   }
   Result island(int tile) const {
@@ -44,7 +47,7 @@ struct Validator {
   Result student_move(Color c) const {
     if (auto e = my_action_turn()) return e;
     if (!valid_color(c)) return err(RuleCode::InvalidCommand, "Unknown student colour.");
-    if (s.turn.students_moved >= moves_per_turn(s.players()))
+    if (!students_to_move(s, seat))
       return err(RuleCode::NoStudentMovesLeft, "You have moved all " + std::to_string(moves_per_turn(s.players())) +
                                                    " students this turn; move Mother Nature now.");
     if (board().entrance[c] == 0)
@@ -140,7 +143,7 @@ struct Validator {
   }
   Result operator()(const MoveMotherNature& c) const {
     if (auto e = my_action_turn()) return e;
-    if (s.turn.students_moved < moves_per_turn(s.players()))
+    if (students_to_move(s, seat))
       return err(RuleCode::StudentsNotMoved, "Move " + std::to_string(moves_per_turn(s.players()) - s.turn.students_moved) +
                                                  " more student(s) before moving Mother Nature.");
     if (s.turn.mother_nature_moved)
@@ -237,6 +240,11 @@ struct Validator {
 };
 
 }  // namespace
+
+bool students_to_move(const State& s, Seat seat) {
+  // An entrance emptied by earlier skipped turns ends the student step early.
+  return s.turn.students_moved < moves_per_turn(s.players()) && !s.boards[seat].entrance.empty();
+}
 
 int mother_nature_limit(const State& s, Seat seat) {
   const int base = mother_nature_steps(s.boards[seat].played);

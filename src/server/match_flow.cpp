@@ -234,6 +234,13 @@ void Server::check_timers(Room& room, std::int64_t now) {
     if (connected == 0) want = {DeadlineKind::Abandon, rules::kNoSeat, now + config_.abandon_after_ms};
   } else if (room.state.phase == rules::Phase::Planning || room.state.phase == rules::Phase::Action) {
     if (connected == 0) return;  // suspended: nobody to play with, keep any armed timer as it is
+    const rules::Seat actor = room.state.current_seat();
+    if (room.state.phase == rules::Phase::Action && actor != rules::kNoSeat &&
+        room.state.boards[actor].skipped_planning) {
+      // Absent in planning: the rules only allow skipping this turn, so do it now (decision 23).
+      submit_command(room, actor, rules::SkipTurn{}, rules::Authority::Server, 0, "", std::nullopt);
+      return;
+    }
     if (connected == 1 && room.players() > 1) {
       for (int i = 0; i < room.players(); ++i)
         if (room.seats[i] && room.seats[i]->connection)

@@ -14,8 +14,7 @@ namespace {
 Result<std::optional<AppendOutcome>> find_retry(sqlite::Database& db, MatchId id,
                                                 const NewEvent& first, std::size_t count) {
   if (!first.command_id) return std::nullopt;
-  auto select =
-      db.cached("SELECT seq FROM events WHERE match_id = ?1 AND command_id = ?2");
+  auto select = db.cached("SELECT seq FROM events WHERE match_id = ?1 AND command_id = ?2");
   if (!select) return std::unexpected(std::move(select.error()));
   (*select)->bind(1, id).bind(2, *first.command_id);
   auto row = (*select)->step();
@@ -86,10 +85,10 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
     return fail(StoreCode::Conflict, fmt::format("match {} is quarantined", id));
   }
   if (last_seq != expected_seq) {
-    StoreError error{StoreCode::Conflict,
-                     fmt::format("match {} is at seq {}, the append expected {}", id, last_seq,
-                                 expected_seq),
-                     last_seq};
+    StoreError error{
+        StoreCode::Conflict,
+        fmt::format("match {} is at seq {}, the append expected {}", id, last_seq, expected_seq),
+        last_seq};
     return std::unexpected(std::move(error));
   }
 

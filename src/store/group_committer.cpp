@@ -19,7 +19,9 @@ GroupCommitter::GroupCommitter(Key, Store store, const Options& options, Notify 
   writer_ = std::thread([this] { run_writer(); });
 }
 
-GroupCommitter::~GroupCommitter() { stop(); }
+GroupCommitter::~GroupCommitter() {
+  stop();
+}
 
 void GroupCommitter::submit(AppendRequest request, AppendCompletion completion) {
   {
@@ -30,8 +32,8 @@ void GroupCommitter::submit(AppendRequest request, AppendCompletion completion) 
       work_ready_.notify_one();
       return;
     }
-    completed_.push_back(Completed{std::move(completion),
-                                   fail(StoreCode::Stopped, "the store is shutting down")});
+    completed_.push_back(
+        Completed{std::move(completion), fail(StoreCode::Stopped, "the store is shutting down")});
   }
   notify_();
 }

@@ -15,7 +15,9 @@ struct TailFold {
   Rebuilt rebuilt;
 };
 
-Rebuilt problem(std::string text) { return Rebuilt{std::nullopt, std::move(text), 0}; }
+Rebuilt problem(std::string text) {
+  return Rebuilt{std::nullopt, std::move(text), 0};
+}
 
 // Folds events after `start` (the snapshot's seq, or 0 for the empty state).
 Result<TailFold> fold_tail(Store::Impl& impl, MatchId id, Seq start, rules::State state,
@@ -85,11 +87,10 @@ Result<TailFold> fold_tail(Store::Impl& impl, MatchId id, Seq start, rules::Stat
     return out;
   }
   if (seq != last_seq) {
-    out.rebuilt = problem(seq < last_seq
-                              ? fmt::format("seq gap: events end at {} but the match is at {}",
-                                            seq, last_seq)
-                              : fmt::format("events go past the match's last seq {} (to {})",
-                                            last_seq, seq));
+    out.rebuilt =
+        problem(seq < last_seq
+                    ? fmt::format("seq gap: events end at {} but the match is at {}", seq, last_seq)
+                    : fmt::format("events go past the match's last seq {} (to {})", last_seq, seq));
     return out;
   }
   out.rebuilt = Rebuilt{std::move(state), {}, start};

@@ -28,8 +28,8 @@ StoreError error_from(sqlite3* db, int rc, std::string_view what) {
       break;
   }
   // The connection's message is only meaningful if it reports this very error.
-  const char* detail = (db != nullptr && sqlite3_errcode(db) == rc) ? sqlite3_errmsg(db)
-                                                                     : sqlite3_errstr(rc);
+  const char* detail =
+      (db != nullptr && sqlite3_errcode(db) == rc) ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   std::string message(what);
   message += ": ";
   message += detail;

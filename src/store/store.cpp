@@ -1,8 +1,8 @@
 #include "eryantis/store/store.hpp"
 
-#include <chrono>
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
+#include <chrono>
 
 #include "eryantis/store/migrations.hpp"
 #include "store_impl.hpp"
@@ -53,8 +53,8 @@ Store& Store::operator=(Store&&) noexcept = default;
 Store::~Store() = default;
 
 Result<Store> Store::open(const std::string& path, const Options& options) {
-  int flags = options.read_only ? SQLITE_OPEN_READONLY
-                                : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  int flags =
+      options.read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   // One connection per thread at a time: SQLite's own mutexes are not needed.
   flags |= SQLITE_OPEN_NOMUTEX;
   auto db = sqlite::Database::open(path, flags);
@@ -79,9 +79,15 @@ Result<Store> Store::open(const std::string& path, const Options& options) {
   return Store(std::move(impl));
 }
 
-const Options& Store::options() const { return impl_->options; }
-int Store::schema_version() const { return impl_->schema_version; }
-sqlite::Database& Store::database() { return impl_->db; }
+const Options& Store::options() const {
+  return impl_->options;
+}
+int Store::schema_version() const {
+  return impl_->schema_version;
+}
+sqlite::Database& Store::database() {
+  return impl_->db;
+}
 
 Result<MatchId> Store::create_match(const NewMatch& match) {
   auto insert = impl_->db.cached(
@@ -102,7 +108,11 @@ Result<void> Store::set_status(MatchId id, MatchStatus status,
   auto update = impl_->db.cached(
       "UPDATE matches SET status = ?2, result = coalesce(?3, result), updated = ?4 WHERE id = ?1");
   if (!update) return std::unexpected(std::move(update.error()));
-  (*update)->bind(1, id).bind(2, status_name(status)).bind_optional(3, result_json).bind(4, detail::now_ms());
+  (*update)
+      ->bind(1, id)
+      .bind(2, status_name(status))
+      .bind_optional(3, result_json)
+      .bind(4, detail::now_ms());
   if (auto done = (*update)->run(); !done) return done;
   if (sqlite3_changes(impl_->db.handle()) == 0) {
     return fail(StoreCode::NotFound, fmt::format("no match {}", id));

@@ -1,7 +1,7 @@
 #include "eryantis/store/upcast.hpp"
 
-#include <array>
 #include <spdlog/fmt/fmt.h>
+#include <array>
 
 #include "eryantis/rules/event.hpp"
 
@@ -21,7 +21,8 @@ constexpr std::array<UpcastStep, rules::kEventSchemaVersion - 1> kSteps = {};
 
 Result<std::string> upcast(int schema_version, std::string payload) {
   if (schema_version < 1) {
-    return fail(StoreCode::Decode, fmt::format("event schema version {} is invalid", schema_version));
+    return fail(StoreCode::Decode,
+                fmt::format("event schema version {} is invalid", schema_version));
   }
   if (schema_version > rules::kEventSchemaVersion) {
     return fail(StoreCode::TooNew,

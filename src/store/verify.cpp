@@ -1,7 +1,7 @@
 // Full verification of one match: every event re-checked with today's rules and
 // every stored hash compared. Slow by design; used by the replay tool.
-#include <map>
 #include <spdlog/fmt/fmt.h>
+#include <map>
 
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/rule_error.hpp"
@@ -99,8 +99,8 @@ Result<VerifyReport> Store::verify(MatchId id) {
     }
   }
   if (seq != *last) {
-    return diverge(seq + 1,
-                   fmt::format("events end at seq {} but the match is at {}", seq, *last), 0, 0);
+    return diverge(seq + 1, fmt::format("events end at seq {} but the match is at {}", seq, *last),
+                   0, 0);
   }
   return report;
 }

@@ -2,17 +2,18 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <atomic>
 #include <csignal>
 #include <thread>
-#include <unistd.h>
 
 namespace eryantis::net {
 namespace {
 
 int count_handles(uv_loop_t* loop) {
   int count = 0;
-  uv_walk(loop, [](uv_handle_t*, void* arg) { ++*static_cast<int*>(arg); }, &count);
+  uv_walk(
+      loop, [](uv_handle_t*, void* arg) { ++*static_cast<int*>(arg); }, &count);
   return count;
 }
 
@@ -143,7 +144,9 @@ TEST(EventLoop, StopClosesEveryHandleItOwns) {
 TEST(EventLoop, DroppedStopHookIsNotRun) {
   EventLoop loop;
   int hooks = 0;
-  { EventLoop::StopHook hook = loop.add_stop_hook([&] { ++hooks; }); }
+  {
+    EventLoop::StopHook hook = loop.add_stop_hook([&] { ++hooks; });
+  }
   loop.stop();
   EXPECT_EQ(hooks, 0);
 }
@@ -152,7 +155,8 @@ TEST(EventLoop, CloseClosesLeftoverForeignHandles) {
   EventLoop loop;
   uv_timer_t foreign;  // owned by the test, outlives the loop's close()
   uv_timer_init(loop.raw(), &foreign);
-  uv_timer_start(&foreign, [](uv_timer_t*) {}, 100000, 0);
+  uv_timer_start(
+      &foreign, [](uv_timer_t*) {}, 100000, 0);
   EXPECT_EQ(loop.close(), 0);
   EXPECT_EQ(loop.close(), 0);  // idempotent
 }

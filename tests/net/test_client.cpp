@@ -32,9 +32,7 @@ std::optional<TestClient> TestClient::connect(int port, int receive_buffer) {
 }
 
 TestClient::TestClient(TestClient&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)),
-      buffer_(std::move(other.buffer_)),
-      eof_(other.eof_) {}
+    : fd_(std::exchange(other.fd_, -1)), buffer_(std::move(other.buffer_)), eof_(other.eof_) {}
 
 TestClient& TestClient::operator=(TestClient&& other) noexcept {
   if (this != &other) {
@@ -46,7 +44,9 @@ TestClient& TestClient::operator=(TestClient&& other) noexcept {
   return *this;
 }
 
-TestClient::~TestClient() { close(); }
+TestClient::~TestClient() {
+  close();
+}
 
 void TestClient::close() {
   if (fd_ >= 0) ::close(fd_);

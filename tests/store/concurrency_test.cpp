@@ -96,10 +96,11 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
   {
     Store setup = testing::open_store(path);
     for (int m = 0; m < kMatches; ++m) {
-      games.push_back(testing::play_random_game({static_cast<std::uint8_t>(2 + m % 3),
-                                                 m % 2 ? rules::Mode::Expert : rules::Mode::Simple},
-                                                seed + static_cast<std::uint64_t>(m), 120));
-      ids.push_back(setup.create_match(NewMatch{games.back().options, MatchStatus::Running}).value());
+      games.push_back(testing::play_random_game(
+          {static_cast<std::uint8_t>(2 + m % 3), m % 2 ? rules::Mode::Expert : rules::Mode::Simple},
+          seed + static_cast<std::uint64_t>(m), 120));
+      ids.push_back(
+          setup.create_match(NewMatch{games.back().options, MatchStatus::Running}).value());
     }
   }
 
@@ -159,8 +160,8 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
     }
   }
   const auto stats = (*committer)->stats();
-  std::cout << "group commit: " << stats.events << " events in " << stats.batches
-            << " transactions" << std::endl;
+  std::cout << "group commit: " << stats.events << " events in " << stats.batches << " transactions"
+            << std::endl;
   EXPECT_EQ(stats.events, static_cast<std::uint64_t>(expected));
   EXPECT_LT(stats.batches, stats.requests);  // batching happened
 

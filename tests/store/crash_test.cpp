@@ -97,8 +97,8 @@ constexpr int kGamesInFlight = 8;
       actor = Actor::player(seat);
     }
     rules::State next = rules::apply(game.state, *event);
-    AppendRequest request{game.id, game.last_seq,
-                          {NewEvent{actor, std::nullopt, *event, rules::hash(next)}}, next};
+    AppendRequest request{
+        game.id, game.last_seq, {NewEvent{actor, std::nullopt, *event, rules::hash(next)}}, next};
     ++in_flight;
     (*committer)->submit(std::move(request), [&, g, next](Result<AppendOutcome> result) {
       --in_flight;
@@ -158,10 +158,11 @@ TEST(CrashTest, EveryAcknowledgedEventSurvivesSigkill) {
         killed = true;
       }
       const int wait_ms =
-          killed ? -1
-                 : static_cast<int>(
-                       std::chrono::duration_cast<std::chrono::milliseconds>(kill_at - now).count()) +
-                       1;
+          killed
+              ? -1
+              : static_cast<int>(
+                    std::chrono::duration_cast<std::chrono::milliseconds>(kill_at - now).count()) +
+                    1;
       pollfd readable{fds[0], POLLIN, 0};
       if (poll(&readable, 1, wait_ms) <= 0) continue;
       char chunk[4096];

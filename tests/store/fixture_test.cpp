@@ -56,8 +56,8 @@ TEST(FixtureTest, DISABLED_GenerateFixture) {
         testing::store_game(store, testing::play_random_game({2, rules::Mode::Simple}, 101), 101);
     ASSERT_TRUE(store.set_status(finished, MatchStatus::Finished, R"({"winners":[0]})"));
     testing::store_game(store, testing::play_random_game({3, rules::Mode::Expert}, 202, 90), 202);
-    const MatchId running =
-        testing::store_game(store, testing::play_random_game({4, rules::Mode::Expert}, 303, 70), 303);
+    const MatchId running = testing::store_game(
+        store, testing::play_random_game({4, rules::Mode::Expert}, 303, 70), 303);
     ASSERT_TRUE(store.upsert_seat({running, 0, "ada", "sha256:00", rules::TowerColor::Black, 1}));
     const MatchId lobby = store.create_match(NewMatch{{2, rules::Mode::Expert}}).value();
     ASSERT_TRUE(store.upsert_seat({lobby, 0, "bob", "sha256:01", std::nullopt, std::nullopt}));

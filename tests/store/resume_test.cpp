@@ -132,7 +132,8 @@ TEST_F(ResumeTest, ReadOnlyResumeReportsButDoesNotMark) {
   auto report = reader.load_unfinished().value();
   ASSERT_EQ(report.quarantined.size(), 1u);
   EXPECT_EQ(report.quarantined[0].id, ids[4]);
-  EXPECT_EQ(store.database().query_int("SELECT count(*) FROM matches WHERE status = 'quarantined'")
+  EXPECT_EQ(store.database()
+                .query_int("SELECT count(*) FROM matches WHERE status = 'quarantined'")
                 .value(),
             0);
 }

@@ -86,16 +86,17 @@ TEST(SnapshotTest, BadSnapshotsAreIgnored) {
   std::vector<Seq> newest;
   while (seqs->step().value()) newest.push_back(seqs->column_int(0));
   ASSERT_EQ(newest.size(), 4u);
-  testing::exec(store, "UPDATE snapshots SET state = x'deadbeef' WHERE seq = " +
-                           std::to_string(newest[0]));
-  testing::exec(store, "UPDATE snapshots SET version = 999 WHERE seq = " +
-                           std::to_string(newest[1]));
+  testing::exec(
+      store, "UPDATE snapshots SET state = x'deadbeef' WHERE seq = " + std::to_string(newest[0]));
+  testing::exec(store,
+                "UPDATE snapshots SET version = 999 WHERE seq = " + std::to_string(newest[1]));
   testing::exec(store, "UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE seq = " +
-                           std::to_string(newest[3]) + ") WHERE seq = " +
-                           std::to_string(newest[2]));
+                           std::to_string(newest[3]) +
+                           ") WHERE seq = " + std::to_string(newest[2]));
 
   auto report = store.load_unfinished().value();
-  ASSERT_EQ(report.loaded.size(), 1u) << (report.quarantined.empty() ? "" : report.quarantined[0].reason);
+  ASSERT_EQ(report.loaded.size(), 1u)
+      << (report.quarantined.empty() ? "" : report.quarantined[0].reason);
   EXPECT_EQ(report.loaded[0].snapshot_seq, newest[3]);
   EXPECT_EQ(report.loaded[0].state, game.states.back());
   // Skipped, never deleted or rewritten.

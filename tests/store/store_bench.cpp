@@ -44,7 +44,8 @@ Game play(rules::MatchOptions options, std::uint64_t seed) {
 const std::vector<Game>& games() {
   static const std::vector<Game> all = [] {
     std::vector<Game> out;
-    for (std::uint64_t seed = 1; seed <= 50; ++seed) out.push_back(play({4, rules::Mode::Expert}, seed));
+    for (std::uint64_t seed = 1; seed <= 50; ++seed)
+      out.push_back(play({4, rules::Mode::Expert}, seed));
     return out;
   }();
   return all;
@@ -83,14 +84,17 @@ void BM_StoreAppendOneEventPerTransaction(benchmark::State& bench) {
       next = 0;
       bench.ResumeTiming();
     }
-    auto done = store.append(match, static_cast<Seq>(next), {&game.events[next], 1},
-                             &game.states[next]);
+    auto done =
+        store.append(match, static_cast<Seq>(next), {&game.events[next], 1}, &game.states[next]);
     if (!done) bench.SkipWithError(done.error().message.c_str());
     ++next;
   }
   bench.SetItemsProcessed(bench.iterations());
 }
-BENCHMARK(BM_StoreAppendOneEventPerTransaction)->Unit(benchmark::kMicrosecond)->MinTime(2.0);
+BENCHMARK(BM_StoreAppendOneEventPerTransaction)
+    ->Unit(benchmark::kMicrosecond)
+    ->MinTime(2.0)
+    ->UseRealTime();
 
 // The floor: the same row shape inserted with a bare prepared statement, one
 // autocommit transaction per row, WAL + synchronous=FULL.
@@ -123,7 +127,10 @@ void BM_BareSqliteInsertOneRowPerTransaction(benchmark::State& bench) {
   sqlite3_close(db);
   bench.SetItemsProcessed(bench.iterations());
 }
-BENCHMARK(BM_BareSqliteInsertOneRowPerTransaction)->Unit(benchmark::kMicrosecond)->MinTime(2.0);
+BENCHMARK(BM_BareSqliteInsertOneRowPerTransaction)
+    ->Unit(benchmark::kMicrosecond)
+    ->MinTime(2.0)
+    ->UseRealTime();
 
 // 1000 matches each submit one event per round; all rounds go through one
 // group committer (synchronous=FULL). Items = durable events.
@@ -134,7 +141,8 @@ void BM_GroupCommit1000Matches(benchmark::State& bench) {
   {
     Store setup = open_or_die(file.path, {});
     for (int m = 0; m < kMatches; ++m) {
-      ids.push_back(setup.create_match(NewMatch{{4, rules::Mode::Expert}, MatchStatus::Running}).value());
+      ids.push_back(
+          setup.create_match(NewMatch{{4, rules::Mode::Expert}, MatchStatus::Running}).value());
     }
   }
   std::mutex mutex;
@@ -155,13 +163,15 @@ void BM_GroupCommit1000Matches(benchmark::State& bench) {
       auto i = static_cast<std::size_t>(next[static_cast<std::size_t>(m)]);
       if (i >= game.events.size()) continue;  // that game is over
       ++pending;
-      (*committer)->submit(
-          AppendRequest{ids[static_cast<std::size_t>(m)], static_cast<Seq>(i), {game.events[i]},
-                        game.states[i]},
-          [&](Result<AppendOutcome> r) {
-            if (!r) bench.SkipWithError(r.error().message.c_str());
-            --pending;
-          });
+      (*committer)
+          ->submit(AppendRequest{ids[static_cast<std::size_t>(m)],
+                                 static_cast<Seq>(i),
+                                 {game.events[i]},
+                                 game.states[i]},
+                   [&](Result<AppendOutcome> r) {
+                     if (!r) bench.SkipWithError(r.error().message.c_str());
+                     --pending;
+                   });
       ++next[static_cast<std::size_t>(m)];
       ++events;
     }
@@ -177,7 +187,7 @@ void BM_GroupCommit1000Matches(benchmark::State& bench) {
   bench.SetItemsProcessed(events);
   bench.counters["transactions"] = static_cast<double>((*committer)->stats().batches);
 }
-BENCHMARK(BM_GroupCommit1000Matches)->Unit(benchmark::kMillisecond)->Iterations(100);
+BENCHMARK(BM_GroupCommit1000Matches)->Unit(benchmark::kMillisecond)->Iterations(100)->UseRealTime();
 
 // 10,000 unfinished 4-player expert matches (each a random game cut short by
 // one event), snapshots every 64 events. Generated once and kept in the temp
@@ -198,7 +208,8 @@ const std::string& resume_database() {
       const std::size_t length = game.events.size() - 1;
       for (std::size_t from = 0; from < length; from += 64) {
         const std::size_t to = std::min(length, from + 64);
-        batch.push_back(AppendRequest{id, static_cast<Seq>(from),
+        batch.push_back(AppendRequest{id,
+                                      static_cast<Seq>(from),
                                       {game.events.begin() + static_cast<std::ptrdiff_t>(from),
                                        game.events.begin() + static_cast<std::ptrdiff_t>(to)},
                                       game.states[to - 1]});
@@ -236,7 +247,7 @@ void BM_Resume10000Matches(benchmark::State& bench) {
   bench.counters["events_per_match"] =
       static_cast<double>(events) / static_cast<double>(bench.iterations()) / 10'000.0;
 }
-BENCHMARK(BM_Resume10000Matches)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Resume10000Matches)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 void BM_VerifyThroughput(benchmark::State& bench) {
   const std::string& path = resume_database();

@@ -34,7 +34,9 @@ std::uint64_t test_seed(const char* test_name) {
   return seed;
 }
 
-bool sanitizer_run() { return std::getenv("ERYANTIS_SANITIZER_RUN") != nullptr; }
+bool sanitizer_run() {
+  return std::getenv("ERYANTIS_SANITIZER_RUN") != nullptr;
+}
 
 Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_events) {
   Game game;
@@ -47,7 +49,8 @@ Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_e
   game.events.push_back(NewEvent{Actor::server(), std::nullopt, *created, rules::hash(state)});
   game.states.push_back(state);
   int command_number = 0;
-  while (state.phase != rules::Phase::GameOver && static_cast<int>(game.events.size()) < max_events) {
+  while (state.phase != rules::Phase::GameOver &&
+         static_cast<int>(game.events.size()) < max_events) {
     auto seats = rules::seats_to_act(state);
     if (seats.empty()) break;
     const rules::Seat seat = seats[rng() % seats.size()];
@@ -74,7 +77,8 @@ MatchId store_game(Store& store, const Game& game, std::uint64_t seed, int max_c
     std::size_t chunk = 1 + rng() % static_cast<std::size_t>(max_chunk);
     chunk = std::min(chunk, game.events.size() - next);
     std::span<const NewEvent> events(game.events.data() + next, chunk);
-    auto appended = store.append(*id, static_cast<Seq>(next), events, &game.states[next + chunk - 1]);
+    auto appended =
+        store.append(*id, static_cast<Seq>(next), events, &game.states[next + chunk - 1]);
     EXPECT_TRUE(appended.has_value()) << appended.error().message;
     if (!appended) break;
     next += chunk;

@@ -42,8 +42,7 @@ struct Game {
 
 // Plays uniformly random legal commands (std::mt19937_64 seeded with `seed`)
 // until game over or `max_events` events. Player commands get command ids.
-Game play_random_game(rules::MatchOptions options, std::uint64_t seed,
-                      int max_events = 1'000'000);
+Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_events = 1'000'000);
 
 // Creates a running match and appends the game's events in chunks of 1..max_chunk.
 MatchId store_game(Store& store, const Game& game, std::uint64_t seed, int max_chunk = 4);

@@ -64,8 +64,10 @@ TEST(VerifyTest, RulesRefuseATamperedEvent) {
     if (row.type == "play_assistant") target = row.seq;
   }
   ASSERT_GT(target, 0);
-  testing::exec(store, "UPDATE events SET payload = json_set(payload, '$.command.value', 42) "
-                       "WHERE seq = " + std::to_string(target));
+  testing::exec(store,
+                "UPDATE events SET payload = json_set(payload, '$.command.value', 42) "
+                "WHERE seq = " +
+                    std::to_string(target));
   auto report = store.verify(id).value();
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.divergence->seq, target);

@@ -99,9 +99,10 @@ class TcpServer final : public server::Transport {
 
   server::ConnectionId next_id_ = 1;
   std::size_t open_count_ = 0;
-  std::size_t closing_count_ = 0;  // connections in close() (flush / linger)
+  std::size_t closing_count_ = 0;                 // connections in close() (flush / linger)
   std::vector<server::ConnectionId> dirty_;       // have queued bytes to write
   std::vector<server::ConnectionId> closed_ids_;  // on_closed still to report
+  std::vector<server::ConnectionId> scratch_;     // used by run_deferred only
   std::unique_ptr<char[]> read_buffer_;           // shared: reads are consumed at once
 };
 

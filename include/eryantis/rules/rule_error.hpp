@@ -44,6 +44,7 @@ enum class RuleCode : std::uint8_t {
   InvalidSwap,
   StudentNotInDining,
   InconsistentEvent,  // a stored event whose recorded draws do not fit the state
+  AbsentThisRound,    // skipped in planning: the action turn can only be skipped (decision 23)
 };
 
 // "NOT_YOUR_TURN", "DINING_TABLE_FULL", ...: stable, never renamed.

@@ -14,8 +14,8 @@ namespace eryantis::store {
 inline constexpr std::int32_t kApplicationId = 0x45525931;
 
 struct Migration {
-  int version;             // NNNN of the file name: 1, 2, ... without gaps
-  std::string_view name;   // the file name after NNNN_, without .sql
+  int version;            // NNNN of the file name: 1, 2, ... without gaps
+  std::string_view name;  // the file name after NNNN_, without .sql
   std::string_view sql;
 };
 
@@ -32,6 +32,8 @@ Result<int> check_compatible(sqlite::Database& db);
 // transaction, then sets user_version and application_id. Re-running is a no-op.
 // Returns the number of migrations applied.
 Result<int> migrate(sqlite::Database& db, std::span<const Migration> migrations);
-inline Result<int> migrate(sqlite::Database& db) { return migrate(db, embedded_migrations()); }
+inline Result<int> migrate(sqlite::Database& db) {
+  return migrate(db, embedded_migrations());
+}
 
 }  // namespace eryantis::store

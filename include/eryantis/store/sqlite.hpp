@@ -26,7 +26,9 @@ class Statement {
   // Binds are 1-based like SQLite's. A failed bind is reported by the next step().
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, std::string_view text);
-  Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+  Statement& bind(int index, const std::string& text) {
+    return bind(index, std::string_view(text));
+  }
   Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
   Statement& bind_optional(int index, const std::optional<std::string>& text);
   Statement& bind_blob(int index, std::string_view bytes);

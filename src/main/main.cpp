@@ -1,0 +1,178 @@
+// eryantis-server: reads the configuration, restores every unfinished match from
+// the database, then serves players on one libuv loop until SIGINT/SIGTERM.
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/rotating_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <filesystem>
+#include <random>
+
+#include "eryantis/main/config_file.hpp"
+#include "eryantis/main/store_persistence.hpp"
+#include "eryantis/net/event_loop.hpp"
+#include "eryantis/net/tcp_server.hpp"
+#include "eryantis/protocol/codec.hpp"
+#include "eryantis/server/server.hpp"
+#include "eryantis/store/store.hpp"
+
+using namespace eryantis;
+
+namespace {
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void setup_logging(const server::ServerConfig& c) {
+  std::vector<spdlog::sink_ptr> sinks;
+  sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+  if (!c.log_file.empty())
+    sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(c.log_file, c.log_max_bytes,
+                                                                           static_cast<std::size_t>(c.log_max_files)));
+  auto logger = std::make_shared<spdlog::logger>("eryantis", sinks.begin(), sinks.end());
+  logger->set_level(spdlog::level::from_str(c.log_level));
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(logger);
+}
+
+// Every unfinished match, as the store folds it; quarantined ones are reported and skipped.
+std::expected<std::pair<std::vector<server::RestoredMatch>, store::MatchId>, std::string> restore(
+    const server::ServerConfig& c, const store::Options& options) {
+  auto db = store::Store::open(c.database, options);
+  if (!db) return std::unexpected(db.error().message);
+  const auto started = std::chrono::steady_clock::now();
+  auto report = db->load_unfinished();
+  if (!report) return std::unexpected(report.error().message);
+  for (const auto& q : report->quarantined)
+    spdlog::error("match {}: quarantined, not loaded: {} (see docs/operations.md)", q.id, q.reason);
+  std::vector<server::RestoredMatch> out;
+  for (auto& m : report->loaded) {
+    server::RestoredMatch r;
+    r.id = m.id;
+    r.status = m.status;
+    r.last_seq = m.last_seq;
+    r.state = std::move(m.state);
+    auto seats = db->seats(m.id);
+    if (!seats) return std::unexpected(seats.error().message);
+    r.seats = std::move(*seats);
+    auto deadline = db->deadline(m.id);
+    if (deadline && *deadline) r.deadline = app::from_record(**deadline);
+    out.push_back(std::move(r));
+  }
+  auto max_id = db->max_match_id();
+  if (!max_id) return std::unexpected(max_id.error().message);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined)", out.size(), ms.count(),
+               report->quarantined.size());
+  return std::pair{std::move(out), *max_id + 1};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Eryantis: an authoritative, event-sourced Eriantys game server."};
+  std::string config_path = "config/eryantis.toml";
+  std::optional<std::string> listen, db, log_level;
+  std::optional<int> port;
+  bool check_only = false;
+  app.add_option("--config", config_path, "configuration file (TOML)")->capture_default_str();
+  app.add_option("--listen", listen, "address to listen on (overrides network.listen)");
+  app.add_option("--port", port, "TCP port, 0 = any free port (overrides network.port)")->check(CLI::Range(0, 65535));
+  app.add_option("--db", db, "SQLite database file (overrides storage.database)");
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, critical, off (overrides log.level)")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  app.add_flag("--check-config", check_only, "validate the configuration and exit");
+  CLI11_PARSE(app, argc, argv);
+
+  auto loaded = app::load_config(config_path);
+  if (!loaded) {
+    std::fprintf(stderr, "eryantis-server: %s\n", loaded.error().message.c_str());
+    return 2;
+  }
+  server::ServerConfig config = *loaded;
+  if (listen) config.listen = *listen;
+  if (port) config.port = *port;
+  if (db) config.database = *db;
+  if (log_level) config.log_level = *log_level;
+  if (auto v = app::validate_config(config); !v) {
+    std::fprintf(stderr, "eryantis-server: %s\n", v.error().message.c_str());
+    return 2;
+  }
+  if (check_only) {
+    std::printf("%s: OK (listen %s:%d, database %s)\n", config_path.c_str(), config.listen.c_str(), config.port,
+                config.database.c_str());
+    return 0;
+  }
+  setup_logging(config);
+
+  std::error_code ec;
+  const auto parent = std::filesystem::path(config.database).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+
+  store::Options store_options;
+  store_options.durability =
+      config.durability == server::Durability::Full ? store::Durability::Full : store::Durability::Normal;
+  store_options.snapshot_every = config.snapshot_every;
+  auto restored = restore(config, store_options);
+  if (!restored) {
+    spdlog::critical("cannot open {}: {}", config.database, restored.error());
+    return 1;
+  }
+
+  net::EventLoop loop;
+  std::shared_ptr<net::Wakeup> wakeup;
+  std::unique_ptr<app::StorePersistence> persistence;
+  auto committer = store::GroupCommitter::start(config.database, {store_options, 512}, [&wakeup] {
+    if (wakeup) wakeup->notify();
+  });
+  if (!committer) {
+    spdlog::critical("cannot open {}: {}", config.database, committer.error().message);
+    return 1;
+  }
+  persistence = std::make_unique<app::StorePersistence>(**committer);
+  wakeup = loop.make_wakeup([&persistence] { persistence->deliver(); });
+
+  net::TcpServerOptions net_options;
+  net_options.max_connections = static_cast<std::size_t>(config.limits.max_connections);
+  net_options.max_line_bytes = config.limits.max_line_bytes;
+  net_options.max_outgoing_bytes = config.limits.max_outgoing_bytes;
+  net_options.busy_line = protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
+  net::TcpServer tcp(loop, net_options);
+  server::Server server(config, tcp, *persistence, unix_ms, std::random_device{}() ^ static_cast<std::uint64_t>(unix_ms()));
+  tcp.set_events(server);
+  server.restore(std::move(restored->first), restored->second);
+
+  auto bound = tcp.listen(config.listen, config.port);
+  if (!bound) {
+    spdlog::critical("cannot listen on {}:{}: {}", config.listen, config.port, bound.error());
+    return 1;
+  }
+  spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})", config.listen, *bound,
+               config.database, config.durability == server::Durability::Full ? "full" : "normal");
+
+  loop.every(100, [&server] { server.tick(); });
+  bool stopping = false;
+  loop.on_signals([&](int signum) {
+    if (stopping) return;
+    stopping = true;
+    spdlog::info("signal {}: shutting down (no new connections, pending writes commit first)", signum);
+    tcp.stop_accepting();
+    server.begin_shutdown("the server is shutting down; your match is saved, reconnect later");
+    // Persist, then tell, then close: wait for every write already submitted.
+    loop.every(10, [&] {
+      persistence->deliver();
+      if (!server.idle()) return;
+      (*committer)->stop();
+      persistence->deliver();
+      tcp.close_all();
+      loop.stop();
+    });
+  });
+  loop.run();
+  const auto st = (*committer)->stats();
+  spdlog::info("stopped: {} batch(es), {} event(s) written", st.batches, st.events);
+  return 0;
+}

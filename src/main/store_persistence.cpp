@@ -1,0 +1,33 @@
+#include "eryantis/main/store_persistence.hpp"
+
+namespace eryantis::app {
+
+store::DeadlineRecord to_record(const server::Deadline& d) {
+  return store::DeadlineRecord{static_cast<int>(d.kind), d.seat, d.at_ms};
+}
+
+server::Deadline from_record(const store::DeadlineRecord& r) {
+  server::Deadline d;
+  if (r.kind < 0 || r.kind > static_cast<int>(server::DeadlineKind::Abandon)) return d;
+  d.kind = static_cast<server::DeadlineKind>(r.kind);
+  d.seat = static_cast<rules::Seat>(r.seat);
+  d.at_ms = r.at_ms;
+  return d;
+}
+
+void StorePersistence::submit(server::MatchWrite w, server::WriteDone done) {
+  store::AppendRequest r;
+  r.match_id = w.match;
+  r.expected_seq = w.expected_seq;
+  r.events = std::move(w.events);
+  r.state_after = std::move(w.state_after);
+  r.create = std::move(w.create);
+  r.seats = std::move(w.seats);
+  r.remove_seats = std::move(w.remove_seats);
+  r.status = w.status;
+  r.result_json = std::move(w.result_json);
+  if (w.deadline) r.deadline = to_record(*w.deadline);
+  committer_.submit(std::move(r), std::move(done));
+}
+
+}  // namespace eryantis::app

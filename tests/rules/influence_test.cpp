@@ -1,0 +1,497 @@
+// Rules tests: influence (see /work/shared/rules/eriantys.md).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace eryantis::rules {
+namespace {
+
+using testing::invariant_violation;
+using testing::Match;
+using testing::started_match;
+
+// --- scenario helpers (local to this file) -------------------------------------------------
+
+[[maybe_unused]] std::uint8_t u8(int v) {
+  return static_cast<std::uint8_t>(v);
+}
+
+// A multiset from (colour, count) pairs.
+[[maybe_unused]] Students st(std::initializer_list<std::pair<Color, int>> list) {
+  Students s;
+  for (const auto& [c, n] : list) s[c] = u8(s[c] + n);
+  return s;
+}
+
+// Takes `what` out of the bag, so that an arranged position still holds 130 students.
+[[maybe_unused]] void from_bag(State& s, const Students& what) {
+  ASSERT_TRUE(s.bag.contains(what)) << "the bag cannot supply the arranged students";
+  s.bag.remove(what);
+}
+
+// Every island student back into the bag.
+[[maybe_unused]] void clear_islands(State& s) {
+  for (auto& g : s.groups) {
+    s.bag.add(g.students);
+    g.students = Students{};
+  }
+}
+
+// No student on any island and no professor owned: Mother Nature then builds nothing.
+[[maybe_unused]] void neutralize(State& s) {
+  clear_islands(s);
+  s.professors.fill(kNoSeat);
+}
+
+[[maybe_unused]] void set_entrance(State& s, Seat p, const Students& e) {
+  s.bag.add(s.boards[p].entrance);
+  s.boards[p].entrance = Students{};
+  from_bag(s, e);
+  s.boards[p].entrance = e;
+}
+
+[[maybe_unused]] void set_dining(State& s, Seat p, Color c, int n) {
+  s.bag[c] = u8(s.bag[c] + s.boards[p].dining[c]);
+  s.boards[p].dining[c] = 0;
+  Students want;
+  want[c] = u8(n);
+  from_bag(s, want);
+  s.boards[p].dining[c] = u8(n);
+}
+
+[[maybe_unused]] void put_island(State& s, int tile, Color c, int n) {
+  Students want;
+  want[c] = u8(n);
+  from_bag(s, want);
+  s.groups[group_of_tile(s, tile)].students[c] =
+      u8(s.groups[group_of_tile(s, tile)].students[c] + n);
+}
+
+// Moves all but `keep` bag students onto the island `tile`.
+[[maybe_unused]] void shrink_bag(State& s, int keep, int tile) {
+  Students moved = s.bag;
+  int k = keep;
+  for (Color c : kAllColors) {
+    const int n = std::min<int>(k, moved[c]);
+    moved[c] = u8(moved[c] - n);
+    k -= n;
+  }
+  s.bag.remove(moved);
+  s.groups[group_of_tile(s, tile)].students.add(moved);
+}
+
+// Coins from the general supply (coins stay conserved).
+[[maybe_unused]] void give_coins(State& s, Seat p, int n) {
+  ASSERT_GE(s.supply, n);
+  s.supply = u8(s.supply - n);
+  s.boards[p].coins = u8(s.boards[p].coins + n);
+}
+[[maybe_unused]] void set_coins(State& s, Seat p, int n) {
+  s.supply = u8(s.supply + s.boards[p].coins);
+  s.boards[p].coins = 0;
+  give_coins(s, p, n);
+}
+
+[[maybe_unused]] int slot_of(const State& s, CharacterId id) {
+  for (int i = 0; i < kCharactersInPlay; ++i)
+    if (s.characters[i].id == id) return i;
+  return -1;
+}
+
+// Replaces the three drawn characters by `ids` (completed with cards that hold nothing),
+// with their setup students (from the bag) and No-Entry tiles. Call before anything is used.
+[[maybe_unused]] void install(State& s, std::initializer_list<CharacterId> ids) {
+  for (auto& card : s.characters) {
+    s.bag.add(card.students);
+    card = CharacterCard{};
+  }
+  std::vector<CharacterId> chosen(ids);
+  for (CharacterId filler : {CharacterId::Knight, CharacterId::Centaur, CharacterId::Farmer,
+                             CharacterId::Postman, CharacterId::Thief})
+    if (chosen.size() < static_cast<std::size_t>(kCharactersInPlay) &&
+        std::find(chosen.begin(), chosen.end(), filler) == chosen.end())
+      chosen.push_back(filler);
+  for (int i = 0; i < kCharactersInPlay; ++i) {
+    CharacterCard& card = s.characters[i];
+    card.id = chosen[i];
+    if (card.id == CharacterId::GrandmaHerbs) card.no_entry = 4;
+    for (int k = 0, c = 0; k < setup_students(card.id); ++c) {
+      const Color col = kAllColors[c % kColorCount];
+      if (s.bag[col] == 0) continue;
+      s.bag[col] = u8(s.bag[col] - 1);
+      card.students[col] = u8(card.students[col] + 1);
+      ++k;
+    }
+  }
+}
+
+[[maybe_unused]] void set_card_students(State& s, CharacterId id, const Students& on) {
+  CharacterCard& card = s.characters[slot_of(s, id)];
+  s.bag.add(card.students);
+  card.students = Students{};
+  from_bag(s, on);
+  card.students = on;
+}
+
+// Rebuilds the circle as groups of the given sizes from tile 0, without students or towers
+// (only valid while no tower is on the islands). Mother Nature goes to group 0.
+[[maybe_unused]] void make_groups(State& s, const std::vector<int>& sizes) {
+  clear_islands(s);
+  for (auto& g : s.groups) g = IslandGroup{};
+  int tile = 0;
+  for (std::size_t g = 0; g < sizes.size(); ++g) {
+    s.groups[g].first_tile = u8(tile);
+    s.groups[g].tiles = u8(sizes[g]);
+    tile += sizes[g];
+  }
+  s.group_count = u8(static_cast<int>(sizes.size()));
+  s.mother_nature = 0;
+}
+
+// Towers of `c` on every tile of the group holding `tile`, taken from the colour's holder.
+[[maybe_unused]] void own(State& s, int tile, TowerColor c) {
+  IslandGroup& g = s.groups[group_of_tile(s, tile)];
+  if (g.tower) {
+    SchoolBoard& old = s.boards[tower_holder(s, *g.tower)];
+    old.towers = u8(old.towers + g.towers);
+  }
+  const Seat holder = tower_holder(s, c);
+  ASSERT_NE(holder, kNoSeat);
+  ASSERT_GE(s.boards[holder].towers, g.tiles);
+  s.boards[holder].towers = u8(s.boards[holder].towers - g.tiles);
+  g.tower = c;
+  g.towers = g.tiles;
+}
+
+[[maybe_unused]] void mn_at(State& s, int tile) {
+  s.mother_nature = u8(group_of_tile(s, tile));
+}
+
+[[maybe_unused]] int towers_on_islands(const State& s, TowerColor c) {
+  int n = 0;
+  for (int g = 0; g < s.group_count; ++g)
+    if (s.groups[g].tower == c) n += s.groups[g].towers;
+  return n;
+}
+
+// The stable code of check's refusal, or "ACCEPTED".
+[[maybe_unused]] std::string code(const Match& m, Seat seat, const Command& c,
+                                  Authority a = Authority::Player) {
+  const auto refused = m.refuse(seat, c, a);
+  return refused ? std::string(rule_code_name(*refused)) : std::string("ACCEPTED");
+}
+
+[[maybe_unused]] Color some_colour(const Students& s) {
+  for (Color c : kAllColors)
+    if (s[c] > 0) return c;
+  return Color::Yellow;
+}
+
+// The acting seat moves its remaining mandatory students onto the island `tile`.
+[[maybe_unused]] void move_rest_to_island(Match& m, int tile) {
+  const Seat p = m.state.current_seat();
+  const int left = moves_per_turn(m.state.players()) - m.state.turn.students_moved;
+  for (int i = 0; i < left && !::testing::Test::HasFatalFailure(); ++i)
+    m.play(p, MoveToIsland{some_colour(m.state.boards[p].entrance), u8(tile)});
+}
+
+// Ends the acting seat's turn quietly: students onto Mother Nature's group, one step, first
+// cloud left (no cloud in a short-bag round).
+[[maybe_unused]] void finish_turn(Match& m) {
+  const Seat p = m.state.current_seat();
+  move_rest_to_island(m, m.state.groups[m.state.mother_nature].first_tile);
+  if (::testing::Test::HasFatalFailure()) return;
+  if (!m.state.turn.mother_nature_moved) m.play(p, MoveMotherNature{1});
+  if (m.state.phase != Phase::Action || m.state.current_seat() != p ||
+      !m.state.turn.mother_nature_moved)
+    return;
+  for (int i = 0; i < m.state.players(); ++i)
+    if (!m.state.clouds[i].taken && !m.state.clouds[i].students.empty()) {
+      m.play(p, ChooseCloud{u8(i)});
+      return;
+    }
+  ADD_FAILURE() << "no cloud left to take";
+}
+
+// A whole round: the assistants (by seat), then every action turn via finish_turn.
+[[maybe_unused]] void play_round(Match& m, const std::vector<int>& values) {
+  m.plan(values);
+  for (int guard = 0; m.state.phase == Phase::Action && guard < 8; ++guard) {
+    if (::testing::Test::HasFatalFailure()) return;
+    finish_turn(m);
+  }
+}
+
+// 2p: seat 0 acts first with assistant `value` (seat 1 plays 10), islands are 12 empty
+// single tiles, no professor owned, Mother Nature on tile 0.
+[[maybe_unused]] Match action_2p(Mode mode = Mode::Simple, int value = 1,
+                                 std::initializer_list<CharacterId> characters = {}) {
+  Match m = started_match(2, mode, 5);
+  if (mode == Mode::Expert) install(m.state, characters);
+  neutralize(m.state);
+  m.plan({value, 10});
+  make_groups(m.state, std::vector<int>(kIslandTiles, 1));
+  return m;
+}
+
+// --- end of helpers ---------------------------------------------------------------------------
+
+// Seat 0 (black) moves its students away to tile 6 and Mother Nature one step: tile 1 resolves.
+void resolve_tile_one(Match& m) {
+  move_rest_to_island(m, 6);
+  m.play(m.state.current_seat(), MoveMotherNature{1});
+}
+
+TEST(Influence, StrictMaximumBuildsOneTower) {
+  Match m = action_2p();
+  m.state.professors[index(Color::Red)] = 0;
+  m.state.professors[index(Color::Blue)] = 1;
+  put_island(m.state, 1, Color::Red, 2);
+  put_island(m.state, 1, Color::Blue, 1);
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.groups[1].tower, TowerColor::Black);
+  EXPECT_EQ(m.state.groups[1].towers, 1);
+  EXPECT_EQ(m.state.boards[0].towers, 7);
+  EXPECT_EQ(m.state.boards[1].towers, 8);
+  EXPECT_EQ(m.state.group_count, 12);
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+TEST(Influence, TheActingPlayerNeedNotBeTheWinner) {
+  Match m = action_2p();
+  m.state.professors[index(Color::Blue)] = 1;
+  put_island(m.state, 1, Color::Blue, 1);
+  resolve_tile_one(m);  // seat 0 moves Mother Nature, seat 1 builds
+  EXPECT_EQ(m.state.groups[1].tower, TowerColor::White);
+  EXPECT_EQ(m.state.boards[1].towers, 7);
+}
+
+TEST(Influence, TieBuildsNothing) {
+  Match m = action_2p();
+  m.state.professors[index(Color::Red)] = 0;
+  m.state.professors[index(Color::Blue)] = 1;
+  put_island(m.state, 1, Color::Red, 2);
+  put_island(m.state, 1, Color::Blue, 2);
+  resolve_tile_one(m);
+  EXPECT_FALSE(m.state.groups[1].tower.has_value());
+  EXPECT_EQ(m.state.boards[0].towers, 8);
+  EXPECT_EQ(m.state.boards[1].towers, 8);
+}
+
+TEST(Influence, StudentsWithoutProfessorGiveNoInfluence) {
+  Match m = action_2p();
+  put_island(m.state, 1, Color::Green, 5);  // nobody owns green
+  resolve_tile_one(m);
+  EXPECT_FALSE(m.state.groups[1].tower.has_value());
+}
+
+TEST(Influence, TowersCountForTheirOwner) {
+  Match m = action_2p();
+  own(m.state, 1, TowerColor::Black);
+  m.state.professors[index(Color::Blue)] = 1;
+  put_island(m.state, 1, Color::Blue, 1);  // white 1 vs black's tower 1: tie, black keeps it
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.groups[1].tower, TowerColor::Black);
+  EXPECT_EQ(m.state.boards[0].towers, 7);
+  EXPECT_EQ(m.state.boards[1].towers, 8);
+}
+
+TEST(Influence, OwnerAlreadyOnTopChangesNothing) {
+  Match m = action_2p();
+  own(m.state, 1, TowerColor::Black);
+  m.state.professors[index(Color::Red)] = 0;
+  put_island(m.state, 1, Color::Red, 3);
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.groups[1].tower, TowerColor::Black);
+  EXPECT_EQ(m.state.groups[1].towers, 1);
+  EXPECT_EQ(m.state.boards[0].towers, 7);
+}
+
+TEST(Influence, ConquestReplacesEveryTowerOfTheGroup) {
+  Match m = action_2p();
+  make_groups(m.state, {1, 3, 1, 1, 1, 1, 1, 1, 1, 1});  // group 1 = tiles 1..3
+  own(m.state, 2, TowerColor::Black);
+  EXPECT_EQ(m.state.boards[0].towers, 5);
+  m.state.professors[index(Color::Blue)] = 1;
+  put_island(m.state, 3, Color::Blue, 3);  // white 3 vs black 3 towers: tie
+  Match tie = m;
+  resolve_tile_one(tie);
+  EXPECT_EQ(tie.state.groups[1].tower, TowerColor::Black);
+  put_island(m.state, 1, Color::Blue, 1);  // white 4 > 3
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.groups[1].tower, TowerColor::White);
+  EXPECT_EQ(m.state.groups[1].towers, 3);
+  EXPECT_EQ(m.state.boards[0].towers, 8);
+  EXPECT_EQ(m.state.boards[1].towers, 5);
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+TEST(Influence, BuildMergesWithTheNextGroup) {
+  Match m = action_2p();
+  own(m.state, 2, TowerColor::Black);
+  put_island(m.state, 2, Color::Pink, 2);
+  m.state.professors[index(Color::Red)] = 0;
+  put_island(m.state, 1, Color::Red, 1);
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.group_count, 11);
+  const int g = group_of_tile(m.state, 1);
+  EXPECT_EQ(g, 1);
+  EXPECT_EQ(group_of_tile(m.state, 2), g);
+  EXPECT_EQ(m.state.groups[g].first_tile, 1);
+  EXPECT_EQ(m.state.groups[g].tiles, 2);
+  EXPECT_EQ(m.state.groups[g].towers, 2);
+  EXPECT_TRUE(m.state.groups[g].students == st({{Color::Red, 1}, {Color::Pink, 2}}));
+  EXPECT_EQ(m.state.mother_nature, g);
+  EXPECT_EQ(m.state.boards[0].towers, 6);
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+TEST(Influence, BuildMergesWithThePreviousGroup) {
+  Match m = action_2p();
+  own(m.state, 0, TowerColor::Black);  // Mother Nature's starting island
+  m.state.professors[index(Color::Red)] = 0;
+  put_island(m.state, 1, Color::Red, 1);
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.group_count, 11);
+  EXPECT_EQ(m.state.groups[0].first_tile, 0);
+  EXPECT_EQ(m.state.groups[0].tiles, 2);
+  EXPECT_EQ(m.state.mother_nature, 0);
+  EXPECT_EQ(group_of_tile(m.state, 2), 1);
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+TEST(Influence, BuildMergesBothSidesAtOnce) {
+  Match m = action_2p();
+  own(m.state, 0, TowerColor::White);
+  own(m.state, 2, TowerColor::White);
+  put_island(m.state, 0, Color::Yellow, 1);
+  put_island(m.state, 2, Color::Green, 1);
+  m.state.professors[index(Color::Blue)] = 1;
+  put_island(m.state, 1, Color::Blue, 1);
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.group_count, 10);
+  EXPECT_EQ(m.state.groups[0].first_tile, 0);
+  EXPECT_EQ(m.state.groups[0].tiles, 3);
+  EXPECT_EQ(m.state.groups[0].towers, 3);
+  EXPECT_EQ(m.state.groups[0].tower, TowerColor::White);
+  EXPECT_TRUE(m.state.groups[0].students ==
+              st({{Color::Yellow, 1}, {Color::Blue, 1}, {Color::Green, 1}}));
+  EXPECT_EQ(m.state.mother_nature, 0);
+  EXPECT_EQ(m.state.boards[1].towers, 5);
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+TEST(Influence, MergeAcrossTheEndOfTheCircle) {
+  Match m = action_2p();
+  own(m.state, 0, TowerColor::Black);
+  mn_at(m.state, 10);
+  m.state.professors[index(Color::Red)] = 0;
+  put_island(m.state, 11, Color::Red, 1);
+  move_rest_to_island(m, 5);
+  m.play(0, MoveMotherNature{1});
+  EXPECT_EQ(m.state.group_count, 11);
+  const int g = group_of_tile(m.state, 11);
+  EXPECT_EQ(group_of_tile(m.state, 0), g);
+  EXPECT_EQ(m.state.groups[g].first_tile, 11);
+  EXPECT_EQ(m.state.groups[g].tiles, 2);
+  EXPECT_EQ(m.state.mother_nature, g);
+  EXPECT_EQ(group_of_tile(m.state, 1), 0);  // the groups stay in circle order
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+TEST(Influence, OtherColourNeighboursDoNotMerge) {
+  Match m = action_2p();
+  own(m.state, 0, TowerColor::White);
+  m.state.professors[index(Color::Red)] = 0;
+  put_island(m.state, 1, Color::Red, 2);
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.group_count, 12);
+  EXPECT_EQ(m.state.groups[1].tower, TowerColor::Black);
+}
+
+TEST(Influence, FourPlayersSumTeammatesProfessors) {
+  Match m = started_match(4, Mode::Simple, 3);
+  neutralize(m.state);
+  m.plan({2, 1, 3, 4});  // seat 1 (white) acts first
+  make_groups(m.state, std::vector<int>(12, 1));
+  m.state.professors[index(Color::Red)] = 0;
+  m.state.professors[index(Color::Blue)] = 2;
+  m.state.professors[index(Color::Green)] = 3;
+  put_island(m.state, 1, Color::Red, 1);
+  put_island(m.state, 1, Color::Blue, 1);
+  put_island(m.state, 1, Color::Green, 2);
+  Match tie = m;
+  resolve_tile_one(tie);  // black 1+1 vs white 2
+  EXPECT_FALSE(tie.state.groups[1].tower.has_value());
+  put_island(m.state, 1, Color::Blue, 1);  // black 3 vs white 2
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.groups[1].tower, TowerColor::Black);
+  EXPECT_EQ(m.state.boards[0].towers, 7);  // the team's towers come from the holder
+  EXPECT_EQ(m.state.boards[2].towers, 0);
+  EXPECT_EQ(m.state.boards[1].towers, 8);
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+TEST(Influence, ThreePlayersGreyCanBuild) {
+  Match m = started_match(3, Mode::Simple, 3);
+  neutralize(m.state);
+  m.plan({1, 2, 3});
+  make_groups(m.state, std::vector<int>(12, 1));
+  m.state.professors[index(Color::Red)] = 0;
+  m.state.professors[index(Color::Blue)] = 1;
+  m.state.professors[index(Color::Pink)] = 2;
+  put_island(m.state, 1, Color::Red, 1);
+  put_island(m.state, 1, Color::Blue, 1);
+  put_island(m.state, 1, Color::Pink, 2);
+  resolve_tile_one(m);
+  EXPECT_EQ(m.state.groups[1].tower, TowerColor::Grey);
+  EXPECT_EQ(m.state.boards[2].towers, 5);
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+TEST(Influence, ThreePlayersTieForTheTopBuildsNothing) {
+  Match m = started_match(3, Mode::Simple, 3);
+  neutralize(m.state);
+  m.plan({1, 2, 3});
+  make_groups(m.state, std::vector<int>(12, 1));
+  m.state.professors[index(Color::Blue)] = 1;
+  m.state.professors[index(Color::Pink)] = 2;
+  m.state.professors[index(Color::Red)] = 0;
+  put_island(m.state, 1, Color::Blue, 2);
+  put_island(m.state, 1, Color::Pink, 2);
+  put_island(m.state, 1, Color::Red, 1);
+  resolve_tile_one(m);
+  EXPECT_FALSE(m.state.groups[1].tower.has_value());
+}
+
+TEST(Influence, DoubleMergeAcrossTheEndOfTheCircle) {
+  Match m = action_2p();
+  own(m.state, 11, TowerColor::White);
+  own(m.state, 1, TowerColor::White);
+  m.state.professors[index(Color::Blue)] = 1;
+  put_island(m.state, 0, Color::Blue, 1);
+  mn_at(m.state, 11);
+  move_rest_to_island(m, 5);
+  m.play(0, MoveMotherNature{1});  // tile 0, between white tiles 11 and 1
+  EXPECT_EQ(m.state.group_count, 10);
+  const int g = group_of_tile(m.state, 0);
+  EXPECT_EQ(group_of_tile(m.state, 11), g);
+  EXPECT_EQ(group_of_tile(m.state, 1), g);
+  EXPECT_EQ(m.state.groups[g].first_tile, 11);
+  EXPECT_EQ(m.state.groups[g].tiles, 3);
+  EXPECT_EQ(m.state.groups[g].towers, 3);
+  EXPECT_EQ(m.state.mother_nature, g);
+  EXPECT_EQ(group_of_tile(m.state, 2), 0);
+  EXPECT_EQ(m.state.boards[1].towers, 5);
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+}  // namespace
+}  // namespace eryantis::rules
