@@ -2,16 +2,23 @@
 
 namespace eryantis::app {
 
+namespace {
+constexpr const char* kKindNames[] = {"", "turn_grace", "forfeit", "abandon"};
+}
+
 store::DeadlineRecord to_record(const server::Deadline& d) {
-  return store::DeadlineRecord{static_cast<int>(d.kind), d.seat, d.at_ms};
+  if (d.kind == server::DeadlineKind::None) return {};
+  return store::DeadlineRecord{kKindNames[static_cast<int>(d.kind)], d.seat, d.at_ms};
 }
 
 server::Deadline from_record(const store::DeadlineRecord& r) {
   server::Deadline d;
-  if (r.kind < 0 || r.kind > static_cast<int>(server::DeadlineKind::Abandon)) return d;
-  d.kind = static_cast<server::DeadlineKind>(r.kind);
-  d.seat = static_cast<rules::Seat>(r.seat);
-  d.at_ms = r.at_ms;
+  for (int k = 1; k < 4; ++k)
+    if (r.kind == kKindNames[k]) {
+      d.kind = static_cast<server::DeadlineKind>(k);
+      d.seat = static_cast<rules::Seat>(r.seat);
+      d.at_ms = r.at_ms;
+    }
   return d;
 }
 

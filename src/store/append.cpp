@@ -133,4 +133,93 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
   return AppendOutcome{last_seq + 1, seq, false};
 }
 
+namespace {
+
+Result<void> run_row_changes(Store::Impl& impl, const AppendRequest& r) {
+  const MatchId id = r.match_id;
+  const std::int64_t time = now_ms();
+  if (r.create) {
+    auto insert = impl.db.cached(
+        "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated) "
+        "VALUES (?1, ?2, json_object('players', ?3, 'mode', ?4), ?5, ?6, 0, ?2)");
+    if (!insert) return std::unexpected(std::move(insert.error()));
+    (*insert)
+        ->bind(1, id)
+        .bind(2, time)
+        .bind(3, std::int64_t{r.create->options.players})
+        .bind(4, rules::mode_name(r.create->options.mode))
+        .bind(5, std::string_view(ERYANTIS_VERSION))
+        .bind(6, status_name(r.create->status));
+    if (auto done = (*insert)->run(); !done) return done;
+  }
+  for (const SeatRecord& seat : r.seats) {
+    SeatRecord copy = seat;
+    copy.match_id = id;
+    if (auto done = upsert_seat_row(impl, copy); !done) return done;
+  }
+  for (int seat : r.remove_seats) {
+    auto remove = impl.db.cached("DELETE FROM seats WHERE match_id = ?1 AND seat = ?2");
+    if (!remove) return std::unexpected(std::move(remove.error()));
+    (*remove)->bind(1, id).bind(2, std::int64_t{seat});
+    if (auto done = (*remove)->run(); !done) return done;
+  }
+  return {};
+}
+
+Result<void> run_status_and_deadline(Store::Impl& impl, const AppendRequest& r) {
+  const MatchId id = r.match_id;
+  if (r.status) {
+    auto update = impl.db.cached(
+        "UPDATE matches SET status = ?2, result = coalesce(?3, result), updated = ?4 WHERE id = ?1");
+    if (!update) return std::unexpected(std::move(update.error()));
+    (*update)->bind(1, id).bind(2, status_name(*r.status)).bind_optional(3, r.result_json).bind(4, now_ms());
+    if (auto done = (*update)->run(); !done) return done;
+  }
+  if (r.deadline) {
+    auto update = impl.db.cached(
+        "UPDATE matches SET deadline_kind = ?2, deadline_seat = ?3, deadline_at = ?4 WHERE id = ?1");
+    if (!update) return std::unexpected(std::move(update.error()));
+    (*update)->bind(1, id);
+    if (r.deadline->kind.empty()) {
+      (*update)->bind_null(2).bind_null(3).bind_null(4);
+    } else {
+      (*update)->bind(2, r.deadline->kind).bind(3, std::int64_t{r.deadline->seat}).bind(4, r.deadline->at_ms);
+    }
+    if (auto done = (*update)->run(); !done) return done;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& r) {
+  if (impl.options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
+  if (auto done = run_row_changes(impl, r); !done) return std::unexpected(std::move(done.error()));
+  AppendOutcome outcome;
+  if (!r.events.empty()) {
+    const rules::State* state_after = r.state_after ? &*r.state_after : nullptr;
+    auto appended = append_in_transaction(impl, r.match_id, r.expected_seq, r.events, state_after);
+    if (!appended) return appended;
+    if (appended->replayed) return appended;  // a retry changes nothing else either
+    outcome = *appended;
+  } else {
+    // Rows only: still refuse a writer that is behind the match.
+    auto select = impl.db.cached("SELECT last_seq FROM matches WHERE id = ?1");
+    if (!select) return std::unexpected(std::move(select.error()));
+    (*select)->bind(1, r.match_id);
+    auto row = (*select)->step();
+    if (!row) return std::unexpected(std::move(row.error()));
+    if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", r.match_id));
+    const Seq last = (*select)->column_int(0);
+    if (last != r.expected_seq) {
+      return std::unexpected(StoreError{
+          StoreCode::Conflict,
+          fmt::format("match {} is at seq {}, the write expected {}", r.match_id, last, r.expected_seq), last});
+    }
+    outcome = AppendOutcome{last, last, false};
+  }
+  if (auto done = run_status_and_deadline(impl, r); !done) return std::unexpected(std::move(done.error()));
+  return outcome;
+}
+
 }  // namespace eryantis::store::detail

@@ -120,8 +120,9 @@ Result<void> Store::set_status(MatchId id, MatchStatus status,
   return {};
 }
 
-Result<void> Store::upsert_seat(const SeatRecord& seat) {
-  auto upsert = impl_->db.cached(
+namespace detail {
+Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat) {
+  auto upsert = impl.db.cached(
       "INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
       "ON CONFLICT (match_id, seat) DO UPDATE SET nickname = excluded.nickname, "
@@ -145,6 +146,9 @@ Result<void> Store::upsert_seat(const SeatRecord& seat) {
   }
   return statement.run();
 }
+}  // namespace detail
+
+Result<void> Store::upsert_seat(const SeatRecord& seat) { return detail::upsert_seat_row(*impl_, seat); }
 
 Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
   auto select = impl_->db.cached(
@@ -194,6 +198,27 @@ Result<std::vector<MatchSummary>> Store::list_matches() {
     matches.push_back(std::move(summary));
   }
   return matches;
+}
+
+Result<MatchId> Store::max_match_id() {
+  auto select = impl_->db.cached("SELECT coalesce(max(id), 0) FROM matches");
+  if (!select) return std::unexpected(std::move(select.error()));
+  auto row = (*select)->step();
+  if (!row) return std::unexpected(std::move(row.error()));
+  return (*select)->column_int(0);
+}
+
+Result<std::optional<DeadlineRecord>> Store::deadline(MatchId id) {
+  auto select = impl_->db.cached(
+      "SELECT deadline_kind, deadline_seat, deadline_at FROM matches WHERE id = ?1");
+  if (!select) return std::unexpected(std::move(select.error()));
+  (*select)->bind(1, id);
+  auto row = (*select)->step();
+  if (!row) return std::unexpected(std::move(row.error()));
+  if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  if ((*select)->column_is_null(0)) return std::optional<DeadlineRecord>{};
+  return DeadlineRecord{std::string((*select)->column_text(0)), static_cast<int>((*select)->column_int(1)),
+                        (*select)->column_int(2)};
 }
 
 Result<Seq> Store::last_seq(MatchId id) {
@@ -249,9 +274,7 @@ std::vector<Result<AppendOutcome>> Store::append_batch(std::span<const AppendReq
   for (const AppendRequest& request : requests) {
     auto savepoint = sqlite::Savepoint::begin(impl_->db);
     if (!savepoint) return fail_all(savepoint.error());
-    const rules::State* state_after = request.state_after ? &*request.state_after : nullptr;
-    auto outcome = detail::append_in_transaction(*impl_, request.match_id, request.expected_seq,
-                                                 request.events, state_after);
+    auto outcome = detail::apply_request_in_transaction(*impl_, request);
     if (outcome) {
       if (auto kept = savepoint->release(); !kept) return fail_all(kept.error());
     }

@@ -25,6 +25,11 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
                                             std::span<const NewEvent> events,
                                             const rules::State* state_after);
 
+Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat);
+
+// One AppendRequest inside an open transaction (no commit): row changes, then events.
+Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& request);
+
 // A match's state rebuilt from storage, or why it cannot be trusted.
 struct Rebuilt {
   std::optional<rules::State> state;  // empty = quarantine-worthy

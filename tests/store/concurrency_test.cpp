@@ -125,7 +125,7 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
       for (std::size_t m = static_cast<std::size_t>(t); m < games.size(); m += kThreads) {
         const Game& game = games[m];
         for (std::size_t i = 0; i < game.events.size(); ++i) {
-          AppendRequest request{ids[m], static_cast<Seq>(i), {game.events[i]}, game.states[i]};
+          AppendRequest request = AppendRequest::of(ids[m], static_cast<Seq>(i), {game.events[i]}, game.states[i]);
           (*committer)->submit(std::move(request), [&, id = ids[m]](Result<AppendOutcome> r) {
             if (!r) {
               ++failures;
@@ -193,10 +193,10 @@ TEST(GroupCommitTest, AConflictFailsOnlyItsOwnRequest) {
   auto record = [&](MatchId id) {
     return [&, id](Result<AppendOutcome> r) { results.emplace_back(id, std::move(r)); };
   };
-  (*committer)->submit({a, 0, {game.events.begin(), game.events.begin() + 2}, {}}, record(a));
-  (*committer)->submit({b, 5, {game.events[0]}, {}}, record(b));  // stale: conflict
-  (*committer)->submit({b, 0, {game.events.begin(), game.events.begin() + 3}, {}}, record(b));
-  (*committer)->submit({a, 2, {game.events[2]}, {}}, record(a));
+  (*committer)->submit(AppendRequest::of(a, 0, {game.events.begin(), game.events.begin() + 2}), record(a));
+  (*committer)->submit(AppendRequest::of(b, 5, {game.events[0]}), record(b));  // stale: conflict
+  (*committer)->submit(AppendRequest::of(b, 0, {game.events.begin(), game.events.begin() + 3}), record(b));
+  (*committer)->submit(AppendRequest::of(a, 2, {game.events[2]}), record(a));
   (*committer)->flush();
   (*committer)->deliver_completions();
   ASSERT_EQ(results.size(), 4u);
@@ -207,7 +207,7 @@ TEST(GroupCommitTest, AConflictFailsOnlyItsOwnRequest) {
   EXPECT_EQ(results[3].second.value(), (AppendOutcome{3, 3, false}));
 
   (*committer)->stop();
-  (*committer)->submit({a, 3, {game.events[3]}, {}}, record(a));
+  (*committer)->submit(AppendRequest::of(a, 3, {game.events[3]}), record(a));
   (*committer)->deliver_completions();
   ASSERT_EQ(results.size(), 5u);
   EXPECT_EQ(results[4].second.error().code, StoreCode::Stopped);

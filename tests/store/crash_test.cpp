@@ -97,8 +97,8 @@ constexpr int kGamesInFlight = 8;
       actor = Actor::player(seat);
     }
     rules::State next = rules::apply(game.state, *event);
-    AppendRequest request{
-        game.id, game.last_seq, {NewEvent{actor, std::nullopt, *event, rules::hash(next)}}, next};
+    AppendRequest request = AppendRequest::of(
+        game.id, game.last_seq, {NewEvent{actor, std::nullopt, *event, rules::hash(next)}}, next);
     ++in_flight;
     (*committer)->submit(std::move(request), [&, g, next](Result<AppendOutcome> result) {
       --in_flight;

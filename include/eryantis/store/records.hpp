@@ -68,13 +68,40 @@ struct StoredEvent {
 };
 
 // One append: the events must follow `expected_seq`, the match's current last seq.
+// A persisted timer of the server ("turn_grace", "forfeit", "abandon"); an empty
+// kind means none.
+struct DeadlineRecord {
+  std::string kind;
+  int seat = -1;
+  std::int64_t at_ms = 0;
+  friend bool operator==(const DeadlineRecord&, const DeadlineRecord&) = default;
+};
+
+// One atomic step of a match: its row changes and its events, all or nothing.
 struct AppendRequest {
   MatchId match_id = 0;
   Seq expected_seq = 0;
-  std::vector<NewEvent> events;
+  std::vector<NewEvent> events;  // may be empty when only rows change
   // The state after the last event, if the caller has it: used for a snapshot
   // when one falls due (else the store folds it with the rules layer).
   std::optional<rules::State> state_after;
+  std::optional<NewMatch> create;   // first write of a new match: its row, with id match_id
+  std::vector<SeatRecord> seats;    // upserts (match_id is taken from the request)
+  std::vector<int> remove_seats;    // a player left before the match started
+  std::optional<MatchStatus> status;
+  std::optional<std::string> result_json;
+  std::optional<DeadlineRecord> deadline;  // set; an empty kind clears it
+
+  // A plain append of events (no row changes).
+  static AppendRequest of(MatchId match_id, Seq expected_seq, std::vector<NewEvent> events,
+                          std::optional<rules::State> state_after = std::nullopt) {
+    AppendRequest r;
+    r.match_id = match_id;
+    r.expected_seq = expected_seq;
+    r.events = std::move(events);
+    r.state_after = std::move(state_after);
+    return r;
+  }
 };
 
 struct AppendOutcome {

@@ -49,6 +49,10 @@ class Store {
   Result<std::vector<SeatRecord>> seats(MatchId id);
   Result<std::vector<MatchSummary>> list_matches();
   Result<Seq> last_seq(MatchId id);
+  // The largest match id ever stored (0 for an empty database).
+  Result<MatchId> max_match_id();
+  // The server's persisted timer of a match, if one is armed.
+  Result<std::optional<DeadlineRecord>> deadline(MatchId id);
 
   // --- events --------------------------------------------------------------
   // Rows with from_seq <= seq <= to_seq, in seq order.
@@ -64,6 +68,8 @@ class Store {
 
   // Applies every request in ONE transaction, each inside its own savepoint: a
   // request that fails (Conflict, ...) is undone alone. Requests run in order.
+  // A request creates its match row, changes seats, status and deadline, and
+  // appends its events atomically.
   // If the commit itself fails, every request reports that error.
   std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests);
 
