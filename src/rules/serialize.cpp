@@ -273,9 +273,11 @@ std::string write_json(JsonOut::Config config, F&& body) {
 class JsonIn {
  public:
   // `node` is the object (or array) whose members are read; `path` names it in messages.
-  JsonIn(const rapidjson::Value& node, std::string path) : node_(node), path_(std::move(path)) {}
+  JsonIn(const rapidjson::Value& node, std::string path, bool with_seed = true)
+      : node_(node), path_(std::move(path)), with_seed_(with_seed) {}
 
-  bool include_seed() const { return true; }
+  // A view's state has no seed: it is read as 0.
+  bool include_seed() const { return with_seed_; }
 
   template <std::integral T>
   void integer(Key k, T& x, std::int64_t lo, std::int64_t hi) {
@@ -412,6 +414,7 @@ class JsonIn {
 
   const rapidjson::Value& node_;
   std::string path_;
+  bool with_seed_ = true;
 };
 
 // Parses one JSON object (nothing before or after it).
@@ -883,6 +886,27 @@ std::string view_to_json(const View& v) {
       o.integer("schema", kStateSchemaVersion, 0, 0);
       walk(o, v.state);
     });
+  });
+}
+
+std::expected<View, DecodeError> view_from_json(std::string_view json) {
+  return decode<View>("view JSON", [&] {
+    rapidjson::Document doc;
+    parse_object(doc, json, "view");
+    JsonIn in(doc, "");
+    View v;
+    v.viewer = static_cast<Seat>(in.read_integer("viewer", kNoSeat, kMaxPlayers - 1));
+    auto it = doc.FindMember("state");
+    if (it == doc.MemberEnd() || !it->value.IsObject()) fail("field \"state\" must be an object");
+    JsonIn st(it->value, "state", /*with_seed=*/false);
+    const std::int64_t schema = st.read_integer("schema", std::numeric_limits<std::int64_t>::min(),
+                                                std::numeric_limits<std::int64_t>::max());
+    if (schema != kStateSchemaVersion)
+      fail("state schema version " + std::to_string(schema) + " is not supported (this build reads version " +
+           std::to_string(kStateSchemaVersion) + ")");
+    walk(st, v.state);
+    check_decoded_state(v.state);
+    return v;
   });
 }
 

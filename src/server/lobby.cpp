@@ -1,5 +1,7 @@
 // The lobby: listing, creating, joining, quick-joining, leaving and watching
 // matches, and the start-up restore of unfinished ones.
+#include <spdlog/spdlog.h>
+
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/server.hpp"
 #include "eryantis/server/token.hpp"
@@ -138,6 +140,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
     Session* s = session(conn);
     if (!s || s->nickname != nickname) return;
     attach(*s, *room, 0, false);
+    spdlog::info("match {}: created by {} ({} players, {})", room->id, nickname, room->players(),
+                 rules::mode_name(room->state.options.mode));
     send(conn, protocol::JsonLine("joined", id).field("match", room->id).field("seat", 0).str());
     send_state(conn, *room);
   });
@@ -173,6 +177,7 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id, int
       send_error(conn, id, error_code_name(ErrorCode::StoreFailure), "the seat could not be saved: " + done.error().message);
       return;
     }
+    spdlog::info("match {}: {} joined seat {}", room->id, nickname, seat);
     Session* s = session(conn);
     if (s && s->nickname == nickname) {
       attach(*s, *room, static_cast<rules::Seat>(seat), false);
@@ -246,6 +251,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
     }
     room->seats[seat].reset();
     seated_in_.erase(nickname);
+    spdlog::info("match {}: {} left seat {}", mid, nickname, seat);
     if (Session* s = session(conn); s && s->match == mid) {
       s->match = 0;
       s->seat = rules::kNoSeat;

@@ -1,6 +1,8 @@
 // Sessions, dispatch, login, heartbeats and shutdown.
 #include "eryantis/server/server.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 #include "eryantis/protocol/codec.hpp"
@@ -52,7 +54,10 @@ std::string Server::new_token() {
   return t;
 }
 
-void Server::send(ConnectionId conn, std::string line) { transport_.send(conn, std::move(line)); }
+void Server::send(ConnectionId conn, std::string line) {
+  spdlog::debug("conn {} <- {}", conn, line);
+  transport_.send(conn, std::move(line));
+}
 
 void Server::send_error(ConnectionId conn, const std::string& id, std::string_view code, std::string_view message,
                         const Room* room) {
@@ -71,6 +76,7 @@ void Server::on_open(ConnectionId id, std::string_view peer) {
   s.tokens = config_.limits.commands_per_second;
   sessions_[id] = std::move(s);
   stats_.connections = sessions_.size();
+  spdlog::info("conn {}: connected from {}", id, peer);
   if (shutting_down_) {
     send(id, protocol::JsonLine("shutdown").field("message", "the server is shutting down").str());
     transport_.close(id);
@@ -101,6 +107,7 @@ void Server::on_line(ConnectionId id, std::string_view line) {
   const std::int64_t now = clock_();
   s->last_seen_ms = now;  // any line counts as alive
   ++stats_.requests;
+  spdlog::debug("conn {} -> {}", id, line);
   if (line.empty()) return;  // a bare newline is a keep-alive
   auto env = protocol::decode_request(line);
   if (!env) {
@@ -212,6 +219,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
   reply.field("nickname", m.nickname).field("token", s.token);
   if (room && seat >= 0) reply.field("match", room->id).field("seat", seat);
   send(s.id, reply.str());
+  spdlog::info("conn {}: logged in as {}{}", s.id, m.nickname,
+               room && seat >= 0 ? fmt::format(", resuming seat {} of match {}", seat, room->id) : "");
   if (room && seat >= 0) {
     attach(s, *room, static_cast<rules::Seat>(seat), false);
     send_state(s.id, *room);
@@ -258,6 +267,11 @@ void Server::detach(Session& s) {
 void Server::on_closed(ConnectionId id) {
   Session* s = session(id);
   if (!s) return;
+  if (s->match && !s->spectator)
+    spdlog::info("conn {}: {} disconnected from match {} (seat {} kept)", id, s->nickname.value_or("?"), s->match,
+                 s->seat);
+  else
+    spdlog::info("conn {}: {} disconnected", id, s->nickname.value_or("(not logged in)"));
   detach(*s);
   if (s->nickname) {
     auto it = online_.find(*s->nickname);
@@ -281,6 +295,7 @@ void Server::tick() {
     }
   }
   for (ConnectionId id : dead) {
+    spdlog::info("conn {}: no heartbeat for {} ms, closing", id, config_.heartbeat_timeout_ms);
     send(id, protocol::JsonLine("shutdown").field("message", "no heartbeat: connection closed").str());
     transport_.close(id);
   }
@@ -295,6 +310,7 @@ void Server::tick() {
 void Server::begin_shutdown(std::string_view reason) {
   if (shutting_down_) return;
   shutting_down_ = true;
+  spdlog::info("shutdown: telling {} connection(s); {} write(s) in flight", sessions_.size(), writes_in_flight_);
   for (auto& [id, s] : sessions_) send(id, protocol::JsonLine("shutdown").field("message", reason).str());
 }
 

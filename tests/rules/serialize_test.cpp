@@ -621,3 +621,18 @@ TEST(SerializeView, ViewOfARealGameHasNoSeed) {
 
 }  // namespace
 }  // namespace eryantis::rules
+
+namespace eryantis::rules {
+namespace {
+TEST(SerializeView, ViewRoundTripsWithoutTheSeed) {
+  const auto game = play_random_game({3, Mode::Expert}, 99, {}, 40);
+  const View v = view(game.state, 1);
+  auto back = view_from_json(view_to_json(v));
+  ASSERT_TRUE(back.has_value()) << back.error().message;
+  EXPECT_EQ(*back, v);
+  EXPECT_EQ(back->state.seed, 0u);
+  EXPECT_FALSE(view_from_json(R"({"viewer":0})").has_value());
+  EXPECT_FALSE(view_from_json(R"({"viewer":9,"state":{}})").has_value());
+}
+}  // namespace
+}  // namespace eryantis::rules

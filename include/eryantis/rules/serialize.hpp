@@ -27,6 +27,8 @@ std::string state_to_binary(const State& s);
 std::expected<State, DecodeError> state_from_binary(std::string_view bytes);
 
 std::string view_to_json(const View& v);
+// Reads what view_to_json wrote (the state's seed is 0): clients mirror a match with it.
+std::expected<View, DecodeError> view_from_json(std::string_view json);
 
 // A command as {"type": "...", ...fields}.
 std::string command_to_json(const Command& c);
