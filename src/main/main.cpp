@@ -58,6 +58,12 @@ std::expected<std::pair<std::vector<server::RestoredMatch>, store::MatchId>, std
     auto seats = db->seats(m.id);
     if (!seats) return std::unexpected(seats.error().message);
     r.seats = std::move(*seats);
+    if (m.last_seq > 0) {
+      auto tail = db->load_events(m.id, std::max<store::Seq>(1, m.last_seq - 15), m.last_seq);
+      if (!tail) return std::unexpected(tail.error().message);
+      for (const auto& row : *tail)
+        if (row.command_id) r.recent_commands.emplace_back(*row.command_id, row.seq);
+    }
     auto deadline = db->deadline(m.id);
     if (deadline && *deadline) r.deadline = app::from_record(**deadline);
     out.push_back(std::move(r));

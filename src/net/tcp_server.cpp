@@ -78,11 +78,16 @@ std::string peer_name(const uv_tcp_t& tcp) {
   if (address.ss_family == AF_INET6) {
     const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address);
     uv_ip6_name(in6, ip, sizeof ip);
-    return "[" + std::string(ip) + "]:" + std::to_string(ntohs(in6->sin6_port));
+    // Built with append: g++ 12 warns falsely (-Wrestrict) on "[" + std::string(...).
+    std::string name = "[";
+    name.append(ip).append("]:").append(std::to_string(ntohs(in6->sin6_port)));
+    return name;
   }
   const auto* in4 = reinterpret_cast<const sockaddr_in*>(&address);
   uv_ip4_name(in4, ip, sizeof ip);
-  return std::string(ip) + ":" + std::to_string(ntohs(in4->sin_port));
+  std::string name(ip);
+  name.append(":").append(std::to_string(ntohs(in4->sin_port)));
+  return name;
 }
 
 // Hands the lines of one read to the events while the connection stays open

@@ -129,8 +129,12 @@ Decoded decode_body(std::string_view type, const Fields& f) {
   if (type == "join_match" || type == "spectate") {
     auto match = f.required_int("match", 1, std::numeric_limits<std::int64_t>::max());
     if (!take(match, error)) return error;
-    if (type == "join_match") return JoinMatch{*match};
-    return Spectate{*match};
+    if (type == "spectate") return Spectate{*match};
+    auto seat = f.optional_int("seat", 0, 3);
+    if (!take(seat, error)) return error;
+    std::optional<int> s;
+    if (*seat) s = static_cast<int>(**seat);
+    return JoinMatch{*match, s};
   }
   if (type == "quick_join") {
     auto players = f.optional_int("players", 2, 4);
@@ -144,6 +148,7 @@ Decoded decode_body(std::string_view type, const Fields& f) {
   if (type == "leave_match") return LeaveMatch{};
   if (type == "sync") return Sync{};
   if (type == "ping") return Ping{};
+  if (type == "pong") return Pong{};
   if (type == "play") {
     const Value* command = f.find("command");
     if (!command) return f.fail(ErrorCode::MissingField, "field \"command\" is missing");
@@ -242,6 +247,10 @@ JsonLine::JsonLine(std::string_view type, std::string_view id) : impl_(std::make
   impl_->writer.String(type.data(), static_cast<rapidjson::SizeType>(type.size()));
   if (!id.empty()) raw_field("id", id);
 }
+JsonLine::JsonLine() : impl_(std::make_unique<Impl>()) { impl_->writer.StartObject(); }
+
+JsonLine JsonLine::object() { return JsonLine(); }
+
 JsonLine::JsonLine(JsonLine&&) noexcept = default;
 JsonLine::~JsonLine() = default;
 

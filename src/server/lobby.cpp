@@ -28,7 +28,7 @@ store::SeatRecord seat_record(const Room& room, int seat) {
 std::string Server::seats_json(const Room& room) const {
   protocol::JsonArray seats;
   for (int i = 0; i < room.players(); ++i) {
-    protocol::JsonLine seat("seat");
+    protocol::JsonLine seat = protocol::JsonLine::object();
     seat.field("seat", i);
     if (room.seats[i]) seat.field("nickname", room.seats[i]->nickname).field("connected", room.seats[i]->connection != 0);
     else seat.null_field("nickname").field("connected", false);
@@ -74,9 +74,10 @@ void Server::handle(Session& s, const std::string& id, const protocol::ListMatch
   std::sort(ids.begin(), ids.end());
   for (store::MatchId mid : ids) {
     const Room& room = *rooms_.at(mid);
+    if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned) continue;
     const bool waiting = room.status == store::MatchStatus::Lobby && !room.full();
     if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
-    protocol::JsonLine m("match");
+    protocol::JsonLine m = protocol::JsonLine::object();
     m.field("match", room.id)
         .field("players", room.players())
         .field("mode", rules::mode_name(room.state.options.mode))
@@ -147,7 +148,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
   });
 }
 
-void Server::join_seat(Room& room, ConnectionId conn, const std::string& id, int) {
+void Server::join_seat(Room& room, ConnectionId conn, const std::string& id, std::optional<int> wanted) {
   Session* s = session(conn);
   if (!s || !s->nickname) return;
   if (room.status != store::MatchStatus::Lobby || room.full()) {
@@ -160,7 +161,17 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id, int
     return;
   }
   int seat = 0;
-  while (room.seats[seat]) ++seat;
+  if (wanted) {
+    if (*wanted >= room.players() || room.seats[*wanted]) {
+      send_error(conn, id, error_code_name(ErrorCode::MatchFull),
+                 "seat " + std::to_string(*wanted) + " of match " + std::to_string(room.id) +
+                     " is not free; leave out \"seat\" to take any free one");
+      return;
+    }
+    seat = *wanted;
+  } else {
+    while (room.seats[seat]) ++seat;
+  }
   room.seats[seat] = SeatHolder{*s->nickname, token_hash(s->token), 0};
   seated_in_[*s->nickname] = room.id;
   if (s->spectator) detach(*s);
@@ -196,8 +207,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch
   }
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
-  enqueue(*room, [this, conn, id, mid] {
-    if (Room* r = find_room(mid)) join_seat(*r, conn, id, 0);
+  const std::optional<int> seat = m.seat;
+  enqueue(*room, [this, conn, id, mid, seat] {
+    if (Room* r = find_room(mid)) join_seat(*r, conn, id, seat);
   });
 }
 
@@ -214,7 +226,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::QuickJoin
     handle(s, id, protocol::CreateMatchRequest{options});
     return;
   }
-  handle(s, id, protocol::JoinMatch{best->id});
+  handle(s, id, protocol::JoinMatch{best->id, std::nullopt});
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatch&) {
@@ -249,7 +261,6 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
                      " has all its players: your seat stays yours (disconnect and come back any time)");
       return;
     }
-    room->seats[seat].reset();
     seated_in_.erase(nickname);
     spdlog::info("match {}: {} left seat {}", mid, nickname, seat);
     if (Session* s = session(conn); s && s->match == mid) {
@@ -260,9 +271,21 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
     w.match = mid;
     w.expected_seq = room->seq;
     w.remove_seats.push_back(seat);
+    SeatHolder holder = *room->seats[seat];
+    room->seats[seat].reset();
     const bool empty = room->seated() == 0;
     if (empty) w.status = store::MatchStatus::Abandoned;
-    persist(*room, std::move(w), [this, conn, id, mid, empty](store::Result<store::AppendOutcome>, Room* room) {
+    persist(*room, std::move(w), [this, conn, id, mid, empty, seat, nickname, holder](store::Result<store::AppendOutcome> done,
+                                                                                   Room* room) {
+      if (!done) {
+        if (room) {  // nothing changed on disk: the seat is still theirs
+          room->seats[seat] = holder;
+          seated_in_[nickname] = mid;
+          if (Session* s = session(conn); s && s->nickname == nickname) attach(*s, *room, static_cast<rules::Seat>(seat), false);
+        }
+        send_error(conn, id, error_code_name(ErrorCode::StoreFailure), "leaving could not be saved: " + done.error().message);
+        return;
+      }
       send(conn, protocol::JsonLine("left", id).field("match", mid).str());
       if (!room) return;
       if (empty) {
@@ -300,6 +323,7 @@ void Server::restore(std::vector<RestoredMatch> matches, store::MatchId next_mat
     room->seq = m.last_seq;
     room->status = m.status;
     room->deadline = m.deadline;
+    room->recent_commands.assign(m.recent_commands.begin(), m.recent_commands.end());
     for (const store::SeatRecord& r : m.seats) {
       if (r.seat < 0 || r.seat >= rules::kMaxPlayers) continue;
       room->seats[r.seat] = SeatHolder{r.nickname, r.resume_token_hash, 0};

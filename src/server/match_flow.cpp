@@ -75,9 +75,13 @@ void Server::handle(Session& s, const std::string& id, const protocol::Play& m) 
 }
 
 void Server::play(Room& room, ConnectionId conn, const std::string& id, const protocol::Play& m) {
-  if (m.command_id)
+  Session* s = session(conn);
+  // Command ids are the client's: keep them per seat so two players' ids never collide.
+  std::optional<std::string> command_id;
+  if (m.command_id) command_id = std::to_string(s->seat) + ":" + *m.command_id;
+  if (command_id)
     for (const auto& [cid, seq] : room.recent_commands)
-      if (cid == *m.command_id) {  // a retry of an accepted command: the same answer again
+      if (cid == *command_id) {  // a retry of an accepted command: the same answer again
         send(conn, protocol::JsonLine("ack", id).field("match", room.id).field("seq", seq).field("replayed", true).str());
         return;
       }
@@ -93,8 +97,7 @@ void Server::play(Room& room, ConnectionId conn, const std::string& id, const pr
                "wait until all " + std::to_string(room.players()) + " seats are taken", &room);
     return;
   }
-  Session* s = session(conn);
-  submit_command(room, s->seat, m.command, rules::Authority::Player, conn, id, m.command_id);
+  submit_command(room, s->seat, m.command, rules::Authority::Player, conn, id, command_id);
 }
 
 void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& command, rules::Authority authority,
@@ -231,7 +234,10 @@ void Server::check_timers(Room& room, std::int64_t now) {
   const int connected = room.connected();
   Deadline want;
   if (room.status == store::MatchStatus::Lobby) {
-    if (connected == 0) want = {DeadlineKind::Abandon, rules::kNoSeat, now + config_.abandon_after_ms};
+    // Nobody here, or a full match stuck in setup because someone left: give up
+    // after abandon_after (a match that never started has no forfeit).
+    if (connected == 0 || (room.full() && connected < room.players()))
+      want = {DeadlineKind::Abandon, rules::kNoSeat, now + config_.abandon_after_ms};
   } else if (room.state.phase == rules::Phase::Planning || room.state.phase == rules::Phase::Action) {
     if (connected == 0) return;  // suspended: nobody to play with, keep any armed timer as it is
     const rules::Seat actor = room.state.current_seat();
@@ -280,6 +286,13 @@ void Server::check_timers(Room& room, std::int64_t now) {
       persist(room, std::move(w), [this](store::Result<store::AppendOutcome> done, Room* room) {
         if (!room || !done) return;
         room->status = store::MatchStatus::Abandoned;
+        const std::string line = protocol::JsonLine("match_abandoned")
+                                     .field("match", room->id)
+                                     .field("message", "the match could not start: a player stayed away")
+                                     .str();
+        for (int i = 0; i < room->players(); ++i)
+          if (room->seats[i] && room->seats[i]->connection) send(room->seats[i]->connection, line);
+        for (ConnectionId c : room->spectators) send(c, line);
         close_room(*room);
       });
       break;

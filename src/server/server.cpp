@@ -107,18 +107,22 @@ void Server::on_line(ConnectionId id, std::string_view line) {
   const std::int64_t now = clock_();
   s->last_seen_ms = now;  // any line counts as alive
   ++stats_.requests;
-  spdlog::debug("conn {} -> {}", id, line);
+  if (spdlog::should_log(spdlog::level::debug)) {
+    // Resume tokens are secrets: never in the log.
+    if (line.find("\"token\"") != std::string_view::npos) spdlog::debug("conn {} -> (a line with a token, not logged)", id);
+    else spdlog::debug("conn {} -> {}", id, line);
+  }
   if (line.empty()) return;  // a bare newline is a keep-alive
+  // The rate limit comes first, so that garbage cannot buy unlimited replies.
+  if (!rate_ok(*s, now)) {
+    send_error(id, "", error_code_name(ErrorCode::RateLimited),
+               "too many requests: at most " + std::to_string(config_.limits.commands_per_second) +
+                   " per second; slow down");
+    return;
+  }
   auto env = protocol::decode_request(line);
   if (!env) {
     send_error(id, env.error().id, error_code_name(env.error().code), env.error().message);
-    return;
-  }
-  // A pong answers our ping; it needs no reply and costs no rate.
-  if (!rate_ok(*s, now)) {
-    send_error(id, env->id, error_code_name(ErrorCode::RateLimited),
-               "too many requests: at most " + std::to_string(config_.limits.commands_per_second) +
-                   " per second; slow down");
     return;
   }
   dispatch(*s, std::move(*env));
@@ -126,6 +130,7 @@ void Server::on_line(ConnectionId id, std::string_view line) {
 
 void Server::dispatch(Session& s, protocol::Envelope env) {
   const std::string id = env.id;
+  if (std::holds_alternative<protocol::Pong>(env.request)) return;  // answers our ping: no reply
   if (!s.greeted && !std::holds_alternative<protocol::Hello>(env.request) &&
       !std::holds_alternative<protocol::Ping>(env.request)) {
     send_error(s.id, id, error_code_name(ErrorCode::HelloFirst),
@@ -141,7 +146,8 @@ void Server::dispatch(Session& s, protocol::Envelope env) {
                            !std::holds_alternative<protocol::Ping>(env.request) &&
                            !std::holds_alternative<protocol::ListMatches>(env.request) &&
                            !std::holds_alternative<protocol::Spectate>(env.request) &&
-                           !std::holds_alternative<protocol::Sync>(env.request);
+                           !std::holds_alternative<protocol::Sync>(env.request) &&
+                           !(s.spectator && std::holds_alternative<protocol::LeaveMatch>(env.request));
   if (needs_login && !s.nickname) {
     send_error(s.id, id, error_code_name(ErrorCode::NotLoggedIn), "log in first: {\"type\":\"login\",\"nickname\":\"...\"}");
     return;
@@ -212,7 +218,13 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
     transport_.close(old);
   }
   s.nickname = m.nickname;
-  s.token = token_ok ? *m.token : (m.token && !m.token->empty() && !room ? *m.token : new_token());
+  // Keep a token the client already holds (so its stored token stays valid), but
+  // only one of our own shape; anything else gets a fresh one.
+  const bool our_shape = m.token && m.token->size() == 32 &&
+                         std::all_of(m.token->begin(), m.token->end(),
+                                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  s.token = token_ok ? *m.token : (our_shape && !room ? *m.token : new_token());
+  if (s.spectator) detach(s);  // taking a seat ends watching another match
   online_[m.nickname] = s.id;
   stats_.logged_in = online_.size();
   protocol::JsonLine reply("logged_in", id);
@@ -227,6 +239,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
     broadcast_seats(*room);
   }
 }
+
+void Server::handle(Session&, const std::string&, const protocol::Pong&) {}
 
 void Server::handle(Session& s, const std::string& id, const protocol::Ping&) {
   send(s.id, protocol::JsonLine("pong", id).str());

@@ -45,7 +45,7 @@ std::string result_json(const Room& room, const rules::State& s) {
     if (first_team < 0) first_team = team;
     else if (team != first_team) draw = true;
   }
-  return protocol::JsonLine("result")
+  return protocol::JsonLine::object()
       .field("reason", rules::end_reason_name(s.result.reason))
       .raw_field("winners", winners.str())
       .raw_field("nicknames", nicknames.str())

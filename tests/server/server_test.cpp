@@ -405,5 +405,99 @@ TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
   EXPECT_EQ(created_id, 42);
 }
 
+TEST_F(ServerTest, PongNeedsNoReply) {
+  connect(1, "alice");
+  EXPECT_TRUE(say(1, R"({"type":"pong"})").empty());
+  server.on_open(2, "p");
+  EXPECT_TRUE(say(2, R"({"type":"pong"})").empty());  // even before hello
+}
+
+TEST_F(ServerTest, CommandIdsArePerSeat) {
+  connect(1, "alice");
+  connect(2, "bob");
+  const auto m = create(1, 2);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  EXPECT_EQ(type_of(reply(1, R"({"type":"play","command_id":"x","command":{"type":"choose_wizard","wizard":0}})")), "ack");
+  auto bob = parse(reply(2, R"({"type":"play","command_id":"x","command":{"type":"choose_wizard","wizard":1}})"));
+  EXPECT_STREQ(bob["type"].GetString(), "ack");
+  EXPECT_FALSE(bob.HasMember("replayed"));
+  EXPECT_EQ(server.room(m)->state.boards[1].wizard, 1);
+  EXPECT_EQ(*store.written.back().events.at(0).command_id, "1:x");
+}
+
+TEST_F(ServerTest, JoinAChosenSeat) {
+  connect(1, "a");
+  connect(2, "b");
+  connect(3, "c");
+  const auto m = create(1, 4);
+  auto two = parse(reply(2, R"({"type":"join_match","seat":2,"match":)" + std::to_string(m) + "}"));
+  EXPECT_EQ(two["seat"].GetInt(), 2);  // alice's teammate
+  EXPECT_STREQ(parse(reply(3, R"({"type":"join_match","seat":2,"match":)" + std::to_string(m) + "}"))["code"].GetString(),
+               "MATCH_FULL");
+  EXPECT_EQ(parse(reply(3, R"({"type":"join_match","match":)" + std::to_string(m) + "}"))["seat"].GetInt(), 1);
+}
+
+TEST_F(ServerTest, SpectatorsLeaveAndLoggingInEndsWatching) {
+  connect(1, "alice");
+  connect(2, "bob");
+  const auto m = create(1, 2);
+  server.on_open(3, "p");
+  reply(3, R"({"type":"hello","protocol":1})");
+  EXPECT_EQ(type_of(reply(3, R"({"type":"spectate","match":)" + std::to_string(m) + "}")), "spectating");
+  EXPECT_EQ(type_of(reply(3, R"({"type":"leave_match"})")), "left");  // no login needed
+  EXPECT_TRUE(server.room(m)->spectators.empty());
+  reply(3, R"({"type":"spectate","match":)" + std::to_string(m) + "}");
+  reply(3, R"({"type":"login","nickname":"carol"})");
+  EXPECT_TRUE(server.room(m)->spectators.empty());
+}
+
+TEST_F(ServerTest, AFullMatchStuckInSetupIsAbandoned) {
+  ServerConfig c = config();
+  c.abandon_after_ms = 3000;
+  Server s2(c, transport, store, [this] { return now; }, 3);
+  for (ConnectionId id : {11, 12}) {
+    s2.on_open(id, "p");
+    s2.on_line(id, R"({"type":"hello","protocol":1})");
+    s2.on_line(id, std::string(R"({"type":"login","nickname":"n)") + std::to_string(id) + "\"}");
+  }
+  s2.on_line(11, R"({"type":"create_match","players":2})");
+  store.complete_all();
+  const auto m = parse(transport.sent[11][2])["match"].GetInt64();
+  s2.on_line(12, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  store.complete_all();
+  s2.on_closed(12);
+  s2.tick();
+  store.complete_all();
+  EXPECT_EQ(s2.room(m)->deadline.kind, DeadlineKind::Abandon);
+  now += 3000;
+  s2.tick();
+  store.complete_all();
+  EXPECT_EQ(type_of(transport.sent[11].back()), "match_abandoned");
+  EXPECT_EQ(store.written.back().status, store::MatchStatus::Abandoned);
+  s2.tick();
+  EXPECT_EQ(s2.room(m), nullptr);
+  s2.on_line(11, R"({"type":"create_match","players":2})");  // free to play again
+  store.complete_all();
+  EXPECT_EQ(type_of(transport.sent[11].back()), "state");
+}
+
+TEST_F(ServerTest, FailedLeaveKeepsTheSeat) {
+  connect(1, "alice");
+  const auto m = create(1, 3);
+  store.fail_next = true;
+  EXPECT_STREQ(parse(reply(1, R"({"type":"leave_match"})"))["code"].GetString(), "STORE_FAILURE");
+  EXPECT_EQ(server.room(m)->seated(), 1);
+  EXPECT_EQ(server.room(m)->seats[0]->connection, 1u);
+}
+
+TEST_F(ServerTest, GarbageCountsAgainstTheRateLimit) {
+  ServerConfig c = config();
+  c.limits.commands_per_second = 3;
+  Server slow(c, transport, store, [this] { return now; }, 1);
+  slow.on_open(9, "p");
+  for (int i = 0; i < 5; ++i) slow.on_line(9, "garbage");
+  EXPECT_STREQ(parse(transport.sent[9].back())["code"].GetString(), "RATE_LIMITED");
+}
+
 }  // namespace
 }  // namespace eryantis::server

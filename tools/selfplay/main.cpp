@@ -1,14 +1,22 @@
 // eryantis-selfplay: plays N random legal games and reports each one. The first
 // thing a newcomer can run; exits non-zero if any invariant of the rules breaks.
+// With --db FILE every game is also written through the store exactly as the
+// server writes a match (row, seats, events with state hashes, final status).
 #include <CLI/CLI.hpp>
+#include <spdlog/fmt/fmt.h>
 
 #include <cstdio>
+#include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/rules/random_game.hpp"
+#include "eryantis/store/store.hpp"
 
 using namespace eryantis::rules;
+namespace store = eryantis::store;
 
 namespace {
 
@@ -45,6 +53,116 @@ bool is_draw(const State& s) {
   return false;
 }
 
+constexpr std::array<const char*, kMaxPlayers> kNicknames = {"alice", "bob", "carol", "dana"};
+
+// The server's result JSON (server_messages.cpp result_json), seats named as above.
+std::string result_json(const State& s) {
+  std::string winners, nicknames;
+  for (Seat p = 0; p < s.players(); ++p) {
+    if (!(s.result.winners & (1u << p))) continue;
+    if (!winners.empty()) {
+      winners += ',';
+      nicknames += ',';
+    }
+    winners += std::to_string(p);
+    nicknames += fmt::format("\"{}\"", kNicknames[static_cast<std::size_t>(p)]);
+  }
+  return fmt::format(R"({{"type":"result","reason":"{}","winners":[{}],"nicknames":[{}],"draw":{}}})",
+                     end_reason_name(s.result.reason), winners, nicknames, is_draw(s));
+}
+
+// Writes games as the server does: the match row in the lobby with its seats and the
+// create_match event, then the rest of the events with status finished and the result.
+// Several games share one transaction (each game is two requests of append_batch).
+class DbWriter {
+ public:
+  static std::optional<DbWriter> open(const std::string& path, int batch) {
+    store::Options options;
+    options.durability = store::Durability::Normal;  // generated data: no fsync per commit
+    auto opened = store::Store::open(path, options);
+    if (!opened) {
+      std::fprintf(stderr, "eryantis-selfplay: cannot open %s: %s\n", path.c_str(),
+                   opened.error().message.c_str());
+      return std::nullopt;
+    }
+    auto max_id = opened->max_match_id();
+    if (!max_id) {
+      std::fprintf(stderr, "eryantis-selfplay: %s: %s\n", path.c_str(), max_id.error().message.c_str());
+      return std::nullopt;
+    }
+    return DbWriter(std::move(*opened), *max_id + 1, batch);
+  }
+
+  // `hashes[i]` is rules::hash of the state after events[i].
+  bool add(const RandomGame& game, const std::vector<std::uint64_t>& hashes) {
+    const store::MatchId id = next_id_++;
+    store::AppendRequest create = store::AppendRequest::of(
+        id, 0, {new_event(game.events[0], hashes[0])}, fold(std::span(game.events).first(1)));
+    create.create = store::NewMatch{game.state.options, store::MatchStatus::Lobby};
+    for (int p = 0; p < game.state.players(); ++p) {
+      store::SeatRecord seat;
+      seat.match_id = id;
+      seat.seat = p;
+      seat.nickname = kNicknames[static_cast<std::size_t>(p)];
+      seat.resume_token_hash = store::hash_to_hex(hashes[0] ^ static_cast<std::uint64_t>(p + 1));
+      create.seats.push_back(std::move(seat));
+    }
+    std::vector<store::NewEvent> rest;
+    rest.reserve(game.events.size() - 1);
+    for (std::size_t i = 1; i < game.events.size(); ++i) {
+      const Seat seat = game.events[i].seat;
+      const bool server = std::holds_alternative<SkipTurn>(game.events[i].command) ||
+                          std::holds_alternative<AwardForfeit>(game.events[i].command);
+      store::NewEvent e = new_event(game.events[i], hashes[i]);
+      e.actor = server ? store::Actor::server() : store::Actor::player(seat);
+      rest.push_back(std::move(e));
+    }
+    store::AppendRequest finish =
+        store::AppendRequest::of(id, 1, std::move(rest), game.state);
+    finish.status = game.state.phase == Phase::GameOver ? store::MatchStatus::Finished
+                                                        : store::MatchStatus::Running;
+    if (game.state.phase == Phase::GameOver) finish.result_json = result_json(game.state);
+    pending_.push_back(std::move(create));
+    pending_.push_back(std::move(finish));
+    if (static_cast<int>(pending_.size()) >= 2 * batch_) return flush();
+    return true;
+  }
+
+  bool flush() {
+    if (pending_.empty()) return true;
+    auto results = store_.append_batch(pending_);
+    pending_.clear();
+    for (const auto& r : results) {
+      if (!r) {
+        std::fprintf(stderr, "eryantis-selfplay: store: %s\n", r.error().message.c_str());
+        return false;
+      }
+    }
+    return true;
+  }
+
+  store::MatchId first_id() const { return first_id_; }
+  store::MatchId next_id() const { return next_id_; }
+
+ private:
+  DbWriter(store::Store s, store::MatchId first, int batch)
+      : store_(std::move(s)), first_id_(first), next_id_(first), batch_(batch) {}
+
+  static store::NewEvent new_event(const Event& e, std::uint64_t hash) {
+    store::NewEvent n;
+    n.actor = store::Actor::server();
+    n.event = e;
+    n.state_hash = hash;
+    return n;
+  }
+
+  store::Store store_;
+  store::MatchId first_id_;
+  store::MatchId next_id_;
+  int batch_;
+  std::vector<store::AppendRequest> pending_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,12 +172,25 @@ int main(int argc, char** argv) {
   std::string mode = "simple";
   std::uint64_t seed = 1;
   bool quiet = false;
+  std::string db_path;
+  int batch = 32;
   app.add_option("--games", games, "number of games")->check(CLI::Range(1, 10'000'000));
   app.add_option("--players", players, "players per game")->check(CLI::IsMember({2, 3, 4}));
   app.add_option("--mode", mode, "simple or expert")->check(CLI::IsMember({"simple", "expert"}));
   app.add_option("--seed", seed, "seed of the first game (game i uses seed + i)");
   app.add_flag("--quiet", quiet, "only print the summary");
+  app.add_option("--db", db_path,
+                 "also write every game to this SQLite event store, as the server would "
+                 "(created if missing; games are appended after the matches already there)");
+  app.add_option("--batch", batch, "games per transaction with --db")->check(CLI::Range(1, 10'000));
   CLI11_PARSE(app, argc, argv);
+
+  std::optional<DbWriter> db;
+  if (!db_path.empty()) {
+    db = DbWriter::open(db_path, batch);
+    if (!db) return 2;
+  }
+  std::vector<std::uint64_t> hashes;
 
   const MatchOptions options{static_cast<std::uint8_t>(players), mode == "expert" ? Mode::Expert : Mode::Simple};
   long total_commands = 0;
@@ -71,7 +202,9 @@ int main(int argc, char** argv) {
     const std::uint64_t game_seed = seed + static_cast<std::uint64_t>(g);
     std::string violation;
     std::uint32_t violation_at = 0;
+    hashes.clear();
     auto game = play_random_game(options, game_seed, [&](const Event&, const State& s) {
+      if (db) hashes.push_back(hash(s));
       if (violation.empty()) {
         violation = invariant_violation(s);
         violation_at = s.events_applied;
@@ -85,6 +218,7 @@ int main(int argc, char** argv) {
                   violation_at, violation.c_str());
       continue;
     }
+    if (db && !db->add(game, hashes)) return 2;
     total_commands += game.commands;
     total_rounds += s.round;
     by_reason[static_cast<int>(s.result.reason)] += 1;
@@ -93,6 +227,11 @@ int main(int argc, char** argv) {
       std::printf("seed %-10llu rounds %2d  commands %4d  winner %-5s  %s%s\n",
                   static_cast<unsigned long long>(game_seed), s.round, game.commands, winners_text(s).c_str(),
                   reason_text(s.result.reason), is_draw(s) ? " (draw)" : "");
+  }
+  if (db) {
+    if (!db->flush()) return 2;
+    std::printf("wrote matches %lld..%lld to %s\n", static_cast<long long>(db->first_id()),
+                static_cast<long long>(db->next_id() - 1), db_path.c_str());
   }
   const int ok = games - broken;
   std::printf("\n%d game(s), %d player(s), %s mode: %d finished, %d broken\n", games, players, mode.c_str(), ok, broken);

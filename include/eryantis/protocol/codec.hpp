@@ -18,6 +18,8 @@ class JsonLine {
  public:
   // `type` is the message type; `id` the raw JSON id to echo ("" = none).
   JsonLine(std::string_view type, std::string_view id = {});
+  // A plain object without a "type" (nested values: seats, results, ...).
+  static JsonLine object();
   JsonLine(JsonLine&&) noexcept;
   ~JsonLine();
 
@@ -32,6 +34,7 @@ class JsonLine {
   std::string str();
 
  private:
+  JsonLine();
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

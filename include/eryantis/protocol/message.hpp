@@ -30,6 +30,7 @@ struct CreateMatchRequest {
 };
 struct JoinMatch {
   MatchId match = 0;
+  std::optional<int> seat;  // a particular free seat (4 players: seats 0+2 and 1+3 are teams)
 };
 struct QuickJoin {
   std::optional<int> players;  // any if absent
@@ -46,9 +47,10 @@ struct Play {
 };
 struct Sync {};  // "send me the full state again"
 struct Ping {};
+struct Pong {};  // the answer to the server's ping: no reply
 
 using Request = std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin,
-                             LeaveMatch, Spectate, Play, Sync, Ping>;
+                             LeaveMatch, Spectate, Play, Sync, Ping, Pong>;
 
 struct Envelope {
   std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply

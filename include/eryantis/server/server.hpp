@@ -29,6 +29,9 @@ struct RestoredMatch {
   rules::State state;
   std::vector<store::SeatRecord> seats;
   Deadline deadline;
+  // (command id, seq) of the last events, so a client's retry after the restart
+  // gets its original ack.
+  std::vector<std::pair<std::string, store::Seq>> recent_commands;
 };
 
 struct ServerStats {
@@ -79,11 +82,12 @@ class Server final : public ConnectionEvents {
   void handle(Session& s, const std::string& id, const protocol::Play& m);
   void handle(Session& s, const std::string& id, const protocol::Sync& m);
   void handle(Session& s, const std::string& id, const protocol::Ping& m);
+  void handle(Session& s, const std::string& id, const protocol::Pong& m);
 
   // Room operations run one at a time per room (see Room::busy).
   void enqueue(Room& room, std::function<void()> op);
   void run_next(store::MatchId id);
-  void join_seat(Room& room, ConnectionId conn, const std::string& id, int seat);
+  void join_seat(Room& room, ConnectionId conn, const std::string& id, std::optional<int> seat);
   void play(Room& room, ConnectionId conn, const std::string& id, const protocol::Play& m);
   // Submits one write for the room; `after` runs when it is durable (or failed),
   // with the room looked up again (nullptr if it is gone). The room stays busy

@@ -1,0 +1,120 @@
+#pragma once
+// The client's side of the wire protocol (docs/protocol.md): builds request lines
+// and reads server lines into typed messages. Pure: no I/O. Lines carry no '\n'
+// (the connection adds it). Unknown fields are ignored, unknown types are kept as
+// MessageType::Unknown with their name, so a newer server does not break a client.
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eryantis/rules/command.hpp"
+#include "eryantis/rules/options.hpp"
+
+namespace eryantis::client {
+
+enum class MessageType : std::uint8_t {
+  Welcome,
+  LoggedIn,
+  MatchList,
+  Joined,
+  Left,
+  Spectating,
+  State,
+  Seats,
+  Event,
+  Ack,
+  GameOver,
+  Error,
+  Pong,
+  Ping,
+  Shutdown,
+  Unknown,
+};
+std::string_view message_type_name(MessageType t);
+
+struct SeatInfo {
+  int seat = 0;
+  std::optional<std::string> nickname;  // nullopt = a free seat
+  bool connected = false;
+};
+
+// One server line, every field the protocol defines for its type; absent fields
+// keep their defaults. JSON sub-objects (view, event, result, match lists) are
+// kept as their JSON text, ready for rules::view_from_json / event_from_json.
+struct ServerMessage {
+  MessageType type = MessageType::Unknown;
+  std::string type_name;  // as sent ("welcome", ...)
+  std::string id;         // raw JSON of the echoed "id" ("" = none): 7 or "x1" with its quotes
+
+  std::optional<std::int64_t> match;
+  std::optional<std::int64_t> seq;
+  std::optional<int> seat;  // joined, logged_in (resumed), state (nullopt: spectator)
+  std::string hash;         // state, event, ack: 16 lower-case hex digits
+  std::string status;       // state: lobby, running, finished, abandoned
+  bool replayed = false;    // ack of a retried command_id
+
+  std::string nickname;  // logged_in
+  std::string token;     // logged_in
+
+  std::string code;     // error
+  std::string message;  // error, shutdown
+
+  std::vector<int> to_act;           // state, event
+  std::vector<std::string> allowed;  // state, event
+  std::vector<SeatInfo> seats;       // state, seats
+
+  std::string view_json;    // state (and event with "updates":"full")
+  std::string event_json;   // event
+  std::string result_json;  // game_over
+
+  // welcome
+  std::string server;
+  int protocol = 0;
+  int heartbeat_ms = 0;
+  int timeout_ms = 0;
+  std::int64_t max_line_bytes = 0;
+
+  // match_list
+  std::string open_json;     // array of match summaries
+  std::string running_json;  // array of match summaries
+  std::optional<std::int64_t> yours;
+};
+
+// Never throws; an error says why the line is not a server message.
+std::expected<ServerMessage, std::string> parse_server_message(std::string_view line);
+
+enum class Updates : std::uint8_t { Events, Full };
+
+// Request builders. `id` is the raw JSON id to attach ("" = none); string_id()
+// makes one from text. Every builder returns one line without '\n'.
+class ClientProtocol {
+ public:
+  static std::string string_id(std::string_view text);  // "x1" -> "\"x1\""
+  static std::string number_id(std::int64_t n);
+
+  static std::string hello(std::string_view client_name, Updates updates = Updates::Events,
+                           std::string_view id = {});
+  static std::string login(std::string_view nickname, std::optional<std::string_view> token,
+                           std::string_view id = {});
+  static std::string list_matches(std::string_view id = {});
+  static std::string create_match(const rules::MatchOptions& options, std::string_view id = {});
+  static std::string join_match(std::int64_t match, std::string_view id = {});
+  static std::string quick_join(std::optional<int> players, std::optional<rules::Mode> mode,
+                                std::string_view id = {});
+  static std::string leave_match(std::string_view id = {});
+  static std::string spectate(std::int64_t match, std::string_view id = {});
+  // expected_seq: the last seq the client saw (refused with STALE_SEQ if the match
+  // moved on); command_id: unique within the match (a retry is not applied twice).
+  static std::string play(const rules::Command& command, std::optional<std::string_view> command_id,
+                          std::optional<std::int64_t> expected_seq, std::string_view id = {});
+  static std::string sync(std::string_view id = {});
+  static std::string ping(std::string_view id = {});
+  // The answer to the server's ping: an empty line (a keep-alive that earns no
+  // reply). The server does not know {"type":"pong"}: it answers UNKNOWN_TYPE.
+  static std::string pong() { return {}; }
+};
+
+}  // namespace eryantis::client

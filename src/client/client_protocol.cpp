@@ -1,0 +1,236 @@
+// Request lines (built with the server's own JsonLine encoder) and the reading of
+// server lines with rapidjson; every value's type is checked before it is read.
+#include "eryantis/client/client_protocol.hpp"
+
+// cereal's json.hpp configures rapidjson (RAPIDJSON_ASSERT throws); include it first.
+#include <cereal/archives/json.hpp>
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "eryantis/protocol/codec.hpp"
+#include "eryantis/rules/serialize.hpp"
+
+namespace eryantis::client {
+
+namespace {
+
+using Value = rapidjson::Value;
+
+std::string to_json_text(const Value& v) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  v.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+const Value* member(const Value& object, const char* key) {
+  auto it = object.FindMember(key);
+  if (it == object.MemberEnd() || it->value.IsNull()) return nullptr;
+  return &it->value;
+}
+
+void read_string(const Value& o, const char* key, std::string& out) {
+  if (const Value* v = member(o, key); v && v->IsString()) out.assign(v->GetString(), v->GetStringLength());
+}
+void read_int64(const Value& o, const char* key, std::optional<std::int64_t>& out) {
+  if (const Value* v = member(o, key); v && v->IsInt64()) out = v->GetInt64();
+}
+void read_int(const Value& o, const char* key, int& out) {
+  if (const Value* v = member(o, key); v && v->IsInt()) out = v->GetInt();
+}
+void read_raw(const Value& o, const char* key, std::string& out) {
+  if (const Value* v = member(o, key); v && (v->IsObject() || v->IsArray())) out = to_json_text(*v);
+}
+
+MessageType type_of(std::string_view t) {
+  static constexpr std::pair<std::string_view, MessageType> kTypes[] = {
+      {"welcome", MessageType::Welcome},   {"logged_in", MessageType::LoggedIn},
+      {"match_list", MessageType::MatchList}, {"joined", MessageType::Joined},
+      {"left", MessageType::Left},         {"spectating", MessageType::Spectating},
+      {"state", MessageType::State},       {"seats", MessageType::Seats},
+      {"event", MessageType::Event},       {"ack", MessageType::Ack},
+      {"game_over", MessageType::GameOver}, {"error", MessageType::Error},
+      {"pong", MessageType::Pong},         {"ping", MessageType::Ping},
+      {"shutdown", MessageType::Shutdown},
+  };
+  for (const auto& [name, type] : kTypes)
+    if (name == t) return type;
+  return MessageType::Unknown;
+}
+
+void read_seats(const Value& o, std::vector<SeatInfo>& out) {
+  const Value* seats = member(o, "seats");
+  if (!seats || !seats->IsArray()) return;
+  for (const Value& s : seats->GetArray()) {
+    if (!s.IsObject()) continue;
+    SeatInfo info;
+    if (const Value* v = member(s, "seat"); v && v->IsInt()) info.seat = v->GetInt();
+    if (const Value* v = member(s, "nickname"); v && v->IsString())
+      info.nickname = std::string(v->GetString(), v->GetStringLength());
+    if (const Value* v = member(s, "connected"); v && v->IsBool()) info.connected = v->GetBool();
+    out.push_back(std::move(info));
+  }
+}
+
+void fill(const Value& doc, ServerMessage& m) {
+  if (auto it = doc.FindMember("id"); it != doc.MemberEnd() && (it->value.IsString() || it->value.IsInt64()))
+    m.id = to_json_text(it->value);
+  read_int64(doc, "match", m.match);
+  read_int64(doc, "seq", m.seq);
+  if (const Value* v = member(doc, "seat"); v && v->IsInt()) m.seat = v->GetInt();
+  read_string(doc, "hash", m.hash);
+  read_string(doc, "message", m.message);
+  switch (m.type) {
+    case MessageType::Welcome:
+      read_string(doc, "server", m.server);
+      read_int(doc, "protocol", m.protocol);
+      read_int(doc, "heartbeat_ms", m.heartbeat_ms);
+      read_int(doc, "timeout_ms", m.timeout_ms);
+      if (const Value* v = member(doc, "max_line_bytes"); v && v->IsInt64()) m.max_line_bytes = v->GetInt64();
+      break;
+    case MessageType::LoggedIn:
+      read_string(doc, "nickname", m.nickname);
+      read_string(doc, "token", m.token);
+      break;
+    case MessageType::MatchList:
+      read_raw(doc, "open", m.open_json);
+      read_raw(doc, "running", m.running_json);
+      read_int64(doc, "yours", m.yours);
+      break;
+    case MessageType::State:
+    case MessageType::Event:
+      read_string(doc, "status", m.status);
+      if (const Value* v = member(doc, "to_act"); v && v->IsArray())
+        for (const Value& s : v->GetArray())
+          if (s.IsInt()) m.to_act.push_back(s.GetInt());
+      if (const Value* v = member(doc, "allowed"); v && v->IsArray())
+        for (const Value& s : v->GetArray())
+          if (s.IsString()) m.allowed.emplace_back(s.GetString(), s.GetStringLength());
+      read_raw(doc, "view", m.view_json);
+      read_raw(doc, "event", m.event_json);
+      read_seats(doc, m.seats);
+      break;
+    case MessageType::Seats:
+      read_seats(doc, m.seats);
+      break;
+    case MessageType::Ack:
+      if (const Value* v = member(doc, "replayed"); v && v->IsBool()) m.replayed = v->GetBool();
+      break;
+    case MessageType::GameOver:
+      read_raw(doc, "result", m.result_json);
+      break;
+    case MessageType::Error:
+      read_string(doc, "code", m.code);
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+std::string_view message_type_name(MessageType t) {
+  switch (t) {
+    case MessageType::Welcome: return "welcome";
+    case MessageType::LoggedIn: return "logged_in";
+    case MessageType::MatchList: return "match_list";
+    case MessageType::Joined: return "joined";
+    case MessageType::Left: return "left";
+    case MessageType::Spectating: return "spectating";
+    case MessageType::State: return "state";
+    case MessageType::Seats: return "seats";
+    case MessageType::Event: return "event";
+    case MessageType::Ack: return "ack";
+    case MessageType::GameOver: return "game_over";
+    case MessageType::Error: return "error";
+    case MessageType::Pong: return "pong";
+    case MessageType::Ping: return "ping";
+    case MessageType::Shutdown: return "shutdown";
+    case MessageType::Unknown: break;
+  }
+  return "unknown";
+}
+
+std::expected<ServerMessage, std::string> parse_server_message(std::string_view line) {
+  rapidjson::Document doc;
+  try {
+    doc.Parse<rapidjson::kParseIterativeFlag>(line.data(), line.size());
+    if (doc.HasParseError())
+      return std::unexpected(std::string("not JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()) +
+                             " at byte " + std::to_string(doc.GetErrorOffset()));
+    if (!doc.IsObject()) return std::unexpected(std::string("not a JSON object"));
+    const Value* type = member(doc, "type");
+    if (!type || !type->IsString()) return std::unexpected(std::string("no \"type\" string"));
+    ServerMessage m;
+    m.type_name.assign(type->GetString(), type->GetStringLength());
+    m.type = type_of(m.type_name);
+    fill(doc, m);
+    return m;
+  } catch (const std::exception& e) {
+    return std::unexpected(std::string("unreadable message: ") + e.what());
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+std::string ClientProtocol::string_id(std::string_view text) { return protocol::json_quote(text); }
+std::string ClientProtocol::number_id(std::int64_t n) { return std::to_string(n); }
+
+std::string ClientProtocol::hello(std::string_view client_name, Updates updates, std::string_view id) {
+  return protocol::JsonLine("hello", id)
+      .field("protocol", protocol::kProtocolVersion)
+      .field("client", client_name)
+      .field("updates", updates == Updates::Events ? "events" : "full")
+      .str();
+}
+
+std::string ClientProtocol::login(std::string_view nickname, std::optional<std::string_view> token,
+                                  std::string_view id) {
+  protocol::JsonLine line("login", id);
+  line.field("nickname", nickname);
+  if (token && !token->empty()) line.field("token", *token);
+  return line.str();
+}
+
+std::string ClientProtocol::list_matches(std::string_view id) { return protocol::JsonLine("list_matches", id).str(); }
+
+std::string ClientProtocol::create_match(const rules::MatchOptions& options, std::string_view id) {
+  return protocol::JsonLine("create_match", id)
+      .field("players", static_cast<int>(options.players))
+      .field("mode", rules::mode_name(options.mode))
+      .str();
+}
+
+std::string ClientProtocol::join_match(std::int64_t match, std::string_view id) {
+  return protocol::JsonLine("join_match", id).field("match", match).str();
+}
+
+std::string ClientProtocol::quick_join(std::optional<int> players, std::optional<rules::Mode> mode,
+                                       std::string_view id) {
+  protocol::JsonLine line("quick_join", id);
+  if (players) line.field("players", *players);
+  if (mode) line.field("mode", rules::mode_name(*mode));
+  return line.str();
+}
+
+std::string ClientProtocol::leave_match(std::string_view id) { return protocol::JsonLine("leave_match", id).str(); }
+
+std::string ClientProtocol::spectate(std::int64_t match, std::string_view id) {
+  return protocol::JsonLine("spectate", id).field("match", match).str();
+}
+
+std::string ClientProtocol::play(const rules::Command& command, std::optional<std::string_view> command_id,
+                                 std::optional<std::int64_t> expected_seq, std::string_view id) {
+  protocol::JsonLine line("play", id);
+  line.raw_field("command", rules::command_to_json(command));
+  if (expected_seq) line.field("expected_seq", *expected_seq);
+  if (command_id) line.field("command_id", *command_id);
+  return line.str();
+}
+
+std::string ClientProtocol::sync(std::string_view id) { return protocol::JsonLine("sync", id).str(); }
+std::string ClientProtocol::ping(std::string_view id) { return protocol::JsonLine("ping", id).str(); }
+
+}  // namespace eryantis::client

@@ -1,0 +1,406 @@
+// Runs the real eryantis-replay binary against databases written through the
+// store API (random games appended as the server would) and checks its output
+// and exit codes for every subcommand.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "eryantis/rules/random_game.hpp"
+#include "eryantis/rules/serialize.hpp"
+#include "eryantis/store/store.hpp"
+
+namespace eryantis::replay {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace eryantis::rules;
+
+const std::string kBinary = ERYANTIS_REPLAY_BINARY;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A directory removed with everything in it at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "eryantis-replay-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+// fork + exec of the replay binary: stdout and stderr to files, `input` on stdin.
+Outcome run(const TempDir& dir, const std::vector<std::string>& args, const std::string& input = "") {
+  const std::string in = dir.file("stdin"), out = dir.file("stdout"), err = dir.file("stderr");
+  std::ofstream(in, std::ios::binary) << input;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!std::freopen(in.c_str(), "rb", stdin) || !std::freopen(out.c_str(), "wb", stdout) ||
+        !std::freopen(err.c_str(), "wb", stderr)) {
+      _exit(127);
+    }
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(kBinary.c_str()));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(kBinary.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Outcome r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+std::string describe(const Outcome& r) {
+  return "exit " + std::to_string(r.code) + "\n--- stdout:\n" + r.out + "\n--- stderr:\n" + r.err;
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+void exec_sql(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* message = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+  EXPECT_EQ(rc, SQLITE_OK) << (message ? message : "");
+  sqlite3_free(message);
+  sqlite3_close(db);
+}
+
+struct Game {
+  MatchOptions options;
+  std::uint64_t seed;
+};
+const std::vector<Game> kGames = {{{2, Mode::Simple}, 1}, {{3, Mode::Expert}, 2}, {{4, Mode::Expert}, 3}};
+const std::array<std::string, 4> kNames = {"alice", "bob", "carol", "dana"};
+
+// Matches 1..3 (the games above), finished, seats named alice, bob, ...
+class ReplayTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = dir_.file("matches.db");
+    auto store = store::Store::open(db_);
+    ASSERT_TRUE(store) << store.error().message;
+    store::MatchId id = 0;
+    for (const Game& g : kGames) {
+      ++id;
+      std::vector<std::uint64_t> hashes;
+      RandomGame game =
+          play_random_game(g.options, g.seed, [&](const Event&, const State& s) { hashes.push_back(hash(s)); });
+      games_.push_back(game);
+      std::vector<store::NewEvent> events;
+      for (std::size_t i = 0; i < game.events.size(); ++i) {
+        store::NewEvent e;
+        e.actor = i == 0 ? store::Actor::server() : store::Actor::player(game.events[i].seat);
+        e.event = game.events[i];
+        e.state_hash = hashes[i];
+        events.push_back(std::move(e));
+      }
+      store::AppendRequest r = store::AppendRequest::of(id, 0, std::move(events), game.state);
+      r.create = store::NewMatch{g.options, store::MatchStatus::Running};
+      for (int p = 0; p < g.options.players; ++p) {
+        store::SeatRecord seat;
+        seat.seat = p;
+        seat.nickname = kNames[static_cast<std::size_t>(p)];
+        seat.resume_token_hash = store::hash_to_hex(static_cast<std::uint64_t>(p));
+        r.seats.push_back(seat);
+      }
+      r.status = store::MatchStatus::Finished;
+      r.result_json = R"({"type":"result"})";
+      auto done = store->append_batch(std::span(&r, 1));
+      ASSERT_TRUE(done.at(0)) << done.at(0).error().message;
+    }
+  }  // the store closes here: the WAL is checkpointed, the file can be copied
+
+  // A copy of the database to damage.
+  std::string copy(const std::string& name) {
+    const std::string path = dir_.file(name);
+    fs::copy_file(db_, path);
+    return path;
+  }
+
+  TempDir dir_;
+  std::string db_;
+  std::vector<RandomGame> games_;
+};
+
+TEST_F(ReplayTest, List) {
+  const Outcome r = run(dir_, {db_, "list"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("last activity"), std::string::npos);
+  EXPECT_EQ(count(r.out, "finished"), 3) << r.out;
+  EXPECT_NE(r.out.find("alice, bob, carol, dana"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("expert"), std::string::npos);
+  EXPECT_NE(r.out.find(std::to_string(games_[2].events.size())), std::string::npos);
+  EXPECT_NE(r.out.find("3 match(es)"), std::string::npos);
+}
+
+TEST_F(ReplayTest, Log) {
+  const Outcome r = run(dir_, {db_, "log", "3"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_EQ(count(r.out, "\n"), static_cast<int>(games_[2].events.size()));
+  EXPECT_NE(r.out.find("    1  setup \u00b7 match created: 4 players, expert, characters "),
+            std::string::npos)
+      << r.out.substr(0, 300);
+  EXPECT_NE(r.out.find("round 1 \u00b7 "), std::string::npos);
+  EXPECT_NE(r.out.find(" moved Mother Nature "), std::string::npos);
+  EXPECT_NE(r.out.find("played assistant"), std::string::npos);
+  EXPECT_NE(r.out.find("GAME OVER"), std::string::npos);
+}
+
+TEST_F(ReplayTest, Show) {
+  Outcome r = run(dir_, {db_, "show", "1", "--at", "5"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("match 1 at seq 5 of"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("MN> "), std::string::npos);
+  EXPECT_NE(r.out.find("alice"), std::string::npos);
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);  // stdout is not a terminal
+
+  r = run(dir_, {db_, "show", "2", "--as", "1", "--color"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("bob (you)"), std::string::npos);
+  EXPECT_NE(r.out.find('\x1b'), std::string::npos);
+  EXPECT_NE(r.out.find("Game over"), std::string::npos);
+
+  r = run(dir_, {db_, "show", "1", "--at", "100000"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("no seq 100000"), std::string::npos) << r.err;
+  r = run(dir_, {db_, "show", "1", "--as", "3"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+}
+
+TEST_F(ReplayTest, StepWithPipedCommands) {
+  const Outcome r = run(dir_, {db_, "step", "3"}, "n\nn\np\nj 5\nq\n");
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_EQ(count(r.out, "== match 3, event "), 5) << r.out;
+  const std::string total = std::to_string(games_[2].events.size());
+  std::vector<std::size_t> at;
+  for (int seq : {1, 2, 3, 2, 5}) {
+    const std::string header = "== match 3, event " + std::to_string(seq) + " of " + total + " ==";
+    const std::size_t from = at.empty() ? 0 : at.back() + 1;
+    at.push_back(r.out.find(header, from));
+    ASSERT_NE(at.back(), std::string::npos) << header << "\n" << r.out;
+  }
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+
+  // End of input without q, and commands it does not know.
+  const Outcome eof = run(dir_, {db_, "step", "1"}, "p\nbogus\nj 0\nn\n");
+  ASSERT_EQ(eof.code, 0) << describe(eof);
+  EXPECT_NE(eof.out.find("already at the first event"), std::string::npos);
+  EXPECT_NE(eof.out.find("commands: n/next"), std::string::npos);
+  EXPECT_NE(eof.out.find("jump needs a seq"), std::string::npos);
+  EXPECT_EQ(count(eof.out, "== match 1, event "), 2);
+}
+
+TEST_F(ReplayTest, VerifyPassesThenFindsACorruptHash) {
+  Outcome r = run(dir_, {db_, "verify", "--all"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  std::size_t events = 0;
+  for (const RandomGame& g : games_) events += g.events.size();
+  EXPECT_NE(r.out.find("verified 3 matches, " + std::to_string(events) + " events in "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("0 divergences"), std::string::npos);
+
+  r = run(dir_, {db_, "verify", "2"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("verified 1 match, "), std::string::npos) << r.out;
+  r = run(dir_, {db_, "verify"});  // no MATCH: every match
+  ASSERT_EQ(r.code, 0) << describe(r);
+
+  const std::string bad = copy("bad-hash.db");
+  exec_sql(bad, "UPDATE events SET state_hash = '0123456789abcdef' WHERE match_id = 2 AND seq = 7");
+  r = run(dir_, {bad, "verify", "--all"});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.out.find("DIVERGENCE match 2 seq 7: state hash differs (stored 0123456789abcdef, "
+                       "recomputed "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("1 divergence\n"), std::string::npos) << r.out;
+  r = run(dir_, {bad, "verify", "2", "--threads", "1"});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  r = run(dir_, {bad, "verify", "1"});
+  EXPECT_EQ(r.code, 0) << describe(r);
+}
+
+TEST_F(ReplayTest, ExportStateAndEvents) {
+  Outcome r = run(dir_, {db_, "export", "3"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  auto state = state_from_json(r.out);
+  ASSERT_TRUE(state) << state.error().message;
+  EXPECT_EQ(*state, games_[2].state);
+
+  r = run(dir_, {db_, "export", "3", "--at", "5"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  state = state_from_json(r.out);
+  ASSERT_TRUE(state) << state.error().message;
+  EXPECT_EQ(state->events_applied, 5u);
+  EXPECT_EQ(*state, fold(std::span(games_[2].events).first(5)));
+
+  r = run(dir_, {db_, "export", "2", "--events"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  ASSERT_EQ(r.out.front(), '[');
+  std::istringstream lines(r.out);
+  std::vector<Event> events;
+  for (std::string line; std::getline(lines, line);) {
+    if (line == "[" || line == "]") continue;
+    if (line.back() == ',') line.pop_back();
+    auto e = event_from_json(line);
+    ASSERT_TRUE(e) << e.error().message << ": " << line;
+    events.push_back(*e);
+  }
+  EXPECT_EQ(events, games_[1].events);
+  r = run(dir_, {db_, "export", "2", "--events", "--at", "3"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_EQ(count(r.out, "\"v\":1"), 3);
+}
+
+TEST_F(ReplayTest, ApplyNeedsNoDatabase) {
+  // The 4-player game during its first planning phase.
+  const auto& events = games_[2].events;
+  State s;
+  std::size_t i = 0;
+  while (s.phase != Phase::Planning) s = apply(s, events[i++]);
+  const std::string file = dir_.file("state.json");
+  std::ofstream(file) << state_to_json(s);
+  const Seat seat = s.current_seat();
+  const Command good = legal_commands(s, seat).front();
+
+  Outcome r = run(dir_, {"apply", "--state", file, "--seat", std::to_string(seat), "--command",
+                     command_to_json(good)});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  auto next = state_from_json(r.out);
+  ASSERT_TRUE(next) << next.error().message;
+  EXPECT_EQ(*next, apply(s, check(s, seat, good).value()));
+
+  const Seat other = static_cast<Seat>((seat + 1) % 4);
+  r = run(dir_, {"apply", "--state", file, "--seat", std::to_string(other), "--command",
+                 command_to_json(good)});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_EQ(r.out.rfind("{\"error\":\"NOT_YOUR_TURN\",\"message\":\"", 0), 0u) << r.out;
+
+  // Server-only commands need --server.
+  r = run(dir_, {"apply", "--state", file, "--seat", std::to_string(seat), "--command",
+                 R"({"type":"skip_turn"})"});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.out.find("SERVER_ONLY"), std::string::npos) << r.out;
+  r = run(dir_, {"apply", "--state", file, "--seat", std::to_string(seat), "--command",
+                 R"({"type":"skip_turn"})", "--server"});
+  EXPECT_EQ(r.code, 0) << describe(r);
+
+  // The state from stdin; bad inputs are usage errors.
+  r = run(dir_, {"apply", "--state", "-", "--seat", std::to_string(seat), "--command",
+                 command_to_json(good)},
+          state_to_json(s));
+  EXPECT_EQ(r.code, 0) << describe(r);
+  r = run(dir_, {"apply", "--state", dir_.file("nope.json"), "--seat", "0", "--command", "{}"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("cannot read the state file"), std::string::npos);
+  r = run(dir_, {"apply", "--state", file, "--seat", "0", "--command", R"({"type":"fly"})"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("not a command"), std::string::npos);
+}
+
+TEST_F(ReplayTest, Errors) {
+  Outcome r = run(dir_, {dir_.file("missing.db"), "list"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("no such database file"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_.file("missing.db")));  // never created
+
+  r = run(dir_, {db_, "log", "99"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("no match 99"), std::string::npos) << r.err;
+  for (const char* sub : {"show", "step", "verify", "export"}) {
+    r = run(dir_, {db_, sub, "99"});
+    EXPECT_EQ(r.code, 2) << sub << ": " << describe(r);
+  }
+
+  r = run(dir_, {"list"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("needs the database"), std::string::npos);
+  r = run(dir_, {db_, "frobnicate"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  r = run(dir_, {db_, "log", "not-a-number"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+
+  const std::string corrupt = copy("corrupt.db");
+  exec_sql(corrupt, R"(UPDATE events SET payload = '{"v":1,"type":"fly"}' WHERE match_id = 1 AND seq = 4)");
+  for (const char* sub : {"log", "show", "export"}) {
+    r = run(dir_, {corrupt, sub, "1"});
+    EXPECT_EQ(r.code, 2) << describe(r);
+    EXPECT_NE(r.err.find("match 1, seq 4: corrupt row: payload does not decode: "), std::string::npos)
+        << r.err;
+  }
+  r = run(dir_, {corrupt, "verify", "1"});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.out.find("DIVERGENCE match 1 seq 4: payload does not decode"), std::string::npos)
+      << r.out;
+
+  // A read-only open never migrates: an older schema is refused, clearly.
+  const std::string old = copy("old.db");
+  exec_sql(old, "PRAGMA user_version = 1");
+  r = run(dir_, {old, "list"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("cannot open " + old + " read-only"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("read-write"), std::string::npos) << r.err;
+
+  const std::string junk = dir_.file("junk.db");
+  std::ofstream(junk) << "this is not a database, just text that is long enough to be a header..";
+  r = run(dir_, {junk, "list"});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+}
+
+TEST_F(ReplayTest, HelpForEverySubcommand) {
+  Outcome r = run(dir_, {"--help"});
+  EXPECT_EQ(r.code, 0) << describe(r);
+  for (const char* sub : {"list", "log", "show", "step", "verify", "export", "apply"})
+    EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
+  for (const char* sub : {"list", "log", "show", "step", "verify", "export", "apply"}) {
+    r = run(dir_, {sub, "--help"});
+    EXPECT_EQ(r.code, 0) << sub << ": " << describe(r);
+    EXPECT_NE(r.out.find(sub), std::string::npos) << r.out;
+    r = run(dir_, {db_, sub, "--help"});
+    EXPECT_EQ(r.code, 0) << sub << ": " << describe(r);
+  }
+  r = run(dir_, {"show", "--help"});
+  EXPECT_NE(r.out.find("--at"), std::string::npos);
+  EXPECT_NE(r.out.find("--as"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace eryantis::replay

@@ -1,0 +1,479 @@
+// eryantis-replay's subcommands. The database is always opened read-only, so
+// every subcommand is safe beside a running server.
+#include "commands.hpp"
+
+#include <spdlog/fmt/fmt.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "eryantis/render/render.hpp"
+#include "eryantis/rules/decider.hpp"
+#include "eryantis/rules/serialize.hpp"
+#include "eryantis/store/store.hpp"
+#include "eryantis/store/upcast.hpp"
+
+namespace eryantis::replay {
+
+namespace {
+
+using store::MatchId;
+using store::Seq;
+
+// Prints "eryantis-replay: <message>" on stderr and returns kExitError.
+int error(const std::string& message) {
+  std::fprintf(stderr, "eryantis-replay: %s\n", message.c_str());
+  return kExitError;
+}
+
+std::string store_error_text(const store::StoreError& e) {
+  return fmt::format("{} ({})", e.message, store::store_code_name(e.code));
+}
+
+// Opens `path` read-only; on failure prints why and returns nullopt.
+std::optional<store::Store> open_db(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    error(fmt::format("no such database file: {}", path));
+    return std::nullopt;
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    error(fmt::format("{} is a directory, not a database file", path));
+    return std::nullopt;
+  }
+  store::Options options;
+  options.read_only = true;
+  auto opened = store::Store::open(path, options);
+  if (!opened) {
+    if (opened.error().code == store::StoreCode::TooOld) {
+      error(fmt::format("cannot open {} read-only: {}", path, opened.error().message));
+    } else {
+      error(fmt::format("cannot open {}: {}", path, store_error_text(opened.error())));
+    }
+    return std::nullopt;
+  }
+  return std::move(*opened);
+}
+
+// A match's events decoded and folded: states[k] is the state after k events.
+struct Match {
+  MatchId id = 0;
+  render::Names names{};
+  std::vector<rules::Event> events;
+  std::vector<rules::State> states;
+  Seq last() const { return static_cast<Seq>(events.size()); }
+};
+
+render::Names names_of(store::Store& db, MatchId id) {
+  render::Names names{};
+  if (auto seats = db.seats(id)) {
+    for (const store::SeatRecord& seat : *seats)
+      if (seat.seat >= 0 && seat.seat < rules::kMaxPlayers) {
+        names[static_cast<std::size_t>(seat.seat)] = seat.nickname;
+      }
+  }
+  return names;
+}
+
+// Loads, decodes and folds a match up to `to_seq`. Returns the exit code on failure.
+std::expected<Match, int> load_match(store::Store& db, MatchId id,
+                                     Seq to_seq = std::numeric_limits<Seq>::max()) {
+  auto last = db.last_seq(id);
+  if (!last) {
+    if (last.error().code == store::StoreCode::NotFound) {
+      return std::unexpected(error(fmt::format("no match {} in this database (see `list`)", id)));
+    }
+    return std::unexpected(error(store_error_text(last.error())));
+  }
+  auto rows = db.load_events(id, 1, to_seq);
+  if (!rows) return std::unexpected(error(store_error_text(rows.error())));
+  Match m;
+  m.id = id;
+  m.names = names_of(db, id);
+  m.states.emplace_back();
+  m.events.reserve(rows->size());
+  for (const store::StoredEvent& row : *rows) {
+    if (row.seq != m.last() + 1) {
+      return std::unexpected(error(
+          fmt::format("match {}: corrupt log: event {} is missing (next stored seq is {})", id,
+                      m.last() + 1, row.seq)));
+    }
+    auto payload = store::upcast(row.schema_version, row.payload);
+    if (!payload) {
+      return std::unexpected(error(fmt::format("match {}, seq {}: corrupt row: {}", id, row.seq,
+                                               payload.error().message)));
+    }
+    auto event = rules::event_from_json(*payload);
+    if (!event) {
+      return std::unexpected(error(fmt::format("match {}, seq {}: corrupt row: payload does not decode: {}",
+                                               id, row.seq, event.error().message)));
+    }
+    auto next = rules::apply_checked(m.states.back(), *event);
+    if (!next) {
+      return std::unexpected(error(fmt::format(
+          "match {}, seq {}: today's rules refuse the stored event: {} ({}); run `verify {}`", id,
+          row.seq, rules::rule_code_name(next.error().code), next.error().message, id)));
+    }
+    m.events.push_back(std::move(*event));
+    m.states.push_back(std::move(*next));
+  }
+  return m;
+}
+
+std::string round_prefix(const rules::State& before) {
+  if (before.events_applied == 0 || before.phase == rules::Phase::Setup) return "setup";
+  return fmt::format("round {}", before.round);
+}
+
+std::string event_line(const Match& m, Seq seq) {
+  const auto i = static_cast<std::size_t>(seq);
+  return fmt::format("{:>5}  {} \u00b7 {}", seq, round_prefix(m.states[i - 1]),
+                     render::describe_event(m.states[i - 1], m.events[i - 1], m.states[i], m.names));
+}
+
+// JSON string literal (quotes included).
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    switch (ch) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<int>(ch));
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+bool check_at(const Match& m, std::optional<Seq> at) {
+  if (!at) return true;
+  if (*at < 0 || *at > m.last()) {
+    error(fmt::format("match {} has events 1..{}: no seq {}", m.id, m.last(), *at));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// --- list --------------------------------------------------------------------
+
+int run_list(const std::string& path) {
+  auto db = open_db(path);
+  if (!db) return kExitError;
+  auto matches = db->list_matches();
+  if (!matches) return error(store_error_text(matches.error()));
+  std::printf("%6s  %-11s  %7s  %-6s  %6s  %-24s  %s\n", "id", "status", "players", "mode",
+              "events", "last activity", "nicknames");
+  for (const store::MatchSummary& m : *matches) {
+    std::vector<std::string> nicks;
+    if (auto seats = db->seats(m.id)) {
+      for (const store::SeatRecord& s : *seats) nicks.push_back(s.nickname);
+    }
+    std::string names;
+    for (std::size_t i = 0; i < nicks.size(); ++i) names += (i ? ", " : "") + nicks[i];
+    if (m.quarantine_reason) names += "  [quarantined: " + *m.quarantine_reason + "]";
+    std::printf("%6lld  %-11s  %7d  %-6s  %6lld  %-24s  %s\n", static_cast<long long>(m.id),
+                std::string(store::status_name(m.status)).c_str(), m.players, m.mode.c_str(),
+                static_cast<long long>(m.events), m.last_activity.c_str(), names.c_str());
+  }
+  std::printf("%zu match(es)\n", matches->size());
+  return kExitOk;
+}
+
+// --- log ---------------------------------------------------------------------
+
+int run_log(const std::string& path, MatchId id) {
+  auto db = open_db(path);
+  if (!db) return kExitError;
+  auto m = load_match(*db, id);
+  if (!m) return m.error();
+  std::string out;
+  for (Seq seq = 1; seq <= m->last(); ++seq) {
+    out += event_line(*m, seq);
+    out += '\n';
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+// --- show --------------------------------------------------------------------
+
+int run_show(const std::string& path, const ShowArgs& args) {
+  auto db = open_db(path);
+  if (!db) return kExitError;
+  auto m = load_match(*db, args.match);
+  if (!m) return m.error();
+  if (!check_at(*m, args.at)) return kExitError;
+  const Seq at = args.at.value_or(m->last());
+  rules::State state = m->states[static_cast<std::size_t>(at)];
+  render::RenderOptions options;
+  options.names = m->names;
+  options.color = args.color;
+  if (args.as) {
+    if (*args.as < 0 || *args.as >= std::max(1, state.players())) {
+      return error(fmt::format("--as {}: match {} has seats 0..{}", *args.as, m->id,
+                               state.players() - 1));
+    }
+    const auto seat = static_cast<rules::Seat>(*args.as);
+    state = rules::view(state, seat).state;
+    options.viewer = seat;
+  }
+  std::string out = fmt::format("match {} at seq {} of {}\n", m->id, at, m->last());
+  if (at > 0) out += event_line(*m, at) + "\n";
+  out += render::render_board(state, options);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+// --- step --------------------------------------------------------------------
+
+int run_step(const std::string& path, MatchId id, bool color) {
+  auto db = open_db(path);
+  if (!db) return kExitError;
+  auto m = load_match(*db, id);
+  if (!m) return m.error();
+  if (m->last() == 0) return error(fmt::format("match {} has no events", id));
+  const bool interactive = isatty(STDIN_FILENO) != 0;
+  const bool clear = interactive && isatty(STDOUT_FILENO) != 0;
+  render::RenderOptions options;
+  options.names = m->names;
+  options.color = color;
+  Seq at = 1;
+  auto draw = [&] {
+    std::string out = clear ? "\x1b[H\x1b[2J" : "";
+    out += fmt::format("== match {}, event {} of {} ==\n", m->id, at, m->last());
+    out += event_line(*m, at) + "\n";
+    out += render::render_board(m->states[static_cast<std::size_t>(at)], options);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  };
+  auto note = [](const std::string& text) { std::printf("%s\n", text.c_str()); };
+  draw();
+  std::string line;
+  for (;;) {
+    if (interactive) {
+      std::printf("[n]ext [p]rev [j]ump SEQ [q]uit > ");
+    }
+    std::fflush(stdout);
+    if (!std::getline(std::cin, line)) break;
+    std::istringstream words(line);
+    std::string word;
+    words >> word;
+    if (word.empty() || word == "n" || word == "next") {
+      if (at >= m->last()) {
+        note(fmt::format("already at the last event ({})", m->last()));
+        continue;
+      }
+      ++at;
+    } else if (word == "p" || word == "prev") {
+      if (at <= 1) {
+        note("already at the first event");
+        continue;
+      }
+      --at;
+    } else if (word == "j" || word == "jump") {
+      Seq target = 0;
+      if (!(words >> target) || target < 1 || target > m->last()) {
+        note(fmt::format("jump needs a seq from 1 to {}", m->last()));
+        continue;
+      }
+      at = target;
+    } else if (word == "q" || word == "quit") {
+      return kExitOk;
+    } else {
+      note("commands: n/next, p/prev, j/jump SEQ, q/quit");
+      continue;
+    }
+    draw();
+  }
+  return kExitOk;
+}
+
+// --- verify ------------------------------------------------------------------
+
+int run_verify(const std::string& path, const VerifyArgs& args) {
+  auto db = open_db(path);
+  if (!db) return kExitError;
+  std::vector<MatchId> ids;
+  if (args.match) {
+    if (auto last = db->last_seq(*args.match); !last) {
+      if (last.error().code == store::StoreCode::NotFound) {
+        return error(fmt::format("no match {} in this database (see `list`)", *args.match));
+      }
+      return error(store_error_text(last.error()));
+    }
+    ids.push_back(*args.match);
+  } else {
+    auto matches = db->list_matches();
+    if (!matches) return error(store_error_text(matches.error()));
+    for (const auto& m : *matches) ids.push_back(m.id);
+  }
+
+  // Workers pull match ids from a shared counter, each on its own read-only connection.
+  int threads = args.threads > 0 ? args.threads
+                                 : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(ids.size())));
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> done{0};
+  std::atomic<std::int64_t> events{0};
+  std::mutex mutex;
+  std::vector<store::VerifyReport> findings;  // divergences and bad snapshots
+  std::vector<std::string> failures;          // matches that could not be read at all
+
+  const auto start = std::chrono::steady_clock::now();
+  auto work = [&](store::Store& conn) {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= ids.size()) return;
+      auto report = conn.verify(ids[i]);
+      if (!report) {
+        std::lock_guard lock(mutex);
+        failures.push_back(fmt::format("match {}: {}", ids[i], store_error_text(report.error())));
+      } else {
+        events += report->events_checked;
+        if (!report->ok() || !report->bad_snapshots.empty()) {
+          std::lock_guard lock(mutex);
+          findings.push_back(std::move(*report));
+        }
+      }
+      ++done;
+    }
+  };
+  std::vector<store::Store> connections;
+  for (int t = 1; t < threads; ++t) {
+    auto conn = open_db(path);
+    if (!conn) return kExitError;
+    connections.push_back(std::move(*conn));
+  }
+  std::vector<std::thread> workers;
+  for (auto& conn : connections) workers.emplace_back(work, std::ref(conn));
+
+  const bool progress = isatty(STDERR_FILENO) != 0 && ids.size() > 1;
+  if (progress) {
+    // The main thread verifies too, and redraws the bar between matches.
+    std::thread bar([&] {
+      while (done.load() < ids.size()) {
+        const std::size_t d = done.load();
+        const int width = 40;
+        const int filled = static_cast<int>(width * d / ids.size());
+        std::fprintf(stderr, "\r[%s%s] %zu/%zu matches, %lld events", std::string(filled, '#').c_str(),
+                     std::string(width - filled, '.').c_str(), d, ids.size(),
+                     static_cast<long long>(events.load()));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      std::fprintf(stderr, "\r%s\r", std::string(100, ' ').c_str());
+    });
+    work(*db);
+    for (auto& w : workers) w.join();
+    bar.join();
+  } else {
+    work(*db);
+    for (auto& w : workers) w.join();
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::sort(findings.begin(), findings.end(),
+            [](const auto& a, const auto& b) { return a.id < b.id; });
+  std::sort(failures.begin(), failures.end());
+  int divergences = 0;
+  for (const store::VerifyReport& r : findings) {
+    if (r.divergence) {
+      ++divergences;
+      const store::Divergence& d = *r.divergence;
+      std::printf("DIVERGENCE match %lld seq %lld: %s (stored hash %s, recomputed %s)\n",
+                  static_cast<long long>(r.id), static_cast<long long>(d.seq), d.reason.c_str(),
+                  store::hash_to_hex(d.expected_hash).c_str(),
+                  d.actual_hash ? store::hash_to_hex(d.actual_hash).c_str() : "none");
+    }
+    if (!r.bad_snapshots.empty()) {
+      std::string seqs;
+      for (Seq s : r.bad_snapshots) seqs += (seqs.empty() ? "" : ", ") + std::to_string(s);
+      std::printf("note: match %lld: snapshot(s) at seq %s ignored (another version, "
+                  "undecodable or different from the fold); the log is the truth\n",
+                  static_cast<long long>(r.id), seqs.c_str());
+    }
+  }
+  for (const std::string& f : failures) std::fprintf(stderr, "eryantis-replay: %s\n", f.c_str());
+  const long long total = events.load();
+  std::printf("verified %zu match%s, %lld events in %.2f s (%.0f events/s), %d divergence%s\n",
+              ids.size() - failures.size(), ids.size() - failures.size() == 1 ? "" : "es", total,
+              seconds, seconds > 0 ? static_cast<double>(total) / seconds : 0.0, divergences,
+              divergences == 1 ? "" : "s");
+  if (!failures.empty()) return kExitError;
+  return divergences == 0 ? kExitOk : kExitFinding;
+}
+
+// --- export ------------------------------------------------------------------
+
+int run_export(const std::string& path, const ExportArgs& args) {
+  auto db = open_db(path);
+  if (!db) return kExitError;
+  auto m = load_match(*db, args.match);
+  if (!m) return m.error();
+  if (!check_at(*m, args.at)) return kExitError;
+  const Seq at = args.at.value_or(m->last());
+  std::string out;
+  if (args.events) {
+    out = "[";
+    for (Seq seq = 1; seq <= at; ++seq) {
+      out += seq == 1 ? "\n" : ",\n";
+      out += rules::event_to_json(m->events[static_cast<std::size_t>(seq - 1)]);
+    }
+    out += "\n]\n";
+  } else {
+    out = rules::state_to_json(m->states[static_cast<std::size_t>(at)]) + "\n";
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+// --- apply -------------------------------------------------------------------
+
+int run_apply(const ApplyArgs& args) {
+  std::string text;
+  if (args.state_file == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(args.state_file, std::ios::binary);
+    if (!in) return error(fmt::format("cannot read the state file {}", args.state_file));
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  auto state = rules::state_from_json(text);
+  if (!state) {
+    return error(fmt::format("{}: not a state: {}", args.state_file, state.error().message));
+  }
+  auto command = rules::command_from_json(args.command_json);
+  if (!command) return error(fmt::format("--command: not a command: {}", command.error().message));
+  const auto authority = args.server ? rules::Authority::Server : rules::Authority::Player;
+  auto event = rules::check(*state, static_cast<rules::Seat>(args.seat), *command, authority);
+  if (!event) {
+    std::printf("{\"error\":%s,\"message\":%s}\n",
+                json_string(rules::rule_code_name(event.error().code)).c_str(),
+                json_string(event.error().message).c_str());
+    return kExitFinding;
+  }
+  const std::string out = rules::state_to_json(rules::apply(*state, *event)) + "\n";
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace eryantis::replay
