@@ -32,12 +32,12 @@ struct Paint {
   std::string dim(std::string_view text) const { return wrap(text, "2"); }
   std::string color(Color c, std::string_view text) const {
     static constexpr std::array<std::string_view, kColorCount> kCodes = {"33", "34", "32", "31",
-                                                                        "35"};
+                                                                         "35"};
     return wrap(text, kCodes[index(c)]);
   }
   std::string tower(TowerColor c, std::string_view text) const {
     static constexpr std::array<std::string_view, kTowerColorCount> kCodes = {"1;30;47", "1;97",
-                                                                             "1;90"};
+                                                                              "1;90"};
     return wrap(text, kCodes[static_cast<int>(c)]);
   }
 };
@@ -76,22 +76,32 @@ std::string printable(std::string text) {
 
 std::string_view reason_words(EndReason r) {
   switch (r) {
-    case EndReason::LastTower: return "last tower built";
-    case EndReason::ThreeGroups: return "three island groups left";
-    case EndReason::BagEmpty: return "bag emptied";
-    case EndReason::NoAssistants: return "assistants used up";
-    case EndReason::Forfeit: return "forfeit";
-    case EndReason::None: break;
+    case EndReason::LastTower:
+      return "last tower built";
+    case EndReason::ThreeGroups:
+      return "three island groups left";
+    case EndReason::BagEmpty:
+      return "bag emptied";
+    case EndReason::NoAssistants:
+      return "assistants used up";
+    case EndReason::Forfeit:
+      return "forfeit";
+    case EndReason::None:
+      break;
   }
   return "not over";
 }
 
 std::string phase_words(Phase p) {
   switch (p) {
-    case Phase::Setup: return "setup";
-    case Phase::Planning: return "planning phase";
-    case Phase::Action: return "action phase";
-    case Phase::GameOver: return "game over";
+    case Phase::Setup:
+      return "setup";
+    case Phase::Planning:
+      return "planning phase";
+    case Phase::Action:
+      return "action phase";
+    case Phase::GameOver:
+      return "game over";
   }
   return "?";
 }
@@ -224,9 +234,8 @@ std::string legal_summary(const State& s, Seat seat) {
                                moves_per_turn(s.players())));
   }
   if (!steps.empty()) {
-    what.push_back(steps.size() == 1
-                       ? std::string("move Mother Nature 1 step")
-                       : fmt::format("move Mother Nature 1-{} steps", steps.back()));
+    what.push_back(steps.size() == 1 ? std::string("move Mother Nature 1 step")
+                                     : fmt::format("move Mother Nature 1-{} steps", steps.back()));
   }
   if (!clouds.empty()) what.push_back("take a cloud (" + numbers(clouds) + ")");
   if (!characters.empty()) what.push_back("use a character (" + join(characters, ", ") + ")");
@@ -253,6 +262,7 @@ class BoardWriter {
  private:
   void line(const std::string& text) {
     out_ += text;
+    while (!out_.empty() && out_.back() == ' ') out_.pop_back();
     out_ += '\n';
   }
 
@@ -292,8 +302,7 @@ class BoardWriter {
   std::string student_cells(const Students& st, int* visible) const {
     std::string out;
     for (Color c : kAllColors) {
-      std::string cell =
-          st[c] > 0 ? fmt::format("{}{}", color_letter(c), st[c]) : std::string(".");
+      std::string cell = st[c] > 0 ? fmt::format("{}{}", color_letter(c), st[c]) : std::string(".");
       const int width = static_cast<int>(cell.size());
       out += pad(st[c] > 0 ? p_.color(c, cell) : p_.dim(cell), width, 4);
     }
@@ -311,8 +320,8 @@ class BoardWriter {
   void header() {
     std::string title = fmt::format(
         "ERYANTIS | {} players, {} | {}{} | event {}", s_.players(), mode_name(s_.options.mode),
-        s_.round > 0 ? fmt::format("round {}, ", s_.round) : std::string(),
-        phase_words(s_.phase), s_.events_applied);
+        s_.round > 0 ? fmt::format("round {}, ", s_.round) : std::string(), phase_words(s_.phase),
+        s_.events_applied);
     std::string right = fmt::format("bag {}", s_.bag.total());
     if (s_.expert()) right += fmt::format(" | supply {} coins", s_.supply);
     const int gap = std::max(2, 100 - static_cast<int>(title.size() + right.size()));
@@ -339,8 +348,8 @@ class BoardWriter {
         doing = "nothing: absent this round, the server skips the turn";
       }
       const std::string head = seat == o_.viewer ? "Your turn:" : "Turn:";
-      std::string text = seat == o_.viewer ? std::string("you may ")
-                                           : fmt::format("{} may ", who(seat));
+      std::string text =
+          seat == o_.viewer ? std::string("you may ") : fmt::format("{} may ", who(seat));
       text += doing.empty() ? std::string("wait") : doing;
       wrapped(p_.bold(head), static_cast<int>(head.size()), text);
     }
@@ -354,13 +363,15 @@ class BoardWriter {
       }
       notes.push_back("order: " + join(order, " > "));
     }
-    if (s_.last_round) notes.push_back(fmt::format("LAST ROUND ({})", reason_words(s_.last_round_reason)));
+    if (s_.last_round)
+      notes.push_back(fmt::format("LAST ROUND ({})", reason_words(s_.last_round_reason)));
     if (s_.skip_clouds) notes.push_back("no clouds this round");
     if (s_.phase == Phase::Action) {
       std::vector<std::string> effects;
       if (s_.turn.active) effects.push_back(character_title(*s_.turn.active) + " active");
       if (s_.turn.excluded_color) {
-        effects.push_back(fmt::format("{} gives no influence", color_name(*s_.turn.excluded_color)));
+        effects.push_back(
+            fmt::format("{} gives no influence", color_name(*s_.turn.excluded_color)));
       }
       if (!effects.empty()) notes.push_back(join(effects, ", "));
     }
@@ -376,8 +387,7 @@ class BoardWriter {
   }
 
   void islands() {
-    line(p_.bold(fmt::format("Islands ({} groups, clockwise)", s_.group_count)) +
-         "      students          towers         ");
+    line(p_.bold(fmt::format("Islands ({} groups, clockwise)", s_.group_count)));
     for (int g = 0; g < s_.group_count; ++g) {
       const IslandGroup& group = s_.groups[static_cast<std::size_t>(g)];
       const bool mn = g == s_.mother_nature;
@@ -386,7 +396,7 @@ class BoardWriter {
       text += pad(p_.bold(label), static_cast<int>(label.size()), 7);
       int visible = 0;
       text += student_cells(group.students, &visible);
-      text += pad(fmt::format("{}", group.students.total()), 
+      text += pad(fmt::format("{}", group.students.total()),
                   static_cast<int>(std::to_string(group.students.total()).size()), 5);
       if (group.tower) {
         const std::string t = fmt::format("{} x{}", tower_color_name(*group.tower), group.towers);
@@ -419,8 +429,7 @@ class BoardWriter {
       std::string text = first ? p_.bold("Characters:") + "  " : std::string(13, ' ');
       first = false;
       text += pad(p_.bold(title), static_cast<int>(title.size()), 17);
-      const std::string cost =
-          fmt::format("cost {}{}", k.cost(), k.used ? " (coin on it)" : "");
+      const std::string cost = fmt::format("cost {}{}", k.cost(), k.used ? " (coin on it)" : "");
       text += pad(cost, static_cast<int>(cost.size()), 22);
       if (setup_students(k.id) > 0) text += "card: " + compact(k.students);
       if (k.id == CharacterId::GrandmaHerbs) text += fmt::format("no-entry tiles: {}", k.no_entry);
@@ -434,22 +443,28 @@ class BoardWriter {
   std::string table(Color c, int count) const {
     std::string seats;
     for (int i = 1; i <= kTableSeats; ++i) {
-      if (i <= count) seats += color_letter(c);
-      else seats += (s_.expert() && i % 3 == 0) ? 'o' : '.';
+      if (i <= count)
+        seats += color_letter(c);
+      else
+        seats += (s_.expert() && i % 3 == 0) ? 'o' : '.';
     }
     return p_.color(c, std::string(1, color_letter(c))) + "[" +
            p_.color(c, seats.substr(0, static_cast<std::size_t>(std::min(count, kTableSeats)))) +
            p_.dim(seats.substr(static_cast<std::size_t>(std::min(count, kTableSeats)))) + "]";
   }
 
+  // Three lines per seat: who (team, towers, coins, professors, wizard); the
+  // entrance and assistants; the five dining tables.
   void board(Seat p) {
     const SchoolBoard& b = s_.boards[static_cast<std::size_t>(p)];
-    const bool acting = s_.current_seat() == p &&
-                        (s_.phase == Phase::Planning || s_.phase == Phase::Action);
+    const bool acting =
+        s_.current_seat() == p && (s_.phase == Phase::Planning || s_.phase == Phase::Action);
     std::string title = fmt::format("{}{} (seat {}", acting ? "> " : "", who(p), p);
     if (b.tower_color) {
-      if (s_.players() == 4) title += fmt::format(", team {}", tower_color_name(*b.tower_color));
-      else title += ", " + std::string(tower_color_name(*b.tower_color));
+      if (s_.players() == 4)
+        title += fmt::format(", team {}", tower_color_name(*b.tower_color));
+      else
+        title += ", " + std::string(tower_color_name(*b.tower_color));
     }
     title += ")";
     std::vector<std::string> facts;
@@ -457,27 +472,31 @@ class BoardWriter {
       facts.push_back(p_.tower(*b.tower_color, fmt::format("towers {}", b.towers)));
     }
     if (s_.expert()) facts.push_back(fmt::format("coins {}", b.coins));
+    std::vector<std::string> profs;
+    for (Color c : kAllColors)
+      if (s_.professors[index(c)] == p)
+        profs.push_back(p_.color(c, std::string(1, color_letter(c))));
+    if (!profs.empty()) facts.push_back("professors " + join(profs, " "));
     if (b.wizard) facts.push_back(fmt::format("wizard {}", *b.wizard));
+    line((acting ? p_.bold(title) : title) + (facts.empty() ? "" : " | ") + join(facts, " | "));
+
+    int visible = 0;
+    std::string entrance = "  entrance  " + student_cells(b.entrance, &visible);
+    entrance += pad(fmt::format("({})", b.entrance.total()),
+                    static_cast<int>(fmt::format("({})", b.entrance.total()).size()), 6);
     if (b.played) {
-      facts.push_back(fmt::format("played {} (MN {})", b.played, mother_nature_steps(b.played)));
+      entrance += fmt::format("played {} (MN {})", b.played, mother_nature_steps(b.played));
     } else if (b.skipped_planning) {
-      facts.push_back("skipped");
+      entrance += "skipped (absent)";
     } else if (b.discard) {
-      facts.push_back(fmt::format("discard {}", b.discard));
+      entrance += fmt::format("last played {}", b.discard);
+    } else {
+      entrance += "no assistant yet";
     }
     std::vector<std::string> hand;
     for (int v = 1; v <= kAssistantCount; ++v)
       if (b.has_assistant(v)) hand.push_back(std::to_string(v));
-    facts.push_back("hand " + (hand.empty() ? std::string("-") : join(hand, " ")));
-    line((acting ? p_.bold(title) : title) + " | " + join(facts, " | "));
-
-    int visible = 0;
-    std::string entrance = "  entrance  " + student_cells(b.entrance, &visible);
-    entrance += fmt::format("({})", b.entrance.total());
-    std::vector<std::string> profs;
-    for (Color c : kAllColors)
-      if (s_.professors[index(c)] == p) profs.emplace_back(p_.color(c, color_name(c)));
-    entrance += "     professors: " + (profs.empty() ? std::string("-") : join(profs, " "));
+    entrance += " | hand " + (hand.empty() ? std::string("-") : join(hand, " "));
     line(entrance);
 
     std::vector<std::string> tables;
@@ -543,8 +562,8 @@ class EventWriter {
   }
 
   std::string say(const CreateMatch& c) {
-    std::string text = fmt::format("match created: {} players, {}", c.options.players,
-                                   mode_name(c.options.mode));
+    std::string text =
+        fmt::format("match created: {} players, {}", c.options.players, mode_name(c.options.mode));
     if (a_.expert()) {
       std::vector<std::string> ks;
       for (const CharacterCard& k : a_.characters) ks.push_back(character_title(k.id));
@@ -554,14 +573,17 @@ class EventWriter {
   }
   std::string say(const SkipTurn&) {
     if (b_.phase == Phase::Planning) {
-      return fmt::format("server skipped {}'s assistant (absent: acts last, no turn)", name(e_.seat));
+      return fmt::format("server skipped {}'s assistant (absent: acts last, no turn)",
+                         name(e_.seat));
     }
     return fmt::format("server skipped {}'s turn", name(e_.seat));
   }
   std::string say(const AwardForfeit&) {
     return fmt::format("server awarded the match to {} by forfeit", actor_);
   }
-  std::string say(const ChooseWizard& c) { return fmt::format("{} chose wizard {}", actor_, c.wizard); }
+  std::string say(const ChooseWizard& c) {
+    return fmt::format("{} chose wizard {}", actor_, c.wizard);
+  }
   std::string say(const ChooseTowerColor& c) {
     std::string text = fmt::format("{} chose the {} towers", actor_, tower_color_name(c.color));
     if (a_.players() == 4) {
@@ -613,7 +635,8 @@ class EventWriter {
   std::string say(const UseHerald& c) {
     landed_ = group_of_tile(a_, c.island);
     return character_used(CharacterId::Herald) +
-           fmt::format(": resolved {} as if Mother Nature stopped there", island_words(b_, c.island));
+           fmt::format(": resolved {} as if Mother Nature stopped there",
+                       island_words(b_, c.island));
   }
   std::string say(const UsePostman&) {
     return character_used(CharacterId::Postman) + ": Mother Nature may go 2 steps further";
@@ -626,9 +649,9 @@ class EventWriter {
     return character_used(CharacterId::Centaur) + ": towers give no influence this turn";
   }
   std::string say(const UseJester& c) {
-    return character_used(CharacterId::Jester) +
-           fmt::format(": swapped {} from the card for {}", students_words(c.from_card),
-                       students_words(c.from_entrance));
+    return character_used(CharacterId::Jester) + fmt::format(": swapped {} from the card for {}",
+                                                             students_words(c.from_card),
+                                                             students_words(c.from_entrance));
   }
   std::string say(const UseKnight&) {
     return character_used(CharacterId::Knight) + ": +2 influence this turn";
@@ -644,8 +667,7 @@ class EventWriter {
   }
   std::string say(const UsePrincess& c) {
     return character_used(CharacterId::Princess) +
-           fmt::format(": put a {} student from the card in the dining room",
-                       color_name(c.color)) +
+           fmt::format(": put a {} student from the card in the dining room", color_name(c.color)) +
            refill_words();
   }
   std::string say(const UseThief& c) {
@@ -674,8 +696,8 @@ class EventWriter {
           merged.push_back(group_label(a_, g));
         }
       }
-      out.push_back(fmt::format("merged islands {} ({} groups left)", join(merged, ", "),
-                                a_.group_count));
+      out.push_back(
+          fmt::format("merged islands {} ({} groups left)", join(merged, ", "), a_.group_count));
     }
     professors(out);
     coins(out);
@@ -704,11 +726,21 @@ class EventWriter {
       if (!now) continue;
       const std::string tower = fmt::format("{} tower", tower_color_name(*now));
       const bool here = g == landed_;
-      const std::string it = here ? std::string("it") : fmt::format("islands {}", group_label(a_, g));
+      const std::string it =
+          here ? std::string("it") : fmt::format("islands {}", group_label(a_, g));
+      // The actor's own team needs no subject; anyone else's influence is named.
+      std::string who;
+      if (e_.seat == kNoSeat || team_color(a_, e_.seat) != now) {
+        const Seat holder = tower_holder(a_, *now);
+        who = a_.players() == 4 || holder == kNoSeat
+                  ? fmt::format("team {} ", tower_color_name(*now))
+                  : name(holder) + " ";
+      }
       if (was && was != now) {
-        out.push_back(fmt::format("took {} from {} ({})", it, tower_color_name(*was), tower));
+        out.push_back(
+            fmt::format("{}took {} from {} ({})", who, it, tower_color_name(*was), tower));
       } else {
-        out.push_back(fmt::format("conquered {} ({})", it, tower));
+        out.push_back(fmt::format("{}conquered {} ({})", who, it, tower));
       }
     }
   }
@@ -724,7 +756,8 @@ class EventWriter {
       } else if (was == kNoSeat) {
         out.push_back(fmt::format("{}took the {} professor", holder, color_name(c)));
       } else {
-        out.push_back(fmt::format("{}took the {} professor from {}", holder, color_name(c), name(was)));
+        out.push_back(
+            fmt::format("{}took the {} professor from {}", holder, color_name(c), name(was)));
       }
     }
   }
@@ -750,7 +783,8 @@ class EventWriter {
       out.push_back(fmt::format("this is the last round ({})", reason_words(a_.last_round_reason)));
     }
     if (a_.round != b_.round) {
-      std::string text = fmt::format("round {} begins, {} plays first", a_.round, name(a_.first_player));
+      std::string text =
+          fmt::format("round {} begins, {} plays first", a_.round, name(a_.first_player));
       if (a_.skip_clouds) text += " (bag too short: no clouds this round)";
       out.push_back(text);
       return;

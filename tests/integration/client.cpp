@@ -11,6 +11,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <atomic>
 #include <cerrno>
 
 namespace eryantis::integration {
@@ -117,6 +118,7 @@ Client::~Client() {
 }
 
 bool Client::send_raw(std::string_view bytes) {
+  if (fd_ < 0) return false;
   while (!bytes.empty()) {
     const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n < 0) {
@@ -142,7 +144,11 @@ bool Client::read_some(Millis timeout) {
     n = ::recv(fd_, chunk, sizeof chunk, 0);
   } while (n < 0 && errno == EINTR);
   if (n <= 0) {
-    eof_ = true;  // orderly close or reset: either way nothing more will come
+    // Orderly close or reset: either way nothing more will come. Hang up too (the
+    // server lingers until its peer closes).
+    eof_ = true;
+    ::close(fd_);
+    fd_ = -1;
     return false;
   }
   buffer_.append(chunk, static_cast<std::size_t>(n));
@@ -199,6 +205,11 @@ bool Client::wait_closed(Millis timeout) {
   const auto deadline = Clock::now() + timeout;
   while (!eof_ && Clock::now() < deadline) read_some(remaining(deadline));
   return eof_;
+}
+
+std::string Client::fresh_id() {
+  static std::atomic<std::uint64_t> counter{0};
+  return name_ + "-" + std::to_string(++counter);
 }
 
 std::optional<Message> Client::hello(bool full_views) {

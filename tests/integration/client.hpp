@@ -78,7 +78,8 @@ class Client {
   bool wait_closed(Millis timeout);
 
   std::deque<Message>& inbox() { return inbox_; }
-  std::string fresh_id() { return name_ + "-" + std::to_string(++next_id_); }
+  // Unique in the whole test process (a reconnected player uses a new Client).
+  std::string fresh_id();
 
   // Lobby helpers: each returns the reply (welcome / logged_in / joined / ...).
   std::optional<Message> hello(bool full_views = true);
@@ -101,7 +102,6 @@ class Client {
   std::string buffer_;
   std::deque<Message> inbox_;
   bool eof_ = false;
-  std::uint64_t next_id_ = 0;
 };
 
 }  // namespace eryantis::integration

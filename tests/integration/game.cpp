@@ -56,6 +56,12 @@ void Game::connect_all(int port) {
 }
 
 void Game::create_and_join() {
+  create();
+  if (::testing::Test::HasFatalFailure()) return;
+  join_others();
+}
+
+void Game::create() {
   auto created = player(0).client->create(options_.players, rules::mode_name(options_.mode));
   ASSERT_TRUE(created) << name_ << ": no reply to create_match";
   ASSERT_EQ(created->type, "joined") << created->line;
@@ -63,6 +69,9 @@ void Game::create_and_join() {
   ASSERT_GT(match_, 0) << created->line;
   player(0).seat = static_cast<int>(created->i64("seat"));
   ASSERT_EQ(player(0).seat, 0) << created->line;
+}
+
+void Game::join_others() {
   for (int i = 1; i < options_.players; ++i) {
     auto joined = player(i).client->join(match_);
     ASSERT_TRUE(joined) << name_ << ": no reply to join_match";

@@ -62,6 +62,9 @@ class Game {
   void connect_all(int port);
   // Player 0 creates the match, the others join it; everyone gets its state.
   void create_and_join();
+  // The two halves: player 0 creates; the others join and everyone's state is read.
+  void create();
+  void join_others();
 
   // Handles every message already received (non-blocking).
   void pump();

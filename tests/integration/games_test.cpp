@@ -55,6 +55,7 @@ TEST_P(FullGameTest, PlayedToTheEndOverTheSocket) {
   }
   std::cout << "[ game     ] " << game.max_seq() << " events\n";
 
+  game.lost_server();  // the players leave (else the shutdown waits for them to hang up)
   stop_gracefully();
   auto db = read_database();
   expect_finished_in_db(db, game);

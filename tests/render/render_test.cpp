@@ -45,7 +45,9 @@ std::size_t columns(const std::string& line) {
   return n;
 }
 
-Names nicknames() { return {"alice", "bob", "carol", "dana"}; }
+Names nicknames() {
+  return {"alice", "bob", "carol", "dana"};
+}
 
 struct Case {
   int players;
@@ -84,7 +86,8 @@ TEST_P(RenderGame, EveryStateRendersTheKeyFactsWithinOneHundredColumns) {
       EXPECT_EQ(tiles.size(), 12u);
       EXPECT_NE(board.find("MN> " + group_label(s, s.mother_nature)), std::string::npos);
       for (int p = 0; p < c.players; ++p) EXPECT_NE(board.find(nicknames()[p]), std::string::npos);
-      EXPECT_NE(board.find("round " + std::to_string(s.round)), s.round > 0 ? std::string::npos : 0);
+      EXPECT_NE(board.find("round " + std::to_string(s.round)),
+                s.round > 0 ? std::string::npos : 0);
       if (s.expert()) {
         for (const CharacterCard& k : s.characters)
           EXPECT_NE(board.find(character_title(k.id)), std::string::npos);
@@ -236,12 +239,28 @@ TEST(DescribeEvent, CoversEveryCommandType) {
   }
 
   std::vector<std::string> missing;
-  for (const char* type :
-       {"create_match", "skip_turn", "award_forfeit", "choose_wizard", "choose_tower_color",
-        "play_assistant", "move_to_dining", "move_to_island", "move_mother_nature",
-        "choose_cloud", "use_monk", "use_farmer", "use_herald", "use_postman",
-        "use_grandma_herbs", "use_centaur", "use_jester", "use_knight", "use_mushroom_hunter",
-        "use_minstrel", "use_princess", "use_thief"})
+  for (const char* type : {"create_match",
+                           "skip_turn",
+                           "award_forfeit",
+                           "choose_wizard",
+                           "choose_tower_color",
+                           "play_assistant",
+                           "move_to_dining",
+                           "move_to_island",
+                           "move_mother_nature",
+                           "choose_cloud",
+                           "use_monk",
+                           "use_farmer",
+                           "use_herald",
+                           "use_postman",
+                           "use_grandma_herbs",
+                           "use_centaur",
+                           "use_jester",
+                           "use_knight",
+                           "use_mushroom_hunter",
+                           "use_minstrel",
+                           "use_princess",
+                           "use_thief"})
     if (!seen.contains(type)) missing.push_back(type);
   EXPECT_TRUE(missing.empty()) << "never described: " << ::testing::PrintToString(missing);
 }

@@ -2,6 +2,7 @@
 // store API (random games appended as the server would) and checks its output
 // and exit codes for every subcommand.
 #include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,7 +57,8 @@ class TempDir {
 };
 
 // fork + exec of the replay binary: stdout and stderr to files, `input` on stdin.
-Outcome run(const TempDir& dir, const std::vector<std::string>& args, const std::string& input = "") {
+Outcome run(const TempDir& dir, const std::vector<std::string>& args,
+            const std::string& input = "") {
   const std::string in = dir.file("stdin"), out = dir.file("stdout"), err = dir.file("stderr");
   std::ofstream(in, std::ios::binary) << input;
   const pid_t pid = fork();
@@ -105,13 +107,15 @@ struct Game {
   MatchOptions options;
   std::uint64_t seed;
 };
-const std::vector<Game> kGames = {{{2, Mode::Simple}, 1}, {{3, Mode::Expert}, 2}, {{4, Mode::Expert}, 3}};
+const std::vector<Game> kGames = {
+    {{2, Mode::Simple}, 1}, {{3, Mode::Expert}, 2}, {{4, Mode::Expert}, 3}};
 const std::array<std::string, 4> kNames = {"alice", "bob", "carol", "dana"};
 
 // Matches 1..3 (the games above), finished, seats named alice, bob, ...
 class ReplayTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    spdlog::set_level(spdlog::level::warn);  // no "applied migration" chatter
     db_ = dir_.file("matches.db");
     auto store = store::Store::open(db_);
     ASSERT_TRUE(store) << store.error().message;
@@ -119,8 +123,8 @@ class ReplayTest : public ::testing::Test {
     for (const Game& g : kGames) {
       ++id;
       std::vector<std::uint64_t> hashes;
-      RandomGame game =
-          play_random_game(g.options, g.seed, [&](const Event&, const State& s) { hashes.push_back(hash(s)); });
+      RandomGame game = play_random_game(
+          g.options, g.seed, [&](const Event&, const State& s) { hashes.push_back(hash(s)); });
       games_.push_back(game);
       std::vector<store::NewEvent> events;
       for (std::size_t i = 0; i < game.events.size(); ++i) {
@@ -246,9 +250,10 @@ TEST_F(ReplayTest, VerifyPassesThenFindsACorruptHash) {
   exec_sql(bad, "UPDATE events SET state_hash = '0123456789abcdef' WHERE match_id = 2 AND seq = 7");
   r = run(dir_, {bad, "verify", "--all"});
   EXPECT_EQ(r.code, 1) << describe(r);
-  EXPECT_NE(r.out.find("DIVERGENCE match 2 seq 7: state hash differs (stored 0123456789abcdef, "
-                       "recomputed "),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("DIVERGENCE match 2 seq 7: state hash differs (stored hash 0123456789abcdef, "
+                 "recomputed "),
+      std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("1 divergence\n"), std::string::npos) << r.out;
   r = run(dir_, {bad, "verify", "2", "--threads", "1"});
@@ -301,7 +306,7 @@ TEST_F(ReplayTest, ApplyNeedsNoDatabase) {
   const Command good = legal_commands(s, seat).front();
 
   Outcome r = run(dir_, {"apply", "--state", file, "--seat", std::to_string(seat), "--command",
-                     command_to_json(good)});
+                         command_to_json(good)});
   ASSERT_EQ(r.code, 0) << describe(r);
   auto next = state_from_json(r.out);
   ASSERT_TRUE(next) << next.error().message;
@@ -323,9 +328,10 @@ TEST_F(ReplayTest, ApplyNeedsNoDatabase) {
   EXPECT_EQ(r.code, 0) << describe(r);
 
   // The state from stdin; bad inputs are usage errors.
-  r = run(dir_, {"apply", "--state", "-", "--seat", std::to_string(seat), "--command",
-                 command_to_json(good)},
-          state_to_json(s));
+  r = run(
+      dir_,
+      {"apply", "--state", "-", "--seat", std::to_string(seat), "--command", command_to_json(good)},
+      state_to_json(s));
   EXPECT_EQ(r.code, 0) << describe(r);
   r = run(dir_, {"apply", "--state", dir_.file("nope.json"), "--seat", "0", "--command", "{}"});
   EXPECT_EQ(r.code, 2) << describe(r);
@@ -358,11 +364,13 @@ TEST_F(ReplayTest, Errors) {
   EXPECT_EQ(r.code, 2) << describe(r);
 
   const std::string corrupt = copy("corrupt.db");
-  exec_sql(corrupt, R"(UPDATE events SET payload = '{"v":1,"type":"fly"}' WHERE match_id = 1 AND seq = 4)");
+  exec_sql(corrupt,
+           R"(UPDATE events SET payload = '{"v":1,"type":"fly"}' WHERE match_id = 1 AND seq = 4)");
   for (const char* sub : {"log", "show", "export"}) {
     r = run(dir_, {corrupt, sub, "1"});
     EXPECT_EQ(r.code, 2) << describe(r);
-    EXPECT_NE(r.err.find("match 1, seq 4: corrupt row: payload does not decode: "), std::string::npos)
+    EXPECT_NE(r.err.find("match 1, seq 4: corrupt row: payload does not decode: "),
+              std::string::npos)
         << r.err;
   }
   r = run(dir_, {corrupt, "verify", "1"});

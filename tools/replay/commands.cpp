@@ -105,19 +105,20 @@ std::expected<Match, int> load_match(store::Store& db, MatchId id,
   m.events.reserve(rows->size());
   for (const store::StoredEvent& row : *rows) {
     if (row.seq != m.last() + 1) {
-      return std::unexpected(error(
-          fmt::format("match {}: corrupt log: event {} is missing (next stored seq is {})", id,
-                      m.last() + 1, row.seq)));
+      return std::unexpected(
+          error(fmt::format("match {}: corrupt log: event {} is missing (next stored seq is {})",
+                            id, m.last() + 1, row.seq)));
     }
     auto payload = store::upcast(row.schema_version, row.payload);
     if (!payload) {
-      return std::unexpected(error(fmt::format("match {}, seq {}: corrupt row: {}", id, row.seq,
-                                               payload.error().message)));
+      return std::unexpected(error(
+          fmt::format("match {}, seq {}: corrupt row: {}", id, row.seq, payload.error().message)));
     }
     auto event = rules::event_from_json(*payload);
     if (!event) {
-      return std::unexpected(error(fmt::format("match {}, seq {}: corrupt row: payload does not decode: {}",
-                                               id, row.seq, event.error().message)));
+      return std::unexpected(
+          error(fmt::format("match {}, seq {}: corrupt row: payload does not decode: {}", id,
+                            row.seq, event.error().message)));
     }
     auto next = rules::apply_checked(m.states.back(), *event);
     if (!next) {
@@ -138,8 +139,9 @@ std::string round_prefix(const rules::State& before) {
 
 std::string event_line(const Match& m, Seq seq) {
   const auto i = static_cast<std::size_t>(seq);
-  return fmt::format("{:>5}  {} \u00b7 {}", seq, round_prefix(m.states[i - 1]),
-                     render::describe_event(m.states[i - 1], m.events[i - 1], m.states[i], m.names));
+  return fmt::format(
+      "{:>5}  {} \u00b7 {}", seq, round_prefix(m.states[i - 1]),
+      render::describe_event(m.states[i - 1], m.events[i - 1], m.states[i], m.names));
 }
 
 // JSON string literal (quotes included).
@@ -147,11 +149,21 @@ std::string json_string(std::string_view text) {
   std::string out = "\"";
   for (char ch : text) {
     switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(ch) < 0x20) {
           out += fmt::format("\\u{:04x}", static_cast<int>(ch));
@@ -230,8 +242,8 @@ int run_show(const std::string& path, const ShowArgs& args) {
   options.color = args.color;
   if (args.as) {
     if (*args.as < 0 || *args.as >= std::max(1, state.players())) {
-      return error(fmt::format("--as {}: match {} has seats 0..{}", *args.as, m->id,
-                               state.players() - 1));
+      return error(
+          fmt::format("--as {}: match {} has seats 0..{}", *args.as, m->id, state.players() - 1));
     }
     const auto seat = static_cast<rules::Seat>(*args.as);
     state = rules::view(state, seat).state;
@@ -328,8 +340,10 @@ int run_verify(const std::string& path, const VerifyArgs& args) {
   }
 
   // Workers pull match ids from a shared counter, each on its own read-only connection.
-  int threads = args.threads > 0 ? args.threads
-                                 : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+  int threads =
+      args.threads > 0
+          ? args.threads
+          : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
   threads = std::max(1, std::min<int>(threads, static_cast<int>(ids.size())));
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
@@ -374,9 +388,9 @@ int run_verify(const std::string& path, const VerifyArgs& args) {
         const std::size_t d = done.load();
         const int width = 40;
         const int filled = static_cast<int>(width * d / ids.size());
-        std::fprintf(stderr, "\r[%s%s] %zu/%zu matches, %lld events", std::string(filled, '#').c_str(),
-                     std::string(width - filled, '.').c_str(), d, ids.size(),
-                     static_cast<long long>(events.load()));
+        std::fprintf(stderr, "\r[%s%s] %zu/%zu matches, %lld events",
+                     std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), d,
+                     ids.size(), static_cast<long long>(events.load()));
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
       }
       std::fprintf(stderr, "\r%s\r", std::string(100, ' ').c_str());
@@ -407,9 +421,10 @@ int run_verify(const std::string& path, const VerifyArgs& args) {
     if (!r.bad_snapshots.empty()) {
       std::string seqs;
       for (Seq s : r.bad_snapshots) seqs += (seqs.empty() ? "" : ", ") + std::to_string(s);
-      std::printf("note: match %lld: snapshot(s) at seq %s ignored (another version, "
-                  "undecodable or different from the fold); the log is the truth\n",
-                  static_cast<long long>(r.id), seqs.c_str());
+      std::printf(
+          "note: match %lld: snapshot(s) at seq %s ignored (another version, "
+          "undecodable or different from the fold); the log is the truth\n",
+          static_cast<long long>(r.id), seqs.c_str());
     }
   }
   for (const std::string& f : failures) std::fprintf(stderr, "eryantis-replay: %s\n", f.c_str());

@@ -3,8 +3,8 @@
 //
 //   eryantis-replay DB list | log MATCH | show MATCH | step MATCH | verify | export MATCH
 //   eryantis-replay apply --state FILE --seat N --command JSON   (no database)
-#include <CLI/CLI.hpp>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <optional>
@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
 
   auto color_default = [] { return isatty(STDOUT_FILENO) != 0; };
 
-  auto* list = app.add_subcommand("list", "matches: id, status, players, mode, events, last activity, nicknames");
+  auto* list = app.add_subcommand(
+      "list", "matches: id, status, players, mode, events, last activity, nicknames");
 
   std::int64_t match = 0;
   auto* log = app.add_subcommand("log", "one line per event, in words (seq, round, what happened)");
@@ -39,7 +40,8 @@ int main(int argc, char** argv) {
   bool color = false, no_color = false;
   auto* show = app.add_subcommand("show", "the board of a match after any event");
   show->add_option("MATCH", show_args.match, "match id")->required();
-  show->add_option("--at", show_at, "show the state after event SEQ (default: the last; 0 = before any)");
+  show->add_option("--at", show_at,
+                   "show the state after event SEQ (default: the last; 0 = before any)");
   show->add_option("--as", show_as, "see the match as this seat would (rules::view)");
   show->add_flag("--color", color, "ANSI colours (default: when stdout is a terminal)");
   show->add_flag("--no-color", no_color, "plain text");
@@ -59,8 +61,11 @@ int main(int argc, char** argv) {
       "refold matches from their first event, re-checking every event with today's rules and "
       "comparing every stored state hash; exit 1 on any divergence");
   auto* verify_match_opt = verify->add_option("MATCH", verify_match, "match id");
-  verify->add_flag("--all", verify_all, "every match (the default without MATCH)")->excludes(verify_match_opt);
-  verify->add_option("--threads", verify_args.threads, "worker threads (default: one per core, at most 8)")
+  verify->add_flag("--all", verify_all, "every match (the default without MATCH)")
+      ->excludes(verify_match_opt);
+  verify
+      ->add_option("--threads", verify_args.threads,
+                   "worker threads (default: one per core, at most 8)")
       ->check(CLI::Range(1, 64));
 
   ExportArgs export_args;
@@ -75,13 +80,19 @@ int main(int argc, char** argv) {
       "apply",
       "apply one command to a state file and print the new state JSON, or the rule error as "
       "{\"error\": CODE, \"message\": ...} (exit 1); needs no database");
-  apply->add_option("--state", apply_args.state_file, "state JSON file (rules::state_to_json; - = stdin)")
+  apply
+      ->add_option("--state", apply_args.state_file,
+                   "state JSON file (rules::state_to_json; - = stdin)")
       ->required();
-  apply->add_option("--seat", apply_args.seat, "the seat sending the command")->required()->check(CLI::Range(-1, 3));
-  apply->add_option("--command", apply_args.command_json,
-                    R"(the command as JSON, e.g. '{"type":"play_assistant","value":3}')")
+  apply->add_option("--seat", apply_args.seat, "the seat sending the command")
+      ->required()
+      ->check(CLI::Range(-1, 3));
+  apply
+      ->add_option("--command", apply_args.command_json,
+                   R"(the command as JSON, e.g. '{"type":"play_assistant","value":3}')")
       ->required();
-  apply->add_flag("--server", apply_args.server, "with the server's authority (skip_turn, award_forfeit, ...)");
+  apply->add_flag("--server", apply_args.server,
+                  "with the server's authority (skip_turn, award_forfeit, ...)");
 
   try {
     app.parse(argc, argv);

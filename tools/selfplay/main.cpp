@@ -2,8 +2,8 @@
 // thing a newcomer can run; exits non-zero if any invariant of the rules breaks.
 // With --db FILE every game is also written through the store exactly as the
 // server writes a match (row, seats, events with state hashes, final status).
-#include <CLI/CLI.hpp>
 #include <spdlog/fmt/fmt.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <optional>
@@ -22,12 +22,18 @@ namespace {
 
 const char* reason_text(EndReason r) {
   switch (r) {
-    case EndReason::LastTower: return "last tower built";
-    case EndReason::ThreeGroups: return "three island groups left";
-    case EndReason::BagEmpty: return "bag emptied, last round played";
-    case EndReason::NoAssistants: return "assistants used up, last round played";
-    case EndReason::Forfeit: return "forfeit";
-    case EndReason::None: break;
+    case EndReason::LastTower:
+      return "last tower built";
+    case EndReason::ThreeGroups:
+      return "three island groups left";
+    case EndReason::BagEmpty:
+      return "bag emptied, last round played";
+    case EndReason::NoAssistants:
+      return "assistants used up, last round played";
+    case EndReason::Forfeit:
+      return "forfeit";
+    case EndReason::None:
+      break;
   }
   return "not finished";
 }
@@ -47,8 +53,10 @@ bool is_draw(const State& s) {
   int first_team = -1;
   for (Seat p = 0; p < s.players(); ++p) {
     if (!(s.result.winners & (1u << p))) continue;
-    if (first_team < 0) first_team = team_of(s, p);
-    else if (team_of(s, p) != first_team) return true;
+    if (first_team < 0)
+      first_team = team_of(s, p);
+    else if (team_of(s, p) != first_team)
+      return true;
   }
   return false;
 }
@@ -67,8 +75,9 @@ std::string result_json(const State& s) {
     winners += std::to_string(p);
     nicknames += fmt::format("\"{}\"", kNicknames[static_cast<std::size_t>(p)]);
   }
-  return fmt::format(R"({{"type":"result","reason":"{}","winners":[{}],"nicknames":[{}],"draw":{}}})",
-                     end_reason_name(s.result.reason), winners, nicknames, is_draw(s));
+  return fmt::format(
+      R"({{"type":"result","reason":"{}","winners":[{}],"nicknames":[{}],"draw":{}}})",
+      end_reason_name(s.result.reason), winners, nicknames, is_draw(s));
 }
 
 // Writes games as the server does: the match row in the lobby with its seats and the
@@ -87,7 +96,8 @@ class DbWriter {
     }
     auto max_id = opened->max_match_id();
     if (!max_id) {
-      std::fprintf(stderr, "eryantis-selfplay: %s: %s\n", path.c_str(), max_id.error().message.c_str());
+      std::fprintf(stderr, "eryantis-selfplay: %s: %s\n", path.c_str(),
+                   max_id.error().message.c_str());
       return std::nullopt;
     }
     return DbWriter(std::move(*opened), *max_id + 1, batch);
@@ -117,8 +127,7 @@ class DbWriter {
       e.actor = server ? store::Actor::server() : store::Actor::player(seat);
       rest.push_back(std::move(e));
     }
-    store::AppendRequest finish =
-        store::AppendRequest::of(id, 1, std::move(rest), game.state);
+    store::AppendRequest finish = store::AppendRequest::of(id, 1, std::move(rest), game.state);
     finish.status = game.state.phase == Phase::GameOver ? store::MatchStatus::Finished
                                                         : store::MatchStatus::Running;
     if (game.state.phase == Phase::GameOver) finish.result_json = result_json(game.state);
@@ -166,7 +175,8 @@ class DbWriter {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Plays random legal Eriantys games and checks the rules' invariants after every command."};
+  CLI::App app{
+      "Plays random legal Eriantys games and checks the rules' invariants after every command."};
   int games = 10;
   int players = 2;
   std::string mode = "simple";
@@ -192,7 +202,8 @@ int main(int argc, char** argv) {
   }
   std::vector<std::uint64_t> hashes;
 
-  const MatchOptions options{static_cast<std::uint8_t>(players), mode == "expert" ? Mode::Expert : Mode::Simple};
+  const MatchOptions options{static_cast<std::uint8_t>(players),
+                             mode == "expert" ? Mode::Expert : Mode::Simple};
   long total_commands = 0;
   long total_rounds = 0;
   int broken = 0;
@@ -214,8 +225,8 @@ int main(int argc, char** argv) {
     if (s.phase != Phase::GameOver && violation.empty()) violation = "the game did not finish";
     if (!violation.empty()) {
       ++broken;
-      std::printf("seed %llu  INVARIANT BROKEN after event %u: %s\n", static_cast<unsigned long long>(game_seed),
-                  violation_at, violation.c_str());
+      std::printf("seed %llu  INVARIANT BROKEN after event %u: %s\n",
+                  static_cast<unsigned long long>(game_seed), violation_at, violation.c_str());
       continue;
     }
     if (db && !db->add(game, hashes)) return 2;
@@ -225,8 +236,9 @@ int main(int argc, char** argv) {
     if (is_draw(s)) ++draws;
     if (!quiet)
       std::printf("seed %-10llu rounds %2d  commands %4d  winner %-5s  %s%s\n",
-                  static_cast<unsigned long long>(game_seed), s.round, game.commands, winners_text(s).c_str(),
-                  reason_text(s.result.reason), is_draw(s) ? " (draw)" : "");
+                  static_cast<unsigned long long>(game_seed), s.round, game.commands,
+                  winners_text(s).c_str(), reason_text(s.result.reason),
+                  is_draw(s) ? " (draw)" : "");
   }
   if (db) {
     if (!db->flush()) return 2;
@@ -234,12 +246,14 @@ int main(int argc, char** argv) {
                 static_cast<long long>(db->next_id() - 1), db_path.c_str());
   }
   const int ok = games - broken;
-  std::printf("\n%d game(s), %d player(s), %s mode: %d finished, %d broken\n", games, players, mode.c_str(), ok, broken);
+  std::printf("\n%d game(s), %d player(s), %s mode: %d finished, %d broken\n", games, players,
+              mode.c_str(), ok, broken);
   if (ok > 0) {
-    std::printf("  average %.1f rounds, %.1f commands per game, %d draw(s)\n", double(total_rounds) / ok,
-                double(total_commands) / ok, draws);
+    std::printf("  average %.1f rounds, %.1f commands per game, %d draw(s)\n",
+                double(total_rounds) / ok, double(total_commands) / ok, draws);
     for (int r = 1; r <= 5; ++r)
-      if (by_reason[r]) std::printf("  %-40s %d\n", reason_text(static_cast<EndReason>(r)), by_reason[r]);
+      if (by_reason[r])
+        std::printf("  %-40s %d\n", reason_text(static_cast<EndReason>(r)), by_reason[r]);
   }
   return broken == 0 ? 0 : 1;
 }

@@ -23,9 +23,10 @@ namespace eryantis::render {
 using Names = std::array<std::string, rules::kMaxPlayers>;
 
 struct RenderOptions {
-  Names names{};            // nicknames per seat (optional)
-  bool color = false;       // ANSI colours and bold; false = plain text, no escape sequences
-  rules::Seat viewer = rules::kNoSeat;  // the seat looking at the board ("you"); kNoSeat = spectator
+  Names names{};       // nicknames per seat (optional)
+  bool color = false;  // ANSI colours and bold; false = plain text, no escape sequences
+  rules::Seat viewer =
+      rules::kNoSeat;  // the seat looking at the board ("you"); kNoSeat = spectator
 };
 
 // The whole board as text, one '\n'-terminated line each: header (round, phase,

@@ -1,0 +1,201 @@
+#pragma once
+// eryantis-bot: many protocol clients on one libuv loop, playing uniformly random
+// legal moves chosen on their mirrored state (client::MatchMirror), exactly as a
+// real client would: no shortcut into the server.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "eryantis/client/client_protocol.hpp"
+#include "eryantis/client/connection.hpp"
+#include "eryantis/client/match_mirror.hpp"
+#include "eryantis/net/event_loop.hpp"
+#include "eryantis/rules/prng.hpp"
+
+namespace eryantis::bot {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  int matches = 1;
+  int players = 2;
+  rules::Mode mode = rules::Mode::Simple;
+  double duration_s = 0;  // 0 = until --games are done
+  int games = 0;          // 0 = until --duration is over
+  std::uint64_t seed = 1;
+  std::string host = "127.0.0.1";
+  int port = 7777;
+  bool json = false;
+  double chaos = 0;
+  double warmup_s = 0;        // excluded from the throughput and latency figures
+  bool idle = false;          // seat the matches, then hold them without playing
+  double stage_pause_s = 0;   // idle: wait this long between "all logged in" and seating
+  double give_up_s = 30;      // stop reconnecting after this long offline
+  std::string name_prefix;    // nicknames: <prefix>t<table>s<seat>
+  int connects_per_tick = 100;  // new connections started every 5 ms
+  bool quiet = false;           // no progress lines
+};
+
+struct Stats {
+  std::uint64_t games_started = 0;
+  std::uint64_t games_finished = 0;
+  std::uint64_t commands_sent = 0;
+  std::uint64_t commands_acked = 0;  // all
+  std::uint64_t acked_measured = 0;  // after the warm-up
+  std::uint64_t events_applied = 0;
+  std::uint64_t syncs = 0;
+  std::uint64_t disconnects = 0;  // not caused by chaos
+  std::uint64_t reconnects = 0;
+  std::uint64_t chaos_drops = 0;
+  std::uint64_t chaos_malformed = 0;
+  std::uint64_t chaos_out_of_turn = 0;
+  std::map<std::string, std::uint64_t> errors;           // unexpected, by code
+  std::map<std::string, std::uint64_t> expected_errors;  // provoked by --chaos
+  std::vector<std::uint32_t> latency_us;                 // after the warm-up
+  std::vector<std::uint32_t> window_us;                  // since the last progress line
+  std::uint32_t max_us = 0;
+  std::int64_t recovery_max_ms = -1;  // longest outage: first disconnect -> every table playing again
+  std::uint64_t unexpected_error_total() const;
+};
+
+class Runner;
+class Table;
+
+class Bot final : public client::LineConnection::Handler {
+ public:
+  Bot(Runner& runner, Table& table, int index, std::string nickname, std::uint64_t seed);
+
+  void connect();
+  void send_create(const rules::MatchOptions& options);
+  void send_join(std::int64_t match);
+
+  enum class Phase : std::uint8_t { Offline, Connecting, Greeting, LoggingIn, Lobby, Joining, InMatch, Dead };
+  Phase phase() const { return phase_; }
+  bool connected() const { return phase_ >= Phase::Lobby && phase_ != Phase::Dead; }
+  const std::string& nickname() const { return nickname_; }
+
+  void on_connected() override;
+  void on_line(std::string_view line) override;
+  void on_closed(std::string_view reason) override;
+
+ private:
+  void handle(const client::ServerMessage& m);
+  void on_error(const client::ServerMessage& m);
+  void maybe_act();
+  void send_out_of_turn();
+  void request_sync();
+  void went_offline(bool intentional);
+  void schedule_reconnect(std::uint64_t delay_ms);
+  void login();
+
+  Runner& runner_;
+  Table& table_;
+  int index_;
+  std::string nickname_;
+  std::string token_;
+  client::LineConnection conn_;
+  client::MatchMirror mirror_;
+  rules::Prng prng_;
+  std::mt19937_64 chaos_rng_;
+  Phase phase_ = Phase::Offline;
+  bool awaiting_ack_ = false;
+  std::int64_t acked_seq_ = 0;
+  std::string pending_id_;
+  Clock::time_point sent_at_{};
+  std::uint64_t counter_ = 0;
+  bool sync_requested_ = false;
+  int pending_malformed_ = 0;
+  bool out_of_turn_armed_ = false;
+  bool retry_scheduled_ = false;
+  std::uint64_t backoff_ms_ = 50;
+  std::optional<Clock::time_point> offline_since_;
+  std::uint64_t generation_ = 0;  // invalidates scheduled reconnects
+  bool ever_logged_in_ = false;
+};
+
+class Table {
+ public:
+  Table(Runner& runner, int index) : runner_(runner), index_(index) {}
+  void add(std::unique_ptr<Bot> bot) { bots_.push_back(std::move(bot)); }
+  std::vector<std::unique_ptr<Bot>>& bots() { return bots_; }
+  int index() const { return index_; }
+
+  // A bot is in the lobby (logged in, no match): start or finish a game.
+  void on_lobby();
+  void on_created(std::int64_t match);
+  void on_game_over() { saw_game_over_ = true; }
+  void on_joined();
+  // Outage tracking for the restart benchmark.
+  void on_disconnect(Clock::time_point at);
+  void on_ack();
+  bool seated() const { return seated_; }
+  void start_if_ready();
+
+ private:
+  Runner& runner_;
+  int index_;
+  std::vector<std::unique_ptr<Bot>> bots_;
+  enum class State : std::uint8_t { Idle, Creating, Filling, Playing } state_ = State::Idle;
+  std::int64_t match_ = 0;
+  bool saw_game_over_ = false;
+  bool seated_ = false;
+  std::optional<Clock::time_point> outage_since_;
+};
+
+class Runner {
+ public:
+  explicit Runner(Options options);
+  int run();  // the exit code
+
+  const Options& options() const { return options_; }
+  Stats& stats() { return stats_; }
+  net::EventLoop& loop() { return loop_; }
+  client::ConnectionPool& pool() { return pool_; }
+  bool stopping() const { return stopping_; }
+  bool may_start_game() const;
+  bool measuring(Clock::time_point now) const;
+
+  void queue_connect(Bot& bot);
+  void on_logged_in();
+  void on_seated();
+  void on_game_finished();
+  void on_ack(std::uint32_t latency_us);
+  void on_dead();
+  void outage_started(Clock::time_point at);
+  void outage_ended(Clock::time_point since);
+
+ private:
+  void tick_connects();
+  void report(bool final);
+  void finish();
+
+  Options options_;
+  net::EventLoop loop_;
+  client::ConnectionPool pool_;
+  std::vector<std::unique_ptr<Table>> tables_;
+  std::vector<Bot*> connect_queue_;
+  std::size_t connect_head_ = 0;
+  Stats stats_;
+  Clock::time_point started_;
+  std::optional<Clock::time_point> first_ack_;
+  std::optional<Clock::time_point> last_ack_;
+  std::uint64_t acked_at_last_report_ = 0;
+  Clock::time_point last_report_;
+  std::size_t logged_in_ = 0;
+  std::size_t seated_ = 0;
+  bool announced_connected_ = false;
+  bool seating_allowed_ = true;
+  std::size_t dead_ = 0;
+  bool stopping_ = false;
+  // Outages (restart benchmark): tables that lost a connection and have not played since.
+  std::size_t tables_in_outage_ = 0;
+  std::optional<Clock::time_point> outage_started_;
+  std::int64_t outage_table_max_ms_ = 0;
+};
+
+}  // namespace eryantis::bot
