@@ -55,7 +55,10 @@ std::string Server::new_token() {
 }
 
 void Server::send(ConnectionId conn, std::string line) {
-  spdlog::debug("conn {} <- {}", conn, line);
+  if (spdlog::should_log(spdlog::level::debug)) {
+    if (line.find("\"token\"") != std::string::npos) spdlog::debug("conn {} <- (a line with a token, not logged)", conn);
+    else spdlog::debug("conn {} <- {}", conn, line);
+  }
   transport_.send(conn, std::move(line));
 }
 

@@ -178,11 +178,14 @@ TEST_F(SessionTest, SpectatorSeesEveryEventAndCannotAct) {
   Game game("watched", options, seed_);
   game.connect_all(port());
   ASSERT_FALSE(HasFatalFailure());
-  // The spectator watches from the creation (no login needed).
+  // The spectator watches from the creation.
   game.create();
   ASSERT_FALSE(HasFatalFailure());
   auto eve = Client::connect(port(), "eve");
   ASSERT_TRUE(eve && eve->hello());
+  // play needs a login (else NOT_LOGGED_IN): a logged-in spectator is refused as a spectator.
+  auto logged = eve->login("eve");
+  ASSERT_TRUE(logged && logged->type == "logged_in") << (logged ? logged->line : "");
   auto watching = eve->spectate(game.match());
   ASSERT_TRUE(watching);
   ASSERT_EQ(watching->type, "spectating") << watching->line;
@@ -194,9 +197,6 @@ TEST_F(SessionTest, SpectatorSeesEveryEventAndCannotAct) {
   EXPECT_EQ(seq, 1);
   game.join_others();
   ASSERT_FALSE(HasFatalFailure());
-  // play needs a login: a logged-in spectator is refused as a spectator.
-  auto logged = eve->login("eve");
-  ASSERT_TRUE(logged && logged->type == "logged_in") << (logged ? logged->line : "");
 
   // Cannot act, neither before nor during play.
   auto refused = eve->request(R"("type":"play","command":{"type":"choose_wizard","wizard":0})");
@@ -234,6 +234,34 @@ TEST_F(SessionTest, SpectatorSeesEveryEventAndCannotAct) {
   EXPECT_EQ(seq, game.max_seq()) << "the spectator did not see the last event";
   EXPECT_EQ(events, game.max_seq() - 1);
   EXPECT_EQ(mirror.phase, rules::Phase::GameOver);
+}
+
+// spectate works without login (docs/protocol.md 3, "spectate"); logging in later
+// takes no seat, so it must not end the watching (the doc: a spectator "must spectate
+// another match or disconnect to stop watching").
+TEST_F(SessionTest, LoginWithoutASeatKeepsSpectating) {
+  GameOptions options;
+  Game game("login_watch", options, seed_);
+  game.connect_all(port());
+  ASSERT_FALSE(HasFatalFailure());
+  game.create();
+  ASSERT_FALSE(HasFatalFailure());
+  auto eve = Client::connect(port(), "eve");
+  ASSERT_TRUE(eve && eve->hello());
+  auto watching = eve->spectate(game.match());
+  ASSERT_TRUE(watching && watching->type == "spectating") << (watching ? watching->line : "");
+  auto logged = eve->login("eve");
+  ASSERT_TRUE(logged && logged->type == "logged_in") << (logged ? logged->line : "");
+  game.join_others();
+  ASSERT_FALSE(HasFatalFailure());
+  auto sync = eve->request(R"("type":"sync")");
+  ASSERT_TRUE(sync);
+  EXPECT_EQ(sync->type, "state") << "logging in ended the watching: " << sync->line;
+  auto play = eve->request(R"("type":"play","command":{"type":"choose_wizard","wizard":0})");
+  ASSERT_TRUE(play);
+  EXPECT_EQ(play->str("code"), "NOT_A_PLAYER") << play->line;
+  ASSERT_TRUE(drive({&game}, std::chrono::seconds(30)));
+  EXPECT_TRUE(eve->wait_type("game_over", Millis(3000))) << "the spectator missed the game's end";
 }
 
 }  // namespace

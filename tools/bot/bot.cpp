@@ -75,7 +75,32 @@ void Bot::on_connected() {
   conn_.send(ClientProtocol::hello("eryantis-bot", client::Updates::Events));
 }
 
+void Bot::spend_token() {
+  token_wait_ms();  // refills
+  tokens_ -= 1;
+}
+
+double Bot::token_wait_ms() {
+  const auto now = Clock::now();
+  const double rate = runner_.options().rate;
+  const double burst = std::max(1.0, rate / 4);
+  tokens_ = std::min(burst, tokens_ + rate * std::chrono::duration<double>(now - tokens_at_).count());
+  tokens_at_ = now;
+  return tokens_ >= 1 ? 0.0 : (1 - tokens_) * 1000.0 / rate;
+}
+
+void Bot::retry_later(std::uint64_t delay_ms) {
+  if (retry_scheduled_) return;
+  retry_scheduled_ = true;
+  const std::uint64_t gen = generation_;
+  runner_.loop().after(delay_ms, [this, gen] {
+    retry_scheduled_ = false;
+    if (gen == generation_) maybe_act();
+  });
+}
+
 void Bot::login() {
+  spend_token();
   phase_ = Phase::LoggingIn;
   conn_.send(ClientProtocol::login(nickname_, token_.empty() ? std::nullopt : std::optional<std::string_view>(token_)));
 }
@@ -203,19 +228,24 @@ void Bot::on_error(const ServerMessage& m) {
       request_sync();
       return;
     }
-    if (!retry_scheduled_) {  // rate limited or a rules error: choose again a little later
-      retry_scheduled_ = true;
-      runner_.loop().after(100, [this] {
-        retry_scheduled_ = false;
-        maybe_act();
-      });
-    }
+    retry_later(100);  // rate limited or a rules error: choose again a little later
+    return;
+  }
+  if (phase_ == Phase::Joining && !join_line_.empty()) {
+    // create/join refused (rate limit, server busy): ask again a little later.
+    const std::uint64_t gen = generation_;
+    runner_.loop().after(200, [this, gen] {
+      if (gen != generation_ || phase_ != Phase::Joining) return;
+      spend_token();
+      conn_.send(join_line_);
+    });
   }
 }
 
 void Bot::request_sync() {
   if (sync_requested_) return;
   sync_requested_ = true;
+  spend_token();
   if (!mirror_.needs_sync()) mirror_.mark_needs_sync("requested");
   conn_.send(ClientProtocol::sync());
 }
@@ -232,6 +262,10 @@ void Bot::maybe_act() {
   const auto to_act = mirror_.to_act();
   if (to_act.empty() || to_act.front() != mirror_.seat()) return;
 
+  if (const double wait = token_wait_ms(); wait > 0) {
+    retry_later(static_cast<std::uint64_t>(wait) + 1);
+    return;
+  }
   const double chaos = runner_.options().chaos;
   Stats& st = runner_.stats();
   if (chaos > 0 && std::uniform_real_distribution<double>(0, 1)(chaos_rng_) < chaos) {
@@ -255,6 +289,7 @@ void Bot::maybe_act() {
   }
   auto legal = mirror_.legal_commands();
   if (legal.empty()) return;
+  spend_token();
   const rules::Command& command = legal[prng_.below(static_cast<std::uint32_t>(legal.size()))];
   ++counter_;
   const std::string command_id = fmt::format("{}-{}", nickname_, counter_);
@@ -273,6 +308,7 @@ void Bot::send_out_of_turn() {
   auto legal = rules::legal_commands(mirror_.state(), to_act.front());
   if (legal.empty()) return;
   out_of_turn_armed_ = false;
+  spend_token();
   ++counter_;
   conn_.send(ClientProtocol::play(legal[prng_.below(static_cast<std::uint32_t>(legal.size()))], std::nullopt,
                                   mirror_.seq(), ClientProtocol::string_id(fmt::format("x{}", counter_))));
@@ -322,12 +358,16 @@ void Bot::schedule_reconnect(std::uint64_t delay_ms) {
 
 void Bot::send_create(const rules::MatchOptions& options) {
   phase_ = Phase::Joining;
-  conn_.send(ClientProtocol::create_match(options));
+  join_line_ = ClientProtocol::create_match(options);
+  spend_token();
+  conn_.send(join_line_);
 }
 
 void Bot::send_join(std::int64_t match) {
   phase_ = Phase::Joining;
-  conn_.send(ClientProtocol::join_match(match));
+  join_line_ = ClientProtocol::join_match(match);
+  spend_token();
+  conn_.send(join_line_);
 }
 
 // ---------------------------------------------------------------------------

@@ -39,6 +39,7 @@ struct Options {
   std::string name_prefix;    // nicknames: <prefix>t<table>s<seat>
   int connects_per_tick = 100;  // new connections started every 5 ms
   bool quiet = false;           // no progress lines
+  double rate = 40;             // requests per second per connection (the server allows 50)
 };
 
 struct Stats {
@@ -92,6 +93,11 @@ class Bot final : public client::LineConnection::Handler {
   void went_offline(bool intentional);
   void schedule_reconnect(std::uint64_t delay_ms);
   void login();
+  // Client-side pacing under the server's per-connection rate limit: every request
+  // takes a token; a play waits for one.
+  void spend_token();
+  double token_wait_ms();
+  void retry_later(std::uint64_t delay_ms);
 
   Runner& runner_;
   Table& table_;
@@ -116,6 +122,9 @@ class Bot final : public client::LineConnection::Handler {
   std::optional<Clock::time_point> offline_since_;
   std::uint64_t generation_ = 0;  // invalidates scheduled reconnects
   bool ever_logged_in_ = false;
+  std::string join_line_;  // create/join request, resent if refused
+  double tokens_ = 10;
+  Clock::time_point tokens_at_ = Clock::now();
 };
 
 class Table {

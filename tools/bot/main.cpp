@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
   app.add_option("--connect-rate", o.connects_per_tick, "new connections started per 5 ms")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  app.add_option("--rate", o.rate, "requests per second per connection (the server allows 50 by default)")
+      ->check(CLI::Range(1.0, 100000.0))
+      ->capture_default_str();
   app.add_flag("--quiet", o.quiet, "no progress line every second (the final one is still printed)");
   CLI11_PARSE(app, argc, argv);
   if (!*duration && !*games) {

@@ -1,0 +1,181 @@
+// Requests built by ClientProtocol are read back by the server's own decoder;
+// server lines built with the server's encoder are read by parse_server_message.
+#include "eryantis/client/client_protocol.hpp"
+
+#include <gtest/gtest.h>
+
+#include "eryantis/protocol/codec.hpp"
+#include "eryantis/rules/serialize.hpp"
+
+namespace eryantis::client {
+namespace {
+
+template <class T>
+T decoded(const std::string& line, std::string* id = nullptr) {
+  auto env = protocol::decode_request(line);
+  EXPECT_TRUE(env.has_value()) << line << ": " << (env ? "" : env.error().message);
+  if (!env) return T{};
+  if (id) *id = env->id;
+  EXPECT_TRUE(std::holds_alternative<T>(env->request)) << line;
+  if (!std::holds_alternative<T>(env->request)) return T{};
+  return std::get<T>(env->request);
+}
+
+TEST(ClientProtocol, RequestsRoundTripThroughTheServerDecoder) {
+  std::string id;
+  auto hello = decoded<protocol::Hello>(ClientProtocol::hello("tests", Updates::Events, ClientProtocol::number_id(4)), &id);
+  EXPECT_EQ(hello.protocol, protocol::kProtocolVersion);
+  EXPECT_EQ(hello.client, "tests");
+  EXPECT_FALSE(hello.full_views);
+  EXPECT_EQ(id, "4");
+  EXPECT_TRUE(decoded<protocol::Hello>(ClientProtocol::hello("t", Updates::Full)).full_views);
+
+  auto login = decoded<protocol::Login>(ClientProtocol::login("alice", "0123abcd", ClientProtocol::string_id("l1")), &id);
+  EXPECT_EQ(login.nickname, "alice");
+  EXPECT_EQ(login.token, "0123abcd");
+  EXPECT_EQ(id, "\"l1\"");
+  EXPECT_FALSE(decoded<protocol::Login>(ClientProtocol::login("bob", std::nullopt)).token);
+
+  auto create = decoded<protocol::CreateMatchRequest>(ClientProtocol::create_match({3, rules::Mode::Expert}));
+  EXPECT_EQ(create.options, (rules::MatchOptions{3, rules::Mode::Expert}));
+  EXPECT_EQ(decoded<protocol::JoinMatch>(ClientProtocol::join_match(42)).match, 42);
+  EXPECT_EQ(decoded<protocol::Spectate>(ClientProtocol::spectate(9)).match, 9);
+  auto quick = decoded<protocol::QuickJoin>(ClientProtocol::quick_join(4, rules::Mode::Simple));
+  EXPECT_EQ(quick.players, 4);
+  EXPECT_EQ(quick.mode, rules::Mode::Simple);
+  auto any = decoded<protocol::QuickJoin>(ClientProtocol::quick_join(std::nullopt, std::nullopt));
+  EXPECT_FALSE(any.players);
+  EXPECT_FALSE(any.mode);
+  decoded<protocol::LeaveMatch>(ClientProtocol::leave_match());
+  decoded<protocol::ListMatches>(ClientProtocol::list_matches());
+  decoded<protocol::Sync>(ClientProtocol::sync(ClientProtocol::string_id("s")), &id);
+  EXPECT_EQ(id, "\"s\"");
+  decoded<protocol::Ping>(ClientProtocol::ping());
+  EXPECT_EQ(ClientProtocol::pong(), "");  // an empty line: the keep-alive
+}
+
+TEST(ClientProtocol, PlayCarriesCommandSeqAndCommandId) {
+  const rules::Command commands[] = {
+      rules::PlayAssistant{7}, rules::MoveToIsland{rules::Color::Green, 3}, rules::ChooseCloud{1},
+      rules::UseJester{rules::Students{}, rules::Students{}}};
+  for (const rules::Command& c : commands) {
+    auto play = decoded<protocol::Play>(ClientProtocol::play(c, "alice-1", 17, ClientProtocol::string_id("c1")));
+    EXPECT_EQ(play.command, c);
+    EXPECT_EQ(play.expected_seq, 17);
+    EXPECT_EQ(play.command_id, "alice-1");
+  }
+  auto bare = decoded<protocol::Play>(ClientProtocol::play(rules::ChooseWizard{2}, std::nullopt, std::nullopt));
+  EXPECT_FALSE(bare.expected_seq);
+  EXPECT_FALSE(bare.command_id);
+}
+
+TEST(ClientProtocol, ParsesWhatTheServerSends) {
+  auto welcome = parse_server_message(protocol::JsonLine("welcome", "1")
+                                          .field("server", "eryantis/0.1.0")
+                                          .field("protocol", 1)
+                                          .field("heartbeat_ms", 5000)
+                                          .field("timeout_ms", 15000)
+                                          .field("max_line_bytes", std::int64_t{65536})
+                                          .str());
+  ASSERT_TRUE(welcome);
+  EXPECT_EQ(welcome->type, MessageType::Welcome);
+  EXPECT_EQ(welcome->id, "1");
+  EXPECT_EQ(welcome->heartbeat_ms, 5000);
+  EXPECT_EQ(welcome->timeout_ms, 15000);
+  EXPECT_EQ(welcome->max_line_bytes, 65536);
+
+  auto logged = parse_server_message(
+      R"({"type":"logged_in","id":"l","nickname":"alice","token":"abc","match":3,"seat":1})");
+  ASSERT_TRUE(logged);
+  EXPECT_EQ(logged->type, MessageType::LoggedIn);
+  EXPECT_EQ(logged->id, "\"l\"");
+  EXPECT_EQ(logged->token, "abc");
+  EXPECT_EQ(logged->match, 3);
+  EXPECT_EQ(logged->seat, 1);
+
+  const std::string view = R"({"viewer":0,"state":{"schema":1}})";
+  auto state = parse_server_message(protocol::JsonLine("state")
+                                        .field("match", 5)
+                                        .field("seq", 9)
+                                        .field("status", "running")
+                                        .field("hash", "00000000deadbeef")
+                                        .raw_field("seats", R"([{"type":"seat","seat":0,"nickname":"a","connected":true},{"type":"seat","seat":1,"nickname":null,"connected":false}])")
+                                        .raw_field("to_act", "[0]")
+                                        .raw_field("allowed", R"(["play_assistant"])")
+                                        .null_field("seat")
+                                        .raw_field("view", view)
+                                        .field("surprise", "ignored")
+                                        .str());
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->type, MessageType::State);
+  EXPECT_EQ(state->match, 5);
+  EXPECT_EQ(state->seq, 9);
+  EXPECT_EQ(state->status, "running");
+  EXPECT_EQ(state->hash, "00000000deadbeef");
+  EXPECT_FALSE(state->seat);  // null: a spectator
+  EXPECT_EQ(state->to_act, std::vector<int>{0});
+  EXPECT_EQ(state->allowed, std::vector<std::string>{"play_assistant"});
+  ASSERT_EQ(state->seats.size(), 2u);
+  EXPECT_EQ(state->seats[0].nickname, "a");
+  EXPECT_TRUE(state->seats[0].connected);
+  EXPECT_FALSE(state->seats[1].nickname);
+  EXPECT_EQ(state->view_json, view);
+
+  const rules::Event e{1, rules::PlayAssistant{4}, {}, {}};
+  auto event = parse_server_message(protocol::JsonLine("event")
+                                        .field("match", 5)
+                                        .field("seq", 10)
+                                        .field("hash", "0123456789abcdef")
+                                        .raw_field("event", rules::event_to_json(e))
+                                        .raw_field("to_act", "[1]")
+                                        .raw_field("allowed", "[]")
+                                        .str());
+  ASSERT_TRUE(event);
+  EXPECT_EQ(event->type, MessageType::Event);
+  auto back = rules::event_from_json(event->event_json);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, e);
+
+  auto ack = parse_server_message(R"({"type":"ack","id":"c1","match":5,"seq":10,"replayed":true})");
+  ASSERT_TRUE(ack);
+  EXPECT_EQ(ack->type, MessageType::Ack);
+  EXPECT_TRUE(ack->replayed);
+  auto error = parse_server_message(R"({"type":"error","id":7,"code":"NOT_YOUR_TURN","message":"wait","match":5,"seq":10})");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code, "NOT_YOUR_TURN");
+  EXPECT_EQ(error->message, "wait");
+  EXPECT_EQ(error->seq, 10);
+  auto over = parse_server_message(R"({"type":"game_over","match":5,"result":{"type":"result","reason":"last_tower","winners":[0]}})");
+  ASSERT_TRUE(over);
+  EXPECT_EQ(over->type, MessageType::GameOver);
+  EXPECT_NE(over->result_json.find("last_tower"), std::string::npos);
+  auto shutdown = parse_server_message(R"({"type":"shutdown","message":"bye"})");
+  ASSERT_TRUE(shutdown);
+  EXPECT_EQ(shutdown->type, MessageType::Shutdown);
+  EXPECT_EQ(shutdown->message, "bye");
+  auto list = parse_server_message(R"({"type":"match_list","open":[],"running":[{"match":1}],"yours":1})");
+  ASSERT_TRUE(list);
+  EXPECT_EQ(list->running_json, R"([{"match":1}])");
+  EXPECT_EQ(list->yours, 1);
+}
+
+TEST(ClientProtocol, RobustToUnknownAndBrokenLines) {
+  auto future = parse_server_message(R"({"type":"hologram","x":[1,2,{"y":null}]})");
+  ASSERT_TRUE(future);
+  EXPECT_EQ(future->type, MessageType::Unknown);
+  EXPECT_EQ(future->type_name, "hologram");
+  // Fields of the wrong type are left at their defaults, not trusted.
+  auto odd = parse_server_message(R"({"type":"ack","match":"five","seq":1.5,"id":{}})");
+  ASSERT_TRUE(odd);
+  EXPECT_FALSE(odd->match);
+  EXPECT_FALSE(odd->seq);
+  EXPECT_EQ(odd->id, "");
+  EXPECT_FALSE(parse_server_message("{not json"));
+  EXPECT_FALSE(parse_server_message("[1,2]"));
+  EXPECT_FALSE(parse_server_message(R"({"no_type":1})"));
+  EXPECT_FALSE(parse_server_message(""));
+  EXPECT_EQ(message_type_name(MessageType::GameOver), "game_over");
+}
+
+}  // namespace
+}  // namespace eryantis::client

@@ -1,0 +1,289 @@
+#include "command_line.hpp"
+
+#include <charconv>
+#include <sstream>
+
+namespace eryantis::cli {
+
+namespace {
+
+using rules::Color;
+
+std::vector<std::string> words(std::string_view line) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : line) {
+    if (c == ' ' || c == '\t' || c == '\r') {
+      if (!w.empty()) out.push_back(std::move(w)), w.clear();
+    } else {
+      w.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    }
+  }
+  if (!w.empty()) out.push_back(std::move(w));
+  return out;
+}
+
+std::optional<long long> number(const std::string& w) {
+  long long v = 0;
+  auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+  if (ec != std::errc() || end != w.data() + w.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<Color> color(const std::string& w) {
+  if (auto c = rules::parse_color(w)) return c;
+  if (w.size() == 1) {
+    switch (w[0]) {
+      case 'y': return Color::Yellow;
+      case 'b': return Color::Blue;
+      case 'g': return Color::Green;
+      case 'r': return Color::Red;
+      case 'p': return Color::Pink;
+      default: break;
+    }
+  }
+  return std::nullopt;
+}
+
+// "red,red" or "r,b" -> students
+std::optional<rules::Students> color_list(const std::string& w) {
+  rules::Students s;
+  std::string part;
+  std::stringstream in(w);
+  while (std::getline(in, part, ',')) {
+    auto c = color(part);
+    if (!c) return std::nullopt;
+    s[*c] += 1;
+  }
+  if (s.empty()) return std::nullopt;
+  return s;
+}
+
+using Parsed = std::expected<std::optional<Action>, std::string>;
+Parsed error(std::string message) { return std::unexpected(std::move(message)); }
+Parsed action(Action a) { return std::optional<Action>(std::move(a)); }
+Parsed game(rules::Command c) { return action(GameCommand{std::move(c)}); }
+
+constexpr const char* kColors = "a colour: yellow, blue, green, red, pink (or y, b, g, r, p)";
+
+Parsed character(const std::vector<std::string>& w) {
+  if (w.size() < 2) return error("which character? e.g. char herald 5 (see help)");
+  const std::string& name = w[1];
+  auto need = [&](std::size_t n, const char* usage) -> std::optional<std::string> {
+    if (w.size() != n) return std::string("usage: ") + usage;
+    return std::nullopt;
+  };
+  auto island = [&](const std::string& x) -> std::optional<std::uint8_t> {
+    auto n = number(x);
+    if (!n || *n < 0 || *n > 11) return std::nullopt;
+    return static_cast<std::uint8_t>(*n);
+  };
+  if (name == "monk") {
+    if (auto e = need(4, "char monk <colour> <island>")) return error(*e);
+    auto c = color(w[2]);
+    auto i = island(w[3]);
+    if (!c || !i) return error("usage: char monk <colour> <island 0-11>");
+    return game(rules::UseMonk{*c, *i});
+  }
+  if (name == "farmer") return game(rules::UseFarmer{});
+  if (name == "postman") return game(rules::UsePostman{});
+  if (name == "centaur") return game(rules::UseCentaur{});
+  if (name == "knight") return game(rules::UseKnight{});
+  if (name == "herald" || name == "herbs" || name == "grandma") {
+    if (w.size() != 3 || !island(w[2])) return error("usage: char " + name + " <island 0-11>");
+    if (name == "herald") return game(rules::UseHerald{*island(w[2])});
+    return game(rules::UseGrandmaHerbs{*island(w[2])});
+  }
+  if (name == "mushroom" || name == "princess" || name == "thief") {
+    auto c = w.size() == 3 ? color(w[2]) : std::nullopt;
+    if (!c) return error("usage: char " + name + " <colour>");
+    if (name == "mushroom") return game(rules::UseMushroomHunter{*c});
+    if (name == "princess") return game(rules::UsePrincess{*c});
+    return game(rules::UseThief{*c});
+  }
+  if (name == "jester" || name == "minstrel") {
+    const char* usage = name == "jester" ? "char jester <card colours> for <entrance colours>, e.g. char jester red,red for blue,green"
+                                         : "char minstrel <entrance colours> for <dining colours>, e.g. char minstrel red for blue";
+    if (w.size() != 5 || w[3] != "for") return error(std::string("usage: ") + usage);
+    auto a = color_list(w[2]);
+    auto b = color_list(w[4]);
+    if (!a || !b) return error(std::string("usage: ") + usage);
+    if (name == "jester") return game(rules::UseJester{*a, *b});
+    return game(rules::UseMinstrel{*a, *b});
+  }
+  return error("unknown character \"" + name +
+               "\": monk, farmer, herald, postman, herbs, centaur, jester, knight, mushroom, minstrel, princess, thief");
+}
+
+}  // namespace
+
+Parsed parse_line(std::string_view line) {
+  const auto w = words(line);
+  if (w.empty()) return std::optional<Action>{};
+  const std::string& verb = w[0];
+  auto arg_number = [&](std::size_t i, long long lo, long long hi) -> std::optional<long long> {
+    if (w.size() <= i) return std::nullopt;
+    auto n = number(w[i]);
+    if (!n || *n < lo || *n > hi) return std::nullopt;
+    return n;
+  };
+  if (verb == "help" || verb == "?") return action(Help{});
+  if (verb == "quit" || verb == "exit") return action(Quit{});
+  if (verb == "board") return action(ShowBoard{});
+  if (verb == "moves" || verb == "hint") return action(ShowMoves{});
+  if (verb == "auto") return action(AutoMove{});
+  if (verb == "autoplay") return std::optional<Action>{};  // switched on by the front end
+  if (verb == "wait") return action(WaitTurn{});
+  if (verb == "list" || verb == "lobby") return action(LobbyList{});
+  if (verb == "leave") return action(LobbyLeave{});
+  if (verb == "create") {
+    auto players = arg_number(1, 2, 4);
+    if (!players) return error("usage: create <2|3|4> [simple|expert]");
+    rules::Mode mode = rules::Mode::Simple;
+    if (w.size() > 2) {
+      if (w[2] == "expert") mode = rules::Mode::Expert;
+      else if (w[2] != "simple") return error("the mode is simple or expert");
+    }
+    return action(LobbyCreate{{static_cast<std::uint8_t>(*players), mode}});
+  }
+  if (verb == "join" || verb == "watch") {
+    auto match = arg_number(1, 1, 1LL << 62);
+    if (!match) return error("usage: " + verb + " <match number>" + (verb == "join" ? " [seat]" : ""));
+    if (verb == "watch") return action(Watch{*match});
+    std::optional<int> seat;
+    if (w.size() > 2) {
+      auto s = arg_number(2, 0, 3);
+      if (!s) return error("a seat is 0 to 3");
+      seat = static_cast<int>(*s);
+    }
+    return action(LobbyJoin{*match, seat});
+  }
+  if (verb == "quick") {
+    LobbyQuick q;
+    for (std::size_t i = 1; i < w.size(); ++i) {
+      if (w[i] == "simple") q.mode = rules::Mode::Simple;
+      else if (w[i] == "expert") q.mode = rules::Mode::Expert;
+      else if (auto n = arg_number(i, 2, 4)) q.players = static_cast<int>(*n);
+      else return error("usage: quick [2|3|4] [simple|expert]");
+    }
+    return action(q);
+  }
+  if (verb == "wizard") {
+    auto n = arg_number(1, 0, 3);
+    if (!n) return error("usage: wizard <0-3>");
+    return game(rules::ChooseWizard{static_cast<std::uint8_t>(*n)});
+  }
+  if (verb == "tower" || verb == "towers") {
+    auto c = w.size() == 2 ? rules::parse_tower_color(w[1]) : std::nullopt;
+    if (!c) return error("usage: tower <black|white|grey>");
+    return game(rules::ChooseTowerColor{*c});
+  }
+  if (verb == "play" || verb == "assistant") {
+    auto n = arg_number(1, 1, 10);
+    if (!n || w.size() != 2) return error("usage: play <assistant 1-10>");
+    return game(rules::PlayAssistant{static_cast<std::uint8_t>(*n)});
+  }
+  if (verb == "dining") {
+    auto c = w.size() == 2 ? color(w[1]) : std::nullopt;
+    if (!c) return error(std::string("usage: dining <colour> — ") + kColors);
+    return game(rules::MoveToDining{*c});
+  }
+  if (verb == "island") {
+    auto c = w.size() == 3 ? color(w[1]) : std::nullopt;
+    auto n = arg_number(2, 0, 11);
+    if (!c || !n) return error("usage: island <colour> <island 0-11>, e.g. island red 4");
+    return game(rules::MoveToIsland{*c, static_cast<std::uint8_t>(*n)});
+  }
+  if (verb == "mn" || verb == "mother") {
+    auto n = arg_number(1, 1, 12);
+    if (!n || w.size() != 2) return error("usage: mn <steps>, e.g. mn 2");
+    return game(rules::MoveMotherNature{static_cast<std::uint8_t>(*n)});
+  }
+  if (verb == "cloud") {
+    auto n = arg_number(1, 0, 3);
+    if (!n || w.size() != 2) return error("usage: cloud <number>, e.g. cloud 1");
+    return game(rules::ChooseCloud{static_cast<std::uint8_t>(*n)});
+  }
+  if (verb == "char" || verb == "character") return character(w);
+  return error("unknown command \"" + verb + "\"; type help");
+}
+
+namespace {
+std::string list_text(const rules::Students& s) {
+  std::string out;
+  for (Color c : rules::kAllColors)
+    for (int i = 0; i < s[c]; ++i) {
+      if (!out.empty()) out += ',';
+      out += rules::color_name(c);
+    }
+  return out;
+}
+}  // namespace
+
+std::string command_text(const rules::Command& command) {
+  using namespace rules;
+  return std::visit(
+      [](const auto& c) -> std::string {
+        using T = std::decay_t<decltype(c)>;
+        auto col = [](Color x) { return std::string(color_name(x)); };
+        if constexpr (std::is_same_v<T, ChooseWizard>) return "wizard " + std::to_string(c.wizard);
+        else if constexpr (std::is_same_v<T, ChooseTowerColor>) return "tower " + std::string(tower_color_name(c.color));
+        else if constexpr (std::is_same_v<T, PlayAssistant>) return "play " + std::to_string(c.value);
+        else if constexpr (std::is_same_v<T, MoveToDining>) return "dining " + col(c.color);
+        else if constexpr (std::is_same_v<T, MoveToIsland>) return "island " + col(c.color) + " " + std::to_string(c.island);
+        else if constexpr (std::is_same_v<T, MoveMotherNature>) return "mn " + std::to_string(c.steps);
+        else if constexpr (std::is_same_v<T, ChooseCloud>) return "cloud " + std::to_string(c.cloud);
+        else if constexpr (std::is_same_v<T, UseMonk>) return "char monk " + col(c.color) + " " + std::to_string(c.island);
+        else if constexpr (std::is_same_v<T, UseFarmer>) return "char farmer";
+        else if constexpr (std::is_same_v<T, UseHerald>) return "char herald " + std::to_string(c.island);
+        else if constexpr (std::is_same_v<T, UsePostman>) return "char postman";
+        else if constexpr (std::is_same_v<T, UseGrandmaHerbs>) return "char herbs " + std::to_string(c.island);
+        else if constexpr (std::is_same_v<T, UseCentaur>) return "char centaur";
+        else if constexpr (std::is_same_v<T, UseJester>)
+          return "char jester " + list_text(c.from_card) + " for " + list_text(c.from_entrance);
+        else if constexpr (std::is_same_v<T, UseKnight>) return "char knight";
+        else if constexpr (std::is_same_v<T, UseMushroomHunter>) return "char mushroom " + col(c.color);
+        else if constexpr (std::is_same_v<T, UseMinstrel>)
+          return "char minstrel " + list_text(c.from_entrance) + " for " + list_text(c.from_dining);
+        else if constexpr (std::is_same_v<T, UsePrincess>) return "char princess " + col(c.color);
+        else if constexpr (std::is_same_v<T, UseThief>) return "char thief " + col(c.color);
+        else return std::string(command_type(c));
+      },
+      command);
+}
+
+const std::vector<std::string>& command_words() {
+  static const std::vector<std::string> w = {"help", "list", "create", "join", "quick", "leave", "watch", "board",
+                                             "moves", "auto", "wait", "quit", "wizard", "tower", "play", "dining",
+                                             "island", "mn", "cloud", "char"};
+  return w;
+}
+
+std::string help_text() {
+  return R"(Lobby
+  list                         open and running matches
+  create <2|3|4> [expert]      a new match (simple mode unless you say expert)
+  join <match> [seat]          take a seat (4 players: seats 0+2 and 1+3 are teams)
+  quick [2|3|4] [expert]       the first open match that fits, or a new one
+  watch <match>                spectate;  leave: leave a match that has not started
+Setup
+  wizard <0-3>                 tower <black|white|grey>
+Your turn
+  play <1-10>                  play an assistant (planning)
+  dining <colour>              move an entrance student to your dining room
+  island <colour> <0-11>       move an entrance student to an island
+  mn <steps>                   move Mother Nature
+  cloud <n>                    take the students of cloud n
+Characters (expert, once per turn)
+  char monk <colour> <island>  char farmer      char herald <island>   char postman
+  char herbs <island>          char centaur     char knight            char mushroom <colour>
+  char jester <card colours> for <entrance colours>    e.g. char jester red,red for blue,green
+  char minstrel <entrance colours> for <dining colours> e.g. char minstrel red for blue
+  char princess <colour>       char thief <colour>
+Other
+  board   moves (what you may type now)   auto (a random legal move)   wait   help   quit
+Colours: yellow blue green red pink, or y b g r p.
+)";
+}
+
+}  // namespace eryantis::cli

@@ -1,0 +1,59 @@
+#pragma once
+// What a person types into eryantis-cli, parsed into an action. Pure: no I/O.
+//   play 7 | dining red | island red 4 | mn 2 | cloud 1 | wizard 2 | tower black
+//   char herald 5 | char jester r,r for b,g | char minstrel blue for red | ...
+//   list | create 2 expert | join 3 [seat] | quick [players] [mode] | leave | watch 3
+//   board | moves | auto | wait | help | quit
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "eryantis/rules/command.hpp"
+
+namespace eryantis::cli {
+
+struct GameCommand {
+  rules::Command command;
+};
+struct LobbyList {};
+struct LobbyCreate {
+  rules::MatchOptions options;
+};
+struct LobbyJoin {
+  std::int64_t match = 0;
+  std::optional<int> seat;
+};
+struct LobbyQuick {
+  std::optional<int> players;
+  std::optional<rules::Mode> mode;
+};
+struct LobbyLeave {};
+struct Watch {
+  std::int64_t match = 0;
+};
+struct ShowBoard {};
+struct ShowMoves {};
+struct AutoMove {};   // a random legal move: for the impatient, and for scripts
+struct WaitTurn {};   // hold the following input until it is my turn (or the game ends)
+struct Help {};
+struct Quit {};
+
+using Action = std::variant<GameCommand, LobbyList, LobbyCreate, LobbyJoin, LobbyQuick, LobbyLeave, Watch, ShowBoard,
+                            ShowMoves, AutoMove, WaitTurn, Help, Quit>;
+
+// An empty line is nullopt; a mistake is an error sentence saying what to type.
+std::expected<std::optional<Action>, std::string> parse_line(std::string_view line);
+
+// The command as a person would type it ("island red 4", "char jester red for blue").
+std::string command_text(const rules::Command& command);
+
+// The words tab completion offers as the first word.
+const std::vector<std::string>& command_words();
+
+// The help screen.
+std::string help_text();
+
+}  // namespace eryantis::cli
