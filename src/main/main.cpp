@@ -93,7 +93,12 @@ int main(int argc, char** argv) {
   app.add_flag("--check-config", check_only, "validate the configuration and exit");
   CLI11_PARSE(app, argc, argv);
 
-  auto loaded = app::load_config(config_path);
+  // Without --config, a missing default file means the built-in defaults (which
+  // are the values config/eryantis.toml documents); an explicit file must exist.
+  const bool explicit_config = app.count("--config") > 0;
+  auto loaded = (!explicit_config && !std::filesystem::exists(config_path))
+                    ? std::expected<server::ServerConfig, app::ConfigError>(server::ServerConfig{})
+                    : app::load_config(config_path);
   if (!loaded) {
     std::fprintf(stderr, "eryantis-server: %s\n", loaded.error().message.c_str());
     return 2;

@@ -132,7 +132,7 @@ Parsed parse_line(std::string_view line) {
   if (verb == "board") return action(ShowBoard{});
   if (verb == "moves" || verb == "hint") return action(ShowMoves{});
   if (verb == "auto") return action(AutoMove{});
-  if (verb == "autoplay") return std::optional<Action>{};  // switched on by the front end
+  if (verb == "autoplay") return action(AutoPlay{});
   if (verb == "wait") return action(WaitTurn{});
   if (verb == "list" || verb == "lobby") return action(LobbyList{});
   if (verb == "leave") return action(LobbyLeave{});
@@ -254,7 +254,7 @@ std::string command_text(const rules::Command& command) {
 
 const std::vector<std::string>& command_words() {
   static const std::vector<std::string> w = {"help", "list", "create", "join", "quick", "leave", "watch", "board",
-                                             "moves", "auto", "wait", "quit", "wizard", "tower", "play", "dining",
+                                             "moves", "auto", "autoplay", "wait", "quit", "wizard", "tower", "play", "dining",
                                              "island", "mn", "cloud", "char"};
   return w;
 }
@@ -281,7 +281,8 @@ Characters (expert, once per turn)
   char minstrel <entrance colours> for <dining colours> e.g. char minstrel red for blue
   char princess <colour>       char thief <colour>
 Other
-  board   moves (what you may type now)   auto (a random legal move)   wait   help   quit
+  board   moves (what you may type now)   auto (a random legal move)   wait (for your turn)
+  autoplay (random moves until the game ends)   help   quit
 Colours: yellow blue green red pink, or y b g r p.
 )";
 }

@@ -3,7 +3,7 @@
 //   play 7 | dining red | island red 4 | mn 2 | cloud 1 | wizard 2 | tower black
 //   char herald 5 | char jester r,r for b,g | char minstrel blue for red | ...
 //   list | create 2 expert | join 3 [seat] | quick [players] [mode] | leave | watch 3
-//   board | moves | auto | wait | help | quit
+//   board | moves | auto | autoplay | wait | help | quit
 #include <expected>
 #include <optional>
 #include <string>
@@ -38,11 +38,12 @@ struct ShowBoard {};
 struct ShowMoves {};
 struct AutoMove {};   // a random legal move: for the impatient, and for scripts
 struct WaitTurn {};   // hold the following input until it is my turn (or the game ends)
+struct AutoPlay {};   // random legal moves whenever it is my turn, until the game ends
 struct Help {};
 struct Quit {};
 
 using Action = std::variant<GameCommand, LobbyList, LobbyCreate, LobbyJoin, LobbyQuick, LobbyLeave, Watch, ShowBoard,
-                            ShowMoves, AutoMove, WaitTurn, Help, Quit>;
+                            ShowMoves, AutoMove, WaitTurn, AutoPlay, Help, Quit>;
 
 // An empty line is nullopt; a mistake is an error sentence saying what to type.
 std::expected<std::optional<Action>, std::string> parse_line(std::string_view line);

@@ -139,6 +139,8 @@ class Cli final : public client::LineConnection::Handler {
 
   void handle(const client::ServerMessage& m) {
     const bool answers_pending = !pending_id_.empty() && m.id == pending_id_;
+    if (m.type == MessageType::Event || m.type == MessageType::State || m.type == MessageType::Seats)
+      autoplay_blocked_ = false;
     switch (m.type) {
       case MessageType::Welcome:
         break;
@@ -160,6 +162,7 @@ class Cli final : public client::LineConnection::Handler {
         print(lobby_text(m));
         break;
       case MessageType::Joined:
+        acked_seq_ = 0;
         print("joined match " + std::to_string(m.match.value_or(0)) + " as seat " + std::to_string(m.seat.value_or(0)));
         break;
       case MessageType::Spectating:
@@ -168,6 +171,7 @@ class Cli final : public client::LineConnection::Handler {
       case MessageType::Left:
         print("left match " + std::to_string(m.match.value_or(0)));
         mirror_.clear();
+        acked_seq_ = 0;
         break;
       case MessageType::State:
         update_names(m.seats);
@@ -190,13 +194,24 @@ class Cli final : public client::LineConnection::Handler {
         break;
       }
       case MessageType::Ack:
+        // Our command is durable; its event (this seq) may still be on its way.
+        if (m.seq) acked_seq_ = std::max(acked_seq_, *m.seq);
         break;
       case MessageType::GameOver:
         print("*** game over: " + result_text(m.result_json) + " ***");
         autoplay_ = false;
+        acked_seq_ = 0;
         break;
       case MessageType::Error:
         print("✗ " + m.code + ": " + m.message);
+        if (autoplay_) {
+          // Wait for news from the server, or half a second, before trying again.
+          autoplay_blocked_ = true;
+          loop_.after(500, [this] {
+            autoplay_blocked_ = false;
+            pump();
+          });
+        }
         if (m.code == "STALE_SEQ") connection_.send(ClientProtocol::sync());
         if (m.code == "BAD_TOKEN" || m.code == "NICKNAME_TAKEN") {
           print("cannot log in as " + options_.nickname + "; quitting");
@@ -282,11 +297,15 @@ class Cli final : public client::LineConnection::Handler {
     if (autoplay_) autoplay_step();
     while (!quitting_) {
       if (!pending_id_.empty() || !logged_in_) return;
+      if (mirror_.has_match() && mirror_.seq() < acked_seq_) return;  // our event is still coming
       if (waiting_turn_) {
         if (mirror_.synced() && !mirror_.my_turn() && !mirror_.game_over()) return;
         waiting_turn_ = false;
       }
-      if (autoplay_) return;
+      if (autoplay_) {
+        autoplay_step();
+        return;
+      }
       if (input_.empty()) {
         if (input_eof_) quit();
         return;
@@ -317,7 +336,10 @@ class Cli final : public client::LineConnection::Handler {
   void send_play(const rules::Command& c) {
     const std::string id = next_id();
     const std::string command_id = options_.nickname + "-" + std::to_string(random_());
-    request(ClientProtocol::play(c, command_id, mirror_.seq(), id), id);
+    // In setup everyone chooses at once, so the seq moves under us: no expected_seq there.
+    std::optional<std::int64_t> expected;
+    if (mirror_.state().phase != rules::Phase::Setup) expected = mirror_.seq();
+    request(ClientProtocol::play(c, command_id, expected, id), id);
   }
   void act(const cli::LobbyList&) {
     const std::string id = next_id();
@@ -377,15 +399,13 @@ class Cli final : public client::LineConnection::Handler {
     send_play(c);
   }
   void act(const cli::WaitTurn&) { waiting_turn_ = true; }
-  void act(const cli::Help&) { print(cli::help_text() + "  autoplay: play random moves until the game ends\n"); }
+  void act(const cli::AutoPlay&) { autoplay_ = true; }
+  void act(const cli::Help&) { print(cli::help_text()); }
   void act(const cli::Quit&) { quit(); }
 
- public:
-  void start_autoplay() { autoplay_ = true; }
-
- private:
   void autoplay_step() {
-    if (!pending_id_.empty() || !logged_in_ || !mirror_.synced()) return;
+    if (!pending_id_.empty() || !logged_in_ || !mirror_.synced() || autoplay_blocked_) return;
+    if (mirror_.seq() < acked_seq_) return;  // act on the state after our own last command
     if (mirror_.game_over()) {
       autoplay_ = false;
       return;
@@ -404,10 +424,6 @@ class Cli final : public client::LineConnection::Handler {
     quitting_ = true;
     connection_.close();
     loop_.stop();
-  }
-  bool wants_autoplay(const std::string& line) {
-    auto w = line.find_first_not_of(" \t");
-    return w != std::string::npos && line.compare(w, 8, "autoplay") == 0;
   }
   bool tty() const { return tty_; }
   void set_rl_active(bool on) { rl_active_ = on; }
@@ -429,9 +445,11 @@ class Cli final : public client::LineConnection::Handler {
   bool greeted_ = false;
   bool waiting_turn_ = false;
   bool autoplay_ = false;
+  bool autoplay_blocked_ = false;  // refused: wait for news from the server before trying again
   bool quitting_ = false;
   bool rl_active_ = false;
   std::string pending_id_;
+  std::int64_t acked_seq_ = 0;  // the seq of our last acknowledged command
   std::int64_t ids_ = 0;
   int backoff_ms_ = 250;
 };
@@ -469,7 +487,6 @@ void on_readline(char* line) {
   std::string text(line);
   if (!text.empty()) add_history(line);
   std::free(line);
-  if (g_cli->wants_autoplay(text)) g_cli->start_autoplay();
   g_cli->typed(std::move(text));
 }
 
@@ -518,7 +535,6 @@ int main(int argc, char** argv) {
           cli.input_closed();
           continue;
         }
-        if (cli.wants_autoplay(*l)) cli.start_autoplay();
         cli.typed(std::move(*l));
       }
     });
