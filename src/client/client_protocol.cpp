@@ -3,11 +3,11 @@
 #include "eryantis/client/client_protocol.hpp"
 
 // cereal's json.hpp configures rapidjson (RAPIDJSON_ASSERT throws); include it first.
-#include <cereal/archives/json.hpp>
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <cereal/archives/json.hpp>
 
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/rules/serialize.hpp"
@@ -32,7 +32,8 @@ const Value* member(const Value& object, const char* key) {
 }
 
 void read_string(const Value& o, const char* key, std::string& out) {
-  if (const Value* v = member(o, key); v && v->IsString()) out.assign(v->GetString(), v->GetStringLength());
+  if (const Value* v = member(o, key); v && v->IsString())
+    out.assign(v->GetString(), v->GetStringLength());
 }
 void read_int64(const Value& o, const char* key, std::optional<std::int64_t>& out) {
   if (const Value* v = member(o, key); v && v->IsInt64()) out = v->GetInt64();
@@ -46,13 +47,20 @@ void read_raw(const Value& o, const char* key, std::string& out) {
 
 MessageType type_of(std::string_view t) {
   static constexpr std::pair<std::string_view, MessageType> kTypes[] = {
-      {"welcome", MessageType::Welcome},   {"logged_in", MessageType::LoggedIn},
-      {"match_list", MessageType::MatchList}, {"joined", MessageType::Joined},
-      {"left", MessageType::Left},         {"spectating", MessageType::Spectating},
-      {"state", MessageType::State},       {"seats", MessageType::Seats},
-      {"event", MessageType::Event},       {"ack", MessageType::Ack},
-      {"game_over", MessageType::GameOver}, {"error", MessageType::Error},
-      {"pong", MessageType::Pong},         {"ping", MessageType::Ping},
+      {"welcome", MessageType::Welcome},
+      {"logged_in", MessageType::LoggedIn},
+      {"match_list", MessageType::MatchList},
+      {"joined", MessageType::Joined},
+      {"left", MessageType::Left},
+      {"spectating", MessageType::Spectating},
+      {"state", MessageType::State},
+      {"seats", MessageType::Seats},
+      {"event", MessageType::Event},
+      {"ack", MessageType::Ack},
+      {"game_over", MessageType::GameOver},
+      {"error", MessageType::Error},
+      {"pong", MessageType::Pong},
+      {"ping", MessageType::Ping},
       {"shutdown", MessageType::Shutdown},
   };
   for (const auto& [name, type] : kTypes)
@@ -75,7 +83,8 @@ void read_seats(const Value& o, std::vector<SeatInfo>& out) {
 }
 
 void fill(const Value& doc, ServerMessage& m) {
-  if (auto it = doc.FindMember("id"); it != doc.MemberEnd() && (it->value.IsString() || it->value.IsInt64()))
+  if (auto it = doc.FindMember("id");
+      it != doc.MemberEnd() && (it->value.IsString() || it->value.IsInt64()))
     m.id = to_json_text(it->value);
   read_int64(doc, "match", m.match);
   read_int64(doc, "seq", m.seq);
@@ -88,7 +97,8 @@ void fill(const Value& doc, ServerMessage& m) {
       read_int(doc, "protocol", m.protocol);
       read_int(doc, "heartbeat_ms", m.heartbeat_ms);
       read_int(doc, "timeout_ms", m.timeout_ms);
-      if (const Value* v = member(doc, "max_line_bytes"); v && v->IsInt64()) m.max_line_bytes = v->GetInt64();
+      if (const Value* v = member(doc, "max_line_bytes"); v && v->IsInt64())
+        m.max_line_bytes = v->GetInt64();
       break;
     case MessageType::LoggedIn:
       read_string(doc, "nickname", m.nickname);
@@ -133,22 +143,38 @@ void fill(const Value& doc, ServerMessage& m) {
 
 std::string_view message_type_name(MessageType t) {
   switch (t) {
-    case MessageType::Welcome: return "welcome";
-    case MessageType::LoggedIn: return "logged_in";
-    case MessageType::MatchList: return "match_list";
-    case MessageType::Joined: return "joined";
-    case MessageType::Left: return "left";
-    case MessageType::Spectating: return "spectating";
-    case MessageType::State: return "state";
-    case MessageType::Seats: return "seats";
-    case MessageType::Event: return "event";
-    case MessageType::Ack: return "ack";
-    case MessageType::GameOver: return "game_over";
-    case MessageType::Error: return "error";
-    case MessageType::Pong: return "pong";
-    case MessageType::Ping: return "ping";
-    case MessageType::Shutdown: return "shutdown";
-    case MessageType::Unknown: break;
+    case MessageType::Welcome:
+      return "welcome";
+    case MessageType::LoggedIn:
+      return "logged_in";
+    case MessageType::MatchList:
+      return "match_list";
+    case MessageType::Joined:
+      return "joined";
+    case MessageType::Left:
+      return "left";
+    case MessageType::Spectating:
+      return "spectating";
+    case MessageType::State:
+      return "state";
+    case MessageType::Seats:
+      return "seats";
+    case MessageType::Event:
+      return "event";
+    case MessageType::Ack:
+      return "ack";
+    case MessageType::GameOver:
+      return "game_over";
+    case MessageType::Error:
+      return "error";
+    case MessageType::Pong:
+      return "pong";
+    case MessageType::Ping:
+      return "ping";
+    case MessageType::Shutdown:
+      return "shutdown";
+    case MessageType::Unknown:
+      break;
   }
   return "unknown";
 }
@@ -158,8 +184,9 @@ std::expected<ServerMessage, std::string> parse_server_message(std::string_view 
   try {
     doc.Parse<rapidjson::kParseIterativeFlag>(line.data(), line.size());
     if (doc.HasParseError())
-      return std::unexpected(std::string("not JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()) +
-                             " at byte " + std::to_string(doc.GetErrorOffset()));
+      return std::unexpected(std::string("not JSON: ") +
+                             rapidjson::GetParseError_En(doc.GetParseError()) + " at byte " +
+                             std::to_string(doc.GetErrorOffset()));
     if (!doc.IsObject()) return std::unexpected(std::string("not a JSON object"));
     const Value* type = member(doc, "type");
     if (!type || !type->IsString()) return std::unexpected(std::string("no \"type\" string"));
@@ -175,10 +202,15 @@ std::expected<ServerMessage, std::string> parse_server_message(std::string_view 
 
 // ---------------------------------------------------------------------------
 
-std::string ClientProtocol::string_id(std::string_view text) { return protocol::json_quote(text); }
-std::string ClientProtocol::number_id(std::int64_t n) { return std::to_string(n); }
+std::string ClientProtocol::string_id(std::string_view text) {
+  return protocol::json_quote(text);
+}
+std::string ClientProtocol::number_id(std::int64_t n) {
+  return std::to_string(n);
+}
 
-std::string ClientProtocol::hello(std::string_view client_name, Updates updates, std::string_view id) {
+std::string ClientProtocol::hello(std::string_view client_name, Updates updates,
+                                  std::string_view id) {
   return protocol::JsonLine("hello", id)
       .field("protocol", protocol::kProtocolVersion)
       .field("client", client_name)
@@ -194,7 +226,9 @@ std::string ClientProtocol::login(std::string_view nickname, std::optional<std::
   return line.str();
 }
 
-std::string ClientProtocol::list_matches(std::string_view id) { return protocol::JsonLine("list_matches", id).str(); }
+std::string ClientProtocol::list_matches(std::string_view id) {
+  return protocol::JsonLine("list_matches", id).str();
+}
 
 std::string ClientProtocol::create_match(const rules::MatchOptions& options, std::string_view id) {
   return protocol::JsonLine("create_match", id)
@@ -215,13 +249,16 @@ std::string ClientProtocol::quick_join(std::optional<int> players, std::optional
   return line.str();
 }
 
-std::string ClientProtocol::leave_match(std::string_view id) { return protocol::JsonLine("leave_match", id).str(); }
+std::string ClientProtocol::leave_match(std::string_view id) {
+  return protocol::JsonLine("leave_match", id).str();
+}
 
 std::string ClientProtocol::spectate(std::int64_t match, std::string_view id) {
   return protocol::JsonLine("spectate", id).field("match", match).str();
 }
 
-std::string ClientProtocol::play(const rules::Command& command, std::optional<std::string_view> command_id,
+std::string ClientProtocol::play(const rules::Command& command,
+                                 std::optional<std::string_view> command_id,
                                  std::optional<std::int64_t> expected_seq, std::string_view id) {
   protocol::JsonLine line("play", id);
   line.raw_field("command", rules::command_to_json(command));
@@ -230,7 +267,11 @@ std::string ClientProtocol::play(const rules::Command& command, std::optional<st
   return line.str();
 }
 
-std::string ClientProtocol::sync(std::string_view id) { return protocol::JsonLine("sync", id).str(); }
-std::string ClientProtocol::ping(std::string_view id) { return protocol::JsonLine("ping", id).str(); }
+std::string ClientProtocol::sync(std::string_view id) {
+  return protocol::JsonLine("sync", id).str();
+}
+std::string ClientProtocol::ping(std::string_view id) {
+  return protocol::JsonLine("ping", id).str();
+}
 
 }  // namespace eryantis::client

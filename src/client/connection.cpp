@@ -30,7 +30,7 @@ struct LineConnection::Socket final : net::LineSplitter::Sink {
   std::string writing;  // handed to uv_write
   bool write_pending = false;
   bool connected = false;
-  int failed = 0;  // a synchronous connect error, reported from the next flush
+  int failed = 0;           // a synchronous connect error, reported from the next flush
   bool initialized = true;  // uv_tcp_init succeeded
 };
 
@@ -43,7 +43,9 @@ struct ConnectionPool::Flusher {
 
 namespace {
 
-uv_stream_t* stream_of(LineConnection::Socket* s) { return reinterpret_cast<uv_stream_t*>(&s->tcp); }
+uv_stream_t* stream_of(LineConnection::Socket* s) {
+  return reinterpret_cast<uv_stream_t*>(&s->tcp);
+}
 
 void close_socket(LineConnection::Socket* s) {
   s->owner = nullptr;
@@ -65,7 +67,8 @@ void on_alloc(uv_handle_t*, std::size_t, uv_buf_t* buf) {
 
 }  // namespace
 
-LineConnection::LineConnection(ConnectionPool& pool, Handler& handler) : pool_(pool), handler_(handler) {
+LineConnection::LineConnection(ConnectionPool& pool, Handler& handler)
+    : pool_(pool), handler_(handler) {
   pool_.all_.insert(this);
 }
 
@@ -99,30 +102,33 @@ void LineConnection::connect(const std::string& host, int port) {
   int rc = uv_ip4_addr(literal.c_str(), port, reinterpret_cast<sockaddr_in*>(&addr));
   if (rc < 0) rc = uv_ip6_addr(literal.c_str(), port, reinterpret_cast<sockaddr_in6*>(&addr));
   if (rc == 0)
-    rc = uv_tcp_connect(&s->connect_req, &s->tcp, reinterpret_cast<const sockaddr*>(&addr),
-                        [](uv_connect_t* req, int status) {
-                          auto* s = static_cast<Socket*>(req->data);
-                          if (!s->owner) return;
-                          if (status < 0) {
-                            s->owner->lost(std::string("cannot connect: ") + uv_strerror(status));
-                            return;
-                          }
-                          s->connected = true;
-                          uv_read_start(stream_of(s), on_alloc, [](uv_stream_t* stream, ssize_t n, const uv_buf_t* buf) {
-                            auto* s = static_cast<Socket*>(stream->data);
-                            if (!s->owner) return;
-                            if (n > 0) {
-                              s->owner->bytes_in_ += static_cast<std::uint64_t>(n);
-                              s->splitter.feed(std::string_view(buf->base, static_cast<std::size_t>(n)), *s);
-                            } else if (n < 0) {
-                              s->owner->lost(n == UV_EOF ? "the server closed the connection"
-                                                         : std::string("read failed: ") + uv_strerror(static_cast<int>(n)));
-                            }
-                          });
-                          LineConnection* owner = s->owner;
-                          owner->handler_.on_connected();
-                          if (owner->socket_ == s && !owner->out_.empty()) owner->pool_.mark_dirty(*owner);
-                        });
+    rc = uv_tcp_connect(
+        &s->connect_req, &s->tcp, reinterpret_cast<const sockaddr*>(&addr),
+        [](uv_connect_t* req, int status) {
+          auto* s = static_cast<Socket*>(req->data);
+          if (!s->owner) return;
+          if (status < 0) {
+            s->owner->lost(std::string("cannot connect: ") + uv_strerror(status));
+            return;
+          }
+          s->connected = true;
+          uv_read_start(
+              stream_of(s), on_alloc, [](uv_stream_t* stream, ssize_t n, const uv_buf_t* buf) {
+                auto* s = static_cast<Socket*>(stream->data);
+                if (!s->owner) return;
+                if (n > 0) {
+                  s->owner->bytes_in_ += static_cast<std::uint64_t>(n);
+                  s->splitter.feed(std::string_view(buf->base, static_cast<std::size_t>(n)), *s);
+                } else if (n < 0) {
+                  s->owner->lost(n == UV_EOF ? "the server closed the connection"
+                                             : std::string("read failed: ") +
+                                                   uv_strerror(static_cast<int>(n)));
+                }
+              });
+          LineConnection* owner = s->owner;
+          owner->handler_.on_connected();
+          if (owner->socket_ == s && !owner->out_.empty()) owner->pool_.mark_dirty(*owner);
+        });
   if (rc < 0) {
     s->failed = rc;
     pool_.mark_dirty(*this);
@@ -213,7 +219,9 @@ ConnectionPool::ConnectionPool(net::EventLoop& loop, std::size_t max_line_bytes)
   stop_hook_ = loop_.add_stop_hook([this] { close_all(); });
 }
 
-ConnectionPool::~ConnectionPool() { close_all(); }
+ConnectionPool::~ConnectionPool() {
+  close_all();
+}
 
 void ConnectionPool::close_all() {
   for (LineConnection* c : all_) c->close();

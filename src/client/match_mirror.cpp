@@ -15,7 +15,9 @@ std::string hash_hex(std::uint64_t v) {
   return out;
 }
 
-std::string state_hash_hex(const rules::State& s) { return hash_hex(rules::hash(s)); }
+std::string state_hash_hex(const rules::State& s) {
+  return hash_hex(rules::hash(s));
+}
 
 bool MatchMirror::load_state(const ServerMessage& m) {
   return load_state(m.match.value_or(0), m.seq.value_or(0), m.seat, m.view_json, m.hash);
@@ -36,7 +38,8 @@ bool MatchMirror::load_state(std::int64_t match, std::int64_t seq, std::optional
   }
   state_ = std::move(view->state);
   if (!hash.empty() && hash != state_hash_hex(state_)) {
-    fail("the state's hash " + std::string(hash) + " does not match its view (" + state_hash_hex(state_) + ")");
+    fail("the state's hash " + std::string(hash) + " does not match its view (" +
+         state_hash_hex(state_) + ")");
     return false;
   }
   needs_sync_ = false;
@@ -48,8 +51,8 @@ MatchMirror::Update MatchMirror::on_event(const ServerMessage& m) {
   return on_event(m.match.value_or(0), m.seq.value_or(0), m.event_json, m.hash);
 }
 
-MatchMirror::Update MatchMirror::on_event(std::int64_t match, std::int64_t seq, std::string_view event_json,
-                                          std::string_view hash) {
+MatchMirror::Update MatchMirror::on_event(std::int64_t match, std::int64_t seq,
+                                          std::string_view event_json, std::string_view hash) {
   if (match != match_ || needs_sync_ || seq <= seq_) return Update::Ignored;
   if (seq != seq_ + 1)
     return fail("seq gap: mirrored " + std::to_string(seq_) + ", received " + std::to_string(seq));
@@ -61,8 +64,8 @@ MatchMirror::Update MatchMirror::on_event(std::int64_t match, std::int64_t seq, 
   if (!hash.empty()) {
     const std::string mine = state_hash_hex(state_);
     if (hash != mine)
-      return fail("hash mismatch after event " + std::to_string(seq) + ": server " + std::string(hash) +
-                  ", mirror " + mine);
+      return fail("hash mismatch after event " + std::to_string(seq) + ": server " +
+                  std::string(hash) + ", mirror " + mine);
   }
   return Update::Applied;
 }
@@ -74,7 +77,9 @@ MatchMirror::Update MatchMirror::fail(std::string why) {
   return Update::NeedsSync;
 }
 
-void MatchMirror::mark_needs_sync(std::string why) { fail(std::move(why)); }
+void MatchMirror::mark_needs_sync(std::string why) {
+  fail(std::move(why));
+}
 
 void MatchMirror::clear() {
   match_ = 0;

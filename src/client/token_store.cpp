@@ -21,7 +21,9 @@ struct Entry {
 };
 
 // Tabs and newlines would break the format; nicknames and tokens never hold them.
-bool clean(std::string_view s) { return s.find_first_of("\t\r\n") == std::string_view::npos; }
+bool clean(std::string_view s) {
+  return s.find_first_of("\t\r\n") == std::string_view::npos;
+}
 
 std::vector<Entry> read_all(const std::filesystem::path& file) {
   std::vector<Entry> out;
@@ -36,11 +38,13 @@ std::vector<Entry> read_all(const std::filesystem::path& file) {
   return out;
 }
 
-std::expected<void, std::string> write_all(const std::filesystem::path& file, const std::vector<Entry>& entries) {
+std::expected<void, std::string> write_all(const std::filesystem::path& file,
+                                           const std::vector<Entry>& entries) {
   std::error_code ec;
   if (file.has_parent_path()) {
     std::filesystem::create_directories(file.parent_path(), ec);
-    if (ec) return std::unexpected("cannot create " + file.parent_path().string() + ": " + ec.message());
+    if (ec)
+      return std::unexpected("cannot create " + file.parent_path().string() + ": " + ec.message());
   }
   std::ostringstream text;
   for (const Entry& e : entries) text << e.server << '\t' << e.nickname << '\t' << e.token << '\n';
@@ -82,7 +86,8 @@ std::expected<std::filesystem::path, std::string> TokenStore::default_path() {
   return std::unexpected(std::string("neither XDG_DATA_HOME nor HOME is set"));
 }
 
-std::optional<std::string> TokenStore::get(std::string_view server, std::string_view nickname) const {
+std::optional<std::string> TokenStore::get(std::string_view server,
+                                           std::string_view nickname) const {
   for (const Entry& e : read_all(file_))
     if (e.server == server && e.nickname == nickname) return e.token;
   return std::nullopt;
@@ -91,7 +96,8 @@ std::optional<std::string> TokenStore::get(std::string_view server, std::string_
 std::expected<void, std::string> TokenStore::put(std::string_view server, std::string_view nickname,
                                                  std::string_view token) {
   if (!clean(server) || !clean(nickname) || !clean(token))
-    return std::unexpected(std::string("server, nickname and token may not contain tabs or newlines"));
+    return std::unexpected(
+        std::string("server, nickname and token may not contain tabs or newlines"));
   auto entries = read_all(file_);
   bool found = false;
   for (Entry& e : entries)
@@ -104,10 +110,12 @@ std::expected<void, std::string> TokenStore::put(std::string_view server, std::s
   return write_all(file_, entries);
 }
 
-std::expected<void, std::string> TokenStore::erase(std::string_view server, std::string_view nickname) {
+std::expected<void, std::string> TokenStore::erase(std::string_view server,
+                                                   std::string_view nickname) {
   auto entries = read_all(file_);
   const auto before = entries.size();
-  std::erase_if(entries, [&](const Entry& e) { return e.server == server && e.nickname == nickname; });
+  std::erase_if(entries,
+                [&](const Entry& e) { return e.server == server && e.nickname == nickname; });
   if (entries.size() == before) return {};
   return write_all(file_, entries);
 }

@@ -15,7 +15,9 @@ std::string public_event_json(rules::Event e) {
   if (auto* c = std::get_if<rules::CreateMatch>(&e.command)) c->seed = 0;
   return rules::event_to_json(e);
 }
-std::string view_hash(const rules::State& s) { return state_hash_hex(rules::view(s, rules::kNoSeat).state); }
+std::string view_hash(const rules::State& s) {
+  return state_hash_hex(rules::view(s, rules::kNoSeat).state);
+}
 
 struct Step {
   std::int64_t seq;
@@ -25,7 +27,7 @@ struct Step {
 };
 
 struct Recorded {
-  rules::State created;  // after create_match (seq 1)
+  rules::State created;     // after create_match (seq 1)
   std::vector<Step> steps;  // seq 2, 3, ...
   rules::State final_state;
 };
@@ -33,21 +35,24 @@ struct Recorded {
 Recorded record(rules::MatchOptions options, std::uint64_t seed) {
   Recorded r;
   std::int64_t seq = 0;
-  auto game = rules::play_random_game(options, seed, [&](const rules::Event& e, const rules::State& s) {
-    ++seq;
-    if (seq == 1) {
-      r.created = s;
-      return;
-    }
-    r.steps.push_back({seq, public_event_json(e), view_hash(s), s});
-  });
+  auto game =
+      rules::play_random_game(options, seed, [&](const rules::Event& e, const rules::State& s) {
+        ++seq;
+        if (seq == 1) {
+          r.created = s;
+          return;
+        }
+        r.steps.push_back({seq, public_event_json(e), view_hash(s), s});
+      });
   r.final_state = game.state;
   return r;
 }
 
-void load(MatchMirror& m, const rules::State& s, std::int64_t seq, rules::Seat seat, std::int64_t match = 7) {
+void load(MatchMirror& m, const rules::State& s, std::int64_t seq, rules::Seat seat,
+          std::int64_t match = 7) {
   const rules::View v = rules::view(s, seat);
-  ASSERT_TRUE(m.load_state(match, seq, seat, rules::view_to_json(v), state_hash_hex(v.state))) << m.problem();
+  ASSERT_TRUE(m.load_state(match, seq, seat, rules::view_to_json(v), state_hash_hex(v.state)))
+      << m.problem();
 }
 
 class MirrorFollowsGames : public ::testing::TestWithParam<std::tuple<int, rules::Mode>> {};
@@ -71,7 +76,9 @@ TEST_P(MirrorFollowsGames, EveryEventAppliesAndEveryHashMatches) {
       const auto to_act = rules::seats_to_act(s.after);
       const bool mine = std::find(to_act.begin(), to_act.end(), rules::Seat{0}) != to_act.end();
       ASSERT_EQ(m.my_turn(), mine);
-      if (mine) ASSERT_EQ(m.legal_commands(), rules::legal_commands(s.after, 0));
+      if (mine) {
+        ASSERT_EQ(m.legal_commands(), rules::legal_commands(s.after, 0));
+      }
     }
     EXPECT_TRUE(m.game_over());
     EXPECT_EQ(m.state(), rules::view(r.final_state, 0).state);
@@ -82,7 +89,8 @@ TEST_P(MirrorFollowsGames, EveryEventAppliesAndEveryHashMatches) {
 
 INSTANTIATE_TEST_SUITE_P(AllSizes, MirrorFollowsGames,
                          ::testing::Combine(::testing::Values(2, 3, 4),
-                                            ::testing::Values(rules::Mode::Simple, rules::Mode::Expert)));
+                                            ::testing::Values(rules::Mode::Simple,
+                                                              rules::Mode::Expert)));
 
 TEST(MatchMirror, JoiningMidGameFromAStateMessage) {
   const Recorded r = record({2, rules::Mode::Expert}, 11);
@@ -90,7 +98,8 @@ TEST(MatchMirror, JoiningMidGameFromAStateMessage) {
   MatchMirror m;
   load(m, r.steps[mid].after, r.steps[mid].seq, 1);
   for (std::size_t i = mid + 1; i < r.steps.size(); ++i)
-    ASSERT_EQ(m.on_event(7, r.steps[i].seq, r.steps[i].event_json, r.steps[i].hash), MatchMirror::Update::Applied);
+    ASSERT_EQ(m.on_event(7, r.steps[i].seq, r.steps[i].event_json, r.steps[i].hash),
+              MatchMirror::Update::Applied);
   EXPECT_TRUE(m.game_over());
 }
 
@@ -99,21 +108,26 @@ TEST(MatchMirror, ASeqGapNeedsASyncAndAStateRepairsIt) {
   ASSERT_GT(r.steps.size(), 5u);
   MatchMirror m;
   load(m, r.created, 1, 0);
-  ASSERT_EQ(m.on_event(7, r.steps[0].seq, r.steps[0].event_json, r.steps[0].hash), MatchMirror::Update::Applied);
+  ASSERT_EQ(m.on_event(7, r.steps[0].seq, r.steps[0].event_json, r.steps[0].hash),
+            MatchMirror::Update::Applied);
   // steps[1] is lost.
-  EXPECT_EQ(m.on_event(7, r.steps[2].seq, r.steps[2].event_json, r.steps[2].hash), MatchMirror::Update::NeedsSync);
+  EXPECT_EQ(m.on_event(7, r.steps[2].seq, r.steps[2].event_json, r.steps[2].hash),
+            MatchMirror::Update::NeedsSync);
   EXPECT_TRUE(m.needs_sync());
   EXPECT_FALSE(m.synced());
   EXPECT_NE(m.problem().find("gap"), std::string::npos) << m.problem();
   EXPECT_FALSE(m.my_turn());
   EXPECT_TRUE(m.legal_commands().empty());
   // Until the sync's state arrives, further events are ignored.
-  EXPECT_EQ(m.on_event(7, r.steps[3].seq, r.steps[3].event_json, r.steps[3].hash), MatchMirror::Update::Ignored);
+  EXPECT_EQ(m.on_event(7, r.steps[3].seq, r.steps[3].event_json, r.steps[3].hash),
+            MatchMirror::Update::Ignored);
   load(m, r.steps[3].after, r.steps[3].seq, 0);
   EXPECT_TRUE(m.synced());
   // Old events (already in the state) are ignored, the next one applies.
-  EXPECT_EQ(m.on_event(7, r.steps[2].seq, r.steps[2].event_json, r.steps[2].hash), MatchMirror::Update::Ignored);
-  EXPECT_EQ(m.on_event(7, r.steps[4].seq, r.steps[4].event_json, r.steps[4].hash), MatchMirror::Update::Applied);
+  EXPECT_EQ(m.on_event(7, r.steps[2].seq, r.steps[2].event_json, r.steps[2].hash),
+            MatchMirror::Update::Ignored);
+  EXPECT_EQ(m.on_event(7, r.steps[4].seq, r.steps[4].event_json, r.steps[4].hash),
+            MatchMirror::Update::Applied);
   EXPECT_EQ(m.syncs_needed(), 1u);
 }
 
@@ -123,7 +137,8 @@ TEST(MatchMirror, AWrongHashNeedsASync) {
   load(m, r.created, 1, 2);
   std::string bad = r.steps[0].hash;
   bad[0] = bad[0] == '0' ? '1' : '0';
-  EXPECT_EQ(m.on_event(7, r.steps[0].seq, r.steps[0].event_json, bad), MatchMirror::Update::NeedsSync);
+  EXPECT_EQ(m.on_event(7, r.steps[0].seq, r.steps[0].event_json, bad),
+            MatchMirror::Update::NeedsSync);
   EXPECT_NE(m.problem().find("hash"), std::string::npos) << m.problem();
 }
 
@@ -131,7 +146,8 @@ TEST(MatchMirror, EventsOfAnotherMatchAreIgnored) {
   const Recorded r = record({2, rules::Mode::Simple}, 9);
   MatchMirror m;
   load(m, r.created, 1, 0);
-  EXPECT_EQ(m.on_event(8, r.steps[0].seq, r.steps[0].event_json, r.steps[0].hash), MatchMirror::Update::Ignored);
+  EXPECT_EQ(m.on_event(8, r.steps[0].seq, r.steps[0].event_json, r.steps[0].hash),
+            MatchMirror::Update::Ignored);
   EXPECT_TRUE(m.synced());
 }
 
@@ -141,7 +157,8 @@ TEST(MatchMirror, UnreadableInputNeedsASync) {
   EXPECT_FALSE(m.load_state(7, 1, 0, R"({"viewer":0})", ""));
   EXPECT_TRUE(m.needs_sync());
   load(m, r.created, 1, 0);
-  EXPECT_EQ(m.on_event(7, 2, R"({"v":1,"type":"nope"})", r.steps[0].hash), MatchMirror::Update::NeedsSync);
+  EXPECT_EQ(m.on_event(7, 2, R"({"v":1,"type":"nope"})", r.steps[0].hash),
+            MatchMirror::Update::NeedsSync);
   // A state whose hash does not match its view is refused.
   const rules::View v = rules::view(r.created, 0);
   EXPECT_FALSE(m.load_state(7, 1, 0, rules::view_to_json(v), "0000000000000000"));

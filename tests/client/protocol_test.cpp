@@ -23,20 +23,23 @@ T decoded(const std::string& line, std::string* id = nullptr) {
 
 TEST(ClientProtocol, RequestsRoundTripThroughTheServerDecoder) {
   std::string id;
-  auto hello = decoded<protocol::Hello>(ClientProtocol::hello("tests", Updates::Events, ClientProtocol::number_id(4)), &id);
+  auto hello = decoded<protocol::Hello>(
+      ClientProtocol::hello("tests", Updates::Events, ClientProtocol::number_id(4)), &id);
   EXPECT_EQ(hello.protocol, protocol::kProtocolVersion);
   EXPECT_EQ(hello.client, "tests");
   EXPECT_FALSE(hello.full_views);
   EXPECT_EQ(id, "4");
   EXPECT_TRUE(decoded<protocol::Hello>(ClientProtocol::hello("t", Updates::Full)).full_views);
 
-  auto login = decoded<protocol::Login>(ClientProtocol::login("alice", "0123abcd", ClientProtocol::string_id("l1")), &id);
+  auto login = decoded<protocol::Login>(
+      ClientProtocol::login("alice", "0123abcd", ClientProtocol::string_id("l1")), &id);
   EXPECT_EQ(login.nickname, "alice");
   EXPECT_EQ(login.token, "0123abcd");
   EXPECT_EQ(id, "\"l1\"");
   EXPECT_FALSE(decoded<protocol::Login>(ClientProtocol::login("bob", std::nullopt)).token);
 
-  auto create = decoded<protocol::CreateMatchRequest>(ClientProtocol::create_match({3, rules::Mode::Expert}));
+  auto create =
+      decoded<protocol::CreateMatchRequest>(ClientProtocol::create_match({3, rules::Mode::Expert}));
   EXPECT_EQ(create.options, (rules::MatchOptions{3, rules::Mode::Expert}));
   EXPECT_EQ(decoded<protocol::JoinMatch>(ClientProtocol::join_match(42)).match, 42);
   EXPECT_EQ(decoded<protocol::Spectate>(ClientProtocol::spectate(9)).match, 9);
@@ -59,12 +62,14 @@ TEST(ClientProtocol, PlayCarriesCommandSeqAndCommandId) {
       rules::PlayAssistant{7}, rules::MoveToIsland{rules::Color::Green, 3}, rules::ChooseCloud{1},
       rules::UseJester{rules::Students{}, rules::Students{}}};
   for (const rules::Command& c : commands) {
-    auto play = decoded<protocol::Play>(ClientProtocol::play(c, "alice-1", 17, ClientProtocol::string_id("c1")));
+    auto play = decoded<protocol::Play>(
+        ClientProtocol::play(c, "alice-1", 17, ClientProtocol::string_id("c1")));
     EXPECT_EQ(play.command, c);
     EXPECT_EQ(play.expected_seq, 17);
     EXPECT_EQ(play.command_id, "alice-1");
   }
-  auto bare = decoded<protocol::Play>(ClientProtocol::play(rules::ChooseWizard{2}, std::nullopt, std::nullopt));
+  auto bare = decoded<protocol::Play>(
+      ClientProtocol::play(rules::ChooseWizard{2}, std::nullopt, std::nullopt));
   EXPECT_FALSE(bare.expected_seq);
   EXPECT_FALSE(bare.command_id);
 }
@@ -94,18 +99,21 @@ TEST(ClientProtocol, ParsesWhatTheServerSends) {
   EXPECT_EQ(logged->seat, 1);
 
   const std::string view = R"({"viewer":0,"state":{"schema":1}})";
-  auto state = parse_server_message(protocol::JsonLine("state")
-                                        .field("match", 5)
-                                        .field("seq", 9)
-                                        .field("status", "running")
-                                        .field("hash", "00000000deadbeef")
-                                        .raw_field("seats", R"([{"type":"seat","seat":0,"nickname":"a","connected":true},{"type":"seat","seat":1,"nickname":null,"connected":false}])")
-                                        .raw_field("to_act", "[0]")
-                                        .raw_field("allowed", R"(["play_assistant"])")
-                                        .null_field("seat")
-                                        .raw_field("view", view)
-                                        .field("surprise", "ignored")
-                                        .str());
+  auto state = parse_server_message(
+      protocol::JsonLine("state")
+          .field("match", 5)
+          .field("seq", 9)
+          .field("status", "running")
+          .field("hash", "00000000deadbeef")
+          .raw_field(
+              "seats",
+              R"([{"type":"seat","seat":0,"nickname":"a","connected":true},{"type":"seat","seat":1,"nickname":null,"connected":false}])")
+          .raw_field("to_act", "[0]")
+          .raw_field("allowed", R"(["play_assistant"])")
+          .null_field("seat")
+          .raw_field("view", view)
+          .field("surprise", "ignored")
+          .str());
   ASSERT_TRUE(state);
   EXPECT_EQ(state->type, MessageType::State);
   EXPECT_EQ(state->match, 5);
@@ -140,12 +148,14 @@ TEST(ClientProtocol, ParsesWhatTheServerSends) {
   ASSERT_TRUE(ack);
   EXPECT_EQ(ack->type, MessageType::Ack);
   EXPECT_TRUE(ack->replayed);
-  auto error = parse_server_message(R"({"type":"error","id":7,"code":"NOT_YOUR_TURN","message":"wait","match":5,"seq":10})");
+  auto error = parse_server_message(
+      R"({"type":"error","id":7,"code":"NOT_YOUR_TURN","message":"wait","match":5,"seq":10})");
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code, "NOT_YOUR_TURN");
   EXPECT_EQ(error->message, "wait");
   EXPECT_EQ(error->seq, 10);
-  auto over = parse_server_message(R"({"type":"game_over","match":5,"result":{"type":"result","reason":"last_tower","winners":[0]}})");
+  auto over = parse_server_message(
+      R"({"type":"game_over","match":5,"result":{"type":"result","reason":"last_tower","winners":[0]}})");
   ASSERT_TRUE(over);
   EXPECT_EQ(over->type, MessageType::GameOver);
   EXPECT_NE(over->result_json.find("last_tower"), std::string::npos);
@@ -153,7 +163,8 @@ TEST(ClientProtocol, ParsesWhatTheServerSends) {
   ASSERT_TRUE(shutdown);
   EXPECT_EQ(shutdown->type, MessageType::Shutdown);
   EXPECT_EQ(shutdown->message, "bye");
-  auto list = parse_server_message(R"({"type":"match_list","open":[],"running":[{"match":1}],"yours":1})");
+  auto list =
+      parse_server_message(R"({"type":"match_list","open":[],"running":[{"match":1}],"yours":1})");
   ASSERT_TRUE(list);
   EXPECT_EQ(list->running_json, R"([{"match":1}])");
   EXPECT_EQ(list->yours, 1);

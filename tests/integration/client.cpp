@@ -25,7 +25,9 @@ Millis remaining(Clock::time_point deadline) {
 }
 }  // namespace
 
-bool Message::has(const char* key) const { return get(key) != nullptr; }
+bool Message::has(const char* key) const {
+  return get(key) != nullptr;
+}
 
 const rapidjson::Value* Message::get(const char* key) const {
   if (!valid) return nullptr;
@@ -68,8 +70,10 @@ Message parse_message(std::string line) {
   m.valid = true;
   m.type = m.str("type");
   if (const rapidjson::Value* id = m.get("id")) {
-    if (id->IsString()) m.id = std::string(id->GetString(), id->GetStringLength());
-    else if (id->IsInt64()) m.id = std::to_string(id->GetInt64());
+    if (id->IsString())
+      m.id = std::string(id->GetString(), id->GetStringLength());
+    else if (id->IsInt64())
+      m.id = std::to_string(id->GetInt64());
   }
   return m;
 }
@@ -224,8 +228,8 @@ std::optional<Message> Client::login(std::string_view nickname, std::string_view
 }
 
 std::optional<Message> Client::create(int players, std::string_view mode) {
-  return request(R"("type":"create_match","players":)" + std::to_string(players) +
-                 R"(,"mode":)" + quote(mode));
+  return request(R"("type":"create_match","players":)" + std::to_string(players) + R"(,"mode":)" +
+                 quote(mode));
 }
 
 std::optional<Message> Client::join(std::int64_t match) {
@@ -236,7 +240,9 @@ std::optional<Message> Client::spectate(std::int64_t match) {
   return request(R"("type":"spectate","match":)" + std::to_string(match));
 }
 
-std::optional<Message> Client::ping() { return request(R"("type":"ping")"); }
+std::optional<Message> Client::ping() {
+  return request(R"("type":"ping")");
+}
 
 std::string Client::send_play(std::string_view command_json,
                               std::optional<std::int64_t> expected_seq,

@@ -3,8 +3,8 @@
 // the real server, every read bounded by a timeout (poll), every received line
 // parsed with rapidjson and kept in an inbox, so pushes (seats, event, state,
 // ping) can be left for later while waiting for the reply to one request.
-#include <cereal/archives/json.hpp>  // configures rapidjson before it is included
 #include <rapidjson/document.h>
+#include <cereal/archives/json.hpp>  // configures rapidjson before it is included
 
 #include <chrono>
 #include <cstdint>
@@ -65,8 +65,7 @@ class Client {
   // The oldest message of the inbox, waiting for one up to `timeout`.
   std::optional<Message> next(Millis timeout);
   // The oldest message satisfying `pred`; the others stay in the inbox, in order.
-  std::optional<Message> wait_for(const std::function<bool(const Message&)>& pred,
-                                  Millis timeout);
+  std::optional<Message> wait_for(const std::function<bool(const Message&)>& pred, Millis timeout);
   // The first message of `type` (others stay in the inbox).
   std::optional<Message> wait_type(std::string_view type, Millis timeout);
   // The reply to a request: the first message echoing `id` (others stay).

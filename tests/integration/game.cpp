@@ -32,7 +32,9 @@ std::optional<rules::State> state_of_view(const Message& m, std::string* error) 
   return *state;
 }
 
-std::string view_hash(const rules::State& s) { return store::hash_to_hex(rules::hash(s)); }
+std::string view_hash(const rules::State& s) {
+  return store::hash_to_hex(rules::hash(s));
+}
 
 Game::Game(std::string name, GameOptions options, std::uint64_t seed)
     : name_(std::move(name)), options_(options), rng_(seed) {
@@ -82,8 +84,9 @@ void Game::join_others() {
   std::set<int> seats;
   for (Player& p : players_) seats.insert(p.seat);
   EXPECT_EQ(static_cast<int>(seats.size()), options_.players) << "every player has its own seat";
-  // Everyone's `state` (sent right after `joined`).
+  // Everyone's `state` (sent right after `joined`), unless already handled.
   for (Player& p : players_) {
+    if (p.have_state) continue;
     auto state = p.client->wait_type("state", Millis(5000));
     ASSERT_TRUE(state) << p.nickname << ": no state after joining";
     p.client->inbox().push_front(*state);  // handled in order by pump()
@@ -103,16 +106,17 @@ void Game::apply_view(Player& p, const Message& m, bool is_event) {
     EXPECT_EQ(seq, p.seq + 1) << name_ << "/" << p.nickname << ": event seqs must be dense";
     // Folding the event onto the previous view must give the new view.
     auto event = rules::event_from_json(m.json("event"));
-    EXPECT_TRUE(event) << name_ << ": the event does not decode: "
-                       << (event ? "" : event.error().message) << "\n"
+    EXPECT_TRUE(event) << name_
+                       << ": the event does not decode: " << (event ? "" : event.error().message)
+                       << "\n"
                        << m.line;
+    if (event) event_types_[seq] = std::string(rules::command_type(event->command));
     if (event && p.have_state) {
       rules::State folded = rules::apply(p.state, *event);
       folded.seed = 0;
-      EXPECT_EQ(view_hash(folded), hash)
-          << name_ << "/" << p.nickname << ": applying event " << seq
-          << " to the previous view does not give the new view\n"
-          << m.line;
+      EXPECT_EQ(view_hash(folded), hash) << name_ << "/" << p.nickname << ": applying event " << seq
+                                         << " to the previous view does not give the new view\n"
+                                         << m.line;
     }
     ++p.events_seen;
   } else {
@@ -216,18 +220,25 @@ bool Game::maybe_act() {
     Player& p = player(i);
     if (p.seat != seat) continue;
     ++commands_sent_;
-    const std::string id = p.client->send_play(command, p.seq,
-                                               name_ + "-c" + std::to_string(commands_sent_));
+    const std::string id =
+        p.client->send_play(command, p.seq, name_ + "-c" + std::to_string(commands_sent_));
     pending_ = Pending{i, id, command, p.seq};
     return true;
   }
   return false;
 }
 
+int Game::count_events(const std::string& type) const {
+  int n = 0;
+  for (const auto& [seq, t] : event_types_) n += t == type;
+  return n;
+}
+
 bool Game::idle() const {
   if (pending_) return false;
   for (const Player& p : players_)
-    if (p.client && !p.client->closed() && (!p.have_state || p.seq != max_seq_ || p.seq < awaited_seq_))
+    if (p.client && !p.client->closed() &&
+        (!p.have_state || p.seq != max_seq_ || p.seq < awaited_seq_))
       return false;
   return true;
 }
@@ -238,7 +249,9 @@ bool Game::over() const {
   return true;
 }
 
-void Game::disconnect(int i) { player(i).client.reset(); }
+void Game::disconnect(int i) {
+  player(i).client.reset();
+}
 
 void Game::lost_server() {
   for (Player& p : players_) p.client.reset();

@@ -90,6 +90,8 @@ class Game {
   // Every acknowledged seq, how often it was acknowledged.
   const std::map<store::Seq, int>& acked() const { return acked_; }
   std::int64_t commands_sent() const { return commands_sent_; }
+  // How many distinct events of this type ("skip_turn", ...) the players saw.
+  int count_events(const std::string& type) const;
   // Players whose match was found finished at login (a crash ate the game_over).
   bool ended_while_away() const { return ended_while_away_; }
 
@@ -113,6 +115,7 @@ class Game {
   store::Seq max_seq_ = 0;
   std::map<store::Seq, int> acked_;
   std::set<std::string> replied_ids_;
+  std::map<store::Seq, std::string> event_types_;
   std::int64_t commands_sent_ = 0;
   bool ended_while_away_ = false;
 };

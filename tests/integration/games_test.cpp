@@ -63,14 +63,12 @@ TEST_P(FullGameTest, PlayedToTheEndOverTheSocket) {
   EXPECT_EQ(db[game.match()].by_player.size(), game.acked().size());
 }
 
-INSTANTIATE_TEST_SUITE_P(AllSizes, FullGameTest,
-                         ::testing::Values(GameParam{2, rules::Mode::Simple},
-                                           GameParam{2, rules::Mode::Expert},
-                                           GameParam{3, rules::Mode::Simple},
-                                           GameParam{3, rules::Mode::Expert},
-                                           GameParam{4, rules::Mode::Simple},
-                                           GameParam{4, rules::Mode::Expert}),
-                         param_name);
+INSTANTIATE_TEST_SUITE_P(
+    AllSizes, FullGameTest,
+    ::testing::Values(GameParam{2, rules::Mode::Simple}, GameParam{2, rules::Mode::Expert},
+                      GameParam{3, rules::Mode::Simple}, GameParam{3, rules::Mode::Expert},
+                      GameParam{4, rules::Mode::Simple}, GameParam{4, rules::Mode::Expert}),
+    param_name);
 
 }  // namespace
 }  // namespace eryantis::integration

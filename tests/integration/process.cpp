@@ -228,7 +228,8 @@ int run_program(const std::vector<std::string>& args, std::string* output,
   const auto deadline = Clock::now() + timeout;
   char chunk[8192];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
       ::kill(pid, SIGKILL);
       break;

@@ -67,8 +67,7 @@ TEST_F(SessionTest, DisconnectMidTurnAndResumeWithTheToken) {
   game.disconnect(x);
   // The others see the seat disconnected.
   auto seats = game.player(other).client->wait_for(
-      [&](const Message& m) { return m.type == "seats" && !connected_seats(m)[x]; },
-      Millis(5000));
+      [&](const Message& m) { return m.type == "seats" && !connected_seats(m)[x]; }, Millis(5000));
   ASSERT_TRUE(seats) << "no seats push showing the drop";
 
   // A wrong token is refused and changes nothing; no token is NICKNAME_TAKEN.
@@ -85,7 +84,8 @@ TEST_F(SessionTest, DisconnectMidTurnAndResumeWithTheToken) {
     ASSERT_TRUE(none);
     EXPECT_EQ(none->str("code"), "NICKNAME_TAKEN") << none->line;
     // Still not logged in: a play is refused as such.
-    auto play = thief->request(R"("type":"play","command":{"type":"move_to_dining","color":"red"})");
+    auto play =
+        thief->request(R"("type":"play","command":{"type":"move_to_dining","color":"red"})");
     ASSERT_TRUE(play);
     EXPECT_EQ(play->str("code"), "NOT_LOGGED_IN") << play->line;
   }

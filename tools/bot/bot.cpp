@@ -22,7 +22,8 @@ std::int64_t ms_between(Clock::time_point a, Clock::time_point b) {
 // Percentile of a sample (sorted in place partially); 0 when empty.
 double percentile_ms(std::vector<std::uint32_t>& v, double p) {
   if (v.empty()) return 0;
-  const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())));
+  const std::size_t k =
+      std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())));
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
   return v[k] / 1000.0;
 }
@@ -42,7 +43,9 @@ std::string counts_json(const std::map<std::string, std::uint64_t>& m) {
 }
 
 // Chaos requests carry ids "x<n>", normal plays "c<n>": errors are told apart by id.
-bool is_chaos_id(std::string_view id) { return id.starts_with("\"x"); }
+bool is_chaos_id(std::string_view id) {
+  return id.starts_with("\"x");
+}
 
 }  // namespace
 
@@ -84,7 +87,8 @@ double Bot::token_wait_ms() {
   const auto now = Clock::now();
   const double rate = runner_.options().rate;
   const double burst = std::max(1.0, rate / 4);
-  tokens_ = std::min(burst, tokens_ + rate * std::chrono::duration<double>(now - tokens_at_).count());
+  tokens_ =
+      std::min(burst, tokens_ + rate * std::chrono::duration<double>(now - tokens_at_).count());
   tokens_at_ = now;
   return tokens_ >= 1 ? 0.0 : (1 - tokens_) * 1000.0 / rate;
 }
@@ -102,7 +106,8 @@ void Bot::retry_later(std::uint64_t delay_ms) {
 void Bot::login() {
   spend_token();
   phase_ = Phase::LoggingIn;
-  conn_.send(ClientProtocol::login(nickname_, token_.empty() ? std::nullopt : std::optional<std::string_view>(token_)));
+  conn_.send(ClientProtocol::login(
+      nickname_, token_.empty() ? std::nullopt : std::optional<std::string_view>(token_)));
 }
 
 void Bot::on_line(std::string_view line) {
@@ -172,7 +177,8 @@ void Bot::handle(const ServerMessage& m) {
       if (m.id != pending_id_ || !awaiting_ack_) break;
       awaiting_ack_ = false;
       acked_seq_ = m.seq.value_or(acked_seq_);
-      const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent_at_).count();
+      const auto us =
+          std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent_at_).count();
       runner_.on_ack(static_cast<std::uint32_t>(std::min<std::int64_t>(us, UINT32_MAX)));
       table_.on_ack();
       maybe_act();
@@ -251,7 +257,8 @@ void Bot::request_sync() {
 }
 
 void Bot::maybe_act() {
-  if (phase_ != Phase::InMatch || awaiting_ack_ || retry_scheduled_ || !mirror_.synced() || runner_.stopping())
+  if (phase_ != Phase::InMatch || awaiting_ack_ || retry_scheduled_ || !mirror_.synced() ||
+      runner_.stopping())
     return;
   if (mirror_.seq() < acked_seq_) return;  // the event of our last command has not arrived yet
   if (runner_.options().idle) return;
@@ -310,8 +317,9 @@ void Bot::send_out_of_turn() {
   out_of_turn_armed_ = false;
   spend_token();
   ++counter_;
-  conn_.send(ClientProtocol::play(legal[prng_.below(static_cast<std::uint32_t>(legal.size()))], std::nullopt,
-                                  mirror_.seq(), ClientProtocol::string_id(fmt::format("x{}", counter_))));
+  conn_.send(ClientProtocol::play(legal[prng_.below(static_cast<std::uint32_t>(legal.size()))],
+                                  std::nullopt, mirror_.seq(),
+                                  ClientProtocol::string_id(fmt::format("x{}", counter_))));
 }
 
 void Bot::went_offline(bool intentional) {
@@ -335,12 +343,14 @@ void Bot::on_closed(std::string_view reason) {
   if (runner_.stopping()) return;
   const bool was_connecting = phase_ == Phase::Connecting;
   went_offline(false);
-  if (offline_since_ && Clock::now() - *offline_since_ > std::chrono::duration<double>(runner_.options().give_up_s)) {
+  if (offline_since_ &&
+      Clock::now() - *offline_since_ > std::chrono::duration<double>(runner_.options().give_up_s)) {
     phase_ = Phase::Dead;
     ++runner_.stats().errors["GAVE_UP"];
     if (!runner_.options().quiet)
-      std::fprintf(stderr, "eryantis-bot: %s gives up after %.0f s offline: %.*s\n", nickname_.c_str(),
-                   runner_.options().give_up_s, static_cast<int>(reason.size()), reason.data());
+      std::fprintf(stderr, "eryantis-bot: %s gives up after %.0f s offline: %.*s\n",
+                   nickname_.c_str(), runner_.options().give_up_s, static_cast<int>(reason.size()),
+                   reason.data());
     runner_.on_dead();
     return;
   }
@@ -439,9 +449,11 @@ Runner::Runner(Options options) : options_(std::move(options)), pool_(loop_) {
   for (int t = 0; t < options_.matches; ++t) {
     auto table = std::make_unique<Table>(*this, t);
     for (int s = 0; s < options_.players; ++s) {
-      const std::uint64_t seed = options_.seed * 1'000'003ULL + static_cast<std::uint64_t>(t) * 7919ULL +
+      const std::uint64_t seed = options_.seed * 1'000'003ULL +
+                                 static_cast<std::uint64_t>(t) * 7919ULL +
                                  static_cast<std::uint64_t>(s);
-      table->add(std::make_unique<Bot>(*this, *table, s, fmt::format("{}t{}s{}", options_.name_prefix, t, s), seed));
+      table->add(std::make_unique<Bot>(*this, *table, s,
+                                       fmt::format("{}t{}s{}", options_.name_prefix, t, s), seed));
     }
     tables_.push_back(std::move(table));
   }
@@ -458,7 +470,9 @@ bool Runner::measuring(Clock::time_point now) const {
   return now - started_ >= std::chrono::duration<double>(options_.warmup_s);
 }
 
-void Runner::queue_connect(Bot& bot) { connect_queue_.push_back(&bot); }
+void Runner::queue_connect(Bot& bot) {
+  connect_queue_.push_back(&bot);
+}
 
 void Runner::tick_connects() {
   for (int i = 0; i < options_.connects_per_tick && connect_head_ < connect_queue_.size(); ++i)
@@ -470,8 +484,8 @@ void Runner::on_logged_in() {
   const std::size_t total = tables_.size() * static_cast<std::size_t>(options_.players);
   if (logged_in_ == total && !announced_connected_) {
     announced_connected_ = true;
-    std::fprintf(stderr, "eryantis-bot: stage connected %zu connections logged in after %lld ms\n", total,
-                 static_cast<long long>(ms_between(started_, Clock::now())));
+    std::fprintf(stderr, "eryantis-bot: stage connected %zu connections logged in after %lld ms\n",
+                 total, static_cast<long long>(ms_between(started_, Clock::now())));
     if (!seating_allowed_)
       loop_.after(static_cast<std::uint64_t>(options_.stage_pause_s * 1000), [this] {
         seating_allowed_ = true;
@@ -489,7 +503,8 @@ void Runner::on_seated() {
 
 void Runner::on_game_finished() {
   ++stats_.games_finished;
-  if (options_.games > 0 && stats_.games_finished >= static_cast<std::uint64_t>(options_.games)) finish();
+  if (options_.games > 0 && stats_.games_finished >= static_cast<std::uint64_t>(options_.games))
+    finish();
 }
 
 void Runner::on_ack(std::uint32_t latency_us) {
@@ -524,10 +539,11 @@ void Runner::outage_ended(Clock::time_point since) {
   if (tables_in_outage_ > 0 && --tables_in_outage_ == 0 && outage_started_) {
     const std::int64_t total = ms_between(*outage_started_, now);
     stats_.recovery_max_ms = std::max(stats_.recovery_max_ms, total);
-    std::fprintf(stderr,
-                 "eryantis-bot: recovered: every table playing again %lld ms after the first disconnect "
-                 "(slowest table %lld ms)\n",
-                 static_cast<long long>(total), static_cast<long long>(outage_table_max_ms_));
+    std::fprintf(
+        stderr,
+        "eryantis-bot: recovered: every table playing again %lld ms after the first disconnect "
+        "(slowest table %lld ms)\n",
+        static_cast<long long>(total), static_cast<long long>(outage_table_max_ms_));
     outage_started_.reset();
     outage_table_max_ms_ = 0;
   }
@@ -547,10 +563,11 @@ void Runner::report(bool final) {
   const double wmax = w.empty() ? 0 : *std::max_element(w.begin(), w.end()) / 1000.0;
   if (!options_.quiet || final)
     std::fprintf(stderr,
-                 "eryantis-bot: %s%5.1fs conns %zu/%zu | matches running %zu finished %llu | acked %.0f/s (total "
+                 "eryantis-bot: %s%5.1fs conns %zu/%zu | matches running %zu finished %llu | acked "
+                 "%.0f/s (total "
                  "%llu) | ack ms p50 %.2f p99 %.2f max %.2f | errors: %s | expected: %s\n",
-                 final ? "final " : "", std::chrono::duration<double>(now - started_).count(), connected,
-                 tables_.size() * static_cast<std::size_t>(options_.players), running,
+                 final ? "final " : "", std::chrono::duration<double>(now - started_).count(),
+                 connected, tables_.size() * static_cast<std::size_t>(options_.players), running,
                  static_cast<unsigned long long>(stats_.games_finished),
                  since_last > 0 ? static_cast<double>(window_acks) / since_last : 0.0,
                  static_cast<unsigned long long>(stats_.commands_acked), p50, p99, wmax,
@@ -580,38 +597,54 @@ int Runner::run() {
 
   report(true);
   const auto end = last_ack_.value_or(Clock::now());
-  const double seconds = first_ack_ ? std::chrono::duration<double>(end - *first_ack_).count() : 0.0;
+  const double seconds =
+      first_ack_ ? std::chrono::duration<double>(end - *first_ack_).count() : 0.0;
   const double rate = seconds > 0 ? static_cast<double>(stats_.acked_measured) / seconds : 0.0;
   auto& lat = stats_.latency_us;
   const double p50 = percentile_ms(lat, 0.50), p99 = percentile_ms(lat, 0.99);
-  std::fprintf(stderr,
-               "eryantis-bot: summary: %llu game(s) finished, %llu command(s) acked, %.0f commands/s, ack ms p50 "
-               "%.2f p99 %.2f max %.2f, %llu unexpected error(s), %llu reconnect(s), %llu sync(s)\n",
-               static_cast<unsigned long long>(stats_.games_finished),
-               static_cast<unsigned long long>(stats_.commands_acked), rate, p50, p99, stats_.max_us / 1000.0,
-               static_cast<unsigned long long>(stats_.unexpected_error_total()),
-               static_cast<unsigned long long>(stats_.reconnects), static_cast<unsigned long long>(stats_.syncs));
+  std::fprintf(
+      stderr,
+      "eryantis-bot: summary: %llu game(s) finished, %llu command(s) acked, %.0f commands/s, ack "
+      "ms p50 "
+      "%.2f p99 %.2f max %.2f, %llu unexpected error(s), %llu reconnect(s), %llu sync(s)\n",
+      static_cast<unsigned long long>(stats_.games_finished),
+      static_cast<unsigned long long>(stats_.commands_acked), rate, p50, p99,
+      stats_.max_us / 1000.0, static_cast<unsigned long long>(stats_.unexpected_error_total()),
+      static_cast<unsigned long long>(stats_.reconnects),
+      static_cast<unsigned long long>(stats_.syncs));
   if (options_.json) {
     std::printf(
-        "{\"games_started\":%llu,\"games_finished\":%llu,\"commands_sent\":%llu,\"commands_acked\":%llu,"
-        "\"commands_measured\":%llu,\"measured_s\":%.3f,\"commands_per_s\":%.1f,\"ack_p50_ms\":%.3f,"
-        "\"ack_p99_ms\":%.3f,\"ack_max_ms\":%.3f,\"errors\":%s,\"expected_errors\":%s,\"unexpected_errors\":%llu,"
+        "{\"games_started\":%llu,\"games_finished\":%llu,\"commands_sent\":%llu,\"commands_acked\":"
+        "%llu,"
+        "\"commands_measured\":%llu,\"measured_s\":%.3f,\"commands_per_s\":%.1f,\"ack_p50_ms\":%."
+        "3f,"
+        "\"ack_p99_ms\":%.3f,\"ack_max_ms\":%.3f,\"errors\":%s,\"expected_errors\":%s,\"unexpected_"
+        "errors\":%llu,"
         "\"chaos\":{\"drops\":%llu,\"malformed\":%llu,\"out_of_turn\":%llu},\"disconnects\":%llu,"
-        "\"reconnects\":%llu,\"syncs\":%llu,\"events_applied\":%llu,\"recovery_max_ms\":%lld,\"connections\":%zu}\n",
-        static_cast<unsigned long long>(stats_.games_started), static_cast<unsigned long long>(stats_.games_finished),
-        static_cast<unsigned long long>(stats_.commands_sent), static_cast<unsigned long long>(stats_.commands_acked),
-        static_cast<unsigned long long>(stats_.acked_measured), seconds, rate, p50, p99, stats_.max_us / 1000.0,
-        counts_json(stats_.errors).c_str(), counts_json(stats_.expected_errors).c_str(),
+        "\"reconnects\":%llu,\"syncs\":%llu,\"events_applied\":%llu,\"recovery_max_ms\":%lld,"
+        "\"connections\":%zu}\n",
+        static_cast<unsigned long long>(stats_.games_started),
+        static_cast<unsigned long long>(stats_.games_finished),
+        static_cast<unsigned long long>(stats_.commands_sent),
+        static_cast<unsigned long long>(stats_.commands_acked),
+        static_cast<unsigned long long>(stats_.acked_measured), seconds, rate, p50, p99,
+        stats_.max_us / 1000.0, counts_json(stats_.errors).c_str(),
+        counts_json(stats_.expected_errors).c_str(),
         static_cast<unsigned long long>(stats_.unexpected_error_total()),
-        static_cast<unsigned long long>(stats_.chaos_drops), static_cast<unsigned long long>(stats_.chaos_malformed),
-        static_cast<unsigned long long>(stats_.chaos_out_of_turn), static_cast<unsigned long long>(stats_.disconnects),
-        static_cast<unsigned long long>(stats_.reconnects), static_cast<unsigned long long>(stats_.syncs),
-        static_cast<unsigned long long>(stats_.events_applied), static_cast<long long>(stats_.recovery_max_ms),
+        static_cast<unsigned long long>(stats_.chaos_drops),
+        static_cast<unsigned long long>(stats_.chaos_malformed),
+        static_cast<unsigned long long>(stats_.chaos_out_of_turn),
+        static_cast<unsigned long long>(stats_.disconnects),
+        static_cast<unsigned long long>(stats_.reconnects),
+        static_cast<unsigned long long>(stats_.syncs),
+        static_cast<unsigned long long>(stats_.events_applied),
+        static_cast<long long>(stats_.recovery_max_ms),
         tables_.size() * static_cast<std::size_t>(options_.players));
     std::fflush(stdout);
   }
   if (stats_.unexpected_error_total() > 0) return 1;
-  if (options_.games > 0 && stats_.games_finished < static_cast<std::uint64_t>(options_.games)) return 1;
+  if (options_.games > 0 && stats_.games_finished < static_cast<std::uint64_t>(options_.games))
+    return 1;
   return 0;
 }
 

@@ -32,11 +32,11 @@ struct Options {
   int port = 7777;
   bool json = false;
   double chaos = 0;
-  double warmup_s = 0;        // excluded from the throughput and latency figures
-  bool idle = false;          // seat the matches, then hold them without playing
-  double stage_pause_s = 0;   // idle: wait this long between "all logged in" and seating
-  double give_up_s = 30;      // stop reconnecting after this long offline
-  std::string name_prefix;    // nicknames: <prefix>t<table>s<seat>
+  double warmup_s = 0;          // excluded from the throughput and latency figures
+  bool idle = false;            // seat the matches, then hold them without playing
+  double stage_pause_s = 0;     // idle: wait this long between "all logged in" and seating
+  double give_up_s = 30;        // stop reconnecting after this long offline
+  std::string name_prefix;      // nicknames: <prefix>t<table>s<seat>
   int connects_per_tick = 100;  // new connections started every 5 ms
   bool quiet = false;           // no progress lines
   double rate = 40;             // requests per second per connection (the server allows 50)
@@ -60,7 +60,8 @@ struct Stats {
   std::vector<std::uint32_t> latency_us;                 // after the warm-up
   std::vector<std::uint32_t> window_us;                  // since the last progress line
   std::uint32_t max_us = 0;
-  std::int64_t recovery_max_ms = -1;  // longest outage: first disconnect -> every table playing again
+  std::int64_t recovery_max_ms =
+      -1;  // longest outage: first disconnect -> every table playing again
   std::uint64_t unexpected_error_total() const;
 };
 
@@ -75,7 +76,16 @@ class Bot final : public client::LineConnection::Handler {
   void send_create(const rules::MatchOptions& options);
   void send_join(std::int64_t match);
 
-  enum class Phase : std::uint8_t { Offline, Connecting, Greeting, LoggingIn, Lobby, Joining, InMatch, Dead };
+  enum class Phase : std::uint8_t {
+    Offline,
+    Connecting,
+    Greeting,
+    LoggingIn,
+    Lobby,
+    Joining,
+    InMatch,
+    Dead
+  };
   Phase phase() const { return phase_; }
   bool connected() const { return phase_ >= Phase::Lobby && phase_ != Phase::Dead; }
   const std::string& nickname() const { return nickname_; }

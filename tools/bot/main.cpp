@@ -8,43 +8,62 @@
 
 int main(int argc, char** argv) {
   using namespace eryantis;
-  CLI::App app{"Plays many Eryantis matches against a server with random legal moves and measures it."};
+  CLI::App app{
+      "Plays many Eryantis matches against a server with random legal moves and measures it."};
   bot::Options o;
   std::string mode = "simple";
-  app.add_option("--matches", o.matches, "concurrent matches")->check(CLI::Range(1, 1'000'000))->capture_default_str();
-  app.add_option("--players", o.players, "players per match")->check(CLI::IsMember({2, 3, 4}))->capture_default_str();
-  app.add_option("--mode", mode, "simple or expert")->check(CLI::IsMember({"simple", "expert"}))->capture_default_str();
-  auto* duration = app.add_option("--duration", o.duration_s, "run this many seconds")->check(CLI::PositiveNumber);
-  auto* games = app.add_option("--games", o.games, "stop once this many games finished")->check(CLI::Range(1, 100'000'000));
+  app.add_option("--matches", o.matches, "concurrent matches")
+      ->check(CLI::Range(1, 1'000'000))
+      ->capture_default_str();
+  app.add_option("--players", o.players, "players per match")
+      ->check(CLI::IsMember({2, 3, 4}))
+      ->capture_default_str();
+  app.add_option("--mode", mode, "simple or expert")
+      ->check(CLI::IsMember({"simple", "expert"}))
+      ->capture_default_str();
+  auto* duration = app.add_option("--duration", o.duration_s, "run this many seconds")
+                       ->check(CLI::PositiveNumber);
+  auto* games = app.add_option("--games", o.games, "stop once this many games finished")
+                    ->check(CLI::Range(1, 100'000'000));
   app.add_option("--seed", o.seed, "seed of the bots' move choices")->capture_default_str();
-  app.add_option("--host", o.host, "server address (IPv4/IPv6 literal or localhost)")->capture_default_str();
-  app.add_option("--port", o.port, "server port")->check(CLI::Range(1, 65535))->capture_default_str();
+  app.add_option("--host", o.host, "server address (IPv4/IPv6 literal or localhost)")
+      ->capture_default_str();
+  app.add_option("--port", o.port, "server port")
+      ->check(CLI::Range(1, 65535))
+      ->capture_default_str();
   app.add_flag("--json", o.json, "print one JSON object with the results as the last stdout line");
   app.add_option("--chaos", o.chaos,
-                 "per command, the probability of a drop+resume, a malformed line or an out-of-turn command")
+                 "per command, the probability of a drop+resume, a malformed line or an "
+                 "out-of-turn command")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--warmup", o.warmup_s, "seconds excluded from the throughput and latency figures")
       ->check(CLI::NonNegativeNumber);
-  app.add_flag("--idle", o.idle, "seat the matches, then hold them without playing (memory benchmark)");
+  app.add_flag("--idle", o.idle,
+               "seat the matches, then hold them without playing (memory benchmark)");
   app.add_option("--stage-pause", o.stage_pause_s,
                  "with --idle: seconds between 'all connections logged in' and seating the matches")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--give-up", o.give_up_s, "seconds a bot keeps trying to reconnect")->capture_default_str();
+  app.add_option("--give-up", o.give_up_s, "seconds a bot keeps trying to reconnect")
+      ->capture_default_str();
   app.add_option("--name-prefix", o.name_prefix, "nickname prefix (default: random per run)");
   app.add_option("--connect-rate", o.connects_per_tick, "new connections started per 5 ms")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  app.add_option("--rate", o.rate, "requests per second per connection (the server allows 50 by default)")
+  app.add_option("--rate", o.rate,
+                 "requests per second per connection (the server allows 50 by default)")
       ->check(CLI::Range(1.0, 100000.0))
       ->capture_default_str();
-  app.add_flag("--quiet", o.quiet, "no progress line every second (the final one is still printed)");
+  app.add_flag("--quiet", o.quiet,
+               "no progress line every second (the final one is still printed)");
   CLI11_PARSE(app, argc, argv);
   if (!*duration && !*games) {
     std::fprintf(stderr, "eryantis-bot: give --duration S or --games G (or both)\n");
     return 2;
   }
   if (o.name_prefix.size() > 12) {
-    std::fprintf(stderr, "eryantis-bot: --name-prefix is at most 12 characters (nicknames are at most 24)\n");
+    std::fprintf(
+        stderr,
+        "eryantis-bot: --name-prefix is at most 12 characters (nicknames are at most 24)\n");
     return 2;
   }
   o.mode = mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple;
