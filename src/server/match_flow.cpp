@@ -151,22 +151,22 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
               if (room->recent_commands.size() > kRecentCommands) room->recent_commands.pop_front();
             }
             ++stats_.commands_accepted;
+            // One fingerprint of the public state serves the ack and every update.
+            const std::string view_hash = detail::hex(rules::hash(rules::view(room->state, rules::kNoSeat).state));
             if (reply_to && session(reply_to))
               send(reply_to, protocol::JsonLine("ack", id)
                                  .field("match", room->id)
                                  .field("seq", room->seq)
-                                 .field("hash", detail::hex(rules::hash(rules::view(room->state, rules::kNoSeat).state)))
+                                 .field("hash", view_hash)
                                  .str());
-            broadcast_event(*room, ev);
+            broadcast_event(*room, ev, view_hash);
             if (status == store::MatchStatus::Running) spdlog::info("match {}: started", room->id);
             if (room->state.phase == rules::Phase::GameOver) finish_room(*room);
           });
 }
 
-void Server::broadcast_event(const Room& room, const rules::Event& event) {
+void Server::broadcast_event(const Room& room, const rules::Event& event, const std::string& view_hash) {
   const rules::State& st = room.state;
-  const rules::View spectator_view = rules::view(st, rules::kNoSeat);
-  const std::string view_hash = detail::hex(rules::hash(spectator_view.state));
   const std::string event_json = detail::public_event_json(event);
   const std::string to_act = detail::to_act_json(st);
   auto line_for = [&](ConnectionId conn, rules::Seat seat) {

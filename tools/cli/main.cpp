@@ -138,7 +138,11 @@ class Cli final : public client::LineConnection::Handler {
   }
 
   void handle(const client::ServerMessage& m) {
-    const bool answers_pending = !pending_id_.empty() && m.id == pending_id_;
+    // The per-connection RATE_LIMITED carries no id: the line was dropped unread,
+    // and with one request in flight at a time that is its only answer.
+    const bool answers_pending =
+        !pending_id_.empty() &&
+        (m.id == pending_id_ || (m.type == MessageType::Error && m.id.empty() && m.code == "RATE_LIMITED"));
     if (m.type == MessageType::Event || m.type == MessageType::State || m.type == MessageType::Seats)
       autoplay_blocked_ = false;
     switch (m.type) {
