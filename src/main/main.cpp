@@ -156,14 +156,8 @@ int main(int argc, char** argv) {
   tcp.set_events(server);
   server.restore(std::move(restored->first), restored->second);
 
-  auto bound = tcp.listen(config.listen, config.port);
-  if (!bound) {
-    spdlog::critical("cannot listen on {}:{}: {}", config.listen, config.port, bound.error());
-    return 1;
-  }
-  spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})", config.listen, *bound,
-               config.database, config.durability == server::Durability::Full ? "full" : "normal");
-
+  // Timers and signal handlers come before listen: a SIGTERM right after the
+  // "listening" line must already mean a graceful shutdown.
   loop.every(100, [&server] { server.tick(); });
   bool stopping = false;
   loop.on_signals([&](int signum) {
@@ -182,6 +176,14 @@ int main(int argc, char** argv) {
       loop.stop();
     });
   });
+  auto bound = tcp.listen(config.listen, config.port);
+  if (!bound) {
+    spdlog::critical("cannot listen on {}:{}: {}", config.listen, config.port, bound.error());
+    return 1;
+  }
+  spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})", config.listen, *bound,
+               config.database, config.durability == server::Durability::Full ? "full" : "normal");
+
   loop.run();
   const auto st = (*committer)->stats();
   spdlog::info("stopped: {} batch(es), {} event(s) written", st.batches, st.events);

@@ -116,14 +116,14 @@ void Server::on_line(ConnectionId id, std::string_view line) {
     else spdlog::debug("conn {} -> {}", id, line);
   }
   if (line.empty()) return;  // a bare newline is a keep-alive
-  // The rate limit comes first, so that garbage cannot buy unlimited replies.
+  auto env = protocol::decode_request(line);
+  // Every line counts against the rate, garbage too, so nothing buys unlimited replies.
   if (!rate_ok(*s, now)) {
-    send_error(id, "", error_code_name(ErrorCode::RateLimited),
+    send_error(id, env ? env->id : env.error().id, error_code_name(ErrorCode::RateLimited),
                "too many requests: at most " + std::to_string(config_.limits.commands_per_second) +
                    " per second; slow down");
     return;
   }
-  auto env = protocol::decode_request(line);
   if (!env) {
     send_error(id, env.error().id, error_code_name(env.error().code), env.error().message);
     return;
@@ -227,7 +227,6 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
                          std::all_of(m.token->begin(), m.token->end(),
                                      [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
   s.token = token_ok ? *m.token : (our_shape && !room ? *m.token : new_token());
-  if (s.spectator) detach(s);  // taking a seat ends watching another match
   online_[m.nickname] = s.id;
   stats_.logged_in = online_.size();
   protocol::JsonLine reply("logged_in", id);
@@ -237,6 +236,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
   spdlog::info("conn {}: logged in as {}{}", s.id, m.nickname,
                room && seat >= 0 ? fmt::format(", resuming seat {} of match {}", seat, room->id) : "");
   if (room && seat >= 0) {
+    if (s.spectator) detach(s);  // taking back a seat ends watching another match
     attach(s, *room, static_cast<rules::Seat>(seat), false);
     send_state(s.id, *room);
     broadcast_seats(*room);
