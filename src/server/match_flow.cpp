@@ -25,7 +25,7 @@ void Server::run_next(store::MatchId id) {
   while (Room* room = find_room(id)) {
     if (room->busy || room->waiting.empty()) return;
     auto op = std::move(room->waiting.front());
-    room->waiting.pop_front();
+    room->waiting.erase(room->waiting.begin());
     op();
   }
 }
@@ -148,7 +148,7 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
             if (status) room->status = *status;
             if (command_id) {
               room->recent_commands.emplace_back(*command_id, room->seq);
-              if (room->recent_commands.size() > kRecentCommands) room->recent_commands.pop_front();
+              if (room->recent_commands.size() > kRecentCommands) room->recent_commands.erase(room->recent_commands.begin());
             }
             ++stats_.commands_accepted;
             // One fingerprint of the public state serves the ack and every update.

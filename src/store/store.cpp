@@ -42,12 +42,12 @@ Result<void> configure_connection(sqlite::Database& db, const Options& options) 
     return fail(StoreCode::Io, "could not switch the database to WAL mode");
   }
   const char* synchronous = options.durability == Durability::Full ? "FULL" : "NORMAL";
-  // A 64 MiB page cache keeps the hot index pages of every live match in memory;
+  // A 16 MiB page cache keeps the hot index pages of the live matches in memory;
   // checkpointing every 4000 pages (~16 MiB of WAL) instead of SQLite's 1000
   // moves fewer, larger batches of pages into the database file; reads through
   // mmap avoid a read() system call per page.
   return db.exec(fmt::format(
-      "PRAGMA synchronous = {}; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536; "
+      "PRAGMA synchronous = {}; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384; "
       "PRAGMA wal_autocheckpoint = 4000; PRAGMA mmap_size = 268435456",
       synchronous));
 }

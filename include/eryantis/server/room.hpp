@@ -3,7 +3,7 @@
 // watching, and the requests waiting behind its pending write.
 #include <array>
 #include <cstdint>
-#include <deque>
+#include <vector>
 #include <functional>
 #include <optional>
 #include <set>
@@ -32,10 +32,12 @@ struct Room {
   std::set<ConnectionId> spectators;
   Deadline deadline;  // the armed timer, persisted
   bool busy = false;  // a write is in flight: later requests wait (one write at a time)
-  std::deque<std::function<void()>> waiting;
+  // Vectors, not deques: libstdc++'s deque allocates ~600 bytes even when empty,
+  // and an idle match should cost little. Both stay short.
+  std::vector<std::function<void()>> waiting;
   // Recently accepted client command ids and their seqs: a retry is answered with
   // the original ack before the rules see it again.
-  std::deque<std::pair<std::string, store::Seq>> recent_commands;
+  std::vector<std::pair<std::string, store::Seq>> recent_commands;
 
   int players() const { return state.players(); }
   int seated() const {
