@@ -13,7 +13,8 @@ namespace {
 // 200 recorded random games of one configuration.
 std::vector<std::vector<Event>> recorded_games(MatchOptions options) {
   std::vector<std::vector<Event>> games;
-  for (std::uint64_t seed = 1; seed <= 200; ++seed) games.push_back(play_random_game(options, seed).events);
+  for (std::uint64_t seed = 1; seed <= 200; ++seed)
+    games.push_back(play_random_game(options, seed).events);
   return games;
 }
 
@@ -30,8 +31,12 @@ void fold_benchmark(benchmark::State& st, MatchOptions options) {
   st.SetItemsProcessed(events);
 }
 
-void BM_Fold2pSimple(benchmark::State& st) { fold_benchmark(st, {2, Mode::Simple}); }
-void BM_Fold4pExpert(benchmark::State& st) { fold_benchmark(st, {4, Mode::Expert}); }
+void BM_Fold2pSimple(benchmark::State& st) {
+  fold_benchmark(st, {2, Mode::Simple});
+}
+void BM_Fold4pExpert(benchmark::State& st) {
+  fold_benchmark(st, {4, Mode::Expert});
+}
 
 void random_game_benchmark(benchmark::State& st, MatchOptions options) {
   std::uint64_t seed = 1;
@@ -45,8 +50,12 @@ void random_game_benchmark(benchmark::State& st, MatchOptions options) {
   st.counters["commands_per_game"] = benchmark::Counter(double(commands) / double(st.iterations()));
 }
 
-void BM_RandomGame2pSimple(benchmark::State& st) { random_game_benchmark(st, {2, Mode::Simple}); }
-void BM_RandomGame4pExpert(benchmark::State& st) { random_game_benchmark(st, {4, Mode::Expert}); }
+void BM_RandomGame2pSimple(benchmark::State& st) {
+  random_game_benchmark(st, {2, Mode::Simple});
+}
+void BM_RandomGame4pExpert(benchmark::State& st) {
+  random_game_benchmark(st, {4, Mode::Expert});
+}
 
 void BM_Hash(benchmark::State& st) {
   const State s = play_random_game({4, Mode::Expert}, 7, {}, 60).state;

@@ -164,10 +164,8 @@ void BM_GroupCommit1000Matches(benchmark::State& bench) {
       if (i >= game.events.size()) continue;  // that game is over
       ++pending;
       (*committer)
-          ->submit(AppendRequest::of(ids[static_cast<std::size_t>(m)],
-                                 static_cast<Seq>(i),
-                                 {game.events[i]},
-                                 game.states[i]),
+          ->submit(AppendRequest::of(ids[static_cast<std::size_t>(m)], static_cast<Seq>(i),
+                                     {game.events[i]}, game.states[i]),
                    [&](Result<AppendOutcome> r) {
                      if (!r) bench.SkipWithError(r.error().message.c_str());
                      --pending;
@@ -208,11 +206,10 @@ const std::string& resume_database() {
       const std::size_t length = game.events.size() - 1;
       for (std::size_t from = 0; from < length; from += 64) {
         const std::size_t to = std::min(length, from + 64);
-        batch.push_back(AppendRequest::of(id,
-                                      static_cast<Seq>(from),
-                                      {game.events.begin() + static_cast<std::ptrdiff_t>(from),
-                                       game.events.begin() + static_cast<std::ptrdiff_t>(to)},
-                                      game.states[to - 1]));
+        batch.push_back(AppendRequest::of(id, static_cast<Seq>(from),
+                                          {game.events.begin() + static_cast<std::ptrdiff_t>(from),
+                                           game.events.begin() + static_cast<std::ptrdiff_t>(to)},
+                                          game.states[to - 1]));
       }
       if (batch.size() > 2000 || m == 9'999) {
         for (auto& result : store.append_batch(batch)) {

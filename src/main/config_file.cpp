@@ -24,7 +24,8 @@ Key integer(Int ServerConfig::*field, std::int64_t lo, std::int64_t hi) {
   return {[=](const toml::node& n, ServerConfig& c) -> std::string {
     auto v = n.value_exact<std::int64_t>();
     if (!v) return "must be an integer";
-    if (*v < lo || *v > hi) return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+    if (*v < lo || *v > hi)
+      return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
     c.*field = static_cast<Int>(*v);
     return {};
   }};
@@ -34,7 +35,8 @@ Key limit(Int server::Limits::*field, std::int64_t lo, std::int64_t hi) {
   return {[=](const toml::node& n, ServerConfig& c) -> std::string {
     auto v = n.value_exact<std::int64_t>();
     if (!v) return "must be an integer";
-    if (*v < lo || *v > hi) return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+    if (*v < lo || *v > hi)
+      return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
     c.limits.*field = static_cast<Int>(*v);
     return {};
   }};
@@ -63,13 +65,15 @@ const std::map<std::string, Key>& keys() {
       {"network.listen", text(&ServerConfig::listen, false)},
       {"network.port", integer(&ServerConfig::port, 0, 65535)},
       {"storage.database", text(&ServerConfig::database, false)},
-      {"storage.durability",
-       {[](const toml::node& n, ServerConfig& c) -> std::string {
+      {"storage.durability", {[](const toml::node& n, ServerConfig& c) -> std::string {
          auto v = n.value_exact<std::string>();
          if (!v) return "must be a string";
-         if (*v == "full") c.durability = server::Durability::Full;
-         else if (*v == "normal") c.durability = server::Durability::Normal;
-         else return "must be \"full\" or \"normal\"";
+         if (*v == "full")
+           c.durability = server::Durability::Full;
+         else if (*v == "normal")
+           c.durability = server::Durability::Normal;
+         else
+           return "must be \"full\" or \"normal\"";
          return {};
        }}},
       {"storage.snapshot_every", integer(&ServerConfig::snapshot_every, 0, 1'000'000)},
@@ -85,11 +89,11 @@ const std::map<std::string, Key>& keys() {
       {"limits.max_matches", limit(&server::Limits::max_matches, 1, 10'000'000)},
       {"limits.max_outgoing_bytes", limit(&server::Limits::max_outgoing_bytes, 4096, 1LL << 32)},
       {"limits.max_queued_per_match", limit(&server::Limits::max_queued_per_match, 1, 100'000)},
-      {"log.level",
-       {[](const toml::node& n, ServerConfig& c) -> std::string {
+      {"log.level", {[](const toml::node& n, ServerConfig& c) -> std::string {
          auto v = n.value_exact<std::string>();
          if (!v) return "must be a string";
-         static const char* kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+         static const char* kLevels[] = {"trace", "debug",    "info", "warn",
+                                         "error", "critical", "off"};
          for (const char* l : kLevels)
            if (*v == l) {
              c.log_level = *v;
@@ -104,9 +108,11 @@ const std::map<std::string, Key>& keys() {
   return k;
 }
 
-std::string walk(const toml::table& table, const std::string& prefix, ServerConfig& config, std::string_view source) {
+std::string walk(const toml::table& table, const std::string& prefix, ServerConfig& config,
+                 std::string_view source) {
   for (const auto& [name, node] : table) {
-    const std::string key = prefix.empty() ? std::string(name.str()) : prefix + "." + std::string(name.str());
+    const std::string key =
+        prefix.empty() ? std::string(name.str()) : prefix + "." + std::string(name.str());
     if (const toml::table* sub = node.as_table()) {
       bool known_section = false;
       for (const auto& [k, _] : keys()) known_section = known_section || k.rfind(key + ".", 0) == 0;
@@ -126,20 +132,25 @@ std::string walk(const toml::table& table, const std::string& prefix, ServerConf
 
 std::expected<void, ConfigError> validate_config(const server::ServerConfig& c) {
   if (c.heartbeat_interval_ms >= c.heartbeat_timeout_ms)
-    return std::unexpected(ConfigError{"heartbeat.timeout_ms: must be greater than heartbeat.interval_ms (" +
-                                       std::to_string(c.heartbeat_interval_ms) + ")"});
-  if (c.port < 0 || c.port > 65535) return std::unexpected(ConfigError{"network.port: must be between 0 and 65535"});
-  if (c.database.empty()) return std::unexpected(ConfigError{"storage.database: must not be empty"});
+    return std::unexpected(
+        ConfigError{"heartbeat.timeout_ms: must be greater than heartbeat.interval_ms (" +
+                    std::to_string(c.heartbeat_interval_ms) + ")"});
+  if (c.port < 0 || c.port > 65535)
+    return std::unexpected(ConfigError{"network.port: must be between 0 and 65535"});
+  if (c.database.empty())
+    return std::unexpected(ConfigError{"storage.database: must not be empty"});
   return {};
 }
 
-std::expected<server::ServerConfig, ConfigError> parse_config(std::string_view toml_text, std::string_view source) {
+std::expected<server::ServerConfig, ConfigError> parse_config(std::string_view toml_text,
+                                                              std::string_view source) {
   toml::table table;
   try {
     table = toml::parse(toml_text, source);
   } catch (const toml::parse_error& e) {
     std::ostringstream out;
-    out << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
+    out << source << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
+        << e.description();
     return std::unexpected(ConfigError{out.str()});
   }
   server::ServerConfig config;

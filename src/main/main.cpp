@@ -1,9 +1,9 @@
 // eryantis-server: reads the configuration, restores every unfinished match from
 // the database, then serves players on one libuv loop until SIGINT/SIGTERM.
-#include <CLI/CLI.hpp>
 #include <spdlog/sinks/rotating_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <filesystem>
@@ -22,7 +22,8 @@ using namespace eryantis;
 namespace {
 
 std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -30,8 +31,8 @@ void setup_logging(const server::ServerConfig& c) {
   std::vector<spdlog::sink_ptr> sinks;
   sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
   if (!c.log_file.empty())
-    sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(c.log_file, c.log_max_bytes,
-                                                                           static_cast<std::size_t>(c.log_max_files)));
+    sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(
+        c.log_file, c.log_max_bytes, static_cast<std::size_t>(c.log_max_files)));
   auto logger = std::make_shared<spdlog::logger>("eryantis", sinks.begin(), sinks.end());
   logger->set_level(spdlog::level::from_str(c.log_level));
   logger->flush_on(spdlog::level::info);
@@ -70,7 +71,8 @@ std::expected<std::pair<std::vector<server::RestoredMatch>, store::MatchId>, std
   }
   auto max_id = db->max_match_id();
   if (!max_id) return std::unexpected(max_id.error().message);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
   spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined)", out.size(), ms.count(),
                report->quarantined.size());
   return std::pair{std::move(out), *max_id + 1};
@@ -86,9 +88,11 @@ int main(int argc, char** argv) {
   bool check_only = false;
   app.add_option("--config", config_path, "configuration file (TOML)")->capture_default_str();
   app.add_option("--listen", listen, "address to listen on (overrides network.listen)");
-  app.add_option("--port", port, "TCP port, 0 = any free port (overrides network.port)")->check(CLI::Range(0, 65535));
+  app.add_option("--port", port, "TCP port, 0 = any free port (overrides network.port)")
+      ->check(CLI::Range(0, 65535));
   app.add_option("--db", db, "SQLite database file (overrides storage.database)");
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error, critical, off (overrides log.level)")
+  app.add_option("--log-level", log_level,
+                 "trace, debug, info, warn, error, critical, off (overrides log.level)")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   app.add_flag("--check-config", check_only, "validate the configuration and exit");
   CLI11_PARSE(app, argc, argv);
@@ -113,8 +117,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (check_only) {
-    std::printf("%s: OK (listen %s:%d, database %s)\n", config_path.c_str(), config.listen.c_str(), config.port,
-                config.database.c_str());
+    std::printf("%s: OK (listen %s:%d, database %s)\n", config_path.c_str(), config.listen.c_str(),
+                config.port, config.database.c_str());
     return 0;
   }
   setup_logging(config);
@@ -124,8 +128,9 @@ int main(int argc, char** argv) {
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
 
   store::Options store_options;
-  store_options.durability =
-      config.durability == server::Durability::Full ? store::Durability::Full : store::Durability::Normal;
+  store_options.durability = config.durability == server::Durability::Full
+                                 ? store::Durability::Full
+                                 : store::Durability::Normal;
   store_options.snapshot_every = config.snapshot_every;
   auto restored = restore(config, store_options);
   if (!restored) {
@@ -150,9 +155,11 @@ int main(int argc, char** argv) {
   net_options.max_connections = static_cast<std::size_t>(config.limits.max_connections);
   net_options.max_line_bytes = config.limits.max_line_bytes;
   net_options.max_outgoing_bytes = config.limits.max_outgoing_bytes;
-  net_options.busy_line = protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
+  net_options.busy_line =
+      protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
   net::TcpServer tcp(loop, net_options);
-  server::Server server(config, tcp, *persistence, unix_ms, std::random_device{}() ^ static_cast<std::uint64_t>(unix_ms()));
+  server::Server server(config, tcp, *persistence, unix_ms,
+                        std::random_device{}() ^ static_cast<std::uint64_t>(unix_ms()));
   tcp.set_events(server);
   server.restore(std::move(restored->first), restored->second);
 
@@ -163,7 +170,8 @@ int main(int argc, char** argv) {
   loop.on_signals([&](int signum) {
     if (stopping) return;
     stopping = true;
-    spdlog::info("signal {}: shutting down (no new connections, pending writes commit first)", signum);
+    spdlog::info("signal {}: shutting down (no new connections, pending writes commit first)",
+                 signum);
     tcp.stop_accepting();
     server.begin_shutdown("the server is shutting down; your match is saved, reconnect later");
     // Persist, then tell, then close: wait for every write already submitted.
@@ -181,8 +189,9 @@ int main(int argc, char** argv) {
     spdlog::critical("cannot listen on {}:{}: {}", config.listen, config.port, bound.error());
     return 1;
   }
-  spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})", config.listen, *bound,
-               config.database, config.durability == server::Durability::Full ? "full" : "normal");
+  spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})", config.listen,
+               *bound, config.database,
+               config.durability == server::Durability::Full ? "full" : "normal");
 
   loop.run();
   const auto st = (*committer)->stats();

@@ -5,11 +5,11 @@
 
 // cereal's json.hpp configures rapidjson (RAPIDJSON_ASSERT throws) before including
 // it; include it first so every translation unit sees the same configuration.
-#include <cereal/archives/json.hpp>
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <cereal/archives/json.hpp>
 
 #include <limits>
 
@@ -41,34 +41,39 @@ class Fields {
     if (it == object_.MemberEnd() || it->value.IsNull()) return nullptr;
     return &it->value;
   }
-  std::expected<std::optional<std::int64_t>, ProtocolError> optional_int(const char* key, std::int64_t lo,
+  std::expected<std::optional<std::int64_t>, ProtocolError> optional_int(const char* key,
+                                                                         std::int64_t lo,
                                                                          std::int64_t hi) const {
     const Value* v = find(key);
     if (!v) return std::optional<std::int64_t>{};
-    if (!v->IsInt64()) return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be an integer");
+    if (!v->IsInt64())
+      return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be an integer");
     const std::int64_t n = v->GetInt64();
     if (n < lo || n > hi)
-      return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be between " + std::to_string(lo) +
-                                               " and " + std::to_string(hi));
+      return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be between " +
+                                               std::to_string(lo) + " and " + std::to_string(hi));
     return n;
   }
-  std::expected<std::int64_t, ProtocolError> required_int(const char* key, std::int64_t lo, std::int64_t hi) const {
+  std::expected<std::int64_t, ProtocolError> required_int(const char* key, std::int64_t lo,
+                                                          std::int64_t hi) const {
     auto v = optional_int(key, lo, hi);
     if (!v) return std::unexpected(v.error());
     if (!*v) return fail(ErrorCode::MissingField, std::string("field \"") + key + "\" is missing");
     return **v;
   }
-  std::expected<std::optional<std::string>, ProtocolError> optional_string(const char* key,
-                                                                           std::size_t max_bytes) const {
+  std::expected<std::optional<std::string>, ProtocolError> optional_string(
+      const char* key, std::size_t max_bytes) const {
     const Value* v = find(key);
     if (!v) return std::optional<std::string>{};
-    if (!v->IsString()) return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be a string");
+    if (!v->IsString())
+      return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be a string");
     if (v->GetStringLength() > max_bytes)
       return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" is longer than " +
                                                std::to_string(max_bytes) + " bytes");
     return std::string(v->GetString(), v->GetStringLength());
   }
-  std::expected<std::string, ProtocolError> required_string(const char* key, std::size_t max_bytes) const {
+  std::expected<std::string, ProtocolError> required_string(const char* key,
+                                                            std::size_t max_bytes) const {
     auto v = optional_string(key, max_bytes);
     if (!v) return std::unexpected(v.error());
     if (!*v) return fail(ErrorCode::MissingField, std::string("field \"") + key + "\" is missing");
@@ -109,7 +114,8 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     if (!take(updates, error)) return error;
     if (*updates && **updates != "full" && **updates != "events")
       return f.fail(ErrorCode::InvalidField, "field \"updates\" must be \"full\" or \"events\"");
-    return Hello{static_cast<int>(*protocol), client->value_or(""), !*updates || **updates == "full"};
+    return Hello{static_cast<int>(*protocol), client->value_or(""),
+                 !*updates || **updates == "full"};
   }
   if (type == "login") {
     auto nickname = f.required_string("nickname", 256);
@@ -124,7 +130,8 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     if (!take(players, error)) return error;
     auto mode = f.optional_mode();
     if (!take(mode, error)) return error;
-    return CreateMatchRequest{rules::MatchOptions{static_cast<std::uint8_t>(*players), mode->value_or(rules::Mode::Simple)}};
+    return CreateMatchRequest{rules::MatchOptions{static_cast<std::uint8_t>(*players),
+                                                  mode->value_or(rules::Mode::Simple)}};
   }
   if (type == "join_match" || type == "spectate") {
     auto match = f.required_int("match", 1, std::numeric_limits<std::int64_t>::max());
@@ -152,7 +159,8 @@ Decoded decode_body(std::string_view type, const Fields& f) {
   if (type == "play") {
     const Value* command = f.find("command");
     if (!command) return f.fail(ErrorCode::MissingField, "field \"command\" is missing");
-    if (!command->IsObject()) return f.fail(ErrorCode::InvalidField, "field \"command\" must be an object");
+    if (!command->IsObject())
+      return f.fail(ErrorCode::InvalidField, "field \"command\" must be an object");
     auto decoded = rules::command_from_json(to_json_text(*command));
     if (!decoded) return f.fail(ErrorCode::InvalidField, "command: " + decoded.error().message);
     auto expected_seq = f.optional_int("expected_seq", 0, std::numeric_limits<std::int64_t>::max());
@@ -169,28 +177,50 @@ Decoded decode_body(std::string_view type, const Fields& f) {
 
 std::string_view error_code_name(ErrorCode code) {
   switch (code) {
-    case ErrorCode::BadJson: return "BAD_JSON";
-    case ErrorCode::UnknownType: return "UNKNOWN_TYPE";
-    case ErrorCode::MissingField: return "MISSING_FIELD";
-    case ErrorCode::InvalidField: return "INVALID_FIELD";
-    case ErrorCode::LineTooLong: return "LINE_TOO_LONG";
-    case ErrorCode::RateLimited: return "RATE_LIMITED";
-    case ErrorCode::UnsupportedProtocol: return "UNSUPPORTED_PROTOCOL";
-    case ErrorCode::HelloFirst: return "HELLO_FIRST";
-    case ErrorCode::NotLoggedIn: return "NOT_LOGGED_IN";
-    case ErrorCode::AlreadyLoggedIn: return "ALREADY_LOGGED_IN";
-    case ErrorCode::InvalidNickname: return "INVALID_NICKNAME";
-    case ErrorCode::NicknameTaken: return "NICKNAME_TAKEN";
-    case ErrorCode::BadToken: return "BAD_TOKEN";
-    case ErrorCode::NoSuchMatch: return "NO_SUCH_MATCH";
-    case ErrorCode::MatchFull: return "MATCH_FULL";
-    case ErrorCode::AlreadyInMatch: return "ALREADY_IN_MATCH";
-    case ErrorCode::NotInMatch: return "NOT_IN_MATCH";
-    case ErrorCode::NotAPlayer: return "NOT_A_PLAYER";
-    case ErrorCode::StaleSeq: return "STALE_SEQ";
-    case ErrorCode::TooManyMatches: return "TOO_MANY_MATCHES";
-    case ErrorCode::ShuttingDown: return "SHUTTING_DOWN";
-    case ErrorCode::StoreFailure: return "STORE_FAILURE";
+    case ErrorCode::BadJson:
+      return "BAD_JSON";
+    case ErrorCode::UnknownType:
+      return "UNKNOWN_TYPE";
+    case ErrorCode::MissingField:
+      return "MISSING_FIELD";
+    case ErrorCode::InvalidField:
+      return "INVALID_FIELD";
+    case ErrorCode::LineTooLong:
+      return "LINE_TOO_LONG";
+    case ErrorCode::RateLimited:
+      return "RATE_LIMITED";
+    case ErrorCode::UnsupportedProtocol:
+      return "UNSUPPORTED_PROTOCOL";
+    case ErrorCode::HelloFirst:
+      return "HELLO_FIRST";
+    case ErrorCode::NotLoggedIn:
+      return "NOT_LOGGED_IN";
+    case ErrorCode::AlreadyLoggedIn:
+      return "ALREADY_LOGGED_IN";
+    case ErrorCode::InvalidNickname:
+      return "INVALID_NICKNAME";
+    case ErrorCode::NicknameTaken:
+      return "NICKNAME_TAKEN";
+    case ErrorCode::BadToken:
+      return "BAD_TOKEN";
+    case ErrorCode::NoSuchMatch:
+      return "NO_SUCH_MATCH";
+    case ErrorCode::MatchFull:
+      return "MATCH_FULL";
+    case ErrorCode::AlreadyInMatch:
+      return "ALREADY_IN_MATCH";
+    case ErrorCode::NotInMatch:
+      return "NOT_IN_MATCH";
+    case ErrorCode::NotAPlayer:
+      return "NOT_A_PLAYER";
+    case ErrorCode::StaleSeq:
+      return "STALE_SEQ";
+    case ErrorCode::TooManyMatches:
+      return "TOO_MANY_MATCHES";
+    case ErrorCode::ShuttingDown:
+      return "SHUTTING_DOWN";
+    case ErrorCode::StoreFailure:
+      return "STORE_FAILURE";
   }
   return "UNKNOWN";
 }
@@ -199,30 +229,38 @@ std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
   rapidjson::Document doc;
   try {
     // Iterative: no recursion depth an attacker can exhaust. Trailing garbage is an error.
-    doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(line.data(), line.size());
+    doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(line.data(),
+                                                                                      line.size());
   } catch (const std::exception&) {
     return std::unexpected(ProtocolError{ErrorCode::BadJson, "the line is not valid JSON", ""});
   }
   if (doc.HasParseError())
-    return std::unexpected(ProtocolError{
-        ErrorCode::BadJson,
-        std::string("the line is not valid JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()) +
-            " at byte " + std::to_string(doc.GetErrorOffset()),
-        ""});
+    return std::unexpected(ProtocolError{ErrorCode::BadJson,
+                                         std::string("the line is not valid JSON: ") +
+                                             rapidjson::GetParseError_En(doc.GetParseError()) +
+                                             " at byte " + std::to_string(doc.GetErrorOffset()),
+                                         ""});
   if (!doc.IsObject())
-    return std::unexpected(ProtocolError{ErrorCode::BadJson, "every message must be a JSON object", ""});
+    return std::unexpected(
+        ProtocolError{ErrorCode::BadJson, "every message must be a JSON object", ""});
 
   std::string id;
   if (auto it = doc.FindMember("id"); it != doc.MemberEnd()) {
-    if (it->value.IsString() && it->value.GetStringLength() <= 64) id = to_json_text(it->value);
-    else if (it->value.IsInt64()) id = to_json_text(it->value);
-    else return std::unexpected(ProtocolError{ErrorCode::InvalidField, "field \"id\" must be an integer or a string of at most 64 bytes", ""});
+    if (it->value.IsString() && it->value.GetStringLength() <= 64)
+      id = to_json_text(it->value);
+    else if (it->value.IsInt64())
+      id = to_json_text(it->value);
+    else
+      return std::unexpected(
+          ProtocolError{ErrorCode::InvalidField,
+                        "field \"id\" must be an integer or a string of at most 64 bytes", ""});
   }
   auto type_it = doc.FindMember("type");
   if (type_it == doc.MemberEnd())
     return std::unexpected(ProtocolError{ErrorCode::MissingField, "field \"type\" is missing", id});
   if (!type_it->value.IsString())
-    return std::unexpected(ProtocolError{ErrorCode::InvalidField, "field \"type\" must be a string", id});
+    return std::unexpected(
+        ProtocolError{ErrorCode::InvalidField, "field \"type\" must be a string", id});
   const std::string_view type(type_it->value.GetString(), type_it->value.GetStringLength());
   try {
     auto request = decode_body(type, Fields(doc, id));
@@ -247,9 +285,13 @@ JsonLine::JsonLine(std::string_view type, std::string_view id) : impl_(std::make
   impl_->writer.String(type.data(), static_cast<rapidjson::SizeType>(type.size()));
   if (!id.empty()) raw_field("id", id);
 }
-JsonLine::JsonLine() : impl_(std::make_unique<Impl>()) { impl_->writer.StartObject(); }
+JsonLine::JsonLine() : impl_(std::make_unique<Impl>()) {
+  impl_->writer.StartObject();
+}
 
-JsonLine JsonLine::object() { return JsonLine(); }
+JsonLine JsonLine::object() {
+  return JsonLine();
+}
 
 JsonLine::JsonLine(JsonLine&&) noexcept = default;
 JsonLine::~JsonLine() = default;
@@ -292,8 +334,12 @@ JsonArray& JsonArray::raw(std::string_view json) {
   body_ += json;
   return *this;
 }
-JsonArray& JsonArray::string(std::string_view s) { return raw(json_quote(s)); }
-JsonArray& JsonArray::number(std::int64_t n) { return raw(std::to_string(n)); }
+JsonArray& JsonArray::string(std::string_view s) {
+  return raw(json_quote(s));
+}
+JsonArray& JsonArray::number(std::int64_t n) {
+  return raw(std::to_string(n));
+}
 
 std::string json_quote(std::string_view s) {
   rapidjson::StringBuffer buffer;

@@ -4,13 +4,15 @@ namespace eryantis::rules {
 
 std::expected<Event, RuleError> check(const State& state, Seat seat, const Command& command,
                                       Authority authority) {
-  if (auto error = detail::validate(state, seat, command, authority)) return std::unexpected(*error);
+  if (auto error = detail::validate(state, seat, command, authority))
+    return std::unexpected(*error);
   Event event;
   event.seat = std::holds_alternative<CreateMatch>(command) ? kNoSeat : seat;
   event.command = command;
   // Run the transition on a scratch copy, recording every draw into the event.
-  const std::uint64_t seed =
-      std::holds_alternative<CreateMatch>(command) ? std::get<CreateMatch>(command).seed : state.seed;
+  const std::uint64_t seed = std::holds_alternative<CreateMatch>(command)
+                                 ? std::get<CreateMatch>(command).seed
+                                 : state.seed;
   detail::RecordingDrawer drawer(event_prng(seed, state.events_applied), event);
   State scratch = state;
   detail::execute(scratch, event.seat, command, drawer);
@@ -36,13 +38,15 @@ std::expected<State, RuleError> apply_checked(const State& state, const Event& e
   if (auto error = detail::validate(state, event.seat, event.command, Authority::Server))
     return std::unexpected(*error);
   if (std::holds_alternative<CreateMatch>(event.command) && event.seat != kNoSeat)
-    return std::unexpected(RuleError{RuleCode::InconsistentEvent, "create_match is not made by a seat."});
+    return std::unexpected(
+        RuleError{RuleCode::InconsistentEvent, "create_match is not made by a seat."});
   State next = state;
   detail::ReplayDrawer drawer(event);
   detail::execute(next, event.seat, event.command, drawer);
   if (!drawer.consistent())
-    return std::unexpected(RuleError{RuleCode::InconsistentEvent,
-                                     "The event's recorded draws do not match the bag or are incomplete."});
+    return std::unexpected(
+        RuleError{RuleCode::InconsistentEvent,
+                  "The event's recorded draws do not match the bag or are incomplete."});
   return next;
 }
 

@@ -12,7 +12,8 @@ namespace {
 void finish_forfeit(State& s, Seat winner) {
   std::uint8_t winners = 0;
   for (Seat p = 0; p < s.players(); ++p)
-    if (team_of(s, p) == team_of(s, winner)) winners = static_cast<std::uint8_t>(winners | (1u << p));
+    if (team_of(s, p) == team_of(s, winner))
+      winners = static_cast<std::uint8_t>(winners | (1u << p));
   s.phase = Phase::GameOver;
   s.result = Result{EndReason::Forfeit, winners};
   s.order_size = 0;
@@ -48,7 +49,8 @@ void begin_action(State& s) {
   s.order_size = static_cast<std::uint8_t>(n);
   s.turn_index = 0;
   s.turn = TurnState{};
-  if (played > 0) s.first_player = order[0];  // decision 12: lowest assistant starts the next planning
+  if (played > 0)
+    s.first_player = order[0];  // decision 12: lowest assistant starts the next planning
 }
 
 void next_planning_seat(State& s) {
@@ -100,9 +102,7 @@ struct Executor {
     return c;
   }
 
-  void operator()(const CreateMatch& c) {
-    setup_match(s, c, drawer);
-  }
+  void operator()(const CreateMatch& c) { setup_match(s, c, drawer); }
   void operator()(const SkipTurn&) {
     if (s.phase == Phase::Planning) {
       board().played = 0;

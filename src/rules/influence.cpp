@@ -16,7 +16,8 @@ std::array<int, kTowerColorCount> influence_on(const State& s, const IslandGroup
     if (owner == kNoSeat) continue;
     if (auto team = team_color(s, owner)) inf[static_cast<int>(*team)] += g.students[c];
   }
-  if (g.tower && active != CharacterId::Centaur) inf[static_cast<int>(*g.tower)] += g.towers;  // decision 14
+  if (g.tower && active != CharacterId::Centaur)
+    inf[static_cast<int>(*g.tower)] += g.towers;  // decision 14
   if (active == CharacterId::Knight && actor != kNoSeat)
     if (auto team = team_color(s, actor)) inf[static_cast<int>(*team)] += 2;  // decision 13
   return inf;
@@ -101,7 +102,8 @@ void resolve_island(State& s, int g) {
 
   if (group.tower) {  // the previous owner's towers go home
     const Seat loser = tower_holder(s, *group.tower);
-    if (loser != kNoSeat) s.boards[loser].towers = static_cast<std::uint8_t>(s.boards[loser].towers + group.towers);
+    if (loser != kNoSeat)
+      s.boards[loser].towers = static_cast<std::uint8_t>(s.boards[loser].towers + group.towers);
   }
   // Tower shortage: place what is left (decision 15).
   const int placed = std::min<int>(group.tiles, s.boards[holder].towers);

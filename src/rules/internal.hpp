@@ -36,7 +36,9 @@ class ReplayDrawer final : public Drawer {
   unsigned pick(unsigned bound) override;
   // False if a recorded outcome was missing or impossible (a corrupt event);
   // replay then continued with a legal substitute so the state stays valid.
-  bool consistent() const { return consistent_ && next_draw_ == in_.drawn.size() && next_pick_ == in_.picks.size(); }
+  bool consistent() const {
+    return consistent_ && next_draw_ == in_.drawn.size() && next_pick_ == in_.picks.size();
+  }
 
  private:
   const Event& in_;

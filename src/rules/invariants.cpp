@@ -9,14 +9,16 @@ int count_students(const State& s) {
   int n = s.bag.total();
   for (int g = 0; g < s.group_count; ++g) n += s.groups[g].students.total();
   for (int i = 0; i < s.players(); ++i) n += s.clouds[i].students.total();
-  for (int p = 0; p < s.players(); ++p) n += s.boards[p].entrance.total() + s.boards[p].dining.total();
+  for (int p = 0; p < s.players(); ++p)
+    n += s.boards[p].entrance.total() + s.boards[p].dining.total();
   if (s.expert())
     for (const auto& c : s.characters) n += c.students.total();
   return n;
 }
 
 std::string invariant_violation(const State& s) {
-  if (count_students(s) != kTotalStudents) return "students: " + std::to_string(count_students(s)) + " != 130";
+  if (count_students(s) != kTotalStudents)
+    return "students: " + std::to_string(count_students(s)) + " != 130";
   if (s.phase != Phase::Setup) {
     std::array<int, kTowerColorCount> towers{};
     std::array<bool, kTowerColorCount> used{};
@@ -44,7 +46,8 @@ std::string invariant_violation(const State& s) {
   for (int g = 0; g < s.group_count; ++g) {
     tiles += s.groups[g].tiles;
     const int next = (g + 1) % s.group_count;
-    if (s.group_count > 1 && (s.groups[g].first_tile + s.groups[g].tiles) % kIslandTiles != s.groups[next].first_tile)
+    if (s.group_count > 1 &&
+        (s.groups[g].first_tile + s.groups[g].tiles) % kIslandTiles != s.groups[next].first_tile)
       return "groups are not contiguous in circle order";
   }
   if (tiles != kIslandTiles) return "tiles: " + std::to_string(tiles);
@@ -60,7 +63,8 @@ std::string invariant_violation(const State& s) {
       if (c.id == CharacterId::GrandmaHerbs) tiles_no_entry += c.no_entry;
     bool herbs = false;
     for (const auto& c : s.characters) herbs = herbs || c.id == CharacterId::GrandmaHerbs;
-    if (tiles_no_entry != (herbs ? 4 : 0)) return "no-entry tiles: " + std::to_string(tiles_no_entry);
+    if (tiles_no_entry != (herbs ? 4 : 0))
+      return "no-entry tiles: " + std::to_string(tiles_no_entry);
   }
   for (Color c : kAllColors) {
     const Seat o = s.professors[index(c)];

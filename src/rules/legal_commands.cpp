@@ -42,27 +42,39 @@ void character_commands(const State& s, Seat seat, std::vector<Command>& out) {
       case CharacterId::Monk:
         for (Color c : kAllColors)
           if (card.students[c] > 0)
-            for (int t = 0; t < kIslandTiles; ++t) out.push_back(UseMonk{c, static_cast<std::uint8_t>(t)});
+            for (int t = 0; t < kIslandTiles; ++t)
+              out.push_back(UseMonk{c, static_cast<std::uint8_t>(t)});
         break;
-      case CharacterId::Farmer: out.push_back(UseFarmer{}); break;
+      case CharacterId::Farmer:
+        out.push_back(UseFarmer{});
+        break;
       case CharacterId::Herald:
-        for (int t = 0; t < kIslandTiles; ++t) out.push_back(UseHerald{static_cast<std::uint8_t>(t)});
+        for (int t = 0; t < kIslandTiles; ++t)
+          out.push_back(UseHerald{static_cast<std::uint8_t>(t)});
         break;
-      case CharacterId::Postman: out.push_back(UsePostman{}); break;
+      case CharacterId::Postman:
+        out.push_back(UsePostman{});
+        break;
       case CharacterId::GrandmaHerbs:
         if (card.no_entry > 0)
-          for (int t = 0; t < kIslandTiles; ++t) out.push_back(UseGrandmaHerbs{static_cast<std::uint8_t>(t)});
+          for (int t = 0; t < kIslandTiles; ++t)
+            out.push_back(UseGrandmaHerbs{static_cast<std::uint8_t>(t)});
         break;
-      case CharacterId::Centaur: out.push_back(UseCentaur{}); break;
+      case CharacterId::Centaur:
+        out.push_back(UseCentaur{});
+        break;
       case CharacterId::Jester:
         for (int k = 1; k <= 3; ++k)
           submultisets(card.students, k, [&](const Students& from_card) {
             submultisets(b.entrance, k, [&](const Students& from_entrance) {
-              if (disjoint(from_card, from_entrance)) out.push_back(UseJester{from_card, from_entrance});
+              if (disjoint(from_card, from_entrance))
+                out.push_back(UseJester{from_card, from_entrance});
             });
           });
         break;
-      case CharacterId::Knight: out.push_back(UseKnight{}); break;
+      case CharacterId::Knight:
+        out.push_back(UseKnight{});
+        break;
       case CharacterId::MushroomHunter:
         for (Color c : kAllColors) out.push_back(UseMushroomHunter{c});
         break;
@@ -72,7 +84,8 @@ void character_commands(const State& s, Seat seat, std::vector<Command>& out) {
             for (Color c : kAllColors)
               if (b.dining[c] + from_entrance[c] > kTableSeats) return;
             submultisets(b.dining, k, [&](const Students& from_dining) {
-              if (disjoint(from_entrance, from_dining)) out.push_back(UseMinstrel{from_entrance, from_dining});
+              if (disjoint(from_entrance, from_dining))
+                out.push_back(UseMinstrel{from_entrance, from_dining});
             });
           });
         break;
@@ -115,7 +128,8 @@ std::vector<Command> legal_commands(const State& s, Seat seat) {
           out.push_back(PlayAssistant{static_cast<std::uint8_t>(v)});
       break;
     case Phase::Action: {
-      if (s.current_seat() != seat || b.skipped_planning) break;  // absent seats can only be skipped
+      if (s.current_seat() != seat || b.skipped_planning)
+        break;  // absent seats can only be skipped
       const TurnState& t = s.turn;
       if (detail::students_to_move(s, seat)) {
         for (Color c : kAllColors) {
@@ -126,7 +140,8 @@ std::vector<Command> legal_commands(const State& s, Seat seat) {
         }
       } else if (!t.mother_nature_moved) {
         const int limit = detail::mother_nature_limit(s, seat);
-        for (int steps = 1; steps <= limit; ++steps) out.push_back(MoveMotherNature{static_cast<std::uint8_t>(steps)});
+        for (int steps = 1; steps <= limit; ++steps)
+          out.push_back(MoveMotherNature{static_cast<std::uint8_t>(steps)});
       } else if (!s.skip_clouds) {
         for (int i = 0; i < s.players(); ++i)
           if (!s.clouds[i].taken && !s.clouds[i].students.empty())

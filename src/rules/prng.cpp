@@ -9,7 +9,9 @@ std::uint64_t splitmix64(std::uint64_t& x) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
-constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+constexpr std::uint64_t rotl(std::uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 }  // namespace
 
 Prng::Prng(std::uint64_t seed) {
@@ -44,7 +46,8 @@ std::uint32_t Prng::below(std::uint32_t bound) {
 }
 
 Prng event_prng(std::uint64_t match_seed, std::uint32_t event_index) {
-  std::uint64_t x = match_seed ^ (0xd1b54a32d192ed03ULL * (static_cast<std::uint64_t>(event_index) + 1));
+  std::uint64_t x =
+      match_seed ^ (0xd1b54a32d192ed03ULL * (static_cast<std::uint64_t>(event_index) + 1));
   return Prng(splitmix64(x));
 }
 

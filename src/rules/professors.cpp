@@ -5,7 +5,8 @@ namespace eryantis::rules::detail {
 
 namespace {
 bool farmer_active_for(const State& s, Seat seat) {
-  return s.phase == Phase::Action && s.turn.active == CharacterId::Farmer && s.current_seat() == seat;
+  return s.phase == Phase::Action && s.turn.active == CharacterId::Farmer &&
+         s.current_seat() == seat;
 }
 
 // Whether `seat` would take professor `c` now: strictly more than everyone else,

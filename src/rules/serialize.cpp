@@ -83,7 +83,6 @@ struct EnumInfo<CharacterId> {
   static std::string_view name(CharacterId c) { return character_name(c); }
 };
 
-
 template <>
 struct EnumInfo<Phase> {
   static constexpr const char* what = "phase";
@@ -94,9 +93,7 @@ template <>
 struct EnumInfo<EndReason> {
   static constexpr const char* what = "end reason";
   static constexpr int count = kEndReasonCount;
-  static std::string_view name(EndReason r) {
-    return end_reason_name(r);
-  }
+  static std::string_view name(EndReason r) { return end_reason_name(r); }
 };
 template <>
 struct EnumInfo<Mode> {
@@ -902,8 +899,9 @@ std::expected<View, DecodeError> view_from_json(std::string_view json) {
     const std::int64_t schema = st.read_integer("schema", std::numeric_limits<std::int64_t>::min(),
                                                 std::numeric_limits<std::int64_t>::max());
     if (schema != kStateSchemaVersion)
-      fail("state schema version " + std::to_string(schema) + " is not supported (this build reads version " +
-           std::to_string(kStateSchemaVersion) + ")");
+      fail("state schema version " + std::to_string(schema) +
+           " is not supported (this build reads version " + std::to_string(kStateSchemaVersion) +
+           ")");
     walk(st, v.state);
     check_decoded_state(v.state);
     return v;

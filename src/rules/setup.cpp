@@ -3,11 +3,21 @@
 
 namespace eryantis::rules {
 
-int cloud_capacity(int players) { return players == 3 ? 4 : 3; }
-int entrance_size(int players) { return players == 3 ? 9 : 7; }
-int moves_per_turn(int players) { return players == 3 ? 4 : 3; }
-int towers_per_color(int players) { return players == 3 ? 6 : 8; }
-int team_of(const State& s, Seat seat) { return s.players() == 4 ? seat % 2 : seat; }
+int cloud_capacity(int players) {
+  return players == 3 ? 4 : 3;
+}
+int entrance_size(int players) {
+  return players == 3 ? 9 : 7;
+}
+int moves_per_turn(int players) {
+  return players == 3 ? 4 : 3;
+}
+int towers_per_color(int players) {
+  return players == 3 ? 6 : 8;
+}
+int team_of(const State& s, Seat seat) {
+  return s.players() == 4 ? seat % 2 : seat;
+}
 
 std::optional<TowerColor> team_color(const State& s, Seat seat) {
   if (s.boards[seat].tower_color) return s.boards[seat].tower_color;
@@ -66,7 +76,8 @@ Color ReplayDrawer::draw_student(Students& from) {
 }
 
 unsigned ReplayDrawer::pick(unsigned bound) {
-  if (next_pick_ < in_.picks.size() && in_.picks[next_pick_] < bound) return in_.picks[next_pick_++];
+  if (next_pick_ < in_.picks.size() && in_.picks[next_pick_] < bound)
+    return in_.picks[next_pick_++];
   consistent_ = false;
   return 0;
 }
@@ -127,7 +138,8 @@ void setup_match(State& s, const CreateMatch& create, Drawer& drawer) {
       --remaining;
     }
     for (auto& card : s.characters) {
-      for (int i = 0; i < setup_students(card.id); ++i) card.students[drawer.draw_student(s.bag)] += 1;
+      for (int i = 0; i < setup_students(card.id); ++i)
+        card.students[drawer.draw_student(s.bag)] += 1;
       if (card.id == CharacterId::GrandmaHerbs) card.no_entry = 4;
     }
     for (int p = 0; p < players; ++p) s.boards[p].coins = 1;

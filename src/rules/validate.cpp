@@ -9,10 +9,16 @@ namespace eryantis::rules::detail {
 
 namespace {
 
-RuleError err(RuleCode code, std::string message) { return RuleError{code, std::move(message)}; }
-std::string name(Color c) { return std::string(color_name(c)); }
+RuleError err(RuleCode code, std::string message) {
+  return RuleError{code, std::move(message)};
+}
+std::string name(Color c) {
+  return std::string(color_name(c));
+}
 
-bool valid_color(Color c) { return index(c) >= 0 && index(c) < kColorCount; }
+bool valid_color(Color c) {
+  return index(c) >= 0 && index(c) < kColorCount;
+}
 
 struct Validator {
   const State& s;
@@ -23,57 +29,68 @@ struct Validator {
 
   Result in_setup() const {
     if (s.phase != Phase::Setup)
-      return err(RuleCode::WrongPhase, "Setup is over: wizards and tower colours can no longer be chosen.");
+      return err(RuleCode::WrongPhase,
+                 "Setup is over: wizards and tower colours can no longer be chosen.");
     return std::nullopt;
   }
   Result my_action_turn() const {
     if (s.phase != Phase::Action)
-      return err(RuleCode::WrongPhase, "This is only possible in the action phase; now it is the " +
-                                           std::string(s.phase == Phase::Planning ? "planning phase: play an assistant."
-                                                                                  : "setup: choose your wizard and tower colour."));
+      return err(RuleCode::WrongPhase,
+                 "This is only possible in the action phase; now it is the " +
+                     std::string(s.phase == Phase::Planning
+                                     ? "planning phase: play an assistant."
+                                     : "setup: choose your wizard and tower colour."));
     if (s.current_seat() != seat)
-      return err(RuleCode::NotYourTurn, "It is seat " + std::to_string(s.current_seat()) +
-                                            "'s turn; wait for yours.");
+      return err(RuleCode::NotYourTurn,
+                 "It is seat " + std::to_string(s.current_seat()) + "'s turn; wait for yours.");
     if (board().skipped_planning)
       return err(RuleCode::AbsentThisRound,
-                 "You were absent when assistants were played this round, so this turn is skipped; you play again next round.");
+                 "You were absent when assistants were played this round, so this turn is skipped; "
+                 "you play again next round.");
     return std::nullopt;
   }
   Result island(int tile) const {
     if (tile < 0 || tile >= kIslandTiles)
-      return err(RuleCode::NoSuchIsland, "There is no island " + std::to_string(tile) + ": islands are numbered 0 to 11.");
+      return err(RuleCode::NoSuchIsland,
+                 "There is no island " + std::to_string(tile) + ": islands are numbered 0 to 11.");
     return std::nullopt;
   }
   Result student_move(Color c) const {
     if (auto e = my_action_turn()) return e;
     if (!valid_color(c)) return err(RuleCode::InvalidCommand, "Unknown student colour.");
     if (!students_to_move(s, seat))
-      return err(RuleCode::NoStudentMovesLeft, "You have moved all " + std::to_string(moves_per_turn(s.players())) +
+      return err(RuleCode::NoStudentMovesLeft, "You have moved all " +
+                                                   std::to_string(moves_per_turn(s.players())) +
                                                    " students this turn; move Mother Nature now.");
     if (board().entrance[c] == 0)
-      return err(RuleCode::StudentNotInEntrance, "Your entrance has no " + name(c) + " student; pick a colour you have.");
+      return err(RuleCode::StudentNotInEntrance,
+                 "Your entrance has no " + name(c) + " student; pick a colour you have.");
     return std::nullopt;
   }
   // Common checks of every character activation.
   Result character(CharacterId id) const {
-    if (!s.expert()) return err(RuleCode::NotExpertMode, "Characters are only played in expert mode.");
+    if (!s.expert())
+      return err(RuleCode::NotExpertMode, "Characters are only played in expert mode.");
     if (auto e = my_action_turn()) return e;
     const int slot = character_slot(s, id);
     if (slot < 0)
       return err(RuleCode::CharacterNotInPlay, "The " + std::string(character_name(id)) +
                                                    " is not one of this match's three characters.");
     if (s.turn.character_used)
-      return err(RuleCode::CharacterAlreadyUsedThisTurn, "You already played a character this turn; one per turn.");
+      return err(RuleCode::CharacterAlreadyUsedThisTurn,
+                 "You already played a character this turn; one per turn.");
     const int cost = s.characters[slot].cost();
     if (board().coins < cost)
-      return err(RuleCode::NotEnoughCoins, "The " + std::string(character_name(id)) + " costs " + std::to_string(cost) +
-                                               " coins and you have " + std::to_string(board().coins) + ".");
+      return err(RuleCode::NotEnoughCoins, "The " + std::string(character_name(id)) + " costs " +
+                                               std::to_string(cost) + " coins and you have " +
+                                               std::to_string(board().coins) + ".");
     return std::nullopt;
   }
   const CharacterCard& card(CharacterId id) const { return s.characters[character_slot(s, id)]; }
 
   Result operator()(const CreateMatch& c) const {
-    if (s.events_applied != 0) return err(RuleCode::MatchAlreadyCreated, "This match already exists.");
+    if (s.events_applied != 0)
+      return err(RuleCode::MatchAlreadyCreated, "This match already exists.");
     if (c.options.players < 2 || c.options.players > 4)
       return err(RuleCode::InvalidOptions, "A match has 2, 3 or 4 players.");
     if (c.options.mode != Mode::Simple && c.options.mode != Mode::Expert)
@@ -83,7 +100,8 @@ struct Validator {
   Result operator()(const SkipTurn&) const {
     if (s.phase != Phase::Planning && s.phase != Phase::Action)
       return err(RuleCode::WrongPhase, "Only a planning or action turn can be skipped.");
-    if (s.current_seat() != seat) return err(RuleCode::NotYourTurn, "Only the seat to act can be skipped.");
+    if (s.current_seat() != seat)
+      return err(RuleCode::NotYourTurn, "Only the seat to act can be skipped.");
     return std::nullopt;
   }
   Result operator()(const AwardForfeit&) const {
@@ -97,44 +115,54 @@ struct Validator {
     if (board().wizard) return err(RuleCode::WizardAlreadyChosen, "You already chose a wizard.");
     for (Seat p = 0; p < s.players(); ++p)
       if (s.boards[p].wizard == c.wizard)
-        return err(RuleCode::WizardTaken, "Wizard " + std::to_string(c.wizard) + " is taken; choose another.");
+        return err(RuleCode::WizardTaken,
+                   "Wizard " + std::to_string(c.wizard) + " is taken; choose another.");
     return std::nullopt;
   }
   Result operator()(const ChooseTowerColor& c) const {
     if (auto e = in_setup()) return e;
     const int col = static_cast<int>(c.color);
-    if (col < 0 || col >= kTowerColorCount) return err(RuleCode::InvalidCommand, "Tower colours are black, white and grey.");
-    if (board().tower_color) return err(RuleCode::TowerColorAlreadyChosen, "You already chose your tower colour.");
+    if (col < 0 || col >= kTowerColorCount)
+      return err(RuleCode::InvalidCommand, "Tower colours are black, white and grey.");
+    if (board().tower_color)
+      return err(RuleCode::TowerColorAlreadyChosen, "You already chose your tower colour.");
     if (c.color == TowerColor::Grey && s.players() != 3)
-      return err(RuleCode::TowerColorNotAvailable, "Grey towers are only used with 3 players; choose black or white.");
+      return err(RuleCode::TowerColorNotAvailable,
+                 "Grey towers are only used with 3 players; choose black or white.");
     if (s.players() == 4) {
       if (auto mate = s.boards[(seat + 2) % 4].tower_color; mate && *mate != c.color)
-        return err(RuleCode::TowerColorNotAvailable, "Your teammate chose " + std::string(tower_color_name(*mate)) +
-                                                         "; your team plays " + std::string(tower_color_name(*mate)) + ".");
+        return err(RuleCode::TowerColorNotAvailable,
+                   "Your teammate chose " + std::string(tower_color_name(*mate)) +
+                       "; your team plays " + std::string(tower_color_name(*mate)) + ".");
     }
     for (Seat p = 0; p < s.players(); ++p)
       if (team_of(s, p) != team_of(s, seat) && s.boards[p].tower_color == c.color)
-        return err(RuleCode::TowerColorTaken, std::string(tower_color_name(c.color)) + " is taken; choose another colour.");
+        return err(RuleCode::TowerColorTaken,
+                   std::string(tower_color_name(c.color)) + " is taken; choose another colour.");
     return std::nullopt;
   }
   Result operator()(const PlayAssistant& c) const {
     if (s.phase != Phase::Planning)
       return err(RuleCode::WrongPhase, "Assistants are played in the planning phase.");
     if (s.current_seat() != seat)
-      return err(RuleCode::NotYourTurn, "It is seat " + std::to_string(s.current_seat()) + "'s turn to play an assistant.");
+      return err(RuleCode::NotYourTurn, "It is seat " + std::to_string(s.current_seat()) +
+                                            "'s turn to play an assistant.");
     if (c.value < 1 || c.value > kAssistantCount)
       return err(RuleCode::InvalidCommand, "Assistants have values 1 to 10.");
     if (!board().has_assistant(c.value))
-      return err(RuleCode::AssistantNotInHand, "Assistant " + std::to_string(c.value) + " is not in your hand.");
+      return err(RuleCode::AssistantNotInHand,
+                 "Assistant " + std::to_string(c.value) + " is not in your hand.");
     if (!assistant_allowed(s, seat, c.value))
-      return err(RuleCode::AssistantAlreadyPlayed, "Assistant " + std::to_string(c.value) +
-                                                       " was already played this round; play a different value.");
+      return err(RuleCode::AssistantAlreadyPlayed,
+                 "Assistant " + std::to_string(c.value) +
+                     " was already played this round; play a different value.");
     return std::nullopt;
   }
   Result operator()(const MoveToDining& c) const {
     if (auto e = student_move(c.color)) return e;
     if (board().dining[c.color] >= kTableSeats)
-      return err(RuleCode::DiningTableFull, "Your " + name(c.color) + " table is full; move that student to an island.");
+      return err(RuleCode::DiningTableFull,
+                 "Your " + name(c.color) + " table is full; move that student to an island.");
     return std::nullopt;
   }
   Result operator()(const MoveToIsland& c) const {
@@ -144,15 +172,18 @@ struct Validator {
   Result operator()(const MoveMotherNature& c) const {
     if (auto e = my_action_turn()) return e;
     if (students_to_move(s, seat))
-      return err(RuleCode::StudentsNotMoved, "Move " + std::to_string(moves_per_turn(s.players()) - s.turn.students_moved) +
-                                                 " more student(s) before moving Mother Nature.");
+      return err(RuleCode::StudentsNotMoved,
+                 "Move " + std::to_string(moves_per_turn(s.players()) - s.turn.students_moved) +
+                     " more student(s) before moving Mother Nature.");
     if (s.turn.mother_nature_moved)
-      return err(RuleCode::MotherNatureAlreadyMoved, "Mother Nature already moved this turn; choose a cloud.");
-    if (c.steps == 0) return err(RuleCode::MotherNatureMustMove, "Mother Nature must move at least 1 step.");
+      return err(RuleCode::MotherNatureAlreadyMoved,
+                 "Mother Nature already moved this turn; choose a cloud.");
+    if (c.steps == 0)
+      return err(RuleCode::MotherNatureMustMove, "Mother Nature must move at least 1 step.");
     const int limit = mother_nature_limit(s, seat);
     if (c.steps > limit)
-      return err(RuleCode::MotherNatureTooFar, "Mother Nature may move at most " + std::to_string(limit) +
-                                                   " step(s) this turn.");
+      return err(RuleCode::MotherNatureTooFar,
+                 "Mother Nature may move at most " + std::to_string(limit) + " step(s) this turn.");
     return std::nullopt;
   }
   Result operator()(const ChooseCloud& c) const {
@@ -160,12 +191,15 @@ struct Validator {
     if (!s.turn.mother_nature_moved)
       return err(RuleCode::MotherNatureNotMoved, "Move Mother Nature before choosing a cloud.");
     if (s.skip_clouds)
-      return err(RuleCode::CloudsSkipped, "The bag ran short: nobody takes a cloud in this last round.");
+      return err(RuleCode::CloudsSkipped,
+                 "The bag ran short: nobody takes a cloud in this last round.");
     if (c.cloud >= s.players())
-      return err(RuleCode::NoSuchCloud, "There is no cloud " + std::to_string(c.cloud) + "; clouds are 0 to " +
-                                            std::to_string(s.players() - 1) + ".");
+      return err(RuleCode::NoSuchCloud, "There is no cloud " + std::to_string(c.cloud) +
+                                            "; clouds are 0 to " + std::to_string(s.players() - 1) +
+                                            ".");
     if (s.clouds[c.cloud].taken || s.clouds[c.cloud].students.empty())
-      return err(RuleCode::CloudUnavailable, "Cloud " + std::to_string(c.cloud) + " is empty; choose another.");
+      return err(RuleCode::CloudUnavailable,
+                 "Cloud " + std::to_string(c.cloud) + " is empty; choose another.");
     return std::nullopt;
   }
   Result operator()(const UseMonk& c) const {
@@ -190,11 +224,13 @@ struct Validator {
   Result swap(const Students& a, const Students& b, int max_pairs, std::string_view who) const {
     const int n = a.total();
     if (n < 1 || n > max_pairs || b.total() != n)
-      return err(RuleCode::InvalidSwap, "The " + std::string(who) + " swaps 1 to " + std::to_string(max_pairs) +
+      return err(RuleCode::InvalidSwap, "The " + std::string(who) + " swaps 1 to " +
+                                            std::to_string(max_pairs) +
                                             " students each way, as many in as out.");
     for (Color c : kAllColors)
       if (a[c] > 0 && b[c] > 0)
-        return err(RuleCode::InvalidSwap, "Swapping " + name(c) + " for " + name(c) + " changes nothing; drop that pair.");
+        return err(RuleCode::InvalidSwap,
+                   "Swapping " + name(c) + " for " + name(c) + " changes nothing; drop that pair.");
     return std::nullopt;
   }
   Result operator()(const UseJester& c) const {
@@ -254,18 +290,21 @@ int mother_nature_limit(const State& s, Seat seat) {
 bool assistant_allowed(const State& s, Seat seat, int value) {
   std::uint16_t played = 0;
   for (Seat p = 0; p < s.players(); ++p)
-    if (p != seat && s.boards[p].played != 0) played = static_cast<std::uint16_t>(played | assistant_bit(s.boards[p].played));
+    if (p != seat && s.boards[p].played != 0)
+      played = static_cast<std::uint16_t>(played | assistant_bit(s.boards[p].played));
   if ((played & assistant_bit(value)) == 0) return true;
   // The exception: every card in hand was already played this round.
   return (s.boards[seat].hand & ~played) == 0;
 }
 
-std::optional<RuleError> validate(const State& s, Seat seat, const Command& c, Authority authority) {
+std::optional<RuleError> validate(const State& s, Seat seat, const Command& c,
+                                  Authority authority) {
   const bool server = is_server_command(c);
   if (server && authority != Authority::Server)
     return err(RuleCode::ServerOnly, "Only the server may " + std::string(command_type(c)) + ".");
   if (std::holds_alternative<CreateMatch>(c)) return Validator{s, seat}(std::get<CreateMatch>(c));
-  if (s.events_applied == 0) return err(RuleCode::WrongPhase, "The match has not been created yet.");
+  if (s.events_applied == 0)
+    return err(RuleCode::WrongPhase, "The match has not been created yet.");
   if (seat < 0 || seat >= s.players())
     return err(RuleCode::InvalidSeat, "Seat " + std::to_string(seat) + " is not in this match.");
   if (s.phase == Phase::GameOver) return err(RuleCode::MatchOver, "The match is over.");

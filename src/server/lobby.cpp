@@ -9,8 +9,8 @@
 
 namespace eryantis::server {
 
-using protocol::ErrorCode;
 using protocol::error_code_name;
+using protocol::ErrorCode;
 
 namespace {
 constexpr std::size_t kListLimit = 100;  // per section (open, running): keeps the reply small
@@ -30,8 +30,11 @@ std::string Server::seats_json(const Room& room) const {
   for (int i = 0; i < room.players(); ++i) {
     protocol::JsonLine seat = protocol::JsonLine::object();
     seat.field("seat", i);
-    if (room.seats[i]) seat.field("nickname", room.seats[i]->nickname).field("connected", room.seats[i]->connection != 0);
-    else seat.null_field("nickname").field("connected", false);
+    if (room.seats[i])
+      seat.field("nickname", room.seats[i]->nickname)
+          .field("connected", room.seats[i]->connection != 0);
+    else
+      seat.null_field("nickname").field("connected", false);
     seats.raw(seat.str());
   }
   return seats.str();
@@ -50,15 +53,19 @@ void Server::send_state(ConnectionId conn, const Room& room, const std::string& 
       .raw_field("seats", seats_json(room))
       .raw_field("to_act", detail::to_act_json(room.state))
       .raw_field("allowed", detail::allowed_json(room.state, seat));
-  if (seat == rules::kNoSeat) line.null_field("seat");
-  else line.field("seat", seat);
+  if (seat == rules::kNoSeat)
+    line.null_field("seat");
+  else
+    line.field("seat", seat);
   line.raw_field("view", rules::view_to_json(v));
   send(conn, line.str());
 }
 
 void Server::broadcast_seats(const Room& room) {
-  const std::string line =
-      protocol::JsonLine("seats").field("match", room.id).raw_field("seats", seats_json(room)).str();
+  const std::string line = protocol::JsonLine("seats")
+                               .field("match", room.id)
+                               .raw_field("seats", seats_json(room))
+                               .str();
   for (int i = 0; i < room.players(); ++i)
     if (room.seats[i] && room.seats[i]->connection) send(room.seats[i]->connection, line);
   for (ConnectionId c : room.spectators) send(c, line);
@@ -74,7 +81,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::ListMatch
   std::sort(ids.begin(), ids.end());
   for (store::MatchId mid : ids) {
     const Room& room = *rooms_.at(mid);
-    if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned) continue;
+    if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned)
+      continue;
     const bool waiting = room.status == store::MatchStatus::Lobby && !room.full();
     if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
     protocol::JsonLine m = protocol::JsonLine::object();
@@ -91,7 +99,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::ListMatch
   protocol::JsonLine reply("match_list", id);
   reply.raw_field("open", open.str()).raw_field("running", running.str());
   if (s.nickname)
-    if (auto it = seated_in_.find(*s.nickname); it != seated_in_.end()) reply.field("yours", it->second);
+    if (auto it = seated_in_.find(*s.nickname); it != seated_in_.end())
+      reply.field("yours", it->second);
   send(s.id, reply.str());
 }
 
@@ -102,7 +111,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
     return;
   }
   if (static_cast<int>(rooms_.size()) >= config_.limits.max_matches) {
-    send_error(s.id, id, error_code_name(ErrorCode::TooManyMatches), "the server holds its maximum of matches; try later");
+    send_error(s.id, id, error_code_name(ErrorCode::TooManyMatches),
+               "the server holds its maximum of matches; try later");
     return;
   }
   if (s.spectator) detach(s);
@@ -125,34 +135,40 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
   w.create = store::NewMatch{m.options, store::MatchStatus::Lobby};
   w.seats.push_back(seat_record(r, 0));
   w.expected_seq = 0;
-  w.events.push_back(store::NewEvent{store::Actor::server(), std::nullopt, *created, rules::hash(r.state)});
+  w.events.push_back(
+      store::NewEvent{store::Actor::server(), std::nullopt, *created, rules::hash(r.state)});
   w.state_after = r.state;
   const ConnectionId conn = s.id;
   const std::string nickname = *s.nickname;
-  persist(r, std::move(w), [this, conn, id, nickname](store::Result<store::AppendOutcome> done, Room* room) {
-    if (!room) return;
-    if (!done) {
-      send_error(conn, id, error_code_name(ErrorCode::StoreFailure), "the match could not be saved: " + done.error().message);
-      seated_in_.erase(nickname);
-      rooms_.erase(room->id);
-      return;
-    }
-    room->seq = done->last_seq;
-    Session* s = session(conn);
-    if (!s || s->nickname != nickname) return;
-    attach(*s, *room, 0, false);
-    spdlog::info("match {}: created by {} ({} players, {})", room->id, nickname, room->players(),
-                 rules::mode_name(room->state.options.mode));
-    send(conn, protocol::JsonLine("joined", id).field("match", room->id).field("seat", 0).str());
-    send_state(conn, *room);
-  });
+  persist(r, std::move(w),
+          [this, conn, id, nickname](store::Result<store::AppendOutcome> done, Room* room) {
+            if (!room) return;
+            if (!done) {
+              send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                         "the match could not be saved: " + done.error().message);
+              seated_in_.erase(nickname);
+              rooms_.erase(room->id);
+              return;
+            }
+            room->seq = done->last_seq;
+            Session* s = session(conn);
+            if (!s || s->nickname != nickname) return;
+            attach(*s, *room, 0, false);
+            spdlog::info("match {}: created by {} ({} players, {})", room->id, nickname,
+                         room->players(), rules::mode_name(room->state.options.mode));
+            send(conn,
+                 protocol::JsonLine("joined", id).field("match", room->id).field("seat", 0).str());
+            send_state(conn, *room);
+          });
 }
 
-void Server::join_seat(Room& room, ConnectionId conn, const std::string& id, std::optional<int> wanted) {
+void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
+                       std::optional<int> wanted) {
   Session* s = session(conn);
   if (!s || !s->nickname) return;
   if (room.status != store::MatchStatus::Lobby || room.full()) {
-    send_error(conn, id, error_code_name(ErrorCode::MatchFull), "match " + std::to_string(room.id) + " has no free seat");
+    send_error(conn, id, error_code_name(ErrorCode::MatchFull),
+               "match " + std::to_string(room.id) + " has no free seat");
     return;
   }
   if (auto it = seated_in_.find(*s->nickname); it != seated_in_.end()) {
@@ -180,29 +196,34 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id, std
   w.expected_seq = room.seq;
   w.seats.push_back(seat_record(room, seat));
   const std::string nickname = *s->nickname;
-  persist(room, std::move(w), [this, conn, id, nickname, seat](store::Result<store::AppendOutcome> done, Room* room) {
-    if (!room) return;
-    if (!done) {
-      room->seats[seat].reset();
-      seated_in_.erase(nickname);
-      send_error(conn, id, error_code_name(ErrorCode::StoreFailure), "the seat could not be saved: " + done.error().message);
-      return;
-    }
-    spdlog::info("match {}: {} joined seat {}", room->id, nickname, seat);
-    Session* s = session(conn);
-    if (s && s->nickname == nickname) {
-      attach(*s, *room, static_cast<rules::Seat>(seat), false);
-      send(conn, protocol::JsonLine("joined", id).field("match", room->id).field("seat", seat).str());
-      send_state(conn, *room);
-    }
-    broadcast_seats(*room);
-  });
+  persist(
+      room, std::move(w),
+      [this, conn, id, nickname, seat](store::Result<store::AppendOutcome> done, Room* room) {
+        if (!room) return;
+        if (!done) {
+          room->seats[seat].reset();
+          seated_in_.erase(nickname);
+          send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                     "the seat could not be saved: " + done.error().message);
+          return;
+        }
+        spdlog::info("match {}: {} joined seat {}", room->id, nickname, seat);
+        Session* s = session(conn);
+        if (s && s->nickname == nickname) {
+          attach(*s, *room, static_cast<rules::Seat>(seat), false);
+          send(conn,
+               protocol::JsonLine("joined", id).field("match", room->id).field("seat", seat).str());
+          send_state(conn, *room);
+        }
+        broadcast_seats(*room);
+      });
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch& m) {
   Room* room = find_room(m.match);
   if (!room) {
-    send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch), "there is no open match " + std::to_string(m.match));
+    send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
+               "there is no open match " + std::to_string(m.match));
     return;
   }
   const ConnectionId conn = s.id;
@@ -222,7 +243,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::QuickJoin
     if (!best || room->id < best->id) best = room.get();
   }
   if (!best) {
-    const rules::MatchOptions options{static_cast<std::uint8_t>(m.players.value_or(2)), m.mode.value_or(rules::Mode::Simple)};
+    const rules::MatchOptions options{static_cast<std::uint8_t>(m.players.value_or(2)),
+                                      m.mode.value_or(rules::Mode::Simple)};
     handle(s, id, protocol::CreateMatchRequest{options});
     return;
   }
@@ -256,9 +278,10 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
       return;
     }
     if (room->status != store::MatchStatus::Lobby || room->full()) {
-      send_error(conn, id, error_code_name(ErrorCode::AlreadyInMatch),
-                 "match " + std::to_string(mid) +
-                     " has all its players: your seat stays yours (disconnect and come back any time)");
+      send_error(
+          conn, id, error_code_name(ErrorCode::AlreadyInMatch),
+          "match " + std::to_string(mid) +
+              " has all its players: your seat stays yours (disconnect and come back any time)");
       return;
     }
     seated_in_.erase(nickname);
@@ -275,37 +298,42 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
     room->seats[seat].reset();
     const bool empty = room->seated() == 0;
     if (empty) w.status = store::MatchStatus::Abandoned;
-    persist(*room, std::move(w), [this, conn, id, mid, empty, seat, nickname, holder](store::Result<store::AppendOutcome> done,
-                                                                                   Room* room) {
-      if (!done) {
-        if (room) {  // nothing changed on disk: the seat is still theirs
-          room->seats[seat] = holder;
-          seated_in_[nickname] = mid;
-          if (Session* s = session(conn); s && s->nickname == nickname) attach(*s, *room, static_cast<rules::Seat>(seat), false);
-        }
-        send_error(conn, id, error_code_name(ErrorCode::StoreFailure), "leaving could not be saved: " + done.error().message);
-        return;
-      }
-      send(conn, protocol::JsonLine("left", id).field("match", mid).str());
-      if (!room) return;
-      if (empty) {
-        room->status = store::MatchStatus::Abandoned;  // dropped by the next tick
-        close_room(*room);
-        return;
-      }
-      broadcast_seats(*room);
-    });
+    persist(*room, std::move(w),
+            [this, conn, id, mid, empty, seat, nickname, holder](
+                store::Result<store::AppendOutcome> done, Room* room) {
+              if (!done) {
+                if (room) {  // nothing changed on disk: the seat is still theirs
+                  room->seats[seat] = holder;
+                  seated_in_[nickname] = mid;
+                  if (Session* s = session(conn); s && s->nickname == nickname)
+                    attach(*s, *room, static_cast<rules::Seat>(seat), false);
+                }
+                send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                           "leaving could not be saved: " + done.error().message);
+                return;
+              }
+              send(conn, protocol::JsonLine("left", id).field("match", mid).str());
+              if (!room) return;
+              if (empty) {
+                room->status = store::MatchStatus::Abandoned;  // dropped by the next tick
+                close_room(*room);
+                return;
+              }
+              broadcast_seats(*room);
+            });
   });
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::Spectate& m) {
   Room* room = find_room(m.match);
   if (!room) {
-    send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch), "there is no match " + std::to_string(m.match));
+    send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
+               "there is no match " + std::to_string(m.match));
     return;
   }
   if (s.nickname && seated_in_.count(*s.nickname)) {
-    send_error(s.id, id, error_code_name(ErrorCode::AlreadyInMatch), "players cannot watch another match; leave yours first");
+    send_error(s.id, id, error_code_name(ErrorCode::AlreadyInMatch),
+               "players cannot watch another match; leave yours first");
     return;
   }
   detach(s);

@@ -8,8 +8,8 @@
 
 namespace eryantis::server {
 
-using protocol::ErrorCode;
 using protocol::error_code_name;
+using protocol::ErrorCode;
 
 namespace {
 constexpr std::size_t kRecentCommands = 64;
@@ -35,28 +35,32 @@ void Server::persist(Room& room, MatchWrite write,
   room.busy = true;
   ++writes_in_flight_;
   const store::MatchId mid = room.id;
-  persistence_.submit(std::move(write), [this, mid, after = std::move(after)](store::Result<store::AppendOutcome> r) {
-    --writes_in_flight_;
-    Room* room = find_room(mid);
-    if (room) room->busy = false;
-    if (!r) spdlog::error("match {}: write failed: {}", mid, r.error().message);
-    after(std::move(r), room);
-    run_next(mid);
-  });
+  persistence_.submit(std::move(write),
+                      [this, mid, after = std::move(after)](store::Result<store::AppendOutcome> r) {
+                        --writes_in_flight_;
+                        Room* room = find_room(mid);
+                        if (room) room->busy = false;
+                        if (!r) spdlog::error("match {}: write failed: {}", mid, r.error().message);
+                        after(std::move(r), room);
+                        run_next(mid);
+                      });
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::Play& m) {
   if (s.spectator) {
-    send_error(s.id, id, error_code_name(ErrorCode::NotAPlayer), "spectators watch; they cannot play");
+    send_error(s.id, id, error_code_name(ErrorCode::NotAPlayer),
+               "spectators watch; they cannot play");
     return;
   }
   Room* room = s.match ? find_room(s.match) : nullptr;
   if (!room || s.seat == rules::kNoSeat) {
-    send_error(s.id, id, error_code_name(ErrorCode::NotInMatch), "you are not in a match: create or join one first");
+    send_error(s.id, id, error_code_name(ErrorCode::NotInMatch),
+               "you are not in a match: create or join one first");
     return;
   }
   if (static_cast<int>(room->waiting.size()) >= config_.limits.max_queued_per_match) {
-    send_error(s.id, id, error_code_name(ErrorCode::RateLimited), "this match is busy; send your command again", room);
+    send_error(s.id, id, error_code_name(ErrorCode::RateLimited),
+               "this match is busy; send your command again", room);
     return;
   }
   const ConnectionId conn = s.id;
@@ -67,7 +71,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::Play& m) 
     Session* s = session(conn);
     if (!room || !s) return;  // nobody left to answer
     if (s->match != mid || s->seat != seat) {
-      send_error(conn, id, error_code_name(ErrorCode::NotInMatch), "you are no longer in that match");
+      send_error(conn, id, error_code_name(ErrorCode::NotInMatch),
+                 "you are no longer in that match");
       return;
     }
     play(*room, conn, id, m);
@@ -82,13 +87,17 @@ void Server::play(Room& room, ConnectionId conn, const std::string& id, const pr
   if (command_id)
     for (const auto& [cid, seq] : room.recent_commands)
       if (cid == *command_id) {  // a retry of an accepted command: the same answer again
-        send(conn, protocol::JsonLine("ack", id).field("match", room.id).field("seq", seq).field("replayed", true).str());
+        send(conn, protocol::JsonLine("ack", id)
+                       .field("match", room.id)
+                       .field("seq", seq)
+                       .field("replayed", true)
+                       .str());
         return;
       }
   if (m.expected_seq && *m.expected_seq != room.seq) {
     send_error(conn, id, error_code_name(ErrorCode::StaleSeq),
-               "the match is at seq " + std::to_string(room.seq) + ", not " + std::to_string(*m.expected_seq) +
-                   "; sync and try again",
+               "the match is at seq " + std::to_string(room.seq) + ", not " +
+                   std::to_string(*m.expected_seq) + "; sync and try again",
                &room);
     return;
   }
@@ -100,29 +109,34 @@ void Server::play(Room& room, ConnectionId conn, const std::string& id, const pr
   submit_command(room, s->seat, m.command, rules::Authority::Player, conn, id, command_id);
 }
 
-void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& command, rules::Authority authority,
-                            ConnectionId reply_to, const std::string& id, std::optional<std::string> command_id) {
+void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& command,
+                            rules::Authority authority, ConnectionId reply_to,
+                            const std::string& id, std::optional<std::string> command_id) {
   auto event = rules::check(room.state, seat, command, authority);
   if (!event) {
     if (reply_to)
-      send_error(reply_to, id, rules::rule_code_name(event.error().code), event.error().message, &room);
+      send_error(reply_to, id, rules::rule_code_name(event.error().code), event.error().message,
+                 &room);
     return;
   }
   rules::State next = rules::apply(room.state, *event);
   MatchWrite w;
   w.match = room.id;
   w.expected_seq = room.seq;
-  const store::Actor actor = authority == rules::Authority::Server ? store::Actor::server() : store::Actor::player(seat);
+  const store::Actor actor =
+      authority == rules::Authority::Server ? store::Actor::server() : store::Actor::player(seat);
   w.events.push_back(store::NewEvent{actor, command_id, *event, rules::hash(next)});
   w.state_after = next;
   std::optional<store::MatchStatus> status;
-  if (room.status == store::MatchStatus::Lobby && next.phase != rules::Phase::Setup) status = store::MatchStatus::Running;
+  if (room.status == store::MatchStatus::Lobby && next.phase != rules::Phase::Setup)
+    status = store::MatchStatus::Running;
   if (next.phase == rules::Phase::GameOver) {
     status = store::MatchStatus::Finished;
     w.result_json = detail::result_json(room, next);
   }
   w.status = status;
-  if (room.deadline.kind != DeadlineKind::None) w.deadline = Deadline{};  // the situation changed: re-armed by tick
+  if (room.deadline.kind != DeadlineKind::None)
+    w.deadline = Deadline{};  // the situation changed: re-armed by tick
   persist(room, std::move(w),
           [this, reply_to, id, command_id, status, ev = std::move(*event), next = std::move(next)](
               store::Result<store::AppendOutcome> done, Room* room) mutable {
@@ -148,11 +162,13 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
             if (status) room->status = *status;
             if (command_id) {
               room->recent_commands.emplace_back(*command_id, room->seq);
-              if (room->recent_commands.size() > kRecentCommands) room->recent_commands.erase(room->recent_commands.begin());
+              if (room->recent_commands.size() > kRecentCommands)
+                room->recent_commands.erase(room->recent_commands.begin());
             }
             ++stats_.commands_accepted;
             // One fingerprint of the public state serves the ack and every update.
-            const std::string view_hash = detail::hex(rules::hash(rules::view(room->state, rules::kNoSeat).state));
+            const std::string view_hash =
+                detail::hex(rules::hash(rules::view(room->state, rules::kNoSeat).state));
             if (reply_to && session(reply_to))
               send(reply_to, protocol::JsonLine("ack", id)
                                  .field("match", room->id)
@@ -165,7 +181,8 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
           });
 }
 
-void Server::broadcast_event(const Room& room, const rules::Event& event, const std::string& view_hash) {
+void Server::broadcast_event(const Room& room, const rules::Event& event,
+                             const std::string& view_hash) {
   const rules::State& st = room.state;
   const std::string event_json = detail::public_event_json(event);
   const std::string to_act = detail::to_act_json(st);
@@ -183,13 +200,15 @@ void Server::broadcast_event(const Room& room, const rules::Event& event, const 
     send(conn, line.str());
   };
   for (int i = 0; i < room.players(); ++i)
-    if (room.seats[i] && room.seats[i]->connection) line_for(room.seats[i]->connection, static_cast<rules::Seat>(i));
+    if (room.seats[i] && room.seats[i]->connection)
+      line_for(room.seats[i]->connection, static_cast<rules::Seat>(i));
   for (ConnectionId c : room.spectators) line_for(c, rules::kNoSeat);
 }
 
 void Server::finish_room(Room& room) {
   const std::string result = detail::result_json(room, room.state);
-  const std::string line = protocol::JsonLine("game_over").field("match", room.id).raw_field("result", result).str();
+  const std::string line =
+      protocol::JsonLine("game_over").field("match", room.id).raw_field("result", result).str();
   for (int i = 0; i < room.players(); ++i)
     if (room.seats[i] && room.seats[i]->connection) send(room.seats[i]->connection, line);
   for (ConnectionId c : room.spectators) send(c, line);
@@ -200,7 +219,8 @@ void Server::finish_room(Room& room) {
 void Server::close_room(Room& room) {
   for (int i = 0; i < rules::kMaxPlayers; ++i) {
     if (!room.seats[i]) continue;
-    if (auto it = seated_in_.find(room.seats[i]->nickname); it != seated_in_.end() && it->second == room.id)
+    if (auto it = seated_in_.find(room.seats[i]->nickname);
+        it != seated_in_.end() && it->second == room.id)
       seated_in_.erase(it);
     if (Session* s = session(room.seats[i]->connection); s && s->match == room.id) {
       s->match = 0;
@@ -238,7 +258,8 @@ void Server::check_timers(Room& room, std::int64_t now) {
     // after abandon_after (a match that never started has no forfeit).
     if (connected == 0 || (room.full() && connected < room.players()))
       want = {DeadlineKind::Abandon, rules::kNoSeat, now + config_.abandon_after_ms};
-  } else if (room.state.phase == rules::Phase::Planning || room.state.phase == rules::Phase::Action) {
+  } else if (room.state.phase == rules::Phase::Planning ||
+             room.state.phase == rules::Phase::Action) {
     if (connected == 0) return;  // suspended: nobody to play with, keep any armed timer as it is
     const rules::Seat actor = room.state.current_seat();
     if (room.state.phase == rules::Phase::Action && actor != rules::kNoSeat &&
@@ -250,7 +271,8 @@ void Server::check_timers(Room& room, std::int64_t now) {
     if (connected == 1 && room.players() > 1) {
       for (int i = 0; i < room.players(); ++i)
         if (room.seats[i] && room.seats[i]->connection)
-          want = {DeadlineKind::Forfeit, static_cast<rules::Seat>(i), now + config_.forfeit_after_ms};
+          want = {DeadlineKind::Forfeit, static_cast<rules::Seat>(i),
+                  now + config_.forfeit_after_ms};
     } else {
       const rules::Seat actor = room.state.current_seat();
       if (actor != rules::kNoSeat && room.seats[actor] && room.seats[actor]->connection == 0)
@@ -268,13 +290,16 @@ void Server::check_timers(Room& room, std::int64_t now) {
   if (now < room.deadline.at_ms) return;
   switch (want.kind) {
     case DeadlineKind::TurnGrace:
-      spdlog::info("match {}: seat {} ({}) absent past the grace time, turn skipped", room.id, want.seat,
-                   room.seats[want.seat]->nickname);
-      submit_command(room, want.seat, rules::SkipTurn{}, rules::Authority::Server, 0, "", std::nullopt);
+      spdlog::info("match {}: seat {} ({}) absent past the grace time, turn skipped", room.id,
+                   want.seat, room.seats[want.seat]->nickname);
+      submit_command(room, want.seat, rules::SkipTurn{}, rules::Authority::Server, 0, "",
+                     std::nullopt);
       break;
     case DeadlineKind::Forfeit:
-      spdlog::info("match {}: {} is the only player left, wins by forfeit", room.id, room.seats[want.seat]->nickname);
-      submit_command(room, want.seat, rules::AwardForfeit{}, rules::Authority::Server, 0, "", std::nullopt);
+      spdlog::info("match {}: {} is the only player left, wins by forfeit", room.id,
+                   room.seats[want.seat]->nickname);
+      submit_command(room, want.seat, rules::AwardForfeit{}, rules::Authority::Server, 0, "",
+                     std::nullopt);
       break;
     case DeadlineKind::Abandon: {
       spdlog::info("match {}: abandoned (nobody connected while waiting for players)", room.id);
@@ -286,10 +311,11 @@ void Server::check_timers(Room& room, std::int64_t now) {
       persist(room, std::move(w), [this](store::Result<store::AppendOutcome> done, Room* room) {
         if (!room || !done) return;
         room->status = store::MatchStatus::Abandoned;
-        const std::string line = protocol::JsonLine("match_abandoned")
-                                     .field("match", room->id)
-                                     .field("message", "the match could not start: a player stayed away")
-                                     .str();
+        const std::string line =
+            protocol::JsonLine("match_abandoned")
+                .field("match", room->id)
+                .field("message", "the match could not start: a player stayed away")
+                .str();
         for (int i = 0; i < room->players(); ++i)
           if (room->seats[i] && room->seats[i]->connection) send(room->seats[i]->connection, line);
         for (ConnectionId c : room->spectators) send(c, line);

@@ -11,22 +11,25 @@
 
 namespace eryantis::server {
 
-using protocol::ErrorCode;
 using protocol::error_code_name;
+using protocol::ErrorCode;
 
 namespace {
 bool valid_nickname(std::string_view n) {
   if (n.empty() || n.size() > 24) return false;
   return std::all_of(n.begin(), n.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-           c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
   });
 }
 }  // namespace
 
 Server::Server(ServerConfig config, Transport& transport, Persistence& persistence, Clock clock,
                std::uint64_t seed)
-    : config_(std::move(config)), transport_(transport), persistence_(persistence), clock_(std::move(clock)),
+    : config_(std::move(config)),
+      transport_(transport),
+      persistence_(persistence),
+      clock_(std::move(clock)),
       random_(seed) {}
 
 Session* Server::session(ConnectionId id) {
@@ -56,14 +59,16 @@ std::string Server::new_token() {
 
 void Server::send(ConnectionId conn, std::string line) {
   if (spdlog::should_log(spdlog::level::debug)) {
-    if (line.find("\"token\"") != std::string::npos) spdlog::debug("conn {} <- (a line with a token, not logged)", conn);
-    else spdlog::debug("conn {} <- {}", conn, line);
+    if (line.find("\"token\"") != std::string::npos)
+      spdlog::debug("conn {} <- (a line with a token, not logged)", conn);
+    else
+      spdlog::debug("conn {} <- {}", conn, line);
   }
   transport_.send(conn, std::move(line));
 }
 
-void Server::send_error(ConnectionId conn, const std::string& id, std::string_view code, std::string_view message,
-                        const Room* room) {
+void Server::send_error(ConnectionId conn, const std::string& id, std::string_view code,
+                        std::string_view message, const Room* room) {
   ++stats_.errors;
   protocol::JsonLine line("error", id);
   line.field("code", code).field("message", message);
@@ -112,8 +117,10 @@ void Server::on_line(ConnectionId id, std::string_view line) {
   ++stats_.requests;
   if (spdlog::should_log(spdlog::level::debug)) {
     // Resume tokens are secrets: never in the log.
-    if (line.find("\"token\"") != std::string_view::npos) spdlog::debug("conn {} -> (a line with a token, not logged)", id);
-    else spdlog::debug("conn {} -> {}", id, line);
+    if (line.find("\"token\"") != std::string_view::npos)
+      spdlog::debug("conn {} -> (a line with a token, not logged)", id);
+    else
+      spdlog::debug("conn {} -> {}", id, line);
   }
   if (line.empty()) return;  // a bare newline is a keep-alive
   auto env = protocol::decode_request(line);
@@ -137,22 +144,26 @@ void Server::dispatch(Session& s, protocol::Envelope env) {
   if (!s.greeted && !std::holds_alternative<protocol::Hello>(env.request) &&
       !std::holds_alternative<protocol::Ping>(env.request)) {
     send_error(s.id, id, error_code_name(ErrorCode::HelloFirst),
-               "say hello first: {\"type\":\"hello\",\"protocol\":" + std::to_string(protocol::kProtocolVersion) + "}");
+               "say hello first: {\"type\":\"hello\",\"protocol\":" +
+                   std::to_string(protocol::kProtocolVersion) + "}");
     return;
   }
   if (shutting_down_ && !std::holds_alternative<protocol::Ping>(env.request)) {
-    send_error(s.id, id, error_code_name(ErrorCode::ShuttingDown), "the server is shutting down; reconnect later");
+    send_error(s.id, id, error_code_name(ErrorCode::ShuttingDown),
+               "the server is shutting down; reconnect later");
     return;
   }
-  const bool needs_login = !std::holds_alternative<protocol::Hello>(env.request) &&
-                           !std::holds_alternative<protocol::Login>(env.request) &&
-                           !std::holds_alternative<protocol::Ping>(env.request) &&
-                           !std::holds_alternative<protocol::ListMatches>(env.request) &&
-                           !std::holds_alternative<protocol::Spectate>(env.request) &&
-                           !std::holds_alternative<protocol::Sync>(env.request) &&
-                           !(s.spectator && std::holds_alternative<protocol::LeaveMatch>(env.request));
+  const bool needs_login =
+      !std::holds_alternative<protocol::Hello>(env.request) &&
+      !std::holds_alternative<protocol::Login>(env.request) &&
+      !std::holds_alternative<protocol::Ping>(env.request) &&
+      !std::holds_alternative<protocol::ListMatches>(env.request) &&
+      !std::holds_alternative<protocol::Spectate>(env.request) &&
+      !std::holds_alternative<protocol::Sync>(env.request) &&
+      !(s.spectator && std::holds_alternative<protocol::LeaveMatch>(env.request));
   if (needs_login && !s.nickname) {
-    send_error(s.id, id, error_code_name(ErrorCode::NotLoggedIn), "log in first: {\"type\":\"login\",\"nickname\":\"...\"}");
+    send_error(s.id, id, error_code_name(ErrorCode::NotLoggedIn),
+               "log in first: {\"type\":\"login\",\"nickname\":\"...\"}");
     return;
   }
   std::visit([&](const auto& m) { handle(s, id, m); }, env.request);
@@ -161,8 +172,8 @@ void Server::dispatch(Session& s, protocol::Envelope env) {
 void Server::handle(Session& s, const std::string& id, const protocol::Hello& m) {
   if (m.protocol != protocol::kProtocolVersion) {
     send_error(s.id, id, error_code_name(ErrorCode::UnsupportedProtocol),
-               "this server speaks protocol " + std::to_string(protocol::kProtocolVersion) + ", not " +
-                   std::to_string(m.protocol));
+               "this server speaks protocol " + std::to_string(protocol::kProtocolVersion) +
+                   ", not " + std::to_string(m.protocol));
     return;
   }
   s.greeted = true;
@@ -178,7 +189,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::Hello& m)
 
 void Server::handle(Session& s, const std::string& id, const protocol::Login& m) {
   if (s.nickname) {
-    send_error(s.id, id, error_code_name(ErrorCode::AlreadyLoggedIn), "you are already logged in as " + *s.nickname);
+    send_error(s.id, id, error_code_name(ErrorCode::AlreadyLoggedIn),
+               "you are already logged in as " + *s.nickname);
     return;
   }
   if (!valid_nickname(m.nickname)) {
@@ -208,12 +220,15 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
     // Someone is connected under this name. Only the seat's token holder may take over
     // (their old connection is probably dead but not yet timed out).
     if (!token_ok) {
-      send_error(s.id, id, error_code_name(ErrorCode::NicknameTaken), m.nickname + " is already connected");
+      send_error(s.id, id, error_code_name(ErrorCode::NicknameTaken),
+                 m.nickname + " is already connected");
       return;
     }
     const ConnectionId old = it->second;
     if (Session* o = session(old)) {
-      send(old, protocol::JsonLine("shutdown").field("message", "logged in from another connection").str());
+      send(old, protocol::JsonLine("shutdown")
+                    .field("message", "logged in from another connection")
+                    .str());
       detach(*o);
       o->nickname.reset();
     }
@@ -223,9 +238,10 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
   s.nickname = m.nickname;
   // Keep a token the client already holds (so its stored token stays valid), but
   // only one of our own shape; anything else gets a fresh one.
-  const bool our_shape = m.token && m.token->size() == 32 &&
-                         std::all_of(m.token->begin(), m.token->end(),
-                                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  const bool our_shape =
+      m.token && m.token->size() == 32 && std::all_of(m.token->begin(), m.token->end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+      });
   s.token = token_ok ? *m.token : (our_shape && !room ? *m.token : new_token());
   online_[m.nickname] = s.id;
   stats_.logged_in = online_.size();
@@ -233,8 +249,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
   reply.field("nickname", m.nickname).field("token", s.token);
   if (room && seat >= 0) reply.field("match", room->id).field("seat", seat);
   send(s.id, reply.str());
-  spdlog::info("conn {}: logged in as {}{}", s.id, m.nickname,
-               room && seat >= 0 ? fmt::format(", resuming seat {} of match {}", seat, room->id) : "");
+  spdlog::info(
+      "conn {}: logged in as {}{}", s.id, m.nickname,
+      room && seat >= 0 ? fmt::format(", resuming seat {} of match {}", seat, room->id) : "");
   if (room && seat >= 0) {
     if (s.spectator) detach(s);  // taking back a seat ends watching another match
     attach(s, *room, static_cast<rules::Seat>(seat), false);
@@ -262,8 +279,10 @@ void Server::attach(Session& s, Room& room, rules::Seat seat, bool spectator) {
   s.match = room.id;
   s.seat = spectator ? rules::kNoSeat : seat;
   s.spectator = spectator;
-  if (spectator) room.spectators.insert(s.id);
-  else room.seats[seat]->connection = s.id;
+  if (spectator)
+    room.spectators.insert(s.id);
+  else
+    room.seats[seat]->connection = s.id;
 }
 
 void Server::detach(Session& s) {
@@ -271,7 +290,8 @@ void Server::detach(Session& s) {
   if (Room* room = find_room(s.match)) {
     if (s.spectator) {
       room->spectators.erase(s.id);
-    } else if (s.seat != rules::kNoSeat && room->seats[s.seat] && room->seats[s.seat]->connection == s.id) {
+    } else if (s.seat != rules::kNoSeat && room->seats[s.seat] &&
+               room->seats[s.seat]->connection == s.id) {
       room->seats[s.seat]->connection = 0;
       broadcast_seats(*room);
     }
@@ -285,8 +305,8 @@ void Server::on_closed(ConnectionId id) {
   Session* s = session(id);
   if (!s) return;
   if (s->match && !s->spectator)
-    spdlog::info("conn {}: {} disconnected from match {} (seat {} kept)", id, s->nickname.value_or("?"), s->match,
-                 s->seat);
+    spdlog::info("conn {}: {} disconnected from match {} (seat {} kept)", id,
+                 s->nickname.value_or("?"), s->match, s->seat);
   else
     spdlog::info("conn {}: {} disconnected", id, s->nickname.value_or("(not logged in)"));
   detach(*s);
@@ -306,14 +326,16 @@ void Server::tick() {
     const std::int64_t silent = now - s.last_seen_ms;
     if (silent >= config_.heartbeat_timeout_ms) {
       dead.push_back(id);
-    } else if (silent >= config_.heartbeat_interval_ms && now - s.last_ping_ms >= config_.heartbeat_interval_ms) {
+    } else if (silent >= config_.heartbeat_interval_ms &&
+               now - s.last_ping_ms >= config_.heartbeat_interval_ms) {
       s.last_ping_ms = now;
       send(id, protocol::JsonLine("ping").str());
     }
   }
   for (ConnectionId id : dead) {
     spdlog::info("conn {}: no heartbeat for {} ms, closing", id, config_.heartbeat_timeout_ms);
-    send(id, protocol::JsonLine("shutdown").field("message", "no heartbeat: connection closed").str());
+    send(id,
+         protocol::JsonLine("shutdown").field("message", "no heartbeat: connection closed").str());
     transport_.close(id);
   }
   if (shutting_down_) return;
@@ -327,11 +349,15 @@ void Server::tick() {
 void Server::begin_shutdown(std::string_view reason) {
   if (shutting_down_) return;
   shutting_down_ = true;
-  spdlog::info("shutdown: telling {} connection(s); {} write(s) in flight", sessions_.size(), writes_in_flight_);
-  for (auto& [id, s] : sessions_) send(id, protocol::JsonLine("shutdown").field("message", reason).str());
+  spdlog::info("shutdown: telling {} connection(s); {} write(s) in flight", sessions_.size(),
+               writes_in_flight_);
+  for (auto& [id, s] : sessions_)
+    send(id, protocol::JsonLine("shutdown").field("message", reason).str());
 }
 
-bool Server::idle() const { return writes_in_flight_ == 0; }
+bool Server::idle() const {
+  return writes_in_flight_ == 0;
+}
 
 ServerStats Server::stats() const {
   ServerStats st = stats_;

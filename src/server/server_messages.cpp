@@ -42,8 +42,10 @@ std::string result_json(const Room& room, const rules::State& s) {
     winners.number(p);
     nicknames.string(room.seats[p] ? room.seats[p]->nickname : "");
     const int team = rules::team_of(s, p);
-    if (first_team < 0) first_team = team;
-    else if (team != first_team) draw = true;
+    if (first_team < 0)
+      first_team = team;
+    else if (team != first_team)
+      draw = true;
   }
   return protocol::JsonLine::object()
       .field("reason", rules::end_reason_name(s.result.reason))

@@ -170,20 +170,29 @@ Result<void> run_status_and_deadline(Store::Impl& impl, const AppendRequest& r) 
   const MatchId id = r.match_id;
   if (r.status) {
     auto update = impl.db.cached(
-        "UPDATE matches SET status = ?2, result = coalesce(?3, result), updated = ?4 WHERE id = ?1");
+        "UPDATE matches SET status = ?2, result = coalesce(?3, result), updated = ?4 WHERE id = "
+        "?1");
     if (!update) return std::unexpected(std::move(update.error()));
-    (*update)->bind(1, id).bind(2, status_name(*r.status)).bind_optional(3, r.result_json).bind(4, now_ms());
+    (*update)
+        ->bind(1, id)
+        .bind(2, status_name(*r.status))
+        .bind_optional(3, r.result_json)
+        .bind(4, now_ms());
     if (auto done = (*update)->run(); !done) return done;
   }
   if (r.deadline) {
     auto update = impl.db.cached(
-        "UPDATE matches SET deadline_kind = ?2, deadline_seat = ?3, deadline_at = ?4 WHERE id = ?1");
+        "UPDATE matches SET deadline_kind = ?2, deadline_seat = ?3, deadline_at = ?4 WHERE id = "
+        "?1");
     if (!update) return std::unexpected(std::move(update.error()));
     (*update)->bind(1, id);
     if (r.deadline->kind.empty()) {
       (*update)->bind_null(2).bind_null(3).bind_null(4);
     } else {
-      (*update)->bind(2, r.deadline->kind).bind(3, std::int64_t{r.deadline->seat}).bind(4, r.deadline->at_ms);
+      (*update)
+          ->bind(2, r.deadline->kind)
+          .bind(3, std::int64_t{r.deadline->seat})
+          .bind(4, r.deadline->at_ms);
     }
     if (auto done = (*update)->run(); !done) return done;
   }
@@ -212,13 +221,15 @@ Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const Appe
     if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", r.match_id));
     const Seq last = (*select)->column_int(0);
     if (last != r.expected_seq) {
-      return std::unexpected(StoreError{
-          StoreCode::Conflict,
-          fmt::format("match {} is at seq {}, the write expected {}", r.match_id, last, r.expected_seq), last});
+      return std::unexpected(StoreError{StoreCode::Conflict,
+                                        fmt::format("match {} is at seq {}, the write expected {}",
+                                                    r.match_id, last, r.expected_seq),
+                                        last});
     }
     outcome = AppendOutcome{last, last, false};
   }
-  if (auto done = run_status_and_deadline(impl, r); !done) return std::unexpected(std::move(done.error()));
+  if (auto done = run_status_and_deadline(impl, r); !done)
+    return std::unexpected(std::move(done.error()));
   return outcome;
 }
 

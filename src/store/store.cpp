@@ -46,10 +46,10 @@ Result<void> configure_connection(sqlite::Database& db, const Options& options) 
   // checkpointing every 4000 pages (~16 MiB of WAL) instead of SQLite's 1000
   // moves fewer, larger batches of pages into the database file; reads through
   // mmap avoid a read() system call per page.
-  return db.exec(fmt::format(
-      "PRAGMA synchronous = {}; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384; "
-      "PRAGMA wal_autocheckpoint = 4000; PRAGMA mmap_size = 268435456",
-      synchronous));
+  return db.exec(
+      fmt::format("PRAGMA synchronous = {}; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384; "
+                  "PRAGMA wal_autocheckpoint = 4000; PRAGMA mmap_size = 268435456",
+                  synchronous));
 }
 
 }  // namespace
@@ -155,7 +155,9 @@ Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat) {
 }
 }  // namespace detail
 
-Result<void> Store::upsert_seat(const SeatRecord& seat) { return detail::upsert_seat_row(*impl_, seat); }
+Result<void> Store::upsert_seat(const SeatRecord& seat) {
+  return detail::upsert_seat_row(*impl_, seat);
+}
 
 Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
   auto select = impl_->db.cached(
@@ -224,8 +226,8 @@ Result<std::optional<DeadlineRecord>> Store::deadline(MatchId id) {
   if (!row) return std::unexpected(std::move(row.error()));
   if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   if ((*select)->column_is_null(0)) return std::optional<DeadlineRecord>{};
-  return DeadlineRecord{std::string((*select)->column_text(0)), static_cast<int>((*select)->column_int(1)),
-                        (*select)->column_int(2)};
+  return DeadlineRecord{std::string((*select)->column_text(0)),
+                        static_cast<int>((*select)->column_int(1)), (*select)->column_int(2)};
 }
 
 Result<Seq> Store::last_seq(MatchId id) {

@@ -12,7 +12,8 @@ ProtocolError error_of(std::string_view line) {
 }
 
 TEST(Codec, DecodesEveryRequestType) {
-  auto hello = decode_request(R"({"type":"hello","protocol":1,"client":"t","updates":"events","id":1})");
+  auto hello =
+      decode_request(R"({"type":"hello","protocol":1,"client":"t","updates":"events","id":1})");
   ASSERT_TRUE(hello);
   EXPECT_EQ(hello->id, "1");
   EXPECT_EQ(std::get<Hello>(hello->request).protocol, 1);
@@ -29,14 +30,18 @@ TEST(Codec, DecodesEveryRequestType) {
   EXPECT_EQ(std::get<CreateMatchRequest>(create->request).options.players, 4);
   EXPECT_EQ(std::get<CreateMatchRequest>(create->request).options.mode, rules::Mode::Expert);
 
-  EXPECT_EQ(std::get<JoinMatch>(decode_request(R"({"type":"join_match","match":7})")->request).match, 7);
-  EXPECT_EQ(std::get<Spectate>(decode_request(R"({"type":"spectate","match":9})")->request).match, 9);
+  EXPECT_EQ(
+      std::get<JoinMatch>(decode_request(R"({"type":"join_match","match":7})")->request).match, 7);
+  EXPECT_EQ(std::get<Spectate>(decode_request(R"({"type":"spectate","match":9})")->request).match,
+            9);
   auto quick = decode_request(R"({"type":"quick_join","players":3})");
   ASSERT_TRUE(quick);
   EXPECT_EQ(std::get<QuickJoin>(quick->request).players, 3);
   EXPECT_FALSE(std::get<QuickJoin>(quick->request).mode);
-  EXPECT_TRUE(std::holds_alternative<ListMatches>(decode_request(R"({"type":"list_matches"})")->request));
-  EXPECT_TRUE(std::holds_alternative<LeaveMatch>(decode_request(R"({"type":"leave_match"})")->request));
+  EXPECT_TRUE(
+      std::holds_alternative<ListMatches>(decode_request(R"({"type":"list_matches"})")->request));
+  EXPECT_TRUE(
+      std::holds_alternative<LeaveMatch>(decode_request(R"({"type":"leave_match"})")->request));
   EXPECT_TRUE(std::holds_alternative<Sync>(decode_request(R"({"type":"sync"})")->request));
   EXPECT_TRUE(std::holds_alternative<Ping>(decode_request(R"({"type":"ping"})")->request));
 
@@ -65,13 +70,15 @@ TEST(Codec, BadInputGetsItsError) {
   EXPECT_EQ(error_of(R"({"type":"login","nickname":5})").code, ErrorCode::InvalidField);
   EXPECT_EQ(error_of(R"({"type":"create_match","players":5})").code, ErrorCode::InvalidField);
   EXPECT_EQ(error_of(R"({"type":"create_match","players":"2"})").code, ErrorCode::InvalidField);
-  EXPECT_EQ(error_of(R"({"type":"create_match","players":2,"mode":"hard"})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"create_match","players":2,"mode":"hard"})").code,
+            ErrorCode::InvalidField);
   EXPECT_EQ(error_of(R"({"type":"join_match","match":-1})").code, ErrorCode::InvalidField);
   EXPECT_EQ(error_of(R"({"type":"join_match","match":1.5})").code, ErrorCode::InvalidField);
   EXPECT_EQ(error_of(R"({"type":"play"})").code, ErrorCode::MissingField);
   EXPECT_EQ(error_of(R"({"type":"play","command":[]})").code, ErrorCode::InvalidField);
   EXPECT_EQ(error_of(R"({"type":"play","command":{"type":"fly"}})").code, ErrorCode::InvalidField);
-  EXPECT_EQ(error_of(R"({"type":"play","command":{"type":"play_assistant"}})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"play","command":{"type":"play_assistant"}})").code,
+            ErrorCode::InvalidField);
   EXPECT_EQ(error_of(R"({"type":"ping","id":{"a":1}})").code, ErrorCode::InvalidField);
   EXPECT_EQ(error_of(R"({"type":"ping","id":1e400})").code, ErrorCode::BadJson);  // number too big
   EXPECT_EQ(error_of("{\"type\":\"ping\",\"x\":\"\xff\xfe\"}").code, ErrorCode::BadJson);
@@ -80,14 +87,20 @@ TEST(Codec, BadInputGetsItsError) {
 TEST(Codec, DeepNestingAndHugeNumbersDoNotCrash) {
   std::string deep(1 << 20, '[');
   EXPECT_EQ(error_of(deep).code, ErrorCode::BadJson);
-  EXPECT_EQ(error_of(R"({"type":"join_match","match":123456789012345678901234567890})").code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_of(R"({"type":"join_match","match":123456789012345678901234567890})").code,
+            ErrorCode::InvalidField);
 }
 
 TEST(Codec, EncodesOneLine) {
-  std::string line = JsonLine("welcome", "\"abc\"").field("protocol", 1).field("name", "a\nb").field("ok", true).str();
+  std::string line = JsonLine("welcome", "\"abc\"")
+                         .field("protocol", 1)
+                         .field("name", "a\nb")
+                         .field("ok", true)
+                         .str();
   EXPECT_EQ(line, R"({"type":"welcome","id":"abc","protocol":1,"name":"a\nb","ok":true})");
   EXPECT_EQ(line.find('\n'), std::string::npos);
-  std::string with_raw = JsonLine("x").raw_field("list", JsonArray().number(1).string("q").str()).str();
+  std::string with_raw =
+      JsonLine("x").raw_field("list", JsonArray().number(1).string("q").str()).str();
   EXPECT_EQ(with_raw, R"({"type":"x","list":[1,"q"]})");
   EXPECT_EQ(json_quote("a\"b"), R"("a\"b")");
 }

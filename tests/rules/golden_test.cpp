@@ -27,7 +27,8 @@ TEST(Golden, ScriptedOpening) {
     for (int i = 0; i < 3; ++i) {
       for (Color c : kAllColors)
         if (m.state.boards[seat].entrance[c] > 0) {
-          m.play(seat, i == 0 ? Command{MoveToDining{c}} : Command{MoveToIsland{c, static_cast<std::uint8_t>(i)}});
+          m.play(seat, i == 0 ? Command{MoveToDining{c}}
+                              : Command{MoveToIsland{c, static_cast<std::uint8_t>(i)}});
           break;
         }
     }

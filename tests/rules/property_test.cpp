@@ -15,9 +15,13 @@
 namespace eryantis::rules::testing {
 namespace {
 
-bool sanitizer_run() { return std::getenv("ERYANTIS_SANITIZER_RUN") != nullptr; }
+bool sanitizer_run() {
+  return std::getenv("ERYANTIS_SANITIZER_RUN") != nullptr;
+}
 
-Color random_color(std::mt19937_64& rng) { return static_cast<Color>(rng() % kColorCount); }
+Color random_color(std::mt19937_64& rng) {
+  return static_cast<Color>(rng() % kColorCount);
+}
 
 Students random_students(std::mt19937_64& rng, int max_total) {
   Students s;
@@ -30,25 +34,44 @@ Students random_students(std::mt19937_64& rng, int max_total) {
 Command random_command(std::mt19937_64& rng) {
   auto u8 = [&](int bound) { return static_cast<std::uint8_t>(rng() % bound); };
   switch (rng() % 19) {
-    case 0: return ChooseWizard{u8(5)};
-    case 1: return ChooseTowerColor{static_cast<TowerColor>(rng() % 3)};
-    case 2: return PlayAssistant{u8(12)};
-    case 3: return MoveToDining{random_color(rng)};
-    case 4: return MoveToIsland{random_color(rng), u8(13)};
-    case 5: return MoveMotherNature{u8(9)};
-    case 6: return ChooseCloud{u8(5)};
-    case 7: return UseMonk{random_color(rng), u8(13)};
-    case 8: return UseFarmer{};
-    case 9: return UseHerald{u8(13)};
-    case 10: return UsePostman{};
-    case 11: return UseGrandmaHerbs{u8(13)};
-    case 12: return UseCentaur{};
-    case 13: return UseJester{random_students(rng, 4), random_students(rng, 4)};
-    case 14: return UseKnight{};
-    case 15: return UseMushroomHunter{random_color(rng)};
-    case 16: return UseMinstrel{random_students(rng, 3), random_students(rng, 3)};
-    case 17: return UsePrincess{random_color(rng)};
-    default: return UseThief{random_color(rng)};
+    case 0:
+      return ChooseWizard{u8(5)};
+    case 1:
+      return ChooseTowerColor{static_cast<TowerColor>(rng() % 3)};
+    case 2:
+      return PlayAssistant{u8(12)};
+    case 3:
+      return MoveToDining{random_color(rng)};
+    case 4:
+      return MoveToIsland{random_color(rng), u8(13)};
+    case 5:
+      return MoveMotherNature{u8(9)};
+    case 6:
+      return ChooseCloud{u8(5)};
+    case 7:
+      return UseMonk{random_color(rng), u8(13)};
+    case 8:
+      return UseFarmer{};
+    case 9:
+      return UseHerald{u8(13)};
+    case 10:
+      return UsePostman{};
+    case 11:
+      return UseGrandmaHerbs{u8(13)};
+    case 12:
+      return UseCentaur{};
+    case 13:
+      return UseJester{random_students(rng, 4), random_students(rng, 4)};
+    case 14:
+      return UseKnight{};
+    case 15:
+      return UseMushroomHunter{random_color(rng)};
+    case 16:
+      return UseMinstrel{random_students(rng, 3), random_students(rng, 3)};
+    case 17:
+      return UsePrincess{random_color(rng)};
+    default:
+      return UseThief{random_color(rng)};
   }
 }
 
@@ -90,13 +113,14 @@ void expect_exactness(const State& s, std::mt19937_64& rng, std::uint64_t seed) 
     const auto legal = legal_commands(s, seat);
     for (const Command& c : legal) {
       auto r = check(s, seat, c);
-      ASSERT_TRUE(r.has_value()) << "seed " << seed << ": legal " << command_type(c) << " refused with "
-                                 << rule_code_name(r.error().code);
+      ASSERT_TRUE(r.has_value()) << "seed " << seed << ": legal " << command_type(c)
+                                 << " refused with " << rule_code_name(r.error().code);
     }
     for (const Command& c : candidates(rng)) {
       const bool listed = std::find(legal.begin(), legal.end(), c) != legal.end();
       const bool accepted = check(s, seat, c).has_value();
-      ASSERT_EQ(listed, accepted) << "seed " << seed << ", seat " << int(seat) << ": " << command_to_json(c);
+      ASSERT_EQ(listed, accepted) << "seed " << seed << ", seat " << int(seat) << ": "
+                                  << command_to_json(c);
     }
   }
 }
@@ -110,7 +134,8 @@ void expect_round_trips(const Match& m, std::uint64_t seed) {
   auto from_bin = state_from_binary(state_to_binary(m.state));
   ASSERT_TRUE(from_bin.has_value()) << "seed " << seed << ": " << from_bin.error().message;
   EXPECT_EQ(hash(*from_bin), h) << "seed " << seed;
-  EXPECT_EQ(hash(fold(m.events)), h) << "seed " << seed << ": a fresh fold diverges from the live state";
+  EXPECT_EQ(hash(fold(m.events)), h)
+      << "seed " << seed << ": a fresh fold diverges from the live state";
 }
 
 struct Config {
@@ -119,13 +144,15 @@ struct Config {
 };
 
 void run_games(Config cfg, int games, std::uint64_t base_seed) {
-  std::cout << "[ seeds    ] players=" << cfg.players << " mode=" << (cfg.mode == Mode::Expert ? "expert" : "simple")
-            << " seeds " << base_seed << ".." << base_seed + games - 1 << std::endl;
+  std::cout << "[ seeds    ] players=" << cfg.players
+            << " mode=" << (cfg.mode == Mode::Expert ? "expert" : "simple") << " seeds "
+            << base_seed << ".." << base_seed + games - 1 << std::endl;
   for (int g = 0; g < games; ++g) {
     const std::uint64_t seed = base_seed + g;
     std::mt19937_64 rng(seed);
     Match m;
-    auto created = create_match(MatchOptions{static_cast<std::uint8_t>(cfg.players), cfg.mode}, seed);
+    auto created =
+        create_match(MatchOptions{static_cast<std::uint8_t>(cfg.players), cfg.mode}, seed);
     ASSERT_TRUE(created.has_value());
     m.state = apply(m.state, *created);
     m.events.push_back(*created);
@@ -138,7 +165,8 @@ void run_games(Config cfg, int games, std::uint64_t base_seed) {
       ASSERT_FALSE(seats.empty()) << "seed " << seed << ": nobody can act";
       const Seat seat = seats[rng() % seats.size()];
       const auto legal = legal_commands(m.state, seat);
-      ASSERT_FALSE(legal.empty()) << "seed " << seed << ": seat " << int(seat) << " to act has no legal command";
+      ASSERT_FALSE(legal.empty()) << "seed " << seed << ": seat " << int(seat)
+                                  << " to act has no legal command";
 
       // A random command that is not legal must be refused with a code.
       const Command probe = random_command(rng);
@@ -146,7 +174,8 @@ void run_games(Config cfg, int games, std::uint64_t base_seed) {
       const auto probe_legal = legal_commands(m.state, probe_seat);
       if (std::find(probe_legal.begin(), probe_legal.end(), probe) == probe_legal.end()) {
         auto r = check(m.state, probe_seat, probe);
-        ASSERT_FALSE(r.has_value()) << "seed " << seed << ": illegal " << command_type(probe) << " accepted";
+        ASSERT_FALSE(r.has_value())
+            << "seed " << seed << ": illegal " << command_type(probe) << " accepted";
         ASSERT_FALSE(r.error().message.empty());
       }
       if (deep && rng() % 40 == 0) {
@@ -157,7 +186,8 @@ void run_games(Config cfg, int games, std::uint64_t base_seed) {
       m.play(seat, legal[rng() % legal.size()]);
       ++commands;
       const std::string broken = invariant_violation(m.state);
-      ASSERT_TRUE(broken.empty()) << "seed " << seed << " after command " << commands << ": " << broken;
+      ASSERT_TRUE(broken.empty()) << "seed " << seed << " after command " << commands << ": "
+                                  << broken;
       ASSERT_LE(m.state.group_count, groups) << "seed " << seed << ": groups grew";
       groups = m.state.group_count;
     }
@@ -171,14 +201,28 @@ void run_games(Config cfg, int games, std::uint64_t base_seed) {
 }
 
 // 6 configurations x 1,700 games = 10,200 games (a tenth under the sanitizers).
-int games_per_config() { return sanitizer_run() ? 170 : 1700; }
+int games_per_config() {
+  return sanitizer_run() ? 170 : 1700;
+}
 
-TEST(Property, TwoPlayersSimple) { run_games({2, Mode::Simple}, games_per_config(), 1'000'000); }
-TEST(Property, TwoPlayersExpert) { run_games({2, Mode::Expert}, games_per_config(), 2'000'000); }
-TEST(Property, ThreePlayersSimple) { run_games({3, Mode::Simple}, games_per_config(), 3'000'000); }
-TEST(Property, ThreePlayersExpert) { run_games({3, Mode::Expert}, games_per_config(), 4'000'000); }
-TEST(Property, FourPlayersSimple) { run_games({4, Mode::Simple}, games_per_config(), 5'000'000); }
-TEST(Property, FourPlayersExpert) { run_games({4, Mode::Expert}, games_per_config(), 6'000'000); }
+TEST(Property, TwoPlayersSimple) {
+  run_games({2, Mode::Simple}, games_per_config(), 1'000'000);
+}
+TEST(Property, TwoPlayersExpert) {
+  run_games({2, Mode::Expert}, games_per_config(), 2'000'000);
+}
+TEST(Property, ThreePlayersSimple) {
+  run_games({3, Mode::Simple}, games_per_config(), 3'000'000);
+}
+TEST(Property, ThreePlayersExpert) {
+  run_games({3, Mode::Expert}, games_per_config(), 4'000'000);
+}
+TEST(Property, FourPlayersSimple) {
+  run_games({4, Mode::Simple}, games_per_config(), 5'000'000);
+}
+TEST(Property, FourPlayersExpert) {
+  run_games({4, Mode::Expert}, games_per_config(), 6'000'000);
+}
 
 }  // namespace
 }  // namespace eryantis::rules::testing

@@ -184,7 +184,7 @@ inline int towers_on_islands(const State& s, TowerColor c) {
 
 // The stable code of check's refusal, or "ACCEPTED".
 inline std::string code(const Match& m, Seat seat, const Command& c,
-                                  Authority a = Authority::Player) {
+                        Authority a = Authority::Player) {
   const auto refused = m.refuse(seat, c, a);
   return refused ? std::string(rule_code_name(*refused)) : std::string("ACCEPTED");
 }
@@ -233,7 +233,7 @@ inline void play_round(Match& m, const std::vector<int>& values) {
 // 2p: seat 0 acts first with assistant `value` (seat 1 plays 10), islands are 12 empty
 // single tiles, no professor owned, Mother Nature on tile 0.
 inline Match action_2p(Mode mode = Mode::Simple, int value = 1,
-                                 std::initializer_list<CharacterId> characters = {}) {
+                       std::initializer_list<CharacterId> characters = {}) {
   Match m = started_match(2, mode, 5);
   if (mode == Mode::Expert) install(m.state, characters);
   neutralize(m.state);
@@ -241,6 +241,5 @@ inline Match action_2p(Mode mode = Mode::Simple, int value = 1,
   make_groups(m.state, std::vector<int>(kIslandTiles, 1));
   return m;
 }
-
 
 }  // namespace eryantis::rules::scenario

@@ -8,8 +8,8 @@ namespace eryantis::rules::testing {
 
 void Match::play(Seat seat, const Command& c, Authority a) {
   auto e = check(state, seat, c, a);
-  ASSERT_TRUE(e.has_value()) << command_type(c) << " refused: " << rule_code_name(e.error().code) << " — "
-                             << e.error().message;
+  ASSERT_TRUE(e.has_value()) << command_type(c) << " refused: " << rule_code_name(e.error().code)
+                             << " — " << e.error().message;
   apply_in_place(state, *e);
   events.push_back(*e);
 }

@@ -19,7 +19,8 @@ struct Match {
   // check + apply, failing the current test if check refuses.
   void play(Seat seat, const Command& c, Authority a = Authority::Player);
   // check only; returns the error code or nullopt.
-  std::optional<RuleCode> refuse(Seat seat, const Command& c, Authority a = Authority::Player) const;
+  std::optional<RuleCode> refuse(Seat seat, const Command& c,
+                                 Authority a = Authority::Player) const;
   // Plays the planning phase with the given assistant per seat (in planning order).
   void plan(const std::vector<int>& assistant_by_seat);
 };

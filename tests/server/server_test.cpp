@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cereal/archives/json.hpp>
 #include <rapidjson/document.h>
+#include <cereal/archives/json.hpp>
 
 #include <deque>
 #include <map>
@@ -28,7 +28,9 @@ struct FakePersistence : Persistence {
   std::map<store::MatchId, store::Seq> seqs;
   std::vector<MatchWrite> written;
   bool fail_next = false;
-  void submit(MatchWrite w, WriteDone done) override { pending.emplace_back(std::move(w), std::move(done)); }
+  void submit(MatchWrite w, WriteDone done) override {
+    pending.emplace_back(std::move(w), std::move(done));
+  }
   // Completes every pending write (and those they cause), like the store's writer.
   void complete_all() {
     while (!pending.empty()) {
@@ -63,7 +65,9 @@ std::string type_of(const std::string& line) {
 
 class ServerTest : public ::testing::Test {
  protected:
-  ServerTest() : server(config(), transport, store, [this] { return now; }, 42) {}
+  ServerTest()
+      : server(
+            config(), transport, store, [this] { return now; }, 42) {}
   static ServerConfig config() {
     ServerConfig c;
     c.turn_grace_ms = 1000;
@@ -94,7 +98,8 @@ class ServerTest : public ::testing::Test {
     tokens[c] = parse(r)["token"].GetString();
   }
   store::MatchId create(ConnectionId c, int players, const char* mode = "simple") {
-    auto lines = say(c, R"({"type":"create_match","players":)" + std::to_string(players) + R"(,"mode":")" + mode + "\"}");
+    auto lines = say(c, R"({"type":"create_match","players":)" + std::to_string(players) +
+                            R"(,"mode":")" + mode + "\"}");
     EXPECT_EQ(type_of(lines.at(0)), "joined") << lines.at(0);
     return parse(lines.at(0))["match"].GetInt64();
   }
@@ -107,7 +112,8 @@ class ServerTest : public ::testing::Test {
     const rules::Seat seat = seats[rng() % seats.size()];
     auto legal = rules::legal_commands(room->state, seat);
     const auto& cmd = legal[rng() % legal.size()];
-    auto r = reply(conns[seat], R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}");
+    auto r = reply(conns[seat],
+                   R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}");
     EXPECT_EQ(type_of(r), "ack") << r;
     return true;
   }
@@ -146,10 +152,13 @@ TEST_F(ServerTest, BadLinesGetErrorsAndTheSessionLivesOn) {
 TEST_F(ServerTest, NicknamesAreValidatedAndUnique) {
   server.on_open(1, "p");
   reply(1, R"({"type":"hello","protocol":1})");
-  EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":"bad name!"})"))["code"].GetString(), "INVALID_NICKNAME");
-  EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":""})"))["code"].GetString(), "INVALID_NICKNAME");
+  EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":"bad name!"})"))["code"].GetString(),
+               "INVALID_NICKNAME");
+  EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":""})"))["code"].GetString(),
+               "INVALID_NICKNAME");
   connect(2, "alice");
-  EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":"alice"})"))["code"].GetString(), "NICKNAME_TAKEN");
+  EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":"alice"})"))["code"].GetString(),
+               "NICKNAME_TAKEN");
 }
 
 TEST_F(ServerTest, PersistThenTell) {
@@ -170,7 +179,8 @@ TEST_F(ServerTest, FullGameOverTheProtocol) {
     for (const char* mode : {"simple", "expert"}) {
       SCOPED_TRACE(std::to_string(players) + " " + mode);
       std::map<rules::Seat, ConnectionId> conns;
-      const ConnectionId base = static_cast<ConnectionId>(players * 10 + (mode[0] == 'e' ? 100 : 0));
+      const ConnectionId base =
+          static_cast<ConnectionId>(players * 10 + (mode[0] == 'e' ? 100 : 0));
       for (int p = 0; p < players; ++p) connect(base + p, "p" + std::to_string(base + p));
       const store::MatchId m = create(base, players, mode);
       for (int p = 1; p < players; ++p) {
@@ -182,7 +192,8 @@ TEST_F(ServerTest, FullGameOverTheProtocol) {
       int steps = 0;
       while (step(m, conns, rng)) ASSERT_LT(++steps, 3000);
       // Everyone saw the game end and is back in the lobby.
-      for (int p = 0; p < players; ++p) EXPECT_EQ(type_of(transport.sent[base + p].back()), "game_over");
+      for (int p = 0; p < players; ++p)
+        EXPECT_EQ(type_of(transport.sent[base + p].back()), "game_over");
       EXPECT_EQ(store.written.back().status, store::MatchStatus::Finished);
       EXPECT_TRUE(store.written.back().result_json.has_value());
       auto again = reply(base, R"({"type":"create_match","players":2})");
@@ -201,7 +212,8 @@ TEST_F(ServerTest, EveryEventReachesEverySeatAndSpectator) {
   EXPECT_EQ(type_of(s.at(1)), "state");
   EXPECT_EQ(parse(s.at(1))["view"]["state"].HasMember("seed"), false);
   const auto before = transport.sent[3].size();
-  auto r = parse(reply(1, R"({"type":"play","id":3,"command":{"type":"choose_wizard","wizard":2}})"));
+  auto r =
+      parse(reply(1, R"({"type":"play","id":3,"command":{"type":"choose_wizard","wizard":2}})"));
   EXPECT_STREQ(r["type"].GetString(), "ack");
   EXPECT_EQ(r["seq"].GetInt64(), 2);
   ASSERT_EQ(transport.sent[3].size(), before + 1);
@@ -211,8 +223,10 @@ TEST_F(ServerTest, EveryEventReachesEverySeatAndSpectator) {
   EXPECT_STREQ(ev["event"]["type"].GetString(), "choose_wizard");
   EXPECT_STREQ(type_of(transport.sent[2].back()).c_str(), "event");
   // The spectator cannot act.
-  EXPECT_STREQ(parse(reply(3, R"({"type":"play","command":{"type":"choose_wizard","wizard":1}})"))["code"].GetString(),
-               "NOT_A_PLAYER");
+  EXPECT_STREQ(
+      parse(reply(3, R"({"type":"play","command":{"type":"choose_wizard","wizard":1}})"))["code"]
+          .GetString(),
+      "NOT_A_PLAYER");
 }
 
 TEST_F(ServerTest, RulesErrorsCarryTheRulesCodeAndSeq) {
@@ -223,11 +237,13 @@ TEST_F(ServerTest, RulesErrorsCarryTheRulesCodeAndSeq) {
   EXPECT_STREQ(early["code"].GetString(), "WRONG_PHASE");  // waiting for the second player
   reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
   reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})");
-  auto taken = parse(reply(2, R"({"type":"play","id":9,"command":{"type":"choose_wizard","wizard":0}})"));
+  auto taken =
+      parse(reply(2, R"({"type":"play","id":9,"command":{"type":"choose_wizard","wizard":0}})"));
   EXPECT_STREQ(taken["code"].GetString(), "WIZARD_TAKEN");
   EXPECT_EQ(taken["id"].GetInt(), 9);
   EXPECT_EQ(taken["seq"].GetInt64(), 2);
-  auto stale = parse(reply(2, R"({"type":"play","expected_seq":1,"command":{"type":"choose_wizard","wizard":1}})"));
+  auto stale = parse(reply(
+      2, R"({"type":"play","expected_seq":1,"command":{"type":"choose_wizard","wizard":1}})"));
   EXPECT_STREQ(stale["code"].GetString(), "STALE_SEQ");
   auto server_only = parse(reply(2, R"({"type":"play","command":{"type":"skip_turn"}})"));
   EXPECT_STREQ(server_only["code"].GetString(), "SERVER_ONLY");
@@ -238,7 +254,8 @@ TEST_F(ServerTest, RetriedCommandIdIsNotAppliedTwice) {
   connect(2, "bob");
   const auto m = create(1, 2);
   reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
-  const std::string cmd = R"({"type":"play","command_id":"abc","command":{"type":"choose_wizard","wizard":0}})";
+  const std::string cmd =
+      R"({"type":"play","command_id":"abc","command":{"type":"choose_wizard","wizard":0}})";
   auto first = parse(reply(1, cmd));
   auto second = parse(reply(1, cmd));
   EXPECT_STREQ(first["type"].GetString(), "ack");
@@ -260,8 +277,11 @@ TEST_F(ServerTest, ResumeByNicknameNeedsTheToken) {
 
   server.on_open(3, "p");
   reply(3, R"({"type":"hello","protocol":1})");
-  EXPECT_STREQ(parse(reply(3, R"({"type":"login","nickname":"alice"})"))["code"].GetString(), "NICKNAME_TAKEN");
-  EXPECT_STREQ(parse(reply(3, R"({"type":"login","nickname":"alice","token":"wrong"})"))["code"].GetString(), "BAD_TOKEN");
+  EXPECT_STREQ(parse(reply(3, R"({"type":"login","nickname":"alice"})"))["code"].GetString(),
+               "NICKNAME_TAKEN");
+  EXPECT_STREQ(
+      parse(reply(3, R"({"type":"login","nickname":"alice","token":"wrong"})"))["code"].GetString(),
+      "BAD_TOKEN");
   EXPECT_EQ(server.room(m)->seats[0]->connection, 0u);  // the failed claims changed nothing
   auto lines = say(3, R"({"type":"login","nickname":"alice","token":")" + token + "\"}");
   auto ok = parse(lines.at(0));
@@ -292,9 +312,11 @@ TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
   reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
   reply(3, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
   for (ConnectionId c = 1; c <= 3; ++c) {
-    reply(c, R"({"type":"play","command":{"type":"choose_wizard","wizard":)" + std::to_string(c - 1) + "}}");
+    reply(c, R"({"type":"play","command":{"type":"choose_wizard","wizard":)" +
+                 std::to_string(c - 1) + "}}");
     const char* colors[] = {"black", "white", "grey"};
-    reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" + std::string(colors[c - 1]) + "\"}}");
+    reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" +
+                 std::string(colors[c - 1]) + "\"}}");
   }
   const Room* room = server.room(m);
   ASSERT_EQ(room->state.phase, rules::Phase::Planning);
@@ -313,7 +335,8 @@ TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
   store.complete_all();
   EXPECT_TRUE(room->state.boards[absent].skipped_planning);
   EXPECT_EQ(store.written.back().events.at(0).actor, store::Actor::server());
-  EXPECT_TRUE(std::holds_alternative<rules::SkipTurn>(store.written.back().events.at(0).event.command));
+  EXPECT_TRUE(
+      std::holds_alternative<rules::SkipTurn>(store.written.back().events.at(0).event.command));
 
   // Everyone but one leaves: after forfeit_after the last one wins.
   const rules::Seat stays = static_cast<rules::Seat>((absent + 1) % 3);
@@ -343,7 +366,8 @@ TEST_F(ServerTest, HeartbeatPingsThenCloses) {
 TEST_F(ServerTest, RateLimit) {
   ServerConfig c = config();
   c.limits.commands_per_second = 5;
-  Server slow(c, transport, store, [this] { return now; }, 1);
+  Server slow(
+      c, transport, store, [this] { return now; }, 1);
   slow.on_open(9, "p");
   int limited = 0;
   for (int i = 0; i < 20; ++i) {
@@ -365,7 +389,8 @@ TEST_F(ServerTest, StoreFailureIsReportedAndNothingChanges) {
   auto r = parse(reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})"));
   EXPECT_STREQ(r["code"].GetString(), "STORE_FAILURE");
   EXPECT_FALSE(server.room(m)->state.boards[0].wizard.has_value());
-  EXPECT_EQ(type_of(reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})")), "ack");
+  EXPECT_EQ(type_of(reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})")),
+            "ack");
 }
 
 TEST_F(ServerTest, LobbyListQuickJoinAndLeave) {
@@ -379,10 +404,12 @@ TEST_F(ServerTest, LobbyListQuickJoinAndLeave) {
   EXPECT_STREQ(list["open"][0]["mode"].GetString(), "expert");
   auto q = parse(reply(2, R"({"type":"quick_join","players":3})"));
   EXPECT_EQ(q["match"].GetInt64(), m);
-  EXPECT_STREQ(parse(reply(2, R"({"type":"create_match","players":2})"))["code"].GetString(), "ALREADY_IN_MATCH");
+  EXPECT_STREQ(parse(reply(2, R"({"type":"create_match","players":2})"))["code"].GetString(),
+               "ALREADY_IN_MATCH");
   EXPECT_EQ(type_of(reply(2, R"({"type":"leave_match"})")), "left");
   EXPECT_EQ(server.room(m)->seated(), 1);
-  auto other = parse(reply(3, R"({"type":"quick_join","players":2})"));  // nothing fits: a new match
+  auto other =
+      parse(reply(3, R"({"type":"quick_join","players":2})"));  // nothing fits: a new match
   EXPECT_NE(other["match"].GetInt64(), m);
 }
 
@@ -399,7 +426,8 @@ TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
   server.restore({rm}, 42);
   connect(1, "alice", "tok-a");
   EXPECT_EQ(server.room(41)->seats[0]->connection, 1u);
-  EXPECT_STREQ(parse(reply(1, R"({"type":"create_match","players":2})"))["code"].GetString(), "ALREADY_IN_MATCH");
+  EXPECT_STREQ(parse(reply(1, R"({"type":"create_match","players":2})"))["code"].GetString(),
+               "ALREADY_IN_MATCH");
   connect(2, "carol");
   auto created_id = parse(reply(2, R"({"type":"create_match","players":2})"))["match"].GetInt64();
   EXPECT_EQ(created_id, 42);
@@ -417,8 +445,12 @@ TEST_F(ServerTest, CommandIdsArePerSeat) {
   connect(2, "bob");
   const auto m = create(1, 2);
   reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
-  EXPECT_EQ(type_of(reply(1, R"({"type":"play","command_id":"x","command":{"type":"choose_wizard","wizard":0}})")), "ack");
-  auto bob = parse(reply(2, R"({"type":"play","command_id":"x","command":{"type":"choose_wizard","wizard":1}})"));
+  EXPECT_EQ(
+      type_of(reply(
+          1, R"({"type":"play","command_id":"x","command":{"type":"choose_wizard","wizard":0}})")),
+      "ack");
+  auto bob = parse(reply(
+      2, R"({"type":"play","command_id":"x","command":{"type":"choose_wizard","wizard":1}})"));
   EXPECT_STREQ(bob["type"].GetString(), "ack");
   EXPECT_FALSE(bob.HasMember("replayed"));
   EXPECT_EQ(server.room(m)->state.boards[1].wizard, 1);
@@ -432,9 +464,13 @@ TEST_F(ServerTest, JoinAChosenSeat) {
   const auto m = create(1, 4);
   auto two = parse(reply(2, R"({"type":"join_match","seat":2,"match":)" + std::to_string(m) + "}"));
   EXPECT_EQ(two["seat"].GetInt(), 2);  // alice's teammate
-  EXPECT_STREQ(parse(reply(3, R"({"type":"join_match","seat":2,"match":)" + std::to_string(m) + "}"))["code"].GetString(),
-               "MATCH_FULL");
-  EXPECT_EQ(parse(reply(3, R"({"type":"join_match","match":)" + std::to_string(m) + "}"))["seat"].GetInt(), 1);
+  EXPECT_STREQ(
+      parse(reply(3, R"({"type":"join_match","seat":2,"match":)" + std::to_string(m) + "}"))["code"]
+          .GetString(),
+      "MATCH_FULL");
+  EXPECT_EQ(parse(reply(3, R"({"type":"join_match","match":)" + std::to_string(m) + "}"))["seat"]
+                .GetInt(),
+            1);
 }
 
 TEST_F(ServerTest, SpectatorsLeaveAndLoggingInKeepsWatching) {
@@ -443,7 +479,8 @@ TEST_F(ServerTest, SpectatorsLeaveAndLoggingInKeepsWatching) {
   const auto m = create(1, 2);
   server.on_open(3, "p");
   reply(3, R"({"type":"hello","protocol":1})");
-  EXPECT_EQ(type_of(reply(3, R"({"type":"spectate","match":)" + std::to_string(m) + "}")), "spectating");
+  EXPECT_EQ(type_of(reply(3, R"({"type":"spectate","match":)" + std::to_string(m) + "}")),
+            "spectating");
   EXPECT_EQ(type_of(reply(3, R"({"type":"leave_match"})")), "left");  // no login needed
   EXPECT_TRUE(server.room(m)->spectators.empty());
   reply(3, R"({"type":"spectate","match":)" + std::to_string(m) + "}");
@@ -454,7 +491,8 @@ TEST_F(ServerTest, SpectatorsLeaveAndLoggingInKeepsWatching) {
 TEST_F(ServerTest, AFullMatchStuckInSetupIsAbandoned) {
   ServerConfig c = config();
   c.abandon_after_ms = 3000;
-  Server s2(c, transport, store, [this] { return now; }, 3);
+  Server s2(
+      c, transport, store, [this] { return now; }, 3);
   for (ConnectionId id : {11, 12}) {
     s2.on_open(id, "p");
     s2.on_line(id, R"({"type":"hello","protocol":1})");
@@ -493,7 +531,8 @@ TEST_F(ServerTest, FailedLeaveKeepsTheSeat) {
 TEST_F(ServerTest, GarbageCountsAgainstTheRateLimit) {
   ServerConfig c = config();
   c.limits.commands_per_second = 3;
-  Server slow(c, transport, store, [this] { return now; }, 1);
+  Server slow(
+      c, transport, store, [this] { return now; }, 1);
   slow.on_open(9, "p");
   for (int i = 0; i < 5; ++i) slow.on_line(9, "garbage");
   EXPECT_STREQ(parse(transport.sent[9].back())["code"].GetString(), "RATE_LIMITED");

@@ -125,7 +125,8 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
       for (std::size_t m = static_cast<std::size_t>(t); m < games.size(); m += kThreads) {
         const Game& game = games[m];
         for (std::size_t i = 0; i < game.events.size(); ++i) {
-          AppendRequest request = AppendRequest::of(ids[m], static_cast<Seq>(i), {game.events[i]}, game.states[i]);
+          AppendRequest request =
+              AppendRequest::of(ids[m], static_cast<Seq>(i), {game.events[i]}, game.states[i]);
           (*committer)->submit(std::move(request), [&, id = ids[m]](Result<AppendOutcome> r) {
             if (!r) {
               ++failures;
@@ -193,9 +194,11 @@ TEST(GroupCommitTest, AConflictFailsOnlyItsOwnRequest) {
   auto record = [&](MatchId id) {
     return [&, id](Result<AppendOutcome> r) { results.emplace_back(id, std::move(r)); };
   };
-  (*committer)->submit(AppendRequest::of(a, 0, {game.events.begin(), game.events.begin() + 2}), record(a));
+  (*committer)
+      ->submit(AppendRequest::of(a, 0, {game.events.begin(), game.events.begin() + 2}), record(a));
   (*committer)->submit(AppendRequest::of(b, 5, {game.events[0]}), record(b));  // stale: conflict
-  (*committer)->submit(AppendRequest::of(b, 0, {game.events.begin(), game.events.begin() + 3}), record(b));
+  (*committer)
+      ->submit(AppendRequest::of(b, 0, {game.events.begin(), game.events.begin() + 3}), record(b));
   (*committer)->submit(AppendRequest::of(a, 2, {game.events[2]}), record(a));
   (*committer)->flush();
   (*committer)->deliver_completions();

@@ -81,6 +81,7 @@ class Cli final : public client::LineConnection::Handler {
 
   void on_closed(std::string_view reason) override {
     logged_in_ = false;
+    result_due_ = false;  // a result not received by now will not come on this connection
     pending_id_.clear();  // that request's fate is unknown: the state after login tells
     print("connection lost (" + std::string(reason) + "); reconnecting in " + std::to_string(backoff_ms_) + " ms");
     loop_.after(static_cast<std::uint64_t>(backoff_ms_), [this] {
@@ -192,6 +193,15 @@ class Cli final : public client::LineConnection::Handler {
           if (auto ev = rules::event_from_json(m.event_json))
             print("#" + std::to_string(mirror_.seq()) + " " + render::describe_event(before, *ev, mirror_.state(), names_));
           if (!autoplay_ || mirror_.my_turn() || mirror_.game_over()) draw_board();
+          if (mirror_.game_over() && !result_due_) {
+            // game_over (the result) follows this event: hold the input (and the quit
+            // at its end) until it is here, or for 2 s if it never comes.
+            result_due_ = true;
+            loop_.after(2000, [this] {
+              result_due_ = false;
+              pump();
+            });
+          }
         } else if (outcome == client::MatchMirror::Update::NeedsSync) {
           connection_.send(ClientProtocol::sync());
         }
@@ -203,6 +213,7 @@ class Cli final : public client::LineConnection::Handler {
         break;
       case MessageType::GameOver:
         print("*** game over: " + result_text(m.result_json) + " ***");
+        result_due_ = false;
         autoplay_ = false;
         acked_seq_ = 0;
         break;
@@ -300,7 +311,7 @@ class Cli final : public client::LineConnection::Handler {
   void pump() {
     if (autoplay_) autoplay_step();
     while (!quitting_) {
-      if (!pending_id_.empty() || !logged_in_) return;
+      if (!pending_id_.empty() || !logged_in_ || result_due_) return;
       if (mirror_.has_match() && mirror_.seq() < acked_seq_) return;  // our event is still coming
       if (waiting_turn_) {
         if (mirror_.synced() && !mirror_.my_turn() && !mirror_.game_over()) return;
@@ -452,6 +463,7 @@ class Cli final : public client::LineConnection::Handler {
   bool autoplay_blocked_ = false;  // refused: wait for news from the server before trying again
   bool quitting_ = false;
   bool rl_active_ = false;
+  bool result_due_ = false;  // the match's last event is here, its game_over push not yet
   std::string pending_id_;
   std::int64_t acked_seq_ = 0;  // the seq of our last acknowledged command
   std::int64_t ids_ = 0;

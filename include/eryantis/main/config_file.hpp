@@ -10,11 +10,12 @@
 namespace eryantis::app {
 
 struct ConfigError {
-  std::string message;  // "config/eryantis.toml: heartbeat.timeout_ms: must be greater than heartbeat.interval_ms"
+  std::string message;  // "config/eryantis.toml: heartbeat.timeout_ms: must be greater than
+                        // heartbeat.interval_ms"
 };
 
-std::expected<server::ServerConfig, ConfigError> parse_config(std::string_view toml_text,
-                                                              std::string_view source_name = "config");
+std::expected<server::ServerConfig, ConfigError> parse_config(
+    std::string_view toml_text, std::string_view source_name = "config");
 std::expected<server::ServerConfig, ConfigError> load_config(const std::string& path);
 
 // Checks the relations between options (also after command-line overrides).

@@ -24,9 +24,13 @@ class JsonLine {
   ~JsonLine();
 
   JsonLine& field(std::string_view key, std::string_view value);
-  JsonLine& field(std::string_view key, const char* value) { return field(key, std::string_view(value)); }
+  JsonLine& field(std::string_view key, const char* value) {
+    return field(key, std::string_view(value));
+  }
   JsonLine& field(std::string_view key, std::int64_t value);
-  JsonLine& field(std::string_view key, int value) { return field(key, static_cast<std::int64_t>(value)); }
+  JsonLine& field(std::string_view key, int value) {
+    return field(key, static_cast<std::int64_t>(value));
+  }
   JsonLine& field(std::string_view key, bool value);
   JsonLine& null_field(std::string_view key);
   // `json` must already be valid JSON (an object or array produced by a codec).

@@ -17,8 +17,8 @@ using MatchId = std::int64_t;
 
 struct Hello {
   int protocol = 0;
-  std::string client;       // free text, for logs
-  bool full_views = true;   // false: updates carry only the event (the client folds it itself)
+  std::string client;      // free text, for logs
+  bool full_views = true;  // false: updates carry only the event (the client folds it itself)
 };
 struct Login {
   std::string nickname;

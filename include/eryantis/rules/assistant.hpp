@@ -8,7 +8,11 @@ namespace eryantis::rules {
 inline constexpr int kAssistantCount = 10;
 inline constexpr std::uint16_t kFullHand = (1u << kAssistantCount) - 1;
 
-constexpr int mother_nature_steps(int value) { return (value + 1) / 2; }
-constexpr std::uint16_t assistant_bit(int value) { return static_cast<std::uint16_t>(1u << (value - 1)); }
+constexpr int mother_nature_steps(int value) {
+  return (value + 1) / 2;
+}
+constexpr std::uint16_t assistant_bit(int value) {
+  return static_cast<std::uint16_t>(1u << (value - 1));
+}
 
 }  // namespace eryantis::rules

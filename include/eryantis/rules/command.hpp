@@ -112,11 +112,11 @@ struct UseThief {  // everyone returns up to 3 students of the colour to the bag
   friend bool operator==(const UseThief&, const UseThief&) = default;
 };
 
-using Command = std::variant<CreateMatch, SkipTurn, AwardForfeit, ChooseWizard, ChooseTowerColor,
-                             PlayAssistant, MoveToDining, MoveToIsland, MoveMotherNature,
-                             ChooseCloud, UseMonk, UseFarmer, UseHerald, UsePostman,
-                             UseGrandmaHerbs, UseCentaur, UseJester, UseKnight,
-                             UseMushroomHunter, UseMinstrel, UsePrincess, UseThief>;
+using Command =
+    std::variant<CreateMatch, SkipTurn, AwardForfeit, ChooseWizard, ChooseTowerColor, PlayAssistant,
+                 MoveToDining, MoveToIsland, MoveMotherNature, ChooseCloud, UseMonk, UseFarmer,
+                 UseHerald, UsePostman, UseGrandmaHerbs, UseCentaur, UseJester, UseKnight,
+                 UseMushroomHunter, UseMinstrel, UsePrincess, UseThief>;
 
 // Stable snake_case name of a command ("play_assistant", "use_monk", ...): the
 // "type" of its wire message and of its stored event.

@@ -14,8 +14,8 @@ inline constexpr int kEventSchemaVersion = 1;
 struct Event {
   Seat seat = kNoSeat;  // who acted (the absent seat for skip_turn, kNoSeat for create_match)
   Command command;
-  std::vector<Color> drawn;          // students drawn from the bag, in draw order
-  std::vector<std::uint8_t> picks;   // other chance (setup: Mother Nature, first player, characters)
+  std::vector<Color> drawn;         // students drawn from the bag, in draw order
+  std::vector<std::uint8_t> picks;  // other chance (setup: Mother Nature, first player, characters)
   friend bool operator==(const Event&, const Event&) = default;
 };
 

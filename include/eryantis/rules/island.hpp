@@ -21,7 +21,9 @@ struct IslandGroup {
   std::uint8_t towers = 0;    // == tiles once owned, except after a tower shortage (decision 24)
   std::uint8_t no_entry = 0;  // No-Entry tiles lying here (they stack, decision 8)
 
-  bool has_tile(int tile) const { return ((tile - first_tile + kIslandTiles) % kIslandTiles) < tiles; }
+  bool has_tile(int tile) const {
+    return ((tile - first_tile + kIslandTiles) % kIslandTiles) < tiles;
+  }
   friend bool operator==(const IslandGroup&, const IslandGroup&) = default;
 };
 

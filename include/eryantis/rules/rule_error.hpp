@@ -8,8 +8,8 @@
 namespace eryantis::rules {
 
 enum class RuleCode : std::uint8_t {
-  InvalidCommand,          // malformed parameters (out-of-range value, empty swap, ...)
-  ServerOnly,              // a player sent a command only the server may issue
+  InvalidCommand,  // malformed parameters (out-of-range value, empty swap, ...)
+  ServerOnly,      // a player sent a command only the server may issue
   MatchAlreadyCreated,
   InvalidOptions,
   InvalidSeat,

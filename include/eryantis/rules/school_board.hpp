@@ -21,7 +21,7 @@ struct SchoolBoard {
   std::uint8_t discard = 0;        // top of the discard pile (last assistant ever played), 0 = none
   std::optional<std::uint8_t> wizard;  // 0..3, chosen in setup
   std::optional<TowerColor> tower_color;
-  bool holds_towers = false;  // 4p: the teammate who chose first holds the team's towers
+  bool holds_towers = false;      // 4p: the teammate who chose first holds the team's towers
   bool skipped_planning = false;  // this round: skipped in planning, gets no action turn
 
   bool has_assistant(int value) const { return (hand & assistant_bit(value)) != 0; }

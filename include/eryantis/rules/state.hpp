@@ -24,11 +24,11 @@ enum class Phase : std::uint8_t { Setup = 0, Planning = 1, Action = 2, GameOver 
 
 enum class EndReason : std::uint8_t {
   None = 0,
-  LastTower = 1,       // a player/team built its last tower (5.1.1)
-  ThreeGroups = 2,     // 3 or fewer island groups remain (5.1.2)
-  BagEmpty = 3,        // last round: the last student was drawn (5.2)
-  NoAssistants = 4,    // last round: someone played their last assistant (5.2)
-  Forfeit = 5,         // the server awarded the match to the last connected player
+  LastTower = 1,     // a player/team built its last tower (5.1.1)
+  ThreeGroups = 2,   // 3 or fewer island groups remain (5.1.2)
+  BagEmpty = 3,      // last round: the last student was drawn (5.2)
+  NoAssistants = 4,  // last round: someone played their last assistant (5.2)
+  Forfeit = 5,       // the server awarded the match to the last connected player
 };
 
 // Per-turn bookkeeping of the player acting in the action phase.
@@ -36,7 +36,7 @@ struct TurnState {
   std::uint8_t students_moved = 0;
   bool mother_nature_moved = false;
   bool character_used = false;
-  std::optional<CharacterId> active;  // the character whose effect lasts until the turn ends
+  std::optional<CharacterId> active;    // the character whose effect lasts until the turn ends
   std::optional<Color> excluded_color;  // Mushroom Hunter's colour
   friend bool operator==(const TurnState&, const TurnState&) = default;
 };
@@ -49,7 +49,7 @@ struct Result {
 
 struct State {
   MatchOptions options;
-  std::uint64_t seed = 0;          // secret: never shown by view()
+  std::uint64_t seed = 0;            // secret: never shown by view()
   std::uint32_t events_applied = 0;  // including MatchCreated
   Phase phase = Phase::Setup;
   std::uint8_t round = 0;  // 1-based once play starts
@@ -63,7 +63,7 @@ struct State {
   std::array<Seat, kColorCount> professors{kNoSeat, kNoSeat, kNoSeat, kNoSeat, kNoSeat};
 
   std::array<CharacterCard, kCharactersInPlay> characters{};  // expert only
-  std::uint8_t supply = 0;                                   // coins in the general supply
+  std::uint8_t supply = 0;                                    // coins in the general supply
 
   Seat first_player = 0;  // first to play an assistant this round
   // Planning: clockwise from first_player. Action: by assistant value, ties by

@@ -27,11 +27,13 @@ struct Students {
     return true;
   }
   constexpr void add(const Students& other) {
-    for (int i = 0; i < kColorCount; ++i) count[i] = static_cast<std::uint8_t>(count[i] + other.count[i]);
+    for (int i = 0; i < kColorCount; ++i)
+      count[i] = static_cast<std::uint8_t>(count[i] + other.count[i]);
   }
   // Precondition: contains(other).
   constexpr void remove(const Students& other) {
-    for (int i = 0; i < kColorCount; ++i) count[i] = static_cast<std::uint8_t>(count[i] - other.count[i]);
+    for (int i = 0; i < kColorCount; ++i)
+      count[i] = static_cast<std::uint8_t>(count[i] - other.count[i]);
   }
   static constexpr Students one(Color c) {
     Students s;

@@ -13,7 +13,7 @@ struct Limits {
   int commands_per_second = 50;  // per connection, any request; bursts up to the same number
   int max_matches = 20000;       // unfinished matches held at once
   std::size_t max_outgoing_bytes = 1024 * 1024;  // queued for one slow client before it is cut off
-  int max_queued_per_match = 64;  // requests waiting behind a match's pending append
+  int max_queued_per_match = 64;                 // requests waiting behind a match's pending append
 };
 
 enum class Durability { Full, Normal };
@@ -24,11 +24,11 @@ struct ServerConfig {
   std::string database = "data/eryantis.db";
   Durability durability = Durability::Full;
   int snapshot_every = 64;
-  int heartbeat_interval_ms = 5000;   // the server pings a connection silent this long
-  int heartbeat_timeout_ms = 15000;   // and closes it when silent this long
-  int turn_grace_ms = 30000;          // a disconnected player's turn is skipped after this
-  int forfeit_after_ms = 120000;      // alone in a match this long: the last player wins
-  int abandon_after_ms = 600000;      // a match waiting for players with nobody connected
+  int heartbeat_interval_ms = 5000;  // the server pings a connection silent this long
+  int heartbeat_timeout_ms = 15000;  // and closes it when silent this long
+  int turn_grace_ms = 30000;         // a disconnected player's turn is skipped after this
+  int forfeit_after_ms = 120000;     // alone in a match this long: the last player wins
+  int abandon_after_ms = 600000;     // a match waiting for players with nobody connected
   bool require_resume_token = true;
   Limits limits;
   std::string log_level = "info";

@@ -3,12 +3,12 @@
 // watching, and the requests waiting behind its pending write.
 #include <array>
 #include <cstdint>
-#include <vector>
 #include <functional>
 #include <optional>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "eryantis/rules/state.hpp"
 #include "eryantis/server/persistence.hpp"

@@ -92,10 +92,12 @@ class Server final : public ConnectionEvents {
   // Submits one write for the room; `after` runs when it is durable (or failed),
   // with the room looked up again (nullptr if it is gone). The room stays busy
   // until then, so its next request sees the result.
-  void persist(Room& room, MatchWrite write, std::function<void(store::Result<store::AppendOutcome>, Room*)> after);
+  void persist(Room& room, MatchWrite write,
+               std::function<void(store::Result<store::AppendOutcome>, Room*)> after);
   // check + persist + apply + tell, for a player's or the server's command.
-  void submit_command(Room& room, rules::Seat seat, const rules::Command& command, rules::Authority authority,
-                      ConnectionId reply_to, const std::string& id, std::optional<std::string> command_id);
+  void submit_command(Room& room, rules::Seat seat, const rules::Command& command,
+                      rules::Authority authority, ConnectionId reply_to, const std::string& id,
+                      std::optional<std::string> command_id);
   void finish_room(Room& room);
   // Everyone back to the lobby; the room is dropped once idle.
   void close_room(Room& room);
@@ -104,8 +106,8 @@ class Server final : public ConnectionEvents {
 
   // Messages.
   void send(ConnectionId conn, std::string line);
-  void send_error(ConnectionId conn, const std::string& id, std::string_view code, std::string_view message,
-                  const Room* room = nullptr);
+  void send_error(ConnectionId conn, const std::string& id, std::string_view code,
+                  std::string_view message, const Room* room = nullptr);
   void send_state(ConnectionId conn, const Room& room, const std::string& id = {});
   void broadcast_event(const Room& room, const rules::Event& event, const std::string& view_hash);
   void broadcast_seats(const Room& room);
@@ -125,8 +127,8 @@ class Server final : public ConnectionEvents {
   std::mt19937_64 random_;  // seeds and tokens; not the rules' chance
   std::unordered_map<ConnectionId, Session> sessions_;
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
-  std::unordered_map<std::string, ConnectionId> online_;        // nickname -> connection
-  std::unordered_map<std::string, store::MatchId> seated_in_;   // nickname -> unfinished match
+  std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection
+  std::unordered_map<std::string, store::MatchId> seated_in_;  // nickname -> unfinished match
   store::MatchId next_match_id_ = 1;
   std::size_t writes_in_flight_ = 0;
   bool shutting_down_ = false;

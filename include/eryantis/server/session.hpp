@@ -13,11 +13,11 @@ namespace eryantis::server {
 struct Session {
   ConnectionId id = 0;
   std::string peer;
-  bool greeted = false;     // sent a valid hello
-  bool full_views = true;   // updates carry the whole view, not only the event
+  bool greeted = false;                 // sent a valid hello
+  bool full_views = true;               // updates carry the whole view, not only the event
   std::optional<std::string> nickname;  // once logged in
-  std::string token;        // the resume token issued at login
-  store::MatchId match = 0; // the match played or watched (0 = lobby)
+  std::string token;                    // the resume token issued at login
+  store::MatchId match = 0;             // the match played or watched (0 = lobby)
   rules::Seat seat = rules::kNoSeat;
   bool spectator = false;
   std::int64_t last_seen_ms = 0;

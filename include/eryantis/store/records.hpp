@@ -85,9 +85,9 @@ struct AppendRequest {
   // The state after the last event, if the caller has it: used for a snapshot
   // when one falls due (else the store folds it with the rules layer).
   std::optional<rules::State> state_after;
-  std::optional<NewMatch> create;   // first write of a new match: its row, with id match_id
-  std::vector<SeatRecord> seats;    // upserts (match_id is taken from the request)
-  std::vector<int> remove_seats;    // a player left before the match started
+  std::optional<NewMatch> create;  // first write of a new match: its row, with id match_id
+  std::vector<SeatRecord> seats;   // upserts (match_id is taken from the request)
+  std::vector<int> remove_seats;   // a player left before the match started
   std::optional<MatchStatus> status;
   std::optional<std::string> result_json;
   std::optional<DeadlineRecord> deadline;  // set; an empty kind clears it

@@ -1,0 +1,348 @@
+// The pure parser of eryantis-cli: every form of the help screen, the mistakes a
+// person makes, and command_text() parsing back to the same command.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "command_line.hpp"
+#include "eryantis/rules/random_game.hpp"
+
+namespace {
+
+using namespace eryantis;
+using cli::parse_line;
+using rules::Color;
+
+// The action a line parses to; fails the test (and returns Help) on an error or an empty line.
+cli::Action action(const std::string& line) {
+  auto parsed = parse_line(line);
+  EXPECT_TRUE(parsed.has_value()) << "\"" << line << "\": " << (parsed ? "" : parsed.error());
+  if (!parsed) return cli::Help{};
+  EXPECT_TRUE(parsed->has_value()) << "\"" << line << "\" parsed to nothing";
+  if (!parsed->has_value()) return cli::Help{};
+  return **parsed;
+}
+
+// The game command a line parses to.
+rules::Command command(const std::string& line) {
+  const cli::Action a = action(line);
+  const auto* g = std::get_if<cli::GameCommand>(&a);
+  EXPECT_NE(g, nullptr) << "\"" << line << "\" is not a game command (index " << a.index() << ")";
+  return g ? g->command : rules::Command{rules::SkipTurn{}};
+}
+
+// The error sentence of a bad line ("" when it parsed).
+std::string error_of(const std::string& line) {
+  auto parsed = parse_line(line);
+  EXPECT_FALSE(parsed.has_value()) << "\"" << line << "\" should be refused";
+  return parsed ? std::string() : parsed.error();
+}
+
+rules::Students students(std::initializer_list<Color> colors) {
+  rules::Students s;
+  for (Color c : colors) s[c] += 1;
+  return s;
+}
+
+template <class T>
+bool holds(const cli::Action& a) {
+  return std::holds_alternative<T>(a);
+}
+
+// --- every form of the help screen ----------------------------------------------
+
+TEST(CommandLine, TurnCommands) {
+  EXPECT_EQ(command("play 7"), (rules::Command{rules::PlayAssistant{7}}));
+  EXPECT_EQ(command("assistant 10"), (rules::Command{rules::PlayAssistant{10}}));
+  EXPECT_EQ(command("dining red"), (rules::Command{rules::MoveToDining{Color::Red}}));
+  EXPECT_EQ(command("dining r"), (rules::Command{rules::MoveToDining{Color::Red}}));
+  EXPECT_EQ(command("dining y"), (rules::Command{rules::MoveToDining{Color::Yellow}}));
+  EXPECT_EQ(command("dining b"), (rules::Command{rules::MoveToDining{Color::Blue}}));
+  EXPECT_EQ(command("dining g"), (rules::Command{rules::MoveToDining{Color::Green}}));
+  EXPECT_EQ(command("dining p"), (rules::Command{rules::MoveToDining{Color::Pink}}));
+  EXPECT_EQ(command("island red 4"), (rules::Command{rules::MoveToIsland{Color::Red, 4}}));
+  EXPECT_EQ(command("island pink 0"), (rules::Command{rules::MoveToIsland{Color::Pink, 0}}));
+  EXPECT_EQ(command("island g 11"), (rules::Command{rules::MoveToIsland{Color::Green, 11}}));
+  EXPECT_EQ(command("mn 2"), (rules::Command{rules::MoveMotherNature{2}}));
+  EXPECT_EQ(command("mother 5"), (rules::Command{rules::MoveMotherNature{5}}));
+  EXPECT_EQ(command("cloud 1"), (rules::Command{rules::ChooseCloud{1}}));
+  EXPECT_EQ(command("cloud 0"), (rules::Command{rules::ChooseCloud{0}}));
+}
+
+TEST(CommandLine, SetupCommands) {
+  EXPECT_EQ(command("wizard 2"), (rules::Command{rules::ChooseWizard{2}}));
+  EXPECT_EQ(command("wizard 0"), (rules::Command{rules::ChooseWizard{0}}));
+  EXPECT_EQ(command("tower black"), (rules::Command{rules::ChooseTowerColor{rules::TowerColor::Black}}));
+  EXPECT_EQ(command("tower white"), (rules::Command{rules::ChooseTowerColor{rules::TowerColor::White}}));
+  EXPECT_EQ(command("towers grey"), (rules::Command{rules::ChooseTowerColor{rules::TowerColor::Grey}}));
+}
+
+TEST(CommandLine, Characters) {
+  EXPECT_EQ(command("char monk red 4"), (rules::Command{rules::UseMonk{Color::Red, 4}}));
+  EXPECT_EQ(command("char farmer"), (rules::Command{rules::UseFarmer{}}));
+  EXPECT_EQ(command("char herald 5"), (rules::Command{rules::UseHerald{5}}));
+  EXPECT_EQ(command("char postman"), (rules::Command{rules::UsePostman{}}));
+  EXPECT_EQ(command("char herbs 3"), (rules::Command{rules::UseGrandmaHerbs{3}}));
+  EXPECT_EQ(command("char grandma 3"), (rules::Command{rules::UseGrandmaHerbs{3}}));
+  EXPECT_EQ(command("char centaur"), (rules::Command{rules::UseCentaur{}}));
+  EXPECT_EQ(command("char jester red,red for blue,green"),
+            (rules::Command{rules::UseJester{students({Color::Red, Color::Red}), students({Color::Blue, Color::Green})}}));
+  EXPECT_EQ(command("char jester r,b,p for y,y,g"),
+            (rules::Command{rules::UseJester{students({Color::Red, Color::Blue, Color::Pink}),
+                                            students({Color::Yellow, Color::Yellow, Color::Green})}}));
+  EXPECT_EQ(command("char knight"), (rules::Command{rules::UseKnight{}}));
+  EXPECT_EQ(command("char mushroom pink"), (rules::Command{rules::UseMushroomHunter{Color::Pink}}));
+  EXPECT_EQ(command("char minstrel red for blue"),
+            (rules::Command{rules::UseMinstrel{students({Color::Red}), students({Color::Blue})}}));
+  EXPECT_EQ(command("char minstrel r,g for b,b"),
+            (rules::Command{rules::UseMinstrel{students({Color::Red, Color::Green}), students({Color::Blue, Color::Blue})}}));
+  EXPECT_EQ(command("char princess y"), (rules::Command{rules::UsePrincess{Color::Yellow}}));
+  EXPECT_EQ(command("char thief g"), (rules::Command{rules::UseThief{Color::Green}}));
+  EXPECT_EQ(command("character thief green"), (rules::Command{rules::UseThief{Color::Green}}));
+}
+
+TEST(CommandLine, LobbyCommands) {
+  {
+    const auto a = action("create 3 expert");
+    ASSERT_TRUE(holds<cli::LobbyCreate>(a));
+    EXPECT_EQ(std::get<cli::LobbyCreate>(a).options, (rules::MatchOptions{3, rules::Mode::Expert}));
+  }
+  {
+    const auto a = action("create 2");
+    ASSERT_TRUE(holds<cli::LobbyCreate>(a));
+    EXPECT_EQ(std::get<cli::LobbyCreate>(a).options, (rules::MatchOptions{2, rules::Mode::Simple}));
+  }
+  {
+    const auto a = action("create 4 simple");
+    ASSERT_TRUE(holds<cli::LobbyCreate>(a));
+    EXPECT_EQ(std::get<cli::LobbyCreate>(a).options, (rules::MatchOptions{4, rules::Mode::Simple}));
+  }
+  {
+    const auto a = action("join 4 2");
+    ASSERT_TRUE(holds<cli::LobbyJoin>(a));
+    EXPECT_EQ(std::get<cli::LobbyJoin>(a).match, 4);
+    EXPECT_EQ(std::get<cli::LobbyJoin>(a).seat, std::optional<int>(2));
+  }
+  {
+    const auto a = action("join 17");
+    ASSERT_TRUE(holds<cli::LobbyJoin>(a));
+    EXPECT_EQ(std::get<cli::LobbyJoin>(a).match, 17);
+    EXPECT_EQ(std::get<cli::LobbyJoin>(a).seat, std::nullopt);
+  }
+  {
+    const auto a = action("quick 2 expert");
+    ASSERT_TRUE(holds<cli::LobbyQuick>(a));
+    EXPECT_EQ(std::get<cli::LobbyQuick>(a).players, std::optional<int>(2));
+    EXPECT_EQ(std::get<cli::LobbyQuick>(a).mode, std::optional<rules::Mode>(rules::Mode::Expert));
+  }
+  {
+    const auto a = action("quick");
+    ASSERT_TRUE(holds<cli::LobbyQuick>(a));
+    EXPECT_EQ(std::get<cli::LobbyQuick>(a).players, std::nullopt);
+    EXPECT_EQ(std::get<cli::LobbyQuick>(a).mode, std::nullopt);
+  }
+  {
+    const auto a = action("quick simple 4");
+    ASSERT_TRUE(holds<cli::LobbyQuick>(a));
+    EXPECT_EQ(std::get<cli::LobbyQuick>(a).players, std::optional<int>(4));
+    EXPECT_EQ(std::get<cli::LobbyQuick>(a).mode, std::optional<rules::Mode>(rules::Mode::Simple));
+  }
+  {
+    const auto a = action("watch 5");
+    ASSERT_TRUE(holds<cli::Watch>(a));
+    EXPECT_EQ(std::get<cli::Watch>(a).match, 5);
+  }
+  EXPECT_TRUE(holds<cli::LobbyLeave>(action("leave")));
+  EXPECT_TRUE(holds<cli::LobbyList>(action("list")));
+  EXPECT_TRUE(holds<cli::LobbyList>(action("lobby")));
+}
+
+TEST(CommandLine, OtherCommands) {
+  EXPECT_TRUE(holds<cli::ShowBoard>(action("board")));
+  EXPECT_TRUE(holds<cli::ShowMoves>(action("moves")));
+  EXPECT_TRUE(holds<cli::ShowMoves>(action("hint")));
+  EXPECT_TRUE(holds<cli::AutoMove>(action("auto")));
+  EXPECT_TRUE(holds<cli::AutoPlay>(action("autoplay")));
+  EXPECT_TRUE(holds<cli::WaitTurn>(action("wait")));
+  EXPECT_TRUE(holds<cli::Help>(action("help")));
+  EXPECT_TRUE(holds<cli::Help>(action("?")));
+  EXPECT_TRUE(holds<cli::Quit>(action("quit")));
+  EXPECT_TRUE(holds<cli::Quit>(action("exit")));
+}
+
+TEST(CommandLine, UpperCaseAndExtraSpaces) {
+  EXPECT_EQ(command("PLAY 7"), (rules::Command{rules::PlayAssistant{7}}));
+  EXPECT_EQ(command("  Island   RED\t 4  "), (rules::Command{rules::MoveToIsland{Color::Red, 4}}));
+  EXPECT_EQ(command("Dining R\r"), (rules::Command{rules::MoveToDining{Color::Red}}));
+  EXPECT_EQ(command("Tower BLACK"), (rules::Command{rules::ChooseTowerColor{rules::TowerColor::Black}}));
+  EXPECT_EQ(command("CHAR Jester  RED,Red  FOR  blue,G"),
+            (rules::Command{rules::UseJester{students({Color::Red, Color::Red}), students({Color::Blue, Color::Green})}}));
+  EXPECT_EQ(command(" char   PRINCESS   Y "), (rules::Command{rules::UsePrincess{Color::Yellow}}));
+  const auto a = action("  CREATE   3   EXPERT ");
+  ASSERT_TRUE(holds<cli::LobbyCreate>(a));
+  EXPECT_EQ(std::get<cli::LobbyCreate>(a).options, (rules::MatchOptions{3, rules::Mode::Expert}));
+  EXPECT_TRUE(holds<cli::AutoPlay>(action("AutoPlay")));
+  EXPECT_TRUE(holds<cli::Quit>(action("\tQUIT  ")));
+}
+
+TEST(CommandLine, EmptyLinesAreNothing) {
+  for (const char* line : {"", "   ", "\t", " \t \r"}) {
+    auto parsed = parse_line(line);
+    ASSERT_TRUE(parsed.has_value()) << "\"" << line << "\"";
+    EXPECT_FALSE(parsed->has_value()) << "\"" << line << "\"";
+  }
+}
+
+// Every word tab completion offers is a known command (some need arguments) and is on the help screen.
+TEST(CommandLine, EveryCompletionWordIsACommand) {
+  for (const auto& w : cli::command_words()) {
+    auto parsed = parse_line(w);
+    const bool needs_arguments = w == "create" || w == "join" || w == "watch" || w == "wizard" || w == "tower" ||
+                                 w == "play" || w == "dining" || w == "island" || w == "mn" || w == "cloud" ||
+                                 w == "char";
+    if (needs_arguments) {
+      ASSERT_FALSE(parsed.has_value()) << w;
+      EXPECT_EQ(parsed.error().find("unknown command"), std::string::npos) << w << ": " << parsed.error();
+      EXPECT_FALSE(parsed.error().empty()) << w;
+    } else {
+      EXPECT_TRUE(parsed.has_value() && parsed->has_value()) << w;
+    }
+  }
+  const std::string help = cli::help_text();
+  for (const auto& w : cli::command_words()) EXPECT_NE(help.find(w), std::string::npos) << w;
+}
+
+// --- mistakes: an error sentence, never an action ---------------------------------
+
+TEST(CommandLine, UnknownCommandsAndCharacters) {
+  EXPECT_NE(error_of("fly 3").find("unknown command \"fly\""), std::string::npos);
+  EXPECT_NE(error_of("FLY").find("unknown command \"fly\""), std::string::npos);
+  EXPECT_NE(error_of("playy 3").find("unknown command"), std::string::npos);
+  EXPECT_NE(error_of("char wizard").find("unknown character \"wizard\""), std::string::npos);
+  EXPECT_NE(error_of("char").find("which character"), std::string::npos);
+}
+
+TEST(CommandLine, OutOfRangeNumbers) {
+  for (const char* line :
+       {"play 0", "play 11", "play -1", "play 7x", "play seven", "mn 0", "mn 13", "cloud 4", "cloud -1", "wizard 4",
+        "wizard -1", "island red 12", "island red -1", "create 1", "create 5", "join 0", "join -3", "join 3 4",
+        "join 3 -1", "watch 0", "quick 1", "quick 5", "char monk red 12", "char herald 12", "char herbs -1",
+        "play 99999999999999999999999"}) {
+    const std::string e = error_of(line);
+    EXPECT_FALSE(e.empty()) << line;
+    EXPECT_EQ(e.find("unknown command"), std::string::npos) << line << ": " << e;
+  }
+  EXPECT_NE(error_of("play 11").find("usage: play"), std::string::npos);
+  EXPECT_NE(error_of("join 3 4").find("seat"), std::string::npos);
+}
+
+TEST(CommandLine, BadColours) {
+  for (const char* line : {"dining purple", "dining x", "dining 3", "island purple 3", "island 3 red",
+                           "char monk purple 3", "char mushroom orange", "char princess", "char thief rr",
+                           "char jester red,purple for blue", "char minstrel red for", "tower red", "tower"}) {
+    const std::string e = error_of(line);
+    EXPECT_NE(e.find("usage"), std::string::npos) << line << ": " << e;
+  }
+  EXPECT_NE(error_of("dining purple").find("yellow, blue, green, red, pink"), std::string::npos);
+}
+
+TEST(CommandLine, MissingAndExtraArguments) {
+  for (const char* line : {"play", "dining", "island red", "island", "mn", "cloud", "wizard", "create", "join",
+                           "watch", "char monk red", "char monk", "char herald", "char herbs", "char mushroom",
+                           "char jester red,red", "char jester red,red blue", "char jester red for", "char minstrel",
+                           "play 7 8", "dining red blue", "island red 4 5", "mn 2 3", "cloud 1 2", "tower black white",
+                           "char herald 5 6", "char thief red blue"}) {
+    const std::string e = error_of(line);
+    EXPECT_NE(e.find("usage"), std::string::npos) << line << ": " << e;
+  }
+  EXPECT_NE(error_of("create 2 hard").find("simple or expert"), std::string::npos);
+  EXPECT_NE(error_of("quick 2 hard").find("usage: quick"), std::string::npos);
+}
+
+// --- command_text parses back to the same command ----------------------------------
+
+void expect_round_trip(const rules::Command& c) {
+  const std::string text = cli::command_text(c);
+  auto parsed = parse_line(text);
+  ASSERT_TRUE(parsed.has_value()) << text << ": " << parsed.error();
+  ASSERT_TRUE(parsed->has_value()) << text;
+  const auto* g = std::get_if<cli::GameCommand>(&**parsed);
+  ASSERT_NE(g, nullptr) << text;
+  EXPECT_EQ(g->command, c) << text;
+}
+
+TEST(CommandLine, CommandTextRoundTripsEveryKind) {
+  using namespace rules;
+  std::vector<Command> all;
+  for (std::uint8_t w = 0; w < 4; ++w) all.emplace_back(ChooseWizard{w});
+  for (auto t : {TowerColor::Black, TowerColor::White, TowerColor::Grey}) all.emplace_back(ChooseTowerColor{t});
+  for (std::uint8_t v = 1; v <= 10; ++v) all.emplace_back(PlayAssistant{v});
+  for (std::uint8_t s = 1; s <= 12; ++s) all.emplace_back(MoveMotherNature{s});
+  for (std::uint8_t c = 0; c < 4; ++c) all.emplace_back(ChooseCloud{c});
+  for (std::uint8_t i = 0; i < 12; ++i) {
+    all.emplace_back(UseHerald{i});
+    all.emplace_back(UseGrandmaHerbs{i});
+  }
+  for (Color c : kAllColors) {
+    all.emplace_back(MoveToDining{c});
+    all.emplace_back(UseMushroomHunter{c});
+    all.emplace_back(UsePrincess{c});
+    all.emplace_back(UseThief{c});
+    for (std::uint8_t i = 0; i < 12; ++i) {
+      all.emplace_back(MoveToIsland{c, i});
+      all.emplace_back(UseMonk{c, i});
+    }
+    for (Color d : kAllColors) {
+      all.emplace_back(UseMinstrel{students({c}), students({d})});
+      all.emplace_back(UseMinstrel{students({c, d}), students({d, d})});
+      all.emplace_back(UseJester{students({c}), students({d})});
+      all.emplace_back(UseJester{students({c, c, d}), students({d, Color::Pink, Color::Yellow})});
+    }
+  }
+  all.emplace_back(UseFarmer{});
+  all.emplace_back(UsePostman{});
+  all.emplace_back(UseCentaur{});
+  all.emplace_back(UseKnight{});
+
+  // Every player command kind is covered (the server-only ones are never typed).
+  std::vector<bool> kinds(std::variant_size_v<Command>, false);
+  for (const auto& c : all) {
+    kinds[c.index()] = true;
+    expect_round_trip(c);
+  }
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    Command probe;
+    // Build a default command of kind k to ask whether it is server-only.
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((I == k ? void(probe = Command{std::in_place_index<I>}) : void()), ...);
+    }(std::make_index_sequence<std::variant_size_v<Command>>{});
+    if (!is_server_command(probe)) {
+      EXPECT_TRUE(kinds[k]) << "no round trip for " << command_type(probe);
+    }
+  }
+}
+
+// The commands `moves` lists and `auto`/`autoplay` print come from legal_commands:
+// each of them, in real games, reads back as itself.
+TEST(CommandLine, CommandTextRoundTripsLegalCommandsOfRandomGames) {
+  using namespace rules;
+  std::size_t checked = 0;
+  std::uint64_t seed = 11;
+  for (std::uint8_t players : {2, 3, 4}) {
+    for (Mode mode : {Mode::Simple, Mode::Expert}) {
+      ++seed;
+      play_random_game(MatchOptions{players, mode}, seed, [&](const Event&, const State& s) {
+        for (Seat seat : seats_to_act(s))
+          for (const auto& c : legal_commands(s, seat)) {
+            expect_round_trip(c);
+            ++checked;
+          }
+      });
+      ASSERT_FALSE(HasFailure()) << "seed " << seed;
+    }
+  }
+  EXPECT_GT(checked, 1000u);
+}
+
+}  // namespace
