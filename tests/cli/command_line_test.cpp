@@ -73,9 +73,12 @@ TEST(CommandLine, TurnCommands) {
 TEST(CommandLine, SetupCommands) {
   EXPECT_EQ(command("wizard 2"), (rules::Command{rules::ChooseWizard{2}}));
   EXPECT_EQ(command("wizard 0"), (rules::Command{rules::ChooseWizard{0}}));
-  EXPECT_EQ(command("tower black"), (rules::Command{rules::ChooseTowerColor{rules::TowerColor::Black}}));
-  EXPECT_EQ(command("tower white"), (rules::Command{rules::ChooseTowerColor{rules::TowerColor::White}}));
-  EXPECT_EQ(command("towers grey"), (rules::Command{rules::ChooseTowerColor{rules::TowerColor::Grey}}));
+  EXPECT_EQ(command("tower black"),
+            (rules::Command{rules::ChooseTowerColor{rules::TowerColor::Black}}));
+  EXPECT_EQ(command("tower white"),
+            (rules::Command{rules::ChooseTowerColor{rules::TowerColor::White}}));
+  EXPECT_EQ(command("towers grey"),
+            (rules::Command{rules::ChooseTowerColor{rules::TowerColor::Grey}}));
 }
 
 TEST(CommandLine, Characters) {
@@ -87,16 +90,19 @@ TEST(CommandLine, Characters) {
   EXPECT_EQ(command("char grandma 3"), (rules::Command{rules::UseGrandmaHerbs{3}}));
   EXPECT_EQ(command("char centaur"), (rules::Command{rules::UseCentaur{}}));
   EXPECT_EQ(command("char jester red,red for blue,green"),
-            (rules::Command{rules::UseJester{students({Color::Red, Color::Red}), students({Color::Blue, Color::Green})}}));
-  EXPECT_EQ(command("char jester r,b,p for y,y,g"),
-            (rules::Command{rules::UseJester{students({Color::Red, Color::Blue, Color::Pink}),
-                                            students({Color::Yellow, Color::Yellow, Color::Green})}}));
+            (rules::Command{rules::UseJester{students({Color::Red, Color::Red}),
+                                             students({Color::Blue, Color::Green})}}));
+  EXPECT_EQ(
+      command("char jester r,b,p for y,y,g"),
+      (rules::Command{rules::UseJester{students({Color::Red, Color::Blue, Color::Pink}),
+                                       students({Color::Yellow, Color::Yellow, Color::Green})}}));
   EXPECT_EQ(command("char knight"), (rules::Command{rules::UseKnight{}}));
   EXPECT_EQ(command("char mushroom pink"), (rules::Command{rules::UseMushroomHunter{Color::Pink}}));
   EXPECT_EQ(command("char minstrel red for blue"),
             (rules::Command{rules::UseMinstrel{students({Color::Red}), students({Color::Blue})}}));
   EXPECT_EQ(command("char minstrel r,g for b,b"),
-            (rules::Command{rules::UseMinstrel{students({Color::Red, Color::Green}), students({Color::Blue, Color::Blue})}}));
+            (rules::Command{rules::UseMinstrel{students({Color::Red, Color::Green}),
+                                               students({Color::Blue, Color::Blue})}}));
   EXPECT_EQ(command("char princess y"), (rules::Command{rules::UsePrincess{Color::Yellow}}));
   EXPECT_EQ(command("char thief g"), (rules::Command{rules::UseThief{Color::Green}}));
   EXPECT_EQ(command("character thief green"), (rules::Command{rules::UseThief{Color::Green}}));
@@ -175,9 +181,11 @@ TEST(CommandLine, UpperCaseAndExtraSpaces) {
   EXPECT_EQ(command("PLAY 7"), (rules::Command{rules::PlayAssistant{7}}));
   EXPECT_EQ(command("  Island   RED\t 4  "), (rules::Command{rules::MoveToIsland{Color::Red, 4}}));
   EXPECT_EQ(command("Dining R\r"), (rules::Command{rules::MoveToDining{Color::Red}}));
-  EXPECT_EQ(command("Tower BLACK"), (rules::Command{rules::ChooseTowerColor{rules::TowerColor::Black}}));
+  EXPECT_EQ(command("Tower BLACK"),
+            (rules::Command{rules::ChooseTowerColor{rules::TowerColor::Black}}));
   EXPECT_EQ(command("CHAR Jester  RED,Red  FOR  blue,G"),
-            (rules::Command{rules::UseJester{students({Color::Red, Color::Red}), students({Color::Blue, Color::Green})}}));
+            (rules::Command{rules::UseJester{students({Color::Red, Color::Red}),
+                                             students({Color::Blue, Color::Green})}}));
   EXPECT_EQ(command(" char   PRINCESS   Y "), (rules::Command{rules::UsePrincess{Color::Yellow}}));
   const auto a = action("  CREATE   3   EXPERT ");
   ASSERT_TRUE(holds<cli::LobbyCreate>(a));
@@ -194,16 +202,18 @@ TEST(CommandLine, EmptyLinesAreNothing) {
   }
 }
 
-// Every word tab completion offers is a known command (some need arguments) and is on the help screen.
+// Every word tab completion offers is a known command (some need arguments) and is on the help
+// screen.
 TEST(CommandLine, EveryCompletionWordIsACommand) {
   for (const auto& w : cli::command_words()) {
     auto parsed = parse_line(w);
-    const bool needs_arguments = w == "create" || w == "join" || w == "watch" || w == "wizard" || w == "tower" ||
-                                 w == "play" || w == "dining" || w == "island" || w == "mn" || w == "cloud" ||
-                                 w == "char";
+    const bool needs_arguments = w == "create" || w == "join" || w == "watch" || w == "wizard" ||
+                                 w == "tower" || w == "play" || w == "dining" || w == "island" ||
+                                 w == "mn" || w == "cloud" || w == "char";
     if (needs_arguments) {
       ASSERT_FALSE(parsed.has_value()) << w;
-      EXPECT_EQ(parsed.error().find("unknown command"), std::string::npos) << w << ": " << parsed.error();
+      EXPECT_EQ(parsed.error().find("unknown command"), std::string::npos)
+          << w << ": " << parsed.error();
       EXPECT_FALSE(parsed.error().empty()) << w;
     } else {
       EXPECT_TRUE(parsed.has_value() && parsed->has_value()) << w;
@@ -224,11 +234,32 @@ TEST(CommandLine, UnknownCommandsAndCharacters) {
 }
 
 TEST(CommandLine, OutOfRangeNumbers) {
-  for (const char* line :
-       {"play 0", "play 11", "play -1", "play 7x", "play seven", "mn 0", "mn 13", "cloud 4", "cloud -1", "wizard 4",
-        "wizard -1", "island red 12", "island red -1", "create 1", "create 5", "join 0", "join -3", "join 3 4",
-        "join 3 -1", "watch 0", "quick 1", "quick 5", "char monk red 12", "char herald 12", "char herbs -1",
-        "play 99999999999999999999999"}) {
+  for (const char* line : {"play 0",
+                           "play 11",
+                           "play -1",
+                           "play 7x",
+                           "play seven",
+                           "mn 0",
+                           "mn 13",
+                           "cloud 4",
+                           "cloud -1",
+                           "wizard 4",
+                           "wizard -1",
+                           "island red 12",
+                           "island red -1",
+                           "create 1",
+                           "create 5",
+                           "join 0",
+                           "join -3",
+                           "join 3 4",
+                           "join 3 -1",
+                           "watch 0",
+                           "quick 1",
+                           "quick 5",
+                           "char monk red 12",
+                           "char herald 12",
+                           "char herbs -1",
+                           "play 99999999999999999999999"}) {
     const std::string e = error_of(line);
     EXPECT_FALSE(e.empty()) << line;
     EXPECT_EQ(e.find("unknown command"), std::string::npos) << line << ": " << e;
@@ -238,9 +269,10 @@ TEST(CommandLine, OutOfRangeNumbers) {
 }
 
 TEST(CommandLine, BadColours) {
-  for (const char* line : {"dining purple", "dining x", "dining 3", "island purple 3", "island 3 red",
-                           "char monk purple 3", "char mushroom orange", "char princess", "char thief rr",
-                           "char jester red,purple for blue", "char minstrel red for", "tower red", "tower"}) {
+  for (const char* line :
+       {"dining purple", "dining x", "dining 3", "island purple 3", "island 3 red",
+        "char monk purple 3", "char mushroom orange", "char princess", "char thief rr",
+        "char jester red,purple for blue", "char minstrel red for", "tower red", "tower"}) {
     const std::string e = error_of(line);
     EXPECT_NE(e.find("usage"), std::string::npos) << line << ": " << e;
   }
@@ -248,11 +280,33 @@ TEST(CommandLine, BadColours) {
 }
 
 TEST(CommandLine, MissingAndExtraArguments) {
-  for (const char* line : {"play", "dining", "island red", "island", "mn", "cloud", "wizard", "create", "join",
-                           "watch", "char monk red", "char monk", "char herald", "char herbs", "char mushroom",
-                           "char jester red,red", "char jester red,red blue", "char jester red for", "char minstrel",
-                           "play 7 8", "dining red blue", "island red 4 5", "mn 2 3", "cloud 1 2", "tower black white",
-                           "char herald 5 6", "char thief red blue"}) {
+  for (const char* line : {"play",
+                           "dining",
+                           "island red",
+                           "island",
+                           "mn",
+                           "cloud",
+                           "wizard",
+                           "create",
+                           "join",
+                           "watch",
+                           "char monk red",
+                           "char monk",
+                           "char herald",
+                           "char herbs",
+                           "char mushroom",
+                           "char jester red,red",
+                           "char jester red,red blue",
+                           "char jester red for",
+                           "char minstrel",
+                           "play 7 8",
+                           "dining red blue",
+                           "island red 4 5",
+                           "mn 2 3",
+                           "cloud 1 2",
+                           "tower black white",
+                           "char herald 5 6",
+                           "char thief red blue"}) {
     const std::string e = error_of(line);
     EXPECT_NE(e.find("usage"), std::string::npos) << line << ": " << e;
   }
@@ -276,7 +330,8 @@ TEST(CommandLine, CommandTextRoundTripsEveryKind) {
   using namespace rules;
   std::vector<Command> all;
   for (std::uint8_t w = 0; w < 4; ++w) all.emplace_back(ChooseWizard{w});
-  for (auto t : {TowerColor::Black, TowerColor::White, TowerColor::Grey}) all.emplace_back(ChooseTowerColor{t});
+  for (auto t : {TowerColor::Black, TowerColor::White, TowerColor::Grey})
+    all.emplace_back(ChooseTowerColor{t});
   for (std::uint8_t v = 1; v <= 10; ++v) all.emplace_back(PlayAssistant{v});
   for (std::uint8_t s = 1; s <= 12; ++s) all.emplace_back(MoveMotherNature{s});
   for (std::uint8_t c = 0; c < 4; ++c) all.emplace_back(ChooseCloud{c});
@@ -316,7 +371,8 @@ TEST(CommandLine, CommandTextRoundTripsEveryKind) {
     // Build a default command of kind k to ask whether it is server-only.
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       ((I == k ? void(probe = Command{std::in_place_index<I>}) : void()), ...);
-    }(std::make_index_sequence<std::variant_size_v<Command>>{});
+    }
+    (std::make_index_sequence<std::variant_size_v<Command>>{});
     if (!is_server_command(probe)) {
       EXPECT_TRUE(kinds[k]) << "no round trip for " << command_type(probe);
     }
