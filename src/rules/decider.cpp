@@ -4,6 +4,13 @@ namespace eryantis::rules {
 
 std::expected<Event, RuleError> check(const State& state, Seat seat, const Command& command,
                                       Authority authority) {
+  auto decision = decide(state, seat, command, authority);
+  if (!decision) return std::unexpected(std::move(decision.error()));
+  return std::move(decision->event);
+}
+
+std::expected<Decision, RuleError> decide(const State& state, Seat seat, const Command& command,
+                                          Authority authority) {
   if (auto error = detail::validate(state, seat, command, authority))
     return std::unexpected(*error);
   Event event;
@@ -14,9 +21,9 @@ std::expected<Event, RuleError> check(const State& state, Seat seat, const Comma
                                  ? std::get<CreateMatch>(command).seed
                                  : state.seed;
   detail::RecordingDrawer drawer(event_prng(seed, state.events_applied), event);
-  State scratch = state;
-  detail::execute(scratch, event.seat, command, drawer);
-  return event;
+  State next = state;
+  detail::execute(next, event.seat, command, drawer);
+  return Decision{std::move(event), std::move(next)};
 }
 
 std::expected<Event, RuleError> create_match(const MatchOptions& options, std::uint64_t seed) {

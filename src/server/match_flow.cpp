@@ -112,20 +112,24 @@ void Server::play(Room& room, ConnectionId conn, const std::string& id, const pr
 void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& command,
                             rules::Authority authority, ConnectionId reply_to,
                             const std::string& id, std::optional<std::string> command_id) {
-  auto event = rules::check(room.state, seat, command, authority);
-  if (!event) {
+  // One execution of the rules gives both the event and the state it leads to.
+  auto decision = rules::decide(room.state, seat, command, authority);
+  if (!decision) {
     if (reply_to)
-      send_error(reply_to, id, rules::rule_code_name(event.error().code), event.error().message,
-                 &room);
+      send_error(reply_to, id, rules::rule_code_name(decision.error().code),
+                 decision.error().message, &room);
     return;
   }
-  rules::State next = rules::apply(room.state, *event);
+  rules::Event* event = &decision->event;
+  rules::State next = std::move(decision->next);
   MatchWrite w;
   w.match = room.id;
   w.expected_seq = room.seq;
   const store::Actor actor =
       authority == rules::Authority::Server ? store::Actor::server() : store::Actor::player(seat);
-  w.events.push_back(store::NewEvent{actor, command_id, *event, rules::hash(next)});
+  // Encoded once: the same JSON is stored and (create_match aside) broadcast.
+  std::string payload = rules::event_to_json(*event);
+  w.events.push_back(store::NewEvent{actor, command_id, *event, rules::hash(next), payload});
   w.state_after = next;
   std::optional<store::MatchStatus> status;
   if (room.status == store::MatchStatus::Lobby && next.phase != rules::Phase::Setup)
@@ -137,54 +141,57 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
   w.status = status;
   if (room.deadline.kind != DeadlineKind::None)
     w.deadline = Deadline{};  // the situation changed: re-armed by tick
-  persist(room, std::move(w),
-          [this, reply_to, id, command_id, status, ev = std::move(*event), next = std::move(next)](
-              store::Result<store::AppendOutcome> done, Room* room) mutable {
-            if (!room) return;
-            if (!done) {
-              if (reply_to)
-                send_error(reply_to, id, error_code_name(ErrorCode::StoreFailure),
-                           "your command could not be saved: " + done.error().message, room);
-              return;
-            }
-            if (done->replayed) {
-              if (reply_to)
-                send(reply_to, protocol::JsonLine("ack", id)
-                                   .field("match", room->id)
-                                   .field("seq", done->last_seq)
-                                   .field("replayed", true)
-                                   .str());
-              return;
-            }
-            room->state = std::move(next);
-            room->seq = done->last_seq;
-            room->deadline = Deadline{};
-            if (status) room->status = *status;
-            if (command_id) {
-              room->recent_commands.emplace_back(*command_id, room->seq);
-              if (room->recent_commands.size() > kRecentCommands)
-                room->recent_commands.erase(room->recent_commands.begin());
-            }
-            ++stats_.commands_accepted;
-            // One fingerprint of the public state serves the ack and every update.
-            const std::string view_hash =
-                detail::hex(rules::hash(rules::view(room->state, rules::kNoSeat).state));
-            if (reply_to && session(reply_to))
-              send(reply_to, protocol::JsonLine("ack", id)
-                                 .field("match", room->id)
-                                 .field("seq", room->seq)
-                                 .field("hash", view_hash)
-                                 .str());
-            broadcast_event(*room, ev, view_hash);
-            if (status == store::MatchStatus::Running) spdlog::info("match {}: started", room->id);
-            if (room->state.phase == rules::Phase::GameOver) finish_room(*room);
-          });
+  persist(
+      room, std::move(w),
+      [this, reply_to, id, command_id, status, ev = std::move(*event), next = std::move(next),
+       payload = std::move(payload)](store::Result<store::AppendOutcome> done, Room* room) mutable {
+        if (!room) return;
+        if (!done) {
+          if (reply_to)
+            send_error(reply_to, id, error_code_name(ErrorCode::StoreFailure),
+                       "your command could not be saved: " + done.error().message, room);
+          return;
+        }
+        if (done->replayed) {
+          if (reply_to)
+            send(reply_to, protocol::JsonLine("ack", id)
+                               .field("match", room->id)
+                               .field("seq", done->last_seq)
+                               .field("replayed", true)
+                               .str());
+          return;
+        }
+        room->state = std::move(next);
+        room->seq = done->last_seq;
+        room->deadline = Deadline{};
+        if (status) room->status = *status;
+        if (command_id) {
+          room->recent_commands.emplace_back(*command_id, room->seq);
+          if (room->recent_commands.size() > kRecentCommands)
+            room->recent_commands.erase(room->recent_commands.begin());
+        }
+        ++stats_.commands_accepted;
+        // One fingerprint of the public state serves the ack and every update.
+        const std::string view_hash =
+            detail::hex(rules::hash(rules::view(room->state, rules::kNoSeat).state));
+        if (reply_to && session(reply_to))
+          send(reply_to, protocol::JsonLine("ack", id)
+                             .field("match", room->id)
+                             .field("seq", room->seq)
+                             .field("hash", view_hash)
+                             .str());
+        broadcast_event(*room, view_hash,
+                        std::holds_alternative<rules::CreateMatch>(ev.command)
+                            ? detail::public_event_json(ev)
+                            : payload);
+        if (status == store::MatchStatus::Running) spdlog::info("match {}: started", room->id);
+        if (room->state.phase == rules::Phase::GameOver) finish_room(*room);
+      });
 }
 
-void Server::broadcast_event(const Room& room, const rules::Event& event,
-                             const std::string& view_hash) {
+void Server::broadcast_event(const Room& room, const std::string& view_hash,
+                             const std::string& event_json) {
   const rules::State& st = room.state;
-  const std::string event_json = detail::public_event_json(event);
   const std::string to_act = detail::to_act_json(st);
   auto line_for = [&](ConnectionId conn, rules::Seat seat) {
     protocol::JsonLine line("event");

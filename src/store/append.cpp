@@ -108,7 +108,7 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
         .bind_optional(5, event.command_id)
         .bind(6, rules::command_type(event.event.command))
         .bind(7, std::int64_t{rules::kEventSchemaVersion})
-        .bind(8, rules::event_to_json(event.event))
+        .bind(8, event.payload.empty() ? rules::event_to_json(event.event) : event.payload)
         .bind(9, hash_to_hex(event.state_hash));
     auto done = (*insert)->run();
     (*insert)->reset();

@@ -25,6 +25,15 @@ enum class Authority : std::uint8_t { Player, Server };
 std::expected<Event, RuleError> check(const State& state, Seat seat, const Command& command,
                                       Authority authority = Authority::Player);
 
+// check() and the state the event leads to, from one execution of the rules:
+// what a server needs per command (check followed by apply would run them twice).
+struct Decision {
+  Event event;
+  State next;
+};
+std::expected<Decision, RuleError> decide(const State& state, Seat seat, const Command& command,
+                                          Authority authority = Authority::Player);
+
 // The first event of every match (check of CreateMatch against an empty state).
 std::expected<Event, RuleError> create_match(const MatchOptions& options, std::uint64_t seed);
 

@@ -109,7 +109,9 @@ class Server final : public ConnectionEvents {
   void send_error(ConnectionId conn, const std::string& id, std::string_view code,
                   std::string_view message, const Room* room = nullptr);
   void send_state(ConnectionId conn, const Room& room, const std::string& id = {});
-  void broadcast_event(const Room& room, const rules::Event& event, const std::string& view_hash);
+  // `event_json` is the event as clients may see it (detail::public_event_json).
+  void broadcast_event(const Room& room, const std::string& view_hash,
+                       const std::string& event_json);
   void broadcast_seats(const Room& room);
   std::string seats_json(const Room& room) const;
   void attach(Session& s, Room& room, rules::Seat seat, bool spectator);

@@ -48,10 +48,22 @@ struct SeatRecord {
 
 // An event to append. The caller applied it and passes the resulting state's hash.
 struct NewEvent {
+  NewEvent() = default;
+  NewEvent(Actor actor_, std::optional<std::string> command_id_, rules::Event event_,
+           std::uint64_t state_hash_, std::string payload_ = {})
+      : actor(actor_),
+        command_id(std::move(command_id_)),
+        event(std::move(event_)),
+        state_hash(state_hash_),
+        payload(std::move(payload_)) {}
+
   Actor actor;
   std::optional<std::string> command_id;  // the client's id: a retry with it is not applied twice
   rules::Event event;
   std::uint64_t state_hash = 0;  // rules::hash of the state after applying `event`
+  // rules::event_to_json(event) if the caller already has it (the server does, for
+  // its broadcast); empty = the store encodes it.
+  std::string payload;
 };
 
 // An events row as stored.
