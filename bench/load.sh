@@ -41,6 +41,8 @@ WORK=$(mktemp -d /tmp/eryantis-load.XXXXXX)
 SERVER_PID=""
 cleanup() {
   [ -n "$SERVER_PID" ] && kill -9 "$SERVER_PID" 2>/dev/null || true
+  # Keep the server's log for a post-mortem.
+  cp "$WORK/server.log" /tmp/eryantis-load-server.log 2>/dev/null || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -57,7 +59,14 @@ json_field() { # file key
 for k in sys.argv[2].split("."): v=v[k]
 print(json.dumps(v) if isinstance(v,(dict,list)) else v)' "$1" "$2"
 }
-rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+rss_kib() {
+  if [ ! -r "/proc/$1/status" ]; then
+    echo "the server (pid $1) is gone; its log:" >&2
+    tail -20 "$WORK/server.log" >&2
+    exit 1
+  fi
+  awk '/^VmRSS/ {print $2}' "/proc/$1/status"
+}
 
 start_server() { # db [extra args]
   local db=$1

@@ -193,7 +193,7 @@ BENCHMARK(BM_GroupCommit1000Matches)->Unit(benchmark::kMillisecond)->Iterations(
 const std::string& resume_database() {
   static const std::string path = [] {
     const std::string file =
-        (fs::temp_directory_path() / "eryantis-bench-resume-10000-v1.db").string();
+        (fs::temp_directory_path() / "eryantis-bench-resume-10000-v2.db").string();
     if (fs::exists(file)) return file;
     const std::string partial = file + ".partial";
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(partial + suffix);
