@@ -27,7 +27,10 @@ Game play(rules::MatchOptions options, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto created = rules::create_match(options, seed).value();
   rules::State state = rules::apply(rules::State{}, created);
-  game.events.push_back({Actor::server(), std::nullopt, created, rules::hash(state)});
+  // The payload is encoded by the caller, as the server does (it encodes each event
+  // once for the store and its broadcast).
+  game.events.push_back(
+      {Actor::server(), std::nullopt, created, rules::hash(state), rules::event_to_json(created)});
   game.states.push_back(state);
   while (state.phase != rules::Phase::GameOver) {
     auto seats = rules::seats_to_act(state);
@@ -35,7 +38,8 @@ Game play(rules::MatchOptions options, std::uint64_t seed) {
     auto legal = rules::legal_commands(state, seat);
     auto event = rules::check(state, seat, legal[rng() % legal.size()]).value();
     state = rules::apply(state, event);
-    game.events.push_back({Actor::player(seat), std::nullopt, event, rules::hash(state)});
+    game.events.push_back({Actor::player(seat), std::nullopt, event, rules::hash(state),
+                           rules::event_to_json(event)});
     game.states.push_back(state);
   }
   return game;

@@ -278,6 +278,29 @@ std::vector<Result<AppendOutcome>> Store::append_batch(std::span<const AppendReq
     results.assign(requests.size(), std::unexpected(error));
     return std::move(results);
   };
+  // Fast path: a failing request is rare, so first run the whole batch without a
+  // savepoint per request. If one fails, everything is rolled back and the batch
+  // runs again below with savepoints, so that only the failing request is undone.
+  if (requests.size() > 1) {
+    {
+      auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Immediate);
+      if (!tx) return fail_all(tx.error());
+      bool clean = true;
+      for (const AppendRequest& request : requests) {
+        auto outcome = detail::apply_request_in_transaction(*impl_, request);
+        if (!outcome) {
+          clean = false;
+          break;
+        }
+        results.push_back(std::move(outcome));
+      }
+      if (clean) {
+        if (auto done = tx->commit(); !done) return fail_all(done.error());
+        return results;
+      }
+    }  // not clean: the transaction's destructor rolled everything back
+    results.clear();
+  }
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Immediate);
   if (!tx) return fail_all(tx.error());
   for (const AppendRequest& request : requests) {
