@@ -1,0 +1,101 @@
+// The configuration file: the shipped reference parses to the built-in defaults,
+// and every kind of mistake is an error that names the key.
+#include "eryantis/main/config_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <cstdlib>
+#include <string>
+
+namespace eryantis::app {
+namespace {
+
+std::string error_of(const std::string& toml) {
+  auto r = parse_config(toml, "test.toml");
+  EXPECT_FALSE(r.has_value()) << toml;
+  return r ? std::string() : r.error().message;
+}
+
+TEST(Config, ShippedFileEqualsTheDefaults) {
+  auto c = load_config(ERYANTIS_CONFIG);
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  const server::ServerConfig d;
+  EXPECT_EQ(c->listen, d.listen);
+  EXPECT_EQ(c->port, d.port);
+  EXPECT_EQ(c->database, d.database);
+  EXPECT_EQ(c->durability, d.durability);
+  EXPECT_EQ(c->snapshot_every, d.snapshot_every);
+  EXPECT_EQ(c->heartbeat_interval_ms, d.heartbeat_interval_ms);
+  EXPECT_EQ(c->heartbeat_timeout_ms, d.heartbeat_timeout_ms);
+  EXPECT_EQ(c->turn_grace_ms, d.turn_grace_ms);
+  EXPECT_EQ(c->forfeit_after_ms, d.forfeit_after_ms);
+  EXPECT_EQ(c->abandon_after_ms, d.abandon_after_ms);
+  EXPECT_EQ(c->require_resume_token, d.require_resume_token);
+  EXPECT_EQ(c->limits.max_connections, d.limits.max_connections);
+  EXPECT_EQ(c->limits.max_line_bytes, d.limits.max_line_bytes);
+  EXPECT_EQ(c->limits.commands_per_second, d.limits.commands_per_second);
+  EXPECT_EQ(c->limits.max_matches, d.limits.max_matches);
+  EXPECT_EQ(c->limits.max_outgoing_bytes, d.limits.max_outgoing_bytes);
+  EXPECT_EQ(c->limits.max_queued_per_match, d.limits.max_queued_per_match);
+  EXPECT_EQ(c->log_level, d.log_level);
+  EXPECT_EQ(c->log_file, d.log_file);
+}
+
+TEST(Config, ValuesAreRead) {
+  auto c = parse_config(R"(
+[network]
+port = 9000
+[storage]
+durability = "normal"
+[limits]
+commands_per_second = 7
+[log]
+level = "debug"
+)");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->port, 9000);
+  EXPECT_EQ(c->durability, server::Durability::Normal);
+  EXPECT_EQ(c->limits.commands_per_second, 7);
+  EXPECT_EQ(c->log_level, "debug");
+}
+
+TEST(Config, MistakesNameTheKey) {
+  EXPECT_NE(error_of("[network]\nprot = 1\n").find("network.prot: unknown option"),
+            std::string::npos);
+  EXPECT_NE(error_of("[nope]\nx = 1\n").find("nope: unknown section"), std::string::npos);
+  EXPECT_NE(error_of("[network]\nport = \"80\"\n").find("network.port: must be an integer"),
+            std::string::npos);
+  EXPECT_NE(error_of("[network]\nport = 70000\n").find("network.port: must be between"),
+            std::string::npos);
+  EXPECT_NE(error_of("[storage]\ndurability = \"sometimes\"\n").find("storage.durability"),
+            std::string::npos);
+  EXPECT_NE(error_of("[matches]\nrequire_resume_token = 1\n").find("true or false"),
+            std::string::npos);
+  EXPECT_NE(error_of("[log]\nlevel = \"loud\"\n").find("log.level"), std::string::npos);
+  EXPECT_NE(
+      error_of("[heartbeat]\ninterval_ms = 5000\ntimeout_ms = 5000\n").find("heartbeat.timeout_ms"),
+      std::string::npos);
+  EXPECT_NE(error_of("[network\nport = 1\n").find("test.toml:"),
+            std::string::npos);  // syntax, with position
+}
+
+TEST(Config, TheServerExitsWithCode2OnABadFile) {
+  const std::string dir = ::testing::TempDir();
+  const std::string bad = dir + "/bad.toml";
+  ASSERT_EQ(std::system(("printf '[network]\\nprot = 1\\n' > " + bad).c_str()), 0);
+  const int status = std::system(
+      (std::string(ERYANTIS_SERVER) + " --config " + bad + " --check-config 2>/dev/null").c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const int ok = std::system(
+      (std::string(ERYANTIS_SERVER) + " --config " + ERYANTIS_CONFIG + " --check-config >/dev/null")
+          .c_str());
+  EXPECT_EQ(WEXITSTATUS(ok), 0);
+  const int missing = std::system(
+      (std::string(ERYANTIS_SERVER) + " --config " + dir + "/none.toml 2>/dev/null").c_str());
+  EXPECT_EQ(WEXITSTATUS(missing), 2);
+}
+
+}  // namespace
+}  // namespace eryantis::app
