@@ -1,6 +1,7 @@
 // Store benchmarks: durable append cost against bare SQLite, group commit
 // throughput, resume of 10,000 unfinished matches, and verify throughput.
 #include <benchmark/benchmark.h>
+#include <spdlog/fmt/fmt.h>
 
 #include <condition_variable>
 #include <filesystem>
@@ -167,9 +168,12 @@ void BM_GroupCommit1000Matches(benchmark::State& bench) {
       auto i = static_cast<std::size_t>(next[static_cast<std::size_t>(m)]);
       if (i >= game.events.size()) continue;  // that game is over
       ++pending;
+      // The server stores "seat:client id" with every player command.
+      NewEvent event = game.events[i];
+      if (i > 0) event.command_id = fmt::format("{}:bot-{}-{}", event.actor.text(), m, i);
       (*committer)
           ->submit(AppendRequest::of(ids[static_cast<std::size_t>(m)], static_cast<Seq>(i),
-                                     {game.events[i]}, game.states[i]),
+                                     {std::move(event)}, game.states[i]),
                    [&](Result<AppendOutcome> r) {
                      if (!r) bench.SkipWithError(r.error().message.c_str());
                      --pending;
@@ -192,35 +196,36 @@ void BM_GroupCommit1000Matches(benchmark::State& bench) {
 BENCHMARK(BM_GroupCommit1000Matches)->Unit(benchmark::kMillisecond)->Iterations(100)->UseRealTime();
 
 // 10,000 unfinished 4-player expert matches (each a random game cut short by
-// one event), snapshots every 64 events. Generated once and kept in the temp
-// dir between runs (delete it to regenerate).
+// one event), snapshots every 64 events. The matches are appended interleaved,
+// one event per append, as a server hosting all of them at once writes them.
+// Generated once and kept in the temp dir between runs (delete it to regenerate).
 const std::string& resume_database() {
   static const std::string path = [] {
+    constexpr int kMatches = 10'000;
     const std::string file =
-        (fs::temp_directory_path() / "eryantis-bench-resume-10000-v2.db").string();
+        (fs::temp_directory_path() / "eryantis-bench-resume-10000-v3.db").string();
     if (fs::exists(file)) return file;
     const std::string partial = file + ".partial";
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(partial + suffix);
     Store store = open_or_die(partial, Options{.durability = Durability::Normal});
+    std::vector<MatchId> ids;
+    for (int m = 0; m < kMatches; ++m) {
+      ids.push_back(
+          store.create_match(NewMatch{{4, rules::Mode::Expert}, MatchStatus::Running}).value());
+    }
     std::vector<AppendRequest> batch;
-    for (int m = 0; m < 10'000; ++m) {
-      const Game& game = games()[static_cast<std::size_t>(m) % games().size()];
-      const MatchId id =
-          store.create_match(NewMatch{{4, rules::Mode::Expert}, MatchStatus::Running}).value();
-      const std::size_t length = game.events.size() - 1;
-      for (std::size_t from = 0; from < length; from += 64) {
-        const std::size_t to = std::min(length, from + 64);
-        batch.push_back(AppendRequest::of(id, static_cast<Seq>(from),
-                                          {game.events.begin() + static_cast<std::ptrdiff_t>(from),
-                                           game.events.begin() + static_cast<std::ptrdiff_t>(to)},
-                                          game.states[to - 1]));
+    for (std::size_t i = 0;; ++i) {
+      for (int m = 0; m < kMatches; ++m) {
+        const Game& game = games()[static_cast<std::size_t>(m) % games().size()];
+        if (i + 1 >= game.events.size()) continue;  // every match stops one event short
+        batch.push_back(AppendRequest::of(ids[static_cast<std::size_t>(m)], static_cast<Seq>(i),
+                                          {game.events[i]}, game.states[i]));
       }
-      if (batch.size() > 2000 || m == 9'999) {
-        for (auto& result : store.append_batch(batch)) {
-          if (!result) throw std::runtime_error(result.error().message);
-        }
-        batch.clear();
+      if (batch.empty()) break;
+      for (auto& result : store.append_batch(batch)) {
+        if (!result) throw std::runtime_error(result.error().message);
       }
+      batch.clear();
     }
     store = open_or_die(partial, Options{.durability = Durability::Normal});  // checkpoint
     if (auto done = store.database().exec("PRAGMA wal_checkpoint(TRUNCATE)"); !done) {

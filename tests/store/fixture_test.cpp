@@ -1,5 +1,6 @@
-// A database written by this format's first build, committed under fixtures/:
-// every later build must still open, decode and fold it.
+// Databases written by earlier builds, committed under fixtures/ (schemaN.db, N
+// = the schema version they were written with): every later build must still
+// open, migrate, decode and fold them. Add one whenever the schema changes.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,14 +12,23 @@
 namespace eryantis::store {
 namespace {
 
-const std::filesystem::path kFixture =
-    std::filesystem::path(ERYANTIS_STORE_FIXTURES) / "schema1.db";
+std::filesystem::path fixture(int schema) {
+  return std::filesystem::path(ERYANTIS_STORE_FIXTURES) / ("schema" + std::to_string(schema) + ".db");
+}
 
-TEST(FixtureTest, TodaysFixtureOpensDecodesAndFolds) {
-  ASSERT_TRUE(std::filesystem::exists(kFixture)) << kFixture;
+class FixtureTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(FixtureTest, OpensMigratesDecodesAndFolds) {
+  const std::filesystem::path file = fixture(GetParam());
+  ASSERT_TRUE(std::filesystem::exists(file)) << file;
   testing::TempDir dir;
-  const std::string path = dir.file("schema1.db");
-  std::filesystem::copy_file(kFixture, path);
+  const std::string path = dir.file("fixture.db");
+  std::filesystem::copy_file(file, path);
+  {
+    auto raw = sqlite::Database::open(path, SQLITE_OPEN_READONLY);
+    ASSERT_TRUE(raw);
+    EXPECT_EQ(raw->query_int("PRAGMA user_version").value(), GetParam());
+  }
 
   // A copy opened read-write, as the server would: it is migrated to today's
   // schema first, and the old rows must still decode and fold.
@@ -49,12 +59,18 @@ TEST(FixtureTest, TodaysFixtureOpensDecodesAndFolds) {
   EXPECT_EQ(report.loaded.size(), 3u);  // two running, one lobby
 }
 
-// Writes fixtures/schema1.db. Run once per new schema, by hand:
+// Schema 1 is the first format; schema 3 moved events to append order.
+INSTANTIATE_TEST_SUITE_P(Schemas, FixtureTest, ::testing::Values(1, 3),
+                         [](const auto& info) { return "schema" + std::to_string(info.param); });
+
+// Writes fixtures/schema<latest>.db. Run once per new schema, by hand, then add
+// the version to the list above:
 //   eryantis-store-tests --gtest_also_run_disabled_tests --gtest_filter='*GenerateFixture'
-TEST(FixtureTest, DISABLED_GenerateFixture) {
-  std::filesystem::remove(kFixture);
+TEST(FixtureGenerator, DISABLED_GenerateFixture) {
+  const std::filesystem::path file = fixture(latest_schema_version());
+  std::filesystem::remove(file);
   {
-    Store store = testing::open_store(kFixture.string(), Options{.snapshot_every = 32});
+    Store store = testing::open_store(file.string(), Options{.snapshot_every = 32});
     const MatchId finished =
         testing::store_game(store, testing::play_random_game({2, rules::Mode::Simple}, 101), 101);
     ASSERT_TRUE(store.set_status(finished, MatchStatus::Finished, R"({"winners":[0]})"));
@@ -68,7 +84,7 @@ TEST(FixtureTest, DISABLED_GenerateFixture) {
     testing::exec(store, "PRAGMA journal_mode = DELETE");
     testing::exec(store, "VACUUM");
   }
-  EXPECT_LT(std::filesystem::file_size(kFixture), 200u * 1024u);
+  EXPECT_LT(std::filesystem::file_size(file), 200u * 1024u);
 }
 
 }  // namespace
