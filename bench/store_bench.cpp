@@ -3,7 +3,9 @@
 #include <benchmark/benchmark.h>
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
 #include <condition_variable>
+#include <cstdio>
 #include <filesystem>
 #include <mutex>
 #include <random>
@@ -46,11 +48,19 @@ Game play(rules::MatchOptions options, std::uint64_t seed) {
   return game;
 }
 
+// The 50 longest of 4,000 random 4-player expert games: random play ends most
+// games early (~145 events); these last the full 10 rounds (~200 events).
 const std::vector<Game>& games() {
   static const std::vector<Game> all = [] {
+    std::vector<std::pair<std::size_t, std::uint64_t>> lengths;
+    for (std::uint64_t seed = 1; seed <= 4'000; ++seed) {
+      lengths.emplace_back(play({4, rules::Mode::Expert}, seed).events.size(), seed);
+    }
+    std::sort(lengths.rbegin(), lengths.rend());
     std::vector<Game> out;
-    for (std::uint64_t seed = 1; seed <= 50; ++seed)
-      out.push_back(play({4, rules::Mode::Expert}, seed));
+    for (std::size_t i = 0; i < 50; ++i) out.push_back(play({4, rules::Mode::Expert}, lengths[i].second));
+    std::fprintf(stderr, "store bench games: %zu..%zu events\n", out.back().events.size(),
+                 out.front().events.size());
     return out;
   }();
   return all;
@@ -195,15 +205,16 @@ void BM_GroupCommit1000Matches(benchmark::State& bench) {
 }
 BENCHMARK(BM_GroupCommit1000Matches)->Unit(benchmark::kMillisecond)->Iterations(100)->UseRealTime();
 
-// 10,000 unfinished 4-player expert matches (each a random game cut short by
-// one event), snapshots every 64 events. The matches are appended interleaved,
+// 10,000 unfinished 4-player expert matches (each a full-length random game
+// cut short by 1 to 64 events, so the tails after the last snapshot spread over
+// 0..63 events as on a real server), snapshots every 64 events. The matches are appended interleaved,
 // one event per append, as a server hosting all of them at once writes them.
 // Generated once and kept in the temp dir between runs (delete it to regenerate).
 const std::string& resume_database() {
   static const std::string path = [] {
     constexpr int kMatches = 10'000;
     const std::string file =
-        (fs::temp_directory_path() / "eryantis-bench-resume-10000-v3.db").string();
+        (fs::temp_directory_path() / "eryantis-bench-resume-10000-v5.db").string();
     if (fs::exists(file)) return file;
     const std::string partial = file + ".partial";
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(partial + suffix);
@@ -217,7 +228,8 @@ const std::string& resume_database() {
     for (std::size_t i = 0;; ++i) {
       for (int m = 0; m < kMatches; ++m) {
         const Game& game = games()[static_cast<std::size_t>(m) % games().size()];
-        if (i + 1 >= game.events.size()) continue;  // every match stops one event short
+        const std::size_t cut = 1 + static_cast<std::size_t>(m) % 64;
+        if (i + cut >= game.events.size()) continue;
         batch.push_back(AppendRequest::of(ids[static_cast<std::size_t>(m)], static_cast<Seq>(i),
                                           {game.events[i]}, game.states[i]));
       }
