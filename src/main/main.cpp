@@ -167,13 +167,15 @@ int main(int argc, char** argv) {
   // Timers and signal handlers come before listen: a SIGTERM right after the
   // "listening" line must already mean a graceful shutdown.
   loop.every(100, [&server] { server.tick(); });
-  // Every 5 s, give memory freed by bursts back to the system once 4 MiB of it
-  // sit unused in the allocator (see heap_trim.hpp).
-  loop.every(5'000, [] {
+  // Every 5 s, give memory freed by bursts back to the system once the resident
+  // heap has grown by 4 MiB since the last trim (see heap_trim.hpp).
+  app::HeapTrimmer trimmer(std::size_t{4} << 20);
+  loop.every(5'000, [&trimmer] {
     const auto start = std::chrono::steady_clock::now();
-    const app::HeapTrim trim = app::trim_heap(4u << 20);
-    if (trim.trimmed) {
-      spdlog::debug("memory: trimmed the heap ({} KiB were free) in {} µs", trim.free_before >> 10,
+    const app::HeapTrimmer::Tick tick = trimmer.tick();
+    if (tick.trimmed) {
+      spdlog::debug("memory: trimmed the heap, resident {} -> {} KiB, in {} µs",
+                    tick.resident_before >> 10, tick.resident_after >> 10,
                     std::chrono::duration_cast<std::chrono::microseconds>(
                         std::chrono::steady_clock::now() - start)
                         .count());

@@ -53,8 +53,14 @@ Result<int> migrate(sqlite::Database& db, std::span<const Migration> migrations)
   for (const Migration& migration : migrations) {
     if (migration.version <= *current) continue;
     if (auto done = db.exec(migration.sql); !done) {
-      return fail(done.error().code, fmt::format("migration {:04}_{} failed: {}", migration.version,
-                                                 migration.name, done.error().message));
+      // Rows only hand edits (foreign keys off) can leave behind; say how to find them.
+      const bool foreign_key = done.error().message.find("FOREIGN KEY") != std::string::npos;
+      return fail(done.error().code,
+                  fmt::format("migration {:04}_{} failed: {}{} (nothing was changed)",
+                              migration.version, migration.name, done.error().message,
+                              foreign_key ? "; `sqlite3 FILE 'PRAGMA foreign_key_check'` lists the "
+                                            "rows that point at a missing match"
+                                          : ""));
     }
     // PRAGMA takes no parameters; the values are integers we produce.
     if (auto done = db.exec(fmt::format("PRAGMA user_version = {}", migration.version)); !done) {

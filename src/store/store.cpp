@@ -49,10 +49,13 @@ Result<void> configure_connection(sqlite::Database& db, const Options& options) 
   }
   const char* synchronous = options.durability == Durability::Full ? "FULL" : "NORMAL";
   // Checkpointing every 4000 pages (~16 MiB of WAL) instead of SQLite's 1000
-  // moves fewer, larger batches of pages into the database file.
-  return db.exec(fmt::format(
-      "PRAGMA synchronous = {}; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 4000",
-      synchronous));
+  // moves fewer, larger batches of pages into the database file. A WAL that one
+  // big transaction (a migration) blew up is cut back to 64 MiB once it resets,
+  // instead of keeping its largest size on disk for good.
+  return db.exec(
+      fmt::format("PRAGMA synchronous = {}; PRAGMA foreign_keys = ON; "
+                  "PRAGMA wal_autocheckpoint = 4000; PRAGMA journal_size_limit = 67108864",
+                  synchronous));
 }
 
 }  // namespace
@@ -84,6 +87,14 @@ Result<Store> Store::open(const std::string& path, const Options& options) {
   } else {
     auto applied = migrate(*db);
     if (!applied) return std::unexpected(std::move(applied.error()));
+    if (*applied > 0) {
+      // A migration that rebuilt a table wrote it all to the WAL: move it into the
+      // database now and give the WAL's disk space back (best effort: a reader of
+      // another process may hold it a little longer).
+      if (auto done = db->exec("PRAGMA wal_checkpoint(TRUNCATE)"); !done) {
+        spdlog::warn("store: checkpoint after migrating {}: {}", path, done.error().message);
+      }
+    }
   }
   auto impl = std::make_unique<Impl>(Impl{std::move(*db), options, latest_schema_version()});
   return Store(std::move(impl));

@@ -66,11 +66,13 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
   for (std::uint64_t seed : {11u, 12u, 13u}) {
     games.push_back(testing::play_random_game({3, rules::Mode::Expert}, seed, 60));
   }
+  // Every column of every row, with its storage type, in key order.
   const char* kEventsChecksum =
-      "SELECT count(*), total(match_id * 1000 + seq), "
-      "group_concat(match_id || '/' || seq || '/' || time || '/' || actor || '/' || "
-      "ifnull(command_id, '-') || '/' || type || '/' || schema_version || '/' || "
-      "length(payload) || '/' || state_hash, ';') FROM (SELECT * FROM events ORDER BY match_id, seq)";
+      "SELECT count(*), 0, group_concat(quote(match_id) || typeof(match_id) || '|' || "
+      "quote(seq) || typeof(seq) || '|' || quote(time) || typeof(time) || '|' || quote(actor) || "
+      "'|' || quote(command_id) || '|' || quote(type) || '|' || quote(schema_version) || "
+      "typeof(schema_version) || '|' || quote(payload) || '|' || quote(state_hash), ';') "
+      "FROM (SELECT * FROM events ORDER BY match_id, seq)";
   std::string before;
   {
     // Rows as a schema-2 build wrote them, the matches interleaved event by event.
@@ -114,12 +116,32 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
   auto row = store.database().prepare(kEventsChecksum);
   ASSERT_TRUE(row && row->step().value());
   EXPECT_EQ(std::to_string(row->column_int(0)) + "|" + std::string(row->column_text(2)), before);
-  // A rowid table now, with the primary key and the command-id index still enforced.
-  auto sql = store.database().prepare("SELECT sql FROM sqlite_schema WHERE name = 'events'");
-  ASSERT_TRUE(sql && sql->step().value());
-  EXPECT_EQ(sql->column_text(0).find("WITHOUT ROWID"), std::string::npos);
-  EXPECT_EQ(store.database().query_int("SELECT count(*) FROM timeline").value(),
-            row->column_int(0));
+  const std::int64_t rows = row->column_int(0);
+  EXPECT_EQ(store.database().query_int("SELECT count(*) FROM timeline").value(), rows);
+  // A rowid table now (a WITHOUT ROWID table has no rowid column), the old rows
+  // copied in key order: each match's events stay together.
+  EXPECT_EQ(store.database()
+                .query_int("SELECT count(*) FROM (SELECT match_id, seq, lag(match_id) OVER w AS pm, "
+                           "lag(seq) OVER w AS ps FROM events WINDOW w AS (ORDER BY rowid)) "
+                           "WHERE pm IS NOT NULL AND (match_id < pm OR (match_id = pm AND seq <= ps))")
+                .value(),
+            0);
+  // The primary key and the command-id index are still enforced by SQLite itself.
+  auto duplicate_seq = store.database().exec(
+      "INSERT INTO events (match_id, seq, time, actor, type, schema_version, payload, state_hash) "
+      "SELECT match_id, seq, time, actor, type, schema_version, payload, state_hash FROM events "
+      "WHERE match_id = 1 AND seq = 1");
+  ASSERT_FALSE(duplicate_seq);
+  EXPECT_NE(duplicate_seq.error().message.find("UNIQUE"), std::string::npos)
+      << duplicate_seq.error().message;
+  auto duplicate_command = store.database().exec(
+      "INSERT INTO events (match_id, seq, time, actor, command_id, type, schema_version, payload, "
+      "state_hash) SELECT match_id, 1000, time, actor, command_id, type, schema_version, payload, "
+      "state_hash FROM events WHERE match_id = 1 AND command_id IS NOT NULL LIMIT 1");
+  ASSERT_FALSE(duplicate_command);
+  EXPECT_NE(duplicate_command.error().message.find("UNIQUE"), std::string::npos)
+      << duplicate_command.error().message;
+  EXPECT_EQ(store.database().query_int("SELECT count(*) FROM events").value(), rows);
   for (std::size_t m = 0; m < games.size(); ++m) {
     const MatchId id = static_cast<MatchId>(m + 1);
     EXPECT_TRUE(store.verify(id).value().ok()) << "match " << id;
@@ -139,6 +161,42 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
   auto report = store.load_unfinished().value();
   EXPECT_EQ(report.loaded.size(), games.size());
   EXPECT_TRUE(report.quarantined.empty());
+  // A new event lands after every copied row: append order from here on.
+  const testing::Game more = testing::play_random_game({3, rules::Mode::Expert}, 11, 61);
+  ASSERT_EQ(more.events.size(), 61u);
+  ASSERT_TRUE(store.append(1, 60, {&more.events[60], 1}));
+  auto last = store.database().prepare("SELECT match_id, seq FROM events ORDER BY rowid DESC LIMIT 1");
+  ASSERT_TRUE(last && last->step().value());
+  EXPECT_EQ(last->column_int(0), 1);
+  EXPECT_EQ(last->column_int(1), 61);
+}
+
+// An event whose match row was deleted by hand (foreign keys are off in the
+// sqlite3 shell) stops the rebuild: nothing changes and the message says how
+// to find the row.
+TEST(MigrationTest, OrphanEventStopsTheRebuildAndSaysWhy) {
+  TempDir dir;
+  const std::string path = dir.file("eryantis.db");
+  create_with_prefix(path, 2);
+  {
+    auto db = sqlite::Database::open(path, SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(db->exec(
+        "INSERT INTO events (match_id, seq, time, actor, type, schema_version, payload, "
+        "state_hash) VALUES (99, 1, 0, 'server', 'create_match', 1, '{}', '0000000000000000')"));
+  }
+  auto store = Store::open(path);
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().message.find("0003_events_in_append_order"), std::string::npos)
+      << store.error().message;
+  EXPECT_NE(store.error().message.find("foreign_key_check"), std::string::npos)
+      << store.error().message;
+  EXPECT_NE(store.error().message.find("nothing was changed"), std::string::npos)
+      << store.error().message;
+  auto db = sqlite::Database::open(path, SQLITE_OPEN_READONLY);
+  ASSERT_TRUE(db);
+  EXPECT_EQ(db->query_int("PRAGMA user_version").value(), 2);
+  EXPECT_EQ(db->query_int("SELECT count(*) FROM events").value(), 1);
 }
 
 TEST(MigrationTest, WalAndSynchronousFollowTheOptions) {

@@ -4,20 +4,49 @@
 // Bursts (a thousand matches filling at once, each seat sent its full board)
 // allocate many short-lived buffers between long-lived objects; glibc keeps the
 // freed pages inside its arenas, so the server's resident size stays at the
-// burst's peak. A periodic trim returns whole free pages (madvise), which took
-// the resident memory of 5,000 idle matches from ~60 MiB to ~27 MiB.
+// burst's peak. A trim returns whole free pages (madvise): it took the resident
+// memory of 5,000 idle matches from ~60 MiB to ~27 MiB.
+//
+// When to trim: glibc's own statistics cannot tell free pages already given
+// back from free pages still resident, so the trigger is the process's resident
+// anonymous memory: a trim runs when it has grown by `growth_bytes` since the
+// last trim (or since the start). A busy server at a steady size never trims; a
+// server whose heap keeps growing trims once per `growth_bytes` of growth.
 #include <cstddef>
+#include <functional>
+#include <optional>
 
 namespace eryantis::app {
 
-struct HeapTrim {
-  std::size_t free_before = 0;  // bytes free inside the allocator's arenas
-  bool trimmed = false;         // malloc_trim ran
-  bool released = false;        // it gave memory back
-};
+// Resident anonymous memory of this process (RssAnon in /proc/self/status),
+// or nothing where that cannot be read.
+std::optional<std::size_t> anonymous_resident_bytes();
 
-// Trims when at least `min_free_bytes` are free inside the arenas; a cheap
-// no-op otherwise, so it can run on a timer.
-HeapTrim trim_heap(std::size_t min_free_bytes);
+// Hands the allocator's free pages back (glibc's malloc_trim; a no-op elsewhere).
+void trim_allocator();
+
+class HeapTrimmer {
+ public:
+  using ResidentBytes = std::function<std::optional<std::size_t>()>;
+  using Trim = std::function<void()>;
+
+  struct Tick {
+    bool trimmed = false;
+    std::size_t resident_before = 0;
+    std::size_t resident_after = 0;
+  };
+
+  explicit HeapTrimmer(std::size_t growth_bytes, ResidentBytes resident = anonymous_resident_bytes,
+                       Trim trim = trim_allocator);
+
+  // Called on a timer: trims if the resident memory grew enough since the last trim.
+  Tick tick();
+
+ private:
+  std::size_t growth_bytes_;
+  ResidentBytes resident_;
+  Trim trim_;
+  std::optional<std::size_t> baseline_;  // resident bytes after the last trim (or the lowest seen)
+};
 
 }  // namespace eryantis::app
