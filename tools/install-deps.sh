@@ -7,7 +7,7 @@ packages=(
   build-essential cmake make pkg-config git
   libuv1-dev libsqlite3-dev sqlite3 libcereal-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev libcli11-dev
-  libreadline-dev rapidjson-dev
+  libreadline-dev rapidjson-dev ccache
 )
 
 missing=()
