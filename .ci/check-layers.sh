@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Fails when a file of one layer includes a header of a layer it may not know.
+# The layers point one way (docs/architecture.md):
+#   util <- rules <- codec <- protocol, store <- server <- net <- main
+# with `transport` (the seam between server and net) below both of them, and the
+# client-side libraries (render, client) beside the server. The build enforces the
+# same graph (each library sees only the headers of what it links); this check
+# also reads the headers themselves and gives a readable list of offenders.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# layer -> the layers its files may include (its own is always allowed).
+declare -A allowed=(
+  [util]=""
+  [rules]="util"
+  [codec]="util rules"
+  [protocol]="util rules codec"
+  [store]="util rules codec"
+  [transport]="util"
+  [server]="util rules codec protocol transport store_types"
+  [net]="util transport"
+  [render]="util rules"
+  [client]="util rules codec protocol transport net render"
+  [main]="util rules codec protocol store store_types transport server net"
+)
+# The store's value types (records and errors) are a layer of their own to the server:
+# it may use them, never the SQLite-bound store itself.
+store_types_headers="eryantis/store/records.hpp eryantis/store/error.hpp"
+
+offenders=0
+for layer in "${!allowed[@]}"; do
+  for dir in "src/$layer" "include/eryantis/$layer"; do
+    [ -d "$dir" ] || continue
+    while IFS= read -r hit; do
+      file=${hit%%:*}
+      header=$(sed -E 's/.*#include[[:space:]]*"([^"]+)".*/\1/' <<<"${hit#*:}")
+      target=$(cut -d/ -f2 <<<"$header")
+      [ "$target" = "$layer" ] && continue
+      ok=0
+      for a in ${allowed[$layer]}; do
+        if [ "$a" = "$target" ]; then ok=1; fi
+        if [ "$a" = store_types ] && [[ " $store_types_headers " == *" $header "* ]]; then ok=1; fi
+      done
+      if [ $ok -eq 0 ]; then
+        echo "layer violation: $file ($layer) includes $header ($target)"
+        offenders=$((offenders + 1))
+      fi
+    done < <(grep -rHn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"eryantis/' "$dir" | sed -E 's/^([^:]+):[0-9]+:/\1:/' || true)
+  done
+done
+
+# Any folder under src/ that the table above does not know is a new layer: name it here.
+for dir in src/*/; do
+  layer=$(basename "$dir")
+  if [ -z "${allowed[$layer]+x}" ]; then
+    echo "unknown layer src/$layer: add it to .ci/check-layers.sh and docs/architecture.md"
+    offenders=$((offenders + 1))
+  fi
+done
+
+if [ $offenders -gt 0 ]; then
+  echo "$offenders layer violation(s)"
+  exit 1
+fi
+echo "layers: every include points down"
