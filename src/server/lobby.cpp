@@ -144,10 +144,14 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
           [this, conn, id, nickname](store::Result<store::AppendOutcome> done, Room* room) {
             if (!room) return;
             if (!done) {
-              send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
-                         "the match could not be saved: " + done.error().message);
+              const std::string why =
+                  "match " + std::to_string(room->id) +
+                  " could not be saved, so it does not exist: " + done.error().message;
+              send_error(conn, id, error_code_name(ErrorCode::StoreFailure), why);
               seated_in_.erase(nickname);
-              rooms_.erase(room->id);
+              // Joins that queued behind the creation get the same answer.
+              drop_room(room->id, error_code_name(ErrorCode::StoreFailure),
+                        why + "; create or join another match");
               return;
             }
             room->seq = done->last_seq;
@@ -229,7 +233,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const std::optional<int> seat = m.seat;
-  enqueue(*room, [this, conn, id, mid, seat] {
+  enqueue(*room, conn, id, [this, conn, id, mid, seat] {
     if (Room* r = find_room(mid)) join_seat(*r, conn, id, seat);
   });
 }
@@ -267,7 +271,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const std::string nickname = *s.nickname;
-  enqueue(*room, [this, conn, id, mid, nickname] {
+  enqueue(*room, conn, id, [this, conn, id, mid, nickname] {
     Room* room = find_room(mid);
     if (!room) return;
     int seat = -1;

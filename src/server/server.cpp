@@ -323,8 +323,11 @@ void Server::tick() {
   const std::int64_t now = clock_();
   std::vector<ConnectionId> dead;
   for (auto& [id, s] : sessions_) {
+    // Closing (it may take the transport up to its close timeout): told and logged once.
+    if (s.timed_out) continue;
     const std::int64_t silent = now - s.last_seen_ms;
     if (silent >= config_.heartbeat_timeout_ms) {
+      s.timed_out = true;
       dead.push_back(id);
     } else if (silent >= config_.heartbeat_interval_ms &&
                now - s.last_ping_ms >= config_.heartbeat_interval_ms) {

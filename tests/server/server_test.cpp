@@ -7,8 +7,12 @@
 #include <rapidjson/document.h>
 #include <cereal/archives/json.hpp>
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
 #include <deque>
 #include <map>
+#include <sstream>
 
 #include "eryantis/rules/serialize.hpp"
 #include "eryantis/server/token.hpp"
@@ -19,8 +23,32 @@ namespace {
 struct FakeTransport : Transport {
   std::map<ConnectionId, std::vector<std::string>> sent;
   std::set<ConnectionId> closed;
+  int close_calls = 0;
   void send(ConnectionId id, std::string line) override { sent[id].push_back(std::move(line)); }
-  void close(ConnectionId id) override { closed.insert(id); }
+  void close(ConnectionId id) override {
+    closed.insert(id);
+    ++close_calls;
+  }
+};
+
+// Routes the default logger into a string while it lives.
+class LogCapture {
+ public:
+  LogCapture() : previous_(spdlog::default_logger()) {
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out_);
+    spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+  }
+  ~LogCapture() { spdlog::set_default_logger(previous_); }
+  int count(std::string_view needle) const {
+    const std::string text = out_.str();
+    int n = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+    return n;
+  }
+
+ private:
+  std::ostringstream out_;
+  std::shared_ptr<spdlog::logger> previous_;
 };
 
 struct FakePersistence : Persistence {
@@ -116,6 +144,31 @@ class ServerTest : public ::testing::Test {
                    R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}");
     EXPECT_EQ(type_of(r), "ack") << r;
     return true;
+  }
+
+  // Connections 1..players seated in a new match, setup done: planning, all connected.
+  store::MatchId running_match(int players) {
+    static const char* kNames[] = {"a", "b", "c", "d"};
+    static const char* kColors[] = {"black", "white", "grey"};
+    for (int p = 0; p < players; ++p) connect(static_cast<ConnectionId>(p + 1), kNames[p]);
+    const auto m = create(1, players);
+    for (int p = 1; p < players; ++p)
+      reply(static_cast<ConnectionId>(p + 1),
+            R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+    for (int p = 0; p < players; ++p) {
+      const auto c = static_cast<ConnectionId>(p + 1);
+      reply(c, R"({"type":"play","command":{"type":"choose_wizard","wizard":)" + std::to_string(p) +
+                   "}}");
+      if (players != 4 || p % 2 == 0)
+        reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" +
+                     std::string(kColors[players == 4 ? p / 2 : p]) + "\"}}");
+    }
+    EXPECT_EQ(server.room(m)->state.phase, rules::Phase::Planning);
+    return m;
+  }
+  void tick() {
+    server.tick();
+    store.complete_all();
   }
 
   std::int64_t now = 1'000'000;
@@ -305,21 +358,8 @@ TEST_F(ServerTest, TakingOverALiveConnectionWithTheToken) {
 }
 
 TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
-  connect(1, "a");
-  connect(2, "b");
-  connect(3, "c");
-  const auto m = create(1, 3);
-  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
-  reply(3, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
-  for (ConnectionId c = 1; c <= 3; ++c) {
-    reply(c, R"({"type":"play","command":{"type":"choose_wizard","wizard":)" +
-                 std::to_string(c - 1) + "}}");
-    const char* colors[] = {"black", "white", "grey"};
-    reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" +
-                 std::string(colors[c - 1]) + "\"}}");
-  }
+  const auto m = running_match(3);
   const Room* room = server.room(m);
-  ASSERT_EQ(room->state.phase, rules::Phase::Planning);
   const rules::Seat absent = room->state.current_seat();
   server.on_closed(static_cast<ConnectionId>(absent + 1));
   server.tick();
@@ -344,7 +384,7 @@ TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
     if (p != stays && p != absent) server.on_closed(static_cast<ConnectionId>(p + 1));
   server.tick();
   store.complete_all();
-  EXPECT_EQ(room->deadline.kind, DeadlineKind::Forfeit);
+  EXPECT_EQ(room->forfeit.kind, DeadlineKind::Forfeit);
   now += 5000;
   server.tick();
   store.complete_all();
@@ -536,6 +576,172 @@ TEST_F(ServerTest, GarbageCountsAgainstTheRateLimit) {
   slow.on_open(9, "p");
   for (int i = 0; i < 5; ++i) slow.on_line(9, "garbage");
   EXPECT_STREQ(parse(transport.sent[9].back())["code"].GetString(), "RATE_LIMITED");
+}
+
+TEST_F(ServerTest, JoinsQueuedBehindAFailedCreationAreAnswered) {
+  connect(1, "alice");
+  connect(2, "bob");
+  connect(3, "carol");
+  server.on_line(1, R"({"type":"create_match","players":3,"id":"c"})");
+  ASSERT_EQ(store.pending.size(), 1u);  // the creation is in flight: the room is busy
+  const store::MatchId m = store.pending.front().first.match;
+  server.on_line(2, R"({"type":"join_match","id":"j2","match":)" + std::to_string(m) + "}");
+  server.on_line(3, R"({"type":"join_match","id":"j3","match":)" + std::to_string(m) + "}");
+  store.fail_next = true;
+  store.complete_all();
+  EXPECT_EQ(server.room(m), nullptr);
+  for (ConnectionId c : {1, 2, 3}) {
+    auto r = parse(transport.sent[c].back());
+    EXPECT_STREQ(r["type"].GetString(), "error") << c;
+    EXPECT_STREQ(r["code"].GetString(), "STORE_FAILURE") << c;
+    EXPECT_NE(std::string(r["message"].GetString()).find("could not be saved"), std::string::npos);
+  }
+  EXPECT_STREQ(parse(transport.sent[2].back())["id"].GetString(), "j2");
+  EXPECT_STREQ(parse(transport.sent[3].back())["id"].GetString(), "j3");
+  // Nobody holds a seat in the match that does not exist.
+  EXPECT_EQ(type_of(reply(2, R"({"type":"create_match","players":2})")), "joined");
+}
+
+TEST_F(ServerTest, RequestsBeyondTheQueueBoundAreRefused) {
+  ServerConfig c = config();
+  c.limits.max_queued_per_match = 2;
+  Server s2(
+      c, transport, store, [this] { return now; }, 5);
+  for (ConnectionId id : {21, 22, 23, 24}) {
+    s2.on_open(id, "p");
+    s2.on_line(id, R"({"type":"hello","protocol":1})");
+    s2.on_line(id, "{\"type\":\"login\",\"nickname\":\"n" + std::to_string(id) + "\"}");
+  }
+  s2.on_line(21, R"({"type":"create_match","players":4})");
+  const store::MatchId m = store.pending.front().first.match;
+  for (ConnectionId id : {22, 23, 24})
+    s2.on_line(id, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  EXPECT_STREQ(parse(transport.sent[24].back())["code"].GetString(), "RATE_LIMITED");
+  store.complete_all();
+  EXPECT_EQ(s2.room(m)->seated(), 3);
+}
+
+TEST_F(ServerTest, ASilentPeerIsToldAndLoggedOnceWhileItsCloseTakes) {
+  LogCapture log;
+  connect(1, "alice");
+  now += 6000;
+  server.tick();
+  // The transport may take seconds to close a peer that does not read: meanwhile
+  // later ticks neither log nor send again.
+  for (int i = 0; i < 30; ++i) {
+    now += 100;
+    server.tick();
+  }
+  EXPECT_EQ(log.count("no heartbeat"), 1);
+  EXPECT_EQ(transport.close_calls, 1);
+  int shutdowns = 0;
+  for (const auto& line : transport.sent[1]) shutdowns += type_of(line) == "shutdown";
+  EXPECT_EQ(shutdowns, 1);
+  server.on_closed(1);
+  EXPECT_EQ(server.stats().connections, 0u);
+}
+
+TEST_F(ServerTest, TheForfeitClockStopsWhenTheLastPlayerLeavesToo) {
+  const auto m = running_match(2);
+  const Room* room = server.room(m);
+  const std::string alice = tokens[1];
+  server.on_closed(2);  // bob leaves: alice's forfeit clock starts
+  tick();
+  EXPECT_EQ(room->forfeit.kind, DeadlineKind::Forfeit);
+  EXPECT_EQ(room->forfeit.at_ms, now + 5000);
+  now += 1000;
+  server.on_closed(1);  // alice leaves too: nobody waits any more
+  tick();
+  EXPECT_EQ(room->forfeit.kind, DeadlineKind::None);
+  now += 100'000;  // long past the old forfeit time
+  connect(3, "a", alice);
+  tick();
+  EXPECT_NE(room->state.phase, rules::Phase::GameOver);  // no win for coming back
+  EXPECT_EQ(room->forfeit.at_ms, now + 5000);            // a full forfeit time from now
+  now += 4999;
+  tick();
+  EXPECT_NE(room->state.phase, rules::Phase::GameOver);
+  now += 1;
+  tick();
+  EXPECT_EQ(type_of(transport.sent[3].back()), "game_over");
+}
+
+TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime) {
+  // A 3-player match saved with the absent seat's grace ending at t0 + 3000.
+  const auto m = running_match(3);
+  const Room* before = server.room(m);
+  const rules::Seat absent = before->state.current_seat();
+  const std::int64_t t0 = now;
+  RestoredMatch rm;
+  rm.id = m;
+  rm.status = before->status;
+  rm.last_seq = before->seq;
+  rm.state = before->state;
+  for (int i = 0; i < 3; ++i)
+    rm.seats.push_back(store::SeatRecord{m, i, before->seats[i]->nickname,
+                                         before->seats[i]->token_hash, std::nullopt, std::nullopt});
+  rm.deadline = {DeadlineKind::TurnGrace, absent, t0 + 3000};
+  Server restarted(
+      config(), transport, store, [this] { return now; }, 7);
+  restarted.restore({rm}, m + 1);
+  auto back = [&](ConnectionId c, int seat) {
+    restarted.on_open(c, "p");
+    restarted.on_line(c, R"({"type":"hello","protocol":1})");
+    restarted.on_line(c, R"({"type":"login","nickname":")" + before->seats[seat]->nickname +
+                             R"(","token":")" + tokens[static_cast<ConnectionId>(seat + 1)] +
+                             "\"}");
+    store.complete_all();
+    ASSERT_EQ(restarted.room(m)->seats[seat]->connection, c);
+  };
+  auto tick2 = [&] {
+    restarted.tick();
+    store.complete_all();
+  };
+  const int first = (absent + 1) % 3;
+  const int second = (absent + 2) % 3;
+  const std::size_t writes = store.written.size();
+  now = t0 + 1000;
+  back(11, first);  // alone: the forfeit clock runs, the grace deadline stays
+  tick2();
+  EXPECT_EQ(restarted.room(m)->forfeit.kind, DeadlineKind::Forfeit);
+  EXPECT_EQ(restarted.room(m)->deadline.at_ms, t0 + 3000);
+  now = t0 + 2000;
+  back(12, second);
+  tick2();
+  EXPECT_EQ(restarted.room(m)->deadline.at_ms, t0 + 3000);
+  EXPECT_EQ(restarted.room(m)->forfeit.kind, DeadlineKind::None);
+  now = t0 + 2999;
+  tick2();
+  EXPECT_EQ(restarted.room(m)->state.current_seat(), absent);
+  EXPECT_EQ(store.written.size(), writes);  // nothing re-armed
+  now = t0 + 3000;
+  tick2();
+  EXPECT_TRUE(restarted.room(m)->state.boards[absent].skipped_planning);
+}
+
+TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
+  const auto m = running_match(2);
+  const Room* before = server.room(m);
+  RestoredMatch rm;
+  rm.id = m;
+  rm.status = before->status;
+  rm.last_seq = before->seq;
+  rm.state = before->state;
+  for (int i = 0; i < 2; ++i)
+    rm.seats.push_back(store::SeatRecord{m, i, before->seats[i]->nickname,
+                                         before->seats[i]->token_hash, std::nullopt, std::nullopt});
+  // Written by an older build (forfeit clocks are no longer stored), long expired.
+  rm.deadline = {DeadlineKind::Forfeit, 0, now - 1};
+  Server restarted(
+      config(), transport, store, [this] { return now; }, 8);
+  restarted.restore({rm}, m + 1);
+  restarted.on_open(11, "p");
+  restarted.on_line(11, R"({"type":"hello","protocol":1})");
+  restarted.on_line(11, R"({"type":"login","nickname":"a","token":")" + tokens[1] + "\"}");
+  restarted.tick();
+  store.complete_all();
+  EXPECT_NE(restarted.room(m)->state.phase, rules::Phase::GameOver);
+  EXPECT_EQ(restarted.room(m)->forfeit.at_ms, now + 5000);
 }
 
 }  // namespace

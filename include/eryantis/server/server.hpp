@@ -84,9 +84,12 @@ class Server final : public ConnectionEvents {
   void handle(Session& s, const std::string& id, const protocol::Ping& m);
   void handle(Session& s, const std::string& id, const protocol::Pong& m);
 
-  // Room operations run one at a time per room (see Room::busy).
-  void enqueue(Room& room, std::function<void()> op);
+  // Room operations run one at a time per room (see Room::busy). A request beyond
+  // limits.max_queued_per_match is refused (RATE_LIMITED) and `op` dropped.
+  void enqueue(Room& room, ConnectionId conn, const std::string& id, std::function<void()> op);
   void run_next(store::MatchId id);
+  // Forgets a room whose creation failed; the requests waiting for it get `message`.
+  void drop_room(store::MatchId id, std::string_view code, const std::string& message);
   void join_seat(Room& room, ConnectionId conn, const std::string& id, std::optional<int> seat);
   void play(Room& room, ConnectionId conn, const std::string& id, const protocol::Play& m);
   // Submits one write for the room; `after` runs when it is durable (or failed),
