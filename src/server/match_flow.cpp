@@ -49,15 +49,17 @@ void Server::persist(Room& room, MatchWrite write,
   room.busy = true;
   ++writes_in_flight_;
   const store::MatchId mid = room.id;
-  persistence_.submit(std::move(write),
-                      [this, mid, after = std::move(after)](store::Result<store::AppendOutcome> r) {
-                        --writes_in_flight_;
-                        Room* room = find_room(mid);
-                        if (room) room->busy = false;
-                        if (!r) spdlog::error("match {}: write failed: {}", mid, r.error().message);
-                        after(std::move(r), room);
-                        run_next(mid);
-                      });
+  persistence_.submit(std::move(write), [this, mid, after = std::move(after)](
+                                            store::Result<store::AppendOutcome> r) {
+    --writes_in_flight_;
+    Room* room = find_room(mid);
+    if (room) room->busy = false;
+    if (!r)
+      log_throttle_.log(spdlog::level::err, "write failed",
+                        fmt::format("match {}: write failed: {}", mid, r.error().message));
+    after(std::move(r), room);
+    run_next(mid);
+  });
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::Play& m) {

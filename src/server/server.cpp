@@ -30,7 +30,8 @@ Server::Server(ServerConfig config, Transport& transport, Persistence& persisten
       transport_(transport),
       persistence_(persistence),
       clock_(std::move(clock)),
-      random_(seed) {}
+      random_(seed),
+      log_throttle_(logging::LogThrottle::kDefaultWindowMs, clock_) {}
 
 Session* Server::session(ConnectionId id) {
   auto it = sessions_.find(id);
@@ -321,6 +322,7 @@ void Server::on_closed(ConnectionId id) {
 
 void Server::tick() {
   const std::int64_t now = clock_();
+  log_throttle_.flush();
   std::vector<ConnectionId> dead;
   for (auto& [id, s] : sessions_) {
     // Closing (it may take the transport up to its close timeout): told and logged once.

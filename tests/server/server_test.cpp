@@ -56,6 +56,7 @@ struct FakePersistence : Persistence {
   std::map<store::MatchId, store::Seq> seqs;
   std::vector<MatchWrite> written;
   bool fail_next = false;
+  bool fail_all = false;  // a full disk
   void submit(MatchWrite w, WriteDone done) override {
     pending.emplace_back(std::move(w), std::move(done));
   }
@@ -64,7 +65,7 @@ struct FakePersistence : Persistence {
     while (!pending.empty()) {
       auto [w, done] = std::move(pending.front());
       pending.pop_front();
-      if (fail_next) {
+      if (fail_next || fail_all) {
         fail_next = false;
         done(std::unexpected(store::StoreError{store::StoreCode::Io, "disk on fire", -1}));
         continue;
@@ -742,6 +743,27 @@ TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
   store.complete_all();
   EXPECT_NE(restarted.room(m)->state.phase, rules::Phase::GameOver);
   EXPECT_EQ(restarted.room(m)->forfeit.at_ms, now + 5000);
+}
+
+TEST_F(ServerTest, AFullDiskDoesNotFloodTheLog) {
+  LogCapture log;
+  const auto m = running_match(2);
+  store.fail_all = true;
+  const rules::Seat seat = server.room(m)->state.current_seat();
+  const auto conn = static_cast<ConnectionId>(seat + 1);
+  const std::int64_t first = now;
+  for (int i = 0; i < 300; ++i) {
+    auto r = parse(reply(conn, R"({"type":"play","command":{"type":"play_assistant","value":)" +
+                                   std::to_string(1 + i % 10) + "}}"));
+    ASSERT_STREQ(r["code"].GetString(), "STORE_FAILURE");  // every request is still answered
+    now += 10;
+    server.tick();
+  }
+  EXPECT_EQ(log.count("write failed"), 1);
+  now = first + 10'000;
+  server.tick();
+  EXPECT_EQ(log.count("write failed"), 2);
+  EXPECT_EQ(log.count("(repeated 299 times in the last 10 s)"), 1);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eryantis/log/log_throttle.hpp"
 #include "eryantis/protocol/message.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/server/config.hpp"
@@ -138,6 +139,8 @@ class Server final : public ConnectionEvents {
   std::size_t writes_in_flight_ = 0;
   bool shutting_down_ = false;
   ServerStats stats_;
+  // Per-request errors that a fault repeats (a full disk fails every write).
+  logging::LogThrottle log_throttle_;
 };
 
 }  // namespace eryantis::server
