@@ -49,6 +49,8 @@ struct TcpServer::Connection {
   LineSplitter splitter;
   std::string pending;  // lines queued since the last write
   std::string out;      // bytes of the write in flight; libuv reads them until its callback
+
+  std::size_t held() const { return pending.size() + out.size(); }
 };
 
 // Owners of the server's own handles; handle.data points back to the owner.
@@ -237,7 +239,10 @@ void TcpServer::on_accept() {
   if (open_count_ >= options_.max_connections) {
     spdlog::debug("net: refusing a connection: {} open (max {})", open_count_,
                   options_.max_connections);
-    if (!options_.busy_line.empty()) connection.pending = options_.busy_line + '\n';
+    if (!options_.busy_line.empty()) {
+      connection.pending = options_.busy_line + '\n';
+      queued_bytes_ += connection.pending.size();
+    }
     begin_close(connection);
     start_reading(connection);
     return;
@@ -303,9 +308,38 @@ void TcpServer::send(ConnectionId id, std::string line) {
     finish(*connection, Notify::later);  // we are inside the server's call
     return;
   }
+  if (queued_bytes_ + line.size() + 1 > options_.max_outgoing_bytes_total) {
+    enforce_budget(line.size() + 1);
+    if (connection->state != Connection::State::open) return;  // it was among the biggest
+  }
   connection->pending.append(line);
   connection->pending.push_back('\n');
+  queued_bytes_ += line.size() + 1;
   mark_dirty(*connection);
+}
+
+void TcpServer::enforce_budget(std::size_t incoming) {
+  // Down to 7/8 of the budget, so that a server at its limit sorts its
+  // connections once per budget/8 bytes (32 MiB by default), not once per line.
+  const std::size_t low_water = options_.max_outgoing_bytes_total / 8 * 7;
+  std::vector<std::pair<std::size_t, Connection*>> holders;
+  for (auto& [id, connection] : connections_)
+    if (connection->held() > 0) holders.emplace_back(connection->held(), connection.get());
+  std::sort(holders.begin(), holders.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [held, connection] : holders) {
+    if (queued_bytes_ + incoming <= low_water) break;
+    spdlog::warn(
+        "net: connection {}: cut, it holds {} bytes of unsent output, the most of all "
+        "connections, which hold {} together (limits.max_outgoing_bytes_total {})",
+        connection->id, held, queued_bytes_, options_.max_outgoing_bytes_total);
+    finish(*connection, Notify::later);  // we are inside the server's call
+  }
+}
+
+std::size_t TcpServer::queued_bytes(ConnectionId id) const {
+  auto it = connections_.find(id);
+  return it == connections_.end() ? 0 : it->second->held();
 }
 
 void TcpServer::close(ConnectionId id) {
@@ -381,6 +415,7 @@ void TcpServer::flush(Connection& connection) {
 }
 
 void TcpServer::release_out(Connection& connection) {
+  queued_bytes_ -= connection.out.size();
   connection.out.clear();
   // A buffer grown by a burst is given back, so idle connections stay small.
   if (connection.out.capacity() > kKeepBufferBytes) std::string().swap(connection.out);
@@ -439,6 +474,10 @@ void TcpServer::finish(Connection& connection, Notify notify) {
   }
   connection.state = Connection::State::closed;
   connection.server = nullptr;
+  // What it still holds is dropped: `pending` now, `out` (which libuv may still
+  // read) with the connection in its close callback.
+  queued_bytes_ -= connection.held();
+  std::string().swap(connection.pending);
   const ConnectionId id = connection.id;
   auto node = connections_.extract(id);
   if (!node.empty()) close_and_free(std::move(node.mapped()), as_handle(&connection.tcp));
