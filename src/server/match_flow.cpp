@@ -252,6 +252,8 @@ void Server::close_room(Room& room) {
       s->spectator = false;
     }
   room.spectators.clear();
+  // Before anyone can sit down elsewhere: a match waiting for these players goes first.
+  if (!waiting_matches_.empty()) resume_waiting_matches();
 }
 
 void Server::arm(Room& room, Deadline d) {

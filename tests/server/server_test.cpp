@@ -766,5 +766,64 @@ TEST_F(ServerTest, AFullDiskDoesNotFloodTheLog) {
   EXPECT_EQ(log.count("(repeated 299 times in the last 10 s)"), 1);
 }
 
+TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
+  // Match 41 was quarantined, alice and bob then played match 42; 41 is released.
+  const auto m = running_match(2);
+  const Room* source = server.room(m);
+  auto restored = [&](store::MatchId id) {
+    RestoredMatch rm;
+    rm.id = id;
+    rm.status = source->status;
+    rm.last_seq = source->seq;
+    rm.state = source->state;
+    for (int i = 0; i < 2; ++i)
+      rm.seats.push_back(store::SeatRecord{id, i, source->seats[i]->nickname,
+                                           source->seats[i]->token_hash, std::nullopt,
+                                           std::nullopt});
+    rm.deadline = {DeadlineKind::TurnGrace, 0, now - 1};  // stale by the time it resumes
+    store.seqs[id] = source->seq;
+    return rm;
+  };
+  LogCapture log;
+  Server restarted(
+      config(), transport, store, [this] { return now; }, 9);
+  restarted.restore({restored(41), restored(42)}, 43);
+  EXPECT_EQ(restarted.waiting_matches(), std::vector<store::MatchId>{41});
+  EXPECT_EQ(restarted.room(41), nullptr);
+  EXPECT_EQ(log.count("match 41: not resumed yet"), 1);
+  // alice is in match 42 alone; bob stays away and she wins it by forfeit.
+  restarted.on_open(11, "p");
+  restarted.on_line(11, R"({"type":"hello","protocol":1})");
+  restarted.on_line(11, R"({"type":"login","nickname":"a","token":")" + tokens[1] + "\"}");
+  EXPECT_EQ(parse(transport.sent[11].at(1))["match"].GetInt64(), 42);
+  restarted.on_line(11, R"({"type":"leave_match","id":"l"})");  // running: the seat stays hers
+  EXPECT_STREQ(parse(transport.sent[11].back())["code"].GetString(), "ALREADY_IN_MATCH");
+  restarted.tick();
+  store.complete_all();
+  now += 5000;
+  restarted.tick();
+  store.complete_all();
+  // 42 is over: 41 is loaded at once, alice (online) is seated back and told.
+  EXPECT_TRUE(restarted.waiting_matches().empty());
+  ASSERT_NE(restarted.room(41), nullptr);
+  EXPECT_EQ(restarted.room(41)->seats[0]->connection, 11u);
+  const auto& sent = transport.sent[11];
+  ASSERT_GE(sent.size(), 2u);
+  EXPECT_EQ(type_of(sent[sent.size() - 3]), "game_over");
+  auto state = parse(sent[sent.size() - 2]);
+  EXPECT_STREQ(state["type"].GetString(), "state");
+  EXPECT_EQ(state["match"].GetInt64(), 41);
+  EXPECT_EQ(type_of(sent.back()), "seats");
+  EXPECT_EQ(restarted.room(41)->deadline.kind, DeadlineKind::None);  // timers start again
+  EXPECT_EQ(store.written.back().match, 41u);
+  EXPECT_EQ(store.written.back().deadline, Deadline{});
+  // bob gets his seat back with his token.
+  restarted.on_open(12, "p");
+  restarted.on_line(12, R"({"type":"hello","protocol":1})");
+  restarted.on_line(12, R"({"type":"login","nickname":"b","token":")" + tokens[2] + "\"}");
+  EXPECT_EQ(parse(transport.sent[12].at(1))["match"].GetInt64(), 41);
+  EXPECT_EQ(restarted.room(41)->connected(), 2);
+}
+
 }  // namespace
 }  // namespace eryantis::server

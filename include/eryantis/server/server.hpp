@@ -52,8 +52,13 @@ class Server final : public ConnectionEvents {
          std::uint64_t seed);
 
   // Start-up after a restart: every unfinished match, all seats disconnected.
-  // `next_match_id` is one more than the largest id in the store.
+  // `next_match_id` is one more than the largest id in the store. A nickname
+  // plays one match at a time: a match with a player who also holds a seat in a
+  // newer unfinished match (a match released from quarantine after its players
+  // moved on) waits, and is loaded as soon as all its players are free.
   void restore(std::vector<RestoredMatch> matches, store::MatchId next_match_id);
+  // Matches restore() set aside, waiting for their players.
+  std::vector<store::MatchId> waiting_matches() const;
 
   void on_open(ConnectionId id, std::string_view peer) override;
   void on_line(ConnectionId id, std::string_view line) override;
@@ -103,6 +108,9 @@ class Server final : public ConnectionEvents {
                       rules::Authority authority, ConnectionId reply_to, const std::string& id,
                       std::optional<std::string> command_id);
   void finish_room(Room& room);
+  Room& load(RestoredMatch m);
+  // Loads every waiting match whose players are all free again, seating those online.
+  void resume_waiting_matches();
   // Everyone back to the lobby; the room is dropped once idle.
   void close_room(Room& room);
   void arm(Room& room, Deadline d);
@@ -135,6 +143,7 @@ class Server final : public ConnectionEvents {
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection
   std::unordered_map<std::string, store::MatchId> seated_in_;  // nickname -> unfinished match
+  std::vector<RestoredMatch> waiting_matches_;                 // see restore(); newest first
   store::MatchId next_match_id_ = 1;
   std::size_t writes_in_flight_ = 0;
   bool shutting_down_ = false;
