@@ -50,7 +50,12 @@ struct TcpServer::Connection {
   std::string pending;  // lines queued since the last write
   std::string out;      // bytes of the write in flight; libuv reads them until its callback
 
-  std::size_t held() const { return pending.size() + out.size(); }
+  // Heap bytes held for unsent output: the allocations, not the lengths (a
+  // string grows by doubling, so it may hold up to twice what it queues). An
+  // empty buffer (at most kKeepBufferBytes kept for reuse) counts as nothing.
+  std::size_t held() const {
+    return (pending.empty() ? 0 : pending.capacity()) + (out.empty() ? 0 : out.capacity());
+  }
 };
 
 // Owners of the server's own handles; handle.data points back to the owner.
@@ -241,7 +246,7 @@ void TcpServer::on_accept() {
                   options_.max_connections);
     if (!options_.busy_line.empty()) {
       connection.pending = options_.busy_line + '\n';
-      queued_bytes_ += connection.pending.size();
+      queued_bytes_ += connection.held();
     }
     begin_close(connection);
     start_reading(connection);
@@ -308,13 +313,21 @@ void TcpServer::send(ConnectionId id, std::string line) {
     finish(*connection, Notify::later);  // we are inside the server's call
     return;
   }
-  if (queued_bytes_ + line.size() + 1 > options_.max_outgoing_bytes_total) {
-    enforce_budget(line.size() + 1);
+  // What the append will allocate (libstdc++ at least doubles a string it grows).
+  std::string& pending = connection->pending;
+  const std::size_t before = connection->held();
+  const std::size_t need = pending.size() + line.size() + 1;
+  const std::size_t capacity =
+      need > pending.capacity() ? std::max(need, 2 * pending.capacity()) : pending.capacity();
+  const std::size_t growth = capacity - (pending.empty() ? 0 : pending.capacity());
+  if (queued_bytes_ + growth > options_.max_outgoing_bytes_total) {
+    enforce_budget(growth);
     if (connection->state != Connection::State::open) return;  // it was among the biggest
   }
-  connection->pending.append(line);
-  connection->pending.push_back('\n');
-  queued_bytes_ += line.size() + 1;
+  pending.reserve(need);
+  pending.append(line);
+  pending.push_back('\n');
+  queued_bytes_ += connection->held() - before;
   mark_dirty(*connection);
 }
 
@@ -415,10 +428,11 @@ void TcpServer::flush(Connection& connection) {
 }
 
 void TcpServer::release_out(Connection& connection) {
-  queued_bytes_ -= connection.out.size();
+  const std::size_t before = connection.held();
   connection.out.clear();
   // A buffer grown by a burst is given back, so idle connections stay small.
   if (connection.out.capacity() > kKeepBufferBytes) std::string().swap(connection.out);
+  queued_bytes_ -= before - connection.held();
 }
 
 void TcpServer::on_write_done(Connection& connection, int status) {
