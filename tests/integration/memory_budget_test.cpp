@@ -86,7 +86,9 @@ TEST_F(MemoryBudgetTest, NeverReadingSpectatorsOfABusyMatchStayWithinTheBudget) 
             << " KiB, budget " << (kBudget >> 10) << " KiB\n";
   // A sanitizer keeps freed memory in quarantine (and shadows all of it): only
   // a plain build's resident size means something.
-  if (!sanitizer_run()) EXPECT_LE(peak.load(), base + kBudget);
+  if (!sanitizer_run()) {
+    EXPECT_LE(peak.load(), base + kBudget);
+  }
   const std::string log = server_->log();
   EXPECT_NE(log.find("the most of all connections"), std::string::npos) << server_->log_tail();
   // The players, who read, are never the ones cut.
