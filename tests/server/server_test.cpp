@@ -171,6 +171,28 @@ class ServerTest : public ::testing::Test {
     server.tick();
     store.complete_all();
   }
+  // Match `source` of `server` as a restart would load it, under the id `id`.
+  RestoredMatch restored(store::MatchId source, store::MatchId id, Deadline deadline) {
+    const Room* room = server.room(source);
+    RestoredMatch rm;
+    rm.id = id;
+    rm.status = room->status;
+    rm.last_seq = room->seq;
+    rm.state = room->state;
+    for (int i = 0; i < room->players(); ++i)
+      rm.seats.push_back(store::SeatRecord{id, i, room->seats[i]->nickname,
+                                           room->seats[i]->token_hash, std::nullopt, std::nullopt});
+    rm.deadline = deadline;
+    store.seqs[id] = room->seq;
+    return rm;
+  }
+  // A player coming back to `s` on connection `c` with the token `server` issued.
+  void come_back(Server& s, ConnectionId c, const std::string& nickname, const std::string& token) {
+    s.on_open(c, "p");
+    s.on_line(c, R"({"type":"hello","protocol":1})");
+    s.on_line(c, R"({"type":"login","nickname":")" + nickname + R"(","token":")" + token + "\"}");
+    store.complete_all();
+  }
 
   std::int64_t now = 1'000'000;
   FakeTransport transport;
@@ -673,25 +695,12 @@ TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime
   const Room* before = server.room(m);
   const rules::Seat absent = before->state.current_seat();
   const std::int64_t t0 = now;
-  RestoredMatch rm;
-  rm.id = m;
-  rm.status = before->status;
-  rm.last_seq = before->seq;
-  rm.state = before->state;
-  for (int i = 0; i < 3; ++i)
-    rm.seats.push_back(store::SeatRecord{m, i, before->seats[i]->nickname,
-                                         before->seats[i]->token_hash, std::nullopt, std::nullopt});
-  rm.deadline = {DeadlineKind::TurnGrace, absent, t0 + 3000};
   Server restarted(
       config(), transport, store, [this] { return now; }, 7);
-  restarted.restore({rm}, m + 1);
+  restarted.restore({restored(m, m, {DeadlineKind::TurnGrace, absent, t0 + 3000})}, m + 1);
   auto back = [&](ConnectionId c, int seat) {
-    restarted.on_open(c, "p");
-    restarted.on_line(c, R"({"type":"hello","protocol":1})");
-    restarted.on_line(c, R"({"type":"login","nickname":")" + before->seats[seat]->nickname +
-                             R"(","token":")" + tokens[static_cast<ConnectionId>(seat + 1)] +
-                             "\"}");
-    store.complete_all();
+    come_back(restarted, c, before->seats[seat]->nickname,
+              tokens[static_cast<ConnectionId>(seat + 1)]);
     ASSERT_EQ(restarted.room(m)->seats[seat]->connection, c);
   };
   auto tick2 = [&] {
@@ -722,23 +731,11 @@ TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime
 
 TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
   const auto m = running_match(2);
-  const Room* before = server.room(m);
-  RestoredMatch rm;
-  rm.id = m;
-  rm.status = before->status;
-  rm.last_seq = before->seq;
-  rm.state = before->state;
-  for (int i = 0; i < 2; ++i)
-    rm.seats.push_back(store::SeatRecord{m, i, before->seats[i]->nickname,
-                                         before->seats[i]->token_hash, std::nullopt, std::nullopt});
-  // Written by an older build (forfeit clocks are no longer stored), long expired.
-  rm.deadline = {DeadlineKind::Forfeit, 0, now - 1};
   Server restarted(
       config(), transport, store, [this] { return now; }, 8);
-  restarted.restore({rm}, m + 1);
-  restarted.on_open(11, "p");
-  restarted.on_line(11, R"({"type":"hello","protocol":1})");
-  restarted.on_line(11, R"({"type":"login","nickname":"a","token":")" + tokens[1] + "\"}");
+  // Written by an older build (forfeit clocks are no longer stored), long expired.
+  restarted.restore({restored(m, m, {DeadlineKind::Forfeit, 0, now - 1})}, m + 1);
+  come_back(restarted, 11, "a", tokens[1]);
   restarted.tick();
   store.complete_all();
   EXPECT_NE(restarted.room(m)->state.phase, rules::Phase::GameOver);
@@ -769,32 +766,17 @@ TEST_F(ServerTest, AFullDiskDoesNotFloodTheLog) {
 TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
   // Match 41 was quarantined, alice and bob then played match 42; 41 is released.
   const auto m = running_match(2);
-  const Room* source = server.room(m);
-  auto restored = [&](store::MatchId id) {
-    RestoredMatch rm;
-    rm.id = id;
-    rm.status = source->status;
-    rm.last_seq = source->seq;
-    rm.state = source->state;
-    for (int i = 0; i < 2; ++i)
-      rm.seats.push_back(store::SeatRecord{id, i, source->seats[i]->nickname,
-                                           source->seats[i]->token_hash, std::nullopt,
-                                           std::nullopt});
-    rm.deadline = {DeadlineKind::TurnGrace, 0, now - 1};  // stale by the time it resumes
-    store.seqs[id] = source->seq;
-    return rm;
-  };
   LogCapture log;
   Server restarted(
       config(), transport, store, [this] { return now; }, 9);
-  restarted.restore({restored(41), restored(42)}, 43);
+  // Their timers are stale by the time 41 resumes.
+  const Deadline stale{DeadlineKind::TurnGrace, 0, now - 1};
+  restarted.restore({restored(m, 41, stale), restored(m, 42, stale)}, 43);
   EXPECT_EQ(restarted.waiting_matches(), std::vector<store::MatchId>{41});
   EXPECT_EQ(restarted.room(41), nullptr);
   EXPECT_EQ(log.count("match 41: not resumed yet"), 1);
   // alice is in match 42 alone; bob stays away and she wins it by forfeit.
-  restarted.on_open(11, "p");
-  restarted.on_line(11, R"({"type":"hello","protocol":1})");
-  restarted.on_line(11, R"({"type":"login","nickname":"a","token":")" + tokens[1] + "\"}");
+  come_back(restarted, 11, "a", tokens[1]);
   EXPECT_EQ(parse(transport.sent[11].at(1))["match"].GetInt64(), 42);
   restarted.on_line(11, R"({"type":"leave_match","id":"l"})");  // running: the seat stays hers
   EXPECT_STREQ(parse(transport.sent[11].back())["code"].GetString(), "ALREADY_IN_MATCH");
@@ -818,9 +800,7 @@ TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
   EXPECT_EQ(store.written.back().match, 41u);
   EXPECT_EQ(store.written.back().deadline, Deadline{});
   // bob gets his seat back with his token.
-  restarted.on_open(12, "p");
-  restarted.on_line(12, R"({"type":"hello","protocol":1})");
-  restarted.on_line(12, R"({"type":"login","nickname":"b","token":")" + tokens[2] + "\"}");
+  come_back(restarted, 12, "b", tokens[2]);
   EXPECT_EQ(parse(transport.sent[12].at(1))["match"].GetInt64(), 41);
   EXPECT_EQ(restarted.room(41)->connected(), 2);
 }
