@@ -199,7 +199,8 @@ std::expected<int, std::string> TcpServer::listen(const std::string& host, int p
     rc = uv_listen(as_stream(&listener->tcp), SOMAXCONN, [](uv_stream_t* stream, int status) {
       TcpServer* server = static_cast<Listener*>(stream->data)->server;
       if (status < 0) {
-        spdlog::warn("net: accept failed: {}", uv_strerror(status));
+        server->log_throttle_.log(spdlog::level::warn, "accept failed",
+                                  fmt::format("net: accept failed: {}", uv_strerror(status)));
         return;
       }
       server->on_accept();
@@ -232,7 +233,8 @@ void TcpServer::on_accept() {
   // Even a connection we refuse must be accepted, or libuv stops polling the listener.
   const int rc = uv_accept(as_stream(&listener_->tcp), as_stream(&connection.tcp));
   if (rc < 0) {
-    spdlog::warn("net: accept failed: {}", uv_strerror(rc));
+    log_throttle_.log(spdlog::level::warn, "accept failed",
+                      fmt::format("net: accept failed: {}", uv_strerror(rc)));
     close_and_free(std::move(owned), as_handle(&connection.tcp));
     return;
   }
@@ -506,6 +508,7 @@ void TcpServer::finish(Connection& connection, Notify notify) {
 }
 
 void TcpServer::run_deferred() {
+  log_throttle_.flush();
   std::vector<ConnectionId>& batch = scratch_;  // a member: keeps its capacity
   while (!dirty_.empty() || !closed_ids_.empty()) {
     batch.swap(dirty_);

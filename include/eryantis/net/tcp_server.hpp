@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eryantis/log/log_throttle.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/server/transport.hpp"
 
@@ -116,6 +117,8 @@ class TcpServer final : public server::Transport {
   std::vector<server::ConnectionId> closed_ids_;  // on_closed still to report
   std::vector<server::ConnectionId> scratch_;     // used by run_deferred only
   std::unique_ptr<char[]> read_buffer_;           // shared: reads are consumed at once
+  // Accept failures repeat per connection attempt (out of descriptors: EMFILE).
+  logging::LogThrottle log_throttle_;
 };
 
 }  // namespace eryantis::net
