@@ -412,16 +412,17 @@ void Server::resume_waiting_matches() {
     Room& room = load(std::move(m));
     spdlog::info("match {}: resumed, its players are free again", room.id);
     if (stale_deadline) arm(room, Deadline{});
-    // Players online in the lobby are seated back at once (a state push tells them).
+    // Players online in the lobby are seated back at once (a state push tells them),
+    // if their session holds the seat's token: a free nickname may be anybody's.
     bool seated = false;
     for (int i = 0; i < room.players(); ++i) {
       if (!room.seats[i]) continue;
       auto online = online_.find(room.seats[i]->nickname);
       Session* s = online == online_.end() ? nullptr : session(online->second);
-      if (!s || (s->match && !s->spectator)) continue;
+      if (!s || (s->match && !s->spectator) ||
+          !same_secret(token_hash(s->token), room.seats[i]->token_hash))
+        continue;
       if (s->spectator) detach(*s);
-      // The token issued at this login may be another than the seat's: the seat
-      // keeps the one it was taken with (a later login needs it).
       attach(*s, room, static_cast<rules::Seat>(i), false);
       send_state(s->id, room);
       seated = true;

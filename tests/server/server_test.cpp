@@ -771,13 +771,20 @@ TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
       config(), transport, store, [this] { return now; }, 9);
   // Their timers are stale by the time 41 resumes.
   const Deadline stale{DeadlineKind::TurnGrace, 0, now - 1};
-  restarted.restore({restored(m, 41, stale), restored(m, 42, stale)}, 43);
+  RestoredMatch newer = restored(m, 42, stale);
+  newer.seats.pop_back();  // only alice moved on: bob is free meanwhile
+  restarted.restore({restored(m, 41, stale), std::move(newer)}, 43);
   EXPECT_EQ(restarted.waiting_matches(), std::vector<store::MatchId>{41});
   EXPECT_EQ(restarted.room(41), nullptr);
   EXPECT_EQ(log.count("match 41: not resumed yet"), 1);
   // alice is in match 42 alone; bob stays away and she wins it by forfeit.
   come_back(restarted, 11, "a", tokens[1]);
   EXPECT_EQ(parse(transport.sent[11].at(1))["match"].GetInt64(), 42);
+  // Somebody logs in as the free "b" (no seat asks for a token).
+  restarted.on_open(12, "p");
+  restarted.on_line(12, R"({"type":"hello","protocol":1})");
+  restarted.on_line(12, R"({"type":"login","nickname":"b"})");
+  EXPECT_EQ(type_of(transport.sent[12].back()), "logged_in");
   restarted.on_line(11, R"({"type":"leave_match","id":"l"})");  // running: the seat stays hers
   EXPECT_STREQ(parse(transport.sent[11].back())["code"].GetString(), "ALREADY_IN_MATCH");
   restarted.tick();
@@ -799,9 +806,11 @@ TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
   EXPECT_EQ(restarted.room(41)->deadline.kind, DeadlineKind::None);  // timers start again
   EXPECT_EQ(store.written.back().match, 41u);
   EXPECT_EQ(store.written.back().deadline, Deadline{});
+  // Whoever logged in as "b" meanwhile is not seated in bob's place.
+  EXPECT_EQ(restarted.room(41)->seats[1]->connection, 0u);
   // bob gets his seat back with his token.
-  come_back(restarted, 12, "b", tokens[2]);
-  EXPECT_EQ(parse(transport.sent[12].at(1))["match"].GetInt64(), 41);
+  come_back(restarted, 13, "b", tokens[2]);
+  EXPECT_EQ(parse(transport.sent[13].at(1))["match"].GetInt64(), 41);
   EXPECT_EQ(restarted.room(41)->connected(), 2);
 }
 
