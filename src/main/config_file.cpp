@@ -88,6 +88,8 @@ const std::map<std::string, Key>& keys() {
       {"limits.commands_per_second", limit(&server::Limits::commands_per_second, 1, 1'000'000)},
       {"limits.max_matches", limit(&server::Limits::max_matches, 1, 10'000'000)},
       {"limits.max_outgoing_bytes", limit(&server::Limits::max_outgoing_bytes, 4096, 1LL << 32)},
+      {"limits.max_outgoing_bytes_total",
+       limit(&server::Limits::max_outgoing_bytes_total, 64 * 1024, 1LL << 40)},
       {"limits.max_queued_per_match", limit(&server::Limits::max_queued_per_match, 1, 100'000)},
       {"log.level", {[](const toml::node& n, ServerConfig& c) -> std::string {
          auto v = n.value_exact<std::string>();

@@ -156,6 +156,7 @@ int main(int argc, char** argv) {
   net_options.max_connections = static_cast<std::size_t>(config.limits.max_connections);
   net_options.max_line_bytes = config.limits.max_line_bytes;
   net_options.max_outgoing_bytes = config.limits.max_outgoing_bytes;
+  net_options.max_outgoing_bytes_total = config.limits.max_outgoing_bytes_total;
   net_options.busy_line =
       protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
   net::TcpServer tcp(loop, net_options);

@@ -49,6 +49,13 @@ struct TcpServer::Connection {
   LineSplitter splitter;
   std::string pending;  // lines queued since the last write
   std::string out;      // bytes of the write in flight; libuv reads them until its callback
+
+  // Heap bytes held for unsent output: the allocations, not the lengths (a
+  // string grows by doubling, so it may hold up to twice what it queues). An
+  // empty buffer (at most kKeepBufferBytes kept for reuse) counts as nothing.
+  std::size_t held() const {
+    return (pending.empty() ? 0 : pending.capacity()) + (out.empty() ? 0 : out.capacity());
+  }
 };
 
 // Owners of the server's own handles; handle.data points back to the owner.
@@ -192,7 +199,8 @@ std::expected<int, std::string> TcpServer::listen(const std::string& host, int p
     rc = uv_listen(as_stream(&listener->tcp), SOMAXCONN, [](uv_stream_t* stream, int status) {
       TcpServer* server = static_cast<Listener*>(stream->data)->server;
       if (status < 0) {
-        spdlog::warn("net: accept failed: {}", uv_strerror(status));
+        server->log_throttle_.log(spdlog::level::warn, "accept failed",
+                                  fmt::format("net: accept failed: {}", uv_strerror(status)));
         return;
       }
       server->on_accept();
@@ -225,7 +233,8 @@ void TcpServer::on_accept() {
   // Even a connection we refuse must be accepted, or libuv stops polling the listener.
   const int rc = uv_accept(as_stream(&listener_->tcp), as_stream(&connection.tcp));
   if (rc < 0) {
-    spdlog::warn("net: accept failed: {}", uv_strerror(rc));
+    log_throttle_.log(spdlog::level::warn, "accept failed",
+                      fmt::format("net: accept failed: {}", uv_strerror(rc)));
     close_and_free(std::move(owned), as_handle(&connection.tcp));
     return;
   }
@@ -237,7 +246,10 @@ void TcpServer::on_accept() {
   if (open_count_ >= options_.max_connections) {
     spdlog::debug("net: refusing a connection: {} open (max {})", open_count_,
                   options_.max_connections);
-    if (!options_.busy_line.empty()) connection.pending = options_.busy_line + '\n';
+    if (!options_.busy_line.empty()) {
+      connection.pending = options_.busy_line + '\n';
+      queued_bytes_ += connection.held();
+    }
     begin_close(connection);
     start_reading(connection);
     return;
@@ -303,9 +315,46 @@ void TcpServer::send(ConnectionId id, std::string line) {
     finish(*connection, Notify::later);  // we are inside the server's call
     return;
   }
-  connection->pending.append(line);
-  connection->pending.push_back('\n');
+  // What the append will allocate (libstdc++ at least doubles a string it grows).
+  std::string& pending = connection->pending;
+  const std::size_t before = connection->held();
+  const std::size_t need = pending.size() + line.size() + 1;
+  const std::size_t capacity =
+      need > pending.capacity() ? std::max(need, 2 * pending.capacity()) : pending.capacity();
+  const std::size_t growth = capacity - (pending.empty() ? 0 : pending.capacity());
+  if (queued_bytes_ + growth > options_.max_outgoing_bytes_total) {
+    enforce_budget(growth);
+    if (connection->state != Connection::State::open) return;  // it was among the biggest
+  }
+  pending.reserve(need);
+  pending.append(line);
+  pending.push_back('\n');
+  queued_bytes_ += connection->held() - before;
   mark_dirty(*connection);
+}
+
+void TcpServer::enforce_budget(std::size_t incoming) {
+  // Down to 7/8 of the budget, so that a server at its limit sorts its
+  // connections once per budget/8 bytes (32 MiB by default), not once per line.
+  const std::size_t low_water = options_.max_outgoing_bytes_total / 8 * 7;
+  std::vector<std::pair<std::size_t, Connection*>> holders;
+  for (auto& [id, connection] : connections_)
+    if (connection->held() > 0) holders.emplace_back(connection->held(), connection.get());
+  std::sort(holders.begin(), holders.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [held, connection] : holders) {
+    if (queued_bytes_ + incoming <= low_water) break;
+    spdlog::warn(
+        "net: connection {}: cut, it holds {} bytes of unsent output, the most of all "
+        "connections, which hold {} together (limits.max_outgoing_bytes_total {})",
+        connection->id, held, queued_bytes_, options_.max_outgoing_bytes_total);
+    finish(*connection, Notify::later);  // we are inside the server's call
+  }
+}
+
+std::size_t TcpServer::queued_bytes(ConnectionId id) const {
+  auto it = connections_.find(id);
+  return it == connections_.end() ? 0 : it->second->held();
 }
 
 void TcpServer::close(ConnectionId id) {
@@ -381,9 +430,11 @@ void TcpServer::flush(Connection& connection) {
 }
 
 void TcpServer::release_out(Connection& connection) {
+  const std::size_t before = connection.held();
   connection.out.clear();
   // A buffer grown by a burst is given back, so idle connections stay small.
   if (connection.out.capacity() > kKeepBufferBytes) std::string().swap(connection.out);
+  queued_bytes_ -= before - connection.held();
 }
 
 void TcpServer::on_write_done(Connection& connection, int status) {
@@ -439,6 +490,10 @@ void TcpServer::finish(Connection& connection, Notify notify) {
   }
   connection.state = Connection::State::closed;
   connection.server = nullptr;
+  // What it still holds is dropped: `pending` now, `out` (which libuv may still
+  // read) with the connection in its close callback.
+  queued_bytes_ -= connection.held();
+  std::string().swap(connection.pending);
   const ConnectionId id = connection.id;
   auto node = connections_.extract(id);
   if (!node.empty()) close_and_free(std::move(node.mapped()), as_handle(&connection.tcp));
@@ -453,6 +508,7 @@ void TcpServer::finish(Connection& connection, Notify notify) {
 }
 
 void TcpServer::run_deferred() {
+  log_throttle_.flush();
   std::vector<ConnectionId>& batch = scratch_;  // a member: keeps its capacity
   while (!dirty_.empty() || !closed_ids_.empty()) {
     batch.swap(dirty_);

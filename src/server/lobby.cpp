@@ -2,6 +2,8 @@
 // matches, and the start-up restore of unfinished ones.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/server.hpp"
 #include "eryantis/server/token.hpp"
@@ -144,10 +146,14 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
           [this, conn, id, nickname](store::Result<store::AppendOutcome> done, Room* room) {
             if (!room) return;
             if (!done) {
-              send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
-                         "the match could not be saved: " + done.error().message);
+              const std::string why =
+                  "match " + std::to_string(room->id) +
+                  " could not be saved, so it does not exist: " + done.error().message;
+              send_error(conn, id, error_code_name(ErrorCode::StoreFailure), why);
               seated_in_.erase(nickname);
-              rooms_.erase(room->id);
+              // Joins that queued behind the creation get the same answer.
+              drop_room(room->id, error_code_name(ErrorCode::StoreFailure),
+                        why + "; create or join another match");
               return;
             }
             room->seq = done->last_seq;
@@ -229,7 +235,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const std::optional<int> seat = m.seat;
-  enqueue(*room, [this, conn, id, mid, seat] {
+  enqueue(*room, conn, id, [this, conn, id, mid, seat] {
     if (Room* r = find_room(mid)) join_seat(*r, conn, id, seat);
   });
 }
@@ -267,7 +273,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const std::string nickname = *s.nickname;
-  enqueue(*room, [this, conn, id, mid, nickname] {
+  enqueue(*room, conn, id, [this, conn, id, mid, nickname] {
     Room* room = find_room(mid);
     if (!room) return;
     int seat = -1;
@@ -320,6 +326,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
                 return;
               }
               broadcast_seats(*room);
+              if (!waiting_matches_.empty()) resume_waiting_matches();
             });
   });
 }
@@ -344,21 +351,83 @@ void Server::handle(Session& s, const std::string& id, const protocol::Spectate&
 
 void Server::restore(std::vector<RestoredMatch> matches, store::MatchId next_match_id) {
   next_match_id_ = std::max(next_match_id_, next_match_id);
+  // Newest first: the players are in the match they sat down in last.
+  std::sort(matches.begin(), matches.end(),
+            [](const RestoredMatch& a, const RestoredMatch& b) { return a.id > b.id; });
   for (RestoredMatch& m : matches) {
-    auto room = std::make_unique<Room>();
-    room->id = m.id;
-    room->state = std::move(m.state);
-    room->seq = m.last_seq;
-    room->status = m.status;
-    room->deadline = m.deadline;
-    room->recent_commands.assign(m.recent_commands.begin(), m.recent_commands.end());
-    for (const store::SeatRecord& r : m.seats) {
-      if (r.seat < 0 || r.seat >= rules::kMaxPlayers) continue;
-      room->seats[r.seat] = SeatHolder{r.nickname, r.resume_token_hash, 0};
-      seated_in_[r.nickname] = m.id;
-    }
     next_match_id_ = std::max(next_match_id_, m.id + 1);
-    rooms_[m.id] = std::move(room);
+    std::string busy;
+    for (const store::SeatRecord& r : m.seats)
+      if (auto it = seated_in_.find(r.nickname); it != seated_in_.end())
+        busy += (busy.empty() ? "" : ", ") + r.nickname + " in match " + std::to_string(it->second);
+    if (!busy.empty()) {
+      spdlog::warn(
+          "match {}: not resumed yet: its players hold seats in newer unfinished matches ({}); "
+          "it resumes when they are free (see docs/operations.md, Quarantine)",
+          m.id, busy);
+      waiting_matches_.push_back(std::move(m));
+      continue;
+    }
+    load(std::move(m));
+  }
+}
+
+Room& Server::load(RestoredMatch m) {
+  auto room = std::make_unique<Room>();
+  room->id = m.id;
+  room->state = std::move(m.state);
+  room->seq = m.last_seq;
+  room->status = m.status;
+  room->deadline = m.deadline;
+  room->recent_commands.assign(m.recent_commands.begin(), m.recent_commands.end());
+  for (const store::SeatRecord& r : m.seats) {
+    if (r.seat < 0 || r.seat >= rules::kMaxPlayers) continue;
+    room->seats[r.seat] = SeatHolder{r.nickname, r.resume_token_hash, 0};
+    seated_in_[r.nickname] = m.id;
+  }
+  Room& loaded = *room;
+  rooms_[m.id] = std::move(room);
+  return loaded;
+}
+
+std::vector<store::MatchId> Server::waiting_matches() const {
+  std::vector<store::MatchId> ids;
+  for (const RestoredMatch& m : waiting_matches_) ids.push_back(m.id);
+  return ids;
+}
+
+void Server::resume_waiting_matches() {
+  for (auto it = waiting_matches_.begin(); it != waiting_matches_.end();) {
+    const bool free = std::none_of(it->seats.begin(), it->seats.end(),
+                                   [&](const auto& r) { return seated_in_.count(r.nickname); });
+    if (!free) {
+      ++it;
+      continue;
+    }
+    RestoredMatch m = std::move(*it);
+    it = waiting_matches_.erase(it);
+    // Its stored timers are as old as the wait: they start again from now.
+    const bool stale_deadline = m.deadline.kind != DeadlineKind::None;
+    m.deadline = {};
+    Room& room = load(std::move(m));
+    spdlog::info("match {}: resumed, its players are free again", room.id);
+    if (stale_deadline) arm(room, Deadline{});
+    // Players online in the lobby are seated back at once (a state push tells them),
+    // if their session holds the seat's token: a free nickname may be anybody's.
+    bool seated = false;
+    for (int i = 0; i < room.players(); ++i) {
+      if (!room.seats[i]) continue;
+      auto online = online_.find(room.seats[i]->nickname);
+      Session* s = online == online_.end() ? nullptr : session(online->second);
+      if (!s || (s->match && !s->spectator) ||
+          !same_secret(token_hash(s->token), room.seats[i]->token_hash))
+        continue;
+      if (s->spectator) detach(*s);
+      attach(*s, room, static_cast<rules::Seat>(i), false);
+      send_state(s->id, room);
+      seated = true;
+    }
+    if (seated) broadcast_seats(room);
   }
 }
 

@@ -15,8 +15,14 @@ namespace {
 constexpr std::size_t kRecentCommands = 64;
 }
 
-void Server::enqueue(Room& room, std::function<void()> op) {
-  room.waiting.push_back(std::move(op));
+void Server::enqueue(Room& room, ConnectionId conn, const std::string& id,
+                     std::function<void()> op) {
+  if (static_cast<int>(room.waiting.size()) >= config_.limits.max_queued_per_match) {
+    send_error(conn, id, error_code_name(ErrorCode::RateLimited),
+               "this match is busy; send your request again", &room);
+    return;
+  }
+  room.waiting.push_back(WaitingRequest{conn, id, std::move(op)});
   run_next(room.id);
 }
 
@@ -24,10 +30,18 @@ void Server::run_next(store::MatchId id) {
   // Ops that do not write run at once; the first that writes makes the room busy.
   while (Room* room = find_room(id)) {
     if (room->busy || room->waiting.empty()) return;
-    auto op = std::move(room->waiting.front());
+    auto op = std::move(room->waiting.front().run);
     room->waiting.erase(room->waiting.begin());
     op();
   }
+}
+
+void Server::drop_room(store::MatchId id, std::string_view code, const std::string& message) {
+  auto it = rooms_.find(id);
+  if (it == rooms_.end()) return;
+  std::vector<WaitingRequest> waiting = std::move(it->second->waiting);
+  rooms_.erase(it);
+  for (const WaitingRequest& w : waiting) send_error(w.conn, w.id, code, message);
 }
 
 void Server::persist(Room& room, MatchWrite write,
@@ -35,15 +49,17 @@ void Server::persist(Room& room, MatchWrite write,
   room.busy = true;
   ++writes_in_flight_;
   const store::MatchId mid = room.id;
-  persistence_.submit(std::move(write),
-                      [this, mid, after = std::move(after)](store::Result<store::AppendOutcome> r) {
-                        --writes_in_flight_;
-                        Room* room = find_room(mid);
-                        if (room) room->busy = false;
-                        if (!r) spdlog::error("match {}: write failed: {}", mid, r.error().message);
-                        after(std::move(r), room);
-                        run_next(mid);
-                      });
+  persistence_.submit(std::move(write), [this, mid, after = std::move(after)](
+                                            store::Result<store::AppendOutcome> r) {
+    --writes_in_flight_;
+    Room* room = find_room(mid);
+    if (room) room->busy = false;
+    if (!r)
+      log_throttle_.log(spdlog::level::err, "write failed",
+                        fmt::format("match {}: write failed: {}", mid, r.error().message));
+    after(std::move(r), room);
+    run_next(mid);
+  });
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::Play& m) {
@@ -58,15 +74,10 @@ void Server::handle(Session& s, const std::string& id, const protocol::Play& m) 
                "you are not in a match: create or join one first");
     return;
   }
-  if (static_cast<int>(room->waiting.size()) >= config_.limits.max_queued_per_match) {
-    send_error(s.id, id, error_code_name(ErrorCode::RateLimited),
-               "this match is busy; send your command again", room);
-    return;
-  }
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const rules::Seat seat = s.seat;
-  enqueue(*room, [this, conn, id, mid, seat, m] {
+  enqueue(*room, conn, id, [this, conn, id, mid, seat, m] {
     Room* room = find_room(mid);
     Session* s = session(conn);
     if (!room || !s) return;  // nobody left to answer
@@ -241,6 +252,8 @@ void Server::close_room(Room& room) {
       s->spectator = false;
     }
   room.spectators.clear();
+  // Before anyone can sit down elsewhere: a match waiting for these players goes first.
+  if (!waiting_matches_.empty()) resume_waiting_matches();
 }
 
 void Server::arm(Room& room, Deadline d) {
@@ -267,7 +280,29 @@ void Server::check_timers(Room& room, std::int64_t now) {
       want = {DeadlineKind::Abandon, rules::kNoSeat, now + config_.abandon_after_ms};
   } else if (room.state.phase == rules::Phase::Planning ||
              room.state.phase == rules::Phase::Action) {
-    if (connected == 0) return;  // suspended: nobody to play with, keep any armed timer as it is
+    // The forfeit clock measures how long one player has been waiting alone: it
+    // stops when they leave too (nobody connected) or someone comes back, and a
+    // restart (which disconnects everybody) gives the others the full time again.
+    if (connected == 1 && room.players() > 1) {
+      rules::Seat alone = rules::kNoSeat;
+      for (int i = 0; i < room.players(); ++i)
+        if (room.seats[i] && room.seats[i]->connection) alone = static_cast<rules::Seat>(i);
+      if (room.forfeit.kind != DeadlineKind::Forfeit || room.forfeit.seat != alone) {
+        room.forfeit = {DeadlineKind::Forfeit, alone, now + config_.forfeit_after_ms};
+      } else if (now >= room.forfeit.at_ms) {
+        room.forfeit = {};
+        spdlog::info("match {}: {} is the only player left, wins by forfeit", room.id,
+                     room.seats[alone]->nickname);
+        submit_command(room, alone, rules::AwardForfeit{}, rules::Authority::Server, 0, "",
+                       std::nullopt);
+        return;
+      }
+    } else {
+      room.forfeit = {};
+    }
+    // Nobody to play with: no turn is skipped, and the turn grace deadline (of this
+    // turn, perhaps restored from before a restart) is kept as it is.
+    if (connected == 0) return;
     const rules::Seat actor = room.state.current_seat();
     if (room.state.phase == rules::Phase::Action && actor != rules::kNoSeat &&
         room.state.boards[actor].skipped_planning) {
@@ -275,15 +310,13 @@ void Server::check_timers(Room& room, std::int64_t now) {
       submit_command(room, actor, rules::SkipTurn{}, rules::Authority::Server, 0, "", std::nullopt);
       return;
     }
-    if (connected == 1 && room.players() > 1) {
-      for (int i = 0; i < room.players(); ++i)
-        if (room.seats[i] && room.seats[i]->connection)
-          want = {DeadlineKind::Forfeit, static_cast<rules::Seat>(i),
-                  now + config_.forfeit_after_ms};
-    } else {
-      const rules::Seat actor = room.state.current_seat();
-      if (actor != rules::kNoSeat && room.seats[actor] && room.seats[actor]->connection == 0)
-        want = {DeadlineKind::TurnGrace, actor, now + config_.turn_grace_ms};
+    // The grace clock runs from when the absent seat's turn came, whoever else
+    // comes and goes; it skips the turn only while two players are connected
+    // (one player alone is the forfeit clock's business).
+    if (actor != rules::kNoSeat && room.seats[actor] && room.seats[actor]->connection == 0) {
+      want = {DeadlineKind::TurnGrace, actor, now + config_.turn_grace_ms};
+      if (connected < 2 && room.deadline.kind == want.kind && room.deadline.seat == want.seat)
+        return;
     }
   }
   if (want.kind == DeadlineKind::None) {
@@ -300,12 +333,6 @@ void Server::check_timers(Room& room, std::int64_t now) {
       spdlog::info("match {}: seat {} ({}) absent past the grace time, turn skipped", room.id,
                    want.seat, room.seats[want.seat]->nickname);
       submit_command(room, want.seat, rules::SkipTurn{}, rules::Authority::Server, 0, "",
-                     std::nullopt);
-      break;
-    case DeadlineKind::Forfeit:
-      spdlog::info("match {}: {} is the only player left, wins by forfeit", room.id,
-                   room.seats[want.seat]->nickname);
-      submit_command(room, want.seat, rules::AwardForfeit{}, rules::Authority::Server, 0, "",
                      std::nullopt);
       break;
     case DeadlineKind::Abandon: {
@@ -330,6 +357,7 @@ void Server::check_timers(Room& room, std::int64_t now) {
       });
       break;
     }
+    case DeadlineKind::Forfeit:  // not persisted any more (see Room::forfeit)
     case DeadlineKind::None:
       break;
   }

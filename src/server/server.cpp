@@ -30,7 +30,8 @@ Server::Server(ServerConfig config, Transport& transport, Persistence& persisten
       transport_(transport),
       persistence_(persistence),
       clock_(std::move(clock)),
-      random_(seed) {}
+      random_(seed),
+      log_throttle_(logging::LogThrottle::kDefaultWindowMs, clock_) {}
 
 Session* Server::session(ConnectionId id) {
   auto it = sessions_.find(id);
@@ -321,10 +322,14 @@ void Server::on_closed(ConnectionId id) {
 
 void Server::tick() {
   const std::int64_t now = clock_();
+  log_throttle_.flush();
   std::vector<ConnectionId> dead;
   for (auto& [id, s] : sessions_) {
+    // Closing (it may take the transport up to its close timeout): told and logged once.
+    if (s.timed_out) continue;
     const std::int64_t silent = now - s.last_seen_ms;
     if (silent >= config_.heartbeat_timeout_ms) {
+      s.timed_out = true;
       dead.push_back(id);
     } else if (silent >= config_.heartbeat_interval_ms &&
                now - s.last_ping_ms >= config_.heartbeat_interval_ms) {

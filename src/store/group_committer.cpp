@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "eryantis/log/log_throttle.hpp"
+
 namespace eryantis::store {
 
 Result<std::unique_ptr<GroupCommitter>> GroupCommitter::start(const std::string& path,
@@ -73,6 +75,9 @@ GroupCommitter::Stats GroupCommitter::stats() const {
 void GroupCommitter::run_writer() {
   std::vector<Pending> batch;
   std::vector<AppendRequest> requests;
+  // A full disk fails every append: one line per 10 s, with a count (the server
+  // logs the same failures per match, also throttled).
+  logging::LogThrottle failures;
   for (;;) {
     batch.clear();
     {
@@ -96,8 +101,9 @@ void GroupCommitter::run_writer() {
         if (results[i]) {
           if (!results[i]->replayed) events += requests[i].events.size();
         } else if (results[i].error().code != StoreCode::Conflict) {
-          spdlog::error("store: append to match {} failed: {}", requests[i].match_id,
-                        results[i].error().message);
+          failures.log(spdlog::level::err, "append failed",
+                       fmt::format("store: append to match {} failed: {}", requests[i].match_id,
+                                   results[i].error().message));
         }
         completed_.push_back(Completed{std::move(batch[i].completion), std::move(results[i])});
       }
@@ -106,6 +112,7 @@ void GroupCommitter::run_writer() {
       stats_.requests += batch.size();
       stats_.events += events;
     }
+    failures.flush();
     batch_done_.notify_all();
     notify_();
   }

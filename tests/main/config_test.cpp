@@ -37,6 +37,7 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->limits.commands_per_second, d.limits.commands_per_second);
   EXPECT_EQ(c->limits.max_matches, d.limits.max_matches);
   EXPECT_EQ(c->limits.max_outgoing_bytes, d.limits.max_outgoing_bytes);
+  EXPECT_EQ(c->limits.max_outgoing_bytes_total, d.limits.max_outgoing_bytes_total);
   EXPECT_EQ(c->limits.max_queued_per_match, d.limits.max_queued_per_match);
   EXPECT_EQ(c->log_level, d.log_level);
   EXPECT_EQ(c->log_file, d.log_file);

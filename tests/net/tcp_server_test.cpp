@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -35,6 +37,7 @@ struct Events final : server::ConnectionEvents {
   bool closed_inside_line = false;  // on_closed must never come from inside send()
   std::atomic<int> open_now{0};     // read by client threads
   std::atomic<int> closed_total{0};
+  std::atomic<int> lines_total{0};  // lines.size(), for client threads
 
   void on_open(ConnectionId id, std::string_view peer) override {
     opened.push_back(id);
@@ -44,6 +47,7 @@ struct Events final : server::ConnectionEvents {
   void on_line(ConnectionId id, std::string_view line) override {
     inside_line = true;
     lines.emplace_back(line);
+    ++lines_total;
     if (on_line_hook) {
       on_line_hook(id, line);
     } else {
@@ -524,6 +528,121 @@ TEST(TcpServer, LoopStopClosesTheServerAndLeavesNoHandles) {
   EXPECT_EQ(events.closed.size(), 1u);
   server.reset();
   EXPECT_EQ(loop.close(), 0);
+}
+
+// `count` clients with a 4 KiB receive buffer (the kernel takes little for
+// them), each having sent one line; connected one at a time, so the k-th line
+// the server sees comes from client k. Fewer on failure.
+std::vector<TestClient> connect_never_reading(int port, int count, const Events& events) {
+  std::vector<TestClient> clients;
+  const int lines_before = events.lines_total;
+  for (int k = 0; k < count; ++k) {
+    auto client = TestClient::connect(port, 4096);
+    if (!client || !client->send_all("ready\n")) break;
+    if (!eventually([&] { return events.lines_total == lines_before + k + 1; })) break;
+    clients.push_back(std::move(*client));
+  }
+  return clients;
+}
+
+// All output is queued inside one callback, before anything reaches a socket,
+// so what each connection holds is exact when the budget is passed.
+TEST(TcpServer, TheBiggestHoldersAreCutWhenAllTogetherPassTheBudget) {
+  constexpr int kClients = 16;
+  constexpr std::size_t kBudget = 256 * 1024;
+  TcpServerOptions options = test_options();
+  options.max_outgoing_bytes = 1024 * 1024;  // one connection alone may hold 4x the budget
+  options.max_outgoing_bytes_total = kBudget;
+  Harness harness(options);
+  std::vector<ConnectionId> ids;
+  std::atomic<bool> filled{false};
+  std::array<std::atomic<int>, kClients> kept_lines{};  // -1: cut
+  std::size_t most_queued = 0;
+  int cuts_checked = 0;
+  const std::string chunk(1023, 'z');
+  harness.events.on_line_hook = [&](ConnectionId id, std::string_view) {
+    ids.push_back(id);
+    if (ids.size() < kClients) return;
+    // Round robin, 1 KiB a line: client k wants 4 (k + 1) lines, 544 KiB in all.
+    std::map<ConnectionId, int> lines;
+    for (int round = 0; round < 4 * kClients; ++round) {
+      for (int k = 0; k < kClients; ++k) {
+        if (round >= 4 * (k + 1)) continue;  // (sends to a cut one are ignored)
+        std::map<ConnectionId, std::size_t> before;
+        for (ConnectionId c : ids) before[c] = harness.server.queued_bytes(c);
+        harness.server.send(ids[k], chunk);
+        most_queued = std::max(most_queued, harness.server.queued_bytes());
+        std::size_t smallest_cut = SIZE_MAX;
+        std::size_t biggest_kept = 0;
+        for (ConnectionId c : ids) {
+          if (before[c] == 0) continue;  // cut earlier
+          if (harness.server.queued_bytes(c) == 0)
+            smallest_cut = std::min(smallest_cut, before[c]);
+          else
+            biggest_kept = std::max(biggest_kept, before[c]);
+        }
+        if (smallest_cut != SIZE_MAX) {
+          ++cuts_checked;
+          EXPECT_GE(smallest_cut, biggest_kept) << "a smaller holder was cut before a bigger one";
+        }
+        if (harness.server.queued_bytes(ids[k]) > 0) ++lines[ids[k]];
+      }
+    }
+    for (int k = 0; k < kClients; ++k)
+      kept_lines[k] = harness.server.queued_bytes(ids[k]) > 0 ? lines[ids[k]] : -1;
+    filled = true;
+  };
+  EXPECT_TRUE(harness.run([&](int port) {
+    std::vector<TestClient> clients = connect_never_reading(port, kClients, harness.events);
+    ASSERT_EQ(clients.size(), std::size_t(kClients));
+    ASSERT_TRUE(eventually([&] { return filled.load(); }));
+    // The cut ones are closed; the others get every line queued for them.
+    for (int k = 0; k < kClients; ++k) {
+      if (kept_lines[k] < 0) {
+        EXPECT_TRUE(clients[k].wait_closed()) << k;
+        continue;
+      }
+      for (int i = 0; i < kept_lines[k]; ++i) ASSERT_EQ(clients[k].read_line(), chunk) << k;
+    }
+  }));
+  EXPECT_LE(most_queued, kBudget);
+  EXPECT_GT(cuts_checked, 0);
+  int cut = 0;
+  for (int k = 0; k < kClients; ++k) cut += kept_lines[k] < 0;
+  EXPECT_GT(cut, 0);
+  EXPECT_LT(cut, kClients);
+  EXPECT_EQ(kept_lines[0], 4);  // the smallest holder is never cut
+  harness.expect_each_closed_once();
+}
+
+// The real thing: clients that never read, output pushed every millisecond.
+TEST(TcpServer, NeverReadingClientsStayWithinTheBudget) {
+  constexpr int kClients = 40;
+  constexpr std::size_t kBudget = 1024 * 1024;
+  TcpServerOptions options = test_options();
+  options.max_outgoing_bytes = 512 * 1024;  // alone, 40 of them could hold 20 MiB
+  options.max_outgoing_bytes_total = kBudget;
+  Harness harness(options);
+  std::set<ConnectionId> flooded;
+  std::size_t most_queued = 0;
+  harness.events.on_line_hook = [&](ConnectionId id, std::string_view) { flooded.insert(id); };
+  const std::string chunk(1023, 'z');
+  harness.loop.every(1, [&] {
+    for (ConnectionId id : flooded)
+      for (int i = 0; i < 16; ++i) {
+        harness.server.send(id, chunk);
+        most_queued = std::max(most_queued, harness.server.queued_bytes());
+      }
+  });
+  EXPECT_TRUE(harness.run([&](int port) {
+    std::vector<TestClient> clients = connect_never_reading(port, kClients, harness.events);
+    ASSERT_EQ(clients.size(), std::size_t(kClients));
+    // Each is cut sooner or later: the budget is reached long before one holds 512 KiB.
+    EXPECT_TRUE(eventually([&] { return harness.events.closed_total == kClients; }, 10s));
+  }));
+  EXPECT_LE(most_queued, kBudget);
+  EXPECT_GT(most_queued, kBudget / 2);  // the budget was what bound it
+  harness.expect_each_closed_once();
 }
 
 }  // namespace

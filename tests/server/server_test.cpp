@@ -7,8 +7,12 @@
 #include <rapidjson/document.h>
 #include <cereal/archives/json.hpp>
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
 #include <deque>
 #include <map>
+#include <sstream>
 
 #include "eryantis/rules/serialize.hpp"
 #include "eryantis/server/token.hpp"
@@ -19,8 +23,32 @@ namespace {
 struct FakeTransport : Transport {
   std::map<ConnectionId, std::vector<std::string>> sent;
   std::set<ConnectionId> closed;
+  int close_calls = 0;
   void send(ConnectionId id, std::string line) override { sent[id].push_back(std::move(line)); }
-  void close(ConnectionId id) override { closed.insert(id); }
+  void close(ConnectionId id) override {
+    closed.insert(id);
+    ++close_calls;
+  }
+};
+
+// Routes the default logger into a string while it lives.
+class LogCapture {
+ public:
+  LogCapture() : previous_(spdlog::default_logger()) {
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out_);
+    spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+  }
+  ~LogCapture() { spdlog::set_default_logger(previous_); }
+  int count(std::string_view needle) const {
+    const std::string text = out_.str();
+    int n = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+    return n;
+  }
+
+ private:
+  std::ostringstream out_;
+  std::shared_ptr<spdlog::logger> previous_;
 };
 
 struct FakePersistence : Persistence {
@@ -28,6 +56,7 @@ struct FakePersistence : Persistence {
   std::map<store::MatchId, store::Seq> seqs;
   std::vector<MatchWrite> written;
   bool fail_next = false;
+  bool fail_all = false;  // a full disk
   void submit(MatchWrite w, WriteDone done) override {
     pending.emplace_back(std::move(w), std::move(done));
   }
@@ -36,7 +65,7 @@ struct FakePersistence : Persistence {
     while (!pending.empty()) {
       auto [w, done] = std::move(pending.front());
       pending.pop_front();
-      if (fail_next) {
+      if (fail_next || fail_all) {
         fail_next = false;
         done(std::unexpected(store::StoreError{store::StoreCode::Io, "disk on fire", -1}));
         continue;
@@ -116,6 +145,53 @@ class ServerTest : public ::testing::Test {
                    R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}");
     EXPECT_EQ(type_of(r), "ack") << r;
     return true;
+  }
+
+  // Connections 1..players seated in a new match, setup done: planning, all connected.
+  store::MatchId running_match(int players) {
+    static const char* kNames[] = {"a", "b", "c", "d"};
+    static const char* kColors[] = {"black", "white", "grey"};
+    for (int p = 0; p < players; ++p) connect(static_cast<ConnectionId>(p + 1), kNames[p]);
+    const auto m = create(1, players);
+    for (int p = 1; p < players; ++p)
+      reply(static_cast<ConnectionId>(p + 1),
+            R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+    for (int p = 0; p < players; ++p) {
+      const auto c = static_cast<ConnectionId>(p + 1);
+      reply(c, R"({"type":"play","command":{"type":"choose_wizard","wizard":)" + std::to_string(p) +
+                   "}}");
+      if (players != 4 || p % 2 == 0)
+        reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" +
+                     std::string(kColors[players == 4 ? p / 2 : p]) + "\"}}");
+    }
+    EXPECT_EQ(server.room(m)->state.phase, rules::Phase::Planning);
+    return m;
+  }
+  void tick() {
+    server.tick();
+    store.complete_all();
+  }
+  // Match `source` of `server` as a restart would load it, under the id `id`.
+  RestoredMatch restored(store::MatchId source, store::MatchId id, Deadline deadline) {
+    const Room* room = server.room(source);
+    RestoredMatch rm;
+    rm.id = id;
+    rm.status = room->status;
+    rm.last_seq = room->seq;
+    rm.state = room->state;
+    for (int i = 0; i < room->players(); ++i)
+      rm.seats.push_back(store::SeatRecord{id, i, room->seats[i]->nickname,
+                                           room->seats[i]->token_hash, std::nullopt, std::nullopt});
+    rm.deadline = deadline;
+    store.seqs[id] = room->seq;
+    return rm;
+  }
+  // A player coming back to `s` on connection `c` with the token `server` issued.
+  void come_back(Server& s, ConnectionId c, const std::string& nickname, const std::string& token) {
+    s.on_open(c, "p");
+    s.on_line(c, R"({"type":"hello","protocol":1})");
+    s.on_line(c, R"({"type":"login","nickname":")" + nickname + R"(","token":")" + token + "\"}");
+    store.complete_all();
   }
 
   std::int64_t now = 1'000'000;
@@ -305,21 +381,8 @@ TEST_F(ServerTest, TakingOverALiveConnectionWithTheToken) {
 }
 
 TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
-  connect(1, "a");
-  connect(2, "b");
-  connect(3, "c");
-  const auto m = create(1, 3);
-  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
-  reply(3, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
-  for (ConnectionId c = 1; c <= 3; ++c) {
-    reply(c, R"({"type":"play","command":{"type":"choose_wizard","wizard":)" +
-                 std::to_string(c - 1) + "}}");
-    const char* colors[] = {"black", "white", "grey"};
-    reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" +
-                 std::string(colors[c - 1]) + "\"}}");
-  }
+  const auto m = running_match(3);
   const Room* room = server.room(m);
-  ASSERT_EQ(room->state.phase, rules::Phase::Planning);
   const rules::Seat absent = room->state.current_seat();
   server.on_closed(static_cast<ConnectionId>(absent + 1));
   server.tick();
@@ -344,7 +407,7 @@ TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
     if (p != stays && p != absent) server.on_closed(static_cast<ConnectionId>(p + 1));
   server.tick();
   store.complete_all();
-  EXPECT_EQ(room->deadline.kind, DeadlineKind::Forfeit);
+  EXPECT_EQ(room->forfeit.kind, DeadlineKind::Forfeit);
   now += 5000;
   server.tick();
   store.complete_all();
@@ -536,6 +599,219 @@ TEST_F(ServerTest, GarbageCountsAgainstTheRateLimit) {
   slow.on_open(9, "p");
   for (int i = 0; i < 5; ++i) slow.on_line(9, "garbage");
   EXPECT_STREQ(parse(transport.sent[9].back())["code"].GetString(), "RATE_LIMITED");
+}
+
+TEST_F(ServerTest, JoinsQueuedBehindAFailedCreationAreAnswered) {
+  connect(1, "alice");
+  connect(2, "bob");
+  connect(3, "carol");
+  server.on_line(1, R"({"type":"create_match","players":3,"id":"c"})");
+  ASSERT_EQ(store.pending.size(), 1u);  // the creation is in flight: the room is busy
+  const store::MatchId m = store.pending.front().first.match;
+  server.on_line(2, R"({"type":"join_match","id":"j2","match":)" + std::to_string(m) + "}");
+  server.on_line(3, R"({"type":"join_match","id":"j3","match":)" + std::to_string(m) + "}");
+  store.fail_next = true;
+  store.complete_all();
+  EXPECT_EQ(server.room(m), nullptr);
+  for (ConnectionId c : {1, 2, 3}) {
+    auto r = parse(transport.sent[c].back());
+    EXPECT_STREQ(r["type"].GetString(), "error") << c;
+    EXPECT_STREQ(r["code"].GetString(), "STORE_FAILURE") << c;
+    EXPECT_NE(std::string(r["message"].GetString()).find("could not be saved"), std::string::npos);
+  }
+  EXPECT_STREQ(parse(transport.sent[2].back())["id"].GetString(), "j2");
+  EXPECT_STREQ(parse(transport.sent[3].back())["id"].GetString(), "j3");
+  // Nobody holds a seat in the match that does not exist.
+  EXPECT_EQ(type_of(reply(2, R"({"type":"create_match","players":2})")), "joined");
+}
+
+TEST_F(ServerTest, RequestsBeyondTheQueueBoundAreRefused) {
+  ServerConfig c = config();
+  c.limits.max_queued_per_match = 2;
+  Server s2(
+      c, transport, store, [this] { return now; }, 5);
+  for (ConnectionId id : {21, 22, 23, 24}) {
+    s2.on_open(id, "p");
+    s2.on_line(id, R"({"type":"hello","protocol":1})");
+    s2.on_line(id, "{\"type\":\"login\",\"nickname\":\"n" + std::to_string(id) + "\"}");
+  }
+  s2.on_line(21, R"({"type":"create_match","players":4})");
+  const store::MatchId m = store.pending.front().first.match;
+  for (ConnectionId id : {22, 23, 24})
+    s2.on_line(id, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  EXPECT_STREQ(parse(transport.sent[24].back())["code"].GetString(), "RATE_LIMITED");
+  store.complete_all();
+  EXPECT_EQ(s2.room(m)->seated(), 3);
+}
+
+TEST_F(ServerTest, ASilentPeerIsToldAndLoggedOnceWhileItsCloseTakes) {
+  LogCapture log;
+  connect(1, "alice");
+  now += 6000;
+  server.tick();
+  // The transport may take seconds to close a peer that does not read: meanwhile
+  // later ticks neither log nor send again.
+  for (int i = 0; i < 30; ++i) {
+    now += 100;
+    server.tick();
+  }
+  EXPECT_EQ(log.count("no heartbeat"), 1);
+  EXPECT_EQ(transport.close_calls, 1);
+  int shutdowns = 0;
+  for (const auto& line : transport.sent[1]) shutdowns += type_of(line) == "shutdown";
+  EXPECT_EQ(shutdowns, 1);
+  server.on_closed(1);
+  EXPECT_EQ(server.stats().connections, 0u);
+}
+
+TEST_F(ServerTest, TheForfeitClockStopsWhenTheLastPlayerLeavesToo) {
+  const auto m = running_match(2);
+  const Room* room = server.room(m);
+  const std::string alice = tokens[1];
+  server.on_closed(2);  // bob leaves: alice's forfeit clock starts
+  tick();
+  EXPECT_EQ(room->forfeit.kind, DeadlineKind::Forfeit);
+  EXPECT_EQ(room->forfeit.at_ms, now + 5000);
+  now += 1000;
+  server.on_closed(1);  // alice leaves too: nobody waits any more
+  tick();
+  EXPECT_EQ(room->forfeit.kind, DeadlineKind::None);
+  now += 100'000;  // long past the old forfeit time
+  connect(3, "a", alice);
+  tick();
+  EXPECT_NE(room->state.phase, rules::Phase::GameOver);  // no win for coming back
+  EXPECT_EQ(room->forfeit.at_ms, now + 5000);            // a full forfeit time from now
+  now += 4999;
+  tick();
+  EXPECT_NE(room->state.phase, rules::Phase::GameOver);
+  now += 1;
+  tick();
+  EXPECT_EQ(type_of(transport.sent[3].back()), "game_over");
+}
+
+TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime) {
+  // A 3-player match saved with the absent seat's grace ending at t0 + 3000.
+  const auto m = running_match(3);
+  const Room* before = server.room(m);
+  const rules::Seat absent = before->state.current_seat();
+  const std::int64_t t0 = now;
+  Server restarted(
+      config(), transport, store, [this] { return now; }, 7);
+  restarted.restore({restored(m, m, {DeadlineKind::TurnGrace, absent, t0 + 3000})}, m + 1);
+  auto back = [&](ConnectionId c, int seat) {
+    come_back(restarted, c, before->seats[seat]->nickname,
+              tokens[static_cast<ConnectionId>(seat + 1)]);
+    ASSERT_EQ(restarted.room(m)->seats[seat]->connection, c);
+  };
+  auto tick2 = [&] {
+    restarted.tick();
+    store.complete_all();
+  };
+  const int first = (absent + 1) % 3;
+  const int second = (absent + 2) % 3;
+  const std::size_t writes = store.written.size();
+  now = t0 + 1000;
+  back(11, first);  // alone: the forfeit clock runs, the grace deadline stays
+  tick2();
+  EXPECT_EQ(restarted.room(m)->forfeit.kind, DeadlineKind::Forfeit);
+  EXPECT_EQ(restarted.room(m)->deadline.at_ms, t0 + 3000);
+  now = t0 + 2000;
+  back(12, second);
+  tick2();
+  EXPECT_EQ(restarted.room(m)->deadline.at_ms, t0 + 3000);
+  EXPECT_EQ(restarted.room(m)->forfeit.kind, DeadlineKind::None);
+  now = t0 + 2999;
+  tick2();
+  EXPECT_EQ(restarted.room(m)->state.current_seat(), absent);
+  EXPECT_EQ(store.written.size(), writes);  // nothing re-armed
+  now = t0 + 3000;
+  tick2();
+  EXPECT_TRUE(restarted.room(m)->state.boards[absent].skipped_planning);
+}
+
+TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
+  const auto m = running_match(2);
+  Server restarted(
+      config(), transport, store, [this] { return now; }, 8);
+  // Written by an older build (forfeit clocks are no longer stored), long expired.
+  restarted.restore({restored(m, m, {DeadlineKind::Forfeit, 0, now - 1})}, m + 1);
+  come_back(restarted, 11, "a", tokens[1]);
+  restarted.tick();
+  store.complete_all();
+  EXPECT_NE(restarted.room(m)->state.phase, rules::Phase::GameOver);
+  EXPECT_EQ(restarted.room(m)->forfeit.at_ms, now + 5000);
+}
+
+TEST_F(ServerTest, AFullDiskDoesNotFloodTheLog) {
+  LogCapture log;
+  const auto m = running_match(2);
+  store.fail_all = true;
+  const rules::Seat seat = server.room(m)->state.current_seat();
+  const auto conn = static_cast<ConnectionId>(seat + 1);
+  const std::int64_t first = now;
+  for (int i = 0; i < 300; ++i) {
+    auto r = parse(reply(conn, R"({"type":"play","command":{"type":"play_assistant","value":)" +
+                                   std::to_string(1 + i % 10) + "}}"));
+    ASSERT_STREQ(r["code"].GetString(), "STORE_FAILURE");  // every request is still answered
+    now += 10;
+    server.tick();
+  }
+  EXPECT_EQ(log.count("write failed"), 1);
+  now = first + 10'000;
+  server.tick();
+  EXPECT_EQ(log.count("write failed"), 2);
+  EXPECT_EQ(log.count("(repeated 299 times in the last 10 s)"), 1);
+}
+
+TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
+  // Match 41 was quarantined, alice and bob then played match 42; 41 is released.
+  const auto m = running_match(2);
+  LogCapture log;
+  Server restarted(
+      config(), transport, store, [this] { return now; }, 9);
+  // Their timers are stale by the time 41 resumes.
+  const Deadline stale{DeadlineKind::TurnGrace, 0, now - 1};
+  RestoredMatch newer = restored(m, 42, stale);
+  newer.seats.pop_back();  // only alice moved on: bob is free meanwhile
+  restarted.restore({restored(m, 41, stale), std::move(newer)}, 43);
+  EXPECT_EQ(restarted.waiting_matches(), std::vector<store::MatchId>{41});
+  EXPECT_EQ(restarted.room(41), nullptr);
+  EXPECT_EQ(log.count("match 41: not resumed yet"), 1);
+  // alice is in match 42 alone; bob stays away and she wins it by forfeit.
+  come_back(restarted, 11, "a", tokens[1]);
+  EXPECT_EQ(parse(transport.sent[11].at(1))["match"].GetInt64(), 42);
+  // Somebody logs in as the free "b" (no seat asks for a token).
+  restarted.on_open(12, "p");
+  restarted.on_line(12, R"({"type":"hello","protocol":1})");
+  restarted.on_line(12, R"({"type":"login","nickname":"b"})");
+  EXPECT_EQ(type_of(transport.sent[12].back()), "logged_in");
+  restarted.on_line(11, R"({"type":"leave_match","id":"l"})");  // running: the seat stays hers
+  EXPECT_STREQ(parse(transport.sent[11].back())["code"].GetString(), "ALREADY_IN_MATCH");
+  restarted.tick();
+  store.complete_all();
+  now += 5000;
+  restarted.tick();
+  store.complete_all();
+  // 42 is over: 41 is loaded at once, alice (online) is seated back and told.
+  EXPECT_TRUE(restarted.waiting_matches().empty());
+  ASSERT_NE(restarted.room(41), nullptr);
+  EXPECT_EQ(restarted.room(41)->seats[0]->connection, 11u);
+  const auto& sent = transport.sent[11];
+  ASSERT_GE(sent.size(), 2u);
+  EXPECT_EQ(type_of(sent[sent.size() - 3]), "game_over");
+  auto state = parse(sent[sent.size() - 2]);
+  EXPECT_STREQ(state["type"].GetString(), "state");
+  EXPECT_EQ(state["match"].GetInt64(), 41);
+  EXPECT_EQ(type_of(sent.back()), "seats");
+  EXPECT_EQ(restarted.room(41)->deadline.kind, DeadlineKind::None);  // timers start again
+  EXPECT_EQ(store.written.back().match, 41u);
+  EXPECT_EQ(store.written.back().deadline, Deadline{});
+  // Whoever logged in as "b" meanwhile is not seated in bob's place.
+  EXPECT_EQ(restarted.room(41)->seats[1]->connection, 0u);
+  // bob gets his seat back with his token.
+  come_back(restarted, 13, "b", tokens[2]);
+  EXPECT_EQ(parse(transport.sent[13].at(1))["match"].GetInt64(), 41);
+  EXPECT_EQ(restarted.room(41)->connected(), 2);
 }
 
 }  // namespace

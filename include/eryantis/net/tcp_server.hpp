@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eryantis/log/log_throttle.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/server/transport.hpp"
 
@@ -23,6 +24,11 @@ struct TcpServerOptions {
   // Bytes queued for one connection but not yet written to its socket; a
   // connection going past it is closed (a slow client never slows others).
   std::size_t max_outgoing_bytes = 4 * 1024 * 1024;
+  // Bytes queued for all connections together (what the process holds for
+  // peers that read slowly or never). Going past it cuts the connections that
+  // hold the most, biggest first, until they hold 7/8 of it: max_connections
+  // times max_outgoing_bytes (20,000 x 1 MiB = 20 GiB) is no bound at all.
+  std::size_t max_outgoing_bytes_total = 256 * 1024 * 1024;
   // Sent (with '\n') to a connection refused by max_connections; empty = none.
   std::string busy_line;
   // How long close() may take to flush and see the peer close, before the
@@ -62,6 +68,10 @@ class TcpServer final : public server::Transport {
   void close_all();
   // Connections that have an id and have not been reported closed.
   std::size_t connection_count() const { return open_count_; }
+  // Bytes queued (not yet taken by the kernel) for all connections, and for one
+  // (0 once it is closed).
+  std::size_t queued_bytes() const { return queued_bytes_; }
+  std::size_t queued_bytes(server::ConnectionId id) const;
 
   struct Connection;  // defined in the .cpp; public for its libuv callbacks
 
@@ -82,6 +92,8 @@ class TcpServer final : public server::Transport {
   void maybe_shutdown(Connection& connection);
   void finish(Connection& connection, Notify notify);
   void mark_dirty(Connection& connection);
+  // Cuts the biggest holders until `incoming` more bytes fit in the budget.
+  void enforce_budget(std::size_t incoming);
   void run_deferred();
   void sweep();
   Connection* find(server::ConnectionId id);
@@ -100,10 +112,13 @@ class TcpServer final : public server::Transport {
   server::ConnectionId next_id_ = 1;
   std::size_t open_count_ = 0;
   std::size_t closing_count_ = 0;                 // connections in close() (flush / linger)
+  std::size_t queued_bytes_ = 0;                  // sum of every connection's held()
   std::vector<server::ConnectionId> dirty_;       // have queued bytes to write
   std::vector<server::ConnectionId> closed_ids_;  // on_closed still to report
   std::vector<server::ConnectionId> scratch_;     // used by run_deferred only
   std::unique_ptr<char[]> read_buffer_;           // shared: reads are consumed at once
+  // Accept failures repeat per connection attempt (out of descriptors: EMFILE).
+  logging::LogThrottle log_throttle_;
 };
 
 }  // namespace eryantis::net

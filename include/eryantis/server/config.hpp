@@ -13,7 +13,9 @@ struct Limits {
   int commands_per_second = 50;  // per connection, any request; bursts up to the same number
   int max_matches = 20000;       // unfinished matches held at once
   std::size_t max_outgoing_bytes = 1024 * 1024;  // queued for one slow client before it is cut off
-  int max_queued_per_match = 64;                 // requests waiting behind a match's pending append
+  // Queued for all clients together; beyond it the biggest holders are cut first.
+  std::size_t max_outgoing_bytes_total = 256 * 1024 * 1024;
+  int max_queued_per_match = 64;  // requests waiting behind a match's pending append
 };
 
 enum class Durability { Full, Normal };

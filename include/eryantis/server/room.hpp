@@ -23,6 +23,14 @@ struct SeatHolder {
   ConnectionId connection = 0;  // 0 = disconnected
 };
 
+// A request waiting for its room's pending write. If the room disappears first
+// (its creation could not be saved), the request is answered with an error.
+struct WaitingRequest {
+  ConnectionId conn = 0;
+  std::string id;  // the request's id, for the error
+  std::function<void()> run;
+};
+
 struct Room {
   store::MatchId id = 0;
   rules::State state;
@@ -30,11 +38,15 @@ struct Room {
   store::MatchStatus status = store::MatchStatus::Lobby;
   std::array<std::optional<SeatHolder>, rules::kMaxPlayers> seats;
   std::set<ConnectionId> spectators;
-  Deadline deadline;  // the armed timer, persisted
+  Deadline deadline;  // the armed persisted timer: turn grace (running) or abandon (lobby)
+  // Who wins by forfeit when, while exactly one player is connected. In memory
+  // only: it starts again whenever that player is alone again (after a restart too).
+  Deadline forfeit;
   bool busy = false;  // a write is in flight: later requests wait (one write at a time)
   // Vectors, not deques: libstdc++'s deque allocates ~600 bytes even when empty,
   // and an idle match should cost little. Both stay short.
-  std::vector<std::function<void()>> waiting;
+  // At most limits.max_queued_per_match.
+  std::vector<WaitingRequest> waiting;
   // Recently accepted client command ids and their seqs: a retry is answered with
   // the original ack before the rules see it again.
   std::vector<std::pair<std::string, store::Seq>> recent_commands;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eryantis/log/log_throttle.hpp"
 #include "eryantis/protocol/message.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/server/config.hpp"
@@ -51,8 +52,13 @@ class Server final : public ConnectionEvents {
          std::uint64_t seed);
 
   // Start-up after a restart: every unfinished match, all seats disconnected.
-  // `next_match_id` is one more than the largest id in the store.
+  // `next_match_id` is one more than the largest id in the store. A nickname
+  // plays one match at a time: a match with a player who also holds a seat in a
+  // newer unfinished match (a match released from quarantine after its players
+  // moved on) waits, and is loaded as soon as all its players are free.
   void restore(std::vector<RestoredMatch> matches, store::MatchId next_match_id);
+  // Matches restore() set aside, waiting for their players.
+  std::vector<store::MatchId> waiting_matches() const;
 
   void on_open(ConnectionId id, std::string_view peer) override;
   void on_line(ConnectionId id, std::string_view line) override;
@@ -84,9 +90,12 @@ class Server final : public ConnectionEvents {
   void handle(Session& s, const std::string& id, const protocol::Ping& m);
   void handle(Session& s, const std::string& id, const protocol::Pong& m);
 
-  // Room operations run one at a time per room (see Room::busy).
-  void enqueue(Room& room, std::function<void()> op);
+  // Room operations run one at a time per room (see Room::busy). A request beyond
+  // limits.max_queued_per_match is refused (RATE_LIMITED) and `op` dropped.
+  void enqueue(Room& room, ConnectionId conn, const std::string& id, std::function<void()> op);
   void run_next(store::MatchId id);
+  // Forgets a room whose creation failed; the requests waiting for it get `message`.
+  void drop_room(store::MatchId id, std::string_view code, const std::string& message);
   void join_seat(Room& room, ConnectionId conn, const std::string& id, std::optional<int> seat);
   void play(Room& room, ConnectionId conn, const std::string& id, const protocol::Play& m);
   // Submits one write for the room; `after` runs when it is durable (or failed),
@@ -99,6 +108,9 @@ class Server final : public ConnectionEvents {
                       rules::Authority authority, ConnectionId reply_to, const std::string& id,
                       std::optional<std::string> command_id);
   void finish_room(Room& room);
+  Room& load(RestoredMatch m);
+  // Loads every waiting match whose players are all free again, seating those online.
+  void resume_waiting_matches();
   // Everyone back to the lobby; the room is dropped once idle.
   void close_room(Room& room);
   void arm(Room& room, Deadline d);
@@ -131,10 +143,13 @@ class Server final : public ConnectionEvents {
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection
   std::unordered_map<std::string, store::MatchId> seated_in_;  // nickname -> unfinished match
+  std::vector<RestoredMatch> waiting_matches_;                 // see restore(); newest first
   store::MatchId next_match_id_ = 1;
   std::size_t writes_in_flight_ = 0;
   bool shutting_down_ = false;
   ServerStats stats_;
+  // Per-request errors that a fault repeats (a full disk fails every write).
+  logging::LogThrottle log_throttle_;
 };
 
 }  // namespace eryantis::server

@@ -1,0 +1,99 @@
+// Clients that never read, watching a busy match and asking for its state again
+// and again: the server's resident memory stays under what it used before they
+// started plus limits.max_outgoing_bytes_total, because the clients holding the
+// most unsent output are cut first.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "fixture.hpp"
+
+namespace eryantis::integration {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Resident memory of a process in bytes (VmRSS), 0 if unknown.
+std::size_t resident_bytes(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+
+class MemoryBudgetTest : public ServerFixture {};
+
+TEST_F(MemoryBudgetTest, NeverReadingSpectatorsOfABusyMatchStayWithinTheBudget) {
+  constexpr std::size_t kBudget = 8 << 20;
+  constexpr int kSpectators = 120;
+  constexpr int kSyncsEach = 400;  // ~5 KiB each: ~240 MiB asked for in all
+  const std::string path = write_config(dir_, "eryantis.toml", db_, TestConfig{});
+  {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string config = text.str();
+    const std::string key = "max_outgoing_bytes = 8388608\n";
+    const auto at = config.find(key);
+    ASSERT_NE(at, std::string::npos) << config;
+    config.insert(at + key.size(), "max_outgoing_bytes_total = " + std::to_string(kBudget) + "\n");
+    std::ofstream(path) << config;
+  }
+  start_with(path);
+
+  Game game("busy", GameOptions{}, test_seed());
+  game.connect_all(port());
+  ASSERT_FALSE(HasFatalFailure());
+  game.create_and_join();
+  ASSERT_FALSE(HasFatalFailure());
+  std::vector<std::unique_ptr<Client>> spectators;
+  for (int i = 0; i < kSpectators; ++i) {
+    auto c = Client::connect(port(), "spectator");
+    ASSERT_TRUE(c);
+    const int small = 4096;  // the kernel takes little for them: the server must hold the rest
+    setsockopt(c->fd(), SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    ASSERT_TRUE(c->hello(true));
+    ASSERT_TRUE(c->spectate(game.match()));
+    spectators.push_back(std::move(c));
+  }
+  std::this_thread::sleep_for(200ms);
+  const std::size_t base = resident_bytes(server_->pid());
+  ASSERT_GT(base, 0u);
+
+  std::atomic<bool> sampling{true};
+  std::atomic<std::size_t> peak{base};
+  std::thread sampler([&] {
+    while (sampling) {
+      peak = std::max<std::size_t>(peak, resident_bytes(server_->pid()));
+      std::this_thread::sleep_for(5ms);
+    }
+  });
+  std::string syncs;
+  for (int i = 0; i < kSyncsEach; ++i)
+    syncs += R"({"type":"sync"})"
+             "\n";
+  for (auto& c : spectators) c->send_raw(syncs);  // and never read
+  drive({&game}, 3s);                             // the match goes on meanwhile
+  sampling = false;
+  sampler.join();
+
+  std::cout << "[ memory   ] resident before " << (base >> 10) << " KiB, peak " << (peak >> 10)
+            << " KiB, budget " << (kBudget >> 10) << " KiB\n";
+  // A sanitizer keeps freed memory in quarantine (and shadows all of it): only
+  // a plain build's resident size means something.
+  if (!sanitizer_run()) {
+    EXPECT_LE(peak.load(), base + kBudget);
+  }
+  const std::string log = server_->log();
+  EXPECT_NE(log.find("the most of all connections"), std::string::npos) << server_->log_tail();
+  // The players, who read, are never the ones cut.
+  EXPECT_TRUE(game.player(0).client && game.player(0).client->ping());
+}
+
+}  // namespace
+}  // namespace eryantis::integration
