@@ -41,6 +41,8 @@ void Server::persist(Room& room, MatchWrite write,
                         Room* room = find_room(mid);
                         if (room) room->busy = false;
                         if (!r) spdlog::error("match {}: write failed: {}", mid, r.error().message);
+                        if (!r && r.error().code == store::StoreCode::Corrupt)
+                          enter_degraded(r.error().message);
                         after(std::move(r), room);
                         run_next(mid);
                       });
