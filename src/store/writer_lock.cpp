@@ -29,7 +29,10 @@ std::string writer_lock_path(const std::string& database_path) {
 
 Result<WriterLock> WriterLock::acquire(const std::string& database_path) {
   std::string path = writer_lock_path(database_path);
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // flock(2) needs no write access: a lock file another user created still locks
+  // (the pid note is then skipped).
+  if (fd < 0 && errno == EACCES) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     return fail(StoreCode::Io, fmt::format("cannot create the writer lock {}: {}", path,
                                            std::strerror(errno)));
