@@ -43,7 +43,7 @@ Result<void> configure_reads(sqlite::Database& db, const Options& options) {
 std::string not_writable(const std::string& path, std::string_view detail) {
   return fmt::format("{} cannot be written by this process ({}): a writer needs write access to "
                      "the file and to its folder (SQLite creates {}-wal and {}-shm there); "
-                     "fix the owner, the permissions or the mount, or open it read-only",
+                     "fix the owner, the permissions or the mount (read-only tools can still open it)",
                      path, detail, path, path);
 }
 

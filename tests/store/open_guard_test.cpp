@@ -173,24 +173,35 @@ std::vector<MatchId> stored_games(const std::string& path, int games, int empty_
   return ids;
 }
 
-TEST(OpenGuard, QuickCheckFindsADamagedIndexPageTheOpenDoesNot) {
+TEST(OpenGuard, QuickCheckFindsADamagedPageOfWhatResumingNeeds) {
   TempDir dir;
-  const std::string path = dir.file("eryantis.db");
-  stored_games(path, 6, 0);
+  const std::string clean = dir.file("clean.db");
+  stored_games(clean, 6, 0);
   {
-    Store store = testing::open_store(path);
+    Store store = testing::open_store(clean);
     EXPECT_TRUE(quick_check(store));
   }
-  const auto leaves = testing::btree_pages(path, testing::kEventsKeyIndex, "leaf");
-  ASSERT_GE(leaves.size(), 2u) << "the index should span several pages";
-  testing::overwrite_page(path, leaves[leaves.size() / 2]);
-  auto store = Store::open(path);
-  ASSERT_TRUE(store) << "SQLite opens it: only a check of the pages finds the damage";
-  auto checked = quick_check(*store);
-  ASSERT_FALSE(checked);
-  EXPECT_EQ(checked.error().code, StoreCode::Corrupt);
-  EXPECT_NE(checked.error().message.find("damaged"), std::string::npos) << checked.error().message;
-  EXPECT_NE(checked.error().message.find("REINDEX"), std::string::npos);
+  // Every b-tree the check covers, each damaged in a copy of the clean file.
+  for (const char* btree : {testing::kEventsKeyIndex, "events_by_command_id",
+                            "sqlite_autoindex_snapshots_1", "matches", "matches_by_status",
+                            "seats"}) {
+    SCOPED_TRACE(btree);
+    const std::string path = dir.file(std::string(btree) + ".db");
+    std::filesystem::copy_file(clean, path);
+    const auto pages = testing::btree_pages(path, btree);
+    ASSERT_FALSE(pages.empty());
+    testing::overwrite_page(path, pages[pages.size() / 2]);
+    auto store = Store::open(path);
+    ASSERT_TRUE(store) << "SQLite opens it: only a check of the pages finds the damage";
+    auto checked = quick_check(*store);
+    ASSERT_FALSE(checked);
+    EXPECT_EQ(checked.error().code, StoreCode::Corrupt);
+    EXPECT_NE(checked.error().message.find("damaged"), std::string::npos)
+        << checked.error().message;
+    EXPECT_NE(checked.error().message.find("REINDEX"), std::string::npos);
+  }
+  EXPECT_GE(testing::btree_pages(clean, testing::kEventsKeyIndex, "leaf").size(), 2u)
+      << "the key index should span several pages (a leaf was damaged, not only its root)";
 }
 
 TEST(OpenGuard, AWriteThatFindsDamageStopsAllWriting) {
