@@ -72,9 +72,10 @@ GroupCommitter::Stats GroupCommitter::stats() const {
 
 std::vector<Result<AppendOutcome>> GroupCommitter::refuse_degraded(std::size_t count) const {
   return std::vector<Result<AppendOutcome>>(
-      count, fail(StoreCode::Corrupt, "not written: the server stopped writing when it found the "
-                                      "database damaged (" +
-                                          degraded_reason_ + ")"));
+      count, fail(StoreCode::Corrupt,
+                  "not written: the server stopped writing when it found the "
+                  "database damaged (" +
+                      degraded_reason_ + ")"));
 }
 
 void GroupCommitter::note_damage(const std::vector<Result<AppendOutcome>>& results) {

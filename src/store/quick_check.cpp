@@ -56,9 +56,9 @@ Result<void> quick_check(Store& store) {
             false, problems);
   if (problems.empty()) return {};
   return fail(StoreCode::Corrupt,
-              fmt::format("the database file is damaged ({}); nothing was written. Stop here, copy "
-                          "the file, then repair it as docs/operations.md says (a damaged index "
-                          "is rebuilt by `sqlite3 FILE REINDEX`)",
+              fmt::format("the database file is damaged ({}); nothing was written. Copy the file "
+                          "aside, then restore a backup or rebuild it from its rows as "
+                          "docs/operations.md says (\"Repairing a damaged file\")",
                           problems));
 }
 

@@ -41,10 +41,11 @@ Result<void> configure_reads(sqlite::Database& db, const Options& options) {
 
 // The message of every "cannot write" refusal at open.
 std::string not_writable(const std::string& path, std::string_view detail) {
-  return fmt::format("{} cannot be written by this process ({}): a writer needs write access to "
-                     "the file and to its folder (SQLite creates {}-wal and {}-shm there); "
-                     "fix the owner, the permissions or the mount (read-only tools can still open it)",
-                     path, detail, path, path);
+  return fmt::format(
+      "{} cannot be written by this process ({}): a writer needs write access to "
+      "the file and to its folder (SQLite creates {}-wal and {}-shm there); "
+      "fix the owner, the permissions or the mount (read-only tools can still open it)",
+      path, detail, path, path);
 }
 
 // Fails unless a write would succeed: SQLite opens a file it may not write
@@ -106,7 +107,8 @@ Result<Store> Store::open(const std::string& path, const Options& options) {
   auto version = check_compatible(*db);
   if (!version) return std::unexpected(std::move(version.error()));
   if (!options.read_only) {
-    if (auto done = probe_writable(*db, path); !done) return std::unexpected(std::move(done.error()));
+    if (auto done = probe_writable(*db, path); !done)
+      return std::unexpected(std::move(done.error()));
     if (auto done = configure_writer(*db, options); !done) {
       if (done.error().code == StoreCode::ReadOnly)
         return fail(StoreCode::ReadOnly, not_writable(path, done.error().message));

@@ -34,8 +34,8 @@ Result<WriterLock> WriterLock::acquire(const std::string& database_path) {
   // (the pid note is then skipped).
   if (fd < 0 && errno == EACCES) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    return fail(StoreCode::Io, fmt::format("cannot create the writer lock {}: {}", path,
-                                           std::strerror(errno)));
+    return fail(StoreCode::Io,
+                fmt::format("cannot create the writer lock {}: {}", path, std::strerror(errno)));
   }
   WriterLock lock(fd, std::move(path));
   int rc = 0;
@@ -46,15 +46,14 @@ Result<WriterLock> WriterLock::acquire(const std::string& database_path) {
     const int error = errno;
     if (error == EWOULDBLOCK) {
       const std::string holder = holder_of(fd);
-      return fail(StoreCode::Busy,
-                  fmt::format("{} is already used by another eryantis-server{} (it holds {}); "
-                              "one server per database: stop it first, or give this one "
-                              "another database",
-                              database_path, holder.empty() ? "" : " (pid " + holder + ")",
-                              lock.path_));
+      return fail(
+          StoreCode::Busy,
+          fmt::format("{} is already used by another eryantis-server{} (it holds {}); "
+                      "one server per database: stop it first, or give this one "
+                      "another database",
+                      database_path, holder.empty() ? "" : " (pid " + holder + ")", lock.path_));
     }
-    return fail(StoreCode::Io,
-                fmt::format("cannot lock {}: {}", lock.path_, std::strerror(error)));
+    return fail(StoreCode::Io, fmt::format("cannot lock {}: {}", lock.path_, std::strerror(error)));
   }
   // Our pid, for the message a second server prints (best effort: the lock is what counts).
   const std::string pid = std::to_string(getpid()) + "\n";

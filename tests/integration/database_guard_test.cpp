@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <atomic>
+#include <filesystem>
 #include <latch>
 #include <thread>
 
@@ -88,8 +88,9 @@ TEST_F(DatabaseGuardTest, AnotherApplicationsFileIsRefusedAndLeftUnchanged) {
   {
     auto db = store::sqlite::Database::open(db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     ASSERT_TRUE(db);
-    ASSERT_TRUE(db->exec("PRAGMA application_id = 1234; CREATE TABLE notes (x); "
-                         "INSERT INTO notes VALUES ('keep me')"));
+    ASSERT_TRUE(
+        db->exec("PRAGMA application_id = 1234; CREATE TABLE notes (x); "
+                 "INSERT INTO notes VALUES ('keep me')"));
   }
   const std::string before = file_bytes(db_);
   ASSERT_EQ(before.at(18), 1);  // rollback-journal mode: WAL would make it 2

@@ -553,7 +553,8 @@ TEST_F(ServerTest, TokensAndSeedsComeFromTheSecretSource) {
   const auto m = create(1, 2);
   const auto seed = draw_seed(replay);
   EXPECT_EQ(secrets.bytes, kTokenBytes + 16);
-  const auto& created = std::get<rules::CreateMatch>(store.written.at(0).events.at(0).event.command);
+  const auto& created =
+      std::get<rules::CreateMatch>(store.written.at(0).events.at(0).event.command);
   EXPECT_EQ(created.seed, seed[0]);
   EXPECT_NE(server.room(m), nullptr);
 
@@ -561,7 +562,8 @@ TEST_F(ServerTest, TokensAndSeedsComeFromTheSecretSource) {
   FakeSecretSource other_secrets(7);
   FakeTransport other_transport;
   FakePersistence other_store;
-  Server other(config(), other_transport, other_store, [this] { return now; }, other_secrets);
+  Server other(
+      config(), other_transport, other_store, [this] { return now; }, other_secrets);
   other.on_open(1, "p");
   other.on_line(1, R"({"type":"hello","protocol":1})");
   other.on_line(1, R"({"type":"login","nickname":"alice"})");
@@ -593,15 +595,15 @@ TEST_F(ServerTest, ADamagedDatabaseDegradesTheServerOnce) {
   const rules::Seat seat = rules::seats_to_act(server.room(m)->state).at(0);
   const ConnectionId conn = seat == 0 ? 1 : 2;
   const auto cmd = rules::legal_commands(server.room(m)->state, seat).at(0);
-  auto failed = parse(
-      reply(conn, R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}"));
+  auto failed =
+      parse(reply(conn, R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}"));
   EXPECT_STREQ(failed["code"].GetString(), "STORE_FAILURE");
   EXPECT_TRUE(server.degraded());
 
   // Nothing that writes is accepted any more, nothing is submitted; reads still work.
   const std::size_t written = store.written.size();
-  auto refused = parse(
-      reply(conn, R"({"type":"play","id":2,"command":)" + rules::command_to_json(cmd) + "}"));
+  auto refused =
+      parse(reply(conn, R"({"type":"play","id":2,"command":)" + rules::command_to_json(cmd) + "}"));
   EXPECT_STREQ(refused["code"].GetString(), "SERVER_DEGRADED");
   EXPECT_STREQ(parse(reply(2, R"({"type":"leave_match","id":3})"))["code"].GetString(),
                "SERVER_DEGRADED");
