@@ -36,28 +36,29 @@ class DatabaseGuardTest : public ServerFixture {
     EXPECT_EQ(output.find("listening"), std::string::npos) << "it started:\n" << output;
     return {code, output};
   }
+  // The server started and a match of two players created and joined.
+  std::unique_ptr<Game> serve_a_match(rules::Mode mode, std::uint64_t seed) {
+    start(TestConfig{});
+    auto game = std::make_unique<Game>("g", GameOptions{2, mode}, seed);
+    if (HasFatalFailure()) return game;
+    game->connect_all(port());
+    if (!HasFatalFailure()) game->create_and_join();
+    return game;
+  }
   // A match with a few moves stored, then a graceful stop (the WAL moved into the file).
   void play_a_little_then_stop() {
-    start(TestConfig{});
-    {
-      Game game("g", GameOptions{2, rules::Mode::Expert}, 7);
-      game.connect_all(port());
-      ASSERT_FALSE(HasFatalFailure());
-      game.create_and_join();
-      ASSERT_FALSE(HasFatalFailure());
-      drive({&game}, Millis(300));
-    }  // disconnected: the server need not wait for them to hang up
+    auto game = serve_a_match(rules::Mode::Expert, 7);
+    ASSERT_FALSE(HasFatalFailure());
+    drive({game.get()}, Millis(300));
+    game.reset();  // disconnected: the server need not wait for them to hang up
     stop_gracefully();
   }
 };
 
 TEST_F(DatabaseGuardTest, ASecondServerOnTheSameFileExitsWithCode2) {
-  start(TestConfig{});
-  Game game("g", GameOptions{2, rules::Mode::Simple}, 3);
-  game.connect_all(port());
+  auto served = serve_a_match(rules::Mode::Simple, 3);
   ASSERT_FALSE(HasFatalFailure());
-  game.create_and_join();
-  ASSERT_FALSE(HasFatalFailure());
+  Game& game = *served;
 
   const std::string other_config = write_config(dir_, "second.toml", db_, TestConfig{});
   auto [code, log] = start_refused(other_config);
@@ -136,12 +137,9 @@ TEST_F(DatabaseGuardTest, ADamagedIndexPageStopsTheStart) {
 }
 
 TEST_F(DatabaseGuardTest, DamageFoundWhileServingDegradesTheServerOnce) {
-  start(TestConfig{});
-  Game game("g", GameOptions{2, rules::Mode::Simple}, 5);
-  game.connect_all(port());
+  auto served = serve_a_match(rules::Mode::Simple, 5);
   ASSERT_FALSE(HasFatalFailure());
-  game.create_and_join();
-  ASSERT_FALSE(HasFatalFailure());
+  Game& game = *served;
   // Everything into the file (the server's connections are idle between writes),
   // then a stray write over the root of the events' key index: every append needs it.
   {
