@@ -4,9 +4,12 @@
 #include "eryantis/server/secret_source.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <set>
 #include <vector>
 
@@ -36,6 +39,34 @@ TEST(SecretSource, SystemSourceFillsEveryByteOfAnySize) {
     // No stretch of zeroes left unfilled: in 1 MiB of random bytes, about 4096 zeroes.
     const auto zeroes = std::count(a.begin(), a.end(), std::byte{0});
     EXPECT_LT(zeroes, static_cast<long>(size / 128 + 8)) << size;
+  }
+}
+
+std::atomic<int> g_alarms{0};
+void count_alarm(int) {
+  ++g_alarms;
+}
+
+// A signal storm during one large draw: getrandom(2) then returns early (a short
+// count) or fails with EINTR, and the wrapper must go on until every byte is filled.
+TEST(SecretSource, SignalsDuringADrawStillFillEveryByte) {
+  struct sigaction action = {}, previous = {};
+  action.sa_handler = count_alarm;  // no SA_RESTART: interrupted calls come back early
+  ASSERT_EQ(sigaction(SIGALRM, &action, &previous), 0);
+  itimerval every_50us = {{0, 50}, {0, 50}}, off = {};
+  ASSERT_EQ(setitimer(ITIMER_REAL, &every_50us, nullptr), 0);
+  std::vector<std::byte> bytes(std::size_t{32} << 20, std::byte{0});
+  const auto filled = read_system_random(bytes);
+  setitimer(ITIMER_REAL, &off, nullptr);
+  sigaction(SIGALRM, &previous, nullptr);
+  ASSERT_TRUE(filled) << filled.error();
+  EXPECT_GT(g_alarms.load(), 0) << "no signal arrived during the draw";
+  // Each 1 MiB slice holds ~4096 zero bytes when filled, 1 MiB when left alone.
+  for (std::size_t at = 0; at < bytes.size(); at += std::size_t{1} << 20) {
+    const auto zeroes =
+        std::count(bytes.begin() + static_cast<long>(at),
+                   bytes.begin() + static_cast<long>(at + (std::size_t{1} << 20)), std::byte{0});
+    ASSERT_LT(zeroes, 8192) << "the slice at " << at << " was not filled";
   }
 }
 
