@@ -48,16 +48,27 @@ TEST(OpenGuard, RefusedFilesAreLeftExactlyAsTheyWere) {
   raw_exec(foreign, "PRAGMA application_id = 1234; CREATE TABLE t (x); INSERT INTO t VALUES (1)");
   const std::string unstamped = dir.file("unstamped.db");
   raw_exec(unstamped, "CREATE TABLE events (x)");
+  const std::string garbage = dir.file("garbage.db");
+  {
+    std::FILE* file = std::fopen(garbage.c_str(), "wb");
+    ASSERT_NE(file, nullptr);
+    const std::string junk(8192, 'x');
+    ASSERT_EQ(std::fwrite(junk.data(), 1, junk.size(), file), junk.size());
+    std::fclose(file);
+  }
 
   for (const auto& [path, code] :
        {std::pair{newer, StoreCode::TooNew}, std::pair{foreign, StoreCode::Foreign},
-        std::pair{unstamped, StoreCode::Foreign}}) {
+        std::pair{unstamped, StoreCode::Foreign}, std::pair{garbage, StoreCode::Corrupt}}) {
     SCOPED_TRACE(path);
     const std::string before = file_bytes(path);
-    ASSERT_EQ(journal_bytes(before), std::pair(1, 1));
+    if (path != garbage) ASSERT_EQ(journal_bytes(before), std::pair(1, 1));
     auto store = Store::open(path);
     ASSERT_FALSE(store);
     EXPECT_EQ(store.error().code, code) << store.error().message;
+    if (code != StoreCode::Corrupt)
+      EXPECT_NE(store.error().message.find("refusing to touch it"), std::string::npos)
+          << store.error().message;
     EXPECT_EQ(file_bytes(path), before) << "the refused file was changed";
     EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
   }
