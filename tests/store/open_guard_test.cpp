@@ -62,13 +62,16 @@ TEST(OpenGuard, RefusedFilesAreLeftExactlyAsTheyWere) {
         std::pair{unstamped, StoreCode::Foreign}, std::pair{garbage, StoreCode::Corrupt}}) {
     SCOPED_TRACE(path);
     const std::string before = file_bytes(path);
-    if (path != garbage) ASSERT_EQ(journal_bytes(before), std::pair(1, 1));
+    if (path != garbage) {
+      ASSERT_EQ(journal_bytes(before), std::pair(1, 1));
+    }
     auto store = Store::open(path);
     ASSERT_FALSE(store);
     EXPECT_EQ(store.error().code, code) << store.error().message;
-    if (code != StoreCode::Corrupt)
+    if (code != StoreCode::Corrupt) {
       EXPECT_NE(store.error().message.find("refusing to touch it"), std::string::npos)
           << store.error().message;
+    }
     EXPECT_EQ(file_bytes(path), before) << "the refused file was changed";
     EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
   }
