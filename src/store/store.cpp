@@ -56,6 +56,8 @@ Result<void> probe_writable(sqlite::Database& db, const std::string& path) {
     return fail(StoreCode::ReadOnly, not_writable(path, "SQLite opened it read-only"));
   }
   auto tx = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
+  // Busy is another writer holding the file past busy_timeout, not a permission.
+  if (!tx && tx.error().code == StoreCode::Busy) return std::unexpected(std::move(tx.error()));
   if (!tx) return fail(StoreCode::ReadOnly, not_writable(path, tx.error().message));
   if (auto done = db.exec("CREATE TABLE eryantis_write_probe (x)"); !done) {
     return fail(StoreCode::ReadOnly, not_writable(path, done.error().message));
