@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <random>
 
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/main/heap_trim.hpp"
@@ -15,8 +14,11 @@
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/tcp_server.hpp"
 #include "eryantis/protocol/codec.hpp"
+#include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/server.hpp"
+#include "eryantis/store/quick_check.hpp"
 #include "eryantis/store/store.hpp"
+#include "eryantis/store/writer_lock.hpp"
 
 using namespace eryantis;
 
@@ -45,6 +47,12 @@ std::expected<std::pair<std::vector<server::RestoredMatch>, store::MatchId>, std
     const server::ServerConfig& c, const store::Options& options) {
   auto db = store::Store::open(c.database, options);
   if (!db) return std::unexpected(db.error().message);
+  const auto checking = std::chrono::steady_clock::now();
+  if (auto sound = store::quick_check(*db); !sound) return std::unexpected(sound.error().message);
+  spdlog::info("database pages checked in {} ms",
+               std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::steady_clock::now() - checking)
+                   .count());
   const auto started = std::chrono::steady_clock::now();
   auto report = db->load_unfinished();
   if (!report) return std::unexpected(report.error().message);
@@ -128,6 +136,20 @@ int main(int argc, char** argv) {
   const auto parent = std::filesystem::path(config.database).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
 
+  // One writer per database, for this process's whole life (exit code 2, like a
+  // configuration mistake: a second server on the same file is one).
+  auto writer_lock = store::WriterLock::acquire(config.database);
+  if (!writer_lock) {
+    spdlog::critical("not starting: {}", writer_lock.error().message);
+    return writer_lock.error().code == store::StoreCode::Busy ? 2 : 1;
+  }
+  // Tokens and match seeds come from the kernel's CSPRNG only.
+  auto secrets = server::SystemSecretSource::open();
+  if (!secrets) {
+    spdlog::critical("not starting: no secure random source: {}", secrets.error());
+    return 1;
+  }
+
   store::Options store_options;
   store_options.durability = config.durability == server::Durability::Full
                                  ? store::Durability::Full
@@ -160,8 +182,7 @@ int main(int argc, char** argv) {
   net_options.busy_line =
       protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
   net::TcpServer tcp(loop, net_options);
-  server::Server server(config, tcp, *persistence, unix_ms,
-                        std::random_device{}() ^ static_cast<std::uint64_t>(unix_ms()));
+  server::Server server(config, tcp, *persistence, unix_ms, *secrets);
   tcp.set_events(server);
   server.restore(std::move(restored->first), restored->second);
 

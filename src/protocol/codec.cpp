@@ -221,6 +221,8 @@ std::string_view error_code_name(ErrorCode code) {
       return "SHUTTING_DOWN";
     case ErrorCode::StoreFailure:
       return "STORE_FAILURE";
+    case ErrorCode::ServerDegraded:
+      return "SERVER_DEGRADED";
   }
   return "UNKNOWN";
 }

@@ -118,7 +118,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
     return;
   }
   if (s.spectator) detach(s);
-  auto created = rules::create_match(m.options, random_());
+  // 128 secret bits; the rules' seed is 64 bits wide until rules::MatchSeed{lo, hi} takes both.
+  const auto seed = draw_seed(secrets_);
+  auto created = rules::create_match(m.options, seed[0]);
   if (!created) {
     send_error(s.id, id, rules::rule_code_name(created.error().code), created.error().message);
     return;

@@ -57,6 +57,7 @@ void Server::persist(Room& room, MatchWrite write,
     if (!r)
       log_throttle_.log(spdlog::level::err, "write failed",
                         fmt::format("match {}: write failed: {}", mid, r.error().message));
+    if (!r && r.error().code == store::StoreCode::Corrupt) enter_degraded(r.error().message);
     after(std::move(r), room);
     run_next(mid);
   });

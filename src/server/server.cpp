@@ -22,15 +22,23 @@ bool valid_nickname(std::string_view n) {
            c == '-' || c == '.';
   });
 }
+// Requests whose handling may write to the store.
+bool writes(const protocol::Request& request) {
+  return std::holds_alternative<protocol::CreateMatchRequest>(request) ||
+         std::holds_alternative<protocol::JoinMatch>(request) ||
+         std::holds_alternative<protocol::QuickJoin>(request) ||
+         std::holds_alternative<protocol::LeaveMatch>(request) ||
+         std::holds_alternative<protocol::Play>(request);
+}
 }  // namespace
 
 Server::Server(ServerConfig config, Transport& transport, Persistence& persistence, Clock clock,
-               std::uint64_t seed)
+               SecretSource& secrets)
     : config_(std::move(config)),
       transport_(transport),
       persistence_(persistence),
       clock_(std::move(clock)),
-      random_(seed),
+      secrets_(secrets),
       log_throttle_(logging::LogThrottle::kDefaultWindowMs, clock_) {}
 
 Session* Server::session(ConnectionId id) {
@@ -49,13 +57,7 @@ const Room* Server::room(store::MatchId id) const {
 }
 
 std::string Server::new_token() {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string t;
-  for (int i = 0; i < 2; ++i) {
-    std::uint64_t v = random_();
-    for (int k = 0; k < 16; ++k, v >>= 4) t.push_back(kHex[v & 0xf]);
-  }
-  return t;
+  return draw_token(secrets_);
 }
 
 void Server::send(ConnectionId conn, std::string line) {
@@ -154,6 +156,12 @@ void Server::dispatch(Session& s, protocol::Envelope env) {
                "the server is shutting down; reconnect later");
     return;
   }
+  if (degraded_ && writes(env.request)) {
+    send_error(s.id, id, error_code_name(ErrorCode::ServerDegraded),
+               "the server found its database damaged and stopped writing; nothing changed. "
+               "Reconnect after an operator repaired it (your match and token are kept)");
+    return;
+  }
   const bool needs_login =
       !std::holds_alternative<protocol::Hello>(env.request) &&
       !std::holds_alternative<protocol::Login>(env.request) &&
@@ -239,10 +247,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
   s.nickname = m.nickname;
   // Keep a token the client already holds (so its stored token stays valid), but
   // only one of our own shape; anything else gets a fresh one.
-  const bool our_shape =
-      m.token && m.token->size() == 32 && std::all_of(m.token->begin(), m.token->end(), [](char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-      });
+  const bool our_shape = m.token && token_shaped(*m.token);
   s.token = token_ok ? *m.token : (our_shape && !room ? *m.token : new_token());
   online_[m.nickname] = s.id;
   stats_.logged_in = online_.size();
@@ -343,12 +348,22 @@ void Server::tick() {
          protocol::JsonLine("shutdown").field("message", "no heartbeat: connection closed").str());
     transport_.close(id);
   }
-  if (shutting_down_) return;
+  if (shutting_down_ || degraded_) return;  // a degraded server decides nothing more
   std::vector<store::MatchId> ids;
   ids.reserve(rooms_.size());
   for (auto& [id, room] : rooms_) ids.push_back(id);
   for (store::MatchId id : ids)
     if (Room* room = find_room(id)) check_timers(*room, now);
+}
+
+void Server::enter_degraded(std::string_view why) {
+  if (degraded_) return;
+  degraded_ = true;
+  spdlog::critical(
+      "degraded: the database is damaged ({}); requests that write are refused with "
+      "SERVER_DEGRADED and timers are stopped. Stop the server, copy the file and repair it "
+      "(docs/operations.md)",
+      why);
 }
 
 void Server::begin_shutdown(std::string_view reason) {

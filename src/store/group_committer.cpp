@@ -72,6 +72,28 @@ GroupCommitter::Stats GroupCommitter::stats() const {
   return stats_;
 }
 
+std::vector<Result<AppendOutcome>> GroupCommitter::refuse_degraded(std::size_t count) const {
+  return std::vector<Result<AppendOutcome>>(
+      count, fail(StoreCode::Corrupt,
+                  "not written: the server stopped writing when it found the "
+                  "database damaged (" +
+                      degraded_reason_ + ")"));
+}
+
+void GroupCommitter::note_damage(const std::vector<Result<AppendOutcome>>& results) {
+  for (const auto& result : results) {
+    if (result || result.error().code != StoreCode::Corrupt) continue;
+    degraded_reason_ = result.error().message;
+    degraded_.store(true, std::memory_order_release);
+    // An error line: the server says the critical one, once, when it learns of it.
+    spdlog::error(
+        "store: the database file is damaged ({}); nothing more is written until the "
+        "file is repaired and the server restarted",
+        degraded_reason_);
+    return;
+  }
+}
+
 void GroupCommitter::run_writer() {
   std::vector<Pending> batch;
   std::vector<AppendRequest> requests;
@@ -92,7 +114,8 @@ void GroupCommitter::run_writer() {
     }
     requests.clear();
     for (Pending& pending : batch) requests.push_back(std::move(pending.request));
-    auto results = store_.append_batch(requests);
+    auto results = degraded() ? refuse_degraded(requests.size()) : store_.append_batch(requests);
+    if (!degraded()) note_damage(results);
 
     std::uint64_t events = 0;
     {

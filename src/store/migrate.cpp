@@ -36,7 +36,8 @@ Result<int> check_compatible(sqlite::Database& db) {
   if (*user_version > latest_schema_version()) {
     return fail(StoreCode::TooNew,
                 fmt::format("the database has schema version {}, newer than this build knows ({}); "
-                            "run a newer Eryantis (downgrading is not supported)",
+                            "refusing to touch it: run a newer Eryantis (downgrading is not "
+                            "supported)",
                             *user_version, latest_schema_version()));
   }
   return static_cast<int>(*user_version);

@@ -27,7 +27,8 @@ std::string options_json(const rules::MatchOptions& options) {
                      options.mode == rules::Mode::Expert ? "expert" : "simple");
 }
 
-Result<void> configure_connection(sqlite::Database& db, const Options& options) {
+// Settings of this connection only: nothing here writes to the file.
+Result<void> configure_reads(sqlite::Database& db, const Options& options) {
   if (auto done = db.exec(fmt::format("PRAGMA busy_timeout = {}", options.busy_timeout_ms));
       !done) {
     return done;
@@ -35,10 +36,38 @@ Result<void> configure_connection(sqlite::Database& db, const Options& options) 
   // A 16 MiB page cache keeps the hot index pages of the live matches in memory;
   // reads through mmap avoid a read() system call per page. Both matter most to
   // readers now that a match's events are spread over the table in append order.
-  if (auto done = db.exec("PRAGMA cache_size = -16384; PRAGMA mmap_size = 268435456"); !done) {
-    return done;
+  return db.exec("PRAGMA cache_size = -16384; PRAGMA mmap_size = 268435456");
+}
+
+// The message of every "cannot write" refusal at open.
+std::string not_writable(const std::string& path, std::string_view detail) {
+  return fmt::format(
+      "{} cannot be written by this process ({}): a writer needs write access to "
+      "the file and to its folder (SQLite creates {}-wal and {}-shm there); "
+      "fix the owner, the permissions or the mount (read-only tools can still open it)",
+      path, detail, path, path);
+}
+
+// Fails unless a write would succeed: SQLite opens a file it may not write
+// read-only without saying so, and then refuses every append. The probe writes
+// inside a transaction that is rolled back, so the file does not change.
+Result<void> probe_writable(sqlite::Database& db, const std::string& path) {
+  if (sqlite3_db_readonly(db.handle(), "main") == 1) {
+    return fail(StoreCode::ReadOnly, not_writable(path, "SQLite opened it read-only"));
   }
-  if (options.read_only) return {};
+  auto tx = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
+  // Busy is another writer holding the file past busy_timeout, not a permission.
+  if (!tx && tx.error().code == StoreCode::Busy) return std::unexpected(std::move(tx.error()));
+  if (!tx) return fail(StoreCode::ReadOnly, not_writable(path, tx.error().message));
+  if (auto done = db.exec("CREATE TABLE eryantis_write_probe (x)"); !done) {
+    return fail(StoreCode::ReadOnly, not_writable(path, done.error().message));
+  }
+  return {};  // ~Transaction rolls back
+}
+
+// The writer's settings; switching to WAL changes the file's header (bytes 18-19),
+// so this runs only on a file check_compatible accepted.
+Result<void> configure_writer(sqlite::Database& db, const Options& options) {
   // WAL: readers never block the writer, and a commit is one sequential append.
   auto mode = db.prepare("PRAGMA journal_mode = WAL");
   if (!mode) return std::unexpected(std::move(mode.error()));
@@ -72,11 +101,22 @@ Result<Store> Store::open(const std::string& path, const Options& options) {
   flags |= SQLITE_OPEN_NOMUTEX;
   auto db = sqlite::Database::open(path, flags);
   if (!db) return std::unexpected(std::move(db.error()));
-  if (auto done = configure_connection(*db, options); !done) {
+  if (auto done = configure_reads(*db, options); !done) {
     return std::unexpected(std::move(done.error()));
   }
+  // Whose file is it? Asked before anything writes, so a file we refuse (another
+  // application's, a newer schema) is left exactly as it was.
   auto version = check_compatible(*db);
   if (!version) return std::unexpected(std::move(version.error()));
+  if (!options.read_only) {
+    if (auto done = probe_writable(*db, path); !done)
+      return std::unexpected(std::move(done.error()));
+    if (auto done = configure_writer(*db, options); !done) {
+      if (done.error().code == StoreCode::ReadOnly)
+        return fail(StoreCode::ReadOnly, not_writable(path, done.error().message));
+      return std::unexpected(std::move(done.error()));
+    }
+  }
   if (options.read_only) {
     if (*version < latest_schema_version()) {
       return fail(StoreCode::TooOld,

@@ -16,6 +16,7 @@
 
 #include "eryantis/rules/serialize.hpp"
 #include "eryantis/server/token.hpp"
+#include "fake_secret_source.hpp"
 
 namespace eryantis::server {
 namespace {
@@ -57,6 +58,7 @@ struct FakePersistence : Persistence {
   std::vector<MatchWrite> written;
   bool fail_next = false;
   bool fail_all = false;  // a full disk
+  store::StoreCode fail_code = store::StoreCode::Io;
   void submit(MatchWrite w, WriteDone done) override {
     pending.emplace_back(std::move(w), std::move(done));
   }
@@ -67,7 +69,7 @@ struct FakePersistence : Persistence {
       pending.pop_front();
       if (fail_next || fail_all) {
         fail_next = false;
-        done(std::unexpected(store::StoreError{store::StoreCode::Io, "disk on fire", -1}));
+        done(std::unexpected(store::StoreError{fail_code, "disk on fire", -1}));
         continue;
       }
       store::Seq& seq = seqs[w.match];
@@ -96,7 +98,7 @@ class ServerTest : public ::testing::Test {
  protected:
   ServerTest()
       : server(
-            config(), transport, store, [this] { return now; }, 42) {}
+            config(), transport, store, [this] { return now; }, secrets) {}
   static ServerConfig config() {
     ServerConfig c;
     c.turn_grace_ms = 1000;
@@ -197,6 +199,7 @@ class ServerTest : public ::testing::Test {
   std::int64_t now = 1'000'000;
   FakeTransport transport;
   FakePersistence store;
+  FakeSecretSource secrets;
   Server server;
   std::map<ConnectionId, std::string> tokens;
 };
@@ -430,7 +433,7 @@ TEST_F(ServerTest, RateLimit) {
   ServerConfig c = config();
   c.limits.commands_per_second = 5;
   Server slow(
-      c, transport, store, [this] { return now; }, 1);
+      c, transport, store, [this] { return now; }, secrets);
   slow.on_open(9, "p");
   int limited = 0;
   for (int i = 0; i < 20; ++i) {
@@ -555,7 +558,7 @@ TEST_F(ServerTest, AFullMatchStuckInSetupIsAbandoned) {
   ServerConfig c = config();
   c.abandon_after_ms = 3000;
   Server s2(
-      c, transport, store, [this] { return now; }, 3);
+      c, transport, store, [this] { return now; }, secrets);
   for (ConnectionId id : {11, 12}) {
     s2.on_open(id, "p");
     s2.on_line(id, R"({"type":"hello","protocol":1})");
@@ -595,7 +598,7 @@ TEST_F(ServerTest, GarbageCountsAgainstTheRateLimit) {
   ServerConfig c = config();
   c.limits.commands_per_second = 3;
   Server slow(
-      c, transport, store, [this] { return now; }, 1);
+      c, transport, store, [this] { return now; }, secrets);
   slow.on_open(9, "p");
   for (int i = 0; i < 5; ++i) slow.on_line(9, "garbage");
   EXPECT_STREQ(parse(transport.sent[9].back())["code"].GetString(), "RATE_LIMITED");
@@ -629,7 +632,7 @@ TEST_F(ServerTest, RequestsBeyondTheQueueBoundAreRefused) {
   ServerConfig c = config();
   c.limits.max_queued_per_match = 2;
   Server s2(
-      c, transport, store, [this] { return now; }, 5);
+      c, transport, store, [this] { return now; }, secrets);
   for (ConnectionId id : {21, 22, 23, 24}) {
     s2.on_open(id, "p");
     s2.on_line(id, R"({"type":"hello","protocol":1})");
@@ -696,7 +699,7 @@ TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime
   const rules::Seat absent = before->state.current_seat();
   const std::int64_t t0 = now;
   Server restarted(
-      config(), transport, store, [this] { return now; }, 7);
+      config(), transport, store, [this] { return now; }, secrets);
   restarted.restore({restored(m, m, {DeadlineKind::TurnGrace, absent, t0 + 3000})}, m + 1);
   auto back = [&](ConnectionId c, int seat) {
     come_back(restarted, c, before->seats[seat]->nickname,
@@ -732,7 +735,7 @@ TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime
 TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
   const auto m = running_match(2);
   Server restarted(
-      config(), transport, store, [this] { return now; }, 8);
+      config(), transport, store, [this] { return now; }, secrets);
   // Written by an older build (forfeit clocks are no longer stored), long expired.
   restarted.restore({restored(m, m, {DeadlineKind::Forfeit, 0, now - 1})}, m + 1);
   come_back(restarted, 11, "a", tokens[1]);
@@ -768,7 +771,7 @@ TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
   const auto m = running_match(2);
   LogCapture log;
   Server restarted(
-      config(), transport, store, [this] { return now; }, 9);
+      config(), transport, store, [this] { return now; }, secrets);
   // Their timers are stale by the time 41 resumes.
   const Deadline stale{DeadlineKind::TurnGrace, 0, now - 1};
   RestoredMatch newer = restored(m, 42, stale);
@@ -812,6 +815,88 @@ TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
   come_back(restarted, 13, "b", tokens[2]);
   EXPECT_EQ(parse(transport.sent[13].at(1))["match"].GetInt64(), 41);
   EXPECT_EQ(restarted.room(41)->connected(), 2);
+}
+
+TEST_F(ServerTest, TokensAndSeedsComeFromTheSecretSource) {
+  // The same stream, replayed: login draws a token, create_match a 128-bit seed.
+  FakeSecretSource replay;
+  connect(1, "alice");
+  EXPECT_EQ(tokens[1], draw_token(replay));
+  EXPECT_TRUE(token_shaped(tokens[1])) << tokens[1];
+  EXPECT_EQ(secrets.bytes, kTokenBytes);
+
+  const auto m = create(1, 2);
+  const auto seed = draw_seed(replay);
+  EXPECT_EQ(secrets.bytes, kTokenBytes + 16);
+  const auto& created =
+      std::get<rules::CreateMatch>(store.written.at(0).events.at(0).event.command);
+  EXPECT_EQ(created.seed, seed[0]);
+  EXPECT_NE(server.room(m), nullptr);
+
+  // Another source: other secrets (nothing is derived from the clock or the ids).
+  FakeSecretSource other_secrets(7);
+  FakeTransport other_transport;
+  FakePersistence other_store;
+  Server other(
+      config(), other_transport, other_store, [this] { return now; }, other_secrets);
+  other.on_open(1, "p");
+  other.on_line(1, R"({"type":"hello","protocol":1})");
+  other.on_line(1, R"({"type":"login","nickname":"alice"})");
+  auto logged = parse(other_transport.sent[1].back());
+  ASSERT_STREQ(logged["type"].GetString(), "logged_in");
+  EXPECT_NE(std::string(logged["token"].GetString()), tokens[1]);
+}
+
+TEST_F(ServerTest, AClientTokenOfTheOldShortShapeIsReplaced) {
+  // 32 hex digits were 128 bits of a Mersenne Twister: never kept again.
+  connect(1, "alice", std::string(32, 'a'));
+  EXPECT_NE(tokens[1], std::string(32, 'a'));
+  EXPECT_TRUE(token_shaped(tokens[1]));
+  const std::string own(kTokenChars, 'b');
+  connect(2, "bob", own);
+  EXPECT_EQ(tokens[2], own);  // a stored token of today's shape stays valid
+}
+
+TEST_F(ServerTest, ADamagedDatabaseDegradesTheServerOnce) {
+  connect(1, "alice");
+  connect(2, "bob");
+  const auto m = create(1, 2);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  ASSERT_FALSE(server.degraded());
+  const store::Seq seq = server.room(m)->seq;
+
+  store.fail_next = true;
+  store.fail_code = store::StoreCode::Corrupt;
+  const rules::Seat seat = rules::seats_to_act(server.room(m)->state).at(0);
+  const ConnectionId conn = seat == 0 ? 1 : 2;
+  const auto cmd = rules::legal_commands(server.room(m)->state, seat).at(0);
+  auto failed =
+      parse(reply(conn, R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}"));
+  EXPECT_STREQ(failed["code"].GetString(), "STORE_FAILURE");
+  EXPECT_TRUE(server.degraded());
+
+  // Nothing that writes is accepted any more, nothing is submitted; reads still work.
+  const std::size_t written = store.written.size();
+  auto refused =
+      parse(reply(conn, R"({"type":"play","id":2,"command":)" + rules::command_to_json(cmd) + "}"));
+  EXPECT_STREQ(refused["code"].GetString(), "SERVER_DEGRADED");
+  EXPECT_STREQ(parse(reply(2, R"({"type":"leave_match","id":3})"))["code"].GetString(),
+               "SERVER_DEGRADED");
+  connect(3, "carol");
+  EXPECT_STREQ(parse(reply(3, R"({"type":"create_match","players":2})"))["code"].GetString(),
+               "SERVER_DEGRADED");
+  EXPECT_STREQ(parse(reply(3, R"({"type":"quick_join","players":2})"))["code"].GetString(),
+               "SERVER_DEGRADED");
+  EXPECT_EQ(type_of(reply(3, R"({"type":"ping","id":4})")), "pong");
+  EXPECT_EQ(type_of(reply(3, R"({"type":"list_matches","id":5})")), "match_list");
+  // Timers decide nothing either: the absent player's turn is not skipped.
+  server.on_closed(conn);
+  now += 60'000;
+  server.tick();
+  store.complete_all();
+  EXPECT_EQ(store.written.size(), written);
+  EXPECT_TRUE(store.pending.empty());
+  EXPECT_EQ(server.room(m)->seq, seq);
 }
 
 }  // namespace

@@ -17,6 +17,18 @@ TEST(Token, SameSecret) {
   EXPECT_TRUE(same_secret("abc", "abc"));
   EXPECT_FALSE(same_secret("abc", "abd"));
   EXPECT_FALSE(same_secret("abc", "abcd"));
+  EXPECT_TRUE(same_secret("", ""));
+  // Stored digests: equal ones match; a difference in any single position, in any
+  // bit, is noticed (the loop reads every byte whatever it found before).
+  const std::string digest = token_hash("a resume token");
+  EXPECT_TRUE(same_secret(digest, token_hash("a resume token")));
+  for (std::size_t i = 0; i < digest.size(); ++i)
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string other = digest;
+      other[i] = static_cast<char>(other[i] ^ (1 << bit));
+      EXPECT_FALSE(same_secret(digest, other)) << i << " " << bit;
+    }
+  EXPECT_FALSE(same_secret(digest, digest.substr(0, 63)));
 }
 
 }  // namespace

@@ -81,6 +81,7 @@ enum class ErrorCode : std::uint8_t {
   TooManyMatches,
   ShuttingDown,
   StoreFailure,
+  ServerDegraded,
 };
 // "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
 std::string_view error_code_name(ErrorCode code);

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <random>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "eryantis/server/config.hpp"
 #include "eryantis/server/persistence.hpp"
 #include "eryantis/server/room.hpp"
+#include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/session.hpp"
 #include "eryantis/server/transport.hpp"
 
@@ -48,8 +48,10 @@ class Server final : public ConnectionEvents {
  public:
   using Clock = std::function<std::int64_t()>;  // unix milliseconds
 
+  // `secrets` gives resume tokens and match seeds (SystemSecretSource in production);
+  // it must outlive the server.
   Server(ServerConfig config, Transport& transport, Persistence& persistence, Clock clock,
-         std::uint64_t seed);
+         SecretSource& secrets);
 
   // Start-up after a restart: every unfinished match, all seats disconnected.
   // `next_match_id` is one more than the largest id in the store. A nickname
@@ -73,6 +75,11 @@ class Server final : public ConnectionEvents {
 
   ServerStats stats() const;
   const Room* room(store::MatchId id) const;
+
+  // True once a write failed because the database is damaged: requests that
+  // would write are refused with SERVER_DEGRADED and timers stop, until an
+  // operator repairs the file and restarts. Readiness (a health check) is false.
+  bool degraded() const { return degraded_; }
 
  private:
   struct Reply;
@@ -133,12 +140,14 @@ class Server final : public ConnectionEvents {
   Room* find_room(store::MatchId id);
   bool rate_ok(Session& s, std::int64_t now);
   std::string new_token();
+  // The first write failure that reports a damaged file: one critical line.
+  void enter_degraded(std::string_view why);
 
   ServerConfig config_;
   Transport& transport_;
   Persistence& persistence_;
   Clock clock_;
-  std::mt19937_64 random_;  // seeds and tokens; not the rules' chance
+  SecretSource& secrets_;  // tokens and match seeds; the rules' chance comes from the seed
   std::unordered_map<ConnectionId, Session> sessions_;
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection
@@ -147,6 +156,7 @@ class Server final : public ConnectionEvents {
   store::MatchId next_match_id_ = 1;
   std::size_t writes_in_flight_ = 0;
   bool shutting_down_ = false;
+  bool degraded_ = false;
   ServerStats stats_;
   // Per-request errors that a fault repeats (a full disk fails every write).
   logging::LogThrottle log_throttle_;

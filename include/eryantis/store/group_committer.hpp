@@ -3,6 +3,7 @@
 // queued meanwhile (for any number of matches) into ONE transaction, so a
 // single fsync makes a whole batch durable. Callers never wait for the disk:
 // completions are queued and `notify` tells the caller's thread to run them.
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -67,6 +68,12 @@ class GroupCommitter {
 
   Stats stats() const;
 
+  // True once a transaction failed because the file is damaged (SQLITE_CORRUPT,
+  // SQLITE_NOTADB). From then on nothing is written: every request completes
+  // at once with Corrupt, so a damaged file is not retried batch after batch.
+  // Thread-safe.
+  bool degraded() const { return degraded_.load(std::memory_order_acquire); }
+
  private:
   struct Pending {
     AppendRequest request;
@@ -78,6 +85,10 @@ class GroupCommitter {
   };
 
   void run_writer();
+  // Every request of a batch refused without touching the file (degraded).
+  std::vector<Result<AppendOutcome>> refuse_degraded(std::size_t count) const;
+  // Degrades on the first result that reports a damaged file.
+  void note_damage(const std::vector<Result<AppendOutcome>>& results);
 
   Store store_;  // used by the writer thread only
   Options options_;
@@ -92,6 +103,8 @@ class GroupCommitter {
   std::uint64_t finished_ = 0;
   bool stopping_ = false;
   Stats stats_;
+  std::atomic<bool> degraded_{false};
+  std::string degraded_reason_;  // the first damage reported (writer thread only)
 
   std::thread writer_;  // last: started once everything above exists
 };
