@@ -10,8 +10,8 @@
 #include <mutex>
 #include <random>
 
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/serialize.hpp"
 #include "eryantis/store/group_committer.hpp"
 #include "eryantis/store/store.hpp"
 
@@ -33,7 +33,7 @@ Game play(rules::MatchOptions options, std::uint64_t seed) {
   // The payload is encoded by the caller, as the server does (it encodes each event
   // once for the store and its broadcast).
   game.events.push_back(
-      {Actor::server(), std::nullopt, created, rules::hash(state), rules::event_to_json(created)});
+      {Actor::server(), std::nullopt, created, rules::hash(state), codec::event_to_json(created)});
   game.states.push_back(state);
   while (state.phase != rules::Phase::GameOver) {
     auto seats = rules::seats_to_act(state);
@@ -42,7 +42,7 @@ Game play(rules::MatchOptions options, std::uint64_t seed) {
     auto event = rules::check(state, seat, legal[rng() % legal.size()]).value();
     state = rules::apply(state, event);
     game.events.push_back({Actor::player(seat), std::nullopt, event, rules::hash(state),
-                           rules::event_to_json(event)});
+                           codec::event_to_json(event)});
     game.states.push_back(state);
   }
   return game;
@@ -58,7 +58,8 @@ const std::vector<Game>& games() {
     }
     std::sort(lengths.rbegin(), lengths.rend());
     std::vector<Game> out;
-    for (std::size_t i = 0; i < 50; ++i) out.push_back(play({4, rules::Mode::Expert}, lengths[i].second));
+    for (std::size_t i = 0; i < 50; ++i)
+      out.push_back(play({4, rules::Mode::Expert}, lengths[i].second));
     std::fprintf(stderr, "store bench games: %zu..%zu events\n", out.back().events.size(),
                  out.front().events.size());
     return out;
@@ -129,7 +130,7 @@ void BM_BareSqliteInsertOneRowPerTransaction(benchmark::State& bench) {
   sqlite3_prepare_v2(db, "INSERT INTO events VALUES (1, ?1, 0, '0', NULL, 'move', 1, ?2, ?3)", -1,
                      &insert, nullptr);
   const Game& game = games()[0];
-  const std::string payload = rules::event_to_json(game.events[20].event);
+  const std::string payload = codec::event_to_json(game.events[20].event);
   const std::string hash = hash_to_hex(game.events[20].state_hash);
   std::int64_t seq = 0;
   for (auto _ : bench) {
@@ -209,9 +210,9 @@ BENCHMARK(BM_GroupCommit1000Matches)->Unit(benchmark::kMillisecond)->Iterations(
 
 // 10,000 unfinished 4-player expert matches (each a full-length random game
 // cut short by 1 to 64 events, so the tails after the last snapshot spread over
-// 0..63 events as on a real server), snapshots every 64 events. The matches are appended interleaved,
-// one event per append, as a server hosting all of them at once writes them.
-// Generated once and kept in the temp dir between runs (delete it to regenerate).
+// 0..63 events as on a real server), snapshots every 64 events. The matches are appended
+// interleaved, one event per append, as a server hosting all of them at once writes them. Generated
+// once and kept in the temp dir between runs (delete it to regenerate).
 const std::string& resume_database() {
   static const std::string path = [] {
     constexpr int kMatches = 10'000;

@@ -2,15 +2,9 @@
 // server lines with rapidjson; every value's type is checked before it is read.
 #include "eryantis/client/client_protocol.hpp"
 
-// cereal's json.hpp configures rapidjson (RAPIDJSON_ASSERT throws); include it first.
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-#include <cereal/archives/json.hpp>
-
+#include "eryantis/codec/codec.hpp"
+#include "eryantis/codec/json.hpp"
 #include "eryantis/protocol/codec.hpp"
-#include "eryantis/rules/serialize.hpp"
 
 namespace eryantis::client {
 
@@ -261,7 +255,7 @@ std::string ClientProtocol::play(const rules::Command& command,
                                  std::optional<std::string_view> command_id,
                                  std::optional<std::int64_t> expected_seq, std::string_view id) {
   protocol::JsonLine line("play", id);
-  line.raw_field("command", rules::command_to_json(command));
+  line.raw_field("command", codec::command_to_json(command));
   if (expected_seq) line.field("expected_seq", *expected_seq);
   if (command_id) line.field("command_id", *command_id);
   return line.str();

@@ -3,17 +3,10 @@
 // input becomes an error reply, never an assertion or a crash.
 #include "eryantis/protocol/codec.hpp"
 
-// cereal's json.hpp configures rapidjson (RAPIDJSON_ASSERT throws) before including
-// it; include it first so every translation unit sees the same configuration.
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-#include <cereal/archives/json.hpp>
-
 #include <limits>
 
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/json.hpp"
+#include "eryantis/codec/json_value.hpp"
 
 namespace eryantis::protocol {
 
@@ -161,7 +154,7 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     if (!command) return f.fail(ErrorCode::MissingField, "field \"command\" is missing");
     if (!command->IsObject())
       return f.fail(ErrorCode::InvalidField, "field \"command\" must be an object");
-    auto decoded = rules::command_from_json(to_json_text(*command));
+    auto decoded = codec::command_from_json_value(*command);  // from the parsed line, not re-parsed
     if (!decoded) return f.fail(ErrorCode::InvalidField, "command: " + decoded.error().message);
     auto expected_seq = f.optional_int("expected_seq", 0, std::numeric_limits<std::int64_t>::max());
     if (!take(expected_seq, error)) return error;

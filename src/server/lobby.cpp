@@ -57,7 +57,7 @@ void Server::send_state(ConnectionId conn, const Room& room, const std::string& 
     line.null_field("seat");
   else
     line.field("seat", seat);
-  line.raw_field("view", rules::view_to_json(v));
+  line.raw_field("view", codec::view_to_json(v));
   send(conn, line.str());
 }
 

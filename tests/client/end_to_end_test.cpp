@@ -5,9 +5,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <rapidjson/document.h>
-#include <cereal/archives/json.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +12,8 @@
 #include <regex>
 #include <sstream>
 #include <thread>
+
+#include "eryantis/codec/json.hpp"
 
 namespace {
 

@@ -8,11 +8,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <atomic>
 #include <cerrno>
+
+#include "eryantis/codec/json.hpp"
 
 namespace eryantis::integration {
 

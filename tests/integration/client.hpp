@@ -3,9 +3,6 @@
 // the real server, every read bounded by a timeout (poll), every received line
 // parsed with rapidjson and kept in an inbox, so pushes (seats, event, state,
 // ping) can be left for later while waiting for the reply to one request.
-#include <rapidjson/document.h>
-#include <cereal/archives/json.hpp>  // configures rapidjson before it is included
-
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -14,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "eryantis/codec/json.hpp"
 
 namespace eryantis::integration {
 

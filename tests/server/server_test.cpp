@@ -4,13 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <rapidjson/document.h>
-#include <cereal/archives/json.hpp>
-
 #include <deque>
 #include <map>
 
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
+#include "eryantis/codec/json.hpp"
 #include "eryantis/server/token.hpp"
 
 namespace eryantis::server {
@@ -113,7 +111,7 @@ class ServerTest : public ::testing::Test {
     auto legal = rules::legal_commands(room->state, seat);
     const auto& cmd = legal[rng() % legal.size()];
     auto r = reply(conns[seat],
-                   R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}");
+                   R"({"type":"play","id":1,"command":)" + codec::command_to_json(cmd) + "}");
     EXPECT_EQ(type_of(r), "ack") << r;
     return true;
   }
