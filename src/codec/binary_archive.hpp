@@ -15,10 +15,12 @@
 #include <streambuf>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "enum_names.hpp"
 #include "eryantis/rules/fields.hpp"
 #include "failure.hpp"
+#include "read_optional.hpp"
 
 namespace eryantis::codec::detail {
 
@@ -103,13 +105,7 @@ class BinIn {
   }
   template <class T, class F>
   void optional(Key k, std::optional<T>& x, F&& inner) {
-    if (!flag(k)) {
-      x.reset();
-      return;
-    }
-    T value{};
-    inner(*this, k, value);
-    x = value;
+    read_optional(*this, flag(k), k, x, std::forward<F>(inner));
   }
   template <class F>
   void object(Key, F&& body) {

@@ -13,44 +13,42 @@
 
 namespace eryantis::codec::detail {
 
+// For an enum E: `what` it is called in messages, its `count` of values (0..count-1)
+// and the `name` of each.
+template <class E, int Count, std::string_view (*Name)(E)>
+struct EnumTable {
+  static constexpr int count = Count;
+  static std::string_view name(E e) { return Name(e); }
+};
+
 template <class E>
 struct EnumInfo;
-
 template <>
-struct EnumInfo<rules::Color> {
+struct EnumInfo<rules::Color> : EnumTable<rules::Color, rules::kColorCount, rules::color_name> {
   static constexpr const char* what = "colour";
-  static constexpr int count = rules::kColorCount;
-  static std::string_view name(rules::Color c) { return rules::color_name(c); }
 };
 template <>
-struct EnumInfo<rules::TowerColor> {
+struct EnumInfo<rules::TowerColor>
+    : EnumTable<rules::TowerColor, rules::kTowerColorCount, rules::tower_color_name> {
   static constexpr const char* what = "tower colour";
-  static constexpr int count = rules::kTowerColorCount;
-  static std::string_view name(rules::TowerColor c) { return rules::tower_color_name(c); }
 };
 template <>
-struct EnumInfo<rules::CharacterId> {
+struct EnumInfo<rules::CharacterId>
+    : EnumTable<rules::CharacterId, rules::kCharacterCount, rules::character_name> {
   static constexpr const char* what = "character";
-  static constexpr int count = rules::kCharacterCount;
-  static std::string_view name(rules::CharacterId c) { return rules::character_name(c); }
 };
 template <>
-struct EnumInfo<rules::Phase> {
+struct EnumInfo<rules::Phase> : EnumTable<rules::Phase, rules::kPhaseCount, rules::phase_name> {
   static constexpr const char* what = "phase";
-  static constexpr int count = rules::kPhaseCount;
-  static std::string_view name(rules::Phase p) { return rules::phase_name(p); }
 };
 template <>
-struct EnumInfo<rules::EndReason> {
+struct EnumInfo<rules::EndReason>
+    : EnumTable<rules::EndReason, rules::kEndReasonCount, rules::end_reason_name> {
   static constexpr const char* what = "end reason";
-  static constexpr int count = rules::kEndReasonCount;
-  static std::string_view name(rules::EndReason r) { return rules::end_reason_name(r); }
 };
 template <>
-struct EnumInfo<rules::Mode> {
+struct EnumInfo<rules::Mode> : EnumTable<rules::Mode, rules::kModeCount, rules::mode_name> {
   static constexpr const char* what = "mode";
-  static constexpr int count = rules::kModeCount;
-  static std::string_view name(rules::Mode m) { return rules::mode_name(m); }
 };
 
 template <class E>

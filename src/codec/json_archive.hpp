@@ -19,6 +19,7 @@
 #include "eryantis/codec/json.hpp"
 #include "eryantis/rules/fields.hpp"
 #include "failure.hpp"
+#include "read_optional.hpp"
 #include "seed_text.hpp"
 
 namespace eryantis::codec::detail {
@@ -194,13 +195,7 @@ class JsonIn {
   }
   template <class T, class F>
   void optional(Key k, std::optional<T>& x, F&& inner) {
-    if (get(k).IsNull()) {
-      x.reset();
-      return;
-    }
-    T value{};
-    inner(*this, k, value);
-    x = value;
+    read_optional(*this, !get(k).IsNull(), k, x, std::forward<F>(inner));
   }
   template <class F>
   void object(Key k, F&& body) {

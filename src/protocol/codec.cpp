@@ -14,12 +14,7 @@ namespace {
 
 using Value = rapidjson::Value;
 
-std::string to_json_text(const Value& v) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  v.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
+using codec::json_text;
 
 // Reads one request object's fields, producing errors that name the field.
 class Fields {
@@ -29,11 +24,7 @@ class Fields {
   std::unexpected<ProtocolError> fail(ErrorCode code, std::string message) const {
     return std::unexpected(ProtocolError{code, std::move(message), id_});
   }
-  const Value* find(const char* key) const {
-    auto it = object_.FindMember(key);
-    if (it == object_.MemberEnd() || it->value.IsNull()) return nullptr;
-    return &it->value;
-  }
+  const Value* find(const char* key) const { return codec::present_member(object_, key); }
   std::expected<std::optional<std::int64_t>, ProtocolError> optional_int(const char* key,
                                                                          std::int64_t lo,
                                                                          std::int64_t hi) const {
@@ -240,9 +231,9 @@ std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
   std::string id;
   if (auto it = doc.FindMember("id"); it != doc.MemberEnd()) {
     if (it->value.IsString() && it->value.GetStringLength() <= 64)
-      id = to_json_text(it->value);
+      id = json_text(it->value);
     else if (it->value.IsInt64())
-      id = to_json_text(it->value);
+      id = json_text(it->value);
     else
       return std::unexpected(
           ProtocolError{ErrorCode::InvalidField,

@@ -49,6 +49,12 @@ inline constexpr std::int64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max(
 // T is U or const U: one walk serves readers and writers.
 template <class T, class U>
 concept Is = std::same_as<std::remove_const_t<T>, U>;
+// T is one of the Us (or const).
+template <class T, class... Us>
+concept OneOf = (Is<T, Us> || ...);
+
+// The `inner` of an optional enum field.
+inline constexpr auto an_enum = [](auto& v, Key k, auto& e) { v.enumeration(k, e); };
 
 // ---------------------------------------------------------------------------
 // The state's records.
@@ -63,7 +69,7 @@ void walk(V& v, Is<SchoolBoard> auto& b) {
   v.integer("played", b.played, 0, kAssistantCount);
   v.integer("discard", b.discard, 0, kAssistantCount);
   v.optional("wizard", b.wizard, [](auto& o, Key k, auto& w) { o.integer(k, w, 0, 3); });
-  v.optional("tower_color", b.tower_color, [](auto& o, Key k, auto& c) { o.enumeration(k, c); });
+  v.optional("tower_color", b.tower_color, an_enum);
   v.boolean("holds_towers", b.holds_towers);
   v.boolean("skipped_planning", b.skipped_planning);
 }
@@ -73,7 +79,7 @@ void walk(V& v, Is<IslandGroup> auto& g) {
   v.students("students", g.students);
   v.integer("first_tile", g.first_tile, 0, kIslandTiles - 1);
   v.integer("tiles", g.tiles, 0, kIslandTiles);
-  v.optional("tower", g.tower, [](auto& o, Key k, auto& c) { o.enumeration(k, c); });
+  v.optional("tower", g.tower, an_enum);
   v.integer("towers", g.towers, 0, kIslandTiles);
   v.integer("no_entry", g.no_entry, 0, kMaxU8);
 }
@@ -97,9 +103,8 @@ void walk(V& v, Is<TurnState> auto& t) {
   v.integer("students_moved", t.students_moved, 0, kMaxU8);
   v.boolean("mother_nature_moved", t.mother_nature_moved);
   v.boolean("character_used", t.character_used);
-  v.optional("active", t.active, [](auto& o, Key k, auto& c) { o.enumeration(k, c); });
-  v.optional("excluded_color", t.excluded_color,
-             [](auto& o, Key k, auto& c) { o.enumeration(k, c); });
+  v.optional("active", t.active, an_enum);
+  v.optional("excluded_color", t.excluded_color, an_enum);
 }
 
 template <class V>
@@ -170,21 +175,8 @@ void walk(V& v, Is<ChooseWizard> auto& c) {
   v.integer("wizard", c.wizard, 0, 3);
 }
 template <class V>
-void walk(V& v, Is<ChooseTowerColor> auto& c) {
-  v.enumeration("color", c.color);
-}
-template <class V>
 void walk(V& v, Is<PlayAssistant> auto& c) {
   v.integer("value", c.value, 0, kMaxU8);
-}
-template <class V>
-void walk(V& v, Is<MoveToDining> auto& c) {
-  v.enumeration("color", c.color);
-}
-template <class V>
-void walk(V& v, Is<MoveToIsland> auto& c) {
-  v.enumeration("color", c.color);
-  v.integer("island", c.island, 0, kMaxU8);
 }
 template <class V>
 void walk(V& v, Is<MoveMotherNature> auto& c) {
@@ -194,17 +186,20 @@ template <class V>
 void walk(V& v, Is<ChooseCloud> auto& c) {
   v.integer("cloud", c.cloud, 0, kMaxU8);
 }
+// Commands whose fields are a colour (of a student or of towers), an island, or
+// both: each type is named once, with the fields it has.
 template <class V>
-void walk(V& v, Is<UseMonk> auto& c) {
+void walk(V& v,
+          OneOf<ChooseTowerColor, MoveToDining, UseMushroomHunter, UsePrincess, UseThief> auto& c) {
   v.enumeration("color", c.color);
+}
+template <class V>
+void walk(V& v, OneOf<UseHerald, UseGrandmaHerbs> auto& c) {
   v.integer("island", c.island, 0, kMaxU8);
 }
 template <class V>
-void walk(V& v, Is<UseHerald> auto& c) {
-  v.integer("island", c.island, 0, kMaxU8);
-}
-template <class V>
-void walk(V& v, Is<UseGrandmaHerbs> auto& c) {
+void walk(V& v, OneOf<MoveToIsland, UseMonk> auto& c) {
+  v.enumeration("color", c.color);
   v.integer("island", c.island, 0, kMaxU8);
 }
 template <class V>
@@ -213,21 +208,9 @@ void walk(V& v, Is<UseJester> auto& c) {
   v.students("from_entrance", c.from_entrance);
 }
 template <class V>
-void walk(V& v, Is<UseMushroomHunter> auto& c) {
-  v.enumeration("color", c.color);
-}
-template <class V>
 void walk(V& v, Is<UseMinstrel> auto& c) {
   v.students("from_entrance", c.from_entrance);
   v.students("from_dining", c.from_dining);
-}
-template <class V>
-void walk(V& v, Is<UsePrincess> auto& c) {
-  v.enumeration("color", c.color);
-}
-template <class V>
-void walk(V& v, Is<UseThief> auto& c) {
-  v.enumeration("color", c.color);
 }
 // Commands without parameters (skip_turn, use_farmer, ...).
 template <class V, class T>
