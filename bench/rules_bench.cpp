@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/random_game.hpp"
+#include "eryantis/codec/codec.hpp"
 
 using namespace eryantis::rules;
 

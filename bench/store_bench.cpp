@@ -10,8 +10,8 @@
 #include <mutex>
 #include <random>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/group_committer.hpp"
 #include "eryantis/store/store.hpp"
 
@@ -58,8 +58,7 @@ const std::vector<Game>& games() {
     }
     std::sort(lengths.rbegin(), lengths.rend());
     std::vector<Game> out;
-    for (std::size_t i = 0; i < 50; ++i)
-      out.push_back(play({4, rules::Mode::Expert}, lengths[i].second));
+    for (std::size_t i = 0; i < 50; ++i) out.push_back(play({4, rules::Mode::Expert}, lengths[i].second));
     std::fprintf(stderr, "store bench games: %zu..%zu events\n", out.back().events.size(),
                  out.front().events.size());
     return out;
@@ -210,9 +209,9 @@ BENCHMARK(BM_GroupCommit1000Matches)->Unit(benchmark::kMillisecond)->Iterations(
 
 // 10,000 unfinished 4-player expert matches (each a full-length random game
 // cut short by 1 to 64 events, so the tails after the last snapshot spread over
-// 0..63 events as on a real server), snapshots every 64 events. The matches are appended
-// interleaved, one event per append, as a server hosting all of them at once writes them. Generated
-// once and kept in the temp dir between runs (delete it to regenerate).
+// 0..63 events as on a real server), snapshots every 64 events. The matches are appended interleaved,
+// one event per append, as a server hosting all of them at once writes them.
+// Generated once and kept in the temp dir between runs (delete it to regenerate).
 const std::string& resume_database() {
   static const std::string path = [] {
     constexpr int kMatches = 10'000;

@@ -2,10 +2,10 @@
 // Pieces of the server's outgoing messages that several files build.
 #include <string>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/event.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/server/room.hpp"
 
 namespace eryantis::server::detail {

@@ -2,8 +2,8 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "store_impl.hpp"
 
 namespace eryantis::store::detail {

@@ -1,8 +1,8 @@
 // Rebuilding a match's state from its newest usable snapshot and the events after it.
 #include <spdlog/fmt/fmt.h>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/upcast.hpp"
 #include "store_impl.hpp"
 

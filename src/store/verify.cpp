@@ -3,9 +3,9 @@
 #include <spdlog/fmt/fmt.h>
 #include <map>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/rule_error.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/upcast.hpp"
 #include "store_impl.hpp"
 

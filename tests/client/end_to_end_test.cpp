@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "eryantis/codec/json.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -12,8 +14,6 @@
 #include <regex>
 #include <sstream>
 #include <thread>
-
-#include "eryantis/codec/json.hpp"
 
 namespace {
 

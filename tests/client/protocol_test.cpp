@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/protocol/codec.hpp"
+#include "eryantis/codec/codec.hpp"
 
 namespace eryantis::client {
 namespace {

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <thread>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "fixture.hpp"
 
 namespace eryantis::integration {

@@ -8,10 +8,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "eryantis/codec/json.hpp"
+
 #include <atomic>
 #include <cerrno>
-
-#include "eryantis/codec/json.hpp"
 
 namespace eryantis::integration {
 

@@ -3,6 +3,8 @@
 // the real server, every read bounded by a timeout (poll), every received line
 // parsed with rapidjson and kept in an inbox, so pushes (seats, event, state,
 // ping) can be left for later while waiting for the reply to one request.
+#include "eryantis/codec/json.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -11,8 +13,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "eryantis/codec/json.hpp"
 
 namespace eryantis::integration {
 

@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 #include <poll.h>
-
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/codec/json.hpp"
+
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/codec/codec.hpp"
 
 namespace eryantis::integration {
 

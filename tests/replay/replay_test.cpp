@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/random_game.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/store.hpp"
 
 namespace eryantis::replay {
@@ -328,10 +328,10 @@ TEST_F(ReplayTest, ApplyNeedsNoDatabase) {
   EXPECT_EQ(r.code, 0) << describe(r);
 
   // The state from stdin; bad inputs are usage errors.
-  r = run(dir_,
-          {"apply", "--state", "-", "--seat", std::to_string(seat), "--command",
-           codec::command_to_json(good)},
-          codec::state_to_json(s));
+  r = run(
+      dir_,
+      {"apply", "--state", "-", "--seat", std::to_string(seat), "--command", codec::command_to_json(good)},
+      codec::state_to_json(s));
   EXPECT_EQ(r.code, 0) << describe(r);
   r = run(dir_, {"apply", "--state", dir_.file("nope.json"), "--seat", "0", "--command", "{}"});
   EXPECT_EQ(r.code, 2) << describe(r);

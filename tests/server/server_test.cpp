@@ -4,11 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "eryantis/codec/json.hpp"
+
 #include <deque>
 #include <map>
 
 #include "eryantis/codec/codec.hpp"
-#include "eryantis/codec/json.hpp"
 #include "eryantis/server/token.hpp"
 
 namespace eryantis::server {

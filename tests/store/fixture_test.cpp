@@ -13,8 +13,7 @@ namespace eryantis::store {
 namespace {
 
 std::filesystem::path fixture(int schema) {
-  return std::filesystem::path(ERYANTIS_STORE_FIXTURES) /
-         ("schema" + std::to_string(schema) + ".db");
+  return std::filesystem::path(ERYANTIS_STORE_FIXTURES) / ("schema" + std::to_string(schema) + ".db");
 }
 
 class FixtureTest : public ::testing::TestWithParam<int> {};

@@ -2,8 +2,8 @@
 // snapshots that cannot be trusted are skipped, never deleted.
 #include <gtest/gtest.h>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "test_support.hpp"
 
 namespace eryantis::store {

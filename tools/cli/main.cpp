@@ -5,11 +5,13 @@
 // Input is a queue of typed lines handled one at a time: a line that sends a
 // request waits for its reply, `wait` waits for your turn. That makes piped
 // scripts behave exactly like a person typing.
+#include <CLI/CLI.hpp>
 #include <readline/history.h>
 #include <readline/readline.h>
 #include <unistd.h>
 #include <uv.h>
-#include <CLI/CLI.hpp>
+
+#include "eryantis/codec/json.hpp"
 
 #include <cstdio>
 #include <deque>
@@ -23,10 +25,9 @@
 #include "eryantis/client/connection.hpp"
 #include "eryantis/client/match_mirror.hpp"
 #include "eryantis/client/token_store.hpp"
-#include "eryantis/codec/codec.hpp"
-#include "eryantis/codec/json.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/render/render.hpp"
+#include "eryantis/codec/codec.hpp"
 
 using namespace eryantis;
 using client::ClientProtocol;
@@ -48,14 +49,9 @@ Cli* g_cli = nullptr;  // readline's callback interface has no user pointer
 class Cli final : public client::LineConnection::Handler {
  public:
   Cli(net::EventLoop& loop, Options options, bool tty)
-      : loop_(loop),
-        pool_(loop),
-        connection_(pool_, *this),
-        options_(std::move(options)),
-        tty_(tty),
-        tokens_(options_.tokens.empty()
-                    ? client::TokenStore::default_path().value_or("eryantis-tokens")
-                    : std::filesystem::path(options_.tokens)),
+      : loop_(loop), pool_(loop), connection_(pool_, *this), options_(std::move(options)), tty_(tty),
+        tokens_(options_.tokens.empty() ? client::TokenStore::default_path().value_or("eryantis-tokens")
+                                        : std::filesystem::path(options_.tokens)),
         random_(std::random_device{}()) {}
 
   void start() {
@@ -78,17 +74,15 @@ class Cli final : public client::LineConnection::Handler {
     backoff_ms_ = 250;
     connection_.send(ClientProtocol::hello("eryantis-cli", client::Updates::Events));
     const auto token = tokens_.get(server_key(), options_.nickname);
-    connection_.send(ClientProtocol::login(
-        options_.nickname, token ? std::optional<std::string_view>(*token) : std::nullopt,
-        ClientProtocol::string_id("login")));
+    connection_.send(ClientProtocol::login(options_.nickname, token ? std::optional<std::string_view>(*token)
+                                                                     : std::nullopt, ClientProtocol::string_id("login")));
   }
 
   void on_closed(std::string_view reason) override {
     logged_in_ = false;
     result_due_ = false;  // a result not received by now will not come on this connection
     pending_id_.clear();  // that request's fate is unknown: the state after login tells
-    print("connection lost (" + std::string(reason) + "); reconnecting in " +
-          std::to_string(backoff_ms_) + " ms");
+    print("connection lost (" + std::string(reason) + "); reconnecting in " + std::to_string(backoff_ms_) + " ms");
     loop_.after(static_cast<std::uint64_t>(backoff_ms_), [this] {
       if (!quitting_) connection_.connect(options_.host, options_.port);
     });
@@ -147,10 +141,9 @@ class Cli final : public client::LineConnection::Handler {
     // The per-connection RATE_LIMITED carries no id: the line was dropped unread,
     // and with one request in flight at a time that is its only answer.
     const bool answers_pending =
-        !pending_id_.empty() && (m.id == pending_id_ || (m.type == MessageType::Error &&
-                                                         m.id.empty() && m.code == "RATE_LIMITED"));
-    if (m.type == MessageType::Event || m.type == MessageType::State ||
-        m.type == MessageType::Seats)
+        !pending_id_.empty() &&
+        (m.id == pending_id_ || (m.type == MessageType::Error && m.id.empty() && m.code == "RATE_LIMITED"));
+    if (m.type == MessageType::Event || m.type == MessageType::State || m.type == MessageType::Seats)
       autoplay_blocked_ = false;
     switch (m.type) {
       case MessageType::Welcome:
@@ -160,8 +153,8 @@ class Cli final : public client::LineConnection::Handler {
         if (auto saved = tokens_.put(server_key(), m.nickname, m.token); !saved)
           print("(could not save the resume token: " + saved.error() + ")");
         if (m.match) {
-          print("logged in as " + m.nickname + ", back in match " + std::to_string(*m.match) +
-                " (seat " + std::to_string(m.seat.value_or(-1)) + ")");
+          print("logged in as " + m.nickname + ", back in match " + std::to_string(*m.match) + " (seat " +
+                std::to_string(m.seat.value_or(-1)) + ")");
         } else {
           print("logged in as " + m.nickname + ". Type help for the commands.");
           if (!greeted_) connection_.send(ClientProtocol::list_matches());
@@ -174,8 +167,7 @@ class Cli final : public client::LineConnection::Handler {
         break;
       case MessageType::Joined:
         acked_seq_ = 0;
-        print("joined match " + std::to_string(m.match.value_or(0)) + " as seat " +
-              std::to_string(m.seat.value_or(0)));
+        print("joined match " + std::to_string(m.match.value_or(0)) + " as seat " + std::to_string(m.seat.value_or(0)));
         break;
       case MessageType::Spectating:
         print("watching match " + std::to_string(m.match.value_or(0)));
@@ -187,8 +179,7 @@ class Cli final : public client::LineConnection::Handler {
         break;
       case MessageType::State:
         update_names(m.seats);
-        if (!mirror_.load_state(m))
-          print("(the state could not be read: " + mirror_.problem() + ")");
+        if (!mirror_.load_state(m)) print("(the state could not be read: " + mirror_.problem() + ")");
         draw_board();
         break;
       case MessageType::Seats:
@@ -199,8 +190,7 @@ class Cli final : public client::LineConnection::Handler {
         const auto outcome = mirror_.on_event(m);
         if (outcome == client::MatchMirror::Update::Applied) {
           if (auto ev = codec::event_from_json(m.event_json))
-            print("#" + std::to_string(mirror_.seq()) + " " +
-                  render::describe_event(before, *ev, mirror_.state(), names_));
+            print("#" + std::to_string(mirror_.seq()) + " " + render::describe_event(before, *ev, mirror_.state(), names_));
           if (!autoplay_ || mirror_.my_turn() || mirror_.game_over()) draw_board();
           if (mirror_.game_over() && !result_due_) {
             // game_over (the result) follows this event: hold the input (and the quit
@@ -265,8 +255,7 @@ class Cli final : public client::LineConnection::Handler {
       if (s.seat < 0 || s.seat >= rules::kMaxPlayers) continue;
       const std::string name = s.nickname.value_or("");
       const auto key = static_cast<std::size_t>(s.seat);
-      if (!name.empty() && name == names_[key] && connected_[key] != s.connected &&
-          name != options_.nickname)
+      if (!name.empty() && name == names_[key] && connected_[key] != s.connected && name != options_.nickname)
         print(name + (s.connected ? " is back" : " disconnected"));
       else if (!name.empty() && names_[key].empty() && name != options_.nickname)
         print(name + " took seat " + std::to_string(s.seat));
@@ -285,8 +274,7 @@ class Cli final : public client::LineConnection::Handler {
         if (n.IsString()) out += (out.empty() ? "" : " and ") + std::string(n.GetString());
     const bool draw = d.HasMember("draw") && d["draw"].IsBool() && d["draw"].GetBool();
     out += draw ? " share the victory" : " won";
-    if (d.HasMember("reason") && d["reason"].IsString())
-      out += std::string(" (") + d["reason"].GetString() + ")";
+    if (d.HasMember("reason") && d["reason"].IsString()) out += std::string(" (") + d["reason"].GetString() + ")";
     return out;
   }
 
@@ -302,14 +290,12 @@ class Cli final : public client::LineConnection::Handler {
       for (auto& e : d.GetArray()) {
         if (!e.IsObject()) continue;
         char line[160];
-        std::snprintf(line, sizeof line, "  #%-5lld %dp %-6s %-8s",
-                      static_cast<long long>(e["match"].GetInt64()), e["players"].GetInt(),
-                      e["mode"].GetString(), e["status"].GetString());
+        std::snprintf(line, sizeof line, "  #%-5lld %dp %-6s %-8s", static_cast<long long>(e["match"].GetInt64()),
+                      e["players"].GetInt(), e["mode"].GetString(), e["status"].GetString());
         out += line;
         if (e.HasMember("seats") && e["seats"].IsArray())
           for (auto& s : e["seats"].GetArray())
-            out += std::string(" ") +
-                   (s["nickname"].IsString() ? s["nickname"].GetString() : "(free)");
+            out += std::string(" ") + (s["nickname"].IsString() ? s["nickname"].GetString() : "(free)");
         out += "\n";
       }
     };
@@ -396,10 +382,8 @@ class Cli final : public client::LineConnection::Handler {
     request(ClientProtocol::spectate(w.match, id), id);
   }
   void act(const cli::ShowBoard&) {
-    if (mirror_.synced())
-      draw_board();
-    else
-      print("no match to show: create, join, quick or watch one");
+    if (mirror_.synced()) draw_board();
+    else print("no match to show: create, join, quick or watch one");
   }
   void act(const cli::ShowMoves&) {
     const auto legal = mirror_.legal_commands();
@@ -493,10 +477,9 @@ char* complete_word(const char* text, int state) {
     matches.clear();
     next = 0;
     std::vector<std::string> candidates = cli::command_words();
-    for (const char* extra :
-         {"autoplay", "yellow", "blue",   "green",    "red",      "pink",     "black",   "white",
-          "grey",     "simple", "expert", "monk",     "farmer",   "herald",   "postman", "herbs",
-          "centaur",  "jester", "knight", "mushroom", "minstrel", "princess", "thief",   "for"})
+    for (const char* extra : {"autoplay", "yellow", "blue", "green", "red", "pink", "black", "white", "grey", "simple",
+                              "expert", "monk", "farmer", "herald", "postman", "herbs", "centaur", "jester", "knight",
+                              "mushroom", "minstrel", "princess", "thief", "for"})
       candidates.emplace_back(extra);
     const std::string_view prefix(text);
     for (const auto& w : candidates)
@@ -529,13 +512,9 @@ int main(int argc, char** argv) {
   Options options;
   bool no_color = false;
   app.add_option("--host", options.host, "server address")->capture_default_str();
-  app.add_option("--port", options.port, "server port")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 65535));
-  app.add_option("--nickname", options.nickname, "your nickname (letters, digits, _ - .)")
-      ->required();
-  app.add_option("--tokens", options.tokens,
-                 "resume-token file (default: under $XDG_DATA_HOME/eryantis)");
+  app.add_option("--port", options.port, "server port")->capture_default_str()->check(CLI::Range(1, 65535));
+  app.add_option("--nickname", options.nickname, "your nickname (letters, digits, _ - .)")->required();
+  app.add_option("--tokens", options.tokens, "resume-token file (default: under $XDG_DATA_HOME/eryantis)");
   app.add_flag("--no-color", no_color, "plain text, no ANSI colours");
   CLI11_PARSE(app, argc, argv);
   const bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);

@@ -18,9 +18,9 @@
 #include <thread>
 #include <vector>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/store.hpp"
 #include "eryantis/store/upcast.hpp"
 
