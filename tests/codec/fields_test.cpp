@@ -15,6 +15,7 @@
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/fields.hpp"
 #include "eryantis/rules/random_game.hpp"
+#include "round_trip.hpp"
 
 namespace eryantis::codec {
 namespace {
@@ -94,12 +95,7 @@ void expect_every_leaf_counts(const State& base) {
     EXPECT_NE(state_to_binary(changed), state_to_binary(base));
     // Decoders check some relations between fields (mother_nature < group_count).
     if (changed.mother_nature >= changed.group_count) continue;
-    auto from_json = state_from_json(state_to_json(changed));
-    ASSERT_TRUE(from_json.has_value()) << from_json.error().message;
-    EXPECT_EQ(*from_json, changed);
-    auto from_binary = state_from_binary(state_to_binary(changed));
-    ASSERT_TRUE(from_binary.has_value()) << from_binary.error().message;
-    EXPECT_EQ(*from_binary, changed);
+    testing::expect_state_round_trips(changed);
   }
 }
 

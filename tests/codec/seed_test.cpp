@@ -12,6 +12,7 @@
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/prng.hpp"
+#include "round_trip.hpp"
 
 namespace eryantis::codec {
 namespace {
@@ -78,14 +79,7 @@ TEST(MatchSeed, RoundTripsThroughEveryEncoding) {
     const State state = apply(State{}, event);
     ASSERT_EQ(state.seed, seed);
 
-    auto from_json = state_from_json(state_to_json(state));
-    ASSERT_TRUE(from_json.has_value()) << from_json.error().message;
-    EXPECT_EQ(*from_json, state);
-    EXPECT_EQ(hash(*from_json), hash(state));
-
-    auto from_binary = state_from_binary(state_to_binary(state));
-    ASSERT_TRUE(from_binary.has_value()) << from_binary.error().message;
-    EXPECT_EQ(*from_binary, state);
+    testing::expect_state_round_trips(state);
 
     auto event_back = event_from_json(event_to_json(event));
     ASSERT_TRUE(event_back.has_value()) << event_back.error().message;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "eryantis/rules/random_game.hpp"
+#include "round_trip.hpp"
 
 namespace eryantis::codec {
 namespace {
@@ -107,19 +108,7 @@ std::string replaced(std::string text, std::string_view from, std::string_view t
   return text;
 }
 
-void expect_state_round_trips(const State& s) {
-  const std::string json = state_to_json(s);
-  auto from_json = state_from_json(json);
-  ASSERT_TRUE(from_json.has_value()) << from_json.error().message << "\n" << json;
-  EXPECT_EQ(*from_json, s);
-  EXPECT_EQ(state_to_json(*from_json), json);
-
-  const std::string bytes = state_to_binary(s);
-  auto from_binary = state_from_binary(bytes);
-  ASSERT_TRUE(from_binary.has_value()) << from_binary.error().message;
-  EXPECT_EQ(*from_binary, s);
-  EXPECT_EQ(state_to_binary(*from_binary), bytes);
-}
+using testing::expect_state_round_trips;
 
 // One value of every command, away from the defaults where there are fields.
 std::vector<Command> sample_commands() {
