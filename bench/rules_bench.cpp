@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 
 using namespace eryantis::rules;
 
@@ -66,12 +66,12 @@ void BM_StateSize(benchmark::State& st) {
   const State s = play_random_game({4, Mode::Expert}, 7, {}, 60).state;
   std::size_t bytes = 0;
   for (auto _ : st) {
-    bytes = state_to_binary(s).size();
+    bytes = eryantis::codec::state_to_binary(s).size();
     benchmark::DoNotOptimize(bytes);
   }
   st.counters["sizeof_State"] = double(sizeof(State));
   st.counters["snapshot_bytes"] = double(bytes);
-  st.counters["json_bytes"] = double(state_to_json(s).size());
+  st.counters["json_bytes"] = double(eryantis::codec::state_to_json(s).size());
 }
 
 }  // namespace

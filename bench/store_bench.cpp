@@ -11,7 +11,7 @@
 #include <random>
 
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/group_committer.hpp"
 #include "eryantis/store/store.hpp"
 
@@ -33,7 +33,7 @@ Game play(rules::MatchOptions options, std::uint64_t seed) {
   // The payload is encoded by the caller, as the server does (it encodes each event
   // once for the store and its broadcast).
   game.events.push_back(
-      {Actor::server(), std::nullopt, created, rules::hash(state), rules::event_to_json(created)});
+      {Actor::server(), std::nullopt, created, rules::hash(state), codec::event_to_json(created)});
   game.states.push_back(state);
   while (state.phase != rules::Phase::GameOver) {
     auto seats = rules::seats_to_act(state);
@@ -42,7 +42,7 @@ Game play(rules::MatchOptions options, std::uint64_t seed) {
     auto event = rules::check(state, seat, legal[rng() % legal.size()]).value();
     state = rules::apply(state, event);
     game.events.push_back({Actor::player(seat), std::nullopt, event, rules::hash(state),
-                           rules::event_to_json(event)});
+                           codec::event_to_json(event)});
     game.states.push_back(state);
   }
   return game;
@@ -129,7 +129,7 @@ void BM_BareSqliteInsertOneRowPerTransaction(benchmark::State& bench) {
   sqlite3_prepare_v2(db, "INSERT INTO events VALUES (1, ?1, 0, '0', NULL, 'move', 1, ?2, ?3)", -1,
                      &insert, nullptr);
   const Game& game = games()[0];
-  const std::string payload = rules::event_to_json(game.events[20].event);
+  const std::string payload = codec::event_to_json(game.events[20].event);
   const std::string hash = hash_to_hex(game.events[20].state_hash);
   std::int64_t seq = 0;
   for (auto _ : bench) {

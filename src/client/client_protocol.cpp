@@ -2,15 +2,10 @@
 // server lines with rapidjson; every value's type is checked before it is read.
 #include "eryantis/client/client_protocol.hpp"
 
-// cereal's json.hpp configures rapidjson (RAPIDJSON_ASSERT throws); include it first.
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-#include <cereal/archives/json.hpp>
-
+#include "eryantis/codec/codec.hpp"
+#include "eryantis/codec/json.hpp"
+#include "eryantis/codec/json_value.hpp"
 #include "eryantis/protocol/codec.hpp"
-#include "eryantis/rules/serialize.hpp"
 
 namespace eryantis::client {
 
@@ -18,31 +13,22 @@ namespace {
 
 using Value = rapidjson::Value;
 
-std::string to_json_text(const Value& v) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  v.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
-const Value* member(const Value& object, const char* key) {
-  auto it = object.FindMember(key);
-  if (it == object.MemberEnd() || it->value.IsNull()) return nullptr;
-  return &it->value;
-}
+using codec::json_text;
+using codec::present_member;
 
 void read_string(const Value& o, const char* key, std::string& out) {
-  if (const Value* v = member(o, key); v && v->IsString())
+  if (const Value* v = present_member(o, key); v && v->IsString())
     out.assign(v->GetString(), v->GetStringLength());
 }
 void read_int64(const Value& o, const char* key, std::optional<std::int64_t>& out) {
-  if (const Value* v = member(o, key); v && v->IsInt64()) out = v->GetInt64();
+  if (const Value* v = present_member(o, key); v && v->IsInt64()) out = v->GetInt64();
 }
 void read_int(const Value& o, const char* key, int& out) {
-  if (const Value* v = member(o, key); v && v->IsInt()) out = v->GetInt();
+  if (const Value* v = present_member(o, key); v && v->IsInt()) out = v->GetInt();
 }
 void read_raw(const Value& o, const char* key, std::string& out) {
-  if (const Value* v = member(o, key); v && (v->IsObject() || v->IsArray())) out = to_json_text(*v);
+  if (const Value* v = present_member(o, key); v && (v->IsObject() || v->IsArray()))
+    out = json_text(*v);
 }
 
 MessageType type_of(std::string_view t) {
@@ -69,15 +55,16 @@ MessageType type_of(std::string_view t) {
 }
 
 void read_seats(const Value& o, std::vector<SeatInfo>& out) {
-  const Value* seats = member(o, "seats");
+  const Value* seats = present_member(o, "seats");
   if (!seats || !seats->IsArray()) return;
   for (const Value& s : seats->GetArray()) {
     if (!s.IsObject()) continue;
     SeatInfo info;
-    if (const Value* v = member(s, "seat"); v && v->IsInt()) info.seat = v->GetInt();
-    if (const Value* v = member(s, "nickname"); v && v->IsString())
+    if (const Value* v = present_member(s, "seat"); v && v->IsInt()) info.seat = v->GetInt();
+    if (const Value* v = present_member(s, "nickname"); v && v->IsString())
       info.nickname = std::string(v->GetString(), v->GetStringLength());
-    if (const Value* v = member(s, "connected"); v && v->IsBool()) info.connected = v->GetBool();
+    if (const Value* v = present_member(s, "connected"); v && v->IsBool())
+      info.connected = v->GetBool();
     out.push_back(std::move(info));
   }
 }
@@ -85,10 +72,10 @@ void read_seats(const Value& o, std::vector<SeatInfo>& out) {
 void fill(const Value& doc, ServerMessage& m) {
   if (auto it = doc.FindMember("id");
       it != doc.MemberEnd() && (it->value.IsString() || it->value.IsInt64()))
-    m.id = to_json_text(it->value);
+    m.id = json_text(it->value);
   read_int64(doc, "match", m.match);
   read_int64(doc, "seq", m.seq);
-  if (const Value* v = member(doc, "seat"); v && v->IsInt()) m.seat = v->GetInt();
+  if (const Value* v = present_member(doc, "seat"); v && v->IsInt()) m.seat = v->GetInt();
   read_string(doc, "hash", m.hash);
   read_string(doc, "message", m.message);
   switch (m.type) {
@@ -97,7 +84,7 @@ void fill(const Value& doc, ServerMessage& m) {
       read_int(doc, "protocol", m.protocol);
       read_int(doc, "heartbeat_ms", m.heartbeat_ms);
       read_int(doc, "timeout_ms", m.timeout_ms);
-      if (const Value* v = member(doc, "max_line_bytes"); v && v->IsInt64())
+      if (const Value* v = present_member(doc, "max_line_bytes"); v && v->IsInt64())
         m.max_line_bytes = v->GetInt64();
       break;
     case MessageType::LoggedIn:
@@ -112,10 +99,10 @@ void fill(const Value& doc, ServerMessage& m) {
     case MessageType::State:
     case MessageType::Event:
       read_string(doc, "status", m.status);
-      if (const Value* v = member(doc, "to_act"); v && v->IsArray())
+      if (const Value* v = present_member(doc, "to_act"); v && v->IsArray())
         for (const Value& s : v->GetArray())
           if (s.IsInt()) m.to_act.push_back(s.GetInt());
-      if (const Value* v = member(doc, "allowed"); v && v->IsArray())
+      if (const Value* v = present_member(doc, "allowed"); v && v->IsArray())
         for (const Value& s : v->GetArray())
           if (s.IsString()) m.allowed.emplace_back(s.GetString(), s.GetStringLength());
       read_raw(doc, "view", m.view_json);
@@ -126,7 +113,8 @@ void fill(const Value& doc, ServerMessage& m) {
       read_seats(doc, m.seats);
       break;
     case MessageType::Ack:
-      if (const Value* v = member(doc, "replayed"); v && v->IsBool()) m.replayed = v->GetBool();
+      if (const Value* v = present_member(doc, "replayed"); v && v->IsBool())
+        m.replayed = v->GetBool();
       break;
     case MessageType::GameOver:
       read_raw(doc, "result", m.result_json);
@@ -188,7 +176,7 @@ std::expected<ServerMessage, std::string> parse_server_message(std::string_view 
                              rapidjson::GetParseError_En(doc.GetParseError()) + " at byte " +
                              std::to_string(doc.GetErrorOffset()));
     if (!doc.IsObject()) return std::unexpected(std::string("not a JSON object"));
-    const Value* type = member(doc, "type");
+    const Value* type = present_member(doc, "type");
     if (!type || !type->IsString()) return std::unexpected(std::string("no \"type\" string"));
     ServerMessage m;
     m.type_name.assign(type->GetString(), type->GetStringLength());
@@ -261,7 +249,7 @@ std::string ClientProtocol::play(const rules::Command& command,
                                  std::optional<std::string_view> command_id,
                                  std::optional<std::int64_t> expected_seq, std::string_view id) {
   protocol::JsonLine line("play", id);
-  line.raw_field("command", rules::command_to_json(command));
+  line.raw_field("command", codec::command_to_json(command));
   if (expected_seq) line.field("expected_seq", *expected_seq);
   if (command_id) line.field("command_id", *command_id);
   return line.str();

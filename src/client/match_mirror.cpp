@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 
 namespace eryantis::client {
 
@@ -30,7 +30,7 @@ bool MatchMirror::load_state(std::int64_t match, std::int64_t seq, std::optional
   seat_ = seat ? static_cast<rules::Seat>(*seat) : rules::kNoSeat;
   // The view's state has no seed (the match's secret): view_from_json reads it as 0,
   // which is exactly the state the server hashes for clients.
-  auto view = rules::view_from_json(view_json);
+  auto view = codec::view_from_json(view_json);
   if (!view) {
     state_ = rules::State{};
     fail("unreadable view: " + view.error().message);
@@ -56,7 +56,7 @@ MatchMirror::Update MatchMirror::on_event(std::int64_t match, std::int64_t seq,
   if (match != match_ || needs_sync_ || seq <= seq_) return Update::Ignored;
   if (seq != seq_ + 1)
     return fail("seq gap: mirrored " + std::to_string(seq_) + ", received " + std::to_string(seq));
-  auto event = rules::event_from_json(event_json);
+  auto event = codec::event_from_json(event_json);
   if (!event) return fail("unreadable event " + std::to_string(seq) + ": " + event.error().message);
   rules::apply_in_place(state_, *event);
   seq_ = seq;

@@ -3,17 +3,10 @@
 // input becomes an error reply, never an assertion or a crash.
 #include "eryantis/protocol/codec.hpp"
 
-// cereal's json.hpp configures rapidjson (RAPIDJSON_ASSERT throws) before including
-// it; include it first so every translation unit sees the same configuration.
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-#include <cereal/archives/json.hpp>
-
 #include <limits>
 
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/json.hpp"
+#include "eryantis/codec/json_value.hpp"
 
 namespace eryantis::protocol {
 
@@ -21,12 +14,7 @@ namespace {
 
 using Value = rapidjson::Value;
 
-std::string to_json_text(const Value& v) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  v.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
+using codec::json_text;
 
 // Reads one request object's fields, producing errors that name the field.
 class Fields {
@@ -36,11 +24,7 @@ class Fields {
   std::unexpected<ProtocolError> fail(ErrorCode code, std::string message) const {
     return std::unexpected(ProtocolError{code, std::move(message), id_});
   }
-  const Value* find(const char* key) const {
-    auto it = object_.FindMember(key);
-    if (it == object_.MemberEnd() || it->value.IsNull()) return nullptr;
-    return &it->value;
-  }
+  const Value* find(const char* key) const { return codec::present_member(object_, key); }
   std::expected<std::optional<std::int64_t>, ProtocolError> optional_int(const char* key,
                                                                          std::int64_t lo,
                                                                          std::int64_t hi) const {
@@ -161,7 +145,7 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     if (!command) return f.fail(ErrorCode::MissingField, "field \"command\" is missing");
     if (!command->IsObject())
       return f.fail(ErrorCode::InvalidField, "field \"command\" must be an object");
-    auto decoded = rules::command_from_json(to_json_text(*command));
+    auto decoded = codec::command_from_json_value(*command);  // from the parsed line, not re-parsed
     if (!decoded) return f.fail(ErrorCode::InvalidField, "command: " + decoded.error().message);
     auto expected_seq = f.optional_int("expected_seq", 0, std::numeric_limits<std::int64_t>::max());
     if (!take(expected_seq, error)) return error;
@@ -249,9 +233,9 @@ std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
   std::string id;
   if (auto it = doc.FindMember("id"); it != doc.MemberEnd()) {
     if (it->value.IsString() && it->value.GetStringLength() <= 64)
-      id = to_json_text(it->value);
+      id = json_text(it->value);
     else if (it->value.IsInt64())
-      id = to_json_text(it->value);
+      id = json_text(it->value);
     else
       return std::unexpected(
           ProtocolError{ErrorCode::InvalidField,

@@ -17,17 +17,21 @@ std::expected<Decision, RuleError> decide(const State& state, Seat seat, const C
   event.seat = std::holds_alternative<CreateMatch>(command) ? kNoSeat : seat;
   event.command = command;
   // Run the transition on a scratch copy, recording every draw into the event.
-  const std::uint64_t seed = std::holds_alternative<CreateMatch>(command)
-                                 ? std::get<CreateMatch>(command).seed
-                                 : state.seed;
+  const MatchSeed seed = std::holds_alternative<CreateMatch>(command)
+                             ? std::get<CreateMatch>(command).seed
+                             : state.seed;
   detail::RecordingDrawer drawer(event_prng(seed, state.events_applied), event);
   State next = state;
   detail::execute(next, event.seat, command, drawer);
   return Decision{std::move(event), std::move(next)};
 }
 
-std::expected<Event, RuleError> create_match(const MatchOptions& options, std::uint64_t seed) {
+std::expected<Event, RuleError> create_match(const MatchOptions& options, const MatchSeed& seed) {
   return check(State{}, kNoSeat, CreateMatch{options, seed}, Authority::Server);
+}
+
+std::expected<Event, RuleError> create_match(const MatchOptions& options, std::uint64_t seed) {
+  return create_match(options, MatchSeed{seed, 0});
 }
 
 void apply_in_place(State& state, const Event& event) {
@@ -83,7 +87,7 @@ std::vector<Seat> seats_to_act(const State& state) {
 
 View view(const State& state, Seat viewer) {
   View v{viewer, state};
-  v.state.seed = 0;  // the only secret: it would let a client predict every draw
+  v.state.seed = MatchSeed{};  // the only secret: it would let a client predict every draw
   return v;
 }
 

@@ -1,26 +1,67 @@
-// A stable fingerprint of a state: every field fed explicitly, in a fixed order,
-// as integers (never raw memory, so padding and endianness cannot leak in).
+// A stable fingerprint of a state: one more visitor over the state's field walk
+// (eryantis/rules/fields.hpp), so no field can be stored but left out of the hash.
+// Every field is fed as an integer, in walk order (never raw memory, so padding
+// and endianness cannot leak in). The values are pinned by tests/rules/golden_test.cpp
+// and stored with every event: the feeding rules below must never change.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/rules/fields.hpp"
 
 namespace eryantis::rules {
 
 namespace {
+
+using fields::Key;
+
 class Hasher {
  public:
-  void add(std::uint64_t v) {
-    h_ ^= v + 0x9e3779b97f4a7c15ULL + (h_ << 6) + (h_ >> 2);
-    h_ *= 0xff51afd7ed558ccdULL;
-    h_ ^= h_ >> 32;
+  bool include_seed() const { return true; }
+
+  // Integers whose range starts below zero (seats, where kNoSeat is -1) are
+  // shifted up so the smallest is 0.
+  template <std::integral T>
+  void integer(Key, const T& x, std::int64_t lo, std::int64_t) {
+    add(static_cast<std::uint64_t>(static_cast<std::int64_t>(x) - std::min<std::int64_t>(lo, 0)));
   }
-  void add(const Students& s) {
+  // The high word only when set: a 64-bit seed hashes as it always did.
+  void seed(Key, const MatchSeed& s) {
+    add(s.lo);
+    if (s.hi != 0) add(s.hi);
+  }
+  void boolean(Key, const bool& b) { add(b ? 1 : 0); }
+  template <class E>
+  void enumeration(Key, const E& e) {
+    add(static_cast<std::uint64_t>(e));
+  }
+  // Five 8-bit counts packed into one word.
+  void students(Key, const Students& s) {
     std::uint64_t packed = 0;
     for (int i = 0; i < kColorCount; ++i) packed = (packed << 8) | s.count[i];
     add(packed);
   }
-  template <class T>
-  void add_opt(const std::optional<T>& v) {
-    add(v ? static_cast<std::uint64_t>(*v) + 1 : 0);
+  // Absent is 0; a present value is fed plus one, so it differs from absent.
+  template <class T, class F>
+  void optional(Key k, const std::optional<T>& x, F&& inner) {
+    if (!x) {
+      add(0);
+      return;
+    }
+    bias_ = 1;
+    inner(*this, k, *x);
+    bias_ = 0;
   }
+  template <class F>
+  void object(Key, F&& body) {
+    body(*this);
+  }
+  template <class C, class F>
+  void array(Key, const C& items, F&& element) {
+    for (std::size_t i = 0; i < items.size(); ++i) element(*this, Key(i), items[i]);
+  }
+
   std::uint64_t value() const {
     std::uint64_t z = h_;
     z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ULL;
@@ -28,68 +69,22 @@ class Hasher {
   }
 
  private:
+  void add(std::uint64_t v) {
+    v += bias_;
+    h_ ^= v + 0x9e3779b97f4a7c15ULL + (h_ << 6) + (h_ >> 2);
+    h_ *= 0xff51afd7ed558ccdULL;
+    h_ ^= h_ >> 32;
+  }
+
   std::uint64_t h_ = 0x45525941'4e544953ULL;  // "ERYANTIS"
+  std::uint64_t bias_ = 0;
 };
+
 }  // namespace
 
 std::uint64_t hash(const State& s) {
   Hasher h;
-  h.add(s.options.players);
-  h.add(static_cast<std::uint64_t>(s.options.mode));
-  h.add(s.seed);
-  h.add(s.events_applied);
-  h.add(static_cast<std::uint64_t>(s.phase));
-  h.add(s.round);
-  for (const SchoolBoard& b : s.boards) {
-    h.add(b.entrance);
-    h.add(b.dining);
-    h.add(b.towers);
-    h.add(b.coins);
-    h.add(b.hand);
-    h.add(b.played);
-    h.add(b.discard);
-    h.add_opt(b.wizard);
-    h.add_opt(b.tower_color);
-    h.add(b.holds_towers);
-    h.add(b.skipped_planning);
-  }
-  for (const IslandGroup& g : s.groups) {
-    h.add(g.students);
-    h.add(g.first_tile);
-    h.add(g.tiles);
-    h.add_opt(g.tower);
-    h.add(g.towers);
-    h.add(g.no_entry);
-  }
-  h.add(s.group_count);
-  h.add(s.mother_nature);
-  for (const Cloud& c : s.clouds) {
-    h.add(c.students);
-    h.add(c.taken);
-  }
-  h.add(s.bag);
-  for (Seat p : s.professors) h.add(static_cast<std::uint64_t>(p + 1));
-  for (const CharacterCard& c : s.characters) {
-    h.add(static_cast<std::uint64_t>(c.id));
-    h.add(c.used);
-    h.add(c.students);
-    h.add(c.no_entry);
-  }
-  h.add(s.supply);
-  h.add(static_cast<std::uint64_t>(s.first_player + 1));
-  for (Seat p : s.order) h.add(static_cast<std::uint64_t>(p + 1));
-  h.add(s.order_size);
-  h.add(s.turn_index);
-  h.add(s.last_round);
-  h.add(static_cast<std::uint64_t>(s.last_round_reason));
-  h.add(s.skip_clouds);
-  h.add(s.turn.students_moved);
-  h.add(s.turn.mother_nature_moved);
-  h.add(s.turn.character_used);
-  h.add_opt(s.turn.active);
-  h.add_opt(s.turn.excluded_color);
-  h.add(static_cast<std::uint64_t>(s.result.reason));
-  h.add(s.result.winners);
+  fields::walk(h, s);
   return h.value();
 }
 

@@ -18,6 +18,12 @@ Prng::Prng(std::uint64_t seed) {
   for (auto& word : s_) word = splitmix64(seed);
 }
 
+Prng::Prng(std::uint64_t seed, std::uint64_t other) : Prng(seed) {
+  // xoshiro's state must not be all zero: XOR of two splitmix64 streams is, with
+  // probability 2^-256.
+  for (auto& word : s_) word ^= splitmix64(other);
+}
+
 std::uint64_t Prng::next() {
   const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
   const std::uint64_t t = s_[1] << 17;
@@ -45,10 +51,16 @@ std::uint32_t Prng::below(std::uint32_t bound) {
   return static_cast<std::uint32_t>(m >> 32);
 }
 
-Prng event_prng(std::uint64_t match_seed, std::uint32_t event_index) {
-  std::uint64_t x =
-      match_seed ^ (0xd1b54a32d192ed03ULL * (static_cast<std::uint64_t>(event_index) + 1));
-  return Prng(splitmix64(x));
+Prng event_prng(const MatchSeed& match_seed, std::uint32_t event_index) {
+  const std::uint64_t step = 0xd1b54a32d192ed03ULL * (static_cast<std::uint64_t>(event_index) + 1);
+  std::uint64_t x = match_seed.lo ^ step;
+  const std::uint64_t from_lo = splitmix64(x);
+  // A zero high word keeps the 64-bit derivation: stored matches fold unchanged.
+  if (match_seed.hi == 0) return Prng(from_lo);
+  // The high word goes through its own splitmix64 stream (the step rotated, so the
+  // two words are not interchangeable) and is mixed into every state word.
+  std::uint64_t y = match_seed.hi ^ rotl(step, 32);
+  return Prng(from_lo, splitmix64(y));
 }
 
 }  // namespace eryantis::rules

@@ -59,7 +59,7 @@ void Server::send_state(ConnectionId conn, const Room& room, const std::string& 
     line.null_field("seat");
   else
     line.field("seat", seat);
-  line.raw_field("view", rules::view_to_json(v));
+  line.raw_field("view", codec::view_to_json(v));
   send(conn, line.str());
 }
 
@@ -118,9 +118,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
     return;
   }
   if (s.spectator) detach(s);
-  // 128 secret bits; the rules' seed is 64 bits wide until rules::MatchSeed{lo, hi} takes both.
+  // 128 secret bits from the kernel: every future draw of the match follows from them.
   const auto seed = draw_seed(secrets_);
-  auto created = rules::create_match(m.options, seed[0]);
+  auto created = rules::create_match(m.options, rules::MatchSeed{seed[0], seed[1]});
   if (!created) {
     send_error(s.id, id, rules::rule_code_name(created.error().code), created.error().message);
     return;

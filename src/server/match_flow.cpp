@@ -140,7 +140,7 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
   const store::Actor actor =
       authority == rules::Authority::Server ? store::Actor::server() : store::Actor::player(seat);
   // Encoded once: the same JSON is stored and (create_match aside) broadcast.
-  std::string payload = rules::event_to_json(*event);
+  std::string payload = codec::event_to_json(*event);
   w.events.push_back(store::NewEvent{actor, command_id, *event, rules::hash(next), payload});
   w.state_after = next;
   std::optional<store::MatchStatus> status;
@@ -215,7 +215,7 @@ void Server::broadcast_event(const Room& room, const std::string& view_hash,
         .raw_field("allowed", detail::allowed_json(st, seat));
     const Session* s = nullptr;
     if (auto it = sessions_.find(conn); it != sessions_.end()) s = &it->second;
-    if (s && s->full_views) line.raw_field("view", rules::view_to_json(rules::view(st, seat)));
+    if (s && s->full_views) line.raw_field("view", codec::view_to_json(rules::view(st, seat)));
     send(conn, line.str());
   };
   for (int i = 0; i < room.players(); ++i)

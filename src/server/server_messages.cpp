@@ -26,10 +26,10 @@ std::string to_act_json(const rules::State& s) {
 std::string public_event_json(const rules::Event& e) {
   if (std::holds_alternative<rules::CreateMatch>(e.command)) {
     rules::Event copy = e;
-    std::get<rules::CreateMatch>(copy.command).seed = 0;
-    return rules::event_to_json(copy);
+    std::get<rules::CreateMatch>(copy.command).seed = rules::MatchSeed{};
+    return codec::event_to_json(copy);
   }
-  return rules::event_to_json(e);
+  return codec::event_to_json(e);
 }
 
 std::string result_json(const Room& room, const rules::State& s) {

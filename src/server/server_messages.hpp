@@ -5,7 +5,7 @@
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/event.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/server/room.hpp"
 
 namespace eryantis::server::detail {

@@ -3,7 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "store_impl.hpp"
 
 namespace eryantis::store::detail {
@@ -31,8 +31,8 @@ Result<void> write_snapshot(Store::Impl& impl, MatchId id, Seq seq, const rules:
   (*insert)
       ->bind(1, id)
       .bind(2, seq)
-      .bind(3, std::int64_t{rules::kStateSchemaVersion})
-      .bind_blob(4, rules::state_to_binary(state));
+      .bind(3, std::int64_t{codec::kStateSchemaVersion})
+      .bind_blob(4, codec::state_to_binary(state));
   return (*insert)->run();
 }
 
@@ -108,7 +108,7 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
         .bind_optional(5, event.command_id)
         .bind(6, rules::command_type(event.event.command))
         .bind(7, std::int64_t{rules::kEventSchemaVersion})
-        .bind(8, event.payload.empty() ? rules::event_to_json(event.event) : event.payload)
+        .bind(8, event.payload.empty() ? codec::event_to_json(event.event) : event.payload)
         .bind(9, hash_to_hex(event.state_hash));
     auto done = (*insert)->run();
     (*insert)->reset();

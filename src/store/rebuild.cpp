@@ -2,7 +2,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/upcast.hpp"
 #include "store_impl.hpp"
 
@@ -64,7 +64,7 @@ Result<TailFold> fold_tail(Store::Impl& impl, MatchId id, Seq start, rules::Stat
       out.rebuilt = problem(fmt::format("event {}: {}", seq, payload.error().message));
       return out;
     }
-    auto event = rules::event_from_json(*payload);
+    auto event = codec::event_from_json(*payload);
     if (!event) {
       out.rebuilt =
           problem(fmt::format("event {} does not decode: {}", seq, event.error().message));
@@ -110,9 +110,9 @@ Result<Rebuilt> rebuild(Store::Impl& impl, MatchId id, Seq last_seq, bool check_
     auto row = rows.step();
     if (!row) return std::unexpected(std::move(row.error()));
     if (!*row) break;
-    if (rows.column_int(1) != rules::kStateSchemaVersion) continue;
+    if (rows.column_int(1) != codec::kStateSchemaVersion) continue;
     const Seq seq = rows.column_int(0);
-    auto state = rules::state_from_binary(rows.column_blob(2));
+    auto state = codec::state_from_binary(rows.column_blob(2));
     if (!state || static_cast<Seq>(state->events_applied) != seq) continue;
     auto folded = fold_tail(impl, id, seq, std::move(*state), last_seq, check_every_hash);
     if (!folded) return std::unexpected(std::move(folded.error()));

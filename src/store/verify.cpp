@@ -5,7 +5,7 @@
 
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/rule_error.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/upcast.hpp"
 #include "store_impl.hpp"
 
@@ -72,7 +72,7 @@ Result<VerifyReport> Store::verify(MatchId id) {
     }
     auto payload = upcast(static_cast<int>(rows.column_int(1)), std::string(rows.column_text(2)));
     if (!payload) return diverge(seq, payload.error().message, expected_hash, 0);
-    auto event = rules::event_from_json(*payload);
+    auto event = codec::event_from_json(*payload);
     if (!event) {
       return diverge(seq, "payload does not decode: " + event.error().message, expected_hash, 0);
     }
@@ -93,8 +93,8 @@ Result<VerifyReport> Store::verify(MatchId id) {
     if (auto snapshot = snapshots->find(seq); snapshot != snapshots->end()) {
       ++report.snapshots_checked;
       const auto& [version, bytes] = snapshot->second;
-      auto decoded = version == rules::kStateSchemaVersion ? rules::state_from_binary(bytes)
-                                                           : std::unexpected(rules::DecodeError{});
+      auto decoded = version == codec::kStateSchemaVersion ? codec::state_from_binary(bytes)
+                                                           : std::unexpected(codec::DecodeError{});
       if (!decoded || !(*decoded == state)) report.bad_snapshots.push_back(seq);
     }
   }

@@ -5,8 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <rapidjson/document.h>
-#include <cereal/archives/json.hpp>
+#include "eryantis/codec/json.hpp"
 
 #include <chrono>
 #include <cstdio>

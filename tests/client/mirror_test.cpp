@@ -5,15 +5,15 @@
 #include <gtest/gtest.h>
 
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 
 namespace eryantis::client {
 namespace {
 
 // What the server sends: the event without its secret seed, the hash of the public view.
 std::string public_event_json(rules::Event e) {
-  if (auto* c = std::get_if<rules::CreateMatch>(&e.command)) c->seed = 0;
-  return rules::event_to_json(e);
+  if (auto* c = std::get_if<rules::CreateMatch>(&e.command)) c->seed = rules::MatchSeed{};
+  return codec::event_to_json(e);
 }
 std::string view_hash(const rules::State& s) {
   return state_hash_hex(rules::view(s, rules::kNoSeat).state);
@@ -51,7 +51,7 @@ Recorded record(rules::MatchOptions options, std::uint64_t seed) {
 void load(MatchMirror& m, const rules::State& s, std::int64_t seq, rules::Seat seat,
           std::int64_t match = 7) {
   const rules::View v = rules::view(s, seat);
-  ASSERT_TRUE(m.load_state(match, seq, seat, rules::view_to_json(v), state_hash_hex(v.state)))
+  ASSERT_TRUE(m.load_state(match, seq, seat, codec::view_to_json(v), state_hash_hex(v.state)))
       << m.problem();
 }
 
@@ -67,7 +67,7 @@ TEST_P(MirrorFollowsGames, EveryEventAppliesAndEveryHashMatches) {
     load(m, r.created, 1, 0);
     EXPECT_TRUE(m.synced());
     EXPECT_EQ(m.seat(), 0);
-    EXPECT_EQ(m.state().seed, 0u);
+    EXPECT_EQ(m.state().seed, rules::MatchSeed{});
     for (const Step& s : r.steps) {
       ASSERT_EQ(m.on_event(7, s.seq, s.event_json, s.hash), MatchMirror::Update::Applied)
           << "seq " << s.seq << ": " << m.problem();
@@ -161,7 +161,7 @@ TEST(MatchMirror, UnreadableInputNeedsASync) {
             MatchMirror::Update::NeedsSync);
   // A state whose hash does not match its view is refused.
   const rules::View v = rules::view(r.created, 0);
-  EXPECT_FALSE(m.load_state(7, 1, 0, rules::view_to_json(v), "0000000000000000"));
+  EXPECT_FALSE(m.load_state(7, 1, 0, codec::view_to_json(v), "0000000000000000"));
 }
 
 TEST(MatchMirror, ServerMessageOverloadsAndClear) {
@@ -171,7 +171,7 @@ TEST(MatchMirror, ServerMessageOverloadsAndClear) {
   st.match = 3;
   st.seq = 1;
   st.seat = 1;
-  st.view_json = rules::view_to_json(rules::view(r.created, 1));
+  st.view_json = codec::view_to_json(rules::view(r.created, 1));
   st.hash = view_hash(r.created);
   MatchMirror m;
   ASSERT_TRUE(m.load_state(st));

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "eryantis/protocol/codec.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 
 namespace eryantis::client {
 namespace {
@@ -134,13 +134,13 @@ TEST(ClientProtocol, ParsesWhatTheServerSends) {
                                         .field("match", 5)
                                         .field("seq", 10)
                                         .field("hash", "0123456789abcdef")
-                                        .raw_field("event", rules::event_to_json(e))
+                                        .raw_field("event", codec::event_to_json(e))
                                         .raw_field("to_act", "[1]")
                                         .raw_field("allowed", "[]")
                                         .str());
   ASSERT_TRUE(event);
   EXPECT_EQ(event->type, MessageType::Event);
-  auto back = rules::event_from_json(event->event_json);
+  auto back = codec::event_from_json(event->event_json);
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(*back, e);
 

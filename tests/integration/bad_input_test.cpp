@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "fixture.hpp"
 
 namespace eryantis::integration {
@@ -196,14 +196,14 @@ TEST_F(BadInputTest, RulesErrorsOutOfTurnAndOutOfPhase) {
   // The other seat sends a command that would be legal on its turn: not its turn.
   auto legal = rules::legal_commands(planning, current);
   ASSERT_FALSE(legal.empty());
-  rules_error(waiting, rules::command_to_json(legal.front()), "NOT_YOUR_TURN");
+  rules_error(waiting, codec::command_to_json(legal.front()), "NOT_YOUR_TURN");
   // The seat to act sends an action-phase command: wrong phase.
   rules_error(to_act, R"({"type":"move_mother_nature","steps":1})", "WRONG_PHASE");
   rules_error(to_act, R"({"type":"choose_wizard","wizard":1})", "WRONG_PHASE");
   // expected_seq from the past: STALE_SEQ, and nothing applied.
   {
     auto r = to_act.request(R"("type":"play","expected_seq":1,"command":)" +
-                            rules::command_to_json(legal.front()));
+                            codec::command_to_json(legal.front()));
     ASSERT_TRUE(r);
     EXPECT_EQ(r->str("code"), "STALE_SEQ") << r->line;
     EXPECT_EQ(r->i64("seq"), game.max_seq()) << r->line;

@@ -8,8 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "eryantis/codec/json.hpp"
 
 #include <atomic>
 #include <cerrno>

@@ -2,11 +2,10 @@
 
 #include <gtest/gtest.h>
 #include <poll.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "eryantis/codec/json.hpp"
 
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 
 namespace eryantis::integration {
 
@@ -27,7 +26,7 @@ std::optional<rules::State> state_of_view(const Message& m, std::string* error) 
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   copy.Accept(writer);
-  auto state = rules::state_from_json(std::string_view(buffer.GetString(), buffer.GetSize()));
+  auto state = codec::state_from_json(std::string_view(buffer.GetString(), buffer.GetSize()));
   if (!state) return fail("the view's state does not decode: " + state.error().message);
   return *state;
 }
@@ -105,7 +104,7 @@ void Game::apply_view(Player& p, const Message& m, bool is_event) {
   if (is_event) {
     EXPECT_EQ(seq, p.seq + 1) << name_ << "/" << p.nickname << ": event seqs must be dense";
     // Folding the event onto the previous view must give the new view.
-    auto event = rules::event_from_json(m.json("event"));
+    auto event = codec::event_from_json(m.json("event"));
     EXPECT_TRUE(event) << name_
                        << ": the event does not decode: " << (event ? "" : event.error().message)
                        << "\n"
@@ -113,7 +112,7 @@ void Game::apply_view(Player& p, const Message& m, bool is_event) {
     if (event) event_types_[seq] = std::string(rules::command_type(event->command));
     if (event && p.have_state) {
       rules::State folded = rules::apply(p.state, *event);
-      folded.seed = 0;
+      folded.seed = rules::MatchSeed{};
       EXPECT_EQ(view_hash(folded), hash) << name_ << "/" << p.nickname << ": applying event " << seq
                                          << " to the previous view does not give the new view\n"
                                          << m.line;
@@ -215,7 +214,7 @@ bool Game::maybe_act() {
   const auto legal = rules::legal_commands(any->state, seat);
   EXPECT_FALSE(legal.empty()) << name_ << ": seat " << int(seat) << " must act but has no command";
   if (legal.empty()) return false;
-  const std::string command = rules::command_to_json(legal[rng_() % legal.size()]);
+  const std::string command = codec::command_to_json(legal[rng_() % legal.size()]);
   for (int i = 0; i < options_.players; ++i) {
     Player& p = player(i);
     if (p.seat != seat) continue;

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "eryantis/codec/codec.hpp"
+
 namespace eryantis::protocol {
 namespace {
 
@@ -82,6 +86,30 @@ TEST(Codec, BadInputGetsItsError) {
   EXPECT_EQ(error_of(R"({"type":"ping","id":{"a":1}})").code, ErrorCode::InvalidField);
   EXPECT_EQ(error_of(R"({"type":"ping","id":1e400})").code, ErrorCode::BadJson);  // number too big
   EXPECT_EQ(error_of("{\"type\":\"ping\",\"x\":\"\xff\xfe\"}").code, ErrorCode::BadJson);
+}
+
+// "play" reads its command from the parsed line: what it accepts and the messages
+// it gives are the command codec's own.
+TEST(Codec, PlayCommandsDecodeAsTheCommandCodecDoes) {
+  for (const std::string command : {
+           R"({"type":"move_to_island","color":"red","island":4})",
+           R"({"type":"use_jester","from_card":{"red":1},"from_entrance":{"blue":1}})",
+           R"({"type":"create_match","players":2,"mode":"simple","seed":"36893488147419103234"})",
+           R"({"type":"fly"})",
+           R"({"type":"play_assistant","value":300})",
+           R"({"type":"use_minstrel","from_entrance":{"gold":1},"from_dining":{}})",
+       }) {
+    auto request = decode_request(R"({"type":"play","id":1,"command":)" + command + "}");
+    auto direct = codec::command_from_json(command);
+    if (direct) {
+      ASSERT_TRUE(request) << command << ": " << request.error().message;
+      EXPECT_EQ(std::get<Play>(request->request).command, *direct) << command;
+    } else {
+      ASSERT_FALSE(request) << command;
+      EXPECT_EQ(request.error().code, ErrorCode::InvalidField);
+      EXPECT_EQ(request.error().message, "command: " + direct.error().message);
+    }
+  }
 }
 
 TEST(Codec, DeepNestingAndHugeNumbersDoNotCrash) {

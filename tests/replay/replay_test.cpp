@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/store.hpp"
 
 namespace eryantis::replay {
@@ -265,13 +265,13 @@ TEST_F(ReplayTest, VerifyPassesThenFindsACorruptHash) {
 TEST_F(ReplayTest, ExportStateAndEvents) {
   Outcome r = run(dir_, {db_, "export", "3"});
   ASSERT_EQ(r.code, 0) << describe(r);
-  auto state = state_from_json(r.out);
+  auto state = codec::state_from_json(r.out);
   ASSERT_TRUE(state) << state.error().message;
   EXPECT_EQ(*state, games_[2].state);
 
   r = run(dir_, {db_, "export", "3", "--at", "5"});
   ASSERT_EQ(r.code, 0) << describe(r);
-  state = state_from_json(r.out);
+  state = codec::state_from_json(r.out);
   ASSERT_TRUE(state) << state.error().message;
   EXPECT_EQ(state->events_applied, 5u);
   EXPECT_EQ(*state, fold(std::span(games_[2].events).first(5)));
@@ -284,7 +284,7 @@ TEST_F(ReplayTest, ExportStateAndEvents) {
   for (std::string line; std::getline(lines, line);) {
     if (line == "[" || line == "]") continue;
     if (line.back() == ',') line.pop_back();
-    auto e = event_from_json(line);
+    auto e = codec::event_from_json(line);
     ASSERT_TRUE(e) << e.error().message << ": " << line;
     events.push_back(*e);
   }
@@ -301,20 +301,20 @@ TEST_F(ReplayTest, ApplyNeedsNoDatabase) {
   std::size_t i = 0;
   while (s.phase != Phase::Planning) s = apply(s, events[i++]);
   const std::string file = dir_.file("state.json");
-  std::ofstream(file) << state_to_json(s);
+  std::ofstream(file) << codec::state_to_json(s);
   const Seat seat = s.current_seat();
   const Command good = legal_commands(s, seat).front();
 
   Outcome r = run(dir_, {"apply", "--state", file, "--seat", std::to_string(seat), "--command",
-                         command_to_json(good)});
+                         codec::command_to_json(good)});
   ASSERT_EQ(r.code, 0) << describe(r);
-  auto next = state_from_json(r.out);
+  auto next = codec::state_from_json(r.out);
   ASSERT_TRUE(next) << next.error().message;
   EXPECT_EQ(*next, apply(s, check(s, seat, good).value()));
 
   const Seat other = static_cast<Seat>((seat + 1) % 4);
   r = run(dir_, {"apply", "--state", file, "--seat", std::to_string(other), "--command",
-                 command_to_json(good)});
+                 codec::command_to_json(good)});
   EXPECT_EQ(r.code, 1) << describe(r);
   EXPECT_EQ(r.out.rfind("{\"error\":\"NOT_YOUR_TURN\",\"message\":\"", 0), 0u) << r.out;
 
@@ -330,8 +330,8 @@ TEST_F(ReplayTest, ApplyNeedsNoDatabase) {
   // The state from stdin; bad inputs are usage errors.
   r = run(
       dir_,
-      {"apply", "--state", "-", "--seat", std::to_string(seat), "--command", command_to_json(good)},
-      state_to_json(s));
+      {"apply", "--state", "-", "--seat", std::to_string(seat), "--command", codec::command_to_json(good)},
+      codec::state_to_json(s));
   EXPECT_EQ(r.code, 0) << describe(r);
   r = run(dir_, {"apply", "--state", dir_.file("nope.json"), "--seat", "0", "--command", "{}"});
   EXPECT_EQ(r.code, 2) << describe(r);

@@ -9,7 +9,7 @@
 #include <iostream>
 #include <random>
 
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "test_support.hpp"
 
 namespace eryantis::rules::testing {
@@ -120,18 +120,18 @@ void expect_exactness(const State& s, std::mt19937_64& rng, std::uint64_t seed) 
       const bool listed = std::find(legal.begin(), legal.end(), c) != legal.end();
       const bool accepted = check(s, seat, c).has_value();
       ASSERT_EQ(listed, accepted) << "seed " << seed << ", seat " << int(seat) << ": "
-                                  << command_to_json(c);
+                                  << codec::command_to_json(c);
     }
   }
 }
 
 void expect_round_trips(const Match& m, std::uint64_t seed) {
   const std::uint64_t h = hash(m.state);
-  auto from_json = state_from_json(state_to_json(m.state));
+  auto from_json = codec::state_from_json(codec::state_to_json(m.state));
   ASSERT_TRUE(from_json.has_value()) << "seed " << seed << ": " << from_json.error().message;
   EXPECT_EQ(*from_json, m.state) << "seed " << seed;
   EXPECT_EQ(hash(*from_json), h) << "seed " << seed;
-  auto from_bin = state_from_binary(state_to_binary(m.state));
+  auto from_bin = codec::state_from_binary(codec::state_to_binary(m.state));
   ASSERT_TRUE(from_bin.has_value()) << "seed " << seed << ": " << from_bin.error().message;
   EXPECT_EQ(hash(*from_bin), h) << "seed " << seed;
   EXPECT_EQ(hash(fold(m.events)), h)

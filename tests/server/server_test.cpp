@@ -4,17 +4,17 @@
 
 #include <gtest/gtest.h>
 
-#include <rapidjson/document.h>
-#include <cereal/archives/json.hpp>
+#include "eryantis/codec/json.hpp"
 
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <deque>
 #include <map>
+#include <random>
 #include <sstream>
 
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/server/token.hpp"
 #include "fake_secret_source.hpp"
 
@@ -144,7 +144,7 @@ class ServerTest : public ::testing::Test {
     auto legal = rules::legal_commands(room->state, seat);
     const auto& cmd = legal[rng() % legal.size()];
     auto r = reply(conns[seat],
-                   R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}");
+                   R"({"type":"play","id":1,"command":)" + codec::command_to_json(cmd) + "}");
     EXPECT_EQ(type_of(r), "ack") << r;
     return true;
   }
@@ -830,7 +830,8 @@ TEST_F(ServerTest, TokensAndSeedsComeFromTheSecretSource) {
   EXPECT_EQ(secrets.bytes, kTokenBytes + 16);
   const auto& created =
       std::get<rules::CreateMatch>(store.written.at(0).events.at(0).event.command);
-  EXPECT_EQ(created.seed, seed[0]);
+  EXPECT_EQ(created.seed.lo, seed[0]);
+  EXPECT_EQ(created.seed.hi, seed[1]);
   EXPECT_NE(server.room(m), nullptr);
 
   // Another source: other secrets (nothing is derived from the clock or the ids).
@@ -871,14 +872,14 @@ TEST_F(ServerTest, ADamagedDatabaseDegradesTheServerOnce) {
   const ConnectionId conn = seat == 0 ? 1 : 2;
   const auto cmd = rules::legal_commands(server.room(m)->state, seat).at(0);
   auto failed =
-      parse(reply(conn, R"({"type":"play","id":1,"command":)" + rules::command_to_json(cmd) + "}"));
+      parse(reply(conn, R"({"type":"play","id":1,"command":)" + codec::command_to_json(cmd) + "}"));
   EXPECT_STREQ(failed["code"].GetString(), "STORE_FAILURE");
   EXPECT_TRUE(server.degraded());
 
   // Nothing that writes is accepted any more, nothing is submitted; reads still work.
   const std::size_t written = store.written.size();
   auto refused =
-      parse(reply(conn, R"({"type":"play","id":2,"command":)" + rules::command_to_json(cmd) + "}"));
+      parse(reply(conn, R"({"type":"play","id":2,"command":)" + codec::command_to_json(cmd) + "}"));
   EXPECT_STREQ(refused["code"].GetString(), "SERVER_DEGRADED");
   EXPECT_STREQ(parse(reply(2, R"({"type":"leave_match","id":3})"))["code"].GetString(),
                "SERVER_DEGRADED");

@@ -1,7 +1,7 @@
 // Appending: dense seqs, optimistic concurrency, atomic batches, idempotent retries.
 #include <gtest/gtest.h>
 
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "test_support.hpp"
 
 namespace eryantis::store {
@@ -38,7 +38,7 @@ TEST_F(AppendTest, SeqsAreDenseFromOne) {
   for (std::size_t i = 0; i < stored->size(); ++i) {
     const StoredEvent& row = (*stored)[i];
     EXPECT_EQ(row.seq, static_cast<Seq>(i + 1));
-    EXPECT_EQ(row.payload, rules::event_to_json(game.events[i].event));
+    EXPECT_EQ(row.payload, codec::event_to_json(game.events[i].event));
     EXPECT_EQ(row.state_hash, hash_to_hex(game.events[i].state_hash));
     EXPECT_EQ(row.actor, game.events[i].actor.text());
     EXPECT_EQ(row.command_id, game.events[i].command_id);

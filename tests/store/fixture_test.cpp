@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/migrations.hpp"
 #include "test_support.hpp"
 
@@ -43,7 +43,7 @@ TEST_P(FixtureTest, OpensMigratesDecodesAndFolds) {
     ASSERT_EQ(static_cast<Seq>(rows.size()), match.events);
     std::vector<rules::Event> events;
     for (const StoredEvent& row : rows) {
-      auto event = rules::event_from_json(row.payload);
+      auto event = codec::event_from_json(row.payload);
       ASSERT_TRUE(event) << "seq " << row.seq << ": " << event.error().message;
       events.push_back(std::move(*event));
     }

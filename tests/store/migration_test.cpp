@@ -2,7 +2,7 @@
 // are not ours or are newer than this build.
 #include <gtest/gtest.h>
 
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/migrations.hpp"
 #include "test_support.hpp"
 
@@ -100,7 +100,7 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
             .bind(4, event.actor.text())
             .bind_optional(5, event.command_id)
             .bind(6, rules::command_type(event.event.command))
-            .bind(7, rules::event_to_json(event.event))
+            .bind(7, codec::event_to_json(event.event))
             .bind(8, hash_to_hex(event.state_hash));
         ASSERT_TRUE(insert->run());
         insert->reset();

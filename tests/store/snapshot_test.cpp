@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "test_support.hpp"
 
 namespace eryantis::store {
@@ -16,7 +16,7 @@ constexpr rules::MatchOptions kThreeExpert{3, rules::Mode::Expert};
 
 std::vector<rules::Event> decoded(const std::vector<StoredEvent>& rows) {
   std::vector<rules::Event> events;
-  for (const StoredEvent& row : rows) events.push_back(rules::event_from_json(row.payload).value());
+  for (const StoredEvent& row : rows) events.push_back(codec::event_from_json(row.payload).value());
   return events;
 }
 
@@ -54,7 +54,7 @@ TEST(SnapshotTest, StoreFoldsTheSnapshotWhenTheCallerHasNoState) {
   while (select->step().value()) {
     const Seq seq = select->column_int(0);
     EXPECT_EQ(seq % 8, 0);
-    EXPECT_EQ(rules::state_from_binary(select->column_blob(1)).value(),
+    EXPECT_EQ(codec::state_from_binary(select->column_blob(1)).value(),
               game.states[static_cast<std::size_t>(seq - 1)]);
     ++seen;
   }

@@ -11,8 +11,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include <cereal/archives/json.hpp>
-#include <rapidjson/document.h>
+#include "eryantis/codec/json.hpp"
 
 #include <cstdio>
 #include <deque>
@@ -28,7 +27,7 @@
 #include "eryantis/client/token_store.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/render/render.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 
 using namespace eryantis;
 using client::ClientProtocol;
@@ -190,7 +189,7 @@ class Cli final : public client::LineConnection::Handler {
         const rules::State before = mirror_.state();
         const auto outcome = mirror_.on_event(m);
         if (outcome == client::MatchMirror::Update::Applied) {
-          if (auto ev = rules::event_from_json(m.event_json))
+          if (auto ev = codec::event_from_json(m.event_json))
             print("#" + std::to_string(mirror_.seq()) + " " + render::describe_event(before, *ev, mirror_.state(), names_));
           if (!autoplay_ || mirror_.my_turn() || mirror_.game_over()) draw_board();
           if (mirror_.game_over() && !result_due_) {

@@ -20,7 +20,7 @@
 
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/serialize.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/store.hpp"
 #include "eryantis/store/upcast.hpp"
 
@@ -117,7 +117,7 @@ std::expected<Match, int> load_match(store::Store& db, MatchId id,
       return std::unexpected(error(
           fmt::format("match {}, seq {}: corrupt row: {}", id, row.seq, payload.error().message)));
     }
-    auto event = rules::event_from_json(*payload);
+    auto event = codec::event_from_json(*payload);
     if (!event) {
       return std::unexpected(
           error(fmt::format("match {}, seq {}: corrupt row: payload does not decode: {}", id,
@@ -454,11 +454,11 @@ int run_export(const std::string& path, const ExportArgs& args) {
     out = "[";
     for (Seq seq = 1; seq <= at; ++seq) {
       out += seq == 1 ? "\n" : ",\n";
-      out += rules::event_to_json(m->events[static_cast<std::size_t>(seq - 1)]);
+      out += codec::event_to_json(m->events[static_cast<std::size_t>(seq - 1)]);
     }
     out += "\n]\n";
   } else {
-    out = rules::state_to_json(m->states[static_cast<std::size_t>(at)]) + "\n";
+    out = codec::state_to_json(m->states[static_cast<std::size_t>(at)]) + "\n";
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
@@ -475,11 +475,11 @@ int run_apply(const ApplyArgs& args) {
     if (!in) return error(fmt::format("cannot read the state file {}", args.state_file));
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  auto state = rules::state_from_json(text);
+  auto state = codec::state_from_json(text);
   if (!state) {
     return error(fmt::format("{}: not a state: {}", args.state_file, state.error().message));
   }
-  auto command = rules::command_from_json(args.command_json);
+  auto command = codec::command_from_json(args.command_json);
   if (!command) return error(fmt::format("--command: not a command: {}", command.error().message));
   const auto authority = args.server ? rules::Authority::Server : rules::Authority::Player;
   auto event = rules::check(*state, static_cast<rules::Seat>(args.seat), *command, authority);
@@ -489,7 +489,7 @@ int run_apply(const ApplyArgs& args) {
                 json_string(event.error().message).c_str());
     return kExitFinding;
   }
-  const std::string out = rules::state_to_json(rules::apply(*state, *event)) + "\n";
+  const std::string out = codec::state_to_json(rules::apply(*state, *event)) + "\n";
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
 }

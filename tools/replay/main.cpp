@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
       "{\"error\": CODE, \"message\": ...} (exit 1); needs no database");
   apply
       ->add_option("--state", apply_args.state_file,
-                   "state JSON file (rules::state_to_json; - = stdin)")
+                   "state JSON file (codec::state_to_json; - = stdin)")
       ->required();
   apply->add_option("--seat", apply_args.seat, "the seat sending the command")
       ->required()

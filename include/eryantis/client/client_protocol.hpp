@@ -43,7 +43,7 @@ struct SeatInfo {
 
 // One server line, every field the protocol defines for its type; absent fields
 // keep their defaults. JSON sub-objects (view, event, result, match lists) are
-// kept as their JSON text, ready for rules::view_from_json / event_from_json.
+// kept as their JSON text, ready for codec::view_from_json / event_from_json.
 struct ServerMessage {
   MessageType type = MessageType::Unknown;
   std::string type_name;  // as sent ("welcome", ...)

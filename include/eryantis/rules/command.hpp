@@ -9,6 +9,7 @@
 
 #include "eryantis/rules/character.hpp"
 #include "eryantis/rules/options.hpp"
+#include "eryantis/rules/prng.hpp"
 #include "eryantis/rules/students.hpp"
 #include "eryantis/rules/tower.hpp"
 
@@ -18,7 +19,7 @@ namespace eryantis::rules {
 // Starts a match; its event carries every setup draw.
 struct CreateMatch {
   MatchOptions options;
-  std::uint64_t seed = 0;
+  MatchSeed seed;  // secret: drives every draw of the match
   friend bool operator==(const CreateMatch&, const CreateMatch&) = default;
 };
 // The seat is absent: skip its planning (no assistant, acts last) or its action turn (decision 23).

@@ -35,6 +35,8 @@ std::expected<Decision, RuleError> decide(const State& state, Seat seat, const C
                                           Authority authority = Authority::Player);
 
 // The first event of every match (check of CreateMatch against an empty state).
+std::expected<Event, RuleError> create_match(const MatchOptions& options, const MatchSeed& seed);
+// A 64-bit seed (tests, tools, random games): the same as MatchSeed{seed, 0}.
 std::expected<Event, RuleError> create_match(const MatchOptions& options, std::uint64_t seed);
 
 // Applies an event produced by check. Pure; replays recorded draws, never draws.

@@ -8,9 +8,19 @@
 
 namespace eryantis::rules {
 
+// A match's secret seed: 128 bits, as two words. Matches created before seeds grew
+// to 128 bits have hi == 0, and a zero high word derives exactly the draws a
+// 64-bit seed always did (docs/state.md), so stored matches replay unchanged.
+struct MatchSeed {
+  std::uint64_t lo = 0, hi = 0;
+  friend bool operator==(const MatchSeed&, const MatchSeed&) = default;
+};
+
 class Prng {
  public:
   explicit Prng(std::uint64_t seed);
+  // Two independent seeds: the state of Prng(seed) mixed with that of Prng(other).
+  Prng(std::uint64_t seed, std::uint64_t other);
 
   std::uint64_t next();
   // Uniform integer in [0, bound). bound must be > 0.
@@ -22,6 +32,8 @@ class Prng {
 
 // The generator used for one event: derived from the match's secret seed and
 // the number of events already applied, so no generator state has to be stored.
-Prng event_prng(std::uint64_t match_seed, std::uint32_t event_index);
+// Both words of the seed shape every draw; with hi == 0 the derivation is the
+// 64-bit one of every match stored before.
+Prng event_prng(const MatchSeed& match_seed, std::uint32_t event_index);
 
 }  // namespace eryantis::rules

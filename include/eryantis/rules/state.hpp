@@ -10,6 +10,7 @@
 #include "eryantis/rules/cloud.hpp"
 #include "eryantis/rules/island.hpp"
 #include "eryantis/rules/options.hpp"
+#include "eryantis/rules/prng.hpp"
 #include "eryantis/rules/school_board.hpp"
 
 namespace eryantis::rules {
@@ -49,7 +50,7 @@ struct Result {
 
 struct State {
   MatchOptions options;
-  std::uint64_t seed = 0;            // secret: never shown by view()
+  MatchSeed seed;                    // secret: never shown by view()
   std::uint32_t events_applied = 0;  // including MatchCreated
   Phase phase = Phase::Setup;
   std::uint8_t round = 0;  // 1-based once play starts

@@ -61,7 +61,7 @@ struct NewEvent {
   std::optional<std::string> command_id;  // the client's id: a retry with it is not applied twice
   rules::Event event;
   std::uint64_t state_hash = 0;  // rules::hash of the state after applying `event`
-  // rules::event_to_json(event) if the caller already has it (the server does, for
+  // codec::event_to_json(event) if the caller already has it (the server does, for
   // its broadcast); empty = the store encodes it.
   std::string payload;
 };
@@ -74,7 +74,7 @@ struct StoredEvent {
   std::optional<std::string> command_id;
   std::string type;
   int schema_version = 0;
-  std::string payload;     // JSON from rules::event_to_json (of `schema_version`)
+  std::string payload;     // JSON from codec::event_to_json (of `schema_version`)
   std::string state_hash;  // 16 lower-case hex digits
   friend bool operator==(const StoredEvent&, const StoredEvent&) = default;
 };
