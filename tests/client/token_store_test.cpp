@@ -14,18 +14,15 @@
 #include <thread>
 #include <vector>
 
+#include "support/temp_dir.hpp"
+
 namespace eryantis::client {
 namespace {
 
 class TokenStoreTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/eryantis-tokens-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
+  test::TempDir temp_{"eryantis-tokens"};
+  std::filesystem::path dir_ = temp_.path();
 };
 
 TEST_F(TokenStoreTest, PutGetOverwriteErase) {
