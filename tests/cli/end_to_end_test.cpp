@@ -3,11 +3,8 @@
 // games, a client killed and started again, and the server killed and restarted
 // under two clients that must find their way back by themselves.
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <sqlite3.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -18,6 +15,7 @@
 #include <vector>
 
 #include "support/child_process.hpp"
+#include "support/network.hpp"
 #include "support/polling.hpp"
 #include "support/server_process.hpp"
 #include "support/temp_dir.hpp"
@@ -28,6 +26,7 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using eryantis::test::ChildProcess;
 using eryantis::test::eventually;
+using eryantis::test::free_port;
 using eryantis::test::read_file;
 using eryantis::test::ServerProcess;
 using eryantis::test::Spawn;
@@ -54,23 +53,6 @@ long long last_event(const fs::path& p) {
        ++it)
     best = std::max(best, std::stoll((*it)[2]));
   return best;
-}
-
-// A free TCP port on 127.0.0.1: bind port 0, read it, close it.
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof addr;
-  int port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-    port = ntohs(addr.sin_port);
-  ::close(fd);
-  return port;
 }
 
 enum class Stdin { File, Pipe };

@@ -9,8 +9,11 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "support/child_process.hpp"
+#include "support/network.hpp"
 #include "support/server_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -20,20 +23,26 @@ using eryantis::test::read_file;
 
 class EndToEnd : public ::testing::Test {
  protected:
-  void SetUp() override {
-    server_ = std::make_unique<eryantis::test::ServerProcess>(
-        std::string(ERYANTIS_SOURCE_DIR) + "/config/eryantis.toml", dir_.file("e2e.db"));
+  // The server with the shipped configuration (port 0: any; else that port on every start).
+  void start_server(int port = 0) {
+    if (!server_)
+      server_ = std::make_unique<eryantis::test::ServerProcess>(
+          std::string(ERYANTIS_SOURCE_DIR) + "/config/eryantis.toml", dir_.file("e2e.db"), port);
     ASSERT_TRUE(server_->start()) << "the server did not start listening:\n" << server_->log_tail();
   }
 
-  // Runs the bot; returns its exit code and the JSON object of its last stdout line.
-  int run_bot(const std::string& args, rapidjson::Document& result) {
+  // Starts the bot (in the background); its JSON report is the last line of bot.out.
+  std::unique_ptr<eryantis::test::ChildProcess> start_bot(const std::string& args) {
     std::vector<std::string> argv = {ERYANTIS_BOT_BIN, "--port", std::to_string(server_->port()),
                                      "--json", "--quiet"};
     std::istringstream words(args);
     for (std::string w; words >> w;) argv.push_back(w);
-    eryantis::test::ChildProcess bot(eryantis::test::Spawn{
+    return std::make_unique<eryantis::test::ChildProcess>(eryantis::test::Spawn{
         .argv = argv, .stdout_file = dir_.file("bot.out"), .stderr_file = dir_.file("bot.log")});
+  }
+
+  // Waits for the bot; its exit code, and its report in `result`.
+  int finish_bot(eryantis::test::ChildProcess& bot, rapidjson::Document& result) {
     const auto code = bot.wait_exit(std::chrono::seconds(150));
     std::istringstream lines(read_file(dir_.file("bot.out")));
     std::string last;
@@ -41,6 +50,14 @@ class EndToEnd : public ::testing::Test {
       if (!l.empty()) last = l;
     result.Parse(last.c_str());
     return code.value_or(-1);
+  }
+
+  // Runs the bot to its end against a fresh server; its exit code and its report.
+  int run_bot(const std::string& args, rapidjson::Document& result) {
+    start_server();
+    if (HasFatalFailure()) return -1;
+    auto bot = start_bot(args);
+    return finish_bot(*bot, result);
   }
 
   std::string bot_log() const { return read_file(dir_.file("bot.log")); }
@@ -79,6 +96,35 @@ TEST_F(EndToEnd, ChaosErrorsAreOnlyTheProvokedOnes) {
   EXPECT_GT(provoked, 0u);
   EXPECT_LE(r["reconnects"].GetUint64(),
             chaos["drops"].GetUint64());  // the last drop may not be back yet
+}
+
+// The load bots are the instrument of the restart benchmark: after any kill of
+// the server, every table must play again. The kills land while matches are being
+// created and filled (a join in flight is lost with the process) and mid-game (a
+// command in flight is lost; the bot whose turn it is must act again).
+TEST_F(EndToEnd, EveryTablePlaysAgainAfterServerKills) {
+  const int port = eryantis::test::free_port();
+  ASSERT_GT(port, 0);
+  ASSERT_NO_FATAL_FAILURE(start_server(port));
+  auto bot =
+      start_bot("--matches 8 --players 3 --mode expert --duration 12 --seed 11 --give-up 60");
+  for (const auto pause : {std::chrono::milliseconds(150), std::chrono::milliseconds(2500),
+                           std::chrono::milliseconds(2500)}) {
+    std::this_thread::sleep_for(pause);
+    server_->kill_hard();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ASSERT_NO_FATAL_FAILURE(start_server(port));
+  }
+  rapidjson::Document r;
+  const int rc = finish_bot(*bot, r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  EXPECT_GE(r["reconnects"].GetUint64(), 24u) << bot_log();  // every bot came back at least once
+  // Every table that lost its connections acknowledged a command again afterwards.
+  EXPECT_EQ(r["tables_in_outage"].GetUint64(), 0u) << bot_log();
+  EXPECT_GE(r["recovery_max_ms"].GetInt64(), 0) << bot_log();
 }
 
 }  // namespace
