@@ -89,6 +89,8 @@ class PtyProcess {
       int status = 0;
       if (::waitpid(pid_, &status, WNOHANG) != pid_) return false;
       status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      // Everything it wrote is read once the reader sees the end (EIO): output() is complete.
+      if (reader_.joinable()) reader_.join();
       return true;
     });
     return status_;

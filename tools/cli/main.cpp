@@ -7,13 +7,16 @@
 // at a terminal, a reader thread for piped input: terminal.hpp).
 //
 // Exit codes: 0 after quit, end of input, SIGINT or SIGTERM; 3 when the login is
-// refused (BAD_TOKEN, NICKNAME_TAKEN); CLI11's codes for a bad command line.
+// refused (BAD_TOKEN, NICKNAME_TAKEN); 1 when the input cannot be read; CLI11's
+// codes for a bad command line.
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <random>
+#include <system_error>
 
 #include "eryantis/client/connection.hpp"
 #include "eryantis/client/token_store.hpp"
@@ -117,7 +120,12 @@ int main(int argc, char** argv) {
     prompt.emplace(loop, sink);
     shell.set_prompt(&*prompt);
   } else {
-    reader.emplace(loop, sink);
+    try {
+      reader.emplace(loop, sink);
+    } catch (const std::system_error& e) {
+      std::fprintf(stderr, "eryantis-cli: cannot read the input: %s\n", e.what());
+      return 1;
+    }
   }
   session.start();
   loop.run();

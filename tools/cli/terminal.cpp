@@ -1,6 +1,7 @@
 // The terminal client's input: readline at a terminal, a reader thread otherwise.
 #include "terminal.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "command_line.hpp"
@@ -82,12 +84,16 @@ Prompt::Prompt(net::EventLoop& loop, LineSink sink) : sink_(std::move(sink)) {
   rl_catch_signals = 0;  // SIGINT and SIGTERM belong to the event loop's watchers
   rl_attempted_completion_function = complete;
   rl_callback_handler_install("eryantis> ", on_readline);
-  poll_ = new Poll;  // freed by the close callback (libuv may still use it until then)
-  poll_->handle.data = poll_;
-  if (uv_poll_init(loop.raw(), &poll_->handle, STDIN_FILENO) != 0 ||
-      uv_poll_start(&poll_->handle, UV_READABLE,
-                    [](uv_poll_t*, int, int) { rl_callback_read_char(); }) != 0) {
+  auto poll = std::make_unique<Poll>();
+  if (uv_poll_init(loop.raw(), &poll->handle, STDIN_FILENO) != 0) {
     print_plain("(cannot watch the terminal: quit with Ctrl-C)");
+  } else {
+    // From here libuv knows the handle: it is freed by its close callback only.
+    poll_ = poll.release();
+    poll_->handle.data = poll_;
+    if (uv_poll_start(&poll_->handle, UV_READABLE,
+                      [](uv_poll_t*, int, int) { rl_callback_read_char(); }) != 0)
+      print_plain("(cannot watch the terminal: quit with Ctrl-C)");
   }
   // loop.stop() must close the poll, or run() would wait for stdin forever.
   stop_hook_ = loop.add_stop_hook([this] { stop_polling(); });
@@ -122,16 +128,16 @@ void Prompt::print(const std::string& text) {
 // --- LineReader ----------------------------------------------------------------------
 
 LineReader::LineReader(net::EventLoop& loop, LineSink sink) : sink_(std::move(sink)) {
-  if (::pipe2(stop_pipe_, O_CLOEXEC) != 0) stop_pipe_[0] = stop_pipe_[1] = -1;
+  // Without its stop pipe the thread could not be told to end: refuse to start.
+  if (::pipe2(stop_pipe_, O_CLOEXEC) != 0)
+    throw std::system_error(errno, std::generic_category(), "pipe2 for the input reader");
   wakeup_ = loop.make_wakeup([this] { hand_over(); });
   thread_ = std::thread([this] { read_lines(); });
 }
 
 LineReader::~LineReader() {
-  if (stop_pipe_[1] >= 0) {
-    const char byte = 0;
-    while (::write(stop_pipe_[1], &byte, 1) < 0 && errno == EINTR) {
-    }
+  const char byte = 0;
+  while (::write(stop_pipe_[1], &byte, 1) < 0 && errno == EINTR) {
   }
   thread_.join();
   for (int fd : stop_pipe_)
@@ -149,7 +155,7 @@ void LineReader::read_lines() {
   for (;;) {
     // Waits for input or for the owner's stop; a regular file is always readable.
     pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {stop_pipe_[0], POLLIN, 0}};
-    const int ready = ::poll(fds, stop_pipe_[0] >= 0 ? 2 : 1, -1);
+    const int ready = ::poll(fds, 2, -1);
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0 || (fds[1].revents & (POLLIN | POLLHUP)) != 0) return;
     const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
