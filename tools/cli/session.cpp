@@ -348,13 +348,9 @@ void Session::draw_board() {
 
 // --- requests ---------------------------------------------------------------------
 
-std::string Session::next_id() {
-  return ClientProtocol::number_id(++ids_);
-}
-
-void Session::request(std::string line, std::string id) {
-  pending_id_ = std::move(id);
-  host_.send(line);
+void Session::request(const std::function<std::string(std::string_view id)>& build) {
+  pending_id_ = ClientProtocol::number_id(++ids_);
+  host_.send(build(pending_id_));
 }
 
 // Handles queued input lines while nothing is in flight.
@@ -392,12 +388,11 @@ void Session::run(const std::string& line) {
 }
 
 void Session::send_play(const rules::Command& c) {
-  const std::string id = next_id();
   const std::string command_id = options_.nickname + "-" + std::to_string(random_());
   // In setup everyone chooses at once, so the seq moves under us: no expected_seq there.
   std::optional<std::int64_t> expected;
   if (mirror_.state().phase != rules::Phase::Setup) expected = mirror_.seq();
-  request(ClientProtocol::play(c, command_id, expected, id), id);
+  request([&](std::string_view id) { return ClientProtocol::play(c, command_id, expected, id); });
 }
 
 void Session::play_random(const std::vector<rules::Command>& legal) {
@@ -427,33 +422,27 @@ void Session::act(const GameCommand& g) {
 }
 
 void Session::act(const LobbyList&) {
-  const std::string id = next_id();
-  request(ClientProtocol::list_matches(id), id);
+  request([](std::string_view id) { return ClientProtocol::list_matches(id); });
 }
 
 void Session::act(const LobbyCreate& c) {
-  const std::string id = next_id();
-  request(ClientProtocol::create_match(c.options, id), id);
+  request([&](std::string_view id) { return ClientProtocol::create_match(c.options, id); });
 }
 
 void Session::act(const LobbyJoin& j) {
-  const std::string id = next_id();
-  request(ClientProtocol::join_match(j.match, id, j.seat), id);
+  request([&](std::string_view id) { return ClientProtocol::join_match(j.match, id, j.seat); });
 }
 
 void Session::act(const LobbyQuick& q) {
-  const std::string id = next_id();
-  request(ClientProtocol::quick_join(q.players, q.mode, id), id);
+  request([&](std::string_view id) { return ClientProtocol::quick_join(q.players, q.mode, id); });
 }
 
 void Session::act(const LobbyLeave&) {
-  const std::string id = next_id();
-  request(ClientProtocol::leave_match(id), id);
+  request([](std::string_view id) { return ClientProtocol::leave_match(id); });
 }
 
 void Session::act(const Watch& w) {
-  const std::string id = next_id();
-  request(ClientProtocol::spectate(w.match, id), id);
+  request([&](std::string_view id) { return ClientProtocol::spectate(w.match, id); });
 }
 
 void Session::act(const ShowBoard&) {

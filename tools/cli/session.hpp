@@ -90,8 +90,8 @@ class Session {
   void on_error(const client::ServerMessage& m);
   void draw_board();
   void update_names(const std::vector<client::SeatInfo>& seats);
-  std::string next_id();
-  void request(std::string line, std::string id);
+  // Sends the request `build` makes with a fresh id; the input waits for its reply.
+  void request(const std::function<std::string(std::string_view id)>& build);
   void pump();
   void run(const std::string& line);
   void send_play(const rules::Command& c);
