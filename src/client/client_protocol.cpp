@@ -54,19 +54,54 @@ MessageType type_of(std::string_view t) {
   return MessageType::Unknown;
 }
 
+void read_bool(const Value& o, const char* key, bool& out) {
+  if (const Value* v = present_member(o, key); v && v->IsBool()) out = v->GetBool();
+}
+
 void read_seats(const Value& o, std::vector<SeatInfo>& out) {
   const Value* seats = present_member(o, "seats");
   if (!seats || !seats->IsArray()) return;
   for (const Value& s : seats->GetArray()) {
     if (!s.IsObject()) continue;
     SeatInfo info;
-    if (const Value* v = present_member(s, "seat"); v && v->IsInt()) info.seat = v->GetInt();
+    read_int(s, "seat", info.seat);
     if (const Value* v = present_member(s, "nickname"); v && v->IsString())
       info.nickname = std::string(v->GetString(), v->GetStringLength());
-    if (const Value* v = present_member(s, "connected"); v && v->IsBool())
-      info.connected = v->GetBool();
+    read_bool(s, "connected", info.connected);
     out.push_back(std::move(info));
   }
+}
+
+void read_summaries(const Value& o, const char* key, std::vector<MatchSummary>& out) {
+  const Value* list = present_member(o, key);
+  if (!list || !list->IsArray()) return;
+  for (const Value& e : list->GetArray()) {
+    std::optional<std::int64_t> match;
+    if (e.IsObject()) read_int64(e, "match", match);
+    if (!match) continue;
+    MatchSummary summary;
+    summary.match = *match;
+    read_int(e, "players", summary.players);
+    read_string(e, "mode", summary.mode);
+    read_string(e, "status", summary.status);
+    read_seats(e, summary.seats);
+    out.push_back(std::move(summary));
+  }
+}
+
+void read_result(const Value& o, std::optional<GameResult>& out) {
+  const Value* r = present_member(o, "result");
+  if (!r || !r->IsObject()) return;
+  GameResult result;
+  read_string(*r, "reason", result.reason);
+  if (const Value* v = present_member(*r, "winners"); v && v->IsArray())
+    for (const Value& w : v->GetArray())
+      if (w.IsInt()) result.winners.push_back(w.GetInt());
+  if (const Value* v = present_member(*r, "nicknames"); v && v->IsArray())
+    for (const Value& n : v->GetArray())
+      if (n.IsString()) result.nicknames.emplace_back(n.GetString(), n.GetStringLength());
+  read_bool(*r, "draw", result.draw);
+  out = std::move(result);
 }
 
 void fill(const Value& doc, ServerMessage& m) {
@@ -94,6 +129,8 @@ void fill(const Value& doc, ServerMessage& m) {
     case MessageType::MatchList:
       read_raw(doc, "open", m.open_json);
       read_raw(doc, "running", m.running_json);
+      read_summaries(doc, "open", m.open);
+      read_summaries(doc, "running", m.running);
       read_int64(doc, "yours", m.yours);
       break;
     case MessageType::State:
@@ -113,11 +150,11 @@ void fill(const Value& doc, ServerMessage& m) {
       read_seats(doc, m.seats);
       break;
     case MessageType::Ack:
-      if (const Value* v = present_member(doc, "replayed"); v && v->IsBool())
-        m.replayed = v->GetBool();
+      read_bool(doc, "replayed", m.replayed);
       break;
     case MessageType::GameOver:
       read_raw(doc, "result", m.result_json);
+      read_result(doc, m.result);
       break;
     case MessageType::Error:
       read_string(doc, "code", m.code);
@@ -225,8 +262,12 @@ std::string ClientProtocol::create_match(const rules::MatchOptions& options, std
       .str();
 }
 
-std::string ClientProtocol::join_match(std::int64_t match, std::string_view id) {
-  return protocol::JsonLine("join_match", id).field("match", match).str();
+std::string ClientProtocol::join_match(std::int64_t match, std::string_view id,
+                                       std::optional<int> seat) {
+  protocol::JsonLine line("join_match", id);
+  line.field("match", match);
+  if (seat) line.field("seat", *seat);
+  return line.str();
 }
 
 std::string ClientProtocol::quick_join(std::optional<int> players, std::optional<rules::Mode> mode,

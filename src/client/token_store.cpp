@@ -1,15 +1,27 @@
 // One line per (server, nickname): "server<TAB>nickname<TAB>token". Small enough
-// to read and rewrite whole on every change; rewritten atomically.
+// to read and rewrite whole on every change.
+//
+// Two clients started at the same moment (same user, different nicknames) both
+// read the file, add their own line and write it back: without a lock the second
+// rename drops the first client's token (about one start in three lost one, and
+// that player was refused forever with NICKNAME_TAKEN). So every change holds an
+// exclusive flock on a sibling lock file for its read-modify-write, and writes a
+// temporary file that is fsynced, renamed over the old one, and made durable by
+// an fsync of the folder. Readers take no lock: a rename is atomic, so they see
+// the old file or the new one, never half of one.
 #include "eryantis/client/token_store.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace eryantis::client {
@@ -19,6 +31,30 @@ namespace {
 struct Entry {
   std::string server, nickname, token;
 };
+
+// A file descriptor closed on every path out of a scope. Movable.
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  UniqueFd& operator=(UniqueFd&&) = delete;
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  explicit operator bool() const { return fd_ >= 0; }
+  // Closes now and reports the result (a delayed write error shows up here).
+  int close() { return ::close(std::exchange(fd_, -1)); }
+
+ private:
+  int fd_;
+};
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 // Tabs and newlines would break the format; nicknames and tokens never hold them.
 bool clean(std::string_view s) {
@@ -38,42 +74,72 @@ std::vector<Entry> read_all(const std::filesystem::path& file) {
   return out;
 }
 
-std::expected<void, std::string> write_all(const std::filesystem::path& file,
-                                           const std::vector<Entry>& entries) {
-  std::error_code ec;
-  if (file.has_parent_path()) {
-    std::filesystem::create_directories(file.parent_path(), ec);
-    if (ec)
-      return std::unexpected("cannot create " + file.parent_path().string() + ": " + ec.message());
-  }
-  std::ostringstream text;
-  for (const Entry& e : entries) text << e.server << '\t' << e.nickname << '\t' << e.token << '\n';
-  const std::string body = text.str();
-  const std::string tmp = file.string() + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return std::unexpected("cannot write " + tmp + ": " + std::strerror(errno));
+std::filesystem::path folder_of(const std::filesystem::path& file) {
+  return file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+}
+
+std::expected<void, std::string> write_fully(int fd, std::string_view body,
+                                             const std::string& name) {
   std::size_t done = 0;
   while (done < body.size()) {
     const ssize_t n = ::write(fd, body.data() + done, body.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return std::unexpected("cannot write " + tmp + ": " + why);
-    }
+    if (n < 0) return std::unexpected("cannot write " + name + ": " + errno_text());
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(tmp.c_str());
-    return std::unexpected("cannot sync " + tmp + ": " + std::strerror(errno));
+  return {};
+}
+
+// Temporary file, fsync, rename over `file`, fsync of the folder (so the rename
+// itself survives a crash). Called with the lock held.
+std::expected<void, std::string> write_all(const std::filesystem::path& file,
+                                           const std::vector<Entry>& entries) {
+  std::ostringstream text;
+  for (const Entry& e : entries) text << e.server << '\t' << e.nickname << '\t' << e.token << '\n';
+  const std::string body = text.str();
+  // Unique per process and per call: threads of one process hold the lock in turn
+  // but a crashed writer may have left a file with a simpler name behind.
+  static std::atomic<std::uint64_t> counter{0};
+  const std::string tmp = file.string() + ".tmp." + std::to_string(::getpid()) + "." +
+                          std::to_string(counter.fetch_add(1));
+  {
+    UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    if (!fd) return std::unexpected("cannot write " + tmp + ": " + errno_text());
+    auto written = write_fully(fd.get(), body, tmp);
+    if (written && ::fsync(fd.get()) != 0)
+      written = std::unexpected("cannot sync " + tmp + ": " + errno_text());
+    if (written && fd.close() != 0)
+      written = std::unexpected("cannot close " + tmp + ": " + errno_text());
+    if (!written) {
+      ::unlink(tmp.c_str());
+      return written;
+    }
   }
   if (::rename(tmp.c_str(), file.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
+    const std::string why = errno_text();
     ::unlink(tmp.c_str());
     return std::unexpected("cannot replace " + file.string() + ": " + why);
   }
+  const std::filesystem::path folder = folder_of(file);
+  UniqueFd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir || ::fsync(dir.get()) != 0)
+    return std::unexpected("cannot sync the folder " + folder.string() + ": " + errno_text());
   return {};
+}
+
+// Holds an exclusive flock on "<file>.lock" for one read-modify-write; closing
+// the descriptor releases it. flock locks belong to the open file description, so
+// two threads of one process exclude each other too (each opens its own).
+std::expected<UniqueFd, std::string> lock_for_writing(const std::filesystem::path& file) {
+  std::error_code ec;
+  std::filesystem::create_directories(folder_of(file), ec);
+  if (ec) return std::unexpected("cannot create " + folder_of(file).string() + ": " + ec.message());
+  const std::string name = file.string() + ".lock";
+  UniqueFd fd(::open(name.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+  if (!fd) return std::unexpected("cannot open " + name + ": " + errno_text());
+  while (::flock(fd.get(), LOCK_EX) != 0)
+    if (errno != EINTR) return std::unexpected("cannot lock " + name + ": " + errno_text());
+  return fd;
 }
 
 }  // namespace
@@ -98,6 +164,8 @@ std::expected<void, std::string> TokenStore::put(std::string_view server, std::s
   if (!clean(server) || !clean(nickname) || !clean(token))
     return std::unexpected(
         std::string("server, nickname and token may not contain tabs or newlines"));
+  auto lock = lock_for_writing(file_);
+  if (!lock) return std::unexpected(std::move(lock.error()));
   auto entries = read_all(file_);
   bool found = false;
   for (Entry& e : entries)
@@ -112,6 +180,8 @@ std::expected<void, std::string> TokenStore::put(std::string_view server, std::s
 
 std::expected<void, std::string> TokenStore::erase(std::string_view server,
                                                    std::string_view nickname) {
+  auto lock = lock_for_writing(file_);
+  if (!lock) return std::unexpected(std::move(lock.error()));
   auto entries = read_all(file_);
   const auto before = entries.size();
   std::erase_if(entries,

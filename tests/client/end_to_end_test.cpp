@@ -2,111 +2,81 @@
 // real eryantis-bot against it: whole games over TCP, no errors.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "eryantis/codec/json.hpp"
 
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <regex>
+#include <memory>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
+
+#include "support/child_process.hpp"
+#include "support/network.hpp"
+#include "support/polling.hpp"
+#include "support/server_process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using eryantis::test::read_file;
 
 class EndToEnd : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/eryantis-e2e-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    const std::string log = (dir_ / "server.log").string();
-    const std::string db = (dir_ / "e2e.db").string();
-    const std::string config = std::string(ERYANTIS_SOURCE_DIR) + "/config/eryantis.toml";
-    pid_ = ::fork();
-    ASSERT_GE(pid_, 0);
-    if (pid_ == 0) {
-      std::freopen(log.c_str(), "w", stderr);
-      ::execl(ERYANTIS_SERVER_BIN, ERYANTIS_SERVER_BIN, "--config", config.c_str(), "--port", "0",
-              "--db", db.c_str(), "--log-level", "info", static_cast<char*>(nullptr));
-      std::_Exit(127);
-    }
-    // The server logs "listening on 127.0.0.1:PORT" once it accepts connections.
-    const std::regex listening(R"(listening on 127\.0\.0\.1:(\d+))");
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < deadline) {
-      std::smatch m;
-      const std::string text = slurp(log);
-      if (std::regex_search(text, m, listening)) {
-        port_ = std::stoi(m[1]);
-        return;
-      }
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        FAIL() << "the server exited: " << text;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    FAIL() << "the server did not start listening: " << slurp(log);
+  // The server with the shipped configuration (port 0: any; else that port on every start).
+  void start_server(int port = 0) {
+    if (!server_)
+      server_ = std::make_unique<eryantis::test::ServerProcess>(
+          std::string(ERYANTIS_SOURCE_DIR) + "/config/eryantis.toml", dir_.file("e2e.db"), port);
+    ASSERT_TRUE(server_->start()) << "the server did not start listening:\n" << server_->log_tail();
   }
 
-  void TearDown() override {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      int status = 0;
-      for (int i = 0; i < 500 && ::waitpid(pid_, &status, WNOHANG) == 0; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      if (::waitpid(pid_, &status, WNOHANG) == 0) {
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, &status, 0);
-      }
-    }
-    std::filesystem::remove_all(dir_);
+  // Starts the bot (in the background); its JSON report is the last line of bot.out.
+  std::unique_ptr<eryantis::test::ChildProcess> start_bot(const std::string& args) {
+    std::vector<std::string> argv = {ERYANTIS_BOT_BIN, "--port", std::to_string(server_->port()),
+                                     "--json", "--quiet"};
+    std::istringstream words(args);
+    for (std::string w; words >> w;) argv.push_back(w);
+    return std::make_unique<eryantis::test::ChildProcess>(eryantis::test::Spawn{
+        .argv = argv, .stdout_file = dir_.file("bot.out"), .stderr_file = dir_.file("bot.log")});
   }
 
-  // Runs the bot; returns its exit code and the JSON object of its last stdout line.
-  int run_bot(const std::string& args, rapidjson::Document& result) {
-    const std::string cmd = std::string(ERYANTIS_BOT_BIN) + " --port " + std::to_string(port_) +
-                            " --json --quiet " + args + " 2>" + (dir_ / "bot.log").string();
-    std::FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p) return -1;
-    std::string out, last;
-    char buf[4096];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    const int status = ::pclose(p);
-    std::istringstream lines(out);
+  // Waits for the bot; its exit code, and its report in `result`.
+  int finish_bot(eryantis::test::ChildProcess& bot, rapidjson::Document& result) {
+    const auto code = bot.wait_exit(std::chrono::seconds(150));
+    std::istringstream lines(read_file(dir_.file("bot.out")));
+    std::string last;
     for (std::string l; std::getline(lines, l);)
       if (!l.empty()) last = l;
     result.Parse(last.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return code.value_or(-1);
   }
 
-  std::filesystem::path dir_;
-  pid_t pid_ = -1;
-  int port_ = 0;
+  // Runs the bot to its end against a fresh server; its exit code and its report.
+  int run_bot(const std::string& args, rapidjson::Document& result) {
+    start_server();
+    if (HasFatalFailure()) return -1;
+    auto bot = start_bot(args);
+    return finish_bot(*bot, result);
+  }
+
+  std::string bot_log() const { return read_file(dir_.file("bot.log")); }
+
+  eryantis::test::TempDir dir_{"eryantis-e2e"};
+  std::unique_ptr<eryantis::test::ServerProcess> server_;
 };
 
 TEST_F(EndToEnd, BotsPlayWholeGamesWithoutErrors) {
   rapidjson::Document r;
   const int rc =
       run_bot("--matches 2 --players 2 --mode simple --games 3 --duration 120 --seed 5", r);
-  ASSERT_FALSE(r.HasParseError()) << slurp(dir_ / "bot.log");
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
   ASSERT_TRUE(r.IsObject());
-  EXPECT_EQ(rc, 0) << slurp(dir_ / "bot.log");
+  EXPECT_EQ(rc, 0) << bot_log();
   EXPECT_GE(r["games_finished"].GetUint64(), 3u);
   EXPECT_GT(r["commands_acked"].GetUint64(), 0u);
-  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << slurp(dir_ / "bot.log");
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
   EXPECT_TRUE(r["errors"].ObjectEmpty());
   EXPECT_EQ(r["syncs"].GetUint64(), 0u);  // every mirrored hash matched
   for (const char* key : {"commands_per_s", "ack_p50_ms", "ack_p99_ms", "ack_max_ms"})
@@ -117,16 +87,54 @@ TEST_F(EndToEnd, ChaosErrorsAreOnlyTheProvokedOnes) {
   rapidjson::Document r;
   const int rc = run_bot(
       "--matches 2 --players 3 --mode expert --games 3 --duration 120 --seed 9 --chaos 0.05", r);
-  ASSERT_FALSE(r.HasParseError()) << slurp(dir_ / "bot.log");
-  EXPECT_EQ(rc, 0) << slurp(dir_ / "bot.log");
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  EXPECT_EQ(rc, 0) << bot_log();
   EXPECT_GE(r["games_finished"].GetUint64(), 3u);
-  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << slurp(dir_ / "bot.log");
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
   const auto& chaos = r["chaos"];
   const auto provoked = chaos["drops"].GetUint64() + chaos["malformed"].GetUint64() +
                         chaos["out_of_turn"].GetUint64();
   EXPECT_GT(provoked, 0u);
   EXPECT_LE(r["reconnects"].GetUint64(),
             chaos["drops"].GetUint64());  // the last drop may not be back yet
+}
+
+// The load bots are the instrument of the restart benchmark: after any kill of
+// the server, every table must play again. Each kill lands just as a match is
+// created (the server frozen with SIGSTOP as soon as it logs "created by", then
+// SIGKILLed): the creator's `joined` reply or the other seats' joins are lost with
+// the process, while the other tables are mid-game with commands in flight. The
+// bots of 2026-11 left such tables stalled (seats never re-joined, WRONG_PHASE
+// replies counted as errors, a resumed bot whose turn it was never acting).
+TEST_F(EndToEnd, EveryTablePlaysAgainAfterServerKills) {
+  const int port = eryantis::test::free_port();
+  ASSERT_GT(port, 0);
+  ASSERT_NO_FATAL_FAILURE(start_server(port));
+  auto bot = start_bot("--matches 8 --players 3 --mode expert --duration 9 --seed 11 --give-up 60");
+  for (int kill = 0; kill < 3; ++kill) {
+    const std::size_t from = server_->log().size();
+    ASSERT_TRUE(eryantis::test::eventually(
+        std::chrono::seconds(10),
+        [&] { return server_->log().find("created by", from) != std::string::npos; },
+        std::chrono::milliseconds(1)))
+        << "no match created within 10 s (kill " << kill << "): the tables stalled\n"
+        << bot_log();
+    ::kill(server_->pid(), SIGSTOP);  // nothing more is read, written or committed
+    server_->kill_hard();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ASSERT_NO_FATAL_FAILURE(start_server(port));
+  }
+  rapidjson::Document r;
+  const int rc = finish_bot(*bot, r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  EXPECT_GE(r["reconnects"].GetUint64(), 24u) << bot_log();  // every bot came back
+  // Every table that lost its connections acknowledged a command again afterwards.
+  ASSERT_TRUE(r.HasMember("tables_in_outage") && r.HasMember("recovery_max_ms"));
+  EXPECT_EQ(r["tables_in_outage"].GetUint64(), 0u) << bot_log();
+  EXPECT_GE(r["recovery_max_ms"].GetInt64(), 0) << bot_log();
 }
 
 }  // namespace

@@ -170,6 +170,41 @@ TEST(ClientProtocol, ParsesWhatTheServerSends) {
   EXPECT_EQ(list->yours, 1);
 }
 
+TEST(ClientProtocol, ReadsMatchSummariesAndResultsTyped) {
+  auto list = parse_server_message(
+      R"({"type":"match_list","open":[{"match":3,"players":2,"mode":"expert","status":"lobby",)"
+      R"("seats":[{"seat":0,"nickname":"alice","connected":true},{"seat":1,"nickname":null}]},)"
+      R"(7,{"players":2},{"match":"4"},{"match":5,"players":"two","mode":1,"seats":{}}],"running":{}})");
+  ASSERT_TRUE(list);
+  ASSERT_EQ(list->open.size(), 2u);  // entries without an integer match are left out
+  EXPECT_EQ(list->open[0].match, 3);
+  EXPECT_EQ(list->open[0].players, 2);
+  EXPECT_EQ(list->open[0].mode, "expert");
+  EXPECT_EQ(list->open[0].status, "lobby");
+  ASSERT_EQ(list->open[0].seats.size(), 2u);
+  EXPECT_EQ(list->open[0].seats[0].nickname, "alice");
+  EXPECT_TRUE(list->open[0].seats[0].connected);
+  EXPECT_FALSE(list->open[0].seats[1].nickname);
+  EXPECT_EQ(list->open[1].match, 5);  // fields of the wrong type keep their defaults
+  EXPECT_EQ(list->open[1].players, 0);
+  EXPECT_EQ(list->open[1].mode, "");
+  EXPECT_TRUE(list->open[1].seats.empty());
+  EXPECT_TRUE(list->running.empty());
+
+  auto over = parse_server_message(
+      R"({"type":"game_over","match":1,"result":{"reason":"no_assistants","winners":[1,"x"],)"
+      R"("nicknames":["bob",2],"draw":false}})");
+  ASSERT_TRUE(over);
+  ASSERT_TRUE(over->result);
+  EXPECT_EQ(over->result->reason, "no_assistants");
+  EXPECT_EQ(over->result->winners, std::vector<int>{1});
+  EXPECT_EQ(over->result->nicknames, std::vector<std::string>{"bob"});
+  EXPECT_FALSE(over->result->draw);
+  auto odd = parse_server_message(R"({"type":"game_over","result":"bob won"})");
+  ASSERT_TRUE(odd);
+  EXPECT_FALSE(odd->result);
+}
+
 TEST(ClientProtocol, RobustToUnknownAndBrokenLines) {
   auto future = parse_server_message(R"({"type":"hologram","x":[1,2,{"y":null}]})");
   ASSERT_TRUE(future);

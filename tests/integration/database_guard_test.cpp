@@ -31,7 +31,7 @@ class DatabaseGuardTest : public ServerFixture {
   // its exit code (-1 if it ran until killed after 30 s) and its output.
   std::pair<int, std::string> start_refused(const std::string& config) {
     std::string output;
-    const int code = run_program({ERYANTIS_SERVER_BINARY, "--config", config, "--port", "0"},
+    const int code = run_program({test::server_binary(), "--config", config, "--port", "0"},
                                  &output, std::chrono::seconds(30));
     EXPECT_EQ(output.find("listening"), std::string::npos) << "it started:\n" << output;
     return {code, output};
@@ -117,7 +117,7 @@ TEST_F(DatabaseGuardTest, ADatabaseTheServerCannotWriteStopsTheStart) {
     if (!std::filesystem::exists("/usr/bin/setpriv")) GTEST_SKIP() << "root without setpriv(1)";
     argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
   }
-  argv.insert(argv.end(), {ERYANTIS_SERVER_BINARY, "--config", config_path_});
+  argv.insert(argv.end(), {test::server_binary(), "--config", config_path_});
   const std::string before = file_bytes(db_);
   std::string output;
   const int code = run_program(argv, &output, std::chrono::seconds(30));

@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "eryantis/store/store.hpp"
-#include "process.hpp"
+#include "support/child_process.hpp"
 
 namespace eryantis::integration {
 
@@ -47,7 +47,7 @@ std::map<store::MatchId, DbMatch> read_db(const std::string& path, std::string* 
 std::optional<int> replay_verify_all(const std::string& path, std::string* output) {
 #ifdef ERYANTIS_REPLAY_BINARY
   if (!std::filesystem::exists(ERYANTIS_REPLAY_BINARY)) return std::nullopt;  // not built yet
-  return run_program({ERYANTIS_REPLAY_BINARY, path, "verify", "--all"}, output);
+  return test::run_program({ERYANTIS_REPLAY_BINARY, path, "verify", "--all"}, output);
 #else
   (void)path;
   (void)output;

@@ -9,9 +9,21 @@
 
 #include "db_check.hpp"
 #include "game.hpp"
-#include "process.hpp"
+#include "support/child_process.hpp"
+#include "support/polling.hpp"
+#include "support/server_process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace eryantis::integration {
+
+// The shared test helpers (tests/support), under the names these tests use.
+using test::run_program;
+using test::sanitizer_run;
+using test::ServerProcess;
+using test::TempDir;
+using test::test_seed;
+using test::TestConfig;
+using test::write_config;
 
 class ServerFixture : public ::testing::Test {
  protected:

@@ -4,9 +4,8 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +16,8 @@
 #include "eryantis/rules/random_game.hpp"
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/store/store.hpp"
+#include "support/child_process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace eryantis::replay {
 namespace {
@@ -32,52 +33,20 @@ struct Outcome {
   std::string err;
 };
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::read_file;
+using test::TempDir;
 
-// A directory removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "eryantis-replay-XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-// fork + exec of the replay binary: stdout and stderr to files, `input` on stdin.
+// The replay binary with `input` on stdin, stdout and stderr to files.
 Outcome run(const TempDir& dir, const std::vector<std::string>& args,
             const std::string& input = "") {
   const std::string in = dir.file("stdin"), out = dir.file("stdout"), err = dir.file("stderr");
-  std::ofstream(in, std::ios::binary) << input;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (!std::freopen(in.c_str(), "rb", stdin) || !std::freopen(out.c_str(), "wb", stdout) ||
-        !std::freopen(err.c_str(), "wb", stderr)) {
-      _exit(127);
-    }
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(kBinary.c_str()));
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(kBinary.c_str(), argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  test::write_file(in, input);
+  std::vector<std::string> argv = {kBinary};
+  argv.insert(argv.end(), args.begin(), args.end());
+  test::ChildProcess child(
+      test::Spawn{.argv = argv, .stdin_file = in, .stdout_file = out, .stderr_file = err});
   Outcome r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.code = child.wait_exit(std::chrono::seconds(120)).value_or(-1);
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
@@ -157,7 +126,7 @@ class ReplayTest : public ::testing::Test {
     return path;
   }
 
-  TempDir dir_;
+  TempDir dir_{"eryantis-replay"};
   std::string db_;
   std::vector<RandomGame> games_;
 };

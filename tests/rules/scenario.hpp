@@ -1,6 +1,9 @@
 #pragma once
-// Scenario helpers shared by the rules unit tests: arrange a position by hand
-// while keeping the invariants (130 students, 20 coins, towers, No-Entry tiles).
+// The rules unit tests' one preamble: GoogleTest, the standard headers they use,
+// Match and started_match (test_support.hpp), and the scenario helpers that
+// arrange a position by hand while keeping the invariants (130 students, 20
+// coins, towers, No-Entry tiles). A test file includes this header and says
+// `using namespace scenario;` inside its anonymous namespace.
 #include <gtest/gtest.h>
 
 #include <algorithm>

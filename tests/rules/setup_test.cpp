@@ -1,23 +1,10 @@
 // Rules tests: setup (see /work/shared/rules/eriantys.md).
-#include <gtest/gtest.h>
-
-#include <algorithm>
-#include <cstdint>
-#include <initializer_list>
 #include <span>
-#include <string>
-#include <utility>
-#include <vector>
 
-#include "scenario.hpp"
-#include "test_support.hpp"
+#include "scenario.hpp"  // the rules tests' preamble: gtest, Match, the scenario helpers
 
 namespace eryantis::rules {
 namespace {
-
-using testing::invariant_violation;
-using testing::Match;
-using testing::started_match;
 
 using namespace scenario;
 

@@ -8,20 +8,6 @@
 
 namespace eryantis::store::testing {
 
-TempDir::TempDir() {
-  std::random_device entropy;
-  for (;;) {
-    path_ = std::filesystem::temp_directory_path() /
-            ("eryantis-store-" + std::to_string(entropy()) + std::to_string(entropy()));
-    if (std::filesystem::create_directory(path_)) break;
-  }
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
 std::uint64_t test_seed(const char* test_name) {
   std::uint64_t seed = 0;
   if (const char* fixed = std::getenv("ERYANTIS_SEED")) {
@@ -32,10 +18,6 @@ std::uint64_t test_seed(const char* test_name) {
   }
   std::cout << "[ seed     ] " << test_name << ": ERYANTIS_SEED=" << seed << std::endl;
   return seed;
-}
-
-bool sanitizer_run() {
-  return std::getenv("ERYANTIS_SANITIZER_RUN") != nullptr;
 }
 
 Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_events) {

@@ -9,29 +9,20 @@
 
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/store/store.hpp"
+#include "support/polling.hpp"
+#include "support/temp_dir.hpp"
 
 namespace eryantis::store::testing {
 
 // A fresh directory under the system temp dir, removed with everything in it.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using TempDir = test::TempDir;
 
 // The seed of a randomised test: $ERYANTIS_SEED if set, else random. Printed
 // so a failure can be replayed.
 std::uint64_t test_seed(const char* test_name);
 
 // True in the sanitizer run (ERYANTIS_SANITIZER_RUN): long tests scale down.
-bool sanitizer_run();
+using test::sanitizer_run;
 
 // A random game as the events a server would append, with the state after each.
 struct Game {

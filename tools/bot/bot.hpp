@@ -62,6 +62,7 @@ struct Stats {
   std::uint32_t max_us = 0;
   std::int64_t recovery_max_ms =
       -1;  // longest outage: first disconnect -> every table playing again
+  std::uint64_t tables_in_outage = 0;  // at the end: lost a connection, never played again
   std::uint64_t unexpected_error_total() const;
 };
 
@@ -97,6 +98,7 @@ class Bot final : public client::LineConnection::Handler {
  private:
   void handle(const client::ServerMessage& m);
   void on_error(const client::ServerMessage& m);
+  void note_seats(const std::vector<client::SeatInfo>& seats);
   void maybe_act();
   void send_out_of_turn();
   void request_sync();
@@ -128,6 +130,7 @@ class Bot final : public client::LineConnection::Handler {
   int pending_malformed_ = 0;
   bool out_of_turn_armed_ = false;
   bool retry_scheduled_ = false;
+  bool seats_free_ = false;  // our match still waits for players (status lobby, a free seat)
   std::uint64_t backoff_ms_ = 50;
   std::optional<Clock::time_point> offline_since_;
   std::uint64_t generation_ = 0;  // invalidates scheduled reconnects
@@ -144,8 +147,11 @@ class Table {
   std::vector<std::unique_ptr<Bot>>& bots() { return bots_; }
   int index() const { return index_; }
 
-  // A bot is in the lobby (logged in, no match): start or finish a game.
+  // A bot is in the lobby (logged in, no match): start or finish a game, or (after
+  // a server restart lost its join) take its seat in the table's match again.
   void on_lobby();
+  // Bot `index` logged in straight into `match` (its seat resumed).
+  void on_resumed(int index, std::int64_t match);
   void on_created(std::int64_t match);
   void on_game_over() { saw_game_over_ = true; }
   void on_joined();
@@ -153,6 +159,7 @@ class Table {
   void on_disconnect(Clock::time_point at);
   void on_ack();
   bool seated() const { return seated_; }
+  bool in_outage() const { return outage_since_.has_value(); }
   void start_if_ready();
 
  private:

@@ -34,12 +34,18 @@ std::optional<Color> color(const std::string& w) {
   if (auto c = rules::parse_color(w)) return c;
   if (w.size() == 1) {
     switch (w[0]) {
-      case 'y': return Color::Yellow;
-      case 'b': return Color::Blue;
-      case 'g': return Color::Green;
-      case 'r': return Color::Red;
-      case 'p': return Color::Pink;
-      default: break;
+      case 'y':
+        return Color::Yellow;
+      case 'b':
+        return Color::Blue;
+      case 'g':
+        return Color::Green;
+      case 'r':
+        return Color::Red;
+      case 'p':
+        return Color::Pink;
+      default:
+        break;
     }
   }
   return std::nullopt;
@@ -60,9 +66,15 @@ std::optional<rules::Students> color_list(const std::string& w) {
 }
 
 using Parsed = std::expected<std::optional<Action>, std::string>;
-Parsed error(std::string message) { return std::unexpected(std::move(message)); }
-Parsed action(Action a) { return std::optional<Action>(std::move(a)); }
-Parsed game(rules::Command c) { return action(GameCommand{std::move(c)}); }
+Parsed error(std::string message) {
+  return std::unexpected(std::move(message));
+}
+Parsed action(Action a) {
+  return std::optional<Action>(std::move(a));
+}
+Parsed game(rules::Command c) {
+  return action(GameCommand{std::move(c)});
+}
 
 constexpr const char* kColors = "a colour: yellow, blue, green, red, pink (or y, b, g, r, p)";
 
@@ -102,8 +114,10 @@ Parsed character(const std::vector<std::string>& w) {
     return game(rules::UseThief{*c});
   }
   if (name == "jester" || name == "minstrel") {
-    const char* usage = name == "jester" ? "char jester <card colours> for <entrance colours>, e.g. char jester red,red for blue,green"
-                                         : "char minstrel <entrance colours> for <dining colours>, e.g. char minstrel red for blue";
+    const char* usage = name == "jester" ? "char jester <card colours> for <entrance colours>, "
+                                           "e.g. char jester red,red for blue,green"
+                                         : "char minstrel <entrance colours> for <dining colours>, "
+                                           "e.g. char minstrel red for blue";
     if (w.size() != 5 || w[3] != "for") return error(std::string("usage: ") + usage);
     auto a = color_list(w[2]);
     auto b = color_list(w[4]);
@@ -112,7 +126,8 @@ Parsed character(const std::vector<std::string>& w) {
     return game(rules::UseMinstrel{*a, *b});
   }
   return error("unknown character \"" + name +
-               "\": monk, farmer, herald, postman, herbs, centaur, jester, knight, mushroom, minstrel, princess, thief");
+               "\": monk, farmer, herald, postman, herbs, centaur, jester, knight, mushroom, "
+               "minstrel, princess, thief");
 }
 
 }  // namespace
@@ -141,14 +156,17 @@ Parsed parse_line(std::string_view line) {
     if (!players) return error("usage: create <2|3|4> [simple|expert]");
     rules::Mode mode = rules::Mode::Simple;
     if (w.size() > 2) {
-      if (w[2] == "expert") mode = rules::Mode::Expert;
-      else if (w[2] != "simple") return error("the mode is simple or expert");
+      if (w[2] == "expert")
+        mode = rules::Mode::Expert;
+      else if (w[2] != "simple")
+        return error("the mode is simple or expert");
     }
     return action(LobbyCreate{{static_cast<std::uint8_t>(*players), mode}});
   }
   if (verb == "join" || verb == "watch") {
     auto match = arg_number(1, 1, 1LL << 62);
-    if (!match) return error("usage: " + verb + " <match number>" + (verb == "join" ? " [seat]" : ""));
+    if (!match)
+      return error("usage: " + verb + " <match number>" + (verb == "join" ? " [seat]" : ""));
     if (verb == "watch") return action(Watch{*match});
     std::optional<int> seat;
     if (w.size() > 2) {
@@ -161,10 +179,14 @@ Parsed parse_line(std::string_view line) {
   if (verb == "quick") {
     LobbyQuick q;
     for (std::size_t i = 1; i < w.size(); ++i) {
-      if (w[i] == "simple") q.mode = rules::Mode::Simple;
-      else if (w[i] == "expert") q.mode = rules::Mode::Expert;
-      else if (auto n = arg_number(i, 2, 4)) q.players = static_cast<int>(*n);
-      else return error("usage: quick [2|3|4] [simple|expert]");
+      if (w[i] == "simple")
+        q.mode = rules::Mode::Simple;
+      else if (w[i] == "expert")
+        q.mode = rules::Mode::Expert;
+      else if (auto n = arg_number(i, 2, 4))
+        q.players = static_cast<int>(*n);
+      else
+        return error("usage: quick [2|3|4] [simple|expert]");
     }
     return action(q);
   }
@@ -226,36 +248,55 @@ std::string command_text(const rules::Command& command) {
       [](const auto& c) -> std::string {
         using T = std::decay_t<decltype(c)>;
         auto col = [](Color x) { return std::string(color_name(x)); };
-        if constexpr (std::is_same_v<T, ChooseWizard>) return "wizard " + std::to_string(c.wizard);
-        else if constexpr (std::is_same_v<T, ChooseTowerColor>) return "tower " + std::string(tower_color_name(c.color));
-        else if constexpr (std::is_same_v<T, PlayAssistant>) return "play " + std::to_string(c.value);
-        else if constexpr (std::is_same_v<T, MoveToDining>) return "dining " + col(c.color);
-        else if constexpr (std::is_same_v<T, MoveToIsland>) return "island " + col(c.color) + " " + std::to_string(c.island);
-        else if constexpr (std::is_same_v<T, MoveMotherNature>) return "mn " + std::to_string(c.steps);
-        else if constexpr (std::is_same_v<T, ChooseCloud>) return "cloud " + std::to_string(c.cloud);
-        else if constexpr (std::is_same_v<T, UseMonk>) return "char monk " + col(c.color) + " " + std::to_string(c.island);
-        else if constexpr (std::is_same_v<T, UseFarmer>) return "char farmer";
-        else if constexpr (std::is_same_v<T, UseHerald>) return "char herald " + std::to_string(c.island);
-        else if constexpr (std::is_same_v<T, UsePostman>) return "char postman";
-        else if constexpr (std::is_same_v<T, UseGrandmaHerbs>) return "char herbs " + std::to_string(c.island);
-        else if constexpr (std::is_same_v<T, UseCentaur>) return "char centaur";
+        if constexpr (std::is_same_v<T, ChooseWizard>)
+          return "wizard " + std::to_string(c.wizard);
+        else if constexpr (std::is_same_v<T, ChooseTowerColor>)
+          return "tower " + std::string(tower_color_name(c.color));
+        else if constexpr (std::is_same_v<T, PlayAssistant>)
+          return "play " + std::to_string(c.value);
+        else if constexpr (std::is_same_v<T, MoveToDining>)
+          return "dining " + col(c.color);
+        else if constexpr (std::is_same_v<T, MoveToIsland>)
+          return "island " + col(c.color) + " " + std::to_string(c.island);
+        else if constexpr (std::is_same_v<T, MoveMotherNature>)
+          return "mn " + std::to_string(c.steps);
+        else if constexpr (std::is_same_v<T, ChooseCloud>)
+          return "cloud " + std::to_string(c.cloud);
+        else if constexpr (std::is_same_v<T, UseMonk>)
+          return "char monk " + col(c.color) + " " + std::to_string(c.island);
+        else if constexpr (std::is_same_v<T, UseFarmer>)
+          return "char farmer";
+        else if constexpr (std::is_same_v<T, UseHerald>)
+          return "char herald " + std::to_string(c.island);
+        else if constexpr (std::is_same_v<T, UsePostman>)
+          return "char postman";
+        else if constexpr (std::is_same_v<T, UseGrandmaHerbs>)
+          return "char herbs " + std::to_string(c.island);
+        else if constexpr (std::is_same_v<T, UseCentaur>)
+          return "char centaur";
         else if constexpr (std::is_same_v<T, UseJester>)
           return "char jester " + list_text(c.from_card) + " for " + list_text(c.from_entrance);
-        else if constexpr (std::is_same_v<T, UseKnight>) return "char knight";
-        else if constexpr (std::is_same_v<T, UseMushroomHunter>) return "char mushroom " + col(c.color);
+        else if constexpr (std::is_same_v<T, UseKnight>)
+          return "char knight";
+        else if constexpr (std::is_same_v<T, UseMushroomHunter>)
+          return "char mushroom " + col(c.color);
         else if constexpr (std::is_same_v<T, UseMinstrel>)
           return "char minstrel " + list_text(c.from_entrance) + " for " + list_text(c.from_dining);
-        else if constexpr (std::is_same_v<T, UsePrincess>) return "char princess " + col(c.color);
-        else if constexpr (std::is_same_v<T, UseThief>) return "char thief " + col(c.color);
-        else return std::string(command_type(c));
+        else if constexpr (std::is_same_v<T, UsePrincess>)
+          return "char princess " + col(c.color);
+        else if constexpr (std::is_same_v<T, UseThief>)
+          return "char thief " + col(c.color);
+        else
+          return std::string(command_type(c));
       },
       command);
 }
 
 const std::vector<std::string>& command_words() {
-  static const std::vector<std::string> w = {"help", "list", "create", "join", "quick", "leave", "watch", "board",
-                                             "moves", "auto", "autoplay", "wait", "quit", "wizard", "tower", "play", "dining",
-                                             "island", "mn", "cloud", "char"};
+  static const std::vector<std::string> w = {
+      "help",  "list",  "create", "join",     "quick", "leave", "watch",
+      "board", "moves", "auto",   "autoplay", "wait",  "quit",  "wizard",
+      "tower", "play",  "dining", "island",   "mn",    "cloud", "char"};
   return w;
 }
 

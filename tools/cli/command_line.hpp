@@ -36,14 +36,14 @@ struct Watch {
 };
 struct ShowBoard {};
 struct ShowMoves {};
-struct AutoMove {};   // a random legal move: for the impatient, and for scripts
-struct WaitTurn {};   // hold the following input until it is my turn (or the game ends)
-struct AutoPlay {};   // random legal moves whenever it is my turn, until the game ends
+struct AutoMove {};  // a random legal move: for the impatient, and for scripts
+struct WaitTurn {};  // hold the following input until it is my turn (or the game ends)
+struct AutoPlay {};  // random legal moves whenever it is my turn, until the game ends
 struct Help {};
 struct Quit {};
 
-using Action = std::variant<GameCommand, LobbyList, LobbyCreate, LobbyJoin, LobbyQuick, LobbyLeave, Watch, ShowBoard,
-                            ShowMoves, AutoMove, WaitTurn, AutoPlay, Help, Quit>;
+using Action = std::variant<GameCommand, LobbyList, LobbyCreate, LobbyJoin, LobbyQuick, LobbyLeave,
+                            Watch, ShowBoard, ShowMoves, AutoMove, WaitTurn, AutoPlay, Help, Quit>;
 
 // An empty line is nullopt; a mistake is an error sentence saying what to type.
 std::expected<std::optional<Action>, std::string> parse_line(std::string_view line);

@@ -41,6 +41,24 @@ struct SeatInfo {
   bool connected = false;
 };
 
+// One entry of match_list's `open` and `running` arrays. An entry that is not an
+// object or has no integer `match` is left out; other fields keep their defaults.
+struct MatchSummary {
+  std::int64_t match = 0;
+  int players = 0;
+  std::string mode;    // "simple", "expert"
+  std::string status;  // "lobby", "running", ...
+  std::vector<SeatInfo> seats;
+};
+
+// game_over's `result`.
+struct GameResult {
+  std::string reason;  // "last_tower", "forfeit", ...
+  std::vector<int> winners;
+  std::vector<std::string> nicknames;  // the winners', same order
+  bool draw = false;
+};
+
 // One server line, every field the protocol defines for its type; absent fields
 // keep their defaults. JSON sub-objects (view, event, result, match lists) are
 // kept as their JSON text, ready for codec::view_from_json / event_from_json.
@@ -78,9 +96,14 @@ struct ServerMessage {
   std::int64_t max_line_bytes = 0;
 
   // match_list
-  std::string open_json;     // array of match summaries
-  std::string running_json;  // array of match summaries
+  std::string open_json;              // array of match summaries
+  std::string running_json;           // array of match summaries
+  std::vector<MatchSummary> open;     // the same, typed
+  std::vector<MatchSummary> running;  // the same, typed
   std::optional<std::int64_t> yours;
+
+  // game_over, typed (nullopt: no `result` object)
+  std::optional<GameResult> result;
 };
 
 // Never throws; an error says why the line is not a server message.
@@ -101,7 +124,9 @@ class ClientProtocol {
                            std::string_view id = {});
   static std::string list_matches(std::string_view id = {});
   static std::string create_match(const rules::MatchOptions& options, std::string_view id = {});
-  static std::string join_match(std::int64_t match, std::string_view id = {});
+  // `seat`: a particular free seat (nullopt: the first free one).
+  static std::string join_match(std::int64_t match, std::string_view id = {},
+                                std::optional<int> seat = std::nullopt);
   static std::string quick_join(std::optional<int> players, std::optional<rules::Mode> mode,
                                 std::string_view id = {});
   static std::string leave_match(std::string_view id = {});

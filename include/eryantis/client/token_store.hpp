@@ -1,8 +1,10 @@
 #pragma once
 // Resume tokens kept per (server, nickname) in one small text file under the
 // user's data directory ($XDG_DATA_HOME/eryantis/tokens, else
-// ~/.local/share/eryantis/tokens). Each put() rewrites the file atomically
-// (temporary file, fsync, rename) with mode 0600.
+// ~/.local/share/eryantis/tokens). Each put() and erase() holds an exclusive
+// flock on "<file>.lock" while it rewrites the file atomically (temporary file,
+// fsync, rename, fsync of the folder) with mode 0600, so clients of one user
+// started at the same moment (threads or processes) never lose each other's token.
 #include <expected>
 #include <filesystem>
 #include <optional>

@@ -1,0 +1,347 @@
+// The whole board as text: header, island groups, clouds, characters, school boards.
+#include <spdlog/fmt/fmt.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <variant>
+#include <vector>
+
+#include "eryantis/render/render.hpp"
+#include "eryantis/rules/decider.hpp"
+#include "words.hpp"
+
+namespace eryantis::render {
+
+using namespace eryantis::rules;
+using words::join;
+using words::reason_words;
+using words::result_words;
+
+namespace {
+
+constexpr int kMaxNameColumns = 16;  // longer nicknames are cut on the board
+
+// ANSI styling that disappears entirely when colour is off.
+struct Paint {
+  bool on = false;
+
+  std::string wrap(std::string_view text, std::string_view code) const {
+    if (!on || text.empty()) return std::string(text);
+    return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+  }
+  std::string bold(std::string_view text) const { return wrap(text, "1"); }
+  std::string dim(std::string_view text) const { return wrap(text, "2"); }
+  std::string color(Color c, std::string_view text) const {
+    static constexpr std::array<std::string_view, kColorCount> kCodes = {"33", "34", "32", "31",
+                                                                         "35"};
+    return wrap(text, kCodes[index(c)]);
+  }
+  std::string tower(TowerColor c, std::string_view text) const {
+    static constexpr std::array<std::string_view, kTowerColorCount> kCodes = {"1;30;47", "1;97",
+                                                                              "1;90"};
+    return wrap(text, kCodes[static_cast<int>(c)]);
+  }
+};
+
+// Pads `visible` columns of text (which may carry escapes) to `width`.
+std::string pad(const std::string& text, int visible, int width) {
+  if (visible >= width) return text;
+  return text + std::string(static_cast<std::size_t>(width - visible), ' ');
+}
+
+std::string short_name(const Names& names, Seat seat) {
+  std::string name = seat_name(names, seat);
+  if (static_cast<int>(name.size()) > kMaxNameColumns) {
+    name.resize(kMaxNameColumns - 1);
+    name += '~';
+  }
+  return name;
+}
+
+std::string phase_words(Phase p) {
+  switch (p) {
+    case Phase::Setup:
+      return "setup";
+    case Phase::Planning:
+      return "planning phase";
+    case Phase::Action:
+      return "action phase";
+    case Phase::GameOver:
+      return "game over";
+  }
+  return "?";
+}
+
+class BoardWriter {
+ public:
+  BoardWriter(const State& s, const RenderOptions& o) : s_(s), o_(o), p_{o.color} {}
+
+  std::string run() {
+    header();
+    islands();
+    clouds();
+    characters();
+    for (Seat p = 0; p < s_.players(); ++p) board(p);
+    return out_;
+  }
+
+ private:
+  void line(const std::string& text) {
+    out_ += text;
+    while (!out_.empty() && out_.back() == ' ') out_.pop_back();
+    out_ += '\n';
+  }
+
+  // `head` (visible width `head_width`) then `text`, broken at spaces into lines of
+  // at most 100 columns; continuation lines are indented by four.
+  void wrapped(const std::string& head, int head_width, const std::string& text) {
+    constexpr std::size_t kWidth = 100;
+    std::string current = head;
+    std::size_t width = static_cast<std::size_t>(head_width);
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find(' ', start);
+      if (end == std::string::npos) end = text.size();
+      const std::string word = text.substr(start, end - start);
+      const std::size_t need = (width > 0 ? 1 : 0) + word.size();
+      if (width > 4 && width + need > kWidth) {
+        line(current);
+        current = "    " + word;
+        width = 4 + word.size();
+      } else {
+        if (width > 0) current += ' ';
+        current += word;
+        width += need;
+      }
+      start = end + 1;
+    }
+    line(current);
+  }
+
+  std::string who(Seat seat) const {
+    std::string name = short_name(o_.names, seat);
+    if (seat == o_.viewer) name += " (you)";
+    return name;
+  }
+
+  // Students in fixed columns: "Y2  B1  .   R3  .   " (4 per colour).
+  std::string student_cells(const Students& st, int* visible) const {
+    std::string out;
+    for (Color c : kAllColors) {
+      std::string cell = st[c] > 0 ? fmt::format("{}{}", color_letter(c), st[c]) : std::string(".");
+      const int width = static_cast<int>(cell.size());
+      out += pad(st[c] > 0 ? p_.color(c, cell) : p_.dim(cell), width, 4);
+    }
+    *visible = 4 * kColorCount;
+    return out;
+  }
+
+  std::string compact(const Students& st) const {
+    std::vector<std::string> parts;
+    for (Color c : kAllColors)
+      if (st[c] > 0) parts.push_back(p_.color(c, fmt::format("{}{}", color_letter(c), st[c])));
+    return parts.empty() ? std::string("-") : join(parts, " ");
+  }
+
+  void header() {
+    std::string title = fmt::format(
+        "ERYANTIS | {} players, {} | {}{} | event {}", s_.players(), mode_name(s_.options.mode),
+        s_.round > 0 ? fmt::format("round {}, ", s_.round) : std::string(), phase_words(s_.phase),
+        s_.events_applied);
+    std::string right = fmt::format("bag {}", s_.bag.total());
+    if (s_.expert()) right += fmt::format(" | supply {} coins", s_.supply);
+    const int gap = std::max(2, 100 - static_cast<int>(title.size() + right.size()));
+    line(p_.bold(title) + std::string(static_cast<std::size_t>(gap), ' ') + right);
+
+    if (s_.events_applied == 0) {
+      line("(no match yet: nothing has been created)");
+    } else if (s_.phase == Phase::GameOver) {
+      line(p_.bold(fmt::format("Game over ({}): {}", reason_words(s_.result.reason),
+                               result_words(s_, short_names()))));
+    } else if (s_.phase == Phase::Setup) {
+      std::vector<std::string> waiting;
+      for (Seat p : seats_to_act(s_)) {
+        std::string what;
+        if (!s_.boards[p].wizard) what = "wizard";
+        if (!s_.boards[p].tower_color) what += what.empty() ? "towers" : " + towers";
+        waiting.push_back(fmt::format("{} ({})", who(p), what));
+      }
+      wrapped(p_.bold("Setup:"), 6, "waiting for " + join(waiting, ", "));
+    } else {
+      const Seat seat = s_.current_seat();
+      std::string doing = legal_summary(s_, seat);
+      if (doing.empty() && seat != kNoSeat && s_.boards[seat].skipped_planning) {
+        doing = "nothing: absent this round, the server skips the turn";
+      }
+      const std::string head = seat == o_.viewer ? "Your turn:" : "Turn:";
+      std::string text =
+          seat == o_.viewer ? std::string("you may ") : fmt::format("{} may ", who(seat));
+      text += doing.empty() ? std::string("wait") : doing;
+      wrapped(p_.bold(head), static_cast<int>(head.size()), text);
+    }
+
+    std::vector<std::string> notes;
+    if (s_.phase == Phase::Planning || s_.phase == Phase::Action) {
+      std::vector<std::string> order;
+      for (int i = 0; i < s_.order_size; ++i) {
+        std::string name = short_name(o_.names, s_.order[i]);
+        order.push_back(i == s_.turn_index ? "[" + name + "]" : name);
+      }
+      notes.push_back("order: " + join(order, " > "));
+    }
+    if (s_.last_round)
+      notes.push_back(fmt::format("LAST ROUND ({})", reason_words(s_.last_round_reason)));
+    if (s_.skip_clouds) notes.push_back("no clouds this round");
+    if (s_.phase == Phase::Action) {
+      std::vector<std::string> effects;
+      if (s_.turn.active) effects.push_back(character_title(*s_.turn.active) + " active");
+      if (s_.turn.excluded_color) {
+        effects.push_back(
+            fmt::format("{} gives no influence", color_name(*s_.turn.excluded_color)));
+      }
+      if (!effects.empty()) notes.push_back(join(effects, ", "));
+    }
+    if (!notes.empty()) {
+      wrapped("", 0, join(notes, " | "));
+    }
+  }
+
+  Names short_names() const {
+    Names n;
+    for (Seat p = 0; p < kMaxPlayers; ++p) n[static_cast<std::size_t>(p)] = short_name(o_.names, p);
+    return n;
+  }
+
+  void islands() {
+    line(p_.bold(fmt::format("Islands ({} groups, clockwise)", s_.group_count)));
+    for (int g = 0; g < s_.group_count; ++g) {
+      const IslandGroup& group = s_.groups[static_cast<std::size_t>(g)];
+      const bool mn = g == s_.mother_nature;
+      std::string text = mn ? p_.bold("  MN> ") : std::string("      ");
+      const std::string label = group_label(s_, g);
+      text += pad(p_.bold(label), static_cast<int>(label.size()), 7);
+      int visible = 0;
+      text += student_cells(group.students, &visible);
+      text += pad(fmt::format("{}", group.students.total()),
+                  static_cast<int>(std::to_string(group.students.total()).size()), 5);
+      if (group.tower) {
+        const std::string t = fmt::format("{} x{}", tower_color_name(*group.tower), group.towers);
+        text += pad(p_.tower(*group.tower, t), static_cast<int>(t.size()), 12);
+      } else {
+        text += pad(p_.dim("no tower"), 8, 12);
+      }
+      if (group.no_entry > 0) text += fmt::format("  no-entry x{}", group.no_entry);
+      if (mn) text += p_.bold("  <- Mother Nature");
+      line(text);
+    }
+  }
+
+  void clouds() {
+    std::vector<std::string> parts;
+    for (int i = 0; i < s_.players(); ++i) {
+      const Cloud& c = s_.clouds[static_cast<std::size_t>(i)];
+      std::string content = c.taken ? std::string("taken") : compact(c.students);
+      parts.push_back(fmt::format("{} [{}]", i, content));
+    }
+    line(p_.bold("Clouds:") + "  " + join(parts, "   "));
+  }
+
+  // One line per card: name, cost (a coin lies on a used card: +1), contents.
+  void characters() {
+    if (!s_.expert() || s_.events_applied == 0) return;
+    bool first = true;
+    for (const CharacterCard& k : s_.characters) {
+      const std::string title = character_title(k.id);
+      std::string text = first ? p_.bold("Characters:") + "  " : std::string(13, ' ');
+      first = false;
+      text += pad(p_.bold(title), static_cast<int>(title.size()), 17);
+      const std::string cost = fmt::format("cost {}{}", k.cost(), k.used ? " (coin on it)" : "");
+      text += pad(cost, static_cast<int>(cost.size()), 22);
+      if (setup_students(k.id) > 0) text += "card: " + compact(k.students);
+      if (k.id == CharacterId::GrandmaHerbs) text += fmt::format("no-entry tiles: {}", k.no_entry);
+      if (s_.turn.active == k.id && s_.phase == Phase::Action) text += p_.bold("  (active)");
+      line(text);
+    }
+  }
+
+  // The ten seats of a dining table: the colour letter per student, '.' empty,
+  // 'o' an empty coin seat (3rd, 6th, 9th; expert only).
+  std::string table(Color c, int count) const {
+    std::string seats;
+    for (int i = 1; i <= kTableSeats; ++i) {
+      if (i <= count)
+        seats += color_letter(c);
+      else
+        seats += (s_.expert() && i % 3 == 0) ? 'o' : '.';
+    }
+    return p_.color(c, std::string(1, color_letter(c))) + "[" +
+           p_.color(c, seats.substr(0, static_cast<std::size_t>(std::min(count, kTableSeats)))) +
+           p_.dim(seats.substr(static_cast<std::size_t>(std::min(count, kTableSeats)))) + "]";
+  }
+
+  // Three lines per seat: who (team, towers, coins, professors, wizard); the
+  // entrance and assistants; the five dining tables.
+  void board(Seat p) {
+    const SchoolBoard& b = s_.boards[static_cast<std::size_t>(p)];
+    const bool acting =
+        s_.current_seat() == p && (s_.phase == Phase::Planning || s_.phase == Phase::Action);
+    std::string title = fmt::format("{}{} (seat {}", acting ? "> " : "", who(p), p);
+    if (b.tower_color) {
+      if (s_.players() == 4)
+        title += fmt::format(", team {}", tower_color_name(*b.tower_color));
+      else
+        title += ", " + std::string(tower_color_name(*b.tower_color));
+    }
+    title += ")";
+    std::vector<std::string> facts;
+    if (b.tower_color && (s_.players() != 4 || b.holds_towers)) {
+      facts.push_back(p_.tower(*b.tower_color, fmt::format("towers {}", b.towers)));
+    }
+    if (s_.expert()) facts.push_back(fmt::format("coins {}", b.coins));
+    std::vector<std::string> profs;
+    for (Color c : kAllColors)
+      if (s_.professors[index(c)] == p)
+        profs.push_back(p_.color(c, std::string(1, color_letter(c))));
+    if (!profs.empty()) facts.push_back("professors " + join(profs, " "));
+    if (b.wizard) facts.push_back(fmt::format("wizard {}", *b.wizard));
+    line((acting ? p_.bold(title) : title) + (facts.empty() ? "" : " | ") + join(facts, " | "));
+
+    int visible = 0;
+    std::string entrance = "  entrance  " + student_cells(b.entrance, &visible);
+    entrance += pad(fmt::format("({})", b.entrance.total()),
+                    static_cast<int>(fmt::format("({})", b.entrance.total()).size()), 6);
+    if (b.played) {
+      entrance += fmt::format("played {} (MN {})", b.played, mother_nature_steps(b.played));
+    } else if (b.skipped_planning) {
+      entrance += "skipped (absent)";
+    } else if (b.discard) {
+      entrance += fmt::format("last played {}", b.discard);
+    } else {
+      entrance += "no assistant yet";
+    }
+    std::vector<std::string> hand;
+    for (int v = 1; v <= kAssistantCount; ++v)
+      if (b.has_assistant(v)) hand.push_back(std::to_string(v));
+    entrance += " | hand " + (hand.empty() ? std::string("-") : join(hand, " "));
+    line(entrance);
+
+    std::vector<std::string> tables;
+    for (Color c : kAllColors) tables.push_back(table(c, b.dining[c]));
+    line("  dining    " + join(tables, " "));
+  }
+
+  const State& s_;
+  const RenderOptions& o_;
+  Paint p_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string render_board(const State& state, const RenderOptions& options) {
+  return BoardWriter(state, options).run();
+}
+
+}  // namespace eryantis::render

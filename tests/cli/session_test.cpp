@@ -1,0 +1,256 @@
+// The terminal client's session, driven by scripted server lines and typed lines
+// through a fake host: what it sends, prints, schedules, and when it ends. No
+// terminal, no socket, no thread.
+#include "session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "eryantis/client/match_mirror.hpp"
+#include "eryantis/rules/decider.hpp"
+#include "eryantis/codec/codec.hpp"
+#include "support/temp_dir.hpp"
+
+namespace eryantis::cli {
+namespace {
+
+class FakeHost final : public SessionHost {
+ public:
+  void connect() override { ++connects; }
+  void send(std::string_view line) override { sent.emplace_back(line); }
+  void print(const std::string& text) override { printed += text + "\n"; }
+  void after(std::uint64_t delay_ms, std::function<void()> callback) override {
+    timers.push_back({delay_ms, std::move(callback)});
+  }
+  void quit() override { ++quits; }
+
+  bool printed_text(const std::string& needle) const {
+    return printed.find(needle) != std::string::npos;
+  }
+  bool sent_type(const std::string& type) const {
+    for (const auto& l : sent)
+      if (l.find("\"type\":\"" + type + "\"") != std::string::npos) return true;
+    return false;
+  }
+  // Runs the timers scheduled so far (not the ones they schedule).
+  void fire_timers() {
+    auto due = std::move(timers);
+    timers.clear();
+    for (auto& t : due) t.second();
+  }
+
+  int connects = 0;
+  int quits = 0;
+  std::vector<std::string> sent;
+  std::string printed;
+  std::vector<std::pair<std::uint64_t, std::function<void()>>> timers;
+};
+
+class SessionTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Session> make(bool interactive) {
+    SessionOptions o;
+    o.host = "127.0.0.1";
+    o.port = 7777;
+    o.nickname = "alice";
+    o.color = false;
+    o.interactive = interactive;
+    return std::make_unique<Session>(host_, o, client::TokenStore(dir_.path() / "tokens"), 1);
+  }
+  // Connected and logged in (no match), the lobby asked for.
+  std::unique_ptr<Session> logged_in(bool interactive) {
+    auto s = make(interactive);
+    s->start();
+    s->connected();
+    s->line(R"({"type":"welcome","protocol":1,"server":"eryantis"})");
+    s->line(R"({"type":"logged_in","id":"login","nickname":"alice","token":"tok-1"})");
+    host_.sent.clear();
+    return s;
+  }
+
+  test::TempDir dir_{"eryantis-cli-session"};
+  FakeHost host_;
+};
+
+TEST_F(SessionTest, ConnectsLogsInAndKeepsTheToken) {
+  auto s = make(false);
+  s->start();
+  EXPECT_EQ(host_.connects, 1);
+  s->connected();
+  ASSERT_EQ(host_.sent.size(), 2u);
+  EXPECT_TRUE(host_.sent_type("hello"));
+  EXPECT_EQ(host_.sent[1], R"({"type":"login","id":"login","nickname":"alice"})");
+  s->line(R"({"type":"logged_in","id":"login","nickname":"alice","token":"tok-1"})");
+  EXPECT_TRUE(host_.printed_text("logged in as alice. Type help for the commands."));
+  EXPECT_TRUE(host_.sent_type("list_matches"));
+  EXPECT_EQ(client::TokenStore(dir_.path() / "tokens").get("127.0.0.1:7777", "alice"), "tok-1");
+
+  // The next connection logs in with the saved token.
+  s->closed("reset by peer");
+  EXPECT_TRUE(host_.printed_text("connection lost (reset by peer); reconnecting in 250 ms"));
+  ASSERT_EQ(host_.timers.size(), 1u);
+  host_.fire_timers();
+  EXPECT_EQ(host_.connects, 2);
+  host_.sent.clear();
+  s->connected();
+  ASSERT_EQ(host_.sent.size(), 2u);
+  EXPECT_NE(host_.sent[1].find(R"("token":"tok-1")"), std::string::npos) << host_.sent[1];
+  EXPECT_FALSE(s->quitting());
+}
+
+TEST_F(SessionTest, ARefusedLoginEndsWithItsOwnExitCode) {
+  for (const char* code : {"NICKNAME_TAKEN", "BAD_TOKEN"}) {
+    FakeHost host;
+    SessionOptions o;
+    o.nickname = "alice";
+    Session s(host, o, client::TokenStore(dir_.path() / "tokens"), 1);
+    s.start();
+    s.connected();
+    s.line(std::string(R"({"type":"error","id":"login","code":")") + code + R"(","message":"no"})");
+    EXPECT_TRUE(s.quitting()) << code;
+    EXPECT_EQ(s.exit_code(), kExitLoginRefused) << code;
+    EXPECT_EQ(host.quits, 1);
+    EXPECT_NE(host.printed.find("cannot log in as alice; quitting"), std::string::npos);
+  }
+}
+
+// Lines a broken or hostile server might send: each is reported or ignored, none
+// ends the session, and the session still works afterwards.
+TEST_F(SessionTest, MalformedServerLinesAreReportedAndSkipped) {
+  auto s = logged_in(false);
+  const std::vector<std::string> hostile = {
+      "",
+      "not json",
+      "[1,2,3]",
+      R"({"type":7})",
+      R"({"no_type":"joined"})",
+      R"({"type":"joined","match":"one","seat":0})",
+      R"({"type":"joined","seat":0})",
+      R"({"type":"joined","match":1})",
+      R"({"type":"spectating"})",
+      R"({"type":"left","match":[]})",
+      R"({"type":"state","match":1,"seq":"x","view":{}})",
+      R"({"type":"state","match":1,"seq":3,"view":{"garbage":true},"hash":"0"})",
+      R"({"type":"state","match":1,"seq":3,"view":[1,2],"seats":[{"seat":99,"nickname":"x"},{"seat":-5},7]})",
+      R"({"type":"seats","seats":[{"seat":1e99,"nickname":{}},{"seat":2,"nickname":"bob","connected":"yes"}]})",
+      R"({"type":"event","match":1,"seq":4,"event":{"type":"nonsense"},"hash":"zz"})",
+      R"({"type":"event","match":1,"seq":4,"event":"text"})",
+      R"({"type":"event"})",
+      R"({"type":"game_over","match":1,"result":"alice won"})",
+      R"({"type":"game_over","result":{"nicknames":[1,null],"draw":"no","reason":5}})",
+      R"({"type":"match_list","open":[{"match":"1"},{"players":2},5,null],"running":"none"})",
+      R"({"type":"match_list","open":[{"match":9007199254740993,"players":-1,"mode":null,"seats":[{"nickname":3}]}]})",
+      R"({"type":"logged_in"})",
+      R"({"type":"error"})",
+      R"({"type":"error","code":17,"message":[]})",
+      R"({"type":"ack","seq":"five"})",
+      R"({"type":"ping","id":{"x":1}})",
+      R"({"type":"shutdown","message":5})",
+      R"({"type":"match_abandoned","match":"x"})",
+      R"({"type":"hologram"})",
+      std::string(100000, '{'),
+  };
+  for (const auto& line : hostile) {
+    s->line(line);
+    EXPECT_FALSE(s->quitting()) << line;
+  }
+  EXPECT_TRUE(host_.printed_text("(unreadable line from the server: "));
+  EXPECT_TRUE(host_.printed_text("(ignored a joined from the server without match)"));
+  EXPECT_TRUE(host_.printed_text("(ignored a joined from the server without seat)"));
+  EXPECT_TRUE(host_.printed_text("(ignored a game_over from the server without result)"));
+  EXPECT_TRUE(host_.printed_text("(ignored a error from the server without code)"));
+  EXPECT_TRUE(host_.printed_text("(the state could not be read: "));
+  EXPECT_TRUE(host_.printed_text("#9007199254740993"));  // the odd summary, listed as sent
+
+  // Still alive: a typed request goes out.
+  host_.sent.clear();
+  s->typed("list");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_TRUE(host_.sent_type("list_matches"));
+}
+
+TEST_F(SessionTest, PipedInputWaitsForEachReplyThenQuitsAtTheEnd) {
+  auto s = logged_in(false);
+  s->typed("list");
+  s->typed("list");
+  s->input_closed();
+  ASSERT_EQ(host_.sent.size(), 1u);  // the second waits for the first reply
+  EXPECT_FALSE(s->quitting());
+  s->line(R"({"type":"match_list","id":1,"open":[],"running":[]})");
+  ASSERT_EQ(host_.sent.size(), 2u);
+  EXPECT_NE(host_.sent[1].find(R"("id":2)"), std::string::npos);
+  EXPECT_FALSE(s->quitting());
+  s->line(R"({"type":"match_list","id":2,"open":[],"running":[]})");
+  EXPECT_TRUE(s->quitting());
+  EXPECT_EQ(s->exit_code(), kExitOk);
+  EXPECT_TRUE(host_.printed_text("none open: create one"));
+}
+
+TEST_F(SessionTest, APersonIsObeyedAtOnce) {
+  {
+    auto s = logged_in(true);
+    s->typed("list");  // its reply never comes
+    s->typed("quit");
+    EXPECT_TRUE(s->quitting());
+    EXPECT_EQ(host_.quits, 1);
+  }
+  {
+    auto s = logged_in(true);
+    s->closed("server gone");  // not logged in: a script would wait for the reconnection
+    s->input_closed();         // Ctrl-D
+    EXPECT_TRUE(s->quitting());
+    EXPECT_EQ(host_.quits, 2);
+    // A late timer (the reconnection) does nothing once quitting.
+    const int connects = host_.connects;
+    host_.fire_timers();
+    EXPECT_EQ(host_.connects, connects);
+  }
+}
+
+TEST_F(SessionTest, AnswersPingsWithAKeepAlive) {
+  auto s = logged_in(false);
+  s->line(R"({"type":"ping"})");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_EQ(host_.sent[0], client::ClientProtocol::pong());
+}
+
+TEST_F(SessionTest, JoinsAMatchShowsTheBoardAndPlaysALegalMove) {
+  auto s = logged_in(false);
+  s->typed("join 4 1");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_EQ(host_.sent[0], R"({"type":"join_match","id":1,"match":4,"seat":1})");
+  s->line(R"({"type":"joined","id":1,"match":4,"seat":1})");
+  EXPECT_TRUE(host_.printed_text("joined match 4 as seat 1"));
+
+  auto created = rules::create_match(rules::MatchOptions{2, rules::Mode::Simple}, 3);
+  ASSERT_TRUE(created);
+  const rules::State state = rules::apply(rules::State{}, *created);
+  const rules::View view = rules::view(state, 1);
+  s->line(R"({"type":"state","match":4,"seq":1,"seat":1,"status":"lobby","hash":")" +
+          client::state_hash_hex(view.state) + R"(","seats":[{"seat":0,"nickname":"bob",)" +
+          R"("connected":true},{"seat":1,"nickname":"alice","connected":true}],"view":)" +
+          codec::view_to_json(view) + "}");
+  EXPECT_TRUE(host_.printed_text("bob took seat 0"));
+  EXPECT_TRUE(host_.printed_text("ERYANTIS | 2 players, simple"));
+
+  host_.sent.clear();
+  s->typed("auto");  // setup: choose a wizard or a tower, no expected_seq
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_TRUE(host_.sent_type("play"));
+  EXPECT_EQ(host_.sent[0].find("expected_seq"), std::string::npos) << host_.sent[0];
+}
+
+TEST_F(SessionTest, GameCommandsNeedAMatch) {
+  auto s = logged_in(false);
+  s->typed("play 3");
+  EXPECT_TRUE(host_.printed_text("? you are not in a match"));
+  s->typed("fly away");
+  EXPECT_TRUE(host_.printed_text("? unknown command \"fly\""));
+  EXPECT_TRUE(host_.sent.empty());
+}
+
+}  // namespace
+}  // namespace eryantis::cli

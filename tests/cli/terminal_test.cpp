@@ -1,0 +1,199 @@
+// eryantis-cli in a real terminal: the binary runs in a pseudo-terminal (forkpty),
+// so it uses readline and its prompt exactly as for a person, against the real
+// server on 127.0.0.1. It must end on `quit`, on Ctrl-D and on SIGTERM (a prompt
+// that stays after the end is the bug this guards against), also while the server
+// is gone, and exit non-zero when its login is refused.
+#include <gtest/gtest.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "session.hpp"
+#include "support/child_process.hpp"
+#include "support/polling.hpp"
+#include "support/server_process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using eryantis::test::eventually;
+
+// A program on the slave side of a pseudo-terminal; what it writes is drained
+// from the master side by a thread. The destructor kills and reaps it.
+class PtyProcess {
+ public:
+  explicit PtyProcess(std::vector<std::string> args) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    winsize size{};
+    size.ws_row = 40;
+    size.ws_col = 120;
+    pid_ = ::forkpty(&master_, nullptr, nullptr, &size);
+    if (pid_ == 0) {
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    if (pid_ < 0) return;
+    reader_ = std::thread([this] {
+      char chunk[4096];
+      for (;;) {
+        const ssize_t n = ::read(master_, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;  // EIO once the terminal's last user is gone
+        std::lock_guard lock(mutex_);
+        output_.append(chunk, static_cast<std::size_t>(n));
+      }
+    });
+  }
+  PtyProcess(const PtyProcess&) = delete;
+  PtyProcess& operator=(const PtyProcess&) = delete;
+  ~PtyProcess() {
+    if (pid_ > 0 && !status_) {
+      ::kill(pid_, SIGKILL);
+      int status = 0;
+      ::waitpid(pid_, &status, 0);
+    }
+    if (reader_.joinable()) reader_.join();
+    if (master_ >= 0) ::close(master_);
+  }
+
+  bool started() const { return pid_ > 0; }
+  void type(const std::string& keys) {
+    ASSERT_EQ(::write(master_, keys.data(), keys.size()), static_cast<ssize_t>(keys.size()));
+  }
+  void signal(int signum) { ::kill(pid_, signum); }
+  std::string output() const {
+    std::lock_guard lock(mutex_);
+    return output_;
+  }
+  bool wait_output(const std::string& needle, std::chrono::milliseconds timeout) {
+    return eventually(timeout, [&] { return output().find(needle) != std::string::npos; });
+  }
+  // The exit code (128 + signal if a signal ended it) once it exits, nullopt if it still runs.
+  std::optional<int> wait_exit(std::chrono::milliseconds timeout) {
+    eventually(timeout, [&] {
+      if (status_) return true;
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) != pid_) return false;
+      status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      // Everything it wrote is read once the reader sees the end (EIO): output() is complete.
+      if (reader_.joinable()) reader_.join();
+      return true;
+    });
+    return status_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int master_ = -1;
+  std::optional<int> status_;
+  std::thread reader_;
+  mutable std::mutex mutex_;
+  std::string output_;
+};
+
+class CliTerminal : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("TERM", "xterm", 0);  // a terminal readline knows, when the test runner has none
+    eryantis::test::write_file(config_,
+                               "[network]\nlisten = \"127.0.0.1\"\n[log]\nlevel = \"info\"\n");
+    server_ = std::make_unique<eryantis::test::ServerProcess>(config_, dir_.file("cli.db"));
+    ASSERT_TRUE(server_->start()) << server_->log_tail();
+  }
+  void TearDown() override {
+    if (HasFailure() && client_) std::cerr << "--- terminal ---\n" << client_->output() << "\n";
+  }
+
+  std::vector<std::string> cli_args(const std::string& nickname, const std::string& tokens) {
+    return {
+        ERYANTIS_CLI_BIN, "--host", "127.0.0.1", "--port",         std::to_string(server_->port()),
+        "--nickname",     nickname, "--tokens",  dir_.file(tokens)};
+  }
+  // eryantis-cli in a terminal, logged in and at its prompt.
+  void start_at_prompt(const std::string& nickname) {
+    client_ = std::make_unique<PtyProcess>(cli_args(nickname, nickname + ".tokens"));
+    ASSERT_TRUE(client_->started());
+    ASSERT_TRUE(client_->wait_output("logged in as " + nickname, 10s)) << client_->output();
+    ASSERT_TRUE(client_->wait_output("eryantis> ", 5s)) << client_->output();
+  }
+  void expect_exit(int code) {
+    const auto status = client_->wait_exit(5s);
+    ASSERT_TRUE(status.has_value()) << "still running: the prompt stayed";
+    EXPECT_EQ(*status, code);
+  }
+
+  eryantis::test::TempDir dir_{"eryantis-cli-pty"};
+  std::string config_ = dir_.file("server.toml");
+  std::unique_ptr<eryantis::test::ServerProcess> server_;
+  std::unique_ptr<PtyProcess> client_;
+};
+
+TEST_F(CliTerminal, QuitEndsIt) {
+  ASSERT_NO_FATAL_FAILURE(start_at_prompt("alice"));
+  client_->type("list\r");
+  ASSERT_TRUE(client_->wait_output("matches you can join:", 5s));
+  client_->type("quit\r");
+  expect_exit(eryantis::cli::kExitOk);
+}
+
+TEST_F(CliTerminal, CtrlDEndsIt) {
+  ASSERT_NO_FATAL_FAILURE(start_at_prompt("alice"));
+  client_->type("\x04");
+  expect_exit(eryantis::cli::kExitOk);
+}
+
+TEST_F(CliTerminal, SigtermEndsIt) {
+  ASSERT_NO_FATAL_FAILURE(start_at_prompt("alice"));
+  client_->signal(SIGTERM);
+  expect_exit(eryantis::cli::kExitOk);
+}
+
+// The server is gone and the client keeps reconnecting: a person's quit and
+// Ctrl-D still end it at once.
+TEST_F(CliTerminal, QuitAndCtrlDWorkWhileTheServerIsGone) {
+  ASSERT_NO_FATAL_FAILURE(start_at_prompt("alice"));
+  server_->kill_hard();
+  ASSERT_TRUE(client_->wait_output("connection lost", 5s));
+  client_->type("quit\r");
+  expect_exit(eryantis::cli::kExitOk);
+
+  ASSERT_TRUE(server_->start()) << server_->log_tail();
+  ASSERT_NO_FATAL_FAILURE(start_at_prompt("bob"));
+  server_->kill_hard();
+  ASSERT_TRUE(client_->wait_output("connection lost", 5s));
+  client_->type("\x04");
+  expect_exit(eryantis::cli::kExitOk);
+}
+
+// alice is connected elsewhere (a piped client that stays): a second alice with
+// no token is refused (NICKNAME_TAKEN) and must say so and exit non-zero.
+TEST_F(CliTerminal, ARefusedLoginExitsNonZero) {
+  eryantis::test::ChildProcess holder(
+      eryantis::test::Spawn{.argv = cli_args("alice", "holder.tokens"), .stdin_pipe = true});
+  ASSERT_TRUE(eventually(10s, [&] {
+    return holder.output().find("logged in as alice") != std::string::npos;
+  })) << holder.output();
+
+  client_ = std::make_unique<PtyProcess>(cli_args("alice", "other.tokens"));
+  ASSERT_TRUE(client_->started());
+  expect_exit(eryantis::cli::kExitLoginRefused);
+  EXPECT_NE(client_->output().find("NICKNAME_TAKEN"), std::string::npos);
+  EXPECT_NE(client_->output().find("cannot log in as alice; quitting"), std::string::npos);
+  EXPECT_TRUE(holder.running());  // the first alice is untouched
+}
+
+}  // namespace

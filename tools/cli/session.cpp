@@ -1,0 +1,487 @@
+// The terminal client's game flow. See session.hpp.
+#include "session.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <variant>
+
+#include "eryantis/codec/codec.hpp"
+
+namespace eryantis::cli {
+
+using client::ClientProtocol;
+using client::MessageType;
+using client::ServerMessage;
+
+namespace {
+
+// The fields a message cannot be used without, as "match, seat" ("" = none missing).
+std::string missing_fields(const ServerMessage& m) {
+  std::vector<std::string> missing;
+  auto need = [&](bool present, const char* name) {
+    if (!present) missing.emplace_back(name);
+  };
+  switch (m.type) {
+    case MessageType::LoggedIn:
+      need(!m.nickname.empty(), "nickname");
+      break;
+    case MessageType::Joined:
+      need(m.match.has_value(), "match");
+      need(m.seat.has_value(), "seat");
+      break;
+    case MessageType::Spectating:
+    case MessageType::Left:
+      need(m.match.has_value(), "match");
+      break;
+    case MessageType::State:
+      need(m.match.has_value(), "match");
+      need(m.seq.has_value(), "seq");
+      need(!m.view_json.empty(), "view");
+      break;
+    case MessageType::Event:
+      need(m.match.has_value(), "match");
+      need(m.seq.has_value(), "seq");
+      need(!m.event_json.empty(), "event");
+      break;
+    case MessageType::GameOver:
+      need(m.result.has_value(), "result");
+      break;
+    case MessageType::Error:
+      need(!m.code.empty(), "code");
+      break;
+    default:
+      break;
+  }
+  std::string out;
+  for (const auto& name : missing) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string result_text(const client::GameResult& result) {
+  std::string out;
+  for (const auto& n : result.nicknames) {
+    if (!out.empty()) out += " and ";
+    out += n;
+  }
+  out += result.draw ? " share the victory" : " won";
+  if (!result.reason.empty()) out += " (" + result.reason + ")";
+  return out;
+}
+
+std::string lobby_text(const ServerMessage& m) {
+  std::string out = "matches you can join:\n";
+  auto list = [&](const std::vector<client::MatchSummary>& matches, const char* empty) {
+    if (matches.empty()) {
+      out += std::string("  ") + empty + "\n";
+      return;
+    }
+    for (const auto& e : matches) {
+      char line[160];
+      std::snprintf(line, sizeof line, "  #%-5lld %dp %-6s %-8s", static_cast<long long>(e.match),
+                    e.players, e.mode.c_str(), e.status.c_str());
+      out += line;
+      for (const auto& s : e.seats) {
+        out += ' ';
+        out += s.nickname.value_or("(free)");
+      }
+      out += "\n";
+    }
+  };
+  list(m.open, "none open: create one (create 2) or quick-join (quick)");
+  out += "running:\n";
+  list(m.running, "none");
+  if (m.yours) out += "your match: " + std::to_string(*m.yours) + "\n";
+  return out;
+}
+
+Session::Session(SessionHost& host, SessionOptions options, client::TokenStore tokens,
+                 std::uint64_t seed)
+    : host_(host), options_(std::move(options)), tokens_(std::move(tokens)), random_(seed) {}
+
+std::string Session::server_key() const {
+  return options_.host + ":" + std::to_string(options_.port);
+}
+
+void Session::start() {
+  host_.print("connecting to " + server_key() + " as " + options_.nickname + " ...");
+  host_.connect();
+}
+
+// --- input ------------------------------------------------------------------
+
+void Session::typed(std::string line) {
+  // A person at a terminal is obeyed at once: nothing they wait for may hold a quit.
+  if (options_.interactive && !quitting_) {
+    auto parsed = parse_line(line);
+    if (parsed && *parsed && std::holds_alternative<Quit>(**parsed)) {
+      quit();
+      return;
+    }
+  }
+  input_.push_back(std::move(line));
+  pump();
+}
+
+void Session::input_closed() {
+  input_eof_ = true;
+  if (options_.interactive) {
+    quit();
+    return;
+  }
+  pump();
+}
+
+void Session::quit(int exit_code) {
+  if (quitting_) return;
+  quitting_ = true;
+  exit_code_ = exit_code;
+  host_.quit();
+}
+
+// --- the connection -----------------------------------------------------------
+
+void Session::connected() {
+  backoff_ms_ = 250;
+  host_.send(ClientProtocol::hello("eryantis-cli", client::Updates::Events));
+  const auto token = tokens_.get(server_key(), options_.nickname);
+  host_.send(ClientProtocol::login(options_.nickname,
+                                   token ? std::optional<std::string_view>(*token) : std::nullopt,
+                                   ClientProtocol::string_id("login")));
+}
+
+void Session::closed(std::string_view reason) {
+  if (quitting_) return;
+  logged_in_ = false;
+  result_due_ = false;  // a result not received by now will not come on this connection
+  pending_id_.clear();  // that request's fate is unknown: the state after login tells
+  host_.print("connection lost (" + std::string(reason) + "); reconnecting in " +
+              std::to_string(backoff_ms_) + " ms");
+  host_.after(static_cast<std::uint64_t>(backoff_ms_), [this] {
+    if (!quitting_) host_.connect();
+  });
+  backoff_ms_ = std::min(backoff_ms_ * 2, 5000);
+}
+
+void Session::line(std::string_view text) {
+  if (quitting_) return;
+  auto parsed = client::parse_server_message(text);
+  if (!parsed) {
+    host_.print("(unreadable line from the server: " + parsed.error() + ")");
+    return;
+  }
+  if (const std::string missing = missing_fields(*parsed); !missing.empty()) {
+    host_.print("(ignored a " + parsed->type_name + " from the server without " + missing + ")");
+    // A reply is still a reply: the request it answers is no longer awaited.
+    if (!pending_id_.empty() && parsed->id == pending_id_) pending_id_.clear();
+    pump();
+    return;
+  }
+  handle(*parsed);
+  pump();
+}
+
+// --- server messages -------------------------------------------------------------
+
+void Session::handle(const ServerMessage& m) {
+  // The per-connection RATE_LIMITED carries no id: the line was dropped unread,
+  // and with one request in flight at a time that is its only answer.
+  const bool answers_pending =
+      !pending_id_.empty() && (m.id == pending_id_ || (m.type == MessageType::Error &&
+                                                       m.id.empty() && m.code == "RATE_LIMITED"));
+  if (m.type == MessageType::Event || m.type == MessageType::State || m.type == MessageType::Seats)
+    autoplay_blocked_ = false;
+  switch (m.type) {
+    case MessageType::Welcome:
+    case MessageType::Pong:
+      break;
+    case MessageType::LoggedIn:
+      on_logged_in(m);
+      break;
+    case MessageType::MatchList:
+      host_.print(lobby_text(m));
+      break;
+    case MessageType::Joined:
+      acked_seq_ = 0;
+      host_.print("joined match " + std::to_string(*m.match) + " as seat " +
+                  std::to_string(*m.seat));
+      break;
+    case MessageType::Spectating:
+      host_.print("watching match " + std::to_string(*m.match));
+      break;
+    case MessageType::Left:
+      host_.print("left match " + std::to_string(*m.match));
+      mirror_.clear();
+      acked_seq_ = 0;
+      break;
+    case MessageType::State:
+      update_names(m.seats);
+      if (!mirror_.load_state(m))
+        host_.print("(the state could not be read: " + mirror_.problem() + ")");
+      draw_board();
+      break;
+    case MessageType::Seats:
+      update_names(m.seats);
+      break;
+    case MessageType::Event:
+      on_event(m);
+      break;
+    case MessageType::Ack:
+      // Our command is durable; its event (this seq) may still be on its way.
+      if (m.seq) acked_seq_ = std::max(acked_seq_, *m.seq);
+      break;
+    case MessageType::GameOver:
+      host_.print("*** game over: " + result_text(*m.result) + " ***");
+      result_due_ = false;
+      autoplay_ = false;
+      acked_seq_ = 0;
+      break;
+    case MessageType::Error:
+      on_error(m);
+      break;
+    case MessageType::Ping:
+      host_.send(ClientProtocol::pong());
+      break;
+    case MessageType::Shutdown:
+      host_.print("server: " + m.message);
+      break;
+    case MessageType::Unknown:
+      if (m.type_name == "match_abandoned") {
+        host_.print("the match was abandoned: a player stayed away");
+        mirror_.clear();
+      }
+      break;
+  }
+  if (answers_pending) pending_id_.clear();
+}
+
+void Session::on_logged_in(const ServerMessage& m) {
+  logged_in_ = true;
+  if (m.token.empty()) {
+    host_.print("(the server sent no resume token: none saved)");
+  } else if (auto saved = tokens_.put(server_key(), m.nickname, m.token); !saved) {
+    host_.print("(could not save the resume token: " + saved.error() + ")");
+  }
+  if (m.match) {
+    host_.print("logged in as " + m.nickname + ", back in match " + std::to_string(*m.match) +
+                " (seat " + std::to_string(m.seat.value_or(-1)) + ")");
+  } else {
+    host_.print("logged in as " + m.nickname + ". Type help for the commands.");
+    if (!greeted_) host_.send(ClientProtocol::list_matches());
+  }
+  greeted_ = true;
+}
+
+void Session::on_event(const ServerMessage& m) {
+  const rules::State before = mirror_.state();
+  const auto outcome = mirror_.on_event(m);
+  if (outcome == client::MatchMirror::Update::NeedsSync) {
+    host_.send(ClientProtocol::sync());
+    return;
+  }
+  if (outcome != client::MatchMirror::Update::Applied) return;
+  if (auto ev = codec::event_from_json(m.event_json)) {
+    std::string text = "#";  // built step by step: g++ 12 warns wrongly about "#" + ...
+    text += std::to_string(mirror_.seq());
+    text += ' ';
+    text += render::describe_event(before, *ev, mirror_.state(), names_);
+    host_.print(text);
+  }
+  if (!autoplay_ || mirror_.my_turn() || mirror_.game_over()) draw_board();
+  if (mirror_.game_over() && !result_due_) {
+    // game_over (the result) follows this event: hold the input (and the quit
+    // at its end) until it is here, or for 2 s if it never comes.
+    result_due_ = true;
+    host_.after(2000, [this] {
+      result_due_ = false;
+      pump();
+    });
+  }
+}
+
+void Session::on_error(const ServerMessage& m) {
+  host_.print("✗ " + m.code + ": " + m.message);
+  if (autoplay_) {
+    // Wait for news from the server, or half a second, before trying again.
+    autoplay_blocked_ = true;
+    host_.after(500, [this] {
+      autoplay_blocked_ = false;
+      pump();
+    });
+  }
+  if (m.code == "STALE_SEQ") host_.send(ClientProtocol::sync());
+  if (m.code == "BAD_TOKEN" || m.code == "NICKNAME_TAKEN") {
+    host_.print("cannot log in as " + options_.nickname + "; quitting");
+    quit(kExitLoginRefused);
+  }
+}
+
+void Session::update_names(const std::vector<client::SeatInfo>& seats) {
+  for (const auto& s : seats) {
+    if (s.seat < 0 || s.seat >= rules::kMaxPlayers) continue;
+    const std::string name = s.nickname.value_or("");
+    const auto key = static_cast<std::size_t>(s.seat);
+    if (!name.empty() && name == names_[key] && connected_[key] != s.connected &&
+        name != options_.nickname)
+      host_.print(name + (s.connected ? " is back" : " disconnected"));
+    else if (!name.empty() && names_[key].empty() && name != options_.nickname)
+      host_.print(name + " took seat " + std::to_string(s.seat));
+    names_[key] = name;
+    connected_[key] = s.connected;
+  }
+}
+
+void Session::draw_board() {
+  if (!mirror_.synced()) return;
+  render::RenderOptions o;
+  o.names = names_;
+  o.color = options_.color;
+  o.viewer = mirror_.seat();
+  std::string text = render::render_board(mirror_.state(), o);
+  if (options_.redraw_in_place) text = "\033[2J\033[H" + text;
+  host_.print(text);
+}
+
+// --- requests ---------------------------------------------------------------------
+
+void Session::request(const std::function<std::string(std::string_view id)>& build) {
+  pending_id_ = ClientProtocol::number_id(++ids_);
+  host_.send(build(pending_id_));
+}
+
+// Handles queued input lines while nothing is in flight.
+void Session::pump() {
+  if (autoplay_) autoplay_step();
+  while (!quitting_) {
+    if (!pending_id_.empty() || !logged_in_ || result_due_) return;
+    if (mirror_.has_match() && mirror_.seq() < acked_seq_) return;  // our event is still coming
+    if (waiting_turn_) {
+      if (mirror_.synced() && !mirror_.my_turn() && !mirror_.game_over()) return;
+      waiting_turn_ = false;
+    }
+    if (autoplay_) {
+      autoplay_step();
+      return;
+    }
+    if (input_.empty()) {
+      if (input_eof_) quit();
+      return;
+    }
+    std::string line = std::move(input_.front());
+    input_.pop_front();
+    run(line);
+  }
+}
+
+void Session::run(const std::string& line) {
+  auto parsed = parse_line(line);
+  if (!parsed) {
+    host_.print("? " + parsed.error());
+    return;
+  }
+  if (!*parsed) return;
+  std::visit([&](const auto& a) { act(a); }, **parsed);
+}
+
+void Session::send_play(const rules::Command& c) {
+  const std::string command_id = options_.nickname + "-" + std::to_string(random_());
+  // In setup everyone chooses at once, so the seq moves under us: no expected_seq there.
+  std::optional<std::int64_t> expected;
+  if (mirror_.state().phase != rules::Phase::Setup) expected = mirror_.seq();
+  request([&](std::string_view id) { return ClientProtocol::play(c, command_id, expected, id); });
+}
+
+void Session::play_random(const std::vector<rules::Command>& legal) {
+  const auto& c = legal[random_() % legal.size()];
+  host_.print("> " + command_text(c));
+  send_play(c);
+}
+
+void Session::autoplay_step() {
+  if (!pending_id_.empty() || !logged_in_ || !mirror_.synced() || autoplay_blocked_) return;
+  if (mirror_.seq() < acked_seq_) return;  // act on the state after our own last command
+  if (mirror_.game_over()) {
+    autoplay_ = false;
+    return;
+  }
+  if (!mirror_.my_turn()) return;
+  const auto legal = mirror_.legal_commands();
+  if (!legal.empty()) play_random(legal);
+}
+
+void Session::act(const GameCommand& g) {
+  if (!mirror_.has_match()) {
+    host_.print("? you are not in a match: create, join or quick first");
+    return;
+  }
+  send_play(g.command);
+}
+
+void Session::act(const LobbyList&) {
+  request([](std::string_view id) { return ClientProtocol::list_matches(id); });
+}
+
+void Session::act(const LobbyCreate& c) {
+  request([&](std::string_view id) { return ClientProtocol::create_match(c.options, id); });
+}
+
+void Session::act(const LobbyJoin& j) {
+  request([&](std::string_view id) { return ClientProtocol::join_match(j.match, id, j.seat); });
+}
+
+void Session::act(const LobbyQuick& q) {
+  request([&](std::string_view id) { return ClientProtocol::quick_join(q.players, q.mode, id); });
+}
+
+void Session::act(const LobbyLeave&) {
+  request([](std::string_view id) { return ClientProtocol::leave_match(id); });
+}
+
+void Session::act(const Watch& w) {
+  request([&](std::string_view id) { return ClientProtocol::spectate(w.match, id); });
+}
+
+void Session::act(const ShowBoard&) {
+  if (mirror_.synced())
+    draw_board();
+  else
+    host_.print("no match to show: create, join, quick or watch one");
+}
+
+void Session::act(const ShowMoves&) {
+  const auto legal = mirror_.legal_commands();
+  if (legal.empty()) {
+    host_.print(mirror_.has_match() ? "nothing to do: it is not your turn"
+                                    : "you are not in a match");
+    return;
+  }
+  constexpr std::size_t kShown = 40;  // a screenful; `auto` picks among all of them
+  std::string out = "you may type:";
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (i == kShown) {
+      out += "\n  ... and " + std::to_string(legal.size() - kShown) + " more";
+      break;
+    }
+    out += "\n  " + command_text(legal[i]);
+  }
+  host_.print(out);
+}
+
+void Session::act(const AutoMove&) {
+  const auto legal = mirror_.legal_commands();
+  if (legal.empty()) {
+    host_.print("? nothing to play now");
+    return;
+  }
+  play_random(legal);
+}
+
+void Session::act(const Help&) {
+  host_.print(help_text());
+}
+
+}  // namespace eryantis::cli

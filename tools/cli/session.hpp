@@ -1,0 +1,143 @@
+#pragma once
+// The terminal client's game flow without a terminal: what to send for each typed
+// line and each server line, what to print, when to reconnect and when to end.
+// No terminal, no threads, no sockets: everything outside goes through a
+// SessionHost (the real one is tools/cli/main.cpp; the tests script one), so a
+// session is driven and checked line by line.
+//
+// Input is a queue of typed lines handled one at a time: a line that sends a
+// request waits for its reply, `wait` waits for your turn. That makes piped
+// scripts behave exactly like a person typing. A person at a terminal
+// (`interactive`) is obeyed at once on `quit` and end of input (Ctrl-D), even
+// while a reply or a reconnection is still awaited.
+//
+// Server lines are read into typed messages (client::parse_server_message); a
+// line that is not a message, or a message without a field it needs, is reported
+// and skipped: a misbehaving server never ends the session.
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "command_line.hpp"
+#include "eryantis/client/client_protocol.hpp"
+#include "eryantis/client/match_mirror.hpp"
+#include "eryantis/client/token_store.hpp"
+#include "eryantis/render/render.hpp"
+
+namespace eryantis::cli {
+
+struct SessionOptions {
+  std::string host = "127.0.0.1";
+  int port = 7777;
+  std::string nickname;
+  bool color = true;
+  bool redraw_in_place = false;  // clear the screen before each board (a colour terminal)
+  bool interactive = false;      // a person at a terminal: quit and Ctrl-D act at once
+};
+
+// Exit codes of eryantis-cli.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitLoginRefused = 3;  // BAD_TOKEN or NICKNAME_TAKEN: retrying cannot help
+
+// What a session needs from the world around it.
+class SessionHost {
+ public:
+  virtual ~SessionHost() = default;
+  // Opens (or re-opens) the connection to the server; the outcome comes back as
+  // Session::connected() or Session::closed().
+  virtual void connect() = 0;
+  // Queues one request line (without '\n') on the connection.
+  virtual void send(std::string_view line) = 0;
+  // Shows text to the person (one or more lines; a missing final '\n' is added).
+  virtual void print(const std::string& text) = 0;
+  // Calls `callback` once after `delay_ms`, unless the session ends first.
+  virtual void after(std::uint64_t delay_ms, std::function<void()> callback) = 0;
+  // Closes the connection and ends the program (Session::exit_code() tells how).
+  virtual void quit() = 0;
+};
+
+class Session {
+ public:
+  // `seed` drives the random moves (auto, autoplay) and command ids.
+  Session(SessionHost& host, SessionOptions options, client::TokenStore tokens, std::uint64_t seed);
+
+  void start();
+
+  // Input from the person.
+  void typed(std::string line);
+  void input_closed();
+
+  // The connection.
+  void connected();
+  void line(std::string_view text);
+  void closed(std::string_view reason);
+
+  // Ends the session (idempotent; the first code stays).
+  void quit(int exit_code = kExitOk);
+  bool quitting() const { return quitting_; }
+  int exit_code() const { return exit_code_; }
+
+ private:
+  std::string server_key() const;
+  void handle(const client::ServerMessage& m);
+  void on_logged_in(const client::ServerMessage& m);
+  void on_event(const client::ServerMessage& m);
+  void on_error(const client::ServerMessage& m);
+  void draw_board();
+  void update_names(const std::vector<client::SeatInfo>& seats);
+  // Sends the request `build` makes with a fresh id; the input waits for its reply.
+  void request(const std::function<std::string(std::string_view id)>& build);
+  void pump();
+  void run(const std::string& line);
+  void send_play(const rules::Command& c);
+  void play_random(const std::vector<rules::Command>& legal);
+  void autoplay_step();
+
+  void act(const GameCommand& g);
+  void act(const LobbyList&);
+  void act(const LobbyCreate& c);
+  void act(const LobbyJoin& j);
+  void act(const LobbyQuick& q);
+  void act(const LobbyLeave&);
+  void act(const Watch& w);
+  void act(const ShowBoard&);
+  void act(const ShowMoves&);
+  void act(const AutoMove&);
+  void act(const WaitTurn&) { waiting_turn_ = true; }
+  void act(const AutoPlay&) { autoplay_ = true; }
+  void act(const Help&);
+  void act(const Quit&) { quit(); }
+
+  SessionHost& host_;
+  SessionOptions options_;
+  client::TokenStore tokens_;
+  std::mt19937_64 random_;
+  client::MatchMirror mirror_;
+  render::Names names_{};
+  std::array<bool, rules::kMaxPlayers> connected_{};
+  std::deque<std::string> input_;
+  bool input_eof_ = false;
+  bool logged_in_ = false;
+  bool greeted_ = false;
+  bool waiting_turn_ = false;
+  bool autoplay_ = false;
+  bool autoplay_blocked_ = false;  // refused: wait for news from the server before trying again
+  bool quitting_ = false;
+  bool result_due_ = false;  // the match's last event is here, its game_over push not yet
+  int exit_code_ = kExitOk;
+  std::string pending_id_;
+  std::int64_t acked_seq_ = 0;  // the seq of our last acknowledged command
+  std::int64_t ids_ = 0;
+  int backoff_ms_ = 250;
+};
+
+// The lobby (a match_list reply) and a game result in words.
+std::string lobby_text(const client::ServerMessage& match_list);
+std::string result_text(const client::GameResult& result);
+
+}  // namespace eryantis::cli
