@@ -11,10 +11,6 @@ namespace eryantis::server {
 using protocol::error_code_name;
 using protocol::ErrorCode;
 
-namespace {
-constexpr std::size_t kRecentCommands = 64;
-}
-
 void Server::enqueue(Room& room, std::function<void()> op) {
   room.waiting.push_back(std::move(op));
   run_next(room.id);

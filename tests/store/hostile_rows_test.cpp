@@ -1,0 +1,208 @@
+// Stored data is input, not truth: rows that decode but are illegal (a seat of
+// -1, cloud 9, a character not in play, an island out of range) and a snapshot
+// that decodes but breaks the game's invariants. Every path that folds them
+// (restore at start, restore_state, snapshots, verify) refuses them with a clear
+// reason before they index anything. Run under ASan + UBSan in the sanitizer
+// build, where apply()'s contract assertions would also abort on any of them.
+#include <gtest/gtest.h>
+
+#include "eryantis/rules/serialize.hpp"
+#include "test_support.hpp"
+
+namespace eryantis::store {
+namespace {
+
+using testing::TempDir;
+
+struct HostileRowTest : ::testing::Test {
+  TempDir dir;
+  std::string path = dir.file("eryantis.db");
+  // No snapshots: every event of the match is folded on each restore.
+  Store store = testing::open_store(path, Options{.snapshot_every = 0});
+  testing::Game game;
+  MatchId id = 0;
+
+  void play(rules::MatchOptions options) {
+    const std::uint64_t seed = testing::test_seed("HostileRowTest");
+    game = testing::play_random_game(options, seed, 80);
+    ASSERT_EQ(game.events.size(), 80u);
+    id = testing::store_game(store, game, seed);
+  }
+
+  // The seq of the first stored event whose command has this type.
+  Seq first(std::string_view type) const {
+    for (std::size_t i = 0; i < game.events.size(); ++i)
+      if (rules::command_type(game.events[i].event.command) == type) return static_cast<Seq>(i + 1);
+    ADD_FAILURE() << "no " << type << " event in the game";
+    return 1;
+  }
+  const rules::Event& event_at(Seq seq) const {
+    return game.events[static_cast<std::size_t>(seq - 1)].event;
+  }
+
+  // The row's payload replaced; its type column and stored hash left as they were.
+  void store_payload(Seq seq, const rules::Event& event) {
+    auto update =
+        store.database().prepare("UPDATE events SET payload = ?1 WHERE match_id = ?2 AND seq = ?3");
+    ASSERT_TRUE(update) << update.error().message;
+    update->bind(1, rules::event_to_json(event)).bind(2, id).bind(3, seq);
+    ASSERT_TRUE(update->run());
+  }
+
+  // Every folding path reports the row at `seq` as refused by the rules.
+  void expect_refused(Seq seq) {
+    const std::string reason = "event " + std::to_string(seq) + " is refused by today's rules";
+    Store reader = testing::open_store(path, Options{.read_only = true});
+    auto verified = reader.verify(id);
+    ASSERT_TRUE(verified) << verified.error().message;
+    ASSERT_FALSE(verified->ok());
+    EXPECT_EQ(verified->divergence->seq, seq);
+    EXPECT_NE(verified->divergence->reason.find(reason), std::string::npos)
+        << verified->divergence->reason;
+    EXPECT_EQ(verified->events_checked, seq - 1);
+
+    auto state = store.restore_state(id);
+    ASSERT_FALSE(state);
+    EXPECT_EQ(state.error().code, StoreCode::Corrupt);
+    EXPECT_NE(state.error().message.find(reason), std::string::npos) << state.error().message;
+
+    auto report = store.restore_unfinished();
+    ASSERT_TRUE(report) << report.error().message;
+    EXPECT_TRUE(report->restored.empty());
+    ASSERT_EQ(report->quarantined.size(), 1u);
+    EXPECT_EQ(report->quarantined[0].id, id);
+    EXPECT_NE(report->quarantined[0].reason.find(reason), std::string::npos)
+        << report->quarantined[0].reason;
+    auto matches = store.list_matches().value();
+    ASSERT_EQ(matches.size(), 1u);
+    EXPECT_EQ(matches[0].status, MatchStatus::Quarantined);
+    EXPECT_EQ(matches[0].quarantine_reason, report->quarantined[0].reason);
+  }
+};
+
+TEST_F(HostileRowTest, SeatMinusOne) {
+  play({2, rules::Mode::Simple});
+  const Seq seq = first("move_to_island");
+  rules::Event event = event_at(seq);
+  event.seat = -1;
+  store_payload(seq, event);
+  expect_refused(seq);
+}
+
+TEST_F(HostileRowTest, SeatOfAnotherMatchSize) {
+  play({2, rules::Mode::Simple});
+  const Seq seq = first("play_assistant");
+  rules::Event event = event_at(seq);
+  event.seat = 3;  // decodes (seats are 0..3), but this match has two
+  store_payload(seq, event);
+  expect_refused(seq);
+}
+
+TEST_F(HostileRowTest, CloudNine) {
+  play({2, rules::Mode::Simple});
+  const Seq seq = first("choose_cloud");
+  rules::Event event = event_at(seq);
+  event.command = rules::ChooseCloud{9};
+  store_payload(seq, event);
+  expect_refused(seq);
+}
+
+TEST_F(HostileRowTest, CharacterInNoSlot) {
+  // A simple match has no characters: the character's slot would be -1.
+  play({2, rules::Mode::Simple});
+  const Seq seq = first("move_to_island");
+  rules::Event event = event_at(seq);
+  event.command = rules::UseFarmer{};
+  store_payload(seq, event);
+  expect_refused(seq);
+}
+
+TEST_F(HostileRowTest, CharacterNotAmongTheMatchsThree) {
+  play({3, rules::Mode::Expert});
+  const Seq seq = first("move_to_island");
+  const rules::State& before = game.states[static_cast<std::size_t>(seq - 2)];
+  rules::Event event = event_at(seq);
+  // The first character of the twelve that is not in play.
+  const rules::Command candidates[] = {rules::UseFarmer{}, rules::UsePostman{}, rules::UseCentaur{},
+                                       rules::UseKnight{}, rules::UseHerald{0}};
+  const rules::CharacterId ids[] = {rules::CharacterId::Farmer, rules::CharacterId::Postman,
+                                    rules::CharacterId::Centaur, rules::CharacterId::Knight,
+                                    rules::CharacterId::Herald};
+  bool found = false;
+  for (std::size_t i = 0; i < std::size(ids) && !found; ++i) {
+    bool in_play = false;
+    for (const rules::CharacterCard& card : before.characters) in_play |= card.id == ids[i];
+    if (!in_play) {
+      event.command = candidates[i];
+      found = true;
+    }
+  }
+  ASSERT_TRUE(found);
+  store_payload(seq, event);
+  expect_refused(seq);
+}
+
+TEST_F(HostileRowTest, IslandOutOfRange) {
+  play({2, rules::Mode::Simple});
+  const Seq seq = first("move_to_island");
+  rules::Event event = event_at(seq);
+  std::get<rules::MoveToIsland>(event.command).island = 200;
+  store_payload(seq, event);
+  expect_refused(seq);
+}
+
+TEST_F(HostileRowTest, ASnapshotThatBreaksTheInvariantsIsNeverRestored) {
+  Store snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
+  const std::uint64_t seed = testing::test_seed("ASnapshotThatBreaksTheInvariants");
+  testing::Game played = testing::play_random_game({2, rules::Mode::Simple}, seed, 48);
+  ASSERT_EQ(played.events.size(), 48u);
+  const MatchId match = testing::store_game(snapshots, played, seed);
+  ASSERT_EQ(snapshots.database().query_int("SELECT max(seq) FROM snapshots").value(), 48);
+
+  // The newest snapshot (at the last event) holds seat -1 in the turn order, and
+  // the last event's stored hash is forged to vouch for it.
+  rules::State bad = played.states.back();
+  ASSERT_GT(bad.order_size, 0);
+  bad.order[0] = -1;
+  auto update = snapshots.database().prepare(
+      "UPDATE snapshots SET state = ?1 WHERE match_id = ?2 AND seq = 48");
+  ASSERT_TRUE(update);
+  update->bind_blob(1, rules::state_to_binary(bad)).bind(2, match);
+  ASSERT_TRUE(update->run());
+  testing::exec(snapshots, "UPDATE events SET state_hash = '" + hash_to_hex(rules::hash(bad)) +
+                               "' WHERE seq = 48");
+
+  // Restoring skips it, refolds from the snapshot at 32 and finds the forged hash.
+  auto report = snapshots.restore_unfinished().value();
+  EXPECT_TRUE(report.restored.empty());
+  ASSERT_EQ(report.quarantined.size(), 1u);
+  EXPECT_NE(report.quarantined[0].reason.find("hash mismatch at event 48"), std::string::npos)
+      << report.quarantined[0].reason;
+  auto verified = snapshots.verify(match).value();
+  ASSERT_FALSE(verified.ok());
+  EXPECT_EQ(verified.divergence->seq, 48);
+}
+
+TEST_F(HostileRowTest, AnIllegalRowInTheTailStopsTheSnapshotButNotTheAppend) {
+  Store snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
+  const std::uint64_t seed = testing::test_seed("AnIllegalRowInTheTail");
+  testing::Game played = testing::play_random_game({2, rules::Mode::Simple}, seed, 20);
+  ASSERT_EQ(played.events.size(), 20u);
+  const MatchId match =
+      snapshots.create_match(NewMatch{played.options, MatchStatus::Running}).value();
+  ASSERT_TRUE(snapshots.append(match, 0, std::span(played.events.data(), 10)));
+  // Event 5 becomes cloud 9; the append that crosses seq 16 folds it for its snapshot.
+  rules::Event event = played.events[4].event;
+  event.command = rules::ChooseCloud{9};
+  auto update = snapshots.database().prepare(
+      "UPDATE events SET payload = ?1 WHERE match_id = ?2 AND seq = 5");
+  ASSERT_TRUE(update);
+  update->bind(1, rules::event_to_json(event)).bind(2, match);
+  ASSERT_TRUE(update->run());
+  auto appended = snapshots.append(match, 10, std::span(played.events.data() + 10, 10));
+  ASSERT_TRUE(appended) << appended.error().message;
+  EXPECT_EQ(snapshots.database().query_int("SELECT count(*) FROM snapshots").value(), 0);
+}
+
+}  // namespace
+}  // namespace eryantis::store
