@@ -339,6 +339,18 @@ TEST_F(ReplayTest, ApplyNeedsNoDatabase) {
   r = run(dir_, {"apply", "--state", file, "--seat", "0", "--command", R"({"type":"fly"})"});
   EXPECT_EQ(r.code, 2) << describe(r);
   EXPECT_NE(r.err.find("not a command"), std::string::npos);
+
+  // A state that decodes but no match can reach is refused before the rules index with it.
+  State broken = s;
+  broken.order[0] = -1;
+  const std::string broken_file = dir_.file("broken.json");
+  std::ofstream(broken_file) << state_to_json(broken);
+  r = run(dir_, {"apply", "--state", broken_file, "--seat", std::to_string(seat), "--command",
+                 command_to_json(good)});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("not a state of a real match: the turn order holds a seat out of range"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST_F(ReplayTest, Errors) {

@@ -6,6 +6,8 @@
 // build, where apply()'s contract assertions would also abort on any of them.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "eryantis/rules/serialize.hpp"
 #include "test_support.hpp"
 
@@ -22,22 +24,23 @@ struct HostileRowTest : ::testing::Test {
   testing::Game game;
   MatchId id = 0;
 
-  void play(rules::MatchOptions options) {
+  // Plays a game, replaces the first event of command type `type` with what
+  // `tamper` makes of it, and expects every folding path to refuse that row.
+  void expect_refused(
+      rules::MatchOptions options, std::string_view type,
+      const std::function<void(rules::Event&, const rules::State& before)>& tamper) {
     const std::uint64_t seed = testing::test_seed("HostileRowTest");
-    game = testing::play_random_game(options, seed, 80);
-    ASSERT_EQ(game.events.size(), 80u);
+    game = testing::play_random_game(options, seed, 200);
     id = testing::store_game(store, game, seed);
-  }
-
-  // The seq of the first stored event whose command has this type.
-  Seq first(std::string_view type) const {
-    for (std::size_t i = 0; i < game.events.size(); ++i)
-      if (rules::command_type(game.events[i].event.command) == type) return static_cast<Seq>(i + 1);
-    ADD_FAILURE() << "no " << type << " event in the game";
-    return 1;
-  }
-  const rules::Event& event_at(Seq seq) const {
-    return game.events[static_cast<std::size_t>(seq - 1)].event;
+    std::size_t i = 0;
+    while (i < game.events.size() && rules::command_type(game.events[i].event.command) != type) ++i;
+    ASSERT_LT(i, game.events.size()) << "no " << type << " event in the game";
+    ASSERT_GT(i, 0u);
+    rules::Event event = game.events[i].event;
+    tamper(event, game.states[i - 1]);
+    const Seq seq = static_cast<Seq>(i + 1);
+    store_payload(seq, event);
+    expect_refused(seq);
   }
 
   // The row's payload replaced; its type column and stored hash left as they were.
@@ -81,74 +84,54 @@ struct HostileRowTest : ::testing::Test {
 };
 
 TEST_F(HostileRowTest, SeatMinusOne) {
-  play({2, rules::Mode::Simple});
-  const Seq seq = first("move_to_island");
-  rules::Event event = event_at(seq);
-  event.seat = -1;
-  store_payload(seq, event);
-  expect_refused(seq);
+  expect_refused({2, rules::Mode::Simple}, "move_to_island",
+                 [](rules::Event& e, const rules::State&) { e.seat = -1; });
 }
 
 TEST_F(HostileRowTest, SeatOfAnotherMatchSize) {
-  play({2, rules::Mode::Simple});
-  const Seq seq = first("play_assistant");
-  rules::Event event = event_at(seq);
-  event.seat = 3;  // decodes (seats are 0..3), but this match has two
-  store_payload(seq, event);
-  expect_refused(seq);
+  // Decodes (seats are 0..3), but this match has two.
+  expect_refused({2, rules::Mode::Simple}, "play_assistant",
+                 [](rules::Event& e, const rules::State&) { e.seat = 3; });
 }
 
 TEST_F(HostileRowTest, CloudNine) {
-  play({2, rules::Mode::Simple});
-  const Seq seq = first("choose_cloud");
-  rules::Event event = event_at(seq);
-  event.command = rules::ChooseCloud{9};
-  store_payload(seq, event);
-  expect_refused(seq);
+  expect_refused({2, rules::Mode::Simple}, "choose_cloud",
+                 [](rules::Event& e, const rules::State&) { e.command = rules::ChooseCloud{9}; });
 }
 
 TEST_F(HostileRowTest, CharacterInNoSlot) {
   // A simple match has no characters: the character's slot would be -1.
-  play({2, rules::Mode::Simple});
-  const Seq seq = first("move_to_island");
-  rules::Event event = event_at(seq);
-  event.command = rules::UseFarmer{};
-  store_payload(seq, event);
-  expect_refused(seq);
+  expect_refused({2, rules::Mode::Simple}, "move_to_island",
+                 [](rules::Event& e, const rules::State&) { e.command = rules::UseFarmer{}; });
 }
 
 TEST_F(HostileRowTest, CharacterNotAmongTheMatchsThree) {
-  play({3, rules::Mode::Expert});
-  const Seq seq = first("move_to_island");
-  const rules::State& before = game.states[static_cast<std::size_t>(seq - 2)];
-  rules::Event event = event_at(seq);
-  // The first character of the twelve that is not in play.
-  const rules::Command candidates[] = {rules::UseFarmer{}, rules::UsePostman{}, rules::UseCentaur{},
-                                       rules::UseKnight{}, rules::UseHerald{0}};
-  const rules::CharacterId ids[] = {rules::CharacterId::Farmer, rules::CharacterId::Postman,
-                                    rules::CharacterId::Centaur, rules::CharacterId::Knight,
-                                    rules::CharacterId::Herald};
-  bool found = false;
-  for (std::size_t i = 0; i < std::size(ids) && !found; ++i) {
-    bool in_play = false;
-    for (const rules::CharacterCard& card : before.characters) in_play |= card.id == ids[i];
-    if (!in_play) {
-      event.command = candidates[i];
-      found = true;
-    }
-  }
-  ASSERT_TRUE(found);
-  store_payload(seq, event);
-  expect_refused(seq);
+  expect_refused({3, rules::Mode::Expert}, "move_to_island",
+                 [](rules::Event& e, const rules::State& before) {
+                   // The first of these characters that is not one of the match's three.
+                   const std::pair<rules::CharacterId, rules::Command> candidates[] = {
+                       {rules::CharacterId::Farmer, rules::UseFarmer{}},
+                       {rules::CharacterId::Postman, rules::UsePostman{}},
+                       {rules::CharacterId::Centaur, rules::UseCentaur{}},
+                       {rules::CharacterId::Knight, rules::UseKnight{}}};
+                   for (const auto& [id, command] : candidates) {
+                     bool in_play = false;
+                     for (const rules::CharacterCard& card : before.characters)
+                       in_play |= card.id == id;
+                     if (!in_play) {
+                       e.command = command;
+                       return;
+                     }
+                   }
+                   FAIL() << "four characters cannot all be among three";
+                 });
 }
 
 TEST_F(HostileRowTest, IslandOutOfRange) {
-  play({2, rules::Mode::Simple});
-  const Seq seq = first("move_to_island");
-  rules::Event event = event_at(seq);
-  std::get<rules::MoveToIsland>(event.command).island = 200;
-  store_payload(seq, event);
-  expect_refused(seq);
+  expect_refused({2, rules::Mode::Simple}, "move_to_island",
+                 [](rules::Event& e, const rules::State&) {
+                   std::get<rules::MoveToIsland>(e.command).island = 200;
+                 });
 }
 
 TEST_F(HostileRowTest, ASnapshotThatBreaksTheInvariantsIsNeverRestored) {

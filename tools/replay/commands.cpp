@@ -20,6 +20,7 @@
 
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/rules/invariants.hpp"
 #include "eryantis/rules/serialize.hpp"
 #include "eryantis/store/store.hpp"
 
@@ -470,6 +471,10 @@ int run_apply(const ApplyArgs& args) {
   auto state = rules::state_from_json(text);
   if (!state) {
     return error(fmt::format("{}: not a state: {}", args.state_file, state.error().message));
+  }
+  // A state file is input too: the rules index arrays with what it holds.
+  if (std::string broken = rules::invariant_violation(*state); !broken.empty()) {
+    return error(fmt::format("{}: not a state of a real match: {}", args.state_file, broken));
   }
   auto command = rules::command_from_json(args.command_json);
   if (!command) return error(fmt::format("--command: not a command: {}", command.error().message));
