@@ -42,7 +42,7 @@ Result<void> snapshot_if_due(Store::Impl& impl, MatchId id, Seq before, Seq afte
   const int every = impl.options.snapshot_every;
   if (every <= 0 || before / every == after / every) return {};
   if (state_after != nullptr) {
-    // Never store a snapshot that disagrees with the log: it would poison resumes.
+    // Never store a snapshot that disagrees with the log: it would poison restores.
     if (rules::hash(*state_after) != last_hash) {
       return fail(StoreCode::Invalid,
                   fmt::format("match {}: state_after does not hash to the last event's "

@@ -144,7 +144,7 @@ TEST(CrashTest, EveryAcknowledgedEventSurvivesSigkill) {
     close(fds[1]);
 
     // Most rounds kill 1-30 ms after the child's first acknowledgement (mid-write);
-    // every fifth counts from the fork, so some kills land in open/migrate/resume.
+    // every fifth counts from the fork, so some kills land in open/migrate/restore.
     using Clock = std::chrono::steady_clock;
     const auto delay = std::chrono::milliseconds(1 + rng() % 30);
     const bool from_fork = round % 5 == 0;

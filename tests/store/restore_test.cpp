@@ -1,4 +1,4 @@
-// Resuming at start: every unfinished match loads, and a damaged one is
+// Restoring at start: every unfinished match loads, and a damaged one is
 // quarantined alone with its reason, its events untouched.
 #include <gtest/gtest.h>
 

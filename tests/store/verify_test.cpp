@@ -38,13 +38,13 @@ TEST(VerifyTest, ReportsTheFirstDivergence) {
   EXPECT_EQ(report.events_checked, 29);
 }
 
-TEST(VerifyTest, FindsAGapThatASnapshotHidesFromResume) {
+TEST(VerifyTest, FindsAGapThatASnapshotHidesFromRestore) {
   TempDir dir;
   Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 20});
   const auto game = testing::play_random_game({3, rules::Mode::Simple}, 9, 70);
   const MatchId id = testing::store_game(store, game, 9);
   testing::exec(store, "DELETE FROM events WHERE seq = 5");
-  // Resume trusts the verified snapshot at seq 60 (that is what snapshots are for)...
+  // Restoring trusts the verified snapshot at seq 60 (that is what snapshots are for)...
   EXPECT_TRUE(store.restore_unfinished().value().quarantined.empty());
   // ...verify does not.
   auto report = store.verify(id).value();
