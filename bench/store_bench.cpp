@@ -58,7 +58,8 @@ const std::vector<Game>& games() {
     }
     std::sort(lengths.rbegin(), lengths.rend());
     std::vector<Game> out;
-    for (std::size_t i = 0; i < 50; ++i) out.push_back(play({4, rules::Mode::Expert}, lengths[i].second));
+    for (std::size_t i = 0; i < 50; ++i)
+      out.push_back(play({4, rules::Mode::Expert}, lengths[i].second));
     std::fprintf(stderr, "store bench games: %zu..%zu events\n", out.back().events.size(),
                  out.front().events.size());
     return out;
@@ -209,9 +210,9 @@ BENCHMARK(BM_GroupCommit1000Matches)->Unit(benchmark::kMillisecond)->Iterations(
 
 // 10,000 unfinished 4-player expert matches (each a full-length random game
 // cut short by 1 to 64 events, so the tails after the last snapshot spread over
-// 0..63 events as on a real server), snapshots every 64 events. The matches are appended interleaved,
-// one event per append, as a server hosting all of them at once writes them.
-// Generated once and kept in the temp dir between runs (delete it to regenerate).
+// 0..63 events as on a real server), snapshots every 64 events. The matches are appended
+// interleaved, one event per append, as a server hosting all of them at once writes them. Generated
+// once and kept in the temp dir between runs (delete it to regenerate).
 const std::string& resume_database() {
   static const std::string path = [] {
     constexpr int kMatches = 10'000;
@@ -258,11 +259,11 @@ void BM_Resume10000Matches(benchmark::State& bench) {
   std::int64_t events = 0;
   for (auto _ : bench) {
     Store store = open_or_die(path, Options{.read_only = true});
-    auto report = store.load_unfinished();
-    if (!report || report->loaded.size() != 10'000 || !report->quarantined.empty()) {
+    auto report = store.restore_unfinished();
+    if (!report || report->restored.size() != 10'000 || !report->quarantined.empty()) {
       return bench.SkipWithError("resume failed");
     }
-    for (const LoadedMatch& match : report->loaded) events += match.last_seq;
+    for (const RestoredMatch& match : report->restored) events += match.last_seq;
   }
   bench.counters["events_per_match"] =
       static_cast<double>(events) / static_cast<double>(bench.iterations()) / 10'000.0;

@@ -1,10 +1,12 @@
-// The client's mirror of a match: the rules' own apply() over the events the
-// server pushes, checked against the server's seq and hash after every step.
+// The client's mirror of a match: the rules' own apply_checked() over the events
+// the server pushes, checked against the server's seq and hash after every step.
+// What a server sends is input: an illegal event or view is a desync, never a crash.
 #include "eryantis/client/match_mirror.hpp"
 
 #include <algorithm>
 
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/rules/invariants.hpp"
 
 namespace eryantis::client {
 
@@ -36,6 +38,14 @@ bool MatchMirror::load_state(std::int64_t match, std::int64_t seq, std::optional
     fail("unreadable view: " + view.error().message);
     return false;
   }
+  // The rules index arrays with what the view holds: a broken one is refused here.
+  if (view->state.events_applied > 0) {
+    if (std::string broken = rules::invariant_violation(view->state); !broken.empty()) {
+      state_ = rules::State{};
+      fail("the view breaks the game's invariants: " + broken);
+      return false;
+    }
+  }
   state_ = std::move(view->state);
   if (!hash.empty() && hash != state_hash_hex(state_)) {
     fail("the state's hash " + std::string(hash) + " does not match its view (" +
@@ -58,7 +68,12 @@ MatchMirror::Update MatchMirror::on_event(std::int64_t match, std::int64_t seq,
     return fail("seq gap: mirrored " + std::to_string(seq_) + ", received " + std::to_string(seq));
   auto event = codec::event_from_json(event_json);
   if (!event) return fail("unreadable event " + std::to_string(seq) + ": " + event.error().message);
-  rules::apply_in_place(state_, *event);
+  auto next = rules::apply_checked(state_, *event);
+  if (!next)
+    return fail("event " + std::to_string(seq) + " is refused by the rules: " +
+                std::string(rules::rule_code_name(next.error().code)) + " (" +
+                next.error().message + ")");
+  state_ = std::move(*next);
   seq_ = seq;
   ++events_applied_;
   if (!hash.empty()) {

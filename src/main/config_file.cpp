@@ -7,110 +7,117 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 namespace eryantis::app {
 
 namespace {
 
-using server::ServerConfig;
-
-// One readable key: its dotted name and how to store it into the config.
+// One readable key: how to store it into the config ("" = ok, else the problem).
 struct Key {
-  std::function<std::string(const toml::node&, ServerConfig&)> read;  // "" = ok, else the problem
+  std::function<std::string(const toml::node&, Config&)> read;
 };
 
-template <class Int>
-Key integer(Int ServerConfig::*field, std::int64_t lo, std::int64_t hi) {
-  return {[=](const toml::node& n, ServerConfig& c) -> std::string {
+// A key's field, reached from the Config through the members in Path.
+template <auto... Path>
+auto& field(Config& c) {
+  return (c.*....*Path);
+}
+
+template <auto... Path>
+Key integer(std::int64_t lo, std::int64_t hi) {
+  return {[=](const toml::node& n, Config& c) -> std::string {
     auto v = n.value_exact<std::int64_t>();
     if (!v) return "must be an integer";
     if (*v < lo || *v > hi)
       return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
-    c.*field = static_cast<Int>(*v);
+    auto& f = field<Path...>(c);
+    f = static_cast<std::remove_reference_t<decltype(f)>>(*v);
     return {};
   }};
 }
-template <class Int>
-Key limit(Int server::Limits::*field, std::int64_t lo, std::int64_t hi) {
-  return {[=](const toml::node& n, ServerConfig& c) -> std::string {
-    auto v = n.value_exact<std::int64_t>();
-    if (!v) return "must be an integer";
-    if (*v < lo || *v > hi)
-      return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
-    c.limits.*field = static_cast<Int>(*v);
-    return {};
-  }};
-}
-Key text(std::string ServerConfig::*field, bool may_be_empty) {
-  return {[=](const toml::node& n, ServerConfig& c) -> std::string {
+template <auto... Path>
+Key text(bool may_be_empty) {
+  return {[=](const toml::node& n, Config& c) -> std::string {
     auto v = n.value_exact<std::string>();
     if (!v) return "must be a string";
     if (!may_be_empty && v->empty()) return "must not be empty";
-    c.*field = *v;
+    field<Path...>(c) = *v;
     return {};
   }};
 }
-Key boolean(bool ServerConfig::*field) {
-  return {[=](const toml::node& n, ServerConfig& c) -> std::string {
+template <auto... Path>
+Key boolean() {
+  return {[](const toml::node& n, Config& c) -> std::string {
     auto v = n.value_exact<bool>();
     if (!v) return "must be true or false";
-    c.*field = *v;
+    field<Path...>(c) = *v;
     return {};
   }};
 }
+
+constexpr auto kServer = &Config::server;
+constexpr auto kLimits = &server::ServerConfig::limits;
+using server::Limits;
+using server::ServerConfig;
 
 const std::map<std::string, Key>& keys() {
   constexpr std::int64_t kDay = 24LL * 3600 * 1000;
   static const std::map<std::string, Key> k = {
-      {"network.listen", text(&ServerConfig::listen, false)},
-      {"network.port", integer(&ServerConfig::port, 0, 65535)},
-      {"storage.database", text(&ServerConfig::database, false)},
-      {"storage.durability", {[](const toml::node& n, ServerConfig& c) -> std::string {
+      {"network.listen", text<kServer, &ServerConfig::listen>(false)},
+      {"network.port", integer<kServer, &ServerConfig::port>(0, 65535)},
+      {"storage.database", text<&Config::storage, &StorageConfig::database>(false)},
+      {"storage.durability", {[](const toml::node& n, Config& c) -> std::string {
          auto v = n.value_exact<std::string>();
          if (!v) return "must be a string";
          if (*v == "full")
-           c.durability = server::Durability::Full;
+           c.storage.durability = store::Durability::Full;
          else if (*v == "normal")
-           c.durability = server::Durability::Normal;
+           c.storage.durability = store::Durability::Normal;
          else
            return "must be \"full\" or \"normal\"";
          return {};
        }}},
-      {"storage.snapshot_every", integer(&ServerConfig::snapshot_every, 0, 1'000'000)},
-      {"heartbeat.interval_ms", integer(&ServerConfig::heartbeat_interval_ms, 100, kDay)},
-      {"heartbeat.timeout_ms", integer(&ServerConfig::heartbeat_timeout_ms, 200, kDay)},
-      {"matches.turn_grace_ms", integer(&ServerConfig::turn_grace_ms, 0, kDay)},
-      {"matches.forfeit_after_ms", integer(&ServerConfig::forfeit_after_ms, 0, kDay)},
-      {"matches.abandon_after_ms", integer(&ServerConfig::abandon_after_ms, 0, 30 * kDay)},
-      {"matches.require_resume_token", boolean(&ServerConfig::require_resume_token)},
-      {"limits.max_connections", limit(&server::Limits::max_connections, 1, 1'000'000)},
-      {"limits.max_line_bytes", limit(&server::Limits::max_line_bytes, 1024, 64LL * 1024 * 1024)},
-      {"limits.commands_per_second", limit(&server::Limits::commands_per_second, 1, 1'000'000)},
-      {"limits.max_matches", limit(&server::Limits::max_matches, 1, 10'000'000)},
-      {"limits.max_outgoing_bytes", limit(&server::Limits::max_outgoing_bytes, 4096, 1LL << 32)},
+      {"storage.snapshot_every",
+       integer<&Config::storage, &StorageConfig::snapshot_every>(0, 1'000'000)},
+      {"heartbeat.interval_ms", integer<kServer, &ServerConfig::heartbeat_interval_ms>(100, kDay)},
+      {"heartbeat.timeout_ms", integer<kServer, &ServerConfig::heartbeat_timeout_ms>(200, kDay)},
+      {"matches.turn_grace_ms", integer<kServer, &ServerConfig::turn_grace_ms>(0, kDay)},
+      {"matches.forfeit_after_ms", integer<kServer, &ServerConfig::forfeit_after_ms>(0, kDay)},
+      {"matches.abandon_after_ms", integer<kServer, &ServerConfig::abandon_after_ms>(0, 30 * kDay)},
+      {"matches.require_resume_token", boolean<kServer, &ServerConfig::require_resume_token>()},
+      {"limits.max_connections", integer<kServer, kLimits, &Limits::max_connections>(1, 1'000'000)},
+      {"limits.max_line_bytes",
+       integer<kServer, kLimits, &Limits::max_line_bytes>(1024, 64LL * 1024 * 1024)},
+      {"limits.commands_per_second",
+       integer<kServer, kLimits, &Limits::commands_per_second>(1, 1'000'000)},
+      {"limits.max_matches", integer<kServer, kLimits, &Limits::max_matches>(1, 10'000'000)},
+      {"limits.max_outgoing_bytes",
+       integer<kServer, kLimits, &Limits::max_outgoing_bytes>(4096, 1LL << 32)},
       {"limits.max_outgoing_bytes_total",
-       limit(&server::Limits::max_outgoing_bytes_total, 64 * 1024, 1LL << 40)},
-      {"limits.max_queued_per_match", limit(&server::Limits::max_queued_per_match, 1, 100'000)},
-      {"log.level", {[](const toml::node& n, ServerConfig& c) -> std::string {
+       integer<kServer, kLimits, &Limits::max_outgoing_bytes_total>(64 * 1024, 1LL << 40)},
+      {"limits.max_queued_per_match",
+       integer<kServer, kLimits, &Limits::max_queued_per_match>(1, 100'000)},
+      {"log.level", {[](const toml::node& n, Config& c) -> std::string {
          auto v = n.value_exact<std::string>();
          if (!v) return "must be a string";
          static const char* kLevels[] = {"trace", "debug",    "info", "warn",
                                          "error", "critical", "off"};
          for (const char* l : kLevels)
            if (*v == l) {
-             c.log_level = *v;
+             c.log.level = *v;
              return {};
            }
          return "must be one of trace, debug, info, warn, error, critical, off";
        }}},
-      {"log.file", text(&ServerConfig::log_file, true)},
-      {"log.max_bytes", integer(&ServerConfig::log_max_bytes, 4096, 1LL << 40)},
-      {"log.max_files", integer(&ServerConfig::log_max_files, 1, 1000)},
+      {"log.file", text<&Config::log, &LogConfig::file>(true)},
+      {"log.max_bytes", integer<&Config::log, &LogConfig::max_bytes>(4096, 1LL << 40)},
+      {"log.max_files", integer<&Config::log, &LogConfig::max_files>(1, 1000)},
   };
   return k;
 }
 
-std::string walk(const toml::table& table, const std::string& prefix, ServerConfig& config,
+std::string walk(const toml::table& table, const std::string& prefix, Config& config,
                  std::string_view source) {
   for (const auto& [name, node] : table) {
     const std::string key =
@@ -132,20 +139,21 @@ std::string walk(const toml::table& table, const std::string& prefix, ServerConf
 
 }  // namespace
 
-std::expected<void, ConfigError> validate_config(const server::ServerConfig& c) {
+std::expected<void, ConfigError> validate_config(const Config& config) {
+  const ServerConfig& c = config.server;
   if (c.heartbeat_interval_ms >= c.heartbeat_timeout_ms)
     return std::unexpected(
         ConfigError{"heartbeat.timeout_ms: must be greater than heartbeat.interval_ms (" +
                     std::to_string(c.heartbeat_interval_ms) + ")"});
   if (c.port < 0 || c.port > 65535)
     return std::unexpected(ConfigError{"network.port: must be between 0 and 65535"});
-  if (c.database.empty())
+  if (config.storage.database.empty())
     return std::unexpected(ConfigError{"storage.database: must not be empty"});
   return {};
 }
 
-std::expected<server::ServerConfig, ConfigError> parse_config(std::string_view toml_text,
-                                                              std::string_view source) {
+std::expected<Config, ConfigError> parse_config(std::string_view toml_text,
+                                                std::string_view source) {
   toml::table table;
   try {
     table = toml::parse(toml_text, source);
@@ -155,19 +163,26 @@ std::expected<server::ServerConfig, ConfigError> parse_config(std::string_view t
         << e.description();
     return std::unexpected(ConfigError{out.str()});
   }
-  server::ServerConfig config;
+  Config config;
   if (auto e = walk(table, "", config, source); !e.empty()) return std::unexpected(ConfigError{e});
   if (auto v = validate_config(config); !v)
     return std::unexpected(ConfigError{std::string(source) + ": " + v.error().message});
   return config;
 }
 
-std::expected<server::ServerConfig, ConfigError> load_config(const std::string& path) {
+std::expected<Config, ConfigError> load_config(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::unexpected(ConfigError{path + ": cannot open the configuration file"});
   std::stringstream text;
   text << in.rdbuf();
   return parse_config(text.str(), path);
+}
+
+store::Options store_options(const StorageConfig& storage) {
+  store::Options options;
+  options.durability = storage.durability;
+  options.snapshot_every = storage.snapshot_every;
+  return options;
 }
 
 }  // namespace eryantis::app

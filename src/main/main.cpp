@@ -10,6 +10,7 @@
 
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/main/heap_trim.hpp"
+#include "eryantis/main/restore.hpp"
 #include "eryantis/main/store_persistence.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/tcp_server.hpp"
@@ -30,22 +31,22 @@ std::int64_t unix_ms() {
       .count();
 }
 
-void setup_logging(const server::ServerConfig& c) {
+void setup_logging(const app::LogConfig& c) {
   std::vector<spdlog::sink_ptr> sinks;
   sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
-  if (!c.log_file.empty())
+  if (!c.file.empty())
     sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(
-        c.log_file, c.log_max_bytes, static_cast<std::size_t>(c.log_max_files)));
+        c.file, c.max_bytes, static_cast<std::size_t>(c.max_files)));
   auto logger = std::make_shared<spdlog::logger>("eryantis", sinks.begin(), sinks.end());
-  logger->set_level(spdlog::level::from_str(c.log_level));
+  logger->set_level(spdlog::level::from_str(c.level));
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);
 }
 
 // Every unfinished match, as the store folds it; quarantined ones are reported and skipped.
-std::expected<std::pair<std::vector<server::RestoredMatch>, store::MatchId>, std::string> restore(
-    const server::ServerConfig& c, const store::Options& options) {
-  auto db = store::Store::open(c.database, options);
+std::expected<app::Restored, std::string> restore(const std::string& database,
+                                                  const store::Options& options) {
+  auto db = store::Store::open(database, options);
   if (!db) return std::unexpected(db.error().message);
   const auto checking = std::chrono::steady_clock::now();
   if (auto sound = store::quick_check(*db); !sound) return std::unexpected(sound.error().message);
@@ -54,37 +55,13 @@ std::expected<std::pair<std::vector<server::RestoredMatch>, store::MatchId>, std
                    std::chrono::steady_clock::now() - checking)
                    .count());
   const auto started = std::chrono::steady_clock::now();
-  auto report = db->load_unfinished();
-  if (!report) return std::unexpected(report.error().message);
-  for (const auto& q : report->quarantined)
-    spdlog::error("match {}: quarantined, not loaded: {} (see docs/operations.md)", q.id, q.reason);
-  std::vector<server::RestoredMatch> out;
-  for (auto& m : report->loaded) {
-    server::RestoredMatch r;
-    r.id = m.id;
-    r.status = m.status;
-    r.last_seq = m.last_seq;
-    r.state = std::move(m.state);
-    auto seats = db->seats(m.id);
-    if (!seats) return std::unexpected(seats.error().message);
-    r.seats = std::move(*seats);
-    if (m.last_seq > 0) {
-      auto tail = db->load_events(m.id, std::max<store::Seq>(1, m.last_seq - 15), m.last_seq);
-      if (!tail) return std::unexpected(tail.error().message);
-      for (const auto& row : *tail)
-        if (row.command_id) r.recent_commands.emplace_back(*row.command_id, row.seq);
-    }
-    auto deadline = db->deadline(m.id);
-    if (deadline && *deadline) r.deadline = app::from_record(**deadline);
-    out.push_back(std::move(r));
-  }
-  auto max_id = db->max_match_id();
-  if (!max_id) return std::unexpected(max_id.error().message);
+  auto restored = app::restore_matches(*db);
+  if (!restored) return restored;
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
-  spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined)", out.size(), ms.count(),
-               report->quarantined.size());
-  return std::pair{std::move(out), *max_id + 1};
+  spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined)",
+               restored->matches.size(), ms.count(), restored->quarantined);
+  return restored;
 }
 
 }  // namespace
@@ -110,35 +87,36 @@ int main(int argc, char** argv) {
   // are the values config/eryantis.toml documents); an explicit file must exist.
   const bool explicit_config = app.count("--config") > 0;
   auto loaded = (!explicit_config && !std::filesystem::exists(config_path))
-                    ? std::expected<server::ServerConfig, app::ConfigError>(server::ServerConfig{})
+                    ? std::expected<app::Config, app::ConfigError>(app::Config{})
                     : app::load_config(config_path);
   if (!loaded) {
     std::fprintf(stderr, "eryantis-server: %s\n", loaded.error().message.c_str());
     return 2;
   }
-  server::ServerConfig config = *loaded;
-  if (listen) config.listen = *listen;
-  if (port) config.port = *port;
-  if (db) config.database = *db;
-  if (log_level) config.log_level = *log_level;
+  app::Config config = *loaded;
+  if (listen) config.server.listen = *listen;
+  if (port) config.server.port = *port;
+  if (db) config.storage.database = *db;
+  if (log_level) config.log.level = *log_level;
   if (auto v = app::validate_config(config); !v) {
     std::fprintf(stderr, "eryantis-server: %s\n", v.error().message.c_str());
     return 2;
   }
   if (check_only) {
-    std::printf("%s: OK (listen %s:%d, database %s)\n", config_path.c_str(), config.listen.c_str(),
-                config.port, config.database.c_str());
+    std::printf("%s: OK (listen %s:%d, database %s)\n", config_path.c_str(),
+                config.server.listen.c_str(), config.server.port, config.storage.database.c_str());
     return 0;
   }
-  setup_logging(config);
+  setup_logging(config.log);
 
   std::error_code ec;
-  const auto parent = std::filesystem::path(config.database).parent_path();
+  const std::string& database = config.storage.database;
+  const auto parent = std::filesystem::path(database).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
 
   // One writer per database, for this process's whole life (exit code 2, like a
   // configuration mistake: a second server on the same file is one).
-  auto writer_lock = store::WriterLock::acquire(config.database);
+  auto writer_lock = store::WriterLock::acquire(database);
   if (!writer_lock) {
     spdlog::critical("not starting: {}", writer_lock.error().message);
     return writer_lock.error().code == store::StoreCode::Busy ? 2 : 1;
@@ -150,41 +128,37 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  store::Options store_options;
-  store_options.durability = config.durability == server::Durability::Full
-                                 ? store::Durability::Full
-                                 : store::Durability::Normal;
-  store_options.snapshot_every = config.snapshot_every;
-  auto restored = restore(config, store_options);
+  const store::Options store_options = app::store_options(config.storage);
+  auto restored = restore(database, store_options);
   if (!restored) {
-    spdlog::critical("cannot open {}: {}", config.database, restored.error());
+    spdlog::critical("cannot open {}: {}", database, restored.error());
     return 1;
   }
 
   net::EventLoop loop;
   std::shared_ptr<net::Wakeup> wakeup;
   std::unique_ptr<app::StorePersistence> persistence;
-  auto committer = store::GroupCommitter::start(config.database, {store_options, 512}, [&wakeup] {
+  auto committer = store::GroupCommitter::start(database, {store_options, 512}, [&wakeup] {
     if (wakeup) wakeup->notify();
   });
   if (!committer) {
-    spdlog::critical("cannot open {}: {}", config.database, committer.error().message);
+    spdlog::critical("cannot open {}: {}", database, committer.error().message);
     return 1;
   }
   persistence = std::make_unique<app::StorePersistence>(**committer);
   wakeup = loop.make_wakeup([&persistence] { persistence->deliver(); });
 
   net::TcpServerOptions net_options;
-  net_options.max_connections = static_cast<std::size_t>(config.limits.max_connections);
-  net_options.max_line_bytes = config.limits.max_line_bytes;
-  net_options.max_outgoing_bytes = config.limits.max_outgoing_bytes;
-  net_options.max_outgoing_bytes_total = config.limits.max_outgoing_bytes_total;
+  net_options.max_connections = static_cast<std::size_t>(config.server.limits.max_connections);
+  net_options.max_line_bytes = config.server.limits.max_line_bytes;
+  net_options.max_outgoing_bytes = config.server.limits.max_outgoing_bytes;
+  net_options.max_outgoing_bytes_total = config.server.limits.max_outgoing_bytes_total;
   net_options.busy_line =
       protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
   net::TcpServer tcp(loop, net_options);
-  server::Server server(config, tcp, *persistence, unix_ms, *secrets);
+  server::Server server(config.server, tcp, *persistence, unix_ms, *secrets);
   tcp.set_events(server);
-  server.restore(std::move(restored->first), restored->second);
+  server.restore(std::move(restored->matches), restored->next_match_id);
 
   // Timers and signal handlers come before listen: a SIGTERM right after the
   // "listening" line must already mean a graceful shutdown.
@@ -222,14 +196,15 @@ int main(int argc, char** argv) {
       loop.stop();
     });
   });
-  auto bound = tcp.listen(config.listen, config.port);
+  auto bound = tcp.listen(config.server.listen, config.server.port);
   if (!bound) {
-    spdlog::critical("cannot listen on {}:{}: {}", config.listen, config.port, bound.error());
+    spdlog::critical("cannot listen on {}:{}: {}", config.server.listen, config.server.port,
+                     bound.error());
     return 1;
   }
-  spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})", config.listen,
-               *bound, config.database,
-               config.durability == server::Durability::Full ? "full" : "normal");
+  spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})",
+               config.server.listen, *bound, database,
+               config.storage.durability == store::Durability::Full ? "full" : "normal");
 
   loop.run();
   const auto st = (*committer)->stats();

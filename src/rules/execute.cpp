@@ -1,8 +1,13 @@
 // The transitions: what each validated command does to the state. Written once
 // and run by both check (recording draws) and apply (replaying them).
+//
+// Precondition: the command passed validate() for this state (check ran it, or
+// apply_checked did). The indices it trusts because of that are asserted below:
+// a failure means an event `check` never produced reached `apply`.
 #include <algorithm>
 #include <type_traits>
 
+#include "eryantis/rules/assert.hpp"
 #include "internal.hpp"
 
 namespace eryantis::rules::detail {
@@ -94,8 +99,27 @@ struct Executor {
   Seat seat;
   Drawer& drawer;
 
-  SchoolBoard& board() { return s.boards[seat]; }
-  CharacterCard& card(CharacterId id) { return s.characters[character_slot(s, id)]; }
+  SchoolBoard& board() {
+    ERYANTIS_ASSERT(seat >= 0 && seat < s.players());
+    return s.boards[seat];
+  }
+  CharacterCard& card(CharacterId id) {
+    const int slot = character_slot(s, id);
+    ERYANTIS_ASSERT(slot >= 0 && slot < kCharactersInPlay);  // one of the match's characters
+    return s.characters[slot];
+  }
+  // The index of the group holding island tile `tile`.
+  int group_at(int tile) const {
+    ERYANTIS_ASSERT(tile >= 0 && tile < kIslandTiles);
+    const int g = group_of_tile(s, tile);
+    ERYANTIS_ASSERT(g >= 0 && g < s.group_count);
+    return g;
+  }
+  // A student colour taken from a command (an index into every Students).
+  static Color student(Color c) {
+    ERYANTIS_ASSERT(index(c) >= 0 && index(c) < kColorCount);
+    return c;
+  }
   CharacterCard& activate(CharacterId id) {
     CharacterCard& c = card(id);
     pay_for(s, seat, c);
@@ -135,16 +159,17 @@ struct Executor {
     next_planning_seat(s);
   }
   void operator()(const MoveToDining& c) {
-    board().entrance[c.color] -= 1;
+    board().entrance[student(c.color)] -= 1;
     place_in_dining(s, seat, c.color);
     s.turn.students_moved += 1;
   }
   void operator()(const MoveToIsland& c) {
-    board().entrance[c.color] -= 1;
-    s.groups[group_of_tile(s, c.island)].students[c.color] += 1;
+    board().entrance[student(c.color)] -= 1;
+    s.groups[group_at(c.island)].students[c.color] += 1;
     s.turn.students_moved += 1;
   }
   void operator()(const MoveMotherNature& c) {
+    ERYANTIS_ASSERT(s.group_count > 0 && s.mother_nature < s.group_count);
     s.mother_nature = static_cast<std::uint8_t>((s.mother_nature + c.steps) % s.group_count);
     s.turn.mother_nature_moved = true;
     resolve_island(s, s.mother_nature);
@@ -152,6 +177,7 @@ struct Executor {
     if (s.skip_clouds) end_turn(s, drawer);  // decision 18
   }
   void operator()(const ChooseCloud& c) {
+    ERYANTIS_ASSERT(c.cloud < s.players());
     Cloud& cloud = s.clouds[c.cloud];
     board().entrance.add(cloud.students);
     cloud.students = Students{};
@@ -160,8 +186,8 @@ struct Executor {
   }
   void operator()(const UseMonk& c) {
     CharacterCard& k = activate(CharacterId::Monk);
-    k.students[c.color] -= 1;
-    s.groups[group_of_tile(s, c.island)].students[c.color] += 1;
+    k.students[student(c.color)] -= 1;
+    s.groups[group_at(c.island)].students[c.color] += 1;
     refill_card(s, k, drawer);
   }
   void operator()(const UseFarmer&) {
@@ -170,13 +196,13 @@ struct Executor {
   }
   void operator()(const UseHerald& c) {
     activate(CharacterId::Herald);
-    resolve_island(s, group_of_tile(s, c.island));
+    resolve_island(s, group_at(c.island));
   }
   void operator()(const UsePostman&) { activate(CharacterId::Postman); }
   void operator()(const UseGrandmaHerbs& c) {
     CharacterCard& k = activate(CharacterId::GrandmaHerbs);
     k.no_entry -= 1;
-    s.groups[group_of_tile(s, c.island)].no_entry += 1;
+    s.groups[group_at(c.island)].no_entry += 1;
   }
   void operator()(const UseCentaur&) { activate(CharacterId::Centaur); }
   void operator()(const UseJester& c) {
@@ -189,7 +215,7 @@ struct Executor {
   void operator()(const UseKnight&) { activate(CharacterId::Knight); }
   void operator()(const UseMushroomHunter& c) {
     activate(CharacterId::MushroomHunter);
-    s.turn.excluded_color = c.color;
+    s.turn.excluded_color = student(c.color);
   }
   void operator()(const UseMinstrel& c) {
     activate(CharacterId::Minstrel);
@@ -203,12 +229,13 @@ struct Executor {
   }
   void operator()(const UsePrincess& c) {
     CharacterCard& k = activate(CharacterId::Princess);
-    k.students[c.color] -= 1;
+    k.students[student(c.color)] -= 1;
     place_in_dining(s, seat, c.color);
     refill_card(s, k, drawer);
   }
   void operator()(const UseThief& c) {
     activate(CharacterId::Thief);
+    student(c.color);
     for (Seat p = 0; p < s.players(); ++p) {
       const int taken = std::min<int>(3, s.boards[p].dining[c.color]);
       s.boards[p].dining[c.color] = static_cast<std::uint8_t>(s.boards[p].dining[c.color] - taken);
@@ -221,6 +248,8 @@ struct Executor {
 }  // namespace
 
 void execute(State& s, Seat seat, const Command& c, Drawer& drawer) {
+  // Every command but create_match is made by (or for) a seat of the match.
+  ERYANTIS_ASSERT(std::holds_alternative<CreateMatch>(c) || (seat >= 0 && seat < s.players()));
   std::visit(Executor{s, seat, drawer}, c);
   s.events_applied += 1;
 }

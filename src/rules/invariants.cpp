@@ -17,6 +17,16 @@ int count_students(const State& s) {
 }
 
 std::string invariant_violation(const State& s) {
+  // Structure first: the checks below (and the rules) index arrays with these,
+  // and a decoded snapshot is untrusted input.
+  for (int i = 0; i < s.order_size; ++i)
+    if (s.order[i] < 0 || s.order[i] >= s.players())
+      return "the turn order holds a seat out of range";
+  if (s.first_player < 0 || s.first_player >= s.players())
+    return "the first player is out of range";
+  for (Seat p = 0; p < s.players(); ++p)
+    if (s.boards[p].holds_towers && !s.boards[p].tower_color)
+      return "a seat holds towers without a colour";
   if (count_students(s) != kTotalStudents)
     return "students: " + std::to_string(count_students(s)) + " != 130";
   if (s.phase != Phase::Setup) {

@@ -11,10 +11,6 @@ namespace eryantis::server {
 using protocol::error_code_name;
 using protocol::ErrorCode;
 
-namespace {
-constexpr std::size_t kRecentCommands = 64;
-}
-
 void Server::enqueue(Room& room, ConnectionId conn, const std::string& id,
                      std::function<void()> op) {
   if (static_cast<int>(room.waiting.size()) >= config_.limits.max_queued_per_match) {

@@ -42,7 +42,7 @@ Result<void> snapshot_if_due(Store::Impl& impl, MatchId id, Seq before, Seq afte
   const int every = impl.options.snapshot_every;
   if (every <= 0 || before / every == after / every) return {};
   if (state_after != nullptr) {
-    // Never store a snapshot that disagrees with the log: it would poison resumes.
+    // Never store a snapshot that disagrees with the log: it would poison restores.
     if (rules::hash(*state_after) != last_hash) {
       return fail(StoreCode::Invalid,
                   fmt::format("match {}: state_after does not hash to the last event's "
@@ -51,14 +51,16 @@ Result<void> snapshot_if_due(Store::Impl& impl, MatchId id, Seq before, Seq afte
     }
     return write_snapshot(impl, id, after, *state_after);
   }
-  auto rebuilt = rebuild(impl, id, after, /*check_every_hash=*/false);
-  if (!rebuilt) return std::unexpected(std::move(rebuilt.error()));
-  if (!rebuilt->state) {
-    // The log itself is suspect; resume will quarantine it. The append stands.
-    spdlog::warn("store: no snapshot for match {} at seq {}: {}", id, after, rebuilt->problem);
+  // Only the last hash: the prefix was checked when it was restored or appended.
+  auto folded = fold(impl, id, after, FoldPolicy{.hashes = HashCheck::Last});
+  if (!folded) return std::unexpected(std::move(folded.error()));
+  if (!folded->ok()) {
+    // The log itself is suspect; restoring will quarantine it. The append stands.
+    spdlog::warn("store: no snapshot for match {} at seq {}: {}", id, after,
+                 folded->divergence->reason);
     return {};
   }
-  return write_snapshot(impl, id, after, *rebuilt->state);
+  return write_snapshot(impl, id, after, folded->state);
 }
 
 }  // namespace

@@ -371,18 +371,4 @@ std::vector<Result<AppendOutcome>> Store::append_batch(std::span<const AppendReq
   return results;
 }
 
-Result<rules::State> Store::load_state(MatchId id) {
-  auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
-  if (!tx) return std::unexpected(std::move(tx.error()));
-  auto last = last_seq(id);
-  if (!last) return std::unexpected(std::move(last.error()));
-  auto rebuilt = detail::rebuild(*impl_, id, *last, /*check_every_hash=*/true);
-  if (!rebuilt) return std::unexpected(std::move(rebuilt.error()));
-  if (!rebuilt->state) {
-    return fail(StoreCode::Corrupt, fmt::format("match {}: {}", id, rebuilt->problem));
-  }
-  if (auto done = tx->commit(); !done) return std::unexpected(std::move(done.error()));
-  return std::move(*rebuilt->state);
-}
-
 }  // namespace eryantis::store

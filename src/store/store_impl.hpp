@@ -6,6 +6,7 @@
 #include <string>
 
 #include "eryantis/rules/state.hpp"
+#include "eryantis/store/fold.hpp"
 #include "eryantis/store/store.hpp"
 
 namespace eryantis::store {
@@ -30,17 +31,9 @@ Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat);
 // One AppendRequest inside an open transaction (no commit): row changes, then events.
 Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& request);
 
-// A match's state rebuilt from storage, or why it cannot be trusted.
-struct Rebuilt {
-  std::optional<rules::State> state;  // empty = quarantine-worthy
-  std::string problem;
-  Seq snapshot_seq = 0;
-};
-
-// Newest usable snapshot (current version, decodes, hash agrees with its
-// event) plus the events after it up to `last_seq`, checking seq density and
-// the stored hashes (every event's, or only the last one's).
-Result<Rebuilt> rebuild(Store::Impl& impl, MatchId id, Seq last_seq, bool check_every_hash);
+// The one fold of a match's stored events up to `last_seq` (see fold.hpp),
+// inside the caller's transaction.
+Result<Folded> fold(Store::Impl& impl, MatchId id, Seq last_seq, const FoldPolicy& policy);
 
 }  // namespace detail
 }  // namespace eryantis::store

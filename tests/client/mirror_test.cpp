@@ -164,6 +164,50 @@ TEST(MatchMirror, UnreadableInputNeedsASync) {
   EXPECT_FALSE(m.load_state(7, 1, 0, codec::view_to_json(v), "0000000000000000"));
 }
 
+// A server's event that decodes but is illegal (seat -1, cloud 9, a character not
+// in play, an island out of range) is a desync the client recovers from with a
+// sync, never a crash (run under ASan + UBSan in the sanitizer build).
+TEST(MatchMirror, IllegalEventsFromTheServerNeedASync) {
+  const Recorded r = record({2, rules::Mode::Simple}, 13);
+  std::size_t at = 0;  // the first move to an island, by whoever moves
+  while (!std::holds_alternative<rules::MoveToIsland>(
+      codec::event_from_json(r.steps[at].event_json)->command))
+    ++at;
+  const rules::State& before = at == 0 ? r.created : r.steps[at - 1].after;
+  const rules::Event legal = *codec::event_from_json(r.steps[at].event_json);
+  std::vector<rules::Event> hostile(4, legal);
+  hostile[0].seat = -1;
+  hostile[1].command = rules::ChooseCloud{9};
+  hostile[2].command = rules::UseFarmer{};  // a simple match has no characters
+  std::get<rules::MoveToIsland>(hostile[3].command).island = 200;
+  for (const rules::Event& event : hostile) {
+    MatchMirror m;
+    load(m, before, r.steps[at].seq - 1, 0);
+    EXPECT_EQ(m.on_event(7, r.steps[at].seq, codec::event_to_json(event), r.steps[at].hash),
+              MatchMirror::Update::NeedsSync);
+    EXPECT_NE(m.problem().find("is refused by the rules"), std::string::npos) << m.problem();
+    EXPECT_EQ(m.state(), rules::view(before, 0).state);  // untouched
+    EXPECT_TRUE(m.legal_commands().empty());
+    // The sync's state repairs it.
+    load(m, r.steps[at].after, r.steps[at].seq, 0);
+    EXPECT_TRUE(m.synced());
+  }
+}
+
+TEST(MatchMirror, AViewThatBreaksTheInvariantsNeedsASync) {
+  const Recorded r = record({2, rules::Mode::Simple}, 14);
+  rules::State broken = r.steps[10].after;
+  ASSERT_GT(broken.order_size, 0);
+  broken.order[0] = -1;  // decodes (seats are -1..3), but the rules would index with it
+  const rules::View v = rules::view(broken, 0);
+  MatchMirror m;
+  EXPECT_FALSE(m.load_state(7, 12, 0, codec::view_to_json(v), state_hash_hex(v.state)));
+  EXPECT_TRUE(m.needs_sync());
+  EXPECT_NE(m.problem().find("invariants"), std::string::npos) << m.problem();
+  EXPECT_TRUE(m.to_act().empty());
+  EXPECT_TRUE(m.legal_commands().empty());
+}
+
 TEST(MatchMirror, ServerMessageOverloadsAndClear) {
   const Recorded r = record({2, rules::Mode::Simple}, 12);
   ServerMessage st;

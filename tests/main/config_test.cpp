@@ -20,27 +20,29 @@ std::string error_of(const std::string& toml) {
 TEST(Config, ShippedFileEqualsTheDefaults) {
   auto c = load_config(ERYANTIS_CONFIG);
   ASSERT_TRUE(c.has_value()) << c.error().message;
-  const server::ServerConfig d;
-  EXPECT_EQ(c->listen, d.listen);
-  EXPECT_EQ(c->port, d.port);
-  EXPECT_EQ(c->database, d.database);
-  EXPECT_EQ(c->durability, d.durability);
-  EXPECT_EQ(c->snapshot_every, d.snapshot_every);
-  EXPECT_EQ(c->heartbeat_interval_ms, d.heartbeat_interval_ms);
-  EXPECT_EQ(c->heartbeat_timeout_ms, d.heartbeat_timeout_ms);
-  EXPECT_EQ(c->turn_grace_ms, d.turn_grace_ms);
-  EXPECT_EQ(c->forfeit_after_ms, d.forfeit_after_ms);
-  EXPECT_EQ(c->abandon_after_ms, d.abandon_after_ms);
-  EXPECT_EQ(c->require_resume_token, d.require_resume_token);
-  EXPECT_EQ(c->limits.max_connections, d.limits.max_connections);
-  EXPECT_EQ(c->limits.max_line_bytes, d.limits.max_line_bytes);
-  EXPECT_EQ(c->limits.commands_per_second, d.limits.commands_per_second);
-  EXPECT_EQ(c->limits.max_matches, d.limits.max_matches);
-  EXPECT_EQ(c->limits.max_outgoing_bytes, d.limits.max_outgoing_bytes);
-  EXPECT_EQ(c->limits.max_outgoing_bytes_total, d.limits.max_outgoing_bytes_total);
-  EXPECT_EQ(c->limits.max_queued_per_match, d.limits.max_queued_per_match);
-  EXPECT_EQ(c->log_level, d.log_level);
-  EXPECT_EQ(c->log_file, d.log_file);
+  const Config d;
+  EXPECT_EQ(c->server.listen, d.server.listen);
+  EXPECT_EQ(c->server.port, d.server.port);
+  EXPECT_EQ(c->storage.database, d.storage.database);
+  EXPECT_EQ(c->storage.durability, d.storage.durability);
+  EXPECT_EQ(c->storage.snapshot_every, d.storage.snapshot_every);
+  EXPECT_EQ(c->server.heartbeat_interval_ms, d.server.heartbeat_interval_ms);
+  EXPECT_EQ(c->server.heartbeat_timeout_ms, d.server.heartbeat_timeout_ms);
+  EXPECT_EQ(c->server.turn_grace_ms, d.server.turn_grace_ms);
+  EXPECT_EQ(c->server.forfeit_after_ms, d.server.forfeit_after_ms);
+  EXPECT_EQ(c->server.abandon_after_ms, d.server.abandon_after_ms);
+  EXPECT_EQ(c->server.require_resume_token, d.server.require_resume_token);
+  EXPECT_EQ(c->server.limits.max_connections, d.server.limits.max_connections);
+  EXPECT_EQ(c->server.limits.max_line_bytes, d.server.limits.max_line_bytes);
+  EXPECT_EQ(c->server.limits.commands_per_second, d.server.limits.commands_per_second);
+  EXPECT_EQ(c->server.limits.max_matches, d.server.limits.max_matches);
+  EXPECT_EQ(c->server.limits.max_outgoing_bytes, d.server.limits.max_outgoing_bytes);
+  EXPECT_EQ(c->server.limits.max_outgoing_bytes_total, d.server.limits.max_outgoing_bytes_total);
+  EXPECT_EQ(c->server.limits.max_queued_per_match, d.server.limits.max_queued_per_match);
+  EXPECT_EQ(c->log.level, d.log.level);
+  EXPECT_EQ(c->log.file, d.log.file);
+  EXPECT_EQ(c->log.max_bytes, d.log.max_bytes);
+  EXPECT_EQ(c->log.max_files, d.log.max_files);
 }
 
 TEST(Config, ValuesAreRead) {
@@ -55,10 +57,10 @@ commands_per_second = 7
 level = "debug"
 )");
   ASSERT_TRUE(c.has_value()) << c.error().message;
-  EXPECT_EQ(c->port, 9000);
-  EXPECT_EQ(c->durability, server::Durability::Normal);
-  EXPECT_EQ(c->limits.commands_per_second, 7);
-  EXPECT_EQ(c->log_level, "debug");
+  EXPECT_EQ(c->server.port, 9000);
+  EXPECT_EQ(c->storage.durability, store::Durability::Normal);
+  EXPECT_EQ(c->server.limits.commands_per_second, 7);
+  EXPECT_EQ(c->log.level, "debug");
 }
 
 TEST(Config, MistakesNameTheKey) {

@@ -220,7 +220,7 @@ TEST_F(ReplayTest, VerifyPassesThenFindsACorruptHash) {
   r = run(dir_, {bad, "verify", "--all"});
   EXPECT_EQ(r.code, 1) << describe(r);
   EXPECT_NE(
-      r.out.find("DIVERGENCE match 2 seq 7: state hash differs (stored hash 0123456789abcdef, "
+      r.out.find("DIVERGENCE match 2 seq 7: hash mismatch at event 7: stored 0123456789abcdef, "
                  "recomputed "),
       std::string::npos)
       << r.out;
@@ -308,6 +308,18 @@ TEST_F(ReplayTest, ApplyNeedsNoDatabase) {
   r = run(dir_, {"apply", "--state", file, "--seat", "0", "--command", R"({"type":"fly"})"});
   EXPECT_EQ(r.code, 2) << describe(r);
   EXPECT_NE(r.err.find("not a command"), std::string::npos);
+
+  // A state that decodes but no match can reach is refused before the rules index with it.
+  State broken = s;
+  broken.order[0] = -1;
+  const std::string broken_file = dir_.file("broken.json");
+  std::ofstream(broken_file) << codec::state_to_json(broken);
+  r = run(dir_, {"apply", "--state", broken_file, "--seat", std::to_string(seat), "--command",
+                 codec::command_to_json(good)});
+  EXPECT_EQ(r.code, 2) << describe(r);
+  EXPECT_NE(r.err.find("not a state of a real match: the turn order holds a seat out of range"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST_F(ReplayTest, Errors) {
@@ -338,13 +350,17 @@ TEST_F(ReplayTest, Errors) {
   for (const char* sub : {"log", "show", "export"}) {
     r = run(dir_, {corrupt, sub, "1"});
     EXPECT_EQ(r.code, 2) << describe(r);
-    EXPECT_NE(r.err.find("match 1, seq 4: corrupt row: payload does not decode: "),
-              std::string::npos)
+    EXPECT_NE(r.err.find("match 1: event 4 does not decode: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("events 1..3 are trustworthy (run `verify 1`)"), std::string::npos)
         << r.err;
   }
+  // The trusted prefix can still be looked at.
+  r = run(dir_, {corrupt, "show", "1", "--at", "3", "--no-color"});
+  EXPECT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("match 1 at seq 3 of 3"), std::string::npos) << r.out;
   r = run(dir_, {corrupt, "verify", "1"});
   EXPECT_EQ(r.code, 1) << describe(r);
-  EXPECT_NE(r.out.find("DIVERGENCE match 1 seq 4: payload does not decode"), std::string::npos)
+  EXPECT_NE(r.out.find("DIVERGENCE match 1 seq 4: event 4 does not decode"), std::string::npos)
       << r.out;
 
   // A read-only open never migrates: an older schema is refused, clearly.
@@ -360,6 +376,50 @@ TEST_F(ReplayTest, Errors) {
   r = run(dir_, {junk, "list"});
   EXPECT_EQ(r.code, 2) << describe(r);
   EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+}
+
+// A row that decodes but is illegal is a divergence for every subcommand, never a crash.
+TEST_F(ReplayTest, IllegalRowsAreDivergences) {
+  const std::string cloud = copy("cloud-nine.db");
+  std::size_t index = 0;
+  while (!std::holds_alternative<ChooseCloud>(games_[0].events[index].command)) ++index;
+  const std::string seq = std::to_string(index + 1);
+  exec_sql(cloud,
+           "UPDATE events SET payload = json_set(payload, '$.command.cloud', 9) "
+           "WHERE match_id = 1 AND seq = " +
+               seq);
+  for (const char* sub : {"log", "show", "export", "step"}) {
+    Outcome r = run(dir_, {cloud, sub, "1"});
+    EXPECT_EQ(r.code, 2) << sub << ": " << describe(r);
+    EXPECT_NE(r.err.find("match 1: event " + seq + " is refused by today's rules: NO_SUCH_CLOUD"),
+              std::string::npos)
+        << r.err;
+  }
+  Outcome r = run(dir_, {cloud, "verify", "--all"});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.out.find("DIVERGENCE match 1 seq " + seq + ": event " + seq +
+                       " is refused by today's rules: NO_SUCH_CLOUD"),
+            std::string::npos)
+      << r.out;
+
+  const std::string seat = copy("seat.db");
+  exec_sql(seat,
+           "UPDATE events SET payload = json_set(payload, '$.seat', -1) "
+           "WHERE match_id = 2 AND seq = 9");
+  r = run(dir_, {seat, "verify", "2"});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.out.find("DIVERGENCE match 2 seq 9: event 9 is refused by today's rules"),
+            std::string::npos)
+      << r.out;
+
+  // verify also reads the columns that repeat the payload.
+  const std::string type = copy("type.db");
+  exec_sql(type, "UPDATE events SET type = 'award_forfeit' WHERE match_id = 3 AND seq = 5");
+  r = run(dir_, {type, "verify", "3"});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.out.find("DIVERGENCE match 3 seq 5: event 5: the type column says 'award_forfeit'"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(ReplayTest, HelpForEverySubcommand) {

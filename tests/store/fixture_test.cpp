@@ -13,7 +13,8 @@ namespace eryantis::store {
 namespace {
 
 std::filesystem::path fixture(int schema) {
-  return std::filesystem::path(ERYANTIS_STORE_FIXTURES) / ("schema" + std::to_string(schema) + ".db");
+  return std::filesystem::path(ERYANTIS_STORE_FIXTURES) /
+         ("schema" + std::to_string(schema) + ".db");
 }
 
 class FixtureTest : public ::testing::TestWithParam<int> {};
@@ -54,9 +55,9 @@ TEST_P(FixtureTest, OpensMigratesDecodesAndFolds) {
     ++folded;
   }
   EXPECT_EQ(folded, 3);
-  auto report = store.load_unfinished().value();
+  auto report = store.restore_unfinished().value();
   EXPECT_TRUE(report.quarantined.empty());
-  EXPECT_EQ(report.loaded.size(), 3u);  // two running, one lobby
+  EXPECT_EQ(report.restored.size(), 3u);  // two running, one lobby
 }
 
 // Schema 1 is the first format; schema 3 moved events to append order.

@@ -79,11 +79,13 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
     auto db = sqlite::Database::open(path, SQLITE_OPEN_READWRITE);
     ASSERT_TRUE(db);
     for (std::size_t m = 0; m < games.size(); ++m) {
-      ASSERT_TRUE(db->exec("INSERT INTO matches (id, created, options, rules_version, status, "
-                           "last_seq, updated) VALUES (" +
-                           std::to_string(m + 1) + ", 0, '{\"players\":3,\"mode\":\"expert\"}', "
-                           "'old', 'running', " +
-                           std::to_string(games[m].events.size()) + ", 0)"));
+      ASSERT_TRUE(
+          db->exec("INSERT INTO matches (id, created, options, rules_version, status, "
+                   "last_seq, updated) VALUES (" +
+                   std::to_string(m + 1) +
+                   ", 0, '{\"players\":3,\"mode\":\"expert\"}', "
+                   "'old', 'running', " +
+                   std::to_string(games[m].events.size()) + ", 0)"));
     }
     auto insert = db->prepare(
         "INSERT INTO events (match_id, seq, time, actor, command_id, type, schema_version, "
@@ -120,12 +122,13 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
   EXPECT_EQ(store.database().query_int("SELECT count(*) FROM timeline").value(), rows);
   // A rowid table now (a WITHOUT ROWID table has no rowid column), the old rows
   // copied in key order: each match's events stay together.
-  EXPECT_EQ(store.database()
-                .query_int("SELECT count(*) FROM (SELECT match_id, seq, lag(match_id) OVER w AS pm, "
-                           "lag(seq) OVER w AS ps FROM events WINDOW w AS (ORDER BY rowid)) "
-                           "WHERE pm IS NOT NULL AND (match_id < pm OR (match_id = pm AND seq <= ps))")
-                .value(),
-            0);
+  EXPECT_EQ(
+      store.database()
+          .query_int("SELECT count(*) FROM (SELECT match_id, seq, lag(match_id) OVER w AS pm, "
+                     "lag(seq) OVER w AS ps FROM events WINDOW w AS (ORDER BY rowid)) "
+                     "WHERE pm IS NOT NULL AND (match_id < pm OR (match_id = pm AND seq <= ps))")
+          .value(),
+      0);
   // The primary key and the command-id index are still enforced by SQLite itself.
   auto duplicate_seq = store.database().exec(
       "INSERT INTO events (match_id, seq, time, actor, type, schema_version, payload, state_hash) "
@@ -158,14 +161,15 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
     ASSERT_FALSE(stale);
     EXPECT_EQ(stale.error().code, StoreCode::Conflict);
   }
-  auto report = store.load_unfinished().value();
-  EXPECT_EQ(report.loaded.size(), games.size());
+  auto report = store.restore_unfinished().value();
+  EXPECT_EQ(report.restored.size(), games.size());
   EXPECT_TRUE(report.quarantined.empty());
   // A new event lands after every copied row: append order from here on.
   const testing::Game more = testing::play_random_game({3, rules::Mode::Expert}, 11, 61);
   ASSERT_EQ(more.events.size(), 61u);
   ASSERT_TRUE(store.append(1, 60, {&more.events[60], 1}));
-  auto last = store.database().prepare("SELECT match_id, seq FROM events ORDER BY rowid DESC LIMIT 1");
+  auto last =
+      store.database().prepare("SELECT match_id, seq FROM events ORDER BY rowid DESC LIMIT 1");
   ASSERT_TRUE(last && last->step().value());
   EXPECT_EQ(last->column_int(0), 1);
   EXPECT_EQ(last->column_int(1), 61);

@@ -38,14 +38,14 @@ TEST(VerifyTest, ReportsTheFirstDivergence) {
   EXPECT_EQ(report.events_checked, 29);
 }
 
-TEST(VerifyTest, FindsAGapThatASnapshotHidesFromResume) {
+TEST(VerifyTest, FindsAGapThatASnapshotHidesFromRestore) {
   TempDir dir;
   Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 20});
   const auto game = testing::play_random_game({3, rules::Mode::Simple}, 9, 70);
   const MatchId id = testing::store_game(store, game, 9);
   testing::exec(store, "DELETE FROM events WHERE seq = 5");
-  // Resume trusts the verified snapshot at seq 60 (that is what snapshots are for)...
-  EXPECT_TRUE(store.load_unfinished().value().quarantined.empty());
+  // Restoring trusts the verified snapshot at seq 60 (that is what snapshots are for)...
+  EXPECT_TRUE(store.restore_unfinished().value().quarantined.empty());
   // ...verify does not.
   auto report = store.verify(id).value();
   ASSERT_FALSE(report.ok());
@@ -71,6 +71,53 @@ TEST(VerifyTest, RulesRefuseATamperedEvent) {
   auto report = store.verify(id).value();
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.divergence->seq, target);
+}
+
+TEST(VerifyTest, ColumnsMustAgreeWithThePayload) {
+  TempDir dir;
+  Store store = testing::open_store(dir.file("eryantis.db"));
+  const auto game = testing::play_random_game({2, rules::Mode::Simple}, 6, 40);
+  const MatchId id = testing::store_game(store, game, 6);
+  ASSERT_TRUE(store.verify(id).value().ok());
+  // An edited type column: the payload (and every hash) still agree.
+  testing::exec(store, "UPDATE events SET type = 'skip_turn' WHERE seq = 7");
+  auto report = store.verify(id).value();
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.divergence->seq, 7);
+  EXPECT_NE(report.divergence->reason.find(
+                "event 7: the type column says 'skip_turn' but the "
+                "payload is a " +
+                std::string(rules::command_type(game.events[6].event.command))),
+            std::string::npos)
+      << report.divergence->reason;
+  testing::exec(store, "UPDATE events SET type = '" +
+                           std::string(rules::command_type(game.events[6].event.command)) +
+                           "' WHERE seq = 7");
+  ASSERT_TRUE(store.verify(id).value().ok());
+  // An edited actor column: a player's event said to be the server's.
+  testing::exec(store, "UPDATE events SET actor = 'server' WHERE seq = 9");
+  report = store.verify(id).value();
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.divergence->seq, 9);
+  EXPECT_NE(report.divergence->reason.find("the actor column says 'server'"), std::string::npos)
+      << report.divergence->reason;
+}
+
+TEST(RecentCommandIdsTest, TheNewestCommandIdsOldestFirst) {
+  TempDir dir;
+  Store store = testing::open_store(dir.file("eryantis.db"));
+  const auto game = testing::play_random_game({2, rules::Mode::Simple}, 8, 90);
+  const MatchId id = testing::store_game(store, game, 8);
+  const std::size_t n = game.events.size();  // the game may end before 90
+  ASSERT_GT(n, 65u);
+  // Event 1 (create_match) is the server's and has no command id.
+  auto recent = store.recent_command_ids(id, 64).value();
+  ASSERT_EQ(recent.size(), 64u);
+  EXPECT_EQ(recent.back(),
+            (std::pair<std::string, Seq>{*game.events.back().command_id, static_cast<Seq>(n)}));
+  EXPECT_EQ(recent.front(), (std::pair<std::string, Seq>{*game.events[n - 64].command_id,
+                                                         static_cast<Seq>(n - 63)}));
+  EXPECT_EQ(store.recent_command_ids(id, 1000).value().size(), n - 1);
 }
 
 TEST(UpcastTest, CurrentVersionIsIdentityAndNewerIsRefused) {

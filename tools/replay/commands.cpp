@@ -21,8 +21,8 @@
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/rules/invariants.hpp"
 #include "eryantis/store/store.hpp"
-#include "eryantis/store/upcast.hpp"
 
 namespace eryantis::replay {
 
@@ -69,12 +69,15 @@ std::optional<store::Store> open_db(const std::string& path) {
   return std::move(*opened);
 }
 
-// A match's events decoded and folded: states[k] is the state after k events.
+// A match's events folded by the store (every event re-validated, every hash
+// compared): states[k] is the state after k events. A log that stops being
+// trustworthy keeps its trusted prefix and says where it diverged.
 struct Match {
   MatchId id = 0;
   render::Names names{};
   std::vector<rules::Event> events;
   std::vector<rules::State> states;
+  std::optional<store::Divergence> divergence;
   Seq last() const { return static_cast<Seq>(events.size()); }
 };
 
@@ -89,50 +92,32 @@ render::Names names_of(store::Store& db, MatchId id) {
   return names;
 }
 
-// Loads, decodes and folds a match up to `to_seq`. Returns the exit code on failure.
-std::expected<Match, int> load_match(store::Store& db, MatchId id,
-                                     Seq to_seq = std::numeric_limits<Seq>::max()) {
-  auto last = db.last_seq(id);
-  if (!last) {
-    if (last.error().code == store::StoreCode::NotFound) {
-      return std::unexpected(error(fmt::format("no match {} in this database (see `list`)", id)));
-    }
-    return std::unexpected(error(store_error_text(last.error())));
-  }
-  auto rows = db.load_events(id, 1, to_seq);
-  if (!rows) return std::unexpected(error(store_error_text(rows.error())));
+// Loads and folds a match. Returns the exit code on failure.
+std::expected<Match, int> load_match(store::Store& db, MatchId id) {
   Match m;
   m.id = id;
-  m.names = names_of(db, id);
   m.states.emplace_back();
-  m.events.reserve(rows->size());
-  for (const store::StoredEvent& row : *rows) {
-    if (row.seq != m.last() + 1) {
-      return std::unexpected(
-          error(fmt::format("match {}: corrupt log: event {} is missing (next stored seq is {})",
-                            id, m.last() + 1, row.seq)));
+  store::FoldPolicy policy{.start = store::FoldStart::FirstEvent, .check_columns = true};
+  policy.on_event = [&m](Seq, const rules::Event& event, const rules::State& state) {
+    m.events.push_back(event);
+    m.states.push_back(state);
+  };
+  auto folded = db.fold(id, policy);
+  if (!folded) {
+    if (folded.error().code == store::StoreCode::NotFound) {
+      return std::unexpected(error(fmt::format("no match {} in this database (see `list`)", id)));
     }
-    auto payload = store::upcast(row.schema_version, row.payload);
-    if (!payload) {
-      return std::unexpected(error(
-          fmt::format("match {}, seq {}: corrupt row: {}", id, row.seq, payload.error().message)));
-    }
-    auto event = codec::event_from_json(*payload);
-    if (!event) {
-      return std::unexpected(
-          error(fmt::format("match {}, seq {}: corrupt row: payload does not decode: {}", id,
-                            row.seq, event.error().message)));
-    }
-    auto next = rules::apply_checked(m.states.back(), *event);
-    if (!next) {
-      return std::unexpected(error(fmt::format(
-          "match {}, seq {}: today's rules refuse the stored event: {} ({}); run `verify {}`", id,
-          row.seq, rules::rule_code_name(next.error().code), next.error().message, id)));
-    }
-    m.events.push_back(std::move(*event));
-    m.states.push_back(std::move(*next));
+    return std::unexpected(error(store_error_text(folded.error())));
   }
+  m.names = names_of(db, id);
+  m.divergence = std::move(folded->divergence);
   return m;
+}
+
+// Prints why the log cannot be followed past m.last() and returns kExitError.
+int diverged(const Match& m) {
+  return error(fmt::format("match {}: {}; events 1..{} are trustworthy (run `verify {}`)", m.id,
+                           m.divergence->reason, m.last(), m.id));
 }
 
 std::string round_prefix(const rules::State& before) {
@@ -178,9 +163,17 @@ std::string json_string(std::string_view text) {
   return out + "\"";
 }
 
+// A seq to show: --at within the trusted events, or the last one of a whole log.
 bool check_at(const Match& m, std::optional<Seq> at) {
-  if (!at) return true;
+  if (!at) {
+    if (m.divergence) diverged(m);
+    return !m.divergence;
+  }
   if (*at < 0 || *at > m.last()) {
+    if (m.divergence) {
+      diverged(m);
+      return false;
+    }
     error(fmt::format("match {} has events 1..{}: no seq {}", m.id, m.last(), *at));
     return false;
   }
@@ -227,7 +220,7 @@ int run_log(const std::string& path, MatchId id) {
     out += '\n';
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return kExitOk;
+  return m->divergence ? diverged(*m) : kExitOk;
 }
 
 // --- show --------------------------------------------------------------------
@@ -266,6 +259,7 @@ int run_step(const std::string& path, MatchId id, bool color) {
   if (!db) return kExitError;
   auto m = load_match(*db, id);
   if (!m) return m.error();
+  if (m->divergence) return diverged(*m);
   if (m->last() == 0) return error(fmt::format("match {} has no events", id));
   const bool interactive = isatty(STDIN_FILENO) != 0;
   const bool clear = interactive && isatty(STDOUT_FILENO) != 0;
@@ -416,10 +410,9 @@ int run_verify(const std::string& path, const VerifyArgs& args) {
     if (r.divergence) {
       ++divergences;
       const store::Divergence& d = *r.divergence;
-      std::printf("DIVERGENCE match %lld seq %lld: %s (stored hash %s, recomputed %s)\n",
-                  static_cast<long long>(r.id), static_cast<long long>(d.seq), d.reason.c_str(),
-                  store::hash_to_hex(d.expected_hash).c_str(),
-                  d.actual_hash ? store::hash_to_hex(d.actual_hash).c_str() : "none");
+      // The reason names the seq and, for a hash mismatch, both hashes.
+      std::printf("DIVERGENCE match %lld seq %lld: %s\n", static_cast<long long>(r.id),
+                  static_cast<long long>(d.seq), d.reason.c_str());
     }
     if (!r.bad_snapshots.empty()) {
       std::string seqs;
@@ -478,6 +471,10 @@ int run_apply(const ApplyArgs& args) {
   auto state = codec::state_from_json(text);
   if (!state) {
     return error(fmt::format("{}: not a state: {}", args.state_file, state.error().message));
+  }
+  // A state file is input too: the rules index arrays with what it holds.
+  if (std::string broken = rules::invariant_violation(*state); !broken.empty()) {
+    return error(fmt::format("{}: not a state of a real match: {}", args.state_file, broken));
   }
   auto command = codec::command_from_json(args.command_json);
   if (!command) return error(fmt::format("--command: not a command: {}", command.error().message));

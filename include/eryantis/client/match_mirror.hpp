@@ -1,10 +1,12 @@
 #pragma once
 // The client's copy of one match: loaded from a `state` message, then advanced by
-// folding each `event` with the same rules as the server (rules::apply). After
+// folding each `event` with the same rules as the server (rules::apply_checked:
+// a server's event is input, re-validated before it touches the state). After
 // every event it checks that the seq follows and that the hash matches the
-// server's (rules::hash of the public view state, seed 0). A gap, a mismatch or
-// unreadable JSON makes it "need sync": the caller sends {"type":"sync"} and
-// calls load_state() with the reply. Pure: no I/O.
+// server's (rules::hash of the public view state, seed 0). A gap, a mismatch,
+// unreadable JSON, an event the rules refuse or a view that breaks the game's
+// invariants makes it "need sync": the caller sends {"type":"sync"} and calls
+// load_state() with the reply. Pure: no I/O.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,7 +27,7 @@ class MatchMirror {
   enum class Update : std::uint8_t {
     Applied,    // the event was folded and the hash matched
     Ignored,    // an old event (seq already mirrored), another match, or waiting for a sync
-    NeedsSync,  // a gap, a hash mismatch or an unreadable event: send sync
+    NeedsSync,  // a gap, a hash mismatch, an unreadable or illegal event: send sync
   };
 
   // A `state` message (after joined / resuming / sync). False (and needs_sync())

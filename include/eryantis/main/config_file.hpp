@@ -1,24 +1,51 @@
 #pragma once
-// Reads config/eryantis.toml into a ServerConfig. Strict: an unknown key, a wrong
-// type, an out-of-range value or an inconsistent pair is an error naming the key.
+// The process's configuration and config/eryantis.toml, read into it. The server
+// layer gets only what its logic needs (server::ServerConfig); where the data
+// lives, how durable it is and where the logs go belong to the application.
+// Strict: an unknown key, a wrong type, an out-of-range value or an inconsistent
+// pair is an error naming the key.
+#include <cstddef>
 #include <expected>
 #include <string>
 #include <string_view>
 
 #include "eryantis/server/config.hpp"
+#include "eryantis/store/store.hpp"
 
 namespace eryantis::app {
+
+struct StorageConfig {
+  std::string database = "data/eryantis.db";
+  store::Durability durability = store::Durability::Full;
+  int snapshot_every = 64;  // events between snapshots; 0 = never
+};
+
+struct LogConfig {
+  std::string level = "info";
+  std::string file;  // empty: log to stderr only
+  std::size_t max_bytes = 10 * 1024 * 1024;
+  int max_files = 5;
+};
+
+struct Config {
+  server::ServerConfig server;
+  StorageConfig storage;
+  LogConfig log;
+};
 
 struct ConfigError {
   std::string message;  // "config/eryantis.toml: heartbeat.timeout_ms: must be greater than
                         // heartbeat.interval_ms"
 };
 
-std::expected<server::ServerConfig, ConfigError> parse_config(
-    std::string_view toml_text, std::string_view source_name = "config");
-std::expected<server::ServerConfig, ConfigError> load_config(const std::string& path);
+std::expected<Config, ConfigError> parse_config(std::string_view toml_text,
+                                                std::string_view source_name = "config");
+std::expected<Config, ConfigError> load_config(const std::string& path);
 
 // Checks the relations between options (also after command-line overrides).
-std::expected<void, ConfigError> validate_config(const server::ServerConfig& config);
+std::expected<void, ConfigError> validate_config(const Config& config);
+
+// The store's options for this configuration.
+store::Options store_options(const StorageConfig& storage);
 
 }  // namespace eryantis::app

@@ -1,7 +1,7 @@
 #pragma once
 // The decider: the whole game as five pure functions over values.
 //   check(state, seat, command) -> Event or RuleError   (validates, resolves chance)
-//   apply(state, event)         -> State                (pure, total, never draws)
+//   apply(state, event)         -> State                (pure, never draws; trusted events only)
 //   view(state, viewer)         -> what a seat or spectator may see
 //   legal_commands(state, seat) -> every command check accepts from that seat
 //   hash(state)                 -> stable 64-bit fingerprint
@@ -39,15 +39,27 @@ std::expected<Event, RuleError> create_match(const MatchOptions& options, const 
 // A 64-bit seed (tests, tools, random games): the same as MatchSeed{seed, 0}.
 std::expected<Event, RuleError> create_match(const MatchOptions& options, std::uint64_t seed);
 
-// Applies an event produced by check. Pure; replays recorded draws, never draws.
+// Applies an event to the state it was decided for. Pure; replays the recorded
+// draws, never draws.
+//
+// PRECONDITION: `event` was produced by check() (or decide()) for a state equal
+// to `state`. apply is not total: it indexes seats, character slots, island
+// groups and clouds with the event's values as check validated them. Any other
+// event is a contract violation: the Debug and sanitizer builds abort on the
+// indices it trusts (ERYANTIS_ASSERT, rules/assert.hpp); Release has undefined
+// behaviour. Events read from storage, a peer or any file are not check's
+// output: they go through apply_checked.
 State apply(const State& state, const Event& event);
 void apply_in_place(State& state, const Event& event);
 
-// Like apply, but for events from untrusted storage: re-validates the command
-// with today's rules and checks that the recorded draws are consistent.
+// Total: for events from untrusted sources (the store, a server's broadcast).
+// Re-validates the command with today's rules (any seat, cloud, character,
+// island out of range is refused here, before it can index anything) and checks
+// that the recorded draws are consistent with the bag.
 std::expected<State, RuleError> apply_checked(const State& state, const Event& event);
 
-// state = fold(apply, events), starting from the empty state.
+// state = fold(apply, events), starting from the empty state (apply's precondition
+// holds for each event in turn).
 State fold(std::span<const Event> events);
 
 // Every command `seat` may send now (player commands only), in a stable order.

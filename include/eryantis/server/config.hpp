@@ -1,6 +1,6 @@
 #pragma once
-// Everything the server can be configured with; config/eryantis.toml documents
-// each option and its default (kept equal to the values here).
+// The server's configuration; config/eryantis.toml documents each option and its
+// default (kept equal to the values here and in app::Config).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,14 +18,11 @@ struct Limits {
   int max_queued_per_match = 64;  // requests waiting behind a match's pending append
 };
 
-enum class Durability { Full, Normal };
-
+// What the server's logic needs. The process's own settings (database,
+// durability, snapshots, logging) are the application's: app::Config.
 struct ServerConfig {
   std::string listen = "127.0.0.1";
   int port = 7777;
-  std::string database = "data/eryantis.db";
-  Durability durability = Durability::Full;
-  int snapshot_every = 64;
   int heartbeat_interval_ms = 5000;  // the server pings a connection silent this long
   int heartbeat_timeout_ms = 15000;  // and closes it when silent this long
   int turn_grace_ms = 30000;         // a disconnected player's turn is skipped after this
@@ -33,10 +30,6 @@ struct ServerConfig {
   int abandon_after_ms = 600000;     // a match waiting for players with nobody connected
   bool require_resume_token = true;
   Limits limits;
-  std::string log_level = "info";
-  std::string log_file;  // empty: log to stderr only
-  std::size_t log_max_bytes = 10 * 1024 * 1024;
-  int log_max_files = 5;
 };
 
 }  // namespace eryantis::server

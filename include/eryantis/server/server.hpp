@@ -22,6 +22,11 @@
 
 namespace eryantis::server {
 
+// How many (command id, seq) pairs a match keeps to answer a client's retry with
+// its original ack: while running, and restored after a restart (the same number,
+// so a retry is answered the same either side of a restart).
+inline constexpr std::size_t kRecentCommands = 64;
+
 // A match loaded from the store at start-up.
 struct RestoredMatch {
   store::MatchId id = 0;
@@ -30,8 +35,8 @@ struct RestoredMatch {
   rules::State state;
   std::vector<store::SeatRecord> seats;
   Deadline deadline;
-  // (command id, seq) of the last events, so a client's retry after the restart
-  // gets its original ack.
+  // (command id, seq) of the last kRecentCommands commands, so a client's retry
+  // after the restart gets its original ack.
   std::vector<std::pair<std::string, store::Seq>> recent_commands;
 };
 

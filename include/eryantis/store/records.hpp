@@ -136,7 +136,8 @@ struct MatchSummary {
   std::optional<std::string> quarantine_reason;
 };
 
-struct LoadedMatch {
+// A match restored at start: its state folded from the newest usable snapshot.
+struct RestoredMatch {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
   Seq last_seq = 0;
@@ -149,16 +150,16 @@ struct QuarantinedMatch {
   std::string reason;
 };
 
-struct ResumeReport {
-  std::vector<LoadedMatch> loaded;
+struct RestoreReport {
+  std::vector<RestoredMatch> restored;
   std::vector<QuarantinedMatch> quarantined;
 };
 
 // The first place where the stored events stop agreeing with today's rules.
 struct Divergence {
   Seq seq = 0;
-  std::string reason;
-  std::uint64_t expected_hash = 0;  // stored
+  std::string reason;               // a sentence naming the seq ("hash mismatch at event 7: ...")
+  std::uint64_t expected_hash = 0;  // stored (0 when unreadable)
   std::uint64_t actual_hash = 0;    // recomputed (0 when the event did not even apply)
 };
 

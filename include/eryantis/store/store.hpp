@@ -2,15 +2,18 @@
 // The SQLite event store: matches, seats, the append-only event log and
 // snapshots. One Store is one connection, used by one thread at a time (the
 // GroupCommitter's writer, a tool, a test); any number may share a file.
+#include <cstddef>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eryantis/rules/state.hpp"
 #include "eryantis/store/error.hpp"
+#include "eryantis/store/fold.hpp"
 #include "eryantis/store/records.hpp"
 #include "eryantis/store/sqlite.hpp"
 
@@ -26,8 +29,8 @@ struct Options {
   int snapshot_every = 64;  // events between snapshots; 0 = never
   bool read_only = false;   // SQLITE_OPEN_READONLY: safe beside a writer, never migrates
   int busy_timeout_ms = 5000;
-  // Resume compares every event's stored hash (else only the last one's).
-  bool check_every_hash_on_resume = true;
+  // Which stored hashes restoring a match compares (FoldStart::NewestSnapshot).
+  HashCheck restore_hashes = HashCheck::Every;
 };
 
 class Store {
@@ -73,17 +76,30 @@ class Store {
   // If the commit itself fails, every request reports that error.
   std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests);
 
-  // --- loading -------------------------------------------------------------
-  // The match's current state: newest valid snapshot plus the events after it.
-  Result<rules::State> load_state(MatchId id);
+  // --- restoring: reading state back from the log ---------------------------
+  // Every path below folds with fold(): events are re-validated, never trusted.
+
+  // Folds match `id` as `policy` says, in one read transaction. A log that stops
+  // being trustworthy is not an error: Folded::divergence says where and why.
+  Result<Folded> fold(MatchId id, const FoldPolicy& policy);
+
+  // The match's current state: newest valid snapshot plus the events after it
+  // (every hash checked). Corrupt if the log diverges.
+  Result<rules::State> restore_state(MatchId id);
 
   // Every lobby/running match, folded from its newest valid snapshot. A match
-  // whose events do not decode, have a seq gap or disagree with their stored
-  // hashes is marked quarantined (unless read-only) and reported instead.
-  Result<ResumeReport> load_unfinished();
+  // whose events do not decode, are illegal, have a seq gap or disagree with their
+  // stored hashes is marked quarantined (unless read-only) and reported instead.
+  Result<RestoreReport> restore_unfinished();
 
-  // Refolds from the first event re-checking each with rules::apply_checked and
-  // comparing every stored hash; reports the first divergence.
+  // The (command id, seq) of the newest `count` events that carry a command id,
+  // oldest first: what a server keeps to answer a retry with its original ack.
+  Result<std::vector<std::pair<std::string, Seq>>> recent_command_ids(MatchId id,
+                                                                      std::size_t count);
+
+  // Folds from the first event (FoldStart::FirstEvent), comparing every stored
+  // hash, the columns that repeat the payload and every snapshot with the fold;
+  // reports the first divergence.
   Result<VerifyReport> verify(MatchId id);
 
   const Options& options() const;

@@ -1,4 +1,4 @@
-// Resuming at start: every unfinished match loads, and a damaged one is
+// Restoring at start: every unfinished match loads, and a damaged one is
 // quarantined alone with its reason, its events untouched.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@ namespace {
 using testing::Game;
 using testing::TempDir;
 
-struct ResumeTest : ::testing::Test {
+struct RestoreTest : ::testing::Test {
   TempDir dir;
   std::string path = dir.file("eryantis.db");
   Store store = testing::open_store(path, Options{.snapshot_every = 16});
@@ -18,7 +18,7 @@ struct ResumeTest : ::testing::Test {
   std::vector<MatchId> ids;
 
   void SetUp() override {
-    const std::uint64_t seed = testing::test_seed("ResumeTest");
+    const std::uint64_t seed = testing::test_seed("RestoreTest");
     const rules::MatchOptions kinds[] = {{2, rules::Mode::Simple},
                                          {3, rules::Mode::Expert},
                                          {4, rules::Mode::Expert},
@@ -54,14 +54,14 @@ struct ResumeTest : ::testing::Test {
 
   void expect_only_quarantined(std::size_t bad, std::string_view reason_part) {
     auto events_before = store.database().query_int("SELECT count(*) FROM events").value();
-    auto report = store.load_unfinished();
+    auto report = store.restore_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     ASSERT_EQ(report->quarantined.size(), 1u);
     EXPECT_EQ(report->quarantined[0].id, ids[bad]);
     EXPECT_NE(report->quarantined[0].reason.find(reason_part), std::string::npos)
         << report->quarantined[0].reason;
-    ASSERT_EQ(report->loaded.size(), games.size());  // the other games and the lobby
-    for (const LoadedMatch& loaded : report->loaded) {
+    ASSERT_EQ(report->restored.size(), games.size());  // the other games and the lobby
+    for (const RestoredMatch& loaded : report->restored) {
       auto at = std::find(ids.begin(), ids.end(), loaded.id) - ids.begin();
       if (static_cast<std::size_t>(at) < games.size()) {
         EXPECT_EQ(loaded.state, games[static_cast<std::size_t>(at)].states.back());
@@ -78,9 +78,9 @@ struct ResumeTest : ::testing::Test {
     EXPECT_EQ(row->quarantine_reason, report->quarantined[0].reason);
     EXPECT_EQ(store.database().query_int("SELECT count(*) FROM events").value(), events_before);
     Store reopened = testing::open_store(path);
-    auto again = reopened.load_unfinished().value();
+    auto again = reopened.restore_unfinished().value();
     EXPECT_TRUE(again.quarantined.empty());
-    EXPECT_EQ(again.loaded.size(), games.size());
+    EXPECT_EQ(again.restored.size(), games.size());
     // A quarantined match takes no more events.
     auto append = reopened.append(ids[bad], row->events, {&games[bad].events[0], 1});
     ASSERT_FALSE(append);
@@ -88,48 +88,48 @@ struct ResumeTest : ::testing::Test {
   }
 };
 
-TEST_F(ResumeTest, EverythingLoadsWhenNothingIsDamaged) {
-  auto report = store.load_unfinished().value();
+TEST_F(RestoreTest, EverythingLoadsWhenNothingIsDamaged) {
+  auto report = store.restore_unfinished().value();
   EXPECT_TRUE(report.quarantined.empty());
-  ASSERT_EQ(report.loaded.size(), games.size() + 1);
+  ASSERT_EQ(report.restored.size(), games.size() + 1);
   for (std::size_t i = 0; i < games.size(); ++i) {
-    EXPECT_EQ(report.loaded[i].id, ids[i]);
-    EXPECT_EQ(report.loaded[i].state, games[i].states.back());
-    EXPECT_EQ(report.loaded[i].last_seq, static_cast<Seq>(games[i].events.size()));
+    EXPECT_EQ(report.restored[i].id, ids[i]);
+    EXPECT_EQ(report.restored[i].state, games[i].states.back());
+    EXPECT_EQ(report.restored[i].last_seq, static_cast<Seq>(games[i].events.size()));
   }
 }
 
-TEST_F(ResumeTest, DamagedPayloadQuarantinesOnlyItsMatch) {
+TEST_F(RestoreTest, DamagedPayloadQuarantinesOnlyItsMatch) {
   testing::exec(store, "UPDATE events SET payload = substr(payload, 1, 20) WHERE match_id = " +
                            match(1) + " AND seq = " + std::to_string(tail_seq(1)));
   expect_only_quarantined(1, "does not decode");
 }
 
-TEST_F(ResumeTest, SeqGapQuarantinesOnlyItsMatch) {
+TEST_F(RestoreTest, SeqGapQuarantinesOnlyItsMatch) {
   testing::exec(store, "DELETE FROM events WHERE match_id = " + match(2) +
                            " AND seq = " + std::to_string(tail_seq(2) + 1));
   expect_only_quarantined(2, "seq gap");
 }
 
-TEST_F(ResumeTest, MissingLastEventQuarantinesOnlyItsMatch) {
+TEST_F(RestoreTest, MissingLastEventQuarantinesOnlyItsMatch) {
   testing::exec(store, "DELETE FROM events WHERE match_id = " + match(0) +
                            " AND seq = (SELECT last_seq FROM matches WHERE id = " + match(0) + ")");
   expect_only_quarantined(0, "seq gap");
 }
 
-TEST_F(ResumeTest, WrongHashQuarantinesOnlyItsMatch) {
+TEST_F(RestoreTest, WrongHashQuarantinesOnlyItsMatch) {
   testing::exec(store, "UPDATE events SET state_hash = '0123456789abcdef' WHERE match_id = " +
                            match(3) + " AND seq = " + std::to_string(tail_seq(3) + 2));
   expect_only_quarantined(3, "hash mismatch");
 }
 
-TEST_F(ResumeTest, ReadOnlyResumeReportsButDoesNotMark) {
+TEST_F(RestoreTest, ReadOnlyRestoreReportsButDoesNotMark) {
   testing::exec(store, "UPDATE events SET state_hash = '0123456789abcdef' WHERE match_id = " +
                            match(4) + " AND seq = 3");
   // No snapshot covers seq 3 if the fold starts before it: force a full fold.
   testing::exec(store, "DELETE FROM snapshots WHERE match_id = " + match(4));
   Store reader = testing::open_store(path, Options{.read_only = true});
-  auto report = reader.load_unfinished().value();
+  auto report = reader.restore_unfinished().value();
   ASSERT_EQ(report.quarantined.size(), 1u);
   EXPECT_EQ(report.quarantined[0].id, ids[4]);
   EXPECT_EQ(store.database()

@@ -1,7 +1,9 @@
-// Loading every unfinished match at server start, quarantining the ones whose log
-// cannot be trusted.
+// Restoring: a match's state read back from the log, at server start (every
+// unfinished match, quarantining the ones whose log cannot be trusted) and on demand.
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 #include "store_impl.hpp"
 
@@ -49,24 +51,25 @@ Result<void> quarantine(sqlite::Database& db, const std::vector<QuarantinedMatch
 
 }  // namespace
 
-Result<ResumeReport> Store::load_unfinished() {
-  ResumeReport report;
+Result<RestoreReport> Store::restore_unfinished() {
+  RestoreReport report;
   {
     // One read transaction: a consistent picture even while another process writes.
     auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
     if (!tx) return std::unexpected(std::move(tx.error()));
     auto candidates = unfinished_matches(impl_->db);
     if (!candidates) return std::unexpected(std::move(candidates.error()));
-    report.loaded.reserve(candidates->size());
+    report.restored.reserve(candidates->size());
+    const FoldPolicy policy{.hashes = impl_->options.restore_hashes};
     for (const Candidate& match : *candidates) {
-      auto rebuilt = detail::rebuild(*impl_, match.id, match.last_seq,
-                                     impl_->options.check_every_hash_on_resume);
-      if (!rebuilt) return std::unexpected(std::move(rebuilt.error()));
-      if (rebuilt->state) {
-        report.loaded.push_back(LoadedMatch{match.id, match.status, match.last_seq,
-                                            rebuilt->snapshot_seq, std::move(*rebuilt->state)});
+      auto folded = detail::fold(*impl_, match.id, match.last_seq, policy);
+      if (!folded) return std::unexpected(std::move(folded.error()));
+      if (folded->ok()) {
+        report.restored.push_back(RestoredMatch{match.id, match.status, match.last_seq,
+                                                folded->snapshot_seq, std::move(folded->state)});
       } else {
-        report.quarantined.push_back(QuarantinedMatch{match.id, std::move(rebuilt->problem)});
+        report.quarantined.push_back(
+            QuarantinedMatch{match.id, std::move(folded->divergence->reason)});
       }
     }
     if (auto done = tx->commit(); !done) return std::unexpected(std::move(done.error()));
@@ -80,6 +83,33 @@ Result<ResumeReport> Store::load_unfinished() {
     }
   }
   return report;
+}
+
+Result<rules::State> Store::restore_state(MatchId id) {
+  auto folded = fold(id, FoldPolicy{});
+  if (!folded) return std::unexpected(std::move(folded.error()));
+  if (!folded->ok()) {
+    return fail(StoreCode::Corrupt, fmt::format("match {}: {}", id, folded->divergence->reason));
+  }
+  return std::move(folded->state);
+}
+
+Result<std::vector<std::pair<std::string, Seq>>> Store::recent_command_ids(MatchId id,
+                                                                           std::size_t count) {
+  auto select = impl_->db.cached(
+      "SELECT command_id, seq FROM events WHERE match_id = ?1 AND command_id IS NOT NULL "
+      "ORDER BY seq DESC LIMIT ?2");
+  if (!select) return std::unexpected(std::move(select.error()));
+  (*select)->bind(1, id).bind(2, static_cast<std::int64_t>(count));
+  std::vector<std::pair<std::string, Seq>> recent;
+  for (;;) {
+    auto row = (*select)->step();
+    if (!row) return std::unexpected(std::move(row.error()));
+    if (!*row) break;
+    recent.emplace_back(std::string((*select)->column_text(0)), (*select)->column_int(1));
+  }
+  std::reverse(recent.begin(), recent.end());
+  return recent;
 }
 
 }  // namespace eryantis::store

@@ -1,0 +1,23 @@
+#pragma once
+// Start-up: every unfinished match restored from the store, as the server takes it.
+#include <expected>
+#include <string>
+#include <vector>
+
+#include "eryantis/server/server.hpp"
+#include "eryantis/store/store.hpp"
+
+namespace eryantis::app {
+
+struct Restored {
+  std::vector<server::RestoredMatch> matches;
+  store::MatchId next_match_id = 1;  // one more than the largest id ever stored
+  std::size_t quarantined = 0;       // matches set aside (logged with their reason)
+};
+
+// Folds every unfinished match (store::Store::restore_unfinished) and adds what
+// the server keeps beside the state: seats, the armed timer and the last
+// server::kRecentCommands command ids.
+std::expected<Restored, std::string> restore_matches(store::Store& db);
+
+}  // namespace eryantis::app
