@@ -27,6 +27,8 @@ std::string invariant_violation(const State& s) {
         if (s.boards[p].towers != 0) return "a seat without the team's towers holds towers";
         continue;
       }
+      // A decoded state can claim towers without a colour (found by fuzz_state_binary).
+      if (!s.boards[p].tower_color) return "a seat holding towers has no tower colour";
       towers[static_cast<int>(*s.boards[p].tower_color)] += s.boards[p].towers;
       used[static_cast<int>(*s.boards[p].tower_color)] = true;
     }
