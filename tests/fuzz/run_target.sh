@@ -37,5 +37,8 @@ else
   grep -E -A40 'ERROR: |runtime error|fuzz property broken|SUMMARY' "$work/log" | head -80 || tail -40 "$work/log"
 fi
 echo "$line"
-if [ -n "$result" ]; then echo "$line" >"$result"; fi
+if [ -n "$result" ]; then
+  mkdir -p "$(dirname "$result")"
+  echo "$line" >"$result"
+fi
 exit "$status"
