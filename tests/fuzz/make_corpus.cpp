@@ -250,6 +250,16 @@ void write_configs(const fs::path& reference, CorpusDir& out) {
     out.add("section", text.substr(start + 1, end == std::string::npos ? end : end - start));
     start = end;
   }
+  // Each key alone under its table, with the reference value.
+  std::istringstream lines(text);
+  std::string line;
+  std::string table;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("["))
+      table = line;
+    else if (!table.empty() && !line.empty() && line.front() != '#')
+      out.add("key", table + "\n" + line + "\n");
+  }
   out.add("empty", "");
   out.add("small", "[network]\nport = 7000\n[limits]\nmax_line_bytes = 4096\n");
   out.add("durability", "[storage]\ndurability = \"normal\"\nsnapshot_every = 1\n");
