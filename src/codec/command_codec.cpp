@@ -41,7 +41,8 @@ const auto& all_command_types() {
 template <std::size_t... I>
 Command default_command(std::size_t i, std::index_sequence<I...>) {
   Command out;
-  ((i == I ? (out.emplace<I>(), true) : false) || ...);
+  // Stops at the alternative whose index is i; the fold's value itself is not needed.
+  static_cast<void>(((i == I ? (out.emplace<I>(), true) : false) || ...));
   return out;
 }
 
