@@ -10,6 +10,7 @@
 // an fsync of the folder. Readers take no lock: a rename is atomic, so they see
 // the old file or the new one, never half of one.
 #include "eryantis/client/token_store.hpp"
+#include "eryantis/util/expected.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -165,7 +166,7 @@ std::expected<void, std::string> TokenStore::put(std::string_view server, std::s
     return std::unexpected(
         std::string("server, nickname and token may not contain tabs or newlines"));
   auto lock = lock_for_writing(file_);
-  if (!lock) return std::unexpected(std::move(lock.error()));
+  if (!lock) return util::forward_error(lock);
   auto entries = read_all(file_);
   bool found = false;
   for (Entry& e : entries)
@@ -181,7 +182,7 @@ std::expected<void, std::string> TokenStore::put(std::string_view server, std::s
 std::expected<void, std::string> TokenStore::erase(std::string_view server,
                                                    std::string_view nickname) {
   auto lock = lock_for_writing(file_);
-  if (!lock) return std::unexpected(std::move(lock.error()));
+  if (!lock) return util::forward_error(lock);
   auto entries = read_all(file_);
   const auto before = entries.size();
   std::erase_if(entries,

@@ -15,7 +15,7 @@ namespace eryantis::net {
 using detail::as_handle;
 using detail::as_stream;
 using detail::close_and_free;
-using server::ConnectionId;
+using transport::ConnectionId;
 
 namespace {
 
@@ -104,7 +104,7 @@ std::string peer_name(const uv_tcp_t& tcp) {
 // (the server may close it from inside on_line).
 class EventsSink final : public LineSplitter::Sink {
  public:
-  EventsSink(server::ConnectionEvents& events, const TcpServer::Connection& connection,
+  EventsSink(transport::ConnectionEvents& events, const TcpServer::Connection& connection,
              ConnectionId id)
       : events_(events), connection_(connection), id_(id) {}
   void on_line(std::string_view line) override;
@@ -112,7 +112,7 @@ class EventsSink final : public LineSplitter::Sink {
 
  private:
   bool open() const;
-  server::ConnectionEvents& events_;
+  transport::ConnectionEvents& events_;
   const TcpServer::Connection& connection_;
   ConnectionId id_;
 };
@@ -129,7 +129,7 @@ void EventsSink::on_too_long() {
 
 }  // namespace
 
-TcpServer::TcpServer(EventLoop& loop, server::ConnectionEvents& events, TcpServerOptions options)
+TcpServer::TcpServer(EventLoop& loop, transport::ConnectionEvents& events, TcpServerOptions options)
     : TcpServer(loop, std::move(options)) {
   events_ = &events;
 }

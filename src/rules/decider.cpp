@@ -1,3 +1,4 @@
+#include "eryantis/util/expected.hpp"
 #include "internal.hpp"
 
 namespace eryantis::rules {
@@ -5,7 +6,7 @@ namespace eryantis::rules {
 std::expected<Event, RuleError> check(const State& state, Seat seat, const Command& command,
                                       Authority authority) {
   auto decision = decide(state, seat, command, authority);
-  if (!decision) return std::unexpected(std::move(decision.error()));
+  if (!decision) return util::forward_error(decision);
   return std::move(decision->event);
 }
 

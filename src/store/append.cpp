@@ -2,8 +2,9 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
-#include "eryantis/rules/decider.hpp"
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/rules/decider.hpp"
+#include "eryantis/util/expected.hpp"
 #include "store_impl.hpp"
 
 namespace eryantis::store::detail {
@@ -15,10 +16,10 @@ Result<std::optional<AppendOutcome>> find_retry(sqlite::Database& db, MatchId id
                                                 const NewEvent& first, std::size_t count) {
   if (!first.command_id) return std::nullopt;
   auto select = db.cached("SELECT seq FROM events WHERE match_id = ?1 AND command_id = ?2");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   (*select)->bind(1, id).bind(2, *first.command_id);
   auto row = (*select)->step();
-  if (!row) return std::unexpected(std::move(row.error()));
+  if (!row) return util::forward_error(row);
   if (!*row) return std::nullopt;
   Seq first_seq = (*select)->column_int(0);
   return AppendOutcome{first_seq, first_seq + static_cast<Seq>(count) - 1, true};
@@ -27,7 +28,7 @@ Result<std::optional<AppendOutcome>> find_retry(sqlite::Database& db, MatchId id
 Result<void> write_snapshot(Store::Impl& impl, MatchId id, Seq seq, const rules::State& state) {
   auto insert = impl.db.cached(
       "INSERT OR IGNORE INTO snapshots (match_id, seq, version, state) VALUES (?1, ?2, ?3, ?4)");
-  if (!insert) return std::unexpected(std::move(insert.error()));
+  if (!insert) return util::forward_error(insert);
   (*insert)
       ->bind(1, id)
       .bind(2, seq)
@@ -53,7 +54,7 @@ Result<void> snapshot_if_due(Store::Impl& impl, MatchId id, Seq before, Seq afte
   }
   // Only the last hash: the prefix was checked when it was restored or appended.
   auto folded = fold(impl, id, after, FoldPolicy{.hashes = HashCheck::Last});
-  if (!folded) return std::unexpected(std::move(folded.error()));
+  if (!folded) return util::forward_error(folded);
   if (!folded->ok()) {
     // The log itself is suspect; restoring will quarantine it. The append stands.
     spdlog::warn("store: no snapshot for match {} at seq {}: {}", id, after,
@@ -73,14 +74,14 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
 
   // Before the conflict check: a retry carries the stale expected_seq of its first attempt.
   auto retry = find_retry(impl.db, id, events.front(), events.size());
-  if (!retry) return std::unexpected(std::move(retry.error()));
+  if (!retry) return util::forward_error(retry);
   if (*retry) return **retry;
 
   auto match = impl.db.cached("SELECT last_seq, status FROM matches WHERE id = ?1");
-  if (!match) return std::unexpected(std::move(match.error()));
+  if (!match) return util::forward_error(match);
   (*match)->bind(1, id);
   auto row = (*match)->step();
-  if (!row) return std::unexpected(std::move(row.error()));
+  if (!row) return util::forward_error(row);
   if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   const Seq last_seq = (*match)->column_int(0);
   if ((*match)->column_text(1) == status_name(MatchStatus::Quarantined)) {
@@ -97,7 +98,7 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
   auto insert = impl.db.cached(
       "INSERT INTO events (match_id, seq, time, actor, command_id, type, schema_version, "
       "payload, state_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-  if (!insert) return std::unexpected(std::move(insert.error()));
+  if (!insert) return util::forward_error(insert);
   const std::int64_t time = now_ms();
   Seq seq = last_seq;
   for (const NewEvent& event : events) {
@@ -119,18 +120,18 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
         done.error().message = fmt::format("match {}: command id '{}' was already used ({})", id,
                                            *event.command_id, done.error().message);
       }
-      return std::unexpected(std::move(done.error()));
+      return util::forward_error(done);
     }
   }
 
   auto update = impl.db.cached("UPDATE matches SET last_seq = ?2, updated = ?3 WHERE id = ?1");
-  if (!update) return std::unexpected(std::move(update.error()));
+  if (!update) return util::forward_error(update);
   (*update)->bind(1, id).bind(2, seq).bind(3, time);
-  if (auto done = (*update)->run(); !done) return std::unexpected(std::move(done.error()));
+  if (auto done = (*update)->run(); !done) return util::forward_error(done);
 
   if (auto done = snapshot_if_due(impl, id, last_seq, seq, events.back().state_hash, state_after);
       !done) {
-    return std::unexpected(std::move(done.error()));
+    return util::forward_error(done);
   }
   return AppendOutcome{last_seq + 1, seq, false};
 }
@@ -144,7 +145,7 @@ Result<void> run_row_changes(Store::Impl& impl, const AppendRequest& r) {
     auto insert = impl.db.cached(
         "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated) "
         "VALUES (?1, ?2, json_object('players', ?3, 'mode', ?4), ?5, ?6, 0, ?2)");
-    if (!insert) return std::unexpected(std::move(insert.error()));
+    if (!insert) return util::forward_error(insert);
     (*insert)
         ->bind(1, id)
         .bind(2, time)
@@ -161,7 +162,7 @@ Result<void> run_row_changes(Store::Impl& impl, const AppendRequest& r) {
   }
   for (int seat : r.remove_seats) {
     auto remove = impl.db.cached("DELETE FROM seats WHERE match_id = ?1 AND seat = ?2");
-    if (!remove) return std::unexpected(std::move(remove.error()));
+    if (!remove) return util::forward_error(remove);
     (*remove)->bind(1, id).bind(2, std::int64_t{seat});
     if (auto done = (*remove)->run(); !done) return done;
   }
@@ -174,7 +175,7 @@ Result<void> run_status_and_deadline(Store::Impl& impl, const AppendRequest& r) 
     auto update = impl.db.cached(
         "UPDATE matches SET status = ?2, result = coalesce(?3, result), updated = ?4 WHERE id = "
         "?1");
-    if (!update) return std::unexpected(std::move(update.error()));
+    if (!update) return util::forward_error(update);
     (*update)
         ->bind(1, id)
         .bind(2, status_name(*r.status))
@@ -186,7 +187,7 @@ Result<void> run_status_and_deadline(Store::Impl& impl, const AppendRequest& r) 
     auto update = impl.db.cached(
         "UPDATE matches SET deadline_kind = ?2, deadline_seat = ?3, deadline_at = ?4 WHERE id = "
         "?1");
-    if (!update) return std::unexpected(std::move(update.error()));
+    if (!update) return util::forward_error(update);
     (*update)->bind(1, id);
     if (r.deadline->kind.empty()) {
       (*update)->bind_null(2).bind_null(3).bind_null(4);
@@ -205,7 +206,7 @@ Result<void> run_status_and_deadline(Store::Impl& impl, const AppendRequest& r) 
 
 Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& r) {
   if (impl.options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
-  if (auto done = run_row_changes(impl, r); !done) return std::unexpected(std::move(done.error()));
+  if (auto done = run_row_changes(impl, r); !done) return util::forward_error(done);
   AppendOutcome outcome;
   if (!r.events.empty()) {
     const rules::State* state_after = r.state_after ? &*r.state_after : nullptr;
@@ -216,10 +217,10 @@ Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const Appe
   } else {
     // Rows only: still refuse a writer that is behind the match.
     auto select = impl.db.cached("SELECT last_seq FROM matches WHERE id = ?1");
-    if (!select) return std::unexpected(std::move(select.error()));
+    if (!select) return util::forward_error(select);
     (*select)->bind(1, r.match_id);
     auto row = (*select)->step();
-    if (!row) return std::unexpected(std::move(row.error()));
+    if (!row) return util::forward_error(row);
     if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", r.match_id));
     const Seq last = (*select)->column_int(0);
     if (last != r.expected_seq) {
@@ -230,8 +231,7 @@ Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const Appe
     }
     outcome = AppendOutcome{last, last, false};
   }
-  if (auto done = run_status_and_deadline(impl, r); !done)
-    return std::unexpected(std::move(done.error()));
+  if (auto done = run_status_and_deadline(impl, r); !done) return util::forward_error(done);
   return outcome;
 }
 

@@ -5,11 +5,12 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/command.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/invariants.hpp"
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/store/upcast.hpp"
+#include "eryantis/util/expected.hpp"
 #include "store_impl.hpp"
 
 namespace eryantis::store::detail {
@@ -44,7 +45,7 @@ Result<std::optional<Folded>> fold_after(Store::Impl& impl, MatchId id, Seq last
   auto select = impl.db.cached(
       "SELECT seq, schema_version, payload, state_hash, type, actor FROM events "
       "WHERE match_id = ?1 AND seq >= ?2 ORDER BY seq");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   auto& rows = **select;
   rows.bind(1, id).bind(2, from.seq == 0 ? Seq{1} : from.seq);
 
@@ -57,7 +58,7 @@ Result<std::optional<Folded>> fold_after(Store::Impl& impl, MatchId id, Seq last
   bool anchor_pending = out.seq != 0;
   for (;;) {
     auto row = rows.step();
-    if (!row) return std::unexpected(std::move(row.error()));
+    if (!row) return util::forward_error(row);
     if (!*row) break;
     const Seq row_seq = rows.column_int(0);
     const std::string_view stored_text = rows.column_text(3);
@@ -130,12 +131,12 @@ Result<Folded> fold(Store::Impl& impl, MatchId id, Seq last_seq, const FoldPolic
     auto snapshots = impl.db.cached(
         "SELECT seq, version, state FROM snapshots WHERE match_id = ?1 AND seq <= ?2 "
         "ORDER BY seq DESC");
-    if (!snapshots) return std::unexpected(std::move(snapshots.error()));
+    if (!snapshots) return util::forward_error(snapshots);
     auto& rows = **snapshots;
     rows.bind(1, id).bind(2, last_seq);
     for (;;) {
       auto row = rows.step();
-      if (!row) return std::unexpected(std::move(row.error()));
+      if (!row) return util::forward_error(row);
       if (!*row) break;
       if (rows.column_int(1) != codec::kStateSchemaVersion) continue;
       const Seq seq = rows.column_int(0);
@@ -147,12 +148,12 @@ Result<Folded> fold(Store::Impl& impl, MatchId id, Seq last_seq, const FoldPolic
         continue;
       }
       auto folded = fold_after(impl, id, last_seq, Folded{std::move(*state), seq, seq, {}}, policy);
-      if (!folded) return std::unexpected(std::move(folded.error()));
+      if (!folded) return util::forward_error(folded);
       if (*folded) return std::move(**folded);
     }
   }
   auto folded = fold_after(impl, id, last_seq, Folded{}, policy);
-  if (!folded) return std::unexpected(std::move(folded.error()));
+  if (!folded) return util::forward_error(folded);
   return std::move(**folded);  // without a snapshot there is no anchor to reject
 }
 
@@ -163,12 +164,12 @@ namespace eryantis::store {
 Result<Folded> Store::fold(MatchId id, const FoldPolicy& policy) {
   // One read transaction: a consistent picture even while another process writes.
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
-  if (!tx) return std::unexpected(std::move(tx.error()));
+  if (!tx) return util::forward_error(tx);
   auto last = last_seq(id);
-  if (!last) return std::unexpected(std::move(last.error()));
+  if (!last) return util::forward_error(last);
   auto folded = detail::fold(*impl_, id, *last, policy);
   if (!folded) return folded;
-  if (auto done = tx->commit(); !done) return std::unexpected(std::move(done.error()));
+  if (auto done = tx->commit(); !done) return util::forward_error(done);
   return folded;
 }
 

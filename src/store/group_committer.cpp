@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "eryantis/log/log_throttle.hpp"
+#include "eryantis/util/expected.hpp"
 
 namespace eryantis::store {
 
@@ -11,7 +12,7 @@ Result<std::unique_ptr<GroupCommitter>> GroupCommitter::start(const std::string&
                                                               Notify notify) {
   if (options.store.read_only) return fail(StoreCode::ReadOnly, "a group committer writes");
   auto store = Store::open(path, options.store);
-  if (!store) return std::unexpected(std::move(store.error()));
+  if (!store) return util::forward_error(store);
   return std::make_unique<GroupCommitter>(Key{}, std::move(*store), options, std::move(notify));
 }
 

@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include "eryantis/store/migrations.hpp"
+#include "eryantis/util/expected.hpp"
 
 namespace eryantis::store {
 
@@ -12,9 +13,9 @@ int latest_schema_version() {
 
 Result<int> check_compatible(sqlite::Database& db) {
   auto application_id = db.query_int("PRAGMA application_id");
-  if (!application_id) return std::unexpected(std::move(application_id.error()));
+  if (!application_id) return util::forward_error(application_id);
   auto user_version = db.query_int("PRAGMA user_version");
-  if (!user_version) return std::unexpected(std::move(user_version.error()));
+  if (!user_version) return util::forward_error(user_version);
 
   if (*application_id != 0 && *application_id != kApplicationId) {
     return fail(StoreCode::Foreign,
@@ -26,7 +27,7 @@ Result<int> check_compatible(sqlite::Database& db) {
   if (*application_id == 0) {
     // Never stamped by us: only an empty file may become an Eryantis database.
     auto objects = db.query_int("SELECT count(*) FROM sqlite_schema");
-    if (!objects) return std::unexpected(std::move(objects.error()));
+    if (!objects) return util::forward_error(objects);
     if (*objects != 0 || *user_version != 0) {
       return fail(StoreCode::Foreign,
                   "not an Eryantis database: it already holds tables of another application "
@@ -45,10 +46,10 @@ Result<int> check_compatible(sqlite::Database& db) {
 
 Result<int> migrate(sqlite::Database& db, std::span<const Migration> migrations) {
   auto tx = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
-  if (!tx) return std::unexpected(std::move(tx.error()));
+  if (!tx) return util::forward_error(tx);
   // Checked again under the write lock: another process may have migrated meanwhile.
   auto current = check_compatible(db);
-  if (!current) return std::unexpected(std::move(current.error()));
+  if (!current) return util::forward_error(current);
 
   int applied = 0;
   for (const Migration& migration : migrations) {
@@ -65,17 +66,17 @@ Result<int> migrate(sqlite::Database& db, std::span<const Migration> migrations)
     }
     // PRAGMA takes no parameters; the values are integers we produce.
     if (auto done = db.exec(fmt::format("PRAGMA user_version = {}", migration.version)); !done) {
-      return std::unexpected(std::move(done.error()));
+      return util::forward_error(done);
     }
     spdlog::info("store: applied migration {:04}_{}", migration.version, migration.name);
     ++applied;
   }
   if (applied > 0) {
     if (auto done = db.exec(fmt::format("PRAGMA application_id = {}", kApplicationId)); !done) {
-      return std::unexpected(std::move(done.error()));
+      return util::forward_error(done);
     }
   }
-  if (auto done = tx->commit(); !done) return std::unexpected(std::move(done.error()));
+  if (auto done = tx->commit(); !done) return util::forward_error(done);
   return applied;
 }
 

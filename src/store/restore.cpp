@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "eryantis/util/expected.hpp"
 #include "store_impl.hpp"
 
 namespace eryantis::store {
@@ -20,11 +21,11 @@ struct Candidate {
 Result<std::vector<Candidate>> unfinished_matches(sqlite::Database& db) {
   auto select = db.cached(
       "SELECT id, status, last_seq FROM matches WHERE status IN ('lobby', 'running') ORDER BY id");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   std::vector<Candidate> matches;
   for (;;) {
     auto row = (*select)->step();
-    if (!row) return std::unexpected(std::move(row.error()));
+    if (!row) return util::forward_error(row);
     if (!*row) break;
     auto status = parse_status((*select)->column_text(1)).value_or(MatchStatus::Running);
     matches.push_back(Candidate{(*select)->column_int(0), status, (*select)->column_int(2)});
@@ -35,11 +36,11 @@ Result<std::vector<Candidate>> unfinished_matches(sqlite::Database& db) {
 // Marks matches quarantined; their events stay exactly as they are.
 Result<void> quarantine(sqlite::Database& db, const std::vector<QuarantinedMatch>& matches) {
   auto tx = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
-  if (!tx) return std::unexpected(std::move(tx.error()));
+  if (!tx) return util::forward_error(tx);
   auto update = db.cached(
       "UPDATE matches SET status = 'quarantined', quarantine_reason = ?2, updated = ?3 "
       "WHERE id = ?1 AND status IN ('lobby', 'running')");
-  if (!update) return std::unexpected(std::move(update.error()));
+  if (!update) return util::forward_error(update);
   for (const QuarantinedMatch& match : matches) {
     (*update)->bind(1, match.id).bind(2, match.reason).bind(3, detail::now_ms());
     auto done = (*update)->run();
@@ -56,14 +57,14 @@ Result<RestoreReport> Store::restore_unfinished() {
   {
     // One read transaction: a consistent picture even while another process writes.
     auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
-    if (!tx) return std::unexpected(std::move(tx.error()));
+    if (!tx) return util::forward_error(tx);
     auto candidates = unfinished_matches(impl_->db);
-    if (!candidates) return std::unexpected(std::move(candidates.error()));
+    if (!candidates) return util::forward_error(candidates);
     report.restored.reserve(candidates->size());
     const FoldPolicy policy{.hashes = impl_->options.restore_hashes};
     for (const Candidate& match : *candidates) {
       auto folded = detail::fold(*impl_, match.id, match.last_seq, policy);
-      if (!folded) return std::unexpected(std::move(folded.error()));
+      if (!folded) return util::forward_error(folded);
       if (folded->ok()) {
         report.restored.push_back(RestoredMatch{match.id, match.status, match.last_seq,
                                                 folded->snapshot_seq, std::move(folded->state)});
@@ -72,14 +73,14 @@ Result<RestoreReport> Store::restore_unfinished() {
             QuarantinedMatch{match.id, std::move(folded->divergence->reason)});
       }
     }
-    if (auto done = tx->commit(); !done) return std::unexpected(std::move(done.error()));
+    if (auto done = tx->commit(); !done) return util::forward_error(done);
   }
   for (const QuarantinedMatch& match : report.quarantined) {
     spdlog::warn("store: match {} quarantined: {}", match.id, match.reason);
   }
   if (!report.quarantined.empty() && !impl_->options.read_only) {
     if (auto done = quarantine(impl_->db, report.quarantined); !done) {
-      return std::unexpected(std::move(done.error()));
+      return util::forward_error(done);
     }
   }
   return report;
@@ -87,7 +88,7 @@ Result<RestoreReport> Store::restore_unfinished() {
 
 Result<rules::State> Store::restore_state(MatchId id) {
   auto folded = fold(id, FoldPolicy{});
-  if (!folded) return std::unexpected(std::move(folded.error()));
+  if (!folded) return util::forward_error(folded);
   if (!folded->ok()) {
     return fail(StoreCode::Corrupt, fmt::format("match {}: {}", id, folded->divergence->reason));
   }
@@ -99,12 +100,12 @@ Result<std::vector<std::pair<std::string, Seq>>> Store::recent_command_ids(Match
   auto select = impl_->db.cached(
       "SELECT command_id, seq FROM events WHERE match_id = ?1 AND command_id IS NOT NULL "
       "ORDER BY seq DESC LIMIT ?2");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   (*select)->bind(1, id).bind(2, static_cast<std::int64_t>(count));
   std::vector<std::pair<std::string, Seq>> recent;
   for (;;) {
     auto row = (*select)->step();
-    if (!row) return std::unexpected(std::move(row.error()));
+    if (!row) return util::forward_error(row);
     if (!*row) break;
     recent.emplace_back(std::string((*select)->column_text(0)), (*select)->column_int(1));
   }

@@ -1,4 +1,5 @@
 #include "eryantis/store/sqlite.hpp"
+#include "eryantis/util/expected.hpp"
 
 #include <string>
 
@@ -78,7 +79,7 @@ Result<bool> Statement::step() {
 Result<void> Statement::run() {
   for (;;) {
     auto row = step();
-    if (!row) return std::unexpected(std::move(row.error()));
+    if (!row) return util::forward_error(row);
     if (!*row) return {};
   }
 }
@@ -175,7 +176,7 @@ Result<StatementLease> Database::cached(std::string_view sql) {
   auto found = cache_.find(std::string(sql));
   if (found == cache_.end()) {
     auto statement = prepare(sql);
-    if (!statement) return std::unexpected(std::move(statement.error()));
+    if (!statement) return util::forward_error(statement);
     auto entry = std::make_unique<CacheEntry>();
     entry->statement = std::move(*statement);
     found = cache_.emplace(std::string(sql), std::move(entry)).first;
@@ -184,7 +185,7 @@ Result<StatementLease> Database::cached(std::string_view sql) {
   if (entry.in_use) {
     // Re-entrant use of the same SQL: a one-off statement keeps both uses correct.
     auto statement = prepare(sql);
-    if (!statement) return std::unexpected(std::move(statement.error()));
+    if (!statement) return util::forward_error(statement);
     return StatementLease(std::move(*statement));
   }
   entry.in_use = true;
@@ -193,17 +194,17 @@ Result<StatementLease> Database::cached(std::string_view sql) {
 
 Result<std::int64_t> Database::query_int(std::string_view sql) {
   auto statement = prepare(sql);
-  if (!statement) return std::unexpected(std::move(statement.error()));
+  if (!statement) return util::forward_error(statement);
   auto row = statement->step();
-  if (!row) return std::unexpected(std::move(row.error()));
+  if (!row) return util::forward_error(row);
   if (!*row) return fail(StoreCode::NotFound, "no row from " + std::string(sql));
   return statement->column_int(0);
 }
 
 Result<Transaction> Transaction::begin(Database& db, Kind kind) {
   auto statement = db.cached(kind == Kind::Immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
-  if (!statement) return std::unexpected(std::move(statement.error()));
-  if (auto done = (*statement)->run(); !done) return std::unexpected(std::move(done.error()));
+  if (!statement) return util::forward_error(statement);
+  if (auto done = (*statement)->run(); !done) return util::forward_error(done);
   return Transaction(&db);
 }
 
@@ -215,16 +216,16 @@ Transaction::~Transaction() {
 
 Result<void> Transaction::commit() {
   auto statement = db_->cached("COMMIT");
-  if (!statement) return std::unexpected(std::move(statement.error()));
-  if (auto done = (*statement)->run(); !done) return std::unexpected(std::move(done.error()));
+  if (!statement) return util::forward_error(statement);
+  if (auto done = (*statement)->run(); !done) return util::forward_error(done);
   db_ = nullptr;
   return {};
 }
 
 Result<Savepoint> Savepoint::begin(Database& db) {
   auto statement = db.cached("SAVEPOINT request");
-  if (!statement) return std::unexpected(std::move(statement.error()));
-  if (auto done = (*statement)->run(); !done) return std::unexpected(std::move(done.error()));
+  if (!statement) return util::forward_error(statement);
+  if (auto done = (*statement)->run(); !done) return util::forward_error(done);
   return Savepoint(&db);
 }
 
@@ -236,8 +237,8 @@ Savepoint::~Savepoint() {
 
 Result<void> Savepoint::release() {
   auto statement = db_->cached("RELEASE request");
-  if (!statement) return std::unexpected(std::move(statement.error()));
-  if (auto done = (*statement)->run(); !done) return std::unexpected(std::move(done.error()));
+  if (!statement) return util::forward_error(statement);
+  if (auto done = (*statement)->run(); !done) return util::forward_error(done);
   db_ = nullptr;
   return {};
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "eryantis/store/migrations.hpp"
+#include "eryantis/util/expected.hpp"
 #include "store_impl.hpp"
 
 #ifndef ERYANTIS_VERSION
@@ -57,7 +58,7 @@ Result<void> probe_writable(sqlite::Database& db, const std::string& path) {
   }
   auto tx = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
   // Busy is another writer holding the file past busy_timeout, not a permission.
-  if (!tx && tx.error().code == StoreCode::Busy) return std::unexpected(std::move(tx.error()));
+  if (!tx && tx.error().code == StoreCode::Busy) return util::forward_error(tx);
   if (!tx) return fail(StoreCode::ReadOnly, not_writable(path, tx.error().message));
   if (auto done = db.exec("CREATE TABLE eryantis_write_probe (x)"); !done) {
     return fail(StoreCode::ReadOnly, not_writable(path, done.error().message));
@@ -70,9 +71,9 @@ Result<void> probe_writable(sqlite::Database& db, const std::string& path) {
 Result<void> configure_writer(sqlite::Database& db, const Options& options) {
   // WAL: readers never block the writer, and a commit is one sequential append.
   auto mode = db.prepare("PRAGMA journal_mode = WAL");
-  if (!mode) return std::unexpected(std::move(mode.error()));
+  if (!mode) return util::forward_error(mode);
   auto row = mode->step();
-  if (!row) return std::unexpected(std::move(row.error()));
+  if (!row) return util::forward_error(row);
   if (!*row || mode->column_text(0) != "wal") {
     return fail(StoreCode::Io, "could not switch the database to WAL mode");
   }
@@ -100,21 +101,20 @@ Result<Store> Store::open(const std::string& path, const Options& options) {
   // One connection per thread at a time: SQLite's own mutexes are not needed.
   flags |= SQLITE_OPEN_NOMUTEX;
   auto db = sqlite::Database::open(path, flags);
-  if (!db) return std::unexpected(std::move(db.error()));
+  if (!db) return util::forward_error(db);
   if (auto done = configure_reads(*db, options); !done) {
-    return std::unexpected(std::move(done.error()));
+    return util::forward_error(done);
   }
   // Whose file is it? Asked before anything writes, so a file we refuse (another
   // application's, a newer schema) is left exactly as it was.
   auto version = check_compatible(*db);
-  if (!version) return std::unexpected(std::move(version.error()));
+  if (!version) return util::forward_error(version);
   if (!options.read_only) {
-    if (auto done = probe_writable(*db, path); !done)
-      return std::unexpected(std::move(done.error()));
+    if (auto done = probe_writable(*db, path); !done) return util::forward_error(done);
     if (auto done = configure_writer(*db, options); !done) {
       if (done.error().code == StoreCode::ReadOnly)
         return fail(StoreCode::ReadOnly, not_writable(path, done.error().message));
-      return std::unexpected(std::move(done.error()));
+      return util::forward_error(done);
     }
   }
   if (options.read_only) {
@@ -126,7 +126,7 @@ Result<Store> Store::open(const std::string& path, const Options& options) {
     }
   } else {
     auto applied = migrate(*db);
-    if (!applied) return std::unexpected(std::move(applied.error()));
+    if (!applied) return util::forward_error(applied);
     if (*applied > 0) {
       // A migration that rebuilt a table wrote it all to the WAL: move it into the
       // database now and give the WAL's disk space back (best effort: a reader of
@@ -154,13 +154,13 @@ Result<MatchId> Store::create_match(const NewMatch& match) {
   auto insert = impl_->db.cached(
       "INSERT INTO matches (created, options, rules_version, status, last_seq, updated) "
       "VALUES (?1, ?2, ?3, ?4, 0, ?1)");
-  if (!insert) return std::unexpected(std::move(insert.error()));
+  if (!insert) return util::forward_error(insert);
   (*insert)
       ->bind(1, detail::now_ms())
       .bind(2, options_json(match.options))
       .bind(3, std::string_view(ERYANTIS_VERSION))
       .bind(4, status_name(match.status));
-  if (auto done = (*insert)->run(); !done) return std::unexpected(std::move(done.error()));
+  if (auto done = (*insert)->run(); !done) return util::forward_error(done);
   return impl_->db.last_insert_rowid();
 }
 
@@ -168,7 +168,7 @@ Result<void> Store::set_status(MatchId id, MatchStatus status,
                                const std::optional<std::string>& result_json) {
   auto update = impl_->db.cached(
       "UPDATE matches SET status = ?2, result = coalesce(?3, result), updated = ?4 WHERE id = ?1");
-  if (!update) return std::unexpected(std::move(update.error()));
+  if (!update) return util::forward_error(update);
   (*update)
       ->bind(1, id)
       .bind(2, status_name(status))
@@ -189,7 +189,7 @@ Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat) {
       "ON CONFLICT (match_id, seat) DO UPDATE SET nickname = excluded.nickname, "
       "resume_token_hash = excluded.resume_token_hash, tower_color = excluded.tower_color, "
       "wizard = excluded.wizard");
-  if (!upsert) return std::unexpected(std::move(upsert.error()));
+  if (!upsert) return util::forward_error(upsert);
   auto& statement = **upsert;
   statement.bind(1, seat.match_id)
       .bind(2, std::int64_t{seat.seat})
@@ -217,12 +217,12 @@ Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
   auto select = impl_->db.cached(
       "SELECT seat, nickname, resume_token_hash, tower_color, wizard FROM seats "
       "WHERE match_id = ?1 ORDER BY seat");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   (*select)->bind(1, id);
   std::vector<SeatRecord> seats;
   for (;;) {
     auto row = (*select)->step();
-    if (!row) return std::unexpected(std::move(row.error()));
+    if (!row) return util::forward_error(row);
     if (!*row) break;
     auto& s = **select;
     SeatRecord seat;
@@ -241,11 +241,11 @@ Result<std::vector<MatchSummary>> Store::list_matches() {
   auto select = impl_->db.cached(
       "SELECT id, status, players, mode, events, created, last_activity, result, "
       "quarantine_reason FROM match_summary ORDER BY id");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   std::vector<MatchSummary> matches;
   for (;;) {
     auto row = (*select)->step();
-    if (!row) return std::unexpected(std::move(row.error()));
+    if (!row) return util::forward_error(row);
     if (!*row) break;
     auto& s = **select;
     MatchSummary summary;
@@ -265,19 +265,19 @@ Result<std::vector<MatchSummary>> Store::list_matches() {
 
 Result<MatchId> Store::max_match_id() {
   auto select = impl_->db.cached("SELECT coalesce(max(id), 0) FROM matches");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   auto row = (*select)->step();
-  if (!row) return std::unexpected(std::move(row.error()));
+  if (!row) return util::forward_error(row);
   return (*select)->column_int(0);
 }
 
 Result<std::optional<DeadlineRecord>> Store::deadline(MatchId id) {
   auto select = impl_->db.cached(
       "SELECT deadline_kind, deadline_seat, deadline_at FROM matches WHERE id = ?1");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   (*select)->bind(1, id);
   auto row = (*select)->step();
-  if (!row) return std::unexpected(std::move(row.error()));
+  if (!row) return util::forward_error(row);
   if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   if ((*select)->column_is_null(0)) return std::optional<DeadlineRecord>{};
   return DeadlineRecord{std::string((*select)->column_text(0)),
@@ -286,10 +286,10 @@ Result<std::optional<DeadlineRecord>> Store::deadline(MatchId id) {
 
 Result<Seq> Store::last_seq(MatchId id) {
   auto select = impl_->db.cached("SELECT last_seq FROM matches WHERE id = ?1");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   (*select)->bind(1, id);
   auto row = (*select)->step();
-  if (!row) return std::unexpected(std::move(row.error()));
+  if (!row) return util::forward_error(row);
   if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   return (*select)->column_int(0);
 }
@@ -298,12 +298,12 @@ Result<std::vector<StoredEvent>> Store::load_events(MatchId id, Seq from_seq, Se
   auto select = impl_->db.cached(
       "SELECT seq, time, actor, command_id, type, schema_version, payload, state_hash "
       "FROM events WHERE match_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   (*select)->bind(1, id).bind(2, from_seq).bind(3, to_seq);
   std::vector<StoredEvent> events;
   for (;;) {
     auto row = (*select)->step();
-    if (!row) return std::unexpected(std::move(row.error()));
+    if (!row) return util::forward_error(row);
     if (!*row) break;
     auto& s = **select;
     events.push_back(StoredEvent{s.column_int(0), s.column_int(1), std::string(s.column_text(2)),
@@ -317,11 +317,11 @@ Result<std::vector<StoredEvent>> Store::load_events(MatchId id, Seq from_seq, Se
 Result<AppendOutcome> Store::append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
                                     const rules::State* state_after) {
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Immediate);
-  if (!tx) return std::unexpected(std::move(tx.error()));
+  if (!tx) return util::forward_error(tx);
   auto outcome = detail::append_in_transaction(*impl_, id, expected_seq, events, state_after);
   if (!outcome) return outcome;  // the transaction rolls back: nothing written
   if (outcome->replayed) return outcome;
-  if (auto done = tx->commit(); !done) return std::unexpected(std::move(done.error()));
+  if (auto done = tx->commit(); !done) return util::forward_error(done);
   return outcome;
 }
 

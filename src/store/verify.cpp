@@ -4,6 +4,7 @@
 #include <map>
 
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/util/expected.hpp"
 #include "store_impl.hpp"
 
 namespace eryantis::store {
@@ -13,12 +14,12 @@ namespace {
 // Every snapshot of the match, by seq, as (version, bytes).
 Result<std::map<Seq, std::pair<int, std::string>>> all_snapshots(sqlite::Database& db, MatchId id) {
   auto select = db.cached("SELECT seq, version, state FROM snapshots WHERE match_id = ?1");
-  if (!select) return std::unexpected(std::move(select.error()));
+  if (!select) return util::forward_error(select);
   (*select)->bind(1, id);
   std::map<Seq, std::pair<int, std::string>> snapshots;
   for (;;) {
     auto row = (*select)->step();
-    if (!row) return std::unexpected(std::move(row.error()));
+    if (!row) return util::forward_error(row);
     if (!*row) break;
     snapshots.emplace((*select)->column_int(0),
                       std::pair{static_cast<int>((*select)->column_int(1)),
@@ -31,11 +32,11 @@ Result<std::map<Seq, std::pair<int, std::string>>> all_snapshots(sqlite::Databas
 
 Result<VerifyReport> Store::verify(MatchId id) {
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
-  if (!tx) return std::unexpected(std::move(tx.error()));
+  if (!tx) return util::forward_error(tx);
   auto last = last_seq(id);
-  if (!last) return std::unexpected(std::move(last.error()));
+  if (!last) return util::forward_error(last);
   auto snapshots = all_snapshots(impl_->db, id);
-  if (!snapshots) return std::unexpected(std::move(snapshots.error()));
+  if (!snapshots) return util::forward_error(snapshots);
 
   VerifyReport report;
   report.id = id;
@@ -51,7 +52,7 @@ Result<VerifyReport> Store::verify(MatchId id) {
     if (!decoded || !(*decoded == state)) report.bad_snapshots.push_back(seq);
   };
   auto folded = detail::fold(*impl_, id, *last, policy);
-  if (!folded) return std::unexpected(std::move(folded.error()));
+  if (!folded) return util::forward_error(folded);
   report.divergence = std::move(folded->divergence);
   return report;
 }

@@ -12,17 +12,17 @@ namespace eryantis::client {
 namespace {
 
 // Echoes every line; "bye" closes the connection.
-struct Echo : server::ConnectionEvents {
+struct Echo : transport::ConnectionEvents {
   net::TcpServer* tcp = nullptr;
-  void on_open(server::ConnectionId, std::string_view) override {}
-  void on_line(server::ConnectionId id, std::string_view line) override {
+  void on_open(transport::ConnectionId, std::string_view) override {}
+  void on_line(transport::ConnectionId id, std::string_view line) override {
     if (line == "bye")
       tcp->close(id);
     else
       tcp->send(id, "echo " + std::string(line));
   }
-  void on_line_too_long(server::ConnectionId) override {}
-  void on_closed(server::ConnectionId) override {}
+  void on_line_too_long(transport::ConnectionId) override {}
+  void on_closed(transport::ConnectionId) override {}
 };
 
 struct Recorder : LineConnection::Handler {

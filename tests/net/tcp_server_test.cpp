@@ -20,12 +20,12 @@ namespace eryantis::net {
 namespace {
 
 using namespace std::chrono_literals;
-using server::ConnectionId;
 using testing::TestClient;
+using transport::ConnectionId;
 
 // Records everything and, by default, echoes every line back.
-struct Events final : server::ConnectionEvents {
-  server::Transport* transport = nullptr;
+struct Events final : transport::ConnectionEvents {
+  transport::Transport* transport = nullptr;
   std::function<void(ConnectionId, std::string_view)> on_line_hook;  // replaces the echo
 
   std::vector<ConnectionId> opened;

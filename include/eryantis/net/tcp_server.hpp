@@ -1,6 +1,6 @@
 #pragma once
-// server::Transport over libuv TCP: accepts connections, splits what they send
-// into lines for server::ConnectionEvents, and writes the lines the server
+// transport::Transport over libuv TCP: accepts connections, splits what they send
+// into lines for transport::ConnectionEvents, and writes the lines the server
 // sends. Moves lines only: no protocol knowledge. Loop thread only.
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +12,7 @@
 
 #include "eryantis/log/log_throttle.hpp"
 #include "eryantis/net/event_loop.hpp"
-#include "eryantis/server/transport.hpp"
+#include "eryantis/transport/transport.hpp"
 
 namespace eryantis::net {
 
@@ -38,11 +38,11 @@ struct TcpServerOptions {
   unsigned keepalive_delay_s = 60;
 };
 
-class TcpServer final : public server::Transport {
+class TcpServer final : public transport::Transport {
  public:
   // `loop` and `events` must outlive the server; destroy the server before the
   // loop. loop.stop() makes the server stop accepting and close_all().
-  TcpServer(EventLoop& loop, server::ConnectionEvents& events, TcpServerOptions options);
+  TcpServer(EventLoop& loop, transport::ConnectionEvents& events, TcpServerOptions options);
   // For when the events object needs the transport to be constructed first:
   // call set_events() before listen().
   TcpServer(EventLoop& loop, TcpServerOptions options);
@@ -51,16 +51,16 @@ class TcpServer final : public server::Transport {
   // Closes everything at once, without calling events (they may be gone).
   ~TcpServer() override;
 
-  void set_events(server::ConnectionEvents& events) { events_ = &events; }
+  void set_events(transport::ConnectionEvents& events) { events_ = &events; }
 
   // Binds and listens; port 0 picks a free port. Returns the bound port.
   // `host` is an IPv4 or IPv6 literal ("0.0.0.0", "127.0.0.1", "::").
   std::expected<int, std::string> listen(const std::string& host, int port);
 
-  // server::Transport. Unknown or closing ids are ignored. on_closed is never
+  // transport::Transport. Unknown or closing ids are ignored. on_closed is never
   // called from inside these; it comes later from a loop callback.
-  void send(server::ConnectionId id, std::string line) override;
-  void close(server::ConnectionId id) override;
+  void send(transport::ConnectionId id, std::string line) override;
+  void close(transport::ConnectionId id) override;
 
   // Closes the listening socket; existing connections go on.
   void stop_accepting();
@@ -71,7 +71,7 @@ class TcpServer final : public server::Transport {
   // Bytes queued (not yet taken by the kernel) for all connections, and for one
   // (0 once it is closed).
   std::size_t queued_bytes() const { return queued_bytes_; }
-  std::size_t queued_bytes(server::ConnectionId id) const;
+  std::size_t queued_bytes(transport::ConnectionId id) const;
 
   struct Connection;  // defined in the .cpp; public for its libuv callbacks
 
@@ -96,10 +96,10 @@ class TcpServer final : public server::Transport {
   void enforce_budget(std::size_t incoming);
   void run_deferred();
   void sweep();
-  Connection* find(server::ConnectionId id);
+  Connection* find(transport::ConnectionId id);
 
   EventLoop& loop_;
-  server::ConnectionEvents* events_ = nullptr;  // not owned
+  transport::ConnectionEvents* events_ = nullptr;  // not owned
   TcpServerOptions options_;
   EventLoop::StopHook stop_hook_;
 
@@ -107,16 +107,16 @@ class TcpServer final : public server::Transport {
   std::unique_ptr<Listener> listener_;
   std::unique_ptr<Prepare> prepare_;  // flushes writes and reports closes each iteration
   std::unique_ptr<Sweeper> sweeper_;  // ends closes that take too long
-  std::unordered_map<server::ConnectionId, std::unique_ptr<Connection>> connections_;
+  std::unordered_map<transport::ConnectionId, std::unique_ptr<Connection>> connections_;
 
-  server::ConnectionId next_id_ = 1;
+  transport::ConnectionId next_id_ = 1;
   std::size_t open_count_ = 0;
-  std::size_t closing_count_ = 0;                 // connections in close() (flush / linger)
-  std::size_t queued_bytes_ = 0;                  // sum of every connection's held()
-  std::vector<server::ConnectionId> dirty_;       // have queued bytes to write
-  std::vector<server::ConnectionId> closed_ids_;  // on_closed still to report
-  std::vector<server::ConnectionId> scratch_;     // used by run_deferred only
-  std::unique_ptr<char[]> read_buffer_;           // shared: reads are consumed at once
+  std::size_t closing_count_ = 0;                    // connections in close() (flush / linger)
+  std::size_t queued_bytes_ = 0;                     // sum of every connection's held()
+  std::vector<transport::ConnectionId> dirty_;       // have queued bytes to write
+  std::vector<transport::ConnectionId> closed_ids_;  // on_closed still to report
+  std::vector<transport::ConnectionId> scratch_;     // used by run_deferred only
+  std::unique_ptr<char[]> read_buffer_;              // shared: reads are consumed at once
   // Accept failures repeat per connection attempt (out of descriptors: EMFILE).
   logging::LogThrottle log_throttle_;
 };

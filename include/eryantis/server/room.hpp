@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "eryantis/rules/state.hpp"
+#include "eryantis/server/connection.hpp"
 #include "eryantis/server/persistence.hpp"
-#include "eryantis/server/transport.hpp"
 #include "eryantis/store/records.hpp"
 
 namespace eryantis::server {

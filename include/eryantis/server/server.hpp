@@ -14,11 +14,11 @@
 #include "eryantis/protocol/message.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/server/config.hpp"
+#include "eryantis/server/connection.hpp"
 #include "eryantis/server/persistence.hpp"
 #include "eryantis/server/room.hpp"
 #include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/session.hpp"
-#include "eryantis/server/transport.hpp"
 
 namespace eryantis::server {
 

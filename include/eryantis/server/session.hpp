@@ -5,7 +5,7 @@
 #include <string>
 
 #include "eryantis/rules/state.hpp"
-#include "eryantis/server/transport.hpp"
+#include "eryantis/server/connection.hpp"
 #include "eryantis/store/records.hpp"
 
 namespace eryantis::server {

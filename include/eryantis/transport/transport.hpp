@@ -1,12 +1,13 @@
 #pragma once
 // The seam between the server's logic and the network (Redis ae style: I/O
-// separated from logic). The server layer only knows these interfaces; the net
-// layer implements Transport and calls ConnectionEvents.
+// separated from logic). A target of its own (eryantis_transport) below both: the
+// server layer knows only these interfaces, the net layer implements Transport and
+// calls ConnectionEvents, and neither includes the other.
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace eryantis::server {
+namespace eryantis::transport {
 
 using ConnectionId = std::uint64_t;
 
@@ -34,4 +35,4 @@ class ConnectionEvents {
   virtual void on_closed(ConnectionId id) = 0;
 };
 
-}  // namespace eryantis::server
+}  // namespace eryantis::transport
