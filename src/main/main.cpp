@@ -66,7 +66,8 @@ std::expected<app::Restored, std::string> restore(const std::string& database,
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// The whole life of the server; main() only turns what escapes it into an exit code.
+int serve(int argc, char** argv) {
   CLI::App app{"Eryantis: an authoritative, event-sourced Eriantys game server."};
   std::string config_path = "config/eryantis.toml";
   std::optional<std::string> listen, db, log_level;
@@ -210,4 +211,16 @@ int main(int argc, char** argv) {
   const auto st = (*committer)->stats();
   spdlog::info("stopped: {} batch(es), {} event(s) written", st.batches, st.events);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  // libuv failures in the event loop's own set-up (uv_loop_init, a signal watcher)
+  // arrive as exceptions from net::EventLoop: say what failed and exit 1, rather
+  // than std::terminate's bare abort.
+  try {
+    return serve(argc, argv);
+  } catch (const std::exception& e) {
+    spdlog::critical("the event loop failed: {}", e.what());
+    return 1;
+  }
 }

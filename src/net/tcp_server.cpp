@@ -142,15 +142,22 @@ TcpServer::TcpServer(EventLoop& loop, TcpServerOptions options)
       read_buffer_(std::make_unique<char[]>(kReadBufferBytes)) {
   // Runs just before the loop would block, so everything sent during an
   // iteration goes out in one write per connection, with no added latency.
-  uv_prepare_init(loop_.raw(), &prepare_->prepare);
+  // libuv's inits cannot fail on a live loop today, but a failure would leave a handle
+  // that must never be started or closed: it is recorded and listen() reports it.
+  int rc = uv_prepare_init(loop_.raw(), &prepare_->prepare);
   prepare_->server = this;
   prepare_->prepare.data = prepare_.get();
-  uv_prepare_start(&prepare_->prepare, [](uv_prepare_t* handle) {
-    static_cast<Prepare*>(handle->data)->server->run_deferred();
-  });
-  uv_unref(as_handle(&prepare_->prepare));  // referenced only while it has work
+  if (rc == 0) {
+    rc = uv_prepare_start(&prepare_->prepare, [](uv_prepare_t* handle) {
+      static_cast<Prepare*>(handle->data)->server->run_deferred();
+    });
+    uv_unref(as_handle(&prepare_->prepare));  // referenced only while it has work
+  }
+  if (rc < 0) init_error_ = std::string("net: cannot set up the write pass: ") + uv_strerror(rc);
 
-  uv_timer_init(loop_.raw(), &sweeper_->timer);
+  rc = uv_timer_init(loop_.raw(), &sweeper_->timer);
+  if (rc < 0 && init_error_.empty())
+    init_error_ = std::string("net: cannot set up the close timer: ") + uv_strerror(rc);
   sweeper_->server = this;
   sweeper_->timer.data = sweeper_.get();
 
@@ -179,6 +186,7 @@ TcpServer::~TcpServer() {
 }
 
 std::expected<int, std::string> TcpServer::listen(const std::string& host, int port) {
+  if (!init_error_.empty()) return std::unexpected(init_error_);
   if (events_ == nullptr) return std::unexpected("listen: no ConnectionEvents set");
   if (listener_) return std::unexpected("listen: already listening");
   if (port < 0 || port > 65535) return std::unexpected("listen: bad port " + std::to_string(port));
@@ -190,7 +198,9 @@ std::expected<int, std::string> TcpServer::listen(const std::string& host, int p
   if (rc < 0) return std::unexpected("listen: bad address '" + host + "': " + uv_strerror(rc));
 
   auto listener = std::make_unique<Listener>();
-  uv_tcp_init(loop_.raw(), &listener->tcp);
+  rc = uv_tcp_init(loop_.raw(), &listener->tcp);
+  if (rc < 0)
+    return std::unexpected("listen: cannot create a TCP handle: " + std::string(uv_strerror(rc)));
   listener->server = this;
   listener->tcp.data = listener.get();
   rc = uv_tcp_bind(&listener->tcp, reinterpret_cast<const sockaddr*>(&address), 0);
@@ -227,7 +237,12 @@ std::expected<int, std::string> TcpServer::listen(const std::string& host, int p
 void TcpServer::on_accept() {
   auto owned = std::make_unique<Connection>(options_.max_line_bytes);
   Connection& connection = *owned;
-  uv_tcp_init(loop_.raw(), &connection.tcp);
+  if (const int init = uv_tcp_init(loop_.raw(), &connection.tcp); init < 0) {
+    // No handle to accept into: the peer waits in the backlog until a later try.
+    log_throttle_.log(spdlog::level::warn, "accept failed",
+                      fmt::format("net: cannot create a TCP handle: {}", uv_strerror(init)));
+    return;
+  }
   connection.tcp.data = owned.get();
   connection.server = this;
   // Even a connection we refuse must be accepted, or libuv stops polling the listener.
@@ -238,8 +253,12 @@ void TcpServer::on_accept() {
     close_and_free(std::move(owned), as_handle(&connection.tcp));
     return;
   }
-  uv_tcp_nodelay(&connection.tcp, 1);
-  uv_tcp_keepalive(&connection.tcp, 1, options_.keepalive_delay_s);
+  // Both only tune the socket: a failure costs latency or dead-peer detection, not data.
+  if (const int nodelay = uv_tcp_nodelay(&connection.tcp, 1); nodelay < 0)
+    spdlog::debug("net: TCP_NODELAY refused: {}", uv_strerror(nodelay));
+  if (const int keepalive = uv_tcp_keepalive(&connection.tcp, 1, options_.keepalive_delay_s);
+      keepalive < 0)
+    spdlog::debug("net: keepalive refused: {}", uv_strerror(keepalive));
   connection.id = next_id_++;
   connections_.emplace(connection.id, std::move(owned));
 

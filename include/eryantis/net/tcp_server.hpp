@@ -107,6 +107,7 @@ class TcpServer final : public transport::Transport {
   std::unique_ptr<Listener> listener_;
   std::unique_ptr<Prepare> prepare_;  // flushes writes and reports closes each iteration
   std::unique_ptr<Sweeper> sweeper_;  // ends closes that take too long
+  std::string init_error_;            // a handle libuv could not set up: listen() reports it
   std::unordered_map<transport::ConnectionId, std::unique_ptr<Connection>> connections_;
 
   transport::ConnectionId next_id_ = 1;
