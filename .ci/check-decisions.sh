@@ -30,8 +30,9 @@ while IFS=: read -r file line number; do
 done < <(citations | sort -u -t: -k1,1 -k2,2n -k3,3n)
 
 # Links out of the repository (the rules reference used to live in ../shared/).
-if grep -nE '\]\(\.\./|\.\./shared/|/work/' docs/*.md README.md; then
-  echo "docs/ or README.md points outside the repository (lines above)"
+if grep -nE '\]\(\.\./|\.\./shared/|/work/' docs/*.md README.md ||
+  grep -rnE '\.\./shared/|/work/shared' src include tests tools --include='*.cpp' --include='*.hpp'; then
+  echo "docs/, README.md or a source comment points outside the repository (lines above)"
   failed=1
 fi
 

@@ -1,4 +1,4 @@
-// Rules tests: action (see /work/shared/rules/eriantys.md).
+// Rules tests: action (see docs/rules.md).
 #include "scenario.hpp"  // the rules tests' preamble: gtest, Match, the scenario helpers
 
 namespace eryantis::rules {

@@ -1,4 +1,4 @@
-// Rules tests: decisions (see /work/shared/rules/eriantys.md).
+// Rules tests: decisions (see docs/rules.md).
 #include "scenario.hpp"  // the rules tests' preamble: gtest, Match, the scenario helpers
 
 namespace eryantis::rules {

@@ -1,4 +1,4 @@
-// Rules tests: influence (see /work/shared/rules/eriantys.md).
+// Rules tests: influence (see docs/rules.md).
 #include "scenario.hpp"  // the rules tests' preamble: gtest, Match, the scenario helpers
 
 namespace eryantis::rules {

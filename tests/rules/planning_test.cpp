@@ -1,4 +1,4 @@
-// Rules tests: planning (see /work/shared/rules/eriantys.md).
+// Rules tests: planning (see docs/rules.md).
 #include "scenario.hpp"  // the rules tests' preamble: gtest, Match, the scenario helpers
 
 namespace eryantis::rules {

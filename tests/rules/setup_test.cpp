@@ -1,4 +1,4 @@
-// Rules tests: setup (see /work/shared/rules/eriantys.md).
+// Rules tests: setup (see docs/rules.md).
 #include <span>
 
 #include "scenario.hpp"  // the rules tests' preamble: gtest, Match, the scenario helpers
