@@ -14,6 +14,10 @@ TSAN_TESTS ?= GroupCommit|ReaderTest|Concurren|EventLoop|LineConnection|ReaderTh
 TSAN_BINARIES ?= eryantis-store-tests eryantis-net-tests eryantis-client-tests eryantis-cli-tests
 JOBS       ?= $(shell nproc)
 CONFIG     ?= config/eryantis.toml
+# ccache (when installed) sees paths relative to this checkout, so a clone in another
+# folder reuses what an earlier build of the same sources compiled.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 # Warnings are errors whenever CI is set (the CI runner sets CI=true).
 WERROR     := $(if $(CI),ON,OFF)
 
