@@ -44,6 +44,11 @@ void LineSplitter::end(Sink& sink) {
   clear_partial();
 }
 
+void LineSplitter::reset() {
+  discarding_ = false;
+  std::string().swap(partial_);
+}
+
 void LineSplitter::clear_partial() {
   partial_.clear();  // keeps a small capacity for the next split line
   if (partial_.capacity() > kKeepBytes) std::string().swap(partial_);

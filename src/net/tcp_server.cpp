@@ -355,6 +355,9 @@ void TcpServer::enforce_incoming_budget() {
         "connections, which hold {} together (limits.max_incoming_bytes_total {})",
         connection->id, held, incoming_bytes_, options_.max_incoming_bytes_total);
     finish(*connection, Notify::later);  // on_closed after this read callback
+    // Freed now, not with the connection in its close callback: one loop turn
+    // may read from hundreds of connections before any close callback runs.
+    connection->splitter.reset();
   }
 }
 

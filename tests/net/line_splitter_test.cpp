@@ -213,5 +213,22 @@ TEST(LineSplitter, ReleasesTheBufferOfALongLine) {
   EXPECT_LE(small.held_bytes(), LineSplitter::kKeepBytes);
 }
 
+TEST(LineSplitter, ResetDropsTheUnfinishedLineAndItsBuffer) {
+  LineSplitter splitter(64 * 1024);
+  Recorder recorder;
+  splitter.feed(std::string(50'000, 'r'), recorder);
+  splitter.reset();
+  EXPECT_EQ(splitter.buffered_bytes(), 0u);
+  EXPECT_EQ(splitter.held_bytes(), 0u);
+  splitter.feed("a", recorder);
+  EXPECT_LE(splitter.held_bytes(), LineSplitter::kKeepBytes);
+  splitter.feed("b\n", recorder);
+  // Also in the middle of a too-long line: the next stream starts clean.
+  splitter.feed(std::string(70'000, 'z'), recorder);
+  splitter.reset();
+  splitter.feed("c\n", recorder);
+  EXPECT_EQ(recorder.items, (std::vector<std::string>{"ab", kTooLong, "c"}));
+}
+
 }  // namespace
 }  // namespace eryantis::net

@@ -30,6 +30,9 @@ class LineSplitter {
   // if its '\n' had come (a too-long one was already reported). Afterwards the
   // splitter is empty and may be fed a new stream.
   void end(Sink& sink);
+  // Drops an unfinished line and gives its buffer back (a connection cut for
+  // holding too much). Not from inside a Sink call.
+  void reset();
 
   std::size_t max_line_bytes() const { return max_line_bytes_; }
   // Bytes of an unfinished line held between feeds.
