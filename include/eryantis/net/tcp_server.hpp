@@ -2,6 +2,9 @@
 // transport::Transport over libuv TCP: accepts connections, splits what they send
 // into lines for transport::ConnectionEvents, and writes the lines the server
 // sends. Moves lines only: no protocol knowledge. Loop thread only.
+// A peer's EOF (half-close or close) ends its last line even without a '\n',
+// then the connection closes as if close() had been called: what was queued
+// until then is flushed, later sends are dropped.
 #include <cstddef>
 #include <cstdint>
 #include <expected>
