@@ -96,6 +96,8 @@ const std::map<std::string, Key>& keys() {
        integer<kServer, kLimits, &Limits::max_outgoing_bytes>(4096, 1LL << 32)},
       {"limits.max_outgoing_bytes_total",
        integer<kServer, kLimits, &Limits::max_outgoing_bytes_total>(64 * 1024, 1LL << 40)},
+      {"limits.max_incoming_bytes_total",
+       integer<kServer, kLimits, &Limits::max_incoming_bytes_total>(64 * 1024, 1LL << 40)},
       {"limits.max_queued_per_match",
        integer<kServer, kLimits, &Limits::max_queued_per_match>(1, 100'000)},
       {"log.level", {[](const toml::node& n, Config& c) -> std::string {
@@ -145,6 +147,11 @@ std::expected<void, ConfigError> validate_config(const Config& config) {
     return std::unexpected(
         ConfigError{"heartbeat.timeout_ms: must be greater than heartbeat.interval_ms (" +
                     std::to_string(c.heartbeat_interval_ms) + ")"});
+  if (c.limits.max_incoming_bytes_total < 2 * c.limits.max_line_bytes)
+    return std::unexpected(ConfigError{
+        "limits.max_incoming_bytes_total: must be at least twice limits.max_line_bytes (" +
+        std::to_string(2 * c.limits.max_line_bytes) + "), or a client sending one long line " +
+        "would be cut"});
   if (c.port < 0 || c.port > 65535)
     return std::unexpected(ConfigError{"network.port: must be between 0 and 65535"});
   if (config.storage.database.empty())

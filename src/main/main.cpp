@@ -154,6 +154,7 @@ int serve(int argc, char** argv) {
   net_options.max_line_bytes = config.server.limits.max_line_bytes;
   net_options.max_outgoing_bytes = config.server.limits.max_outgoing_bytes;
   net_options.max_outgoing_bytes_total = config.server.limits.max_outgoing_bytes_total;
+  net_options.max_incoming_bytes_total = config.server.limits.max_incoming_bytes_total;
   net_options.busy_line =
       protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
   net::TcpServer tcp(loop, net_options);

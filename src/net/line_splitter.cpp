@@ -17,7 +17,7 @@ void LineSplitter::feed(std::string_view bytes, Sink& sink) {
       if (newline == std::string_view::npos) return;
       discarding_ = false;
     } else if (partial_.size() + chunk.size() > hold_limit) {
-      partial_.clear();
+      clear_partial();
       sink.on_too_long();
       if (newline == std::string_view::npos) {
         discarding_ = true;
@@ -31,10 +31,27 @@ void LineSplitter::feed(std::string_view bytes, Sink& sink) {
     } else {
       partial_.append(chunk);
       finish_line(partial_, sink);
-      partial_.clear();  // keeps its capacity for the next split line
+      clear_partial();
     }
     bytes.remove_prefix(newline + 1);
   }
+}
+
+void LineSplitter::end(Sink& sink) {
+  // No '\r' can follow now: the byte held past the limit for it is too many.
+  if (!discarding_ && !partial_.empty()) finish_line(partial_, sink);
+  discarding_ = false;
+  clear_partial();
+}
+
+void LineSplitter::reset() {
+  discarding_ = false;
+  std::string().swap(partial_);
+}
+
+void LineSplitter::clear_partial() {
+  partial_.clear();  // keeps a small capacity for the next split line
+  if (partial_.capacity() > kKeepBytes) std::string().swap(partial_);
 }
 
 void LineSplitter::finish_line(std::string_view line, Sink& sink) {

@@ -47,8 +47,9 @@ struct TcpServer::Connection {
   bool peer_eof = false;
   std::uint64_t close_deadline = 0;  // uv_now() after which a closing connection is cut
   LineSplitter splitter;
-  std::string pending;  // lines queued since the last write
-  std::string out;      // bytes of the write in flight; libuv reads them until its callback
+  std::size_t held_incoming = 0;  // splitter.held_bytes() as counted in incoming_bytes_
+  std::string pending;            // lines queued since the last write
+  std::string out;  // bytes of the write in flight; libuv reads them until its callback
 
   // Heap bytes held for unsent output: the allocations, not the lengths (a
   // string grows by doubling, so it may hold up to twice what it queues). An
@@ -303,6 +304,9 @@ void TcpServer::on_read(Connection& connection, ssize_t nread) {
     if (connection.state != Connection::State::open) return;
     EventsSink sink(*events_, connection, connection.id);
     connection.splitter.feed(std::string_view(read_buffer_.get(), nread), sink);
+    if (connection.state == Connection::State::closed) return;
+    recount_incoming(connection);
+    if (incoming_bytes_ > options_.max_incoming_bytes_total) enforce_incoming_budget();
     return;
   }
   if (nread == 0) return;  // nothing this time (EAGAIN)
@@ -312,11 +316,49 @@ void TcpServer::on_read(Connection& connection, ssize_t nread) {
     if (connection.shutdown_done) finish(connection, Notify::now);
     return;
   }
-  if (nread != UV_EOF) {
-    spdlog::debug("net: connection {}: read failed: {}", connection.id,
-                  uv_strerror(static_cast<int>(nread)));
+  if (nread == UV_EOF) {
+    // The peer is done sending (a half-close, or a full close): its last line
+    // counts even without a '\n', and the replies already queued are flushed
+    // before the connection closes, like a close by the server.
+    EventsSink sink(*events_, connection, connection.id);
+    connection.splitter.end(sink);
+    if (connection.state == Connection::State::closed) return;
+    recount_incoming(connection);
+    connection.peer_eof = true;
+    begin_close(connection);
+    return;
   }
+  spdlog::debug("net: connection {}: read failed: {}", connection.id,
+                uv_strerror(static_cast<int>(nread)));
   finish(connection, Notify::now);
+}
+
+void TcpServer::recount_incoming(Connection& connection) {
+  incoming_bytes_ -= connection.held_incoming;
+  connection.held_incoming = connection.splitter.held_bytes();
+  incoming_bytes_ += connection.held_incoming;
+}
+
+void TcpServer::enforce_incoming_budget() {
+  // Down to 7/8 of the budget, as for output: one sort per budget/8 bytes read.
+  const std::size_t low_water = options_.max_incoming_bytes_total / 8 * 7;
+  std::vector<std::pair<std::size_t, Connection*>> holders;
+  for (auto& [id, connection] : connections_)
+    if (connection->held_incoming > 0)
+      holders.emplace_back(connection->held_incoming, connection.get());
+  std::sort(holders.begin(), holders.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [held, connection] : holders) {
+    if (incoming_bytes_ <= low_water) break;
+    spdlog::warn(
+        "net: connection {}: cut, it holds {} bytes of an unfinished line, the most of all "
+        "connections, which hold {} together (limits.max_incoming_bytes_total {})",
+        connection->id, held, incoming_bytes_, options_.max_incoming_bytes_total);
+    finish(*connection, Notify::later);  // on_closed after this read callback
+    // Freed now, not with the connection in its close callback: one loop turn
+    // may read from hundreds of connections before any close callback runs.
+    connection->splitter.reset();
+  }
 }
 
 void TcpServer::send(ConnectionId id, std::string line) {
@@ -374,6 +416,11 @@ void TcpServer::enforce_budget(std::size_t incoming) {
 std::size_t TcpServer::queued_bytes(ConnectionId id) const {
   auto it = connections_.find(id);
   return it == connections_.end() ? 0 : it->second->held();
+}
+
+std::size_t TcpServer::incoming_bytes(ConnectionId id) const {
+  auto it = connections_.find(id);
+  return it == connections_.end() ? 0 : it->second->held_incoming;
 }
 
 void TcpServer::close(ConnectionId id) {
@@ -513,6 +560,9 @@ void TcpServer::finish(Connection& connection, Notify notify) {
   // read) with the connection in its close callback.
   queued_bytes_ -= connection.held();
   std::string().swap(connection.pending);
+  // The splitter's buffer goes with the connection (feed may be running).
+  incoming_bytes_ -= connection.held_incoming;
+  connection.held_incoming = 0;
   const ConnectionId id = connection.id;
   auto node = connections_.extract(id);
   if (!node.empty()) close_and_free(std::move(node.mapped()), as_handle(&connection.tcp));

@@ -9,13 +9,17 @@
 
 namespace eryantis::server {
 
-std::expected<void, std::string> read_system_random(std::span<std::byte> out) {
+GetRandomCall system_getrandom() {
+  return &::getrandom;
+}
+
+std::expected<void, std::string> read_system_random(std::span<std::byte> out, GetRandomCall call) {
   std::size_t done = 0;
   while (done < out.size()) {
     // Flags 0: the urandom pool, blocking only until the kernel seeded it at boot.
     // Requests up to 256 bytes are never cut short once it is seeded; larger ones
     // may be (and any may be interrupted by a signal before it copied anything).
-    const ssize_t got = getrandom(out.data() + done, out.size() - done, 0);
+    const ssize_t got = call(out.data() + done, out.size() - done, 0);
     if (got < 0) {
       if (errno == EINTR) continue;
       return std::unexpected(std::string("getrandom(2) failed: ") + std::strerror(errno));
@@ -25,14 +29,14 @@ std::expected<void, std::string> read_system_random(std::span<std::byte> out) {
   return {};
 }
 
-std::expected<SystemSecretSource, std::string> SystemSecretSource::open() {
+std::expected<SystemSecretSource, std::string> SystemSecretSource::open(GetRandomCall call) {
   std::array<std::byte, 16> probe{};
-  if (auto ok = read_system_random(probe); !ok) return std::unexpected(ok.error());
-  return SystemSecretSource();
+  if (auto ok = read_system_random(probe, call); !ok) return std::unexpected(ok.error());
+  return SystemSecretSource(call);
 }
 
 void SystemSecretSource::fill(std::span<std::byte> out) {
-  if (auto ok = read_system_random(out); !ok) {
+  if (auto ok = read_system_random(out, call_); !ok) {
     spdlog::critical("no secure random bytes for a token or a seed: {}; stopping", ok.error());
     spdlog::default_logger()->flush();
     std::abort();

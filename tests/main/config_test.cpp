@@ -38,6 +38,7 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->server.limits.max_matches, d.server.limits.max_matches);
   EXPECT_EQ(c->server.limits.max_outgoing_bytes, d.server.limits.max_outgoing_bytes);
   EXPECT_EQ(c->server.limits.max_outgoing_bytes_total, d.server.limits.max_outgoing_bytes_total);
+  EXPECT_EQ(c->server.limits.max_incoming_bytes_total, d.server.limits.max_incoming_bytes_total);
   EXPECT_EQ(c->server.limits.max_queued_per_match, d.server.limits.max_queued_per_match);
   EXPECT_EQ(c->log.level, d.log.level);
   EXPECT_EQ(c->log.file, d.log.file);
@@ -79,6 +80,9 @@ TEST(Config, MistakesNameTheKey) {
   EXPECT_NE(
       error_of("[heartbeat]\ninterval_ms = 5000\ntimeout_ms = 5000\n").find("heartbeat.timeout_ms"),
       std::string::npos);
+  EXPECT_NE(error_of("[limits]\nmax_line_bytes = 65536\nmax_incoming_bytes_total = 100000\n")
+                .find("limits.max_incoming_bytes_total: must be at least twice"),
+            std::string::npos);
   EXPECT_NE(error_of("[network\nport = 1\n").find("test.toml:"),
             std::string::npos);  // syntax, with position
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <set>
@@ -642,6 +643,97 @@ TEST(TcpServer, NeverReadingClientsStayWithinTheBudget) {
   }));
   EXPECT_LE(most_queued, kBudget);
   EXPECT_GT(most_queued, kBudget / 2);  // the budget was what bound it
+  harness.expect_each_closed_once();
+}
+
+// A client that writes its last request without a newline and half-closes
+// (`printf '...' | nc -N`): the line counts, and its reply is flushed before the
+// server closes.
+TEST(TcpServer, LastLineBeforeAHalfCloseIsALineAndItsReplyIsSent) {
+  Harness harness;
+  std::vector<std::optional<std::string>> replies;
+  EXPECT_TRUE(harness.run([&](int port) {
+    for (std::string_view bytes : {"first\nlast", "only", "done\n", "long\r"}) {
+      auto client = TestClient::connect(port);
+      ASSERT_TRUE(client);
+      ASSERT_TRUE(client->send_all(bytes));
+      ASSERT_TRUE(client->shutdown_write());
+      for (std::optional<std::string> line; (line = client->read_line());) replies.push_back(line);
+      EXPECT_TRUE(client->saw_eof()) << bytes;
+    }
+  }));
+  const std::vector<std::string> expected = {"first", "last", "only", "done", "long"};
+  EXPECT_EQ(harness.events.lines, expected);
+  ASSERT_EQ(replies.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(replies[i], expected[i]);
+  harness.expect_each_closed_once();
+}
+
+// Unfinished lines (no '\n' yet) of all connections together stay within
+// max_incoming_bytes_total: the connections holding the longest are cut, and
+// those holding short ones go on as if nothing happened.
+TEST(TcpServer, UnfinishedLinesStayWithinTheBudgetTheLongestAreCut) {
+  constexpr int kSmall = 8;
+  constexpr int kBig = 12;
+  constexpr std::size_t kBudget = 256 * 1024;
+  TcpServerOptions options = test_options();
+  options.max_line_bytes = 128 * 1024;  // one connection alone may hold half the budget
+  options.max_incoming_bytes_total = kBudget;
+  Harness harness(options);
+  std::atomic<std::size_t> most_incoming{0};
+  std::atomic<std::size_t> incoming_now{0};
+  harness.loop.every(1, [&] {
+    // Outside a read: the budget was enforced by the read that grew the lines.
+    incoming_now = harness.server.incoming_bytes();
+    most_incoming = std::max(most_incoming.load(), incoming_now.load());
+  });
+  std::array<bool, kBig> big_cut{};
+  EXPECT_TRUE(harness.run([&](int port) {
+    std::vector<TestClient> small, big;
+    for (int k = 0; k < kSmall; ++k) {
+      auto client = TestClient::connect(port);
+      ASSERT_TRUE(client);
+      ASSERT_TRUE(client->send_all("{\"small\":" + std::to_string(k)));
+      small.push_back(std::move(*client));
+    }
+    // Big client k holds (k + 1) x 8 KiB: 624 KiB asked for in all.
+    for (int k = 0; k < kBig; ++k) {
+      auto client = TestClient::connect(port);
+      ASSERT_TRUE(client);
+      ASSERT_TRUE(client->send_all(std::string(std::size_t(k + 1) * 8 * 1024, 'b')));
+      big.push_back(std::move(*client));
+      std::this_thread::sleep_for(10ms);  // read before the next one comes
+    }
+    ASSERT_TRUE(eventually([&] { return harness.events.closed_total > 0; }));
+    // The short lines end normally and come back whole.
+    for (int k = 0; k < kSmall; ++k) {
+      ASSERT_TRUE(small[k].send_all("}\n"));
+      EXPECT_EQ(small[k].read_line(), "{\"small\":" + std::to_string(k) + "}") << k;
+    }
+    // Each big one was either cut or ends its line and gets it back.
+    for (int k = 0; k < kBig; ++k) {
+      if (!big[k].send_all("\n")) {
+        big_cut[k] = true;
+        continue;
+      }
+      auto line = big[k].read_line();
+      big_cut[k] = !line.has_value();
+      if (line) {
+        EXPECT_EQ(line->size(), std::size_t(k + 1) * 8 * 1024) << k;
+      }
+    }
+    EXPECT_TRUE(eventually([&] { return incoming_now.load() == 0; }));
+  }));
+  std::cout << "[ incoming ] most held " << (most_incoming.load() >> 10) << " KiB, budget "
+            << (kBudget >> 10) << " KiB\n";
+  EXPECT_LE(most_incoming.load(), kBudget);
+  EXPECT_GT(most_incoming.load(), kBudget / 2);  // the budget was what bound it
+  int cut = 0;
+  for (bool c : big_cut) cut += c;
+  EXPECT_GT(cut, 0);
+  EXPECT_FALSE(big_cut[0]) << "the smallest holder was cut";
+  EXPECT_FALSE(big_cut[1]) << "a small holder was cut";
+  EXPECT_EQ(harness.events.lines.size(), std::size_t(kSmall + kBig - cut));
   harness.expect_each_closed_once();
 }
 

@@ -53,6 +53,10 @@ void TestClient::close() {
   fd_ = -1;
 }
 
+bool TestClient::shutdown_write() {
+  return ::shutdown(fd_, SHUT_WR) == 0;
+}
+
 bool TestClient::send_all(std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t sent = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);

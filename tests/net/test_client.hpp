@@ -29,6 +29,8 @@ class TestClient {
   // True once a read saw the orderly end of the stream.
   bool saw_eof() const { return eof_; }
   void close();
+  // Half-close: no more bytes from us (the server sees EOF); reading goes on.
+  bool shutdown_write();
 
  private:
   explicit TestClient(int fd) : fd_(fd) {}

@@ -4,12 +4,16 @@
 #include "eryantis/server/secret_source.hpp"
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <set>
 #include <vector>
 
@@ -163,6 +167,83 @@ TEST(SecretSource, TwoProcessesAtOnceDrawUnrelatedTokens) {
   ASSERT_TRUE(token_shaped(token1)) << out[1];
   EXPECT_GE(differing_hex_digits(token0, token1), 40) << token0 << "\n" << token1;
   EXPECT_NE(out[0].substr(65), out[1].substr(65)) << "the seeds are equal";
+}
+
+// A scripted getrandom(2): the calls a healthy kernel never makes fail, on
+// demand. Plain functions (the wrapper takes a function pointer) over this state.
+struct ScriptedKernel {
+  int calls = 0;
+  int interrupt_first = 0;      // this many calls fail with EINTR
+  std::size_t short_reads = 0;  // then each call delivers at most this many (0: all)
+  int fail_from_call = -1;      // from this call on (0-based), fail with fail_errno
+  int fail_errno = EIO;
+};
+ScriptedKernel g_kernel;
+
+ssize_t scripted_getrandom(void* buffer, std::size_t length, unsigned int flags) {
+  EXPECT_EQ(flags, 0u);  // the urandom pool, blocking only before it is seeded
+  const int call = g_kernel.calls++;
+  if (call < g_kernel.interrupt_first) {
+    errno = EINTR;
+    return -1;
+  }
+  if (g_kernel.fail_from_call >= 0 && call >= g_kernel.fail_from_call) {
+    errno = g_kernel.fail_errno;
+    return -1;
+  }
+  const std::size_t n = g_kernel.short_reads ? std::min(length, g_kernel.short_reads) : length;
+  std::memset(buffer, 0xab, n);
+  return static_cast<ssize_t>(n);
+}
+
+TEST(SecretSource, InterruptionsAndShortReadsAreRetriedUntilEveryByteIsFilled) {
+  g_kernel = {.interrupt_first = 3, .short_reads = 7};
+  std::vector<std::byte> bytes(100, std::byte{0});
+  const auto filled = read_system_random(bytes, scripted_getrandom);
+  ASSERT_TRUE(filled) << filled.error();
+  EXPECT_EQ(g_kernel.calls, 3 + 15);  // 3 interrupted, then ceil(100 / 7)
+  EXPECT_EQ(std::count(bytes.begin(), bytes.end(), std::byte{0xab}), 100);
+}
+
+TEST(SecretSource, AKernelRefusalIsAnErrorNamingTheReason) {
+  g_kernel = {.fail_from_call = 0, .fail_errno = ENOSYS};
+  std::array<std::byte, 32> bytes{};
+  const auto filled = read_system_random(bytes, scripted_getrandom);
+  ASSERT_FALSE(filled);
+  EXPECT_EQ(filled.error(), std::string("getrandom(2) failed: ") + std::strerror(ENOSYS));
+  // At start: open() reports it, so the server stops with that message (exit 1).
+  g_kernel = {.fail_from_call = 0, .fail_errno = ENOSYS};
+  const auto source = SystemSecretSource::open(scripted_getrandom);
+  ASSERT_FALSE(source);
+  EXPECT_NE(source.error().find(std::strerror(ENOSYS)), std::string::npos) << source.error();
+}
+
+// Draws a token from `source` with the log on stderr (the default logger writes
+// to stdout; a death test reads stderr). Returns only if fill() returned.
+void draw_a_token_logging_to_stderr(SystemSecretSource& source) {
+  spdlog::set_default_logger(spdlog::stderr_color_st("death"));
+  std::array<std::byte, kTokenBytes> bytes{};
+  source.fill(bytes);
+}
+
+// After a good start the kernel refuses (EIO): the source must not hand out
+// weaker bytes, and cannot return an error through fill(): the process stops
+// with a critical log line naming the reason.
+TEST(SecretSourceDeathTest, AKernelRefusalAfterStartStopsTheProcessWithACriticalLine) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  g_kernel = {.fail_from_call = 1, .fail_errno = EIO};  // call 0 is open()'s probe
+  auto source = SystemSecretSource::open(scripted_getrandom);
+  ASSERT_TRUE(source) << source.error();
+  const std::string expected =
+      "no secure random bytes for a token or a seed: "
+      "getrandom\\(2\\) failed: " +
+      std::string(std::strerror(EIO)) + "; stopping";
+  EXPECT_EXIT(
+      {
+        draw_a_token_logging_to_stderr(*source);
+        std::_Exit(0);  // not reached: fill() must not return
+      },
+      ::testing::KilledBySignal(SIGABRT), expected);
 }
 
 }  // namespace

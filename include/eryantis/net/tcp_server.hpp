@@ -2,6 +2,9 @@
 // transport::Transport over libuv TCP: accepts connections, splits what they send
 // into lines for transport::ConnectionEvents, and writes the lines the server
 // sends. Moves lines only: no protocol knowledge. Loop thread only.
+// A peer's EOF (half-close or close) ends its last line even without a '\n',
+// then the connection closes as if close() had been called: what was queued
+// until then is flushed, later sends are dropped.
 #include <cstddef>
 #include <cstdint>
 #include <expected>
@@ -29,6 +32,12 @@ struct TcpServerOptions {
   // hold the most, biggest first, until they hold 7/8 of it: max_connections
   // times max_outgoing_bytes (20,000 x 1 MiB = 20 GiB) is no bound at all.
   std::size_t max_outgoing_bytes_total = 256 * 1024 * 1024;
+  // Bytes held for unfinished incoming lines (a line whose '\n' has not come
+  // yet) by all connections together. Each may hold up to max_line_bytes
+  // (20,000 x 64 KiB = 1.25 GiB); going past this cuts the connections holding
+  // the longest unfinished lines, biggest first, until they hold 7/8 of it.
+  // Keep it at least twice max_line_bytes: one whole line must always fit.
+  std::size_t max_incoming_bytes_total = 64 * 1024 * 1024;
   // Sent (with '\n') to a connection refused by max_connections; empty = none.
   std::string busy_line;
   // How long close() may take to flush and see the peer close, before the
@@ -72,6 +81,9 @@ class TcpServer final : public transport::Transport {
   // (0 once it is closed).
   std::size_t queued_bytes() const { return queued_bytes_; }
   std::size_t queued_bytes(transport::ConnectionId id) const;
+  // Bytes held for unfinished incoming lines, by all connections and by one.
+  std::size_t incoming_bytes() const { return incoming_bytes_; }
+  std::size_t incoming_bytes(transport::ConnectionId id) const;
 
   struct Connection;  // defined in the .cpp; public for its libuv callbacks
 
@@ -94,6 +106,10 @@ class TcpServer final : public transport::Transport {
   void mark_dirty(Connection& connection);
   // Cuts the biggest holders until `incoming` more bytes fit in the budget.
   void enforce_budget(std::size_t incoming);
+  // Updates incoming_bytes_ with what the connection's splitter holds now.
+  void recount_incoming(Connection& connection);
+  // Cuts the connections holding the longest unfinished lines until they fit.
+  void enforce_incoming_budget();
   void run_deferred();
   void sweep();
   Connection* find(transport::ConnectionId id);
@@ -114,6 +130,7 @@ class TcpServer final : public transport::Transport {
   std::size_t open_count_ = 0;
   std::size_t closing_count_ = 0;                    // connections in close() (flush / linger)
   std::size_t queued_bytes_ = 0;                     // sum of every connection's held()
+  std::size_t incoming_bytes_ = 0;                   // sum of every connection's held_incoming
   std::vector<transport::ConnectionId> dirty_;       // have queued bytes to write
   std::vector<transport::ConnectionId> closed_ids_;  // on_closed still to report
   std::vector<transport::ConnectionId> scratch_;     // used by run_deferred only

@@ -15,6 +15,9 @@ struct Limits {
   std::size_t max_outgoing_bytes = 1024 * 1024;  // queued for one slow client before it is cut off
   // Queued for all clients together; beyond it the biggest holders are cut first.
   std::size_t max_outgoing_bytes_total = 256 * 1024 * 1024;
+  // Held for unfinished incoming lines by all clients together; beyond it the
+  // clients holding the longest ones are cut first.
+  std::size_t max_incoming_bytes_total = 64 * 1024 * 1024;
   int max_queued_per_match = 64;  // requests waiting behind a match's pending append
 };
 

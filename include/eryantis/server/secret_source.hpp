@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include <sys/types.h>
+
 namespace eryantis::server {
 
 class SecretSource {
@@ -22,6 +24,11 @@ class SecretSource {
   virtual void fill(std::span<std::byte> out) = 0;
 };
 
+// The signature of getrandom(2). Production passes ::getrandom; tests pass a
+// function that fails, to reach the paths a healthy kernel never takes.
+using GetRandomCall = ssize_t (*)(void* buffer, std::size_t length, unsigned int flags);
+GetRandomCall system_getrandom();
+
 // The kernel's CSPRNG through getrandom(2): retries on EINTR, continues after
 // short reads, and aborts the process (after a critical log line) if the kernel
 // refuses, since a guessable token or seed is worse than no server.
@@ -29,15 +36,19 @@ class SystemSecretSource final : public SecretSource {
  public:
   // Draws a few bytes once, so a kernel without getrandom(2) stops the server at
   // start with a clear message rather than at the first login.
-  static std::expected<SystemSecretSource, std::string> open();
+  static std::expected<SystemSecretSource, std::string> open(
+      GetRandomCall call = system_getrandom());
   void fill(std::span<std::byte> out) override;
 
  private:
-  SystemSecretSource() = default;
+  explicit SystemSecretSource(GetRandomCall call) : call_(call) {}
+  GetRandomCall call_;
 };
 
-// The one call that fills a buffer from getrandom(2); an error names errno.
-std::expected<void, std::string> read_system_random(std::span<std::byte> out);
+// The one loop that fills a buffer from getrandom(2) (or `call`); an error
+// names errno.
+std::expected<void, std::string> read_system_random(std::span<std::byte> out,
+                                                    GetRandomCall call = system_getrandom());
 
 // 32 random bytes (256 bits) as 64 lower-case hex digits.
 inline constexpr std::size_t kTokenBytes = 32;
