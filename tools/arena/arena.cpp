@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 
 #include "eryantis/rules/decider.hpp"
 
@@ -11,6 +12,12 @@ using namespace rules;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+double thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1000 + static_cast<double>(t.tv_nsec) / 1e6;
+}
 
 class SteadyDeadline final : public ai::Deadline {
  public:
@@ -51,16 +58,20 @@ GameOutcome play_game(const GameSetup& setup, std::array<LevelWork, ai::kLevelCo
     const ai::Level level = setup.seats[static_cast<std::size_t>(seat)];
     ai::Budget budget = setup.budget;
     const auto started = Clock::now();
+    const double cpu_started = thread_cpu_ms();
     const SteadyDeadline deadline(
         started + std::chrono::microseconds(static_cast<long>(setup.decision_ms * 1000)));
     if (setup.decision_ms > 0) budget.deadline = &deadline;
     const auto choice = players[static_cast<std::size_t>(level)]->decide(
         view(state, seat), seat, setup.bot_seed + static_cast<std::uint64_t>(seat), budget);
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    const double cpu_ms = thread_cpu_ms() - cpu_started;
     LevelWork& w = work[static_cast<std::size_t>(level)];
     w.decisions += 1;
     w.seconds += ms / 1000;
     w.slowest_ms = std::max(w.slowest_ms, ms);
+    w.cpu_seconds += cpu_ms / 1000;
+    w.slowest_cpu_ms = std::max(w.slowest_cpu_ms, cpu_ms);
     if (!choice) {
       out.error = "a seat to act had no command";
       return out;

@@ -17,8 +17,12 @@ namespace eryantis::arena {
 struct LevelWork {
   std::uint64_t decisions = 0;
   std::uint64_t playouts = 0;
-  double seconds = 0;
-  double slowest_ms = 0;
+  double seconds = 0;     // wall clock
+  double slowest_ms = 0;  // wall clock
+  // CPU time of the deciding thread: what one core would take on an idle machine
+  // (a shared machine stretches the wall clock figures above).
+  double cpu_seconds = 0;
+  double slowest_cpu_ms = 0;
 };
 
 struct GameOutcome {

@@ -130,6 +130,8 @@ int main(int argc, char** argv) {
         work[l].playouts += mine[l].playouts;
         work[l].seconds += mine[l].seconds;
         work[l].slowest_ms = std::max(work[l].slowest_ms, mine[l].slowest_ms);
+        work[l].cpu_seconds += mine[l].cpu_seconds;
+        work[l].slowest_cpu_ms = std::max(work[l].slowest_cpu_ms, mine[l].slowest_cpu_ms);
       }
     };
     std::vector<std::jthread> threads;
@@ -167,13 +169,13 @@ int main(int argc, char** argv) {
   for (ai::Level l : levels) {
     const LevelWork& w = work[static_cast<std::size_t>(l)];
     if (w.decisions == 0) continue;
-    std::printf("  %-7s %8llu decisions  %8.2f ms mean  %8.1f ms slowest",
+    std::printf("  %-7s %8llu decisions  CPU %7.2f ms mean %7.1f ms slowest  (wall %7.2f / %7.1f)",
                 std::string(ai::level_name(l)).c_str(),
-                static_cast<unsigned long long>(w.decisions), 1000 * w.seconds / w.decisions,
-                w.slowest_ms);
+                static_cast<unsigned long long>(w.decisions), 1000 * w.cpu_seconds / w.decisions,
+                w.slowest_cpu_ms, 1000 * w.seconds / w.decisions, w.slowest_ms);
     if (w.playouts > 0)
-      std::printf("  %6.0f playouts/decision  %8.0f playouts/s", double(w.playouts) / w.decisions,
-                  w.playouts / w.seconds);
+      std::printf("  %5.0f playouts/decision  %6.0f playouts per CPU second",
+                  double(w.playouts) / w.decisions, w.playouts / w.cpu_seconds);
     std::printf("\n");
   }
   int errors = 0;
