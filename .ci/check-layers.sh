@@ -2,7 +2,7 @@
 # Fails when a file of one layer includes a header of a layer it may not know.
 # The layers point one way (docs/architecture.md):
 #   util <- rules <- codec <- protocol, store <- server <- net <- main
-# with `transport` (the seam between server and net) and `log` below both of them, and the
+# with `ai` (computer players) right above the rules, `transport` (the seam between server and net) and `log` below both of them, and the
 # client-side libraries (render, client) beside the server. The build enforces the
 # same graph (each library sees only the headers of what it links); this check
 # also reads the headers themselves and gives a readable list of offenders.
@@ -14,15 +14,16 @@ declare -A allowed=(
   [util]=""
   [log]="util"
   [rules]="util"
+  [ai]="util rules"
   [codec]="util rules"
   [protocol]="util rules codec"
   [store]="util log rules codec"
   [transport]="util"
-  [server]="util log rules codec protocol transport store_types"
+  [server]="util log rules ai codec protocol transport store_types"
   [net]="util log transport"
   [render]="util rules"
   [client]="util rules codec protocol transport net render"
-  [main]="util log rules codec protocol store store_types transport server net"
+  [main]="util log rules ai codec protocol store store_types transport server net"
 )
 # The store's value types (records and errors) are a layer of their own to the server:
 # it may use them, never the SQLite-bound store itself.

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/rules/random_game.hpp"
 #include "test_support.hpp"
 
 namespace eryantis::rules::testing {
@@ -150,6 +151,9 @@ void run_games(Config cfg, int games, std::uint64_t base_seed) {
   for (int g = 0; g < games; ++g) {
     const std::uint64_t seed = base_seed + g;
     std::mt19937_64 rng(seed);
+    // The move itself is chosen by type first (random_game.hpp), so every character
+    // is played; the probes and the seat use `rng`.
+    Prng policy(seed);
     Match m;
     auto created =
         create_match(MatchOptions{static_cast<std::uint8_t>(cfg.players), cfg.mode}, seed);
@@ -183,7 +187,7 @@ void run_games(Config cfg, int games, std::uint64_t base_seed) {
         expect_round_trips(m, seed);
       }
 
-      m.play(seat, legal[rng() % legal.size()]);
+      m.play(seat, pick_random_command(legal, policy));
       ++commands;
       const std::string broken = invariant_violation(m.state);
       ASSERT_TRUE(broken.empty()) << "seed " << seed << " after command " << commands << ": "

@@ -1,11 +1,14 @@
 // One protocol client: connects, logs in (resuming its seat with its token),
-// mirrors its match and plays uniformly random legal moves at a paced rate.
+// mirrors its match and plays random legal moves (a command type first, then one of
+// its commands: rules/random_game.hpp) at a paced rate.
 #include "bot.hpp"
 
 #include <spdlog/fmt/fmt.h>
 
 #include <algorithm>
 #include <cstdio>
+
+#include "eryantis/rules/random_game.hpp"
 
 namespace eryantis::bot {
 
@@ -280,7 +283,7 @@ void Bot::maybe_act() {
   auto legal = mirror_.legal_commands();
   if (legal.empty()) return;
   spend_token();
-  const rules::Command& command = legal[prng_.below(static_cast<std::uint32_t>(legal.size()))];
+  const rules::Command& command = rules::pick_random_command(legal, prng_);
   ++counter_;
   const std::string command_id = fmt::format("{}-{}", nickname_, counter_);
   pending_id_ = ClientProtocol::string_id(fmt::format("c{}", counter_));

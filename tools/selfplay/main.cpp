@@ -184,6 +184,7 @@ int main(int argc, char** argv) {
   bool quiet = false;
   std::string db_path;
   int batch = 32;
+  std::string policy_name = "by-type";
   app.add_option("--games", games, "number of games")->check(CLI::Range(1, 10'000'000));
   app.add_option("--players", players, "players per game")->check(CLI::IsMember({2, 3, 4}));
   app.add_option("--mode", mode, "simple or expert")->check(CLI::IsMember({"simple", "expert"}));
@@ -193,7 +194,15 @@ int main(int argc, char** argv) {
                  "also write every game to this SQLite event store, as the server would "
                  "(created if missing; games are appended after the matches already there)");
   app.add_option("--batch", batch, "games per transaction with --db")->check(CLI::Range(1, 10'000));
+  app.add_option("--policy", policy_name,
+                 "how the random players choose: by-type (a command type, then one of its "
+                 "commands) or uniform (uniformly over the legal commands)")
+      ->check(CLI::IsMember({"by-type", "uniform"}));
   CLI11_PARSE(app, argc, argv);
+  const RandomPolicy policy =
+      policy_name == "uniform" ? RandomPolicy::Uniform : RandomPolicy::ByType;
+  std::array<long, kCharacterCount> character_uses{};
+  std::array<long, kCharacterCount> character_offered{};
 
   std::optional<DbWriter> db;
   if (!db_path.empty()) {
@@ -214,13 +223,21 @@ int main(int argc, char** argv) {
     std::string violation;
     std::uint32_t violation_at = 0;
     hashes.clear();
-    auto game = play_random_game(options, game_seed, [&](const Event&, const State& s) {
-      if (db) hashes.push_back(hash(s));
-      if (violation.empty()) {
-        violation = invariant_violation(s);
-        violation_at = s.events_applied;
-      }
-    });
+    auto game = play_random_game(
+        options, game_seed,
+        [&](const Event& e, const State& s) {
+          if (db) hashes.push_back(hash(s));
+          if (auto used = command_character(e.command))
+            character_uses[static_cast<std::size_t>(*used)] += 1;
+          if (std::holds_alternative<CreateMatch>(e.command) && s.expert())
+            for (const CharacterCard& card : s.characters)
+              character_offered[static_cast<std::size_t>(card.id)] += 1;
+          if (violation.empty()) {
+            violation = invariant_violation(s);
+            violation_at = s.events_applied;
+          }
+        },
+        100000, policy);
     const State& s = game.state;
     if (s.phase != Phase::GameOver && violation.empty()) violation = "the game did not finish";
     if (!violation.empty()) {
@@ -254,6 +271,14 @@ int main(int argc, char** argv) {
     for (int r = 1; r <= 5; ++r)
       if (by_reason[r])
         std::printf("  %-40s %d\n", reason_text(static_cast<EndReason>(r)), by_reason[r]);
+  }
+  if (options.mode == Mode::Expert) {
+    std::printf("  character uses (games it was drawn in):\n");
+    for (int c = 0; c < kCharacterCount; ++c)
+      std::printf("    %-16s %7ld  (%ld)\n",
+                  std::string(character_name(static_cast<CharacterId>(c))).c_str(),
+                  character_uses[static_cast<std::size_t>(c)],
+                  character_offered[static_cast<std::size_t>(c)]);
   }
   return broken == 0 ? 0 : 1;
 }
