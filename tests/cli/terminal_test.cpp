@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "fake_server.hpp"
 #include "session.hpp"
 #include "support/child_process.hpp"
 #include "support/polling.hpp"
@@ -194,6 +195,100 @@ TEST_F(CliTerminal, ARefusedLoginExitsNonZero) {
   EXPECT_NE(client_->output().find("NICKNAME_TAKEN"), std::string::npos);
   EXPECT_NE(client_->output().find("cannot log in as alice; quitting"), std::string::npos);
   EXPECT_TRUE(holder.running());  // the first alice is untouched
+}
+
+// Lines no server should send, each read with type checks: the client reports
+// and skips them, and stays usable (a request still gets its answer, quit still
+// ends it with 0). Fed by a fake server, to a client in a real terminal.
+std::vector<std::string> hostile_lines() {
+  std::vector<std::string> lines = {
+      "not json at all",
+      "[1,2,3]",
+      "{\"type\":5}",
+      "{\"type\":null,\"id\":{}}",
+      "{\"type\":\"logged_in\",\"nickname\":5,\"token\":[1]}",
+      "{\"type\":\"joined\",\"match\":\"x\",\"seat\":77}",
+      "{\"type\":\"joined\",\"match\":1e999,\"seat\":-2147483649}",
+      "{\"type\":\"state\",\"match\":1,\"seq\":-1,\"view\":\"no\",\"seat\":99}",
+      "{\"type\":\"state\",\"match\":1,\"seq\":3,\"view\":{\"bogus\":1},\"hash\":\"zz\","
+      "\"to_act\":[\"a\",99],\"allowed\":[1],\"legal\":[{\"type\":\"fly\"},7,null],"
+      "\"deadline\":{\"action\":7,\"in_ms\":\"soon\",\"seat\":\"x\"}}",
+      "{\"type\":\"event\",\"match\":1,\"seq\":4,\"event\":{\"type\":\"nope\"},\"text\":9}",
+      "{\"type\":\"event\",\"match\":1,\"seq\":5,\"event\":[],\"deadline\":[]}",
+      "{\"type\":\"seats\",\"match\":1,\"seats\":[{\"seat\":99,\"nickname\":\"x\"},{\"seat\":-5},"
+      "7,{\"seat\":1,\"nickname\":[],\"connected\":\"yes\"}],"
+      "\"deadline\":{\"action\":\"forfeit\",\"seat\":1,\"nickname\":\"bob\",\"in_ms\":-5}}",
+      "{\"type\":\"seats\",\"deadline\":{\"action\":\"skip_turn\",\"seat\":9,\"in_ms\":1e300}}",
+      "{\"type\":\"match_list\",\"open\":[1,{\"match\":\"a\"},{\"match\":2,\"seats\":\"x\"}],"
+      "\"running\":{}}",
+      "{\"type\":\"game_over\",\"match\":\"m\",\"result\":{\"winners\":[\"a\",-1],"
+      "\"nicknames\":[1],\"draw\":\"no\"}}",
+      "{\"type\":\"game_over\",\"result\":7}",
+      "{\"type\":\"error\",\"code\":7,\"message\":[]}",
+      "{\"type\":\"error\",\"code\":\"NOT_YOUR_TURN\",\"message\":\"seat 9 plays; seat -1\"}",
+      "{\"type\":\"spectating\",\"match\":-4}",
+      "{\"type\":\"left\"}",
+      "{\"type\":\"ping\",\"id\":1.5}",
+      "{\"type\":\"shutdown\",\"message\":{}}",
+      "{\"type\":\"\xff\xfe\"}",
+      "{\"type\":\"welcome\",\"protocol\":\"1\",\"max_line_bytes\":-1}",
+      std::string(200000, '['),
+      "{\"type\":\"state\"," + std::string(5000, ' ') + "\"match\":",
+  };
+  return lines;
+}
+
+TEST(CliFakeServer, HostileLinesNeverCrashIt) {
+  ::setenv("TERM", "xterm", 0);
+  eryantis::test::FakeServer server([](const std::string& line) -> std::string {
+    if (line.find("\"type\":\"login\"") != std::string::npos) {
+      std::string out = "{\"type\":\"welcome\",\"protocol\":1,\"server\":\"fake\"}\n";
+      for (const auto& l : hostile_lines()) out += l + "\n";
+      out += "{\"type\":\"logged_in\",\"id\":\"login\",\"nickname\":\"alice\",\"token\":\"t\"}\n";
+      for (const auto& l : hostile_lines()) out += l + "\n";
+      return out;
+    }
+    if (line.find("\"type\":\"list_matches\"") != std::string::npos) {
+      // The answer to the typed `list`, after more garbage.
+      std::string out;
+      for (const auto& l : hostile_lines()) out += l + "\n";
+      const auto id_at = line.find("\"id\":");
+      const std::string id =
+          id_at == std::string::npos
+              ? ""
+              : line.substr(id_at + 5, line.find_first_of(",}", id_at) - id_at - 5);
+      out += "{\"type\":\"match_list\"" + (id.empty() ? "" : ",\"id\":" + id) +
+             ",\"open\":[{\"match\":42,\"players\":2,\"mode\":\"expert\",\"status\":\"lobby\","
+             "\"seats\":[{\"seat\":0,\"nickname\":\"zed\",\"connected\":true}]}],\"running\":[]}\n";
+      return out;
+    }
+    return {};
+  });
+  ASSERT_GT(server.port(), 0);
+  eryantis::test::TempDir dir("eryantis-cli-hostile");
+  PtyProcess client({ERYANTIS_CLI_BIN, "--host", "127.0.0.1", "--port",
+                     std::to_string(server.port()), "--nickname", "alice", "--tokens",
+                     dir.file("tokens")});
+  ASSERT_TRUE(client.started());
+  ASSERT_TRUE(client.wait_output("logged in as alice", 10s)) << client.output();
+  ASSERT_TRUE(client.wait_output("unreadable line from the server", 5s)) << client.output();
+  // Wait for the garbage after logged_in to be read, then ask for the lobby.
+  ASSERT_TRUE(eventually(5s, [&] {
+    const std::string out = client.output();
+    std::size_t n = 0;
+    for (auto at = out.find("unreadable line"); at != std::string::npos;
+         at = out.find("unreadable line", at + 1))
+      ++n;
+    return n >= 8;
+  })) << client.output();
+  client.type("list\r");
+  ASSERT_TRUE(client.wait_output("#42", 5s)) << client.output();
+  EXPECT_NE(client.output().find("zed"), std::string::npos);
+  client.type("quit\r");
+  const auto status = client.wait_exit(5s);
+  ASSERT_TRUE(status.has_value()) << "still running\n" << client.output();
+  EXPECT_EQ(*status, eryantis::cli::kExitOk) << client.output();
+  EXPECT_EQ(server.connections(), 1) << "the client had to reconnect:\n" << client.output();
 }
 
 }  // namespace
