@@ -26,6 +26,7 @@ class FakeHost final : public SessionHost {
     timers.push_back({delay_ms, std::move(callback)});
   }
   void quit() override { ++quits; }
+  std::uint64_t now_ms() override { return clock_ms; }
 
   bool printed_text(const std::string& needle) const {
     return printed.find(needle) != std::string::npos;
@@ -44,6 +45,7 @@ class FakeHost final : public SessionHost {
 
   int connects = 0;
   int quits = 0;
+  std::uint64_t clock_ms = 1000000;
   std::vector<std::string> sent;
   std::string printed;
   std::vector<std::pair<std::uint64_t, std::function<void()>>> timers;
