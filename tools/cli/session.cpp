@@ -592,7 +592,7 @@ std::string Session::with_names(std::string text) const {
       if (digit + 1 < text.size() && text[digit + 1] >= '0' && text[digit + 1] <= '9') continue;
       const std::string& name = names_[static_cast<std::size_t>(text[digit] - '0')];
       if (name.empty()) continue;
-      text.replace(at, 6, name == options_.nickname ? "you (" + name + ")" : name);
+      text.replace(at, 6, name);
     }
   }
   return text;
