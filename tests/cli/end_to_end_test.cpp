@@ -282,6 +282,7 @@ TEST_F(CliEndToEnd, KilledClientComesBackWithItsToken) {
 
 // (c) The server is killed mid-game and restarted on the same port and database:
 // both clients notice, reconnect by themselves, land back in the match and finish it.
+// A spectator (carol) watches again by herself and sees the rest of the game.
 TEST_F(CliEndToEnd, ServerRestartMidGame) {
   const int port = free_port();
   ASSERT_GT(port, 0);
@@ -289,6 +290,11 @@ TEST_F(CliEndToEnd, ServerRestartMidGame) {
   ChildProcess& alice = start_cli("alice", "alice", Stdin::File, "create 2\nautoplay\n");
   const long long match = joined_match("alice");
   ASSERT_GT(match, 0) << tail(out("alice"));
+  // stdin stays open: the spectator would never quit by itself.
+  ChildProcess& carol =
+      start_cli("carol", "carol", Stdin::Pipe, "watch " + std::to_string(match) + "\n");
+  ASSERT_TRUE(eventually(5s, [&] { return contains(out("carol"), "watching match "); }))
+      << tail(out("carol"));
   ChildProcess& bob =
       start_cli("bob", "bob", Stdin::File, "join " + std::to_string(match) + "\nautoplay\n");
 
@@ -318,6 +324,15 @@ TEST_F(CliEndToEnd, ServerRestartMidGame) {
   EXPECT_EQ(result_line("alice"), result_line("bob"));
   EXPECT_EQ(last_event(out("alice")), last_event(out("bob")));
   expect_all_finished(1);
+
+  // The spectator: back by itself, and up to the last event.
+  ASSERT_TRUE(eventually(10s, [&] { return last_event(out("carol")) == last_event(out("alice")); }))
+      << tail(out("carol"));
+  EXPECT_TRUE(contains(out("carol"),
+                       "logged in as carol, watching match " + std::to_string(match) + " again"))
+      << tail(out("carol"));
+  EXPECT_TRUE(contains(out("carol"), "GAME OVER")) << tail(out("carol"));
+  EXPECT_TRUE(carol.running());
 }
 
 // Many clients of one user start at the same moment with different nicknames and

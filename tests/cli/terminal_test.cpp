@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,13 +36,14 @@ using eryantis::test::eventually;
 // from the master side by a thread. The destructor kills and reaps it.
 class PtyProcess {
  public:
-  explicit PtyProcess(std::vector<std::string> args) {
+  explicit PtyProcess(std::vector<std::string> args, unsigned short rows = 40,
+                      unsigned short columns = 120) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     winsize size{};
-    size.ws_row = 40;
-    size.ws_col = 120;
+    size.ws_row = rows;
+    size.ws_col = columns;
     pid_ = ::forkpty(&master_, nullptr, nullptr, &size);
     if (pid_ == 0) {
       ::execv(argv[0], argv.data());
@@ -177,6 +179,54 @@ TEST_F(CliTerminal, QuitAndCtrlDWorkWhileTheServerIsGone) {
   server_->kill_hard();
   ASSERT_TRUE(client_->wait_output("connection lost", 5s));
   client_->type("\x04");
+  expect_exit(eryantis::cli::kExitOk);
+}
+
+// Tab completes each argument from its values: `wiz` -> `wizard `, then two tabs
+// list the wizards 0 to 3 (readline's own listing, in the terminal).
+TEST_F(CliTerminal, TabCompletesCommandsAndTheirValues) {
+  ASSERT_NO_FATAL_FAILURE(start_at_prompt("alice"));
+  client_->type("wiz\t");
+  ASSERT_TRUE(client_->wait_output("wizard ", 5s)) << client_->output();
+  client_->type("\t\t");
+  ASSERT_TRUE(eventually(5s, [&] {
+    return std::regex_search(client_->output(), std::regex("0 +1 +2 +3"));
+  })) << client_->output();
+  client_->type("\x15help jes\t\r");  // Ctrl-U empties the line; `jes` completes to jester
+  ASSERT_TRUE(client_->wait_output("Jester (1 coin)", 5s)) << client_->output();
+  client_->type("quit\r");
+  expect_exit(eryantis::cli::kExitOk);
+}
+
+// In an 80x24 terminal the board takes the compact layout: 80 columns at most.
+TEST_F(CliTerminal, ASmallTerminalGetsTheCompactBoard) {
+  client_ = std::make_unique<PtyProcess>(cli_args("alice", "alice.tokens"), 24, 80);
+  ASSERT_TRUE(client_->started());
+  ASSERT_TRUE(client_->wait_output("eryantis> ", 10s)) << client_->output();
+  client_->type("create 4 expert\r");
+  ASSERT_TRUE(client_->wait_output("island Y B G R P towers", 5s)) << client_->output();
+  ASSERT_TRUE(client_->wait_output("waiting for alice (you)", 5s)) << client_->output();
+  const std::string out = client_->output();
+  const auto board = out.find("ERYANTIS 4p expert");
+  ASSERT_NE(board, std::string::npos) << out;
+  const auto end = out.find("waiting for alice (you)", board);
+  // Every board line up to the status line is within 80 columns (escapes aside).
+  std::string plain =
+      std::regex_replace(out.substr(board, end - board), std::regex("\x1b\\[[0-9;?]*[A-Za-z]"), "");
+  std::size_t lines = 0;
+  for (std::size_t at = 0; at < plain.size();) {
+    const auto nl = plain.find('\n', at);
+    const std::string line = plain.substr(at, nl == std::string::npos ? nl : nl - at);
+    std::size_t columns = 0;
+    for (unsigned char ch : line)
+      if ((ch & 0xc0) != 0x80 && ch != '\r') ++columns;
+    EXPECT_LE(columns, 80u) << line;
+    ++lines;
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  EXPECT_LE(lines, 22u) << plain;
+  client_->type("quit\r");
   expect_exit(eryantis::cli::kExitOk);
 }
 
