@@ -489,6 +489,7 @@ class BoardWriter {
     const bool acting =
         s_.current_seat() == p && (s_.phase == Phase::Planning || s_.phase == Phase::Action);
     std::string name = compact_name(p) + (p == o_.viewer ? " (you)" : "");
+    if (o_.away[static_cast<std::size_t>(p)] && p != o_.viewer) name += " (away)";
     std::string head = (acting ? "> " : "  ") + name;
     std::string text = acting ? p_.bold(head) : head;
     int width = static_cast<int>(head.size());

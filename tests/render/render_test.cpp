@@ -167,6 +167,7 @@ TEST_P(RenderGame, CompactFitsEightyByTwentyTwo) {
       options.names = long_names;
       options.compact = true;
       options.viewer = 0;
+      options.away = {false, true, true, true};  // the longest name line
       const std::string board = render_board(s, options);
       SCOPED_TRACE("after event " + std::to_string(i) + "\n" + board);
       const auto lines = lines_of(board);
@@ -187,6 +188,7 @@ TEST_P(RenderGame, CompactFitsEightyByTwentyTwo) {
           tail.find("Your turn:") != std::string::npos || tail.find("Turn:") != std::string::npos ||
           tail.find("Setup:") != std::string::npos || tail.find("Game over") != std::string::npos;
       EXPECT_TRUE(status) << lines.back();
+      EXPECT_NE(board.find("bbbbbbbbb~ (away)"), std::string::npos);
       // My hand with the steps each assistant allows (10 lets her walk 5).
       if (s.boards[0].has_assistant(10)) {
         EXPECT_NE(board.find(" 10:5"), std::string::npos);

@@ -403,6 +403,8 @@ void Session::draw_board() {
   o.color = options_.color;
   o.viewer = mirror_.seat();
   o.compact = options_.compact;
+  for (std::size_t seat = 0; seat < names_.size(); ++seat)
+    o.away[seat] = !names_[seat].empty() && !connected_[seat];
   std::string text = render::render_board(mirror_.state(), o);
   if (const std::string d = deadline_text(); !d.empty()) text += "⏱ " + d + "\n";
   if (options_.redraw_in_place) text = "\033[2J\033[H" + text;

@@ -31,6 +31,9 @@ struct RenderOptions {
   // columns, two lines per school board), the status line ("Your turn: ...") last
   // so that it stays right above the prompt.
   bool compact = false;
+  // Seats whose player is not connected, marked "(away)" on the compact board
+  // (the terminal client knows it from the server's `seats`).
+  std::array<bool, rules::kMaxPlayers> away{};
 };
 
 // The whole board as text, one '\n'-terminated line each: header (round, phase,
