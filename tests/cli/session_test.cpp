@@ -367,6 +367,8 @@ TEST_F(SessionTest, ResignAsksFirstThenSendsTheCommand) {
   s->typed("resign");
   EXPECT_TRUE(host_.printed_text("? you are not playing a match"));
   s->line(state_line(1, "lobby", ""));
+  EXPECT_TRUE(
+      host_.printed_text("Waiting for players: 2 of 2 seats taken (leave gives your seat back)"));
   s->typed("resign yes");
   EXPECT_TRUE(host_.printed_text("? the match has not started: leave gives your seat back"));
   s->line(state_line(1, "running", ""));

@@ -406,6 +406,15 @@ void Session::draw_board() {
   for (std::size_t seat = 0; seat < names_.size(); ++seat)
     o.away[seat] = !names_[seat].empty() && !connected_[seat];
   std::string text = render::render_board(mirror_.state(), o);
+  if (status_ == "lobby") {
+    // The match waits for players: the setup line above lists empty seats too.
+    int seated = 0;
+    for (int seat = 0; seat < mirror_.state().players(); ++seat)
+      seated += names_[static_cast<std::size_t>(seat)].empty() ? 0 : 1;
+    text += "Waiting for players: " + std::to_string(seated) + " of " +
+            std::to_string(mirror_.state().players()) +
+            " seats taken (leave gives your seat back)\n";
+  }
   if (const std::string d = deadline_text(); !d.empty()) text += "⏱ " + d + "\n";
   if (options_.redraw_in_place) text = "\033[2J\033[H" + text;
   host_.print(text);
