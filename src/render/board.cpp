@@ -289,7 +289,9 @@ class BoardWriter {
     const SchoolBoard& b = s_.boards[static_cast<std::size_t>(p)];
     const bool acting =
         s_.current_seat() == p && (s_.phase == Phase::Planning || s_.phase == Phase::Action);
-    std::string title = fmt::format("{}{} (seat {}", acting ? "> " : "", who(p), p);
+    std::string title =
+        fmt::format("{}{}{} (seat {}", acting ? "> " : "", who(p),
+                    o_.away[static_cast<std::size_t>(p)] && p != o_.viewer ? " (away)" : "", p);
     if (b.tower_color) {
       if (s_.players() == 4)
         title += fmt::format(", team {}", tower_color_name(*b.tower_color));

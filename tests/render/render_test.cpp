@@ -69,8 +69,10 @@ TEST_P(RenderGame, EveryStateRendersTheKeyFactsWithinOneHundredColumns) {
       const State& s = steps[i].after;
       RenderOptions options;
       options.names = nicknames();
+      options.away = {true, true, true, true};  // the longest title lines
       const std::string board = render_board(s, options);
       SCOPED_TRACE("after event " + std::to_string(i) + "\n" + board);
+      EXPECT_NE(board.find("alice (away) (seat 0"), std::string::npos);
       EXPECT_EQ(board.find('\x1b'), std::string::npos);
       const auto lines = lines_of(board);
       EXPECT_LE(lines.size(), 40u);
