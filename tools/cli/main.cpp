@@ -1,6 +1,7 @@
 // eryantis-cli: the terminal client people play with. Connects, logs in (resume
 // token kept per server and nickname), shows the lobby, and draws the whole board
-// after every update. Reconnects by itself with backoff and lands back in the match.
+// after every update (compact in a terminal smaller than 100x40: --layout). Reconnects
+// by itself with backoff and lands back in the match, or watches the same match again.
 //
 // The game flow is the Session (session.hpp); this file only wires it to the
 // world: the connection, the loop's timers and signals, and the input (readline
