@@ -2,6 +2,8 @@
 // server lines with rapidjson; every value's type is checked before it is read.
 #include "eryantis/client/client_protocol.hpp"
 
+#include <algorithm>
+
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/codec/json.hpp"
 #include "eryantis/codec/json_value.hpp"
@@ -104,6 +106,35 @@ void read_result(const Value& o, std::optional<GameResult>& out) {
   out = std::move(result);
 }
 
+void read_legal(const Value& o, std::optional<std::vector<rules::Command>>& out) {
+  const Value* list = present_member(o, "legal");
+  if (!list || !list->IsArray()) return;
+  std::vector<rules::Command> commands;
+  for (const Value& c : list->GetArray()) {
+    if (!c.IsObject()) continue;
+    if (auto command = codec::command_from_json(json_text(c))) commands.push_back(*command);
+  }
+  out = std::move(commands);
+}
+
+void read_deadline(const Value& o, ServerMessage& m) {
+  const auto it = o.FindMember("deadline");
+  if (it == o.MemberEnd()) return;
+  m.deadline_sent = true;
+  const Value& d = it->value;
+  if (!d.IsObject()) return;
+  Deadline deadline;
+  read_string(d, "action", deadline.action);
+  read_string(d, "nickname", deadline.nickname);
+  if (const Value* v = present_member(d, "seat"); v && v->IsInt()) deadline.seat = v->GetInt();
+  const Value* in_ms = present_member(d, "in_ms");
+  if (deadline.action.empty() || !in_ms || !in_ms->IsInt64()) return;
+  // A negative delay is already due; more than a day is no deadline a person waits for.
+  constexpr std::int64_t kDayMs = 24LL * 3600 * 1000;
+  deadline.in_ms = std::clamp<std::int64_t>(in_ms->GetInt64(), 0, kDayMs);
+  m.deadline = std::move(deadline);
+}
+
 void fill(const Value& doc, ServerMessage& m) {
   if (auto it = doc.FindMember("id");
       it != doc.MemberEnd() && (it->value.IsString() || it->value.IsInt64()))
@@ -145,9 +176,13 @@ void fill(const Value& doc, ServerMessage& m) {
       read_raw(doc, "view", m.view_json);
       read_raw(doc, "event", m.event_json);
       read_seats(doc, m.seats);
+      read_legal(doc, m.legal);
+      read_deadline(doc, m);
+      read_string(doc, "text", m.text);
       break;
     case MessageType::Seats:
       read_seats(doc, m.seats);
+      read_deadline(doc, m);
       break;
     case MessageType::Ack:
       read_bool(doc, "replayed", m.replayed);
@@ -292,6 +327,14 @@ std::string ClientProtocol::play(const rules::Command& command,
   protocol::JsonLine line("play", id);
   line.raw_field("command", codec::command_to_json(command));
   if (expected_seq) line.field("expected_seq", *expected_seq);
+  if (command_id) line.field("command_id", *command_id);
+  return line.str();
+}
+
+std::string ClientProtocol::resign(std::optional<std::string_view> command_id,
+                                   std::string_view id) {
+  protocol::JsonLine line("play", id);
+  line.raw_field("command", R"({"type":"resign"})");
   if (command_id) line.field("command_id", *command_id);
   return line.str();
 }

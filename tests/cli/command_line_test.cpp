@@ -402,3 +402,91 @@ TEST(CommandLine, CommandTextRoundTripsLegalCommandsOfRandomGames) {
 }
 
 }  // namespace
+
+namespace {
+
+// `help <character>` for each of the 12: a title with the price, what it does,
+// its parameters and an example that parses to that very character's command.
+TEST(CommandLine, HelpOnEveryCharacterHasAnExampleThatParses) {
+  const std::vector<std::pair<std::string, rules::CharacterId>> characters = {
+      {"monk", rules::CharacterId::Monk},
+      {"farmer", rules::CharacterId::Farmer},
+      {"herald", rules::CharacterId::Herald},
+      {"postman", rules::CharacterId::Postman},
+      {"herbs", rules::CharacterId::GrandmaHerbs},
+      {"centaur", rules::CharacterId::Centaur},
+      {"jester", rules::CharacterId::Jester},
+      {"knight", rules::CharacterId::Knight},
+      {"mushroom", rules::CharacterId::MushroomHunter},
+      {"minstrel", rules::CharacterId::Minstrel},
+      {"princess", rules::CharacterId::Princess},
+      {"thief", rules::CharacterId::Thief},
+  };
+  for (const auto& [word, id] : characters) {
+    SCOPED_TRACE(word);
+    EXPECT_TRUE(holds<cli::Help>(action("help " + word)));
+    auto text = cli::help_topic(word);
+    ASSERT_TRUE(text.has_value());
+    EXPECT_NE(text->find("coin"), std::string::npos) << *text;
+    EXPECT_NE(text->find("\n  parameters: "), std::string::npos) << *text;
+    const auto at = text->find("\n  example:    ");
+    ASSERT_NE(at, std::string::npos) << *text;
+    const std::string example = text->substr(at + 15, text->find('\n', at + 15) - at - 15);
+    const rules::Command c = command(example);
+    ASSERT_TRUE(rules::command_character(c).has_value()) << example;
+    EXPECT_EQ(*rules::command_character(c), id) << example;
+    EXPECT_NE(cli::help_text().find(word), std::string::npos);
+  }
+  EXPECT_TRUE(cli::help_topic("grandma_herbs").has_value());
+  EXPECT_NE(cli::help_topic("turn")->find("Mother Nature"), std::string::npos);
+  EXPECT_NE(cli::help_text().find("A round, for each player in turn:"), std::string::npos);
+  EXPECT_NE(error_of("help dragon").find("no help on \"dragon\""), std::string::npos);
+  EXPECT_TRUE(holds<cli::Resign>(action("resign")));
+  EXPECT_TRUE(std::get<cli::Resign>(action("resign yes")).confirmed);
+  EXPECT_FALSE(std::get<cli::Resign>(action("resign")).confirmed);
+  EXPECT_FALSE(error_of("resign now").empty());
+}
+
+std::vector<std::string> range(int lo, int hi) {
+  std::vector<std::string> out;
+  for (int i = lo; i <= hi; ++i) out.push_back(std::to_string(i));
+  return out;
+}
+
+// Tab completion offers each argument's values; legal commands narrow them.
+TEST(CommandLine, CompletionOffersEachArgumentsValues) {
+  using cli::completions;
+  using V = std::vector<std::string>;
+  const V colours = {"yellow", "blue", "green", "red", "pink"};
+  EXPECT_EQ(completions("wizard ", ""), range(0, 3));
+  EXPECT_EQ(completions("tower ", "g"), V{"grey"});
+  EXPECT_EQ(completions("play ", ""), range(1, 10));
+  EXPECT_EQ(completions("play ", "1"), (V{"1", "10"}));
+  EXPECT_EQ(completions("dining ", ""), colours);
+  EXPECT_EQ(completions("island ", "r"), V{"red"});
+  EXPECT_EQ(completions("island red ", ""), range(0, 11));
+  EXPECT_EQ(completions("cloud ", ""), range(0, 3));
+  EXPECT_EQ(completions("mn ", ""), range(1, 7));
+  EXPECT_EQ(completions("create ", ""), range(2, 4));
+  EXPECT_EQ(completions("create 4 ", "e"), V{"expert"});
+  EXPECT_EQ(completions("char ", "m"), (V{"monk", "mushroom", "minstrel"}));
+  EXPECT_EQ(completions("char monk ", ""), colours);
+  EXPECT_EQ(completions("char monk red ", "1"), (V{"1", "10", "11"}));
+  EXPECT_EQ(completions("char herald ", ""), range(0, 11));
+  EXPECT_EQ(completions("char jester red ", ""), V{"for"});
+  EXPECT_EQ(completions("char thief ", "p"), V{"pink"});
+  EXPECT_TRUE(completions("char farmer ", "").empty());
+  EXPECT_EQ(completions("help ", "t"), (V{"turn", "thief"}));
+  EXPECT_EQ(completions("", "re"), V{"resign"});
+  EXPECT_EQ(completions("  ", "wi"), V{"wizard"});
+  // With legal commands: only their values.
+  const std::vector<rules::Command> legal = {rules::PlayAssistant{3}, rules::PlayAssistant{7},
+                                             rules::MoveToIsland{Color::Red, 4},
+                                             rules::MoveToIsland{Color::Red, 9}};
+  EXPECT_EQ(completions("play ", "", legal), (V{"3", "7"}));
+  EXPECT_EQ(completions("island ", "", legal), V{"red"});
+  EXPECT_EQ(completions("island red ", "", legal), (V{"4", "9"}));
+  EXPECT_EQ(completions("wizard ", "", legal), range(0, 3));  // none legal: the domain
+}
+
+}  // namespace

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "eryantis/client/match_mirror.hpp"
-#include "eryantis/rules/decider.hpp"
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/rules/decider.hpp"
 #include "support/temp_dir.hpp"
 
 namespace eryantis::cli {
@@ -26,6 +26,7 @@ class FakeHost final : public SessionHost {
     timers.push_back({delay_ms, std::move(callback)});
   }
   void quit() override { ++quits; }
+  std::uint64_t now_ms() override { return clock_ms; }
 
   bool printed_text(const std::string& needle) const {
     return printed.find(needle) != std::string::npos;
@@ -44,6 +45,7 @@ class FakeHost final : public SessionHost {
 
   int connects = 0;
   int quits = 0;
+  std::uint64_t clock_ms = 1000000;
   std::vector<std::string> sent;
   std::string printed;
   std::vector<std::pair<std::uint64_t, std::function<void()>>> timers;
@@ -250,6 +252,181 @@ TEST_F(SessionTest, GameCommandsNeedAMatch) {
   s->typed("fly away");
   EXPECT_TRUE(host_.printed_text("? unknown command \"fly\""));
   EXPECT_TRUE(host_.sent.empty());
+}
+
+// A `state` line for match 4 in setup, alice (me) in seat 1 and bob in seat 0,
+// with `extra` fields (",\"deadline\":...") added.
+std::string state_line(std::int64_t seq, const std::string& status, const std::string& extra) {
+  auto created = rules::create_match(rules::MatchOptions{2, rules::Mode::Simple}, 3);
+  const rules::State state = rules::apply(rules::State{}, *created);
+  const rules::View view = rules::view(state, 1);
+  return R"({"type":"state","match":4,"seq":)" + std::to_string(seq) + R"(,"seat":1,"status":")" +
+         status + R"(","hash":")" + client::state_hash_hex(view.state) +
+         R"(","seats":[{"seat":0,"nickname":"bob",)" +
+         R"("connected":false},{"seat":1,"nickname":"alice","connected":true}],"view":)" +
+         codec::view_to_json(view) + extra + "}";
+}
+
+// A spectator is one again after the connection drops (or the server restarts):
+// the client asks to watch the same match as soon as it is logged in again.
+TEST_F(SessionTest, ASpectatorWatchesAgainAfterReconnecting) {
+  auto s = logged_in(false);
+  // A spectating nobody asked for does not make this client a spectator.
+  s->line(R"({"type":"spectating","match":9})");
+  s->typed("watch 4");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_EQ(host_.sent[0], R"({"type":"spectate","id":1,"match":4})");
+  s->line(R"({"type":"spectating","id":1,"match":4})");
+  s->line(state_line(1, "running", ""));
+  EXPECT_TRUE(host_.printed_text("ERYANTIS"));
+
+  for (int round = 0; round < 2; ++round) {
+    host_.sent.clear();
+    s->closed("server restarted");
+    EXPECT_TRUE(host_.printed_text("(you will watch match 4 again once back)"));
+    host_.fire_timers();
+    s->connected();
+    s->line(R"({"type":"logged_in","id":"login","nickname":"alice","token":"tok-1"})");
+    ASSERT_EQ(host_.sent.size(), 3u) << round;  // hello, login, spectate
+    EXPECT_NE(host_.sent[2].find(R"("type":"spectate")"), std::string::npos);
+    EXPECT_NE(host_.sent[2].find(R"("match":4)"), std::string::npos);
+    EXPECT_TRUE(host_.printed_text("logged in as alice, watching match 4 again"));
+    const auto id_at = host_.sent[2].find(R"("id":)") + 5;
+    const std::string id = host_.sent[2].substr(id_at, host_.sent[2].find(',', id_at) - id_at);
+    if (round == 0) {
+      s->line(R"({"type":"spectating","id":)" + id + R"(,"match":4})");
+    } else {
+      // The match is gone: say so, and stop trying.
+      s->line(R"({"type":"error","id":)" + id +
+              R"(,"code":"NO_SUCH_MATCH","message":"no match 4"})");
+      EXPECT_TRUE(host_.printed_text("(match 4 can no longer be watched"));
+    }
+  }
+  host_.sent.clear();
+  s->closed("again");
+  host_.fire_timers();
+  s->connected();
+  s->line(R"({"type":"logged_in","id":"login","nickname":"alice","token":"tok-1"})");
+  EXPECT_FALSE(host_.sent_type("spectate"));
+}
+
+// The deadline in force: announced once, counted down on the board, reminded
+// 30 s and 10 s before, forgotten when the server says null, kept when an older
+// server sends no `deadline` at all.
+TEST_F(SessionTest, DeadlinesAreAnnouncedAndCountedDown) {
+  auto s = logged_in(false);
+  s->line(
+      state_line(1, "running",
+                 R"(,"deadline":{"action":"skip_turn","seat":0,"nickname":"bob","in_ms":42000})"));
+  EXPECT_TRUE(host_.printed_text("⏱ bob is offline — their turn is skipped in 42 s"));
+  EXPECT_EQ(s->deadline_text(), "bob is offline — their turn is skipped in 42 s");
+  host_.clock_ms += 2000;
+  host_.printed.clear();
+  // The same deadline again, counted down: not announced again.
+  s->line(R"({"type":"seats","match":4,"seats":[{"seat":0,"nickname":"bob","connected":false}],)"
+          R"("deadline":{"action":"skip_turn","seat":0,"nickname":"bob","in_ms":40000}})");
+  EXPECT_FALSE(host_.printed_text("⏱"));
+  // An older server's message without the field changes nothing.
+  s->line(R"({"type":"seats","match":4,"seats":[]})");
+  host_.clock_ms += 30000;
+  EXPECT_EQ(s->deadline_text(), "bob is offline — their turn is skipped in 10 s");
+  host_.fire_timers();  // the reminders (due at 12 s and 32 s)
+  EXPECT_TRUE(host_.printed_text("⏱ bob is offline — their turn is skipped in 10 s"));
+
+  // A forfeit countdown for bob, then one for me.
+  host_.printed.clear();
+  s->line(R"({"type":"seats","match":4,"seats":[],)"
+          R"("deadline":{"action":"forfeit","seat":0,"in_ms":120000}})");
+  EXPECT_TRUE(host_.printed_text("⏱ bob is offline — they forfeit the match in 2 min 00 s"));
+  s->line(R"({"type":"seats","match":4,"seats":[],)"
+          R"("deadline":{"action":"remove","seat":1,"nickname":"alice","in_ms":20000}})");
+  EXPECT_TRUE(host_.printed_text("⏱ choose now: you are removed from the match in 20 s"));
+
+  // null: no deadline any more, and the old reminders stay silent.
+  host_.printed.clear();
+  s->line(R"({"type":"seats","match":4,"seats":[],"deadline":null})");
+  EXPECT_EQ(s->deadline_text(), "");
+  host_.fire_timers();
+  EXPECT_FALSE(host_.printed_text("⏱"));
+  s->typed("board");
+  EXPECT_FALSE(host_.printed_text("⏱"));
+}
+
+// After a login, the result of a match that ended while I was away.
+TEST_F(SessionTest, AResultThatCameWhileAwayIsToldAfterLogin) {
+  auto s = logged_in(false);
+  s->line(R"({"type":"game_over","match":7,"result":{"reason":"forfeit","winners":[0],)"
+          R"("nicknames":["bob"],"draw":false}})");
+  EXPECT_TRUE(
+      host_.printed_text("match 7 ended while you were away:\n"
+                         "*** game over: bob won (forfeit) ***"));
+}
+
+TEST_F(SessionTest, ResignAsksFirstThenSendsTheCommand) {
+  auto s = logged_in(false);
+  s->typed("resign");
+  EXPECT_TRUE(host_.printed_text("? you are not playing a match"));
+  s->line(state_line(1, "lobby", ""));
+  EXPECT_TRUE(
+      host_.printed_text("Waiting for players: 2 of 2 seats taken (leave gives your seat back)"));
+  s->typed("resign yes");
+  EXPECT_TRUE(host_.printed_text("? the match has not started: leave gives your seat back"));
+  s->line(state_line(1, "running", ""));
+  host_.sent.clear();
+  s->typed("resign");
+  EXPECT_TRUE(host_.printed_text("resigning ends the match: you lose. Type resign yes"));
+  EXPECT_TRUE(host_.sent.empty());
+  s->typed("resign yes");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_NE(host_.sent[0].find(R"("type":"play")"), std::string::npos);
+  EXPECT_NE(host_.sent[0].find(R"("command":{"type":"resign"})"), std::string::npos)
+      << host_.sent[0];
+}
+
+// Refusals name players, not seats; leaving a started match points to resign.
+TEST_F(SessionTest, ErrorsNamePlayersAndLeavingExplainsItself) {
+  auto s = logged_in(false);
+  s->line(state_line(1, "running", ""));
+  s->line(
+      R"({"type":"error","code":"NOT_YOUR_TURN","message":"It is seat 0's turn; wait for yours."})");
+  EXPECT_TRUE(host_.printed_text("✗ NOT_YOUR_TURN: It is bob's turn; wait for yours."));
+  s->line(
+      R"({"type":"error","code":"INVALID_SEAT","message":"Seat 1 is not free; seat 7 neither"})");
+  EXPECT_TRUE(host_.printed_text("alice is not free; seat 7 neither"));
+  host_.sent.clear();
+  s->typed("leave");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  s->line(
+      R"({"type":"error","id":1,"code":"ALREADY_IN_MATCH","message":"match 4 has all its players"})");
+  EXPECT_TRUE(host_.printed_text("(the match has started: to give it up, type resign)"));
+}
+
+// The server's `legal` is what `moves` lists and what completion offers.
+TEST_F(SessionTest, TheServersLegalCommandsAreOffered) {
+  auto s = logged_in(false);
+  s->line(state_line(1, "running", ""));
+  EXPECT_EQ(s->completions("wizard ", "").size(), 4u);  // from the mirror: any free wizard
+  s->line(state_line(
+      1, "running",
+      ",\"legal\":[" + codec::command_to_json(rules::ChooseWizard{2}) + R"(,{"type":"fly"},7,)" +
+          codec::command_to_json(rules::ChooseTowerColor{rules::TowerColor::Grey}) + "]"));
+  EXPECT_EQ(s->completions("wizard ", ""), (std::vector<std::string>{"2"}));
+  EXPECT_EQ(s->completions("tower ", ""), (std::vector<std::string>{"grey"}));
+  EXPECT_EQ(s->completions("", "wi"), (std::vector<std::string>{"wizard"}));
+  host_.printed.clear();
+  s->typed("moves");
+  EXPECT_TRUE(host_.printed_text("you may type:\n  wizard 2\n  tower grey\n")) << host_.printed;
+}
+
+TEST_F(SessionTest, HelpOnACharacterAndOnTheTurn) {
+  auto s = logged_in(false);
+  s->typed("help jester");
+  EXPECT_TRUE(host_.printed_text("Jester (1 coin)"));
+  EXPECT_TRUE(host_.printed_text("example:    char jester red,red for blue,green"));
+  s->typed("help");
+  EXPECT_TRUE(host_.printed_text("A round, for each player in turn:"));
+  s->typed("help dragon");
+  EXPECT_TRUE(host_.printed_text("? no help on \"dragon\""));
 }
 
 }  // namespace

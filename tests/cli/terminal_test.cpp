@@ -15,10 +15,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "fake_server.hpp"
 #include "session.hpp"
 #include "support/child_process.hpp"
 #include "support/polling.hpp"
@@ -34,13 +36,14 @@ using eryantis::test::eventually;
 // from the master side by a thread. The destructor kills and reaps it.
 class PtyProcess {
  public:
-  explicit PtyProcess(std::vector<std::string> args) {
+  explicit PtyProcess(std::vector<std::string> args, unsigned short rows = 40,
+                      unsigned short columns = 120) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     winsize size{};
-    size.ws_row = 40;
-    size.ws_col = 120;
+    size.ws_row = rows;
+    size.ws_col = columns;
     pid_ = ::forkpty(&master_, nullptr, nullptr, &size);
     if (pid_ == 0) {
       ::execv(argv[0], argv.data());
@@ -179,6 +182,54 @@ TEST_F(CliTerminal, QuitAndCtrlDWorkWhileTheServerIsGone) {
   expect_exit(eryantis::cli::kExitOk);
 }
 
+// Tab completes each argument from its values: `wiz` -> `wizard `, then two tabs
+// list the wizards 0 to 3 (readline's own listing, in the terminal).
+TEST_F(CliTerminal, TabCompletesCommandsAndTheirValues) {
+  ASSERT_NO_FATAL_FAILURE(start_at_prompt("alice"));
+  client_->type("wiz\t");
+  ASSERT_TRUE(client_->wait_output("wizard ", 5s)) << client_->output();
+  client_->type("\t\t");
+  ASSERT_TRUE(eventually(5s, [&] {
+    return std::regex_search(client_->output(), std::regex("0 +1 +2 +3"));
+  })) << client_->output();
+  client_->type("\x15help jes\t\r");  // Ctrl-U empties the line; `jes` completes to jester
+  ASSERT_TRUE(client_->wait_output("Jester (1 coin)", 5s)) << client_->output();
+  client_->type("quit\r");
+  expect_exit(eryantis::cli::kExitOk);
+}
+
+// In an 80x24 terminal the board takes the compact layout: 80 columns at most.
+TEST_F(CliTerminal, ASmallTerminalGetsTheCompactBoard) {
+  client_ = std::make_unique<PtyProcess>(cli_args("alice", "alice.tokens"), 24, 80);
+  ASSERT_TRUE(client_->started());
+  ASSERT_TRUE(client_->wait_output("eryantis> ", 10s)) << client_->output();
+  client_->type("create 4 expert\r");
+  ASSERT_TRUE(client_->wait_output("island Y B G R P towers", 5s)) << client_->output();
+  ASSERT_TRUE(client_->wait_output("waiting for alice (you)", 5s)) << client_->output();
+  const std::string out = client_->output();
+  const auto board = out.find("ERYANTIS 4p expert");
+  ASSERT_NE(board, std::string::npos) << out;
+  const auto end = out.find("waiting for alice (you)", board);
+  // Every board line up to the status line is within 80 columns (escapes aside).
+  std::string plain =
+      std::regex_replace(out.substr(board, end - board), std::regex("\x1b\\[[0-9;?]*[A-Za-z]"), "");
+  std::size_t lines = 0;
+  for (std::size_t at = 0; at < plain.size();) {
+    const auto nl = plain.find('\n', at);
+    const std::string line = plain.substr(at, nl == std::string::npos ? nl : nl - at);
+    std::size_t columns = 0;
+    for (unsigned char ch : line)
+      if ((ch & 0xc0) != 0x80 && ch != '\r') ++columns;
+    EXPECT_LE(columns, 80u) << line;
+    ++lines;
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  EXPECT_LE(lines, 22u) << plain;
+  client_->type("quit\r");
+  expect_exit(eryantis::cli::kExitOk);
+}
+
 // alice is connected elsewhere (a piped client that stays): a second alice with
 // no token is refused (NICKNAME_TAKEN) and must say so and exit non-zero.
 TEST_F(CliTerminal, ARefusedLoginExitsNonZero) {
@@ -194,6 +245,100 @@ TEST_F(CliTerminal, ARefusedLoginExitsNonZero) {
   EXPECT_NE(client_->output().find("NICKNAME_TAKEN"), std::string::npos);
   EXPECT_NE(client_->output().find("cannot log in as alice; quitting"), std::string::npos);
   EXPECT_TRUE(holder.running());  // the first alice is untouched
+}
+
+// Lines no server should send, each read with type checks: the client reports
+// and skips them, and stays usable (a request still gets its answer, quit still
+// ends it with 0). Fed by a fake server, to a client in a real terminal.
+std::vector<std::string> hostile_lines() {
+  std::vector<std::string> lines = {
+      "not json at all",
+      "[1,2,3]",
+      "{\"type\":5}",
+      "{\"type\":null,\"id\":{}}",
+      "{\"type\":\"logged_in\",\"nickname\":5,\"token\":[1]}",
+      "{\"type\":\"joined\",\"match\":\"x\",\"seat\":77}",
+      "{\"type\":\"joined\",\"match\":1e999,\"seat\":-2147483649}",
+      "{\"type\":\"state\",\"match\":1,\"seq\":-1,\"view\":\"no\",\"seat\":99}",
+      "{\"type\":\"state\",\"match\":1,\"seq\":3,\"view\":{\"bogus\":1},\"hash\":\"zz\","
+      "\"to_act\":[\"a\",99],\"allowed\":[1],\"legal\":[{\"type\":\"fly\"},7,null],"
+      "\"deadline\":{\"action\":7,\"in_ms\":\"soon\",\"seat\":\"x\"}}",
+      "{\"type\":\"event\",\"match\":1,\"seq\":4,\"event\":{\"type\":\"nope\"},\"text\":9}",
+      "{\"type\":\"event\",\"match\":1,\"seq\":5,\"event\":[],\"deadline\":[]}",
+      "{\"type\":\"seats\",\"match\":1,\"seats\":[{\"seat\":99,\"nickname\":\"x\"},{\"seat\":-5},"
+      "7,{\"seat\":1,\"nickname\":[],\"connected\":\"yes\"}],"
+      "\"deadline\":{\"action\":\"forfeit\",\"seat\":1,\"nickname\":\"bob\",\"in_ms\":-5}}",
+      "{\"type\":\"seats\",\"deadline\":{\"action\":\"skip_turn\",\"seat\":9,\"in_ms\":1e300}}",
+      "{\"type\":\"match_list\",\"open\":[1,{\"match\":\"a\"},{\"match\":2,\"seats\":\"x\"}],"
+      "\"running\":{}}",
+      "{\"type\":\"game_over\",\"match\":\"m\",\"result\":{\"winners\":[\"a\",-1],"
+      "\"nicknames\":[1],\"draw\":\"no\"}}",
+      "{\"type\":\"game_over\",\"result\":7}",
+      "{\"type\":\"error\",\"code\":7,\"message\":[]}",
+      "{\"type\":\"error\",\"code\":\"NOT_YOUR_TURN\",\"message\":\"seat 9 plays; seat -1\"}",
+      "{\"type\":\"spectating\",\"match\":-4}",
+      "{\"type\":\"left\"}",
+      "{\"type\":\"ping\",\"id\":1.5}",
+      "{\"type\":\"shutdown\",\"message\":{}}",
+      "{\"type\":\"\xff\xfe\"}",
+      "{\"type\":\"welcome\",\"protocol\":\"1\",\"max_line_bytes\":-1}",
+      std::string(200000, '['),
+      "{\"type\":\"state\"," + std::string(5000, ' ') + "\"match\":",
+  };
+  return lines;
+}
+
+TEST(CliFakeServer, HostileLinesNeverCrashIt) {
+  ::setenv("TERM", "xterm", 0);
+  eryantis::test::FakeServer server([](const std::string& line) -> std::string {
+    if (line.find("\"type\":\"login\"") != std::string::npos) {
+      std::string out = "{\"type\":\"welcome\",\"protocol\":1,\"server\":\"fake\"}\n";
+      for (const auto& l : hostile_lines()) out += l + "\n";
+      out += "{\"type\":\"logged_in\",\"id\":\"login\",\"nickname\":\"alice\",\"token\":\"t\"}\n";
+      for (const auto& l : hostile_lines()) out += l + "\n";
+      return out;
+    }
+    if (line.find("\"type\":\"list_matches\"") != std::string::npos) {
+      // The answer to the typed `list`, after more garbage.
+      std::string out;
+      for (const auto& l : hostile_lines()) out += l + "\n";
+      const auto id_at = line.find("\"id\":");
+      const std::string id =
+          id_at == std::string::npos
+              ? ""
+              : line.substr(id_at + 5, line.find_first_of(",}", id_at) - id_at - 5);
+      out += "{\"type\":\"match_list\"" + (id.empty() ? "" : ",\"id\":" + id) +
+             ",\"open\":[{\"match\":42,\"players\":2,\"mode\":\"expert\",\"status\":\"lobby\","
+             "\"seats\":[{\"seat\":0,\"nickname\":\"zed\",\"connected\":true}]}],\"running\":[]}\n";
+      return out;
+    }
+    return {};
+  });
+  ASSERT_GT(server.port(), 0);
+  eryantis::test::TempDir dir("eryantis-cli-hostile");
+  PtyProcess client({ERYANTIS_CLI_BIN, "--host", "127.0.0.1", "--port",
+                     std::to_string(server.port()), "--nickname", "alice", "--tokens",
+                     dir.file("tokens")});
+  ASSERT_TRUE(client.started());
+  ASSERT_TRUE(client.wait_output("logged in as alice", 10s)) << client.output();
+  ASSERT_TRUE(client.wait_output("unreadable line from the server", 5s)) << client.output();
+  // Wait for the garbage after logged_in to be read, then ask for the lobby.
+  ASSERT_TRUE(eventually(5s, [&] {
+    const std::string out = client.output();
+    std::size_t n = 0;
+    for (auto at = out.find("unreadable line"); at != std::string::npos;
+         at = out.find("unreadable line", at + 1))
+      ++n;
+    return n >= 8;
+  })) << client.output();
+  client.type("list\r");
+  ASSERT_TRUE(client.wait_output("#42", 5s)) << client.output();
+  EXPECT_NE(client.output().find("zed"), std::string::npos);
+  client.type("quit\r");
+  const auto status = client.wait_exit(5s);
+  ASSERT_TRUE(status.has_value()) << "still running\n" << client.output();
+  EXPECT_EQ(*status, eryantis::cli::kExitOk) << client.output();
+  EXPECT_EQ(server.connections(), 1) << "the client had to reconnect:\n" << client.output();
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "eryantis/protocol/codec.hpp"
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/protocol/codec.hpp"
 
 namespace eryantis::client {
 namespace {
@@ -221,6 +221,63 @@ TEST(ClientProtocol, RobustToUnknownAndBrokenLines) {
   EXPECT_FALSE(parse_server_message(R"({"no_type":1})"));
   EXPECT_FALSE(parse_server_message(""));
   EXPECT_EQ(message_type_name(MessageType::GameOver), "game_over");
+}
+
+// The fields of this round (legal, deadline, text), read with type checks, and
+// their absence (an older server) told apart from null.
+TEST(ClientProtocol, ReadsLegalDeadlineAndText) {
+  // Built step by step: g++ 12 warns wrongly about "[" + std::string.
+  std::string legal = "[";
+  legal += codec::command_to_json(rules::PlayAssistant{3});
+  legal += ',';
+  legal += codec::command_to_json(rules::MoveMotherNature{2});
+  legal += R"(,{"type":"warp"},5,"x"])";
+  auto state = parse_server_message(
+      R"({"type":"state","match":1,"seq":2,"legal":)" + legal +
+      R"(,"deadline":{"action":"skip_turn","seat":1,"nickname":"bob","in_ms":42000}})");
+  ASSERT_TRUE(state);
+  ASSERT_TRUE(state->legal.has_value());
+  EXPECT_EQ(*state->legal,
+            (std::vector<rules::Command>{rules::PlayAssistant{3}, rules::MoveMotherNature{2}}));
+  EXPECT_TRUE(state->deadline_sent);
+  ASSERT_TRUE(state->deadline.has_value());
+  EXPECT_EQ(state->deadline->action, "skip_turn");
+  EXPECT_EQ(state->deadline->seat, 1);
+  EXPECT_EQ(state->deadline->nickname, "bob");
+  EXPECT_EQ(state->deadline->in_ms, 42000);
+
+  auto event = parse_server_message(
+      R"({"type":"event","match":1,"seq":3,"text":"bob resigned","legal":[],"deadline":null})");
+  ASSERT_TRUE(event);
+  EXPECT_EQ(event->text, "bob resigned");
+  ASSERT_TRUE(event->legal.has_value());
+  EXPECT_TRUE(event->legal->empty());
+  EXPECT_TRUE(event->deadline_sent);
+  EXPECT_FALSE(event->deadline.has_value());
+
+  auto older = parse_server_message(R"({"type":"seats","match":1,"seats":[]})");
+  ASSERT_TRUE(older);
+  EXPECT_FALSE(older->deadline_sent);
+  EXPECT_FALSE(older->legal.has_value());
+
+  // Wrong types: no deadline (but it was sent), a negative delay is due now.
+  for (const char* d : {R"({"action":7,"in_ms":5})", R"({"action":"forfeit","in_ms":"5"})",
+                        R"({"action":"forfeit"})", "[]", "3"}) {
+    auto m = parse_server_message(std::string(R"({"type":"seats","deadline":)") + d + "}");
+    ASSERT_TRUE(m) << d;
+    EXPECT_TRUE(m->deadline_sent) << d;
+    EXPECT_FALSE(m->deadline.has_value()) << d;
+  }
+  auto due = parse_server_message(
+      R"({"type":"seats","deadline":{"action":"forfeit","seat":"x","in_ms":-5}})");
+  ASSERT_TRUE(due && due->deadline);
+  EXPECT_EQ(due->deadline->in_ms, 0);
+  EXPECT_FALSE(due->deadline->seat.has_value());
+}
+
+TEST(ClientProtocol, ResignIsAPlayOfTheResignCommand) {
+  EXPECT_EQ(ClientProtocol::resign("c-1", "7"),
+            R"({"type":"play","id":7,"command":{"type":"resign"},"command_id":"c-1"})");
 }
 
 }  // namespace

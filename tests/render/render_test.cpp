@@ -1,6 +1,8 @@
 // render_board and describe_event over every state of real random games.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iostream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -67,8 +69,10 @@ TEST_P(RenderGame, EveryStateRendersTheKeyFactsWithinOneHundredColumns) {
       const State& s = steps[i].after;
       RenderOptions options;
       options.names = nicknames();
+      options.away = {true, true, true, true};  // the longest title lines
       const std::string board = render_board(s, options);
       SCOPED_TRACE("after event " + std::to_string(i) + "\n" + board);
+      EXPECT_NE(board.find("alice (away) (seat 0"), std::string::npos);
       EXPECT_EQ(board.find('\x1b'), std::string::npos);
       const auto lines = lines_of(board);
       EXPECT_LE(lines.size(), 40u);
@@ -144,6 +148,80 @@ TEST_P(RenderGame, EveryEventIsDescribedOnOneLine) {
     const std::string last =
         describe_event(steps.back().before, steps.back().event, steps.back().after, nicknames());
     EXPECT_NE(last.find("GAME OVER"), std::string::npos) << last;
+  }
+}
+
+// The 80x24 layout: every state of a game fits 80 columns and 22 lines (the
+// terminal's 24 less the deadline line and the prompt), with the longest
+// nicknames the server allows; the status line is last; the islands table has
+// its headers and every tile; the viewer's hand shows Mother Nature's steps.
+TEST_P(RenderGame, CompactFitsEightyByTwentyTwo) {
+  const Case c = GetParam();
+  const Names long_names = {std::string(24, 'a'), std::string(24, 'b'), std::string(24, 'c'),
+                            std::string(24, 'd')};
+  std::size_t most = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const auto steps = record({static_cast<std::uint8_t>(c.players), c.mode}, seed);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const State& s = steps[i].after;
+      RenderOptions options;
+      options.names = long_names;
+      options.compact = true;
+      options.viewer = 0;
+      options.away = {false, true, true, true};  // the longest name line
+      const std::string board = render_board(s, options);
+      SCOPED_TRACE("after event " + std::to_string(i) + "\n" + board);
+      const auto lines = lines_of(board);
+      most = std::max(most, lines.size());
+      EXPECT_LE(lines.size(), 22u);
+      for (const std::string& line : lines) {
+        EXPECT_LE(columns(line), 80u) << line;
+        for (unsigned char ch : line) EXPECT_LT(ch, 0x80) << "non-ASCII in: " << line;
+      }
+      if (s.events_applied == 0) continue;
+      EXPECT_NE(board.find("island Y B G R P towers"), std::string::npos);
+      for (int g = 0; g < s.group_count; ++g)
+        EXPECT_NE(board.find(group_label(s, g)), std::string::npos) << group_label(s, g);
+      EXPECT_NE(board.find("MN " + group_label(s, s.mother_nature)), std::string::npos);
+      // The status line closes the board (it may wrap onto one more line).
+      const std::string tail = lines.back() + (lines.size() > 1 ? lines[lines.size() - 2] : "");
+      const bool status =
+          tail.find("Your turn:") != std::string::npos || tail.find("Turn:") != std::string::npos ||
+          tail.find("Setup:") != std::string::npos || tail.find("Game over") != std::string::npos;
+      EXPECT_TRUE(status) << lines.back();
+      EXPECT_NE(board.find("bbbbbbbbb~ (away)"), std::string::npos);
+      // My hand with the steps each assistant allows (10 lets her walk 5).
+      if (s.boards[0].has_assistant(10)) {
+        EXPECT_NE(board.find(" 10:5"), std::string::npos);
+      }
+      if (s.boards[0].has_assistant(1)) {
+        EXPECT_NE(board.find("hand 1:1"), std::string::npos);
+      }
+    }
+  }
+  std::cout << c.players << " players: at most " << most << " lines\n";
+}
+
+TEST(RenderBoard, FullLayoutHasTheIslandHeadersAndTheStepsOfEveryHand) {
+  const auto steps = record({4, Mode::Expert}, 5);
+  const State& s = steps[steps.size() / 3].after;
+  RenderOptions options;
+  options.names = nicknames();
+  const std::string board = render_board(s, options);
+  EXPECT_NE(board.find("island Y   B   G   R   P   all  towers"), std::string::npos) << board;
+  for (Seat p = 0; p < 4; ++p) {
+    std::string hand;
+    for (int v = 1; v <= kAssistantCount; ++v) {
+      if (!s.boards[p].has_assistant(v)) continue;
+      if (!hand.empty()) hand += ' ';
+      hand += std::to_string(v);
+      hand += ':';
+      hand += std::to_string(mother_nature_steps(v));
+    }
+    EXPECT_NE(board.find("  hand      " + hand + "  (assistant:Mother Nature steps)"),
+              std::string::npos)
+        << board;
   }
 }
 

@@ -9,12 +9,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "eryantis/rules/random_game.hpp"
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/rules/random_game.hpp"
 #include "eryantis/store/store.hpp"
 #include "support/child_process.hpp"
 #include "support/temp_dir.hpp"
@@ -146,13 +147,59 @@ TEST_F(ReplayTest, Log) {
   const Outcome r = run(dir_, {db_, "log", "3"});
   ASSERT_EQ(r.code, 0) << describe(r);
   EXPECT_EQ(count(r.out, "\n"), static_cast<int>(games_[2].events.size()));
-  EXPECT_NE(r.out.find("    1  setup \u00b7 match created: 4 players, expert, characters "),
-            std::string::npos)
+  // seq, the time it was stored (UTC), the round, the event in words.
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex("^    1  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  setup \u00b7 match "
+                        "created: 4 players, expert, characters ")))
       << r.out.substr(0, 300);
   EXPECT_NE(r.out.find("round 1 \u00b7 "), std::string::npos);
   EXPECT_NE(r.out.find(" moved Mother Nature "), std::string::npos);
   EXPECT_NE(r.out.find("played assistant"), std::string::npos);
   EXPECT_NE(r.out.find("GAME OVER"), std::string::npos);
+}
+
+// --round R keeps that round's events only, in order; 0 is the setup.
+TEST_F(ReplayTest, LogOfOneRound) {
+  for (const int round : {0, 1, 2}) {
+    const Outcome r = run(dir_, {db_, "log", "3", "--round", std::to_string(round)});
+    ASSERT_EQ(r.code, 0) << describe(r);
+    const std::string label = round == 0 ? "setup" : "round " + std::to_string(round);
+    std::istringstream lines(r.out);
+    int n = 0;
+    long long previous = 0;
+    for (std::string line; std::getline(lines, line); ++n) {
+      EXPECT_NE(line.find("  " + label + " \u00b7 "), std::string::npos) << line;
+      const long long seq = std::stoll(line.substr(0, 5));
+      EXPECT_GT(seq, previous) << line;
+      previous = seq;
+    }
+    EXPECT_GT(n, 0) << label;
+    // The whole log has the same lines for this round.
+    const Outcome all = run(dir_, {db_, "log", "3"});
+    EXPECT_EQ(count(all.out, "  " + label + " \u00b7 "), n) << label;
+  }
+  const Outcome none = run(dir_, {db_, "log", "3", "--round", "999"});
+  EXPECT_EQ(none.code, 2) << describe(none);
+  EXPECT_NE(none.err.find("no events in round 999"), std::string::npos) << none.err;
+}
+
+// --at 0 draws the match asked for, as it was set up (not an empty default board).
+TEST_F(ReplayTest, ShowAtZeroDrawsTheMatchAsSetUp) {
+  const Outcome r = run(dir_, {db_, "show", "3", "--at", "0", "--no-color"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_NE(r.out.find("match 3 at seq 0 of "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("before any move"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 players, expert"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("2 players, simple"), std::string::npos) << r.out;
+  // Twelve islands with twelve different labels.
+  for (int tile = 0; tile < 12; ++tile)
+    EXPECT_TRUE(
+        std::regex_search(r.out, std::regex("\n(  MN> |      )" + std::to_string(tile) + " ")))
+        << tile << "\n"
+        << r.out;
+  const Outcome first = run(dir_, {db_, "show", "1", "--at", "0", "--no-color"});
+  ASSERT_EQ(first.code, 0) << describe(first);
+  EXPECT_NE(first.out.find("alice"), std::string::npos) << first.out;
 }
 
 TEST_F(ReplayTest, Show) {
@@ -297,10 +344,10 @@ TEST_F(ReplayTest, ApplyNeedsNoDatabase) {
   EXPECT_EQ(r.code, 0) << describe(r);
 
   // The state from stdin; bad inputs are usage errors.
-  r = run(
-      dir_,
-      {"apply", "--state", "-", "--seat", std::to_string(seat), "--command", codec::command_to_json(good)},
-      codec::state_to_json(s));
+  r = run(dir_,
+          {"apply", "--state", "-", "--seat", std::to_string(seat), "--command",
+           codec::command_to_json(good)},
+          codec::state_to_json(s));
   EXPECT_EQ(r.code, 0) << describe(r);
   r = run(dir_, {"apply", "--state", dir_.file("nope.json"), "--seat", "0", "--command", "{}"});
   EXPECT_EQ(r.code, 2) << describe(r);

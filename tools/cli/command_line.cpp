@@ -1,5 +1,6 @@
 #include "command_line.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -142,7 +143,19 @@ Parsed parse_line(std::string_view line) {
     if (!n || *n < lo || *n > hi) return std::nullopt;
     return n;
   };
-  if (verb == "help" || verb == "?") return action(Help{});
+  if (verb == "help" || verb == "?") {
+    if (w.size() > 2) return error("usage: help [character or turn], e.g. help jester");
+    if (w.size() == 2) {
+      if (auto topic = help_topic(w[1]); !topic) return error(topic.error());
+      return action(Help{w[1]});
+    }
+    return action(Help{});
+  }
+  if (verb == "resign") {
+    if (w.size() == 1) return action(Resign{});
+    if (w.size() == 2 && w[1] == "yes") return action(Resign{true});
+    return error("usage: resign (then resign yes to confirm)");
+  }
   if (verb == "quit" || verb == "exit") return action(Quit{});
   if (verb == "board") return action(ShowBoard{});
   if (verb == "moves" || verb == "hint") return action(ShowMoves{});
@@ -294,19 +307,110 @@ std::string command_text(const rules::Command& command) {
 
 const std::vector<std::string>& command_words() {
   static const std::vector<std::string> w = {
-      "help",  "list",  "create", "join",     "quick", "leave", "watch",
-      "board", "moves", "auto",   "autoplay", "wait",  "quit",  "wizard",
-      "tower", "play",  "dining", "island",   "mn",    "cloud", "char"};
+      "help",   "list",   "create",   "join",  "quick", "leave",  "watch", "board",
+      "moves",  "auto",   "autoplay", "wait",  "quit",  "wizard", "tower", "play",
+      "dining", "island", "mn",       "cloud", "char",  "resign"};
   return w;
 }
 
+namespace {
+
+struct CharacterHelp {
+  const char* word;     // what to type after `char`
+  const char* title;    // its name for people and its base price
+  const char* what;     // what it does
+  const char* params;   // its parameters
+  const char* example;  // one line to type
+};
+
+// docs/rules.md section 4, in words for the player about to use it.
+constexpr CharacterHelp kCharacterHelp[] = {
+    {"monk", "Monk (1 coin)",
+     "Holds 4 students. Move one of them to any island; a student from the bag replaces it.\n"
+     "Nothing is resolved there until Mother Nature stops on that island.",
+     "the colour of a student on the card, and an island (0-11)", "char monk red 4"},
+    {"farmer", "Farmer (2 coins)",
+     "For the rest of your turn a tie is enough to take a professor: you win it with at least\n"
+     "as many students of its colour as everyone else (and at least one).",
+     "none", "char farmer"},
+    {"herald", "Herald (3 coins)",
+     "Resolve an island as if Mother Nature had stopped there: influence, towers, merging.\n"
+     "Mother Nature stays where she is and still makes her own move this turn.",
+     "the island (0-11)", "char herald 5"},
+    {"postman", "Magic Postman (1 coin)",
+     "This turn Mother Nature may walk up to 2 steps further than your assistant allows.", "none",
+     "char postman"},
+    {"herbs", "Grandma Herbs (2 coins)",
+     "Put a No-Entry tile on an island: the next time Mother Nature stops there (or the\n"
+     "Herald picks it) the tile goes back to the card and the island is not resolved.",
+     "the island (0-11)", "char herbs 7"},
+    {"centaur", "Centaur (3 coins)",
+     "This turn towers count nothing for influence, on every island resolved (yours too).", "none",
+     "char centaur"},
+    {"jester", "Jester (1 coin)",
+     "Holds 6 students. Swap 1 to 3 of them with as many students of your entrance. Your dining\n"
+     "room is untouched, and the swap is not one of your student moves.",
+     "the card's colours, `for`, then your entrance's colours (same count, no colour on both "
+     "sides)",
+     "char jester red,red for blue,green"},
+    {"knight", "Knight (2 coins)",
+     "In every influence count this turn you (your team) get 2 extra points.", "none",
+     "char knight"},
+    {"mushroom", "Mushroom Hunter (3 coins)",
+     "Choose a colour: this turn students of that colour give no influence to anyone.",
+     "the colour", "char mushroom pink"},
+    {"minstrel", "Minstrel (1 coin)",
+     "Exchange 1 or 2 students of your entrance with as many of your dining room: the entrance\n"
+     "ones sit down (coins and professors as usual), the dining ones go to the entrance.",
+     "your entrance's colours, `for`, then your dining room's colours (same count)",
+     "char minstrel red for blue"},
+    {"princess", "Spoiled Princess (2 coins)",
+     "Holds 4 students. Seat one of them in your dining room; a student from the bag replaces it.",
+     "the colour of a student on the card", "char princess yellow"},
+    {"thief", "Thief (3 coins)",
+     "Choose a colour: every player, you too, puts 3 students of it from the dining room back\n"
+     "into the bag (all they have if fewer).",
+     "the colour", "char thief green"},
+};
+
+const CharacterHelp* character_help(std::string_view word) {
+  if (word == "grandma" || word == "grandma_herbs") word = "herbs";
+  if (word == "mushroom_hunter") word = "mushroom";
+  if (word == "magic_postman") word = "postman";
+  for (const auto& h : kCharacterHelp)
+    if (word == h.word) return &h;
+  return nullptr;
+}
+
+constexpr const char* kTurnHelp = R"(A round, for each player in turn:
+  Planning   everyone plays an assistant (play <1-10>), lowest card first next: the card's
+             value orders the action phase and its steps (shown in your hand as "7:4") are
+             how far Mother Nature may walk. Nobody may copy a card already played this
+             round unless they hold nothing else.
+  Action     in the order of the assistants, each player:
+             1. moves 3 students from the entrance (4 with 3 players): dining <colour>
+                or island <colour> <island>. A student in the dining room may win you
+                the professor of its colour (most students of that colour).
+             2. moves Mother Nature: mn <steps>, 1 up to the assistant's steps. On the
+                island she reaches, the most influence (students whose professor you hold,
+                plus your towers) builds a tower there; neighbours of one colour merge.
+             3. takes a cloud: cloud <n>, its students go to the entrance.
+  Expert     once per turn in the action phase, a character: char <name> ...
+             (help <character> explains each one).
+The game ends when someone places their last tower, 3 island groups are left, or at the
+end of the round in which the bag or the assistants ran out: fewest towers left wins.
+)";
+
+}  // namespace
+
 std::string help_text() {
-  return R"(Lobby
+  return std::string(R"(Lobby
   list                         open and running matches
   create <2|3|4> [expert]      a new match (simple mode unless you say expert)
   join <match> [seat]          take a seat (4 players: seats 0+2 and 1+3 are teams)
   quick [2|3|4] [expert]       the first open match that fits, or a new one
-  watch <match>                spectate;  leave: leave a match that has not started
+  watch <match>                spectate
+  leave                        give your seat back in a match that has not started
 Setup
   wizard <0-3>                 tower <black|white|grey>
 Your turn
@@ -315,17 +419,91 @@ Your turn
   island <colour> <0-11>       move an entrance student to an island
   mn <steps>                   move Mother Nature
   cloud <n>                    take the students of cloud n
-Characters (expert, once per turn)
-  char monk <colour> <island>  char farmer      char herald <island>   char postman
-  char herbs <island>          char centaur     char knight            char mushroom <colour>
-  char jester <card colours> for <entrance colours>    e.g. char jester red,red for blue,green
-  char minstrel <entrance colours> for <dining colours> e.g. char minstrel red for blue
-  char princess <colour>       char thief <colour>
+  char <character> ...         expert: help <character> explains each one
+  resign                       give up the match (your team loses)
 Other
   board   moves (what you may type now)   auto (a random legal move)   wait (for your turn)
-  autoplay (random moves until the game ends)   help   quit
-Colours: yellow blue green red pink, or y b g r p.
-)";
+  autoplay (random moves until the game ends)   help [topic]   quit
+Colours: yellow blue green red pink, or y b g r p. Tab completes commands and their values.
+Characters: monk farmer herald postman herbs centaur jester knight mushroom minstrel
+princess thief (help monk, help jester, ...).
+
+)") + kTurnHelp;
+}
+
+std::expected<std::string, std::string> help_topic(std::string_view topic) {
+  if (topic == "turn" || topic == "round" || topic == "rules") return std::string(kTurnHelp);
+  if (const CharacterHelp* h = character_help(topic))
+    return std::string(h->title) + "\n" + h->what + "\n  parameters: " + h->params +
+           "\n  example:    " + h->example + "\n";
+  return std::unexpected(
+      "no help on \"" + std::string(topic) +
+      "\": help turn, or a character: monk, farmer, herald, postman, herbs, centaur, jester, "
+      "knight, mushroom, minstrel, princess, thief");
+}
+
+std::vector<std::string> completions(std::string_view before, std::string_view word,
+                                     const std::vector<rules::Command>& legal) {
+  const std::vector<std::string> typed = words(before);
+  std::vector<std::string> candidates;
+  auto add = [&](std::string w) {
+    if (std::find(candidates.begin(), candidates.end(), w) == candidates.end())
+      candidates.push_back(std::move(w));
+  };
+  auto range = [&](int lo, int hi) {
+    for (int i = lo; i <= hi; ++i) add(std::to_string(i));
+  };
+  static const std::vector<std::string> kColorWords = {"yellow", "blue", "green", "red", "pink"};
+  static const std::vector<std::string> kCharacters = {
+      "monk",   "farmer", "herald",   "postman",  "herbs",    "centaur",
+      "jester", "knight", "mushroom", "minstrel", "princess", "thief"};
+  const std::size_t at = typed.size();  // the index of the word being completed
+  if (at == 0) {
+    for (const auto& w : command_words()) add(w);
+  } else {
+    // Game commands: the next word of every legal command that starts like the line.
+    for (const rules::Command& c : legal) {
+      const std::vector<std::string> parts = words(command_text(c));
+      if (parts.size() <= at) continue;
+      if (std::equal(typed.begin(), typed.end(), parts.begin())) add(parts[at]);
+    }
+    if (candidates.empty()) {
+      const std::string& verb = typed[0];
+      const std::string sub = typed.size() > 1 ? typed[1] : "";
+      if (verb == "wizard" && at == 1) range(0, 3);
+      if ((verb == "tower" || verb == "towers") && at == 1)
+        for (const char* t : {"black", "white", "grey"}) add(t);
+      if ((verb == "play" || verb == "assistant") && at == 1) range(1, 10);
+      if (verb == "dining" && at == 1) candidates = kColorWords;
+      if (verb == "island" && at == 1) candidates = kColorWords;
+      if (verb == "island" && at == 2) range(0, 11);
+      if ((verb == "mn" || verb == "mother") && at == 1) range(1, 7);
+      if (verb == "cloud" && at == 1) range(0, 3);
+      if ((verb == "create" || verb == "quick") && at == 1) range(2, 4);
+      if ((verb == "create" || verb == "quick") && at == 2)
+        for (const char* m : {"simple", "expert"}) add(m);
+      if (verb == "join" && at == 2) range(0, 3);
+      if (verb == "resign" && at == 1) add("yes");
+      if (verb == "help" && at == 1) {
+        add("turn");
+        for (const auto& c : kCharacters) add(c);
+      }
+      if ((verb == "char" || verb == "character") && at == 1) candidates = kCharacters;
+      if ((verb == "char" || verb == "character") && at >= 2) {
+        if (at == 2 && (sub == "monk" || sub == "mushroom" || sub == "princess" || sub == "thief"))
+          candidates = kColorWords;
+        if (sub == "monk" && at == 3) range(0, 11);
+        if ((sub == "herald" || sub == "herbs") && at == 2) range(0, 11);
+        if ((sub == "jester" || sub == "minstrel") && at == 3) add("for");
+        if ((sub == "jester" || sub == "minstrel") && (at == 2 || at == 4))
+          candidates = kColorWords;
+      }
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& c : candidates)
+    if (c.compare(0, word.size(), word) == 0) out.push_back(c);
+  return out;
 }
 
 }  // namespace eryantis::cli

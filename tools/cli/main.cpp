@@ -1,6 +1,7 @@
 // eryantis-cli: the terminal client people play with. Connects, logs in (resume
 // token kept per server and nickname), shows the lobby, and draws the whole board
-// after every update. Reconnects by itself with backoff and lands back in the match.
+// after every update (compact in a terminal smaller than 100x40: --layout). Reconnects
+// by itself with backoff and lands back in the match, or watches the same match again.
 //
 // The game flow is the Session (session.hpp); this file only wires it to the
 // world: the connection, the loop's timers and signals, and the input (readline
@@ -9,9 +10,11 @@
 // Exit codes: 0 after quit, end of input, SIGINT or SIGTERM; 3 when the login is
 // refused (BAD_TOKEN, NICKNAME_TAKEN); 1 when the input cannot be read; CLI11's
 // codes for a bad command line.
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -59,6 +62,11 @@ class Shell final : public cli::SessionHost, public client::LineConnection::Hand
   void after(std::uint64_t delay_ms, std::function<void()> callback) override {
     loop_.after(delay_ms, std::move(callback));
   }
+  std::uint64_t now_ms() override {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
+  }
   void quit() override {
     connection_.close();
     loop_.stop();  // closes the timers, the signal watchers, the wakeup and the prompt's poll
@@ -78,6 +86,14 @@ class Shell final : public cli::SessionHost, public client::LineConnection::Hand
   cli::Session session_;
 };
 
+// The full board needs about 40 rows and 100 columns; a smaller terminal (the
+// classic 80x24) gets the compact one.
+bool small_terminal() {
+  winsize size{};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 || size.ws_row == 0) return false;
+  return size.ws_row < 40 || size.ws_col < 100;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,11 +110,17 @@ int main(int argc, char** argv) {
   app.add_option("--tokens", token_file,
                  "resume-token file (default: under $XDG_DATA_HOME/eryantis)");
   app.add_flag("--no-color", no_color, "plain text, no ANSI colours");
+  std::string layout = "auto";
+  app.add_option("--layout", layout,
+                 "board layout: compact (80x24), full (100x40) or auto (by the terminal's size)")
+      ->check(CLI::IsMember({"auto", "compact", "full"}))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   const bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   options.color = !no_color && isatty(STDOUT_FILENO);
   options.redraw_in_place = tty && options.color;
   options.interactive = tty;
+  options.compact = layout == "compact" || (layout == "auto" && tty && small_terminal());
 
   net::EventLoop loop;
   client::ConnectionPool pool(loop);
@@ -117,7 +139,9 @@ int main(int argc, char** argv) {
   std::optional<cli::Prompt> prompt;
   std::optional<cli::LineReader> reader;
   if (tty) {
-    prompt.emplace(loop, sink);
+    prompt.emplace(loop, sink, [&session](std::string_view before, std::string_view word) {
+      return session.completions(before, word);
+    });
     shell.set_prompt(&*prompt);
   } else {
     try {

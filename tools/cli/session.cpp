@@ -21,25 +21,27 @@ std::string missing_fields(const ServerMessage& m) {
   auto need = [&](bool present, const char* name) {
     if (!present) missing.emplace_back(name);
   };
+  // Match numbers start at 1: anything else is as good as no number.
+  const bool match = m.match.has_value() && *m.match > 0;
   switch (m.type) {
     case MessageType::LoggedIn:
       need(!m.nickname.empty(), "nickname");
       break;
     case MessageType::Joined:
-      need(m.match.has_value(), "match");
+      need(match, "match");
       need(m.seat.has_value(), "seat");
       break;
     case MessageType::Spectating:
     case MessageType::Left:
-      need(m.match.has_value(), "match");
+      need(match, "match");
       break;
     case MessageType::State:
-      need(m.match.has_value(), "match");
+      need(match, "match");
       need(m.seq.has_value(), "seq");
       need(!m.view_json.empty(), "view");
       break;
     case MessageType::Event:
-      need(m.match.has_value(), "match");
+      need(match, "match");
       need(m.seq.has_value(), "seq");
       need(!m.event_json.empty(), "event");
       break;
@@ -161,6 +163,10 @@ void Session::closed(std::string_view reason) {
   pending_id_.clear();  // that request's fate is unknown: the state after login tells
   host_.print("connection lost (" + std::string(reason) + "); reconnecting in " +
               std::to_string(backoff_ms_) + " ms");
+  if (watching_)
+    host_.print("(you will watch match " + std::to_string(*watching_) + " again once back)");
+  respectate_id_.clear();
+  leaving_ = false;
   host_.after(static_cast<std::uint64_t>(backoff_ms_), [this] {
     if (!quitting_) host_.connect();
   });
@@ -193,8 +199,15 @@ void Session::handle(const ServerMessage& m) {
   const bool answers_pending =
       !pending_id_.empty() && (m.id == pending_id_ || (m.type == MessageType::Error &&
                                                        m.id.empty() && m.code == "RATE_LIMITED"));
-  if (m.type == MessageType::Event || m.type == MessageType::State || m.type == MessageType::Seats)
+  if (m.type == MessageType::Event || m.type == MessageType::State ||
+      m.type == MessageType::Seats) {
     autoplay_blocked_ = false;
+    if (m.type != MessageType::Seats) {
+      if (!m.status.empty()) status_ = m.status;
+      if (m.legal) server_legal_ = m.legal;
+    }
+    on_deadline(m);
+  }
   switch (m.type) {
     case MessageType::Welcome:
     case MessageType::Pong:
@@ -207,15 +220,30 @@ void Session::handle(const ServerMessage& m) {
       break;
     case MessageType::Joined:
       acked_seq_ = 0;
+      watching_.reset();
+      server_legal_.reset();
       host_.print("joined match " + std::to_string(*m.match) + " as seat " +
-                  std::to_string(*m.seat));
+                  std::to_string(*m.seat) +
+                  " (until it starts, leave gives the seat back; then resign gives up)");
       break;
     case MessageType::Spectating:
-      host_.print("watching match " + std::to_string(*m.match));
+      host_.print("watching match " + std::to_string(*m.match) + " (leave stops watching)");
+      // Only a spectate of mine is watched again after a reconnection.
+      if (answers_pending) watching_ = *m.match;
+      server_legal_.reset();
       break;
     case MessageType::Left:
-      host_.print("left match " + std::to_string(*m.match));
+      if (watching_)
+        host_.print("stopped watching match " + std::to_string(*m.match));
+      else
+        host_.print("left match " + std::to_string(*m.match) +
+                    ": your seat is free again; list shows the matches you can join");
+      watching_.reset();
       mirror_.clear();
+      server_legal_.reset();
+      deadline_.reset();
+      ++deadline_generation_;
+      status_.clear();
       acked_seq_ = 0;
       break;
     case MessageType::State:
@@ -235,7 +263,12 @@ void Session::handle(const ServerMessage& m) {
       if (m.seq) acked_seq_ = std::max(acked_seq_, *m.seq);
       break;
     case MessageType::GameOver:
+      // After a login: a match that ended while I was away (forfeit, abandonment).
+      if (m.match && (!mirror_.synced() || mirror_.match() != *m.match || !mirror_.game_over()))
+        host_.print("match " + std::to_string(*m.match) + " ended while you were away:");
       host_.print("*** game over: " + result_text(*m.result) + " ***");
+      deadline_.reset();
+      ++deadline_generation_;
       result_due_ = false;
       autoplay_ = false;
       acked_seq_ = 0;
@@ -256,7 +289,11 @@ void Session::handle(const ServerMessage& m) {
       }
       break;
   }
-  if (answers_pending) pending_id_.clear();
+  if (answers_pending) {
+    pending_id_.clear();
+    leaving_ = false;
+  }
+  if (!respectate_id_.empty() && m.id == respectate_id_) respectate_id_.clear();
 }
 
 void Session::on_logged_in(const ServerMessage& m) {
@@ -267,8 +304,16 @@ void Session::on_logged_in(const ServerMessage& m) {
     host_.print("(could not save the resume token: " + saved.error() + ")");
   }
   if (m.match) {
+    watching_.reset();
     host_.print("logged in as " + m.nickname + ", back in match " + std::to_string(*m.match) +
                 " (seat " + std::to_string(m.seat.value_or(-1)) + ")");
+  } else if (watching_) {
+    // A spectator stays one across a dropped connection or a server restart.
+    host_.print("logged in as " + m.nickname + ", watching match " + std::to_string(*watching_) +
+                " again");
+    const std::int64_t match = *watching_;
+    request([&](std::string_view id) { return ClientProtocol::spectate(match, id); });
+    respectate_id_ = pending_id_;
   } else {
     host_.print("logged in as " + m.nickname + ". Type help for the commands.");
     if (!greeted_) host_.send(ClientProtocol::list_matches());
@@ -280,15 +325,23 @@ void Session::on_event(const ServerMessage& m) {
   const rules::State before = mirror_.state();
   const auto outcome = mirror_.on_event(m);
   if (outcome == client::MatchMirror::Update::NeedsSync) {
+    // An event this client cannot fold (e.g. a newer kind): say it in the
+    // server's words, then take the state after it.
+    if (!m.text.empty()) host_.print("#" + std::to_string(*m.seq) + " " + m.text);
     host_.send(ClientProtocol::sync());
     return;
   }
   if (outcome != client::MatchMirror::Update::Applied) return;
-  if (auto ev = codec::event_from_json(m.event_json)) {
+  std::string sentence;
+  if (auto ev = codec::event_from_json(m.event_json))
+    sentence = render::describe_event(before, *ev, mirror_.state(), names_);
+  else
+    sentence = m.text;  // an event this client cannot read: the server's words
+  if (!sentence.empty()) {
     std::string text = "#";  // built step by step: g++ 12 warns wrongly about "#" + ...
     text += std::to_string(mirror_.seq());
     text += ' ';
-    text += render::describe_event(before, *ev, mirror_.state(), names_);
+    text += sentence;
     host_.print(text);
   }
   if (!autoplay_ || mirror_.my_turn() || mirror_.game_over()) draw_board();
@@ -304,7 +357,15 @@ void Session::on_event(const ServerMessage& m) {
 }
 
 void Session::on_error(const ServerMessage& m) {
-  host_.print("✗ " + m.code + ": " + m.message);
+  host_.print("✗ " + m.code + ": " + with_names(m.message));
+  if (leaving_ && m.id == pending_id_ && m.code == "ALREADY_IN_MATCH")
+    host_.print("(the match has started: to give it up, type resign)");
+  if (!respectate_id_.empty() && m.id == respectate_id_) {
+    host_.print("(match " + std::to_string(watching_.value_or(0)) +
+                " can no longer be watched: list shows the others)");
+    watching_.reset();
+    mirror_.clear();
+  }
   if (autoplay_) {
     // Wait for news from the server, or half a second, before trying again.
     autoplay_blocked_ = true;
@@ -341,7 +402,20 @@ void Session::draw_board() {
   o.names = names_;
   o.color = options_.color;
   o.viewer = mirror_.seat();
+  o.compact = options_.compact;
+  for (std::size_t seat = 0; seat < names_.size(); ++seat)
+    o.away[seat] = !names_[seat].empty() && !connected_[seat];
   std::string text = render::render_board(mirror_.state(), o);
+  if (status_ == "lobby") {
+    // The match waits for players: the setup line above lists empty seats too.
+    int seated = 0;
+    for (int seat = 0; seat < mirror_.state().players(); ++seat)
+      seated += names_[static_cast<std::size_t>(seat)].empty() ? 0 : 1;
+    text += "Waiting for players: " + std::to_string(seated) + " of " +
+            std::to_string(mirror_.state().players()) +
+            " seats taken (leave gives your seat back)\n";
+  }
+  if (const std::string d = deadline_text(); !d.empty()) text += "⏱ " + d + "\n";
   if (options_.redraw_in_place) text = "\033[2J\033[H" + text;
   host_.print(text);
 }
@@ -439,9 +513,11 @@ void Session::act(const LobbyQuick& q) {
 
 void Session::act(const LobbyLeave&) {
   request([](std::string_view id) { return ClientProtocol::leave_match(id); });
+  leaving_ = true;
 }
 
 void Session::act(const Watch& w) {
+  watching_.reset();  // set by the reply
   request([&](std::string_view id) { return ClientProtocol::spectate(w.match, id); });
 }
 
@@ -453,7 +529,7 @@ void Session::act(const ShowBoard&) {
 }
 
 void Session::act(const ShowMoves&) {
-  const auto legal = mirror_.legal_commands();
+  const auto legal = my_legal();
   if (legal.empty()) {
     host_.print(mirror_.has_match() ? "nothing to do: it is not your turn"
                                     : "you are not in a match");
@@ -472,7 +548,7 @@ void Session::act(const ShowMoves&) {
 }
 
 void Session::act(const AutoMove&) {
-  const auto legal = mirror_.legal_commands();
+  const auto legal = my_legal();
   if (legal.empty()) {
     host_.print("? nothing to play now");
     return;
@@ -480,8 +556,124 @@ void Session::act(const AutoMove&) {
   play_random(legal);
 }
 
-void Session::act(const Help&) {
-  host_.print(help_text());
+void Session::act(const Help& h) {
+  if (h.topic.empty()) {
+    host_.print(help_text());
+    return;
+  }
+  auto text = help_topic(h.topic);
+  host_.print(text ? *text : "? " + text.error());
+}
+
+void Session::act(const Resign& r) {
+  if (!mirror_.has_match() || mirror_.seat() == rules::kNoSeat || mirror_.game_over()) {
+    host_.print("? you are not playing a match");
+    return;
+  }
+  if (status_ == "lobby") {
+    host_.print("? the match has not started: leave gives your seat back");
+    return;
+  }
+  if (!r.confirmed) {
+    host_.print(mirror_.state().players() == 4
+                    ? "resigning ends the match: your team loses and your partner is told. "
+                      "Type resign yes to confirm."
+                    : "resigning ends the match: you lose. Type resign yes to confirm.");
+    return;
+  }
+  const std::string command_id = options_.nickname + "-" + std::to_string(random_());
+  request([&](std::string_view id) { return ClientProtocol::resign(command_id, id); });
+}
+
+std::vector<std::string> Session::completions(std::string_view before,
+                                              std::string_view word) const {
+  return cli::completions(before, word, my_legal());
+}
+
+std::vector<rules::Command> Session::my_legal() const {
+  if (server_legal_ && mirror_.synced()) return *server_legal_;
+  return mirror_.legal_commands();
+}
+
+std::string Session::with_names(std::string text) const {
+  for (const char* word : {"seat ", "Seat "}) {
+    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+      const std::size_t digit = at + 5;
+      if (digit >= text.size() || text[digit] < '0' || text[digit] > '3') continue;
+      if (digit + 1 < text.size() && text[digit + 1] >= '0' && text[digit + 1] <= '9') continue;
+      const std::string& name = names_[static_cast<std::size_t>(text[digit] - '0')];
+      if (name.empty()) continue;
+      text.replace(at, 6, name);
+    }
+  }
+  return text;
+}
+
+namespace {
+
+// "42 s", "2 min 05 s"
+std::string duration_text(std::uint64_t ms) {
+  const std::uint64_t s = (ms + 999) / 1000;
+  if (s < 60) return std::to_string(s) + " s";
+  std::string sec = std::to_string(s % 60);
+  if (sec.size() < 2) sec = "0" + sec;
+  return std::to_string(s / 60) + " min " + sec + " s";
+}
+
+}  // namespace
+
+std::string Session::deadline_text() const {
+  if (!deadline_) return {};
+  const client::Deadline& d = *deadline_;
+  const std::uint64_t now = host_.now_ms();
+  const std::string left = duration_text(deadline_end_ms_ > now ? deadline_end_ms_ - now : 0);
+  const bool me = d.seat && mirror_.seat() != rules::kNoSeat && *d.seat == mirror_.seat();
+  std::string who = d.nickname;
+  if (who.empty() && d.seat && *d.seat >= 0 && *d.seat < rules::kMaxPlayers)
+    who = render::seat_name(names_, static_cast<rules::Seat>(*d.seat));
+  if (who.empty()) who = "a player";
+  if (d.action == "skip_turn")
+    return me ? "your turn is skipped in " + left
+              : who + " is offline — their turn is skipped in " + left;
+  if (d.action == "forfeit")
+    return me ? "you forfeit the match in " + left
+              : who + " is offline — they forfeit the match in " + left;
+  if (d.action == "abandon") return "the match is abandoned in " + left + " unless someone returns";
+  if (d.action == "remove")
+    return me ? "choose now: you are removed from the match in " + left
+              : who + " has not chosen yet — they are removed from the match in " + left;
+  return who + ": " + d.action + " in " + left;
+}
+
+void Session::on_deadline(const ServerMessage& m) {
+  if (!m.deadline_sent) return;  // an older server: nothing known
+  if (!m.deadline) {
+    if (deadline_) ++deadline_generation_;
+    deadline_.reset();
+    return;
+  }
+  const std::uint64_t end = host_.now_ms() + static_cast<std::uint64_t>(m.deadline->in_ms);
+  // The same deadline comes with every message, its in_ms counted down: only a new
+  // one (another action or seat, or an end moved by more than 2 s) is announced.
+  const bool same =
+      deadline_ && deadline_->action == m.deadline->action && deadline_->seat == m.deadline->seat &&
+      (end > deadline_end_ms_ ? end - deadline_end_ms_ : deadline_end_ms_ - end) <= 2000;
+  deadline_ = *m.deadline;
+  if (same) return;
+  deadline_end_ms_ = end;
+  const std::uint64_t generation = ++deadline_generation_;
+  host_.print("⏱ " + deadline_text());
+  // Reminders 30 s and 10 s before, while that deadline is still in force.
+  for (const std::uint64_t before : {30000ULL, 10000ULL}) {
+    const auto in_ms = static_cast<std::uint64_t>(m.deadline->in_ms);
+    if (in_ms > before + 1000)
+      host_.after(in_ms - before, [this, generation] { remind_deadline(generation); });
+  }
+}
+
+void Session::remind_deadline(std::uint64_t generation) {
+  if (quitting_ || generation != deadline_generation_ || !deadline_) return;
+  host_.print("⏱ " + deadline_text());
 }
 
 }  // namespace eryantis::cli

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -38,6 +39,7 @@ struct SessionOptions {
   bool color = true;
   bool redraw_in_place = false;  // clear the screen before each board (a colour terminal)
   bool interactive = false;      // a person at a terminal: quit and Ctrl-D act at once
+  bool compact = false;          // the board in 80x24 (a terminal of 30 rows or fewer)
 };
 
 // Exit codes of eryantis-cli.
@@ -59,6 +61,8 @@ class SessionHost {
   virtual void after(std::uint64_t delay_ms, std::function<void()> callback) = 0;
   // Closes the connection and ends the program (Session::exit_code() tells how).
   virtual void quit() = 0;
+  // A monotonic clock in milliseconds (deadlines are counted down against it).
+  virtual std::uint64_t now_ms() = 0;
 };
 
 class Session {
@@ -82,6 +86,13 @@ class Session {
   bool quitting() const { return quitting_; }
   int exit_code() const { return exit_code_; }
 
+  // Tab completion for the prompt: see cli::completions; game commands' values
+  // come from the commands legal for me now.
+  std::vector<std::string> completions(std::string_view before, std::string_view word) const;
+  // The deadline in force in words with its time left now ("" = none), e.g.
+  // "bob is offline — their turn is skipped in 42 s".
+  std::string deadline_text() const;
+
  private:
   std::string server_key() const;
   void handle(const client::ServerMessage& m);
@@ -90,6 +101,12 @@ class Session {
   void on_error(const client::ServerMessage& m);
   void draw_board();
   void update_names(const std::vector<client::SeatInfo>& seats);
+  void on_deadline(const client::ServerMessage& m);
+  void remind_deadline(std::uint64_t generation);
+  // My legal commands now: the server's `legal` when it sent one, else the mirror's.
+  std::vector<rules::Command> my_legal() const;
+  // "seat 1" in a server's sentence becomes the nickname of seat 1, when known.
+  std::string with_names(std::string text) const;
   // Sends the request `build` makes with a fresh id; the input waits for its reply.
   void request(const std::function<std::string(std::string_view id)>& build);
   void pump();
@@ -110,7 +127,8 @@ class Session {
   void act(const AutoMove&);
   void act(const WaitTurn&) { waiting_turn_ = true; }
   void act(const AutoPlay&) { autoplay_ = true; }
-  void act(const Help&);
+  void act(const Help& h);
+  void act(const Resign& r);
   void act(const Quit&) { quit(); }
 
   SessionHost& host_;
@@ -134,6 +152,17 @@ class Session {
   std::int64_t acked_seq_ = 0;  // the seq of our last acknowledged command
   std::int64_t ids_ = 0;
   int backoff_ms_ = 250;
+  // The match I watch as a spectator: watched again after a reconnection.
+  std::optional<std::int64_t> watching_;
+  std::string respectate_id_;  // the id of that spectate request ("" = none in flight)
+  bool leaving_ = false;       // the request in flight is a leave
+  std::string status_;         // the match's status from the last state/event
+  std::optional<std::vector<rules::Command>> server_legal_;  // from the last state/event
+  // The deadline in force: its end on now_ms()'s clock; the generation tells a
+  // reminder whether its deadline is still the one in force.
+  std::optional<client::Deadline> deadline_;
+  std::uint64_t deadline_end_ms_ = 0;
+  std::uint64_t deadline_generation_ = 0;
 };
 
 // The lobby (a match_list reply) and a game result in words.

@@ -21,33 +21,29 @@ namespace eryantis::cli {
 
 namespace {
 
-// readline's callback interface has no user pointer: the one live Prompt's sink.
+// readline's callback interface has no user pointer: the one live Prompt's sink
+// and completer.
 LineSink* g_sink = nullptr;
+Completer* g_completer = nullptr;
 
-// readline's completion: the command words first, then colours, modes, characters.
-char* complete_word(const char* text, int state) {
-  static std::vector<std::string> matches;
-  static std::size_t next = 0;
-  if (state == 0) {
-    matches.clear();
-    next = 0;
-    std::vector<std::string> candidates = command_words();
-    for (const char* extra :
-         {"autoplay", "yellow", "blue",   "green",    "red",      "pink",     "black",   "white",
-          "grey",     "simple", "expert", "monk",     "farmer",   "herald",   "postman", "herbs",
-          "centaur",  "jester", "knight", "mushroom", "minstrel", "princess", "thief",   "for"})
-      candidates.emplace_back(extra);
-    const std::string_view prefix(text);
-    for (const auto& w : candidates)
-      if (w.compare(0, prefix.size(), prefix) == 0) matches.push_back(w);
-  }
-  if (next >= matches.size()) return nullptr;
-  return strdup(matches[next++].c_str());
+// The matches of the word being completed, computed once per attempt (state 0).
+std::vector<std::string> g_matches;
+std::size_t g_next = 0;
+
+char* next_match(const char*, int) {
+  if (g_next >= g_matches.size()) return nullptr;
+  return strdup(g_matches[g_next++].c_str());
 }
 
-char** complete(const char* text, int, int) {
+// Each argument's values, from what comes before the word: `wizard ` -> 0 1 2 3.
+char** complete(const char* text, int start, int) {
   rl_attempted_completion_over = 1;
-  return rl_completion_matches(text, complete_word);
+  g_matches.clear();
+  g_next = 0;
+  if (g_completer != nullptr && *g_completer)
+    g_matches = (*g_completer)(std::string_view(rl_line_buffer, static_cast<std::size_t>(start)),
+                               std::string_view(text));
+  return rl_completion_matches(text, next_match);
 }
 
 void on_readline(char* line) {
@@ -79,8 +75,10 @@ struct Prompt::Poll {
   uv_poll_t handle{};
 };
 
-Prompt::Prompt(net::EventLoop& loop, LineSink sink) : sink_(std::move(sink)) {
+Prompt::Prompt(net::EventLoop& loop, LineSink sink, Completer completer)
+    : sink_(std::move(sink)), completer_(std::move(completer)) {
   g_sink = &sink_;
+  g_completer = &completer_;
   rl_catch_signals = 0;  // SIGINT and SIGTERM belong to the event loop's watchers
   rl_attempted_completion_function = complete;
   rl_callback_handler_install("eryantis> ", on_readline);
@@ -110,6 +108,7 @@ Prompt::~Prompt() {
   stop_polling();
   rl_callback_handler_remove();
   g_sink = nullptr;
+  g_completer = nullptr;
   std::fputc('\n', stdout);
   std::fflush(stdout);
 }

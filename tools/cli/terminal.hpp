@@ -14,7 +14,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include "eryantis/net/event_loop.hpp"
 
@@ -22,12 +24,15 @@ namespace eryantis::cli {
 
 // Callbacks on the loop thread: a line without '\n', or nullopt at the end of the input.
 using LineSink = std::function<void(std::optional<std::string>)>;
+// Tab completion: the words that may follow `before` and start with `word`.
+using Completer =
+    std::function<std::vector<std::string>(std::string_view before, std::string_view word)>;
 
 class Prompt {
  public:
   // Installs readline's callback interface on stdin and polls it on `loop` until
   // loop.stop() (which closes the poll, so the loop can end). One at a time.
-  Prompt(net::EventLoop& loop, LineSink sink);
+  Prompt(net::EventLoop& loop, LineSink sink, Completer completer);
   Prompt(const Prompt&) = delete;
   Prompt& operator=(const Prompt&) = delete;
   // Removes readline's handler (restoring the terminal's settings).
@@ -41,6 +46,7 @@ class Prompt {
   void stop_polling();
 
   LineSink sink_;
+  Completer completer_;
   Poll* poll_ = nullptr;
   net::EventLoop::StopHook stop_hook_;
 };

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,9 +19,9 @@
 #include <thread>
 #include <vector>
 
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/store/store.hpp"
 
@@ -132,6 +133,24 @@ std::string event_line(const Match& m, Seq seq) {
       render::describe_event(m.states[i - 1], m.events[i - 1], m.states[i], m.names));
 }
 
+// "2026-11-26 10:50:02" (UTC) from unix milliseconds; "-" when unknown.
+std::string utc_text(std::int64_t time_ms) {
+  if (time_ms <= 0) return "-";
+  const std::time_t seconds = static_cast<std::time_t>(time_ms / 1000);
+  std::tm tm{};
+  if (gmtime_r(&seconds, &tm) == nullptr) return "-";
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
+  return text;
+}
+
+// The round an event belongs to: 0 in the setup, else the round it was played in.
+int round_of(const Match& m, Seq seq) {
+  const rules::State& before = m.states[static_cast<std::size_t>(seq - 1)];
+  if (before.events_applied == 0 || before.phase == rules::Phase::Setup) return 0;
+  return before.round;
+}
+
 // JSON string literal (quotes included).
 std::string json_string(std::string_view text) {
   std::string out = "\"";
@@ -209,16 +228,34 @@ int run_list(const std::string& path) {
 
 // --- log ---------------------------------------------------------------------
 
-int run_log(const std::string& path, MatchId id) {
+int run_log(const std::string& path, const LogArgs& args) {
   auto db = open_db(path);
   if (!db) return kExitError;
-  auto m = load_match(*db, id);
+  auto m = load_match(*db, args.match);
   if (!m) return m.error();
+  // When each event was stored (the fold does not carry the rows' times).
+  std::vector<std::int64_t> times(static_cast<std::size_t>(m->last()) + 1, 0);
+  if (auto rows = db->load_events(args.match, 1, m->last()))
+    for (const store::StoredEvent& row : *rows)
+      if (row.seq >= 1 && row.seq <= m->last())
+        times[static_cast<std::size_t>(row.seq)] = row.time_ms;
   std::string out;
+  int last_round = 0;
   for (Seq seq = 1; seq <= m->last(); ++seq) {
-    out += event_line(*m, seq);
+    const int round = round_of(*m, seq);
+    last_round = std::max(last_round, round);
+    if (args.round && round != *args.round) continue;
+    const std::string line = event_line(*m, seq);
+    // "    7  2026-11-26 10:50:02  round 1 · ...": the time after the seq.
+    out +=
+        line.substr(0, 5) + "  " + utc_text(times[static_cast<std::size_t>(seq)]) + line.substr(5);
     out += '\n';
   }
+  if (args.round && out.empty() && !m->divergence)
+    return error(
+        fmt::format("match {} has no events in round {} (it has the setup, 0, and rounds "
+                    "1..{})",
+                    m->id, *args.round, last_round));
   std::fwrite(out.data(), 1, out.size(), stdout);
   return m->divergence ? diverged(*m) : kExitOk;
 }
@@ -232,7 +269,13 @@ int run_show(const std::string& path, const ShowArgs& args) {
   if (!m) return m.error();
   if (!check_at(*m, args.at)) return kExitError;
   const Seq at = args.at.value_or(m->last());
-  rules::State state = m->states[static_cast<std::size_t>(at)];
+  // Before its first event a match is nothing yet; seq 0 shows it as its first
+  // event (create_match) set it up: its players, mode, islands and characters.
+  const bool as_created =
+      at == 0 && m->last() >= 1 && std::holds_alternative<rules::CreateMatch>(m->events[0].command);
+  if (at == 0 && !as_created)
+    return error(fmt::format("match {} has no create_match event to show at seq 0", m->id));
+  rules::State state = m->states[static_cast<std::size_t>(as_created ? 1 : at)];
   render::RenderOptions options;
   options.names = m->names;
   options.color = args.color;
@@ -246,7 +289,10 @@ int run_show(const std::string& path, const ShowArgs& args) {
     options.viewer = seat;
   }
   std::string out = fmt::format("match {} at seq {} of {}\n", m->id, at, m->last());
-  if (at > 0) out += event_line(*m, at) + "\n";
+  if (as_created)
+    out += "before any move: the board as set up by event 1\n";
+  else
+    out += event_line(*m, at) + "\n";
   out += render::render_board(state, options);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;

@@ -20,6 +20,11 @@ struct ShowArgs {
   bool color = false;
 };
 
+struct LogArgs {
+  std::int64_t match = 0;
+  std::optional<int> round;  // only this round's events (0 = the setup)
+};
+
 struct VerifyArgs {
   std::optional<std::int64_t> match;  // none = every match
   int threads = 0;                    // 0 = one per core (at most 8)
@@ -39,7 +44,7 @@ struct ApplyArgs {
 };
 
 int run_list(const std::string& db);
-int run_log(const std::string& db, std::int64_t match);
+int run_log(const std::string& db, const LogArgs& args);
 int run_show(const std::string& db, const ShowArgs& args);
 // Reads n/next, p/prev, j/jump SEQ, q/quit from stdin until q or end of input.
 int run_step(const std::string& db, std::int64_t match, bool color);

@@ -31,8 +31,12 @@ int main(int argc, char** argv) {
       "list", "matches: id, status, players, mode, events, last activity, nicknames");
 
   std::int64_t match = 0;
-  auto* log = app.add_subcommand("log", "one line per event, in words (seq, round, what happened)");
-  log->add_option("MATCH", match, "match id")->required();
+  LogArgs log_args;
+  auto* log = app.add_subcommand(
+      "log", "one line per event, in words (seq, time in UTC, round, what happened)");
+  log->add_option("MATCH", log_args.match, "match id")->required();
+  log->add_option("--round", log_args.round, "only the events of round R (0 = the setup)")
+      ->check(CLI::Range(0, 1000));
 
   ShowArgs show_args;
   std::optional<std::int64_t> show_at;
@@ -41,7 +45,8 @@ int main(int argc, char** argv) {
   auto* show = app.add_subcommand("show", "the board of a match after any event");
   show->add_option("MATCH", show_args.match, "match id")->required();
   show->add_option("--at", show_at,
-                   "show the state after event SEQ (default: the last; 0 = before any)");
+                   "show the state after event SEQ (default: the last; 0 = the board as the "
+                   "match was set up, before any move)");
   show->add_option("--as", show_as, "see the match as this seat would (rules::view)");
   show->add_flag("--color", color, "ANSI colours (default: when stdout is a terminal)");
   show->add_flag("--no-color", no_color, "plain text");
@@ -109,7 +114,7 @@ int main(int argc, char** argv) {
     return kExitError;
   }
   if (*list) return run_list(db);
-  if (*log) return run_log(db, match);
+  if (*log) return run_log(db, log_args);
   if (*show) {
     show_args.at = show_at;
     show_args.as = show_as;

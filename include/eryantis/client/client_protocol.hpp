@@ -59,6 +59,15 @@ struct GameResult {
   bool draw = false;
 };
 
+// The `deadline` of state, event and seats messages: what happens, to whom, in
+// how many milliseconds from when the message was sent.
+struct Deadline {
+  std::string action;  // "skip_turn", "forfeit", "abandon", "remove" (or a newer one)
+  std::optional<int> seat;
+  std::string nickname;  // "" when the server did not name one
+  std::int64_t in_ms = 0;
+};
+
 // One server line, every field the protocol defines for its type; absent fields
 // keep their defaults. JSON sub-objects (view, event, result, match lists) are
 // kept as their JSON text, ready for codec::view_from_json / event_from_json.
@@ -83,6 +92,14 @@ struct ServerMessage {
   std::vector<int> to_act;           // state, event
   std::vector<std::string> allowed;  // state, event
   std::vector<SeatInfo> seats;       // state, seats
+  // state, event: my legal commands with their parameters; nullopt = an older
+  // server without `legal` (entries this client cannot read are left out).
+  std::optional<std::vector<rules::Command>> legal;
+  // state, event, seats: `deadline_sent` = the field was there (null or an object);
+  // `deadline` = the object, when it was one with a readable action and in_ms.
+  bool deadline_sent = false;
+  std::optional<Deadline> deadline;
+  std::string text;  // event: the server's sentence for it ("" = none)
 
   std::string view_json;    // state (and event with "updates":"full")
   std::string event_json;   // event
@@ -135,6 +152,9 @@ class ClientProtocol {
   // moved on); command_id: unique within the match (a retry is not applied twice).
   static std::string play(const rules::Command& command, std::optional<std::string_view> command_id,
                           std::optional<std::int64_t> expected_seq, std::string_view id = {});
+  // {"type":"play","command":{"type":"resign"}}: my team gives up the match.
+  // No expected_seq: a resignation stands whatever happened just before it.
+  static std::string resign(std::optional<std::string_view> command_id, std::string_view id = {});
   static std::string sync(std::string_view id = {});
   static std::string ping(std::string_view id = {});
   // The answer to the server's ping: an empty line (a keep-alive that earns no

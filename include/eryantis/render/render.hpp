@@ -27,12 +27,21 @@ struct RenderOptions {
   bool color = false;  // ANSI colours and bold; false = plain text, no escape sequences
   rules::Seat viewer =
       rules::kNoSeat;  // the seat looking at the board ("you"); kNoSeat = spectator
+  // The 80x24 layout: at most 80 columns and 22 lines for 4 players (two island
+  // columns, two lines per school board), the status line ("Your turn: ...") last
+  // so that it stays right above the prompt.
+  bool compact = false;
+  // Seats whose player is not connected, marked "(away)" on the compact board
+  // (the terminal client knows it from the server's `seats`).
+  std::array<bool, rules::kMaxPlayers> away{};
 };
 
 // The whole board as text, one '\n'-terminated line each: header (round, phase,
 // whose turn and what they may do, or the result), the island groups in circle
-// order, the clouds, the characters (expert) and every school board. Without
-// colour every line is at most 100 columns (UTF-8 code points) and pure ASCII.
+// order (a table with headers), the clouds, the characters (expert) and every
+// school board, whose hand shows each assistant's Mother Nature steps ("7:4").
+// Without colour every line is at most 100 columns (80 compact; UTF-8 code
+// points) and pure ASCII.
 std::string render_board(const rules::State& state, const RenderOptions& options = {});
 
 // One line in words (no trailing newline) saying what `event` did, turning
