@@ -1,0 +1,373 @@
+// The live game page: lobby, board and game-over screen over one Client. A thin
+// shell: it turns clicks into the Client's requests and draws the model again.
+import {
+  type BoardInput,
+  type Selection,
+  drawBoards,
+  drawCharacters,
+  drawHand,
+  drawTable,
+  seatName,
+} from './board.js';
+import { changedKeys } from './changes.js';
+import { Client, type SocketLike } from './client.js';
+import { clear, h } from './dom.js';
+import {
+  characterParams,
+  draftAdd,
+  draftChoices,
+  draftCommand,
+  newDraft,
+  studentTargets,
+  towerChoices,
+  wizardChoices,
+} from './legal.js';
+import { type MatchModel, deadlineSeconds } from './model.js';
+import type { Color, Command, GameState, MatchSummary } from './protocol.js';
+import { deadlineText, orderText, resultText, roundText, turnText } from './status.js';
+import { CHARACTER_TITLES } from './protocol.js';
+
+function wsUrl(): string {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${proto}//${location.host}/ws`;
+}
+
+export function startGame(root: HTMLElement): void {
+  const client = new Client({
+    open: () => new WebSocket(wsUrl()) as unknown as SocketLike,
+    now: () => Date.now(),
+    setTimer: (fn, ms) => window.setTimeout(fn, ms),
+    clearTimer: (t) => window.clearTimeout(t as number),
+    tokens: window.localStorage,
+    tab: window.sessionStorage,
+    random: Math.random,
+  });
+  let selection: Selection = { kind: 'none' };
+  let changed = new Set<string>();
+  let shownState: GameState | null = null;
+  let shownSeq = -1;
+  let showCreate = false;
+  const perf = ((window as unknown as { eryantisPerf?: unknown[] }).eryantisPerf = [] as unknown[]);
+
+  const names = (m: MatchModel): string[] => {
+    const out = ['', '', '', ''];
+    for (const s of m.seats) out[s.seat] = s.nickname ?? '';
+    return out;
+  };
+
+  const play = (cmd: Command): void => {
+    selection = { kind: 'none' };
+    client.play(cmd);
+    draw();
+  };
+
+  const reselectCharacter = (m: MatchModel, state: GameState, draft: ReturnType<typeof newDraft>): void => {
+    const choices = draftChoices(m.legal, state, draft);
+    const ready = draftCommand(m.legal, state, draft);
+    const params = characterParams(draft.character);
+    // Send as soon as nothing is left to choose (swaps wait for "use": 1 to 3 pairs).
+    const swap = params.includes('from_card') || params.includes('from_dining');
+    if (ready && !swap) return play(ready);
+    selection = { kind: 'character', draft, choices, ready };
+    draw();
+  };
+
+  const boardInput = (m: MatchModel, state: GameState): BoardInput => ({
+    state,
+    names: names(m),
+    viewer: m.mySeat ?? -1,
+    legal: m.legal,
+    selection,
+    changed,
+    onStudent: (color: Color) => {
+      if (selection.kind === 'character') {
+        const side = selection.draft.character === 'minstrel' ? 'A' : 'B';
+        return reselectCharacter(m, state, draftAdd(selection.draft, side, color));
+      }
+      if (selection.kind === 'student' && selection.color === color) selection = { kind: 'none' };
+      else selection = { kind: 'student', color, targets: studentTargets(m.legal, state, color) };
+      draw();
+    },
+    onDining: () => {
+      if (selection.kind === 'student' && selection.targets.dining) play(selection.targets.dining);
+    },
+    onGroup: (g: number) => {
+      if (selection.kind === 'student') {
+        const cmd = selection.targets.islands.get(g);
+        if (cmd) play(cmd);
+        return;
+      }
+      if (selection.kind === 'character') return reselectCharacter(m, state, { ...selection.draft, group: g });
+      const cmd = m.legal.find((c) => c.type === 'move_mother_nature' && (state.mother_nature + (c['steps'] as number)) % state.group_count === g);
+      if (cmd) play(cmd);
+    },
+    onCloud: (i: number) => {
+      const cmd = m.legal.find((c) => c.type === 'choose_cloud' && c['cloud'] === i);
+      if (cmd) play(cmd);
+    },
+    onAssistant: (v: number) => {
+      const cmd = m.legal.find((c) => c.type === 'play_assistant' && c['value'] === v);
+      if (cmd) play(cmd);
+    },
+    onCharacter: (id: string) => reselectCharacter(m, state, newDraft(id)),
+    onCardStudent: (color: Color) => {
+      if (selection.kind !== 'character') return;
+      const d = selection.draft;
+      if (d.character === 'jester') return reselectCharacter(m, state, draftAdd(d, 'A', color));
+      return reselectCharacter(m, state, { ...d, color });
+    },
+    onDiningStudent: (color: Color) => {
+      if (selection.kind === 'character') reselectCharacter(m, state, draftAdd(selection.draft, 'B', color));
+    },
+  });
+
+  // --- screens -----------------------------------------------------------------
+
+  const connectionBar = (): HTMLElement | null => {
+    if (client.connection === 'open') return null;
+    if (client.replaced) {
+      return h('div', { class: 'banner warn' }, 'This nickname is now playing from another tab or device. ', h('button', { onclick: () => client.reconnectNow() }, 'Play here instead'));
+    }
+    const wait = client.retryAt ? Math.max(0, Math.ceil((client.retryAt - Date.now()) / 1000)) : 0;
+    return h(
+      'div',
+      { class: 'banner warn', 'data-connection': client.connection },
+      client.connection === 'connecting' ? 'Connecting to the server…' : `Connection lost; trying again in ${wait} s. `,
+      client.connection === 'waiting' ? h('button', { onclick: () => client.reconnectNow() }, 'Try now') : null,
+    );
+  };
+
+  const notices = (): HTMLElement => {
+    const list = h('div', { class: 'notices', 'aria-live': 'polite' });
+    const now = Date.now();
+    for (const n of client.model.notices) {
+      if (now - n.at > 8000) continue; // a notice stays 8 s
+      list.append(h('div', { class: 'notice', 'data-code': n.code }, n.text));
+    }
+    return list;
+  };
+
+  const loginForm = (): HTMLElement => {
+    const last = window.localStorage.getItem('eryantis.lastNickname') ?? '';
+    const input = h('input', { name: 'nickname', maxlength: 24, pattern: '[A-Za-z0-9_.\\-]{1,24}', required: true, value: last, placeholder: 'nickname', autocomplete: 'nickname' }) as HTMLInputElement;
+    return h(
+      'form',
+      {
+        class: 'login',
+        onsubmit: (ev: Event) => {
+          ev.preventDefault();
+          const nick = input.value.trim();
+          if (!nick) return;
+          window.localStorage.setItem('eryantis.lastNickname', nick);
+          client.login(nick);
+        },
+      },
+      h('h2', {}, 'Play Eryantis'),
+      h('label', {}, 'Nickname ', input),
+      h('button', { type: 'submit' }, 'Log in'),
+      h('p', { class: 'hint' }, 'Letters, digits, _ - . (up to 24). Or watch a match below without logging in.'),
+    );
+  };
+
+  const matchRow = (ms: MatchSummary, open: boolean): HTMLElement => {
+    const loggedIn = client.model.loggedIn;
+    const free = ms.seats.filter((s) => s.nickname === null);
+    const seatButtons = open && loggedIn
+      ? free.map((s) =>
+          h('button', { 'data-join': ms.match, 'data-seat': s.seat, onclick: () => client.request({ type: 'join_match', match: ms.match, seat: s.seat }) },
+            ms.players === 4 ? `Join seat ${s.seat} (team ${s.seat % 2 === 0 ? 'A' : 'B'})` : `Join seat ${s.seat}`),
+        )
+      : [];
+    return h(
+      'li',
+      { 'data-match': ms.match },
+      h('span', { class: 'match-id' }, `#${ms.match}`),
+      ` ${ms.players} players, ${ms.mode} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
+      ms.seats.map((s) => s.nickname ?? '—').join(', '),
+      ' ',
+      ...seatButtons,
+      h('button', { 'data-spectate': ms.match, onclick: () => client.spectate(ms.match) }, 'Watch'),
+    );
+  };
+
+  const lobby = (): HTMLElement => {
+    const m = client.model;
+    const section = h('section', { class: 'lobby' });
+    if (!m.loggedIn) section.append(loginForm());
+    else {
+      const players = h('select', { name: 'players' }, h('option', { value: 2 }, '2 players'), h('option', { value: 3 }, '3 players'), h('option', { value: 4 }, '4 players (teams)')) as HTMLSelectElement;
+      const mode = h('select', { name: 'mode' }, h('option', { value: 'expert' }, 'expert'), h('option', { value: 'simple' }, 'simple')) as HTMLSelectElement;
+      section.append(
+        h(
+          'div',
+          { class: 'who' },
+          `Logged in as `,
+          h('strong', {}, m.nickname ?? ''),
+          ' ',
+          h('button', { class: 'link', onclick: () => client.logout() }, 'change'),
+        ),
+        h(
+          'form',
+          {
+            class: 'create',
+            onsubmit: (ev: Event) => {
+              ev.preventDefault();
+              client.request({ type: 'create_match', players: Number(players.value), mode: mode.value });
+            },
+          },
+          players,
+          mode,
+          h('button', { type: 'submit', 'data-create': 1 }, 'Create match'),
+          h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request({ type: 'quick_join', players: Number(players.value), mode: mode.value }) }, 'Quick join'),
+        ),
+      );
+      showCreate = false;
+    }
+    section.append(
+      h('h3', {}, 'Open matches'),
+      m.open.length ? h('ul', { class: 'matches open' }, ...m.open.map((x) => matchRow(x, true))) : h('p', { class: 'hint' }, 'None yet: create one.'),
+      h('h3', {}, 'Being played'),
+      m.running.length ? h('ul', { class: 'matches running' }, ...m.running.map((x) => matchRow(x, false))) : h('p', { class: 'hint' }, 'None.'),
+    );
+    return section;
+  };
+
+  const setupPanel = (m: MatchModel): HTMLElement | null => {
+    const wizards = wizardChoices(m.legal);
+    const towers = towerChoices(m.legal);
+    if (!wizards.length && !towers.length) return null;
+    return h(
+      'div',
+      { class: 'setup' },
+      wizards.length ? h('span', {}, 'Choose a wizard: ', ...wizards.map((w) => h('button', { 'data-wizard': w, onclick: () => play({ type: 'choose_wizard', wizard: w }) }, `Wizard ${w}`))) : null,
+      towers.length ? h('span', {}, ' Choose your towers: ', ...towers.map((t) => h('button', { class: `tw-btn tw-${t}`, 'data-tower': t, onclick: () => play({ type: 'choose_tower_color', color: t }) }, t))) : null,
+    );
+  };
+
+  const selectionBar = (m: MatchModel, state: GameState): HTMLElement | null => {
+    if (selection.kind === 'none') return null;
+    const cancel = h('button', { onclick: () => { selection = { kind: 'none' }; draw(); } }, 'Cancel');
+    if (selection.kind === 'student') {
+      return h('div', { class: 'selection' }, `Move the ${selection.color} student: click your dining room or a highlighted island. `, cancel);
+    }
+    const d = selection.draft;
+    const title = CHARACTER_TITLES[d.character] ?? d.character;
+    const parts: Array<HTMLElement | string> = [`${title}: `];
+    const params = characterParams(d.character);
+    if (params.includes('color') && d.color === undefined) {
+      parts.push('choose a colour ', ...[...selection.choices.colors].map((c) => h('button', { class: `disc st-${c} pick`, 'data-color': c, 'aria-label': c, onclick: () => reselectCharacter(m, state, { ...d, color: c }) })));
+    } else if (params.includes('card_color') && d.color === undefined) parts.push('click a student on the card');
+    else if (params.includes('island') && d.group === undefined) parts.push('click a highlighted island');
+    else if (d.character === 'jester') parts.push('click students on the card, then as many in your entrance');
+    else if (d.character === 'minstrel') parts.push('click students in your entrance, then as many in your dining room');
+    if (selection.ready) parts.push(' ', h('button', { class: 'primary', 'data-use': d.character, onclick: () => selection.kind === 'character' && selection.ready && play(selection.ready) }, `Use the ${title}`));
+    return h('div', { class: 'selection' }, ...parts, ' ', cancel);
+  };
+
+  const seatsBar = (m: MatchModel): HTMLElement => {
+    const list = h('div', { class: 'seats' });
+    for (const s of m.seats) {
+      list.append(
+        h('span', { class: `seat ${s.connected ? 'online' : 'offline'}`, 'data-seat-status': s.seat }, s.nickname ?? `seat ${s.seat} free`, s.nickname && !s.connected ? ' (offline)' : ''),
+      );
+    }
+    const secs = deadlineSeconds(m, Date.now());
+    if (m.deadline && secs !== null) list.append(h('span', { class: 'deadline', 'data-deadline': m.deadline.action }, deadlineText(m.deadline, secs)));
+    return list;
+  };
+
+  const matchScreen = (m: MatchModel): HTMLElement => {
+    const state = m.view!.state;
+    const inp = boardInput(m, state);
+    const nm = names(m);
+    const mine = m.mySeat !== null && m.toAct.includes(m.mySeat);
+    const leave = m.status === 'lobby' || m.mySeat === null
+      ? h('button', { 'data-leave': 1, onclick: () => client.leave() }, m.mySeat === null ? 'Stop watching' : 'Leave')
+      : h('button', { 'data-resign': 1, onclick: () => { if (window.confirm('Resign this match?')) play({ type: 'resign' }); } }, 'Resign');
+    const log = h('ol', { class: 'log', 'aria-label': 'move log' }, ...m.log.map((l) => h('li', { value: l.seq }, l.text)));
+    const screen = h(
+      'div',
+      { class: `match ${mine ? 'my-turn' : ''}`, 'data-match': m.match, 'data-seq': m.seq, 'data-seat': m.mySeat ?? -1 },
+      h(
+        'header',
+        { class: 'status' },
+        h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${state.options.players} players, ${state.options.mode} · ${roundText(state)}`, ' ', leave),
+        h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1 }, turnText(state, nm, m.mySeat ?? -1, m.toAct)),
+        orderText(state, nm) ? h('div', { class: 'order' }, `Turn order: ${orderText(state, nm)}`) : null,
+        seatsBar(m),
+      ),
+      setupPanel(m),
+      selectionBar(m, state),
+      h(
+        'div',
+        { class: 'play-area' },
+        h('div', { class: 'table-wrap' }, drawTable(inp)),
+        h('div', { class: 'side' }, drawCharacters(inp), drawHand(inp), h('h3', {}, 'Moves'), log),
+      ),
+      drawBoards(inp),
+    );
+    queueMicrotask(() => {
+      log.scrollTop = log.scrollHeight;
+    });
+    return screen;
+  };
+
+  const gameOverScreen = (): HTMLElement | null => {
+    const g = client.model.gameOver;
+    if (!g) return null;
+    return h(
+      'div',
+      { class: 'overlay', 'data-game-over': g.match },
+      h(
+        'div',
+        { class: 'dialog' },
+        h('h2', {}, 'Game over'),
+        h('p', { 'data-result': 1 }, resultText(g.result, client.model.nickname)),
+        h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
+        ' ',
+        h('button', { onclick: () => client.closeGameOver() }, 'Back to the lobby'),
+      ),
+    );
+  };
+
+  // --- drawing ---------------------------------------------------------------------
+
+  function draw(): void {
+    const t0 = performance.now();
+    const m = client.model.match;
+    const state = m?.view?.state ?? null;
+    if (m && state && m.seq !== shownSeq) {
+      changed = m.match === (root.dataset['shownMatch'] ? Number(root.dataset['shownMatch']) : -1) ? changedKeys(shownState, state) : new Set();
+      if (selection.kind !== 'none') selection = { kind: 'none' }; // the choices were for the old state
+      shownState = state;
+      shownSeq = m.seq;
+      root.dataset['shownMatch'] = String(m.match);
+    }
+    clear(root);
+    root.append(
+      h('h1', { class: 'brand' }, 'Eryantis'),
+      ...[connectionBar(), notices()].filter((x): x is HTMLElement => x !== null),
+    );
+    if (m && state) root.append(matchScreen(m));
+    else root.append(lobby());
+    const over = gameOverScreen();
+    if (over) root.append(over);
+    const ms = performance.now() - t0;
+    if (m && state) {
+      perf.push({ seq: m.seq, ms });
+      if (perf.length > 1000) perf.shift();
+      root.dataset['drawnSeq'] = String(m.seq);
+    }
+  }
+
+  client.onChange(() => draw());
+  // Countdowns, notices fading and the lobby list: a light tick.
+  window.setInterval(() => {
+    const m = client.model;
+    if (!m.match && client.connection === 'open') client.request({ type: 'list_matches' });
+    if (m.match?.deadline || m.notices.length || client.connection !== 'open') draw();
+  }, 2000);
+  void showCreate;
+  client.start();
+  draw();
+}
