@@ -46,7 +46,6 @@ export function startGame(root: HTMLElement): void {
   let changed = new Set<string>();
   let shownState: GameState | null = null;
   let shownSeq = -1;
-  let showCreate = false;
   const perf = ((window as unknown as { eryantisPerf?: unknown[] }).eryantisPerf = [] as unknown[]);
 
   const names = (m: MatchModel): string[] => {
@@ -221,7 +220,6 @@ export function startGame(root: HTMLElement): void {
           h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request({ type: 'quick_join', players: Number(players.value), mode: mode.value }) }, 'Quick join'),
         ),
       );
-      showCreate = false;
     }
     section.append(
       h('h3', {}, 'Open matches'),
@@ -354,6 +352,9 @@ export function startGame(root: HTMLElement): void {
     if (over) root.append(over);
     const ms = performance.now() - t0;
     if (m && state) {
+      const w = window as unknown as { eryantisFirstBoardMs?: number };
+      // Milliseconds from the start of the page load to the first board on screen.
+      if (w.eryantisFirstBoardMs === undefined) w.eryantisFirstBoardMs = performance.now();
       perf.push({ seq: m.seq, ms });
       if (perf.length > 1000) perf.shift();
       root.dataset['drawnSeq'] = String(m.seq);
@@ -361,13 +362,15 @@ export function startGame(root: HTMLElement): void {
   }
 
   client.onChange(() => draw());
-  // Countdowns, notices fading and the lobby list: a light tick.
+  // Countdowns and fading notices each second; the lobby's list every 2 s (the
+  // protocol has no push for the list of matches).
+  let tick = 0;
   window.setInterval(() => {
     const m = client.model;
-    if (!m.match && client.connection === 'open') client.request({ type: 'list_matches' });
+    tick += 1;
+    if (!m.match && client.connection === 'open' && tick % 2 === 0) client.request({ type: 'list_matches' });
     if (m.match?.deadline || m.notices.length || client.connection !== 'open') draw();
-  }, 2000);
-  void showCreate;
+  }, 1000);
   client.start();
   draw();
 }

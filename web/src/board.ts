@@ -174,7 +174,7 @@ function clouds(inp: BoardInput): SVGElement {
           'data-students': c.taken ? 'taken' : compactStudents(c.students),
           onclick: target ? () => inp.onCloud(i) : undefined,
         },
-        s('circle', { cx: x, cy: y, r: 44 }),
+        s('circle', { cx: x, cy: y, r: 44, class: 'cloud-shape' }),
         c.taken ? s('text', { x, y: y + 4, class: 'small' }, 'taken') : studentDiscs(c.students, x, y, 20, 9),
         s('title', {}, `Cloud ${i}`),
       ),

@@ -1,0 +1,459 @@
+// The web client in a real browser (Debian's chromium, driven by playwright-core;
+// no browser is downloaded), against a real eryantis-server:
+//   1. two pages log in and play a whole 2-player expert match by clicking, each
+//      click chosen at random among what the page offers; a third page watches;
+//   2. one player's page is reloaded mid-match and is back in its seat;
+//   3. the server is SIGKILLed and restarted: the pages reconnect by themselves;
+//   4. both players see the game-over screen, the spectator the final board;
+//   5. eryantis-replay DB serve: the viewer steps to event N and the board in the
+//      DOM equals `eryantis-replay DB show M --at N`;
+//   6. the draw times: the first board after a page load, and every event on a
+//      4-player expert board (a selfplay match in the replay viewer).
+// Screenshots go to --out. Usage (CTest passes these):
+//   node browser_test.mjs --web WEBDIR --out DIR --server BIN --replay BIN --selfplay BIN
+//                         [--chromium PATH] [--seed N]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { compareFacts, domFacts, parseShow } from './show_summary.mjs';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+);
+const build = resolve(args.build ?? 'build');
+const web = resolve(args.web ?? 'web');
+const out = resolve(args.out ?? join(build, 'web-artifacts'));
+const chromiumPath = args.chromium ?? '/usr/bin/chromium';
+const serverBin = resolve(args.server ?? join(build, 'eryantis-server'));
+const replayBin = resolve(args.replay ?? join(build, 'tools', 'eryantis-replay'));
+const selfplayBin = resolve(args.selfplay ?? join(build, 'tools', 'eryantis-selfplay'));
+const seed = Number(args.seed ?? Date.now() % 1_000_000);
+const kDeadlineMs = 150_000; // the whole run; it normally takes well under a minute
+const started = Date.now();
+console.log(`browser test: seed ${seed} (rerun with --seed ${seed})`);
+mkdirSync(out, { recursive: true });
+
+const require = createRequire(join(web, 'package.json'));
+const { chromium } = require('playwright-core');
+
+// --- small helpers ----------------------------------------------------------------
+
+let rngState = seed >>> 0 || 1;
+function random() {
+  // xorshift32: a reproducible choice sequence for a given --seed
+  rngState ^= rngState << 13;
+  rngState >>>= 0;
+  rngState ^= rngState >>> 17;
+  rngState ^= rngState << 5;
+  rngState >>>= 0;
+  return rngState / 0x100000000;
+}
+const pick = (list) => list[Math.floor(random() * list.length)];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let failures = 0;
+let passes = 0;
+function check(ok, what) {
+  if (ok) {
+    passes += 1;
+    console.log(`ok - ${what}`);
+  } else {
+    failures += 1;
+    console.log(`not ok - ${what}`);
+  }
+  return ok;
+}
+function overtime() {
+  if (Date.now() - started > kDeadlineMs) throw new Error(`the browser test ran over ${kDeadlineMs / 1000} s`);
+}
+async function until(what, fn, timeoutMs = 15_000, everyMs = 50) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    overtime();
+    await sleep(everyMs);
+  }
+}
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = net.createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+// --- the server ---------------------------------------------------------------------
+
+const dir = mkdtempSync(join(tmpdir(), 'eryantis-web-test-'));
+const db = join(dir, 'eryantis.db');
+const tcpPort = await freePort();
+const webPort = await freePort();
+const config = join(dir, 'eryantis.toml');
+// Timers far away: nothing is skipped or forfeited while the pages reconnect.
+writeFileSync(
+  config,
+  `[network]
+listen = "127.0.0.1"
+port = ${tcpPort}
+
+[storage]
+database = "${db}"
+
+[matches]
+turn_grace_ms = 600000
+forfeit_after_ms = 600000
+
+[web]
+enabled = true
+listen = "127.0.0.1"
+port = ${webPort}
+static_root = "${join(web, 'dist')}"
+`,
+);
+const base = `http://127.0.0.1:${webPort}/`;
+let server = null;
+let serverLog = '';
+
+async function startServer() {
+  server = spawn(serverBin, ['--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout.on('data', (d) => (serverLog += d));
+  server.stderr.on('data', (d) => (serverLog += d));
+  await until('the web listener', async () => {
+    if (server.exitCode !== null) throw new Error(`eryantis-server exited (${server.exitCode}):\n${serverLog}`);
+    try {
+      return (await fetch(base)).ok;
+    } catch {
+      return false;
+    }
+  }, 10_000, 100);
+}
+
+function killServer(signal) {
+  return new Promise((res) => {
+    if (!server || server.exitCode !== null) return res();
+    server.once('exit', () => res());
+    server.kill(signal);
+  });
+}
+
+// --- pages ----------------------------------------------------------------------------
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+const openPages = [];
+async function newPage(name, viewport = { width: 1280, height: 720 }) {
+  // One context per person: each has its own localStorage (tokens) and sessionStorage.
+  const ctx = await browser.newContext({ viewport });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => {
+    failures += 1;
+    console.log(`not ok - ${name}: page error ${e.message}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(m.text())) console.log(`# ${name} console: ${m.text()}`);
+  });
+  page.name = name;
+  openPages.push(page);
+  return page;
+}
+
+async function shot(page, file) {
+  await page.screenshot({ path: join(out, file), fullPage: false });
+}
+
+async function login(page, nickname) {
+  await page.goto(base);
+  await page.fill('input[name=nickname]', nickname);
+  await page.click('form.login button[type=submit]');
+  await page.waitForSelector('form.create');
+}
+
+const seqOf = (page) => page.evaluate(() => Number(document.querySelector('.match')?.getAttribute('data-seq') ?? -1));
+
+// The things a page offers to click now (kept in the page as window.__offers).
+async function offers(page) {
+  return page.evaluate(() => {
+    const found = [];
+    const sel = (s, kind) =>
+      document.querySelectorAll(s).forEach((el) => {
+        found.push({ el, kind, label: el.getAttribute('data-entrance') ?? el.getAttribute('data-use') ?? '' });
+      });
+    sel('button[data-wizard]', 'wizard');
+    sel('button[data-tower]', 'tower');
+    sel('button.assistant.target', 'assistant');
+    sel('circle.pick[data-entrance]', 'student');
+    sel('g.group.target', 'island');
+    sel('g.cloud.target', 'cloud');
+    sel('g.dining-row.target', 'dining');
+    sel('.card.target .card-title', 'character');
+    sel('.card.drafting .disc.pick', 'card-student');
+    sel('.selection [data-color]', 'color');
+    sel('rect.pick', 'dining-student');
+    sel('button[data-use]', 'use');
+    window.__offers = found.map((f) => f.el);
+    return found.map((f, index) => ({ index, kind: f.kind, label: f.label }));
+  });
+}
+
+// A real mouse click in the middle of offer `index` (for an island: of its first tile).
+async function clickOffer(page, index) {
+  const point = await page.evaluate((i) => {
+    const el = window.__offers[i];
+    const target = el.matches('g.group') ? el.querySelector('circle.tile') : el;
+    target.scrollIntoView({ block: 'center', inline: 'nearest' });
+    const r = target.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }, index);
+  await page.mouse.click(point.x, point.y);
+}
+
+// One random click among the offers of a page whose turn it is; false when it offers nothing.
+let clicks = 0;
+async function playOne(page) {
+  const list = await offers(page);
+  if (!list.length) return false;
+  // Characters: now and then (they are drafts of several clicks); finish a draft when possible.
+  let choices = list;
+  const use = list.filter((o) => o.kind === 'use');
+  if (use.length && random() < 0.6) choices = use;
+  else if (list.some((o) => o.kind === 'character') && list.some((o) => o.kind !== 'character') && random() < 0.85) {
+    choices = list.filter((o) => o.kind !== 'character');
+  }
+  const o = pick(choices);
+  const before = await seqOf(page);
+  await clickOffer(page, o.index);
+  clicks += 1;
+  // A click that sends a command waits for its event; a selection just redraws.
+  if (!['student', 'character', 'card-student', 'color', 'dining-student'].includes(o.kind) || o.kind === 'use') {
+    await until(`${page.name}'s ${o.kind} to be applied`, async () => (await seqOf(page)) > before || (await page.$('.notice')) !== null, 5000, 20);
+  }
+  // A draft that cannot be finished (e.g. a swap with nothing to give back): cancel it.
+  if (await page.$('.selection')) {
+    const more = await offers(page);
+    if (!more.length) await page.click('.selection button:has-text("Cancel")');
+  }
+  return true;
+}
+
+async function gameOverShown(page) {
+  return (await page.$('[data-game-over]')) !== null;
+}
+
+// --- the live match --------------------------------------------------------------------
+
+const results = { figures: {} };
+try {
+  await startServer();
+  const alice = await newPage('alice');
+  const bob = await newPage('bob');
+  const eve = await newPage('eve (spectator)');
+  await login(alice, 'alice');
+  await shot(alice, 'lobby.png');
+  await alice.selectOption('select[name=players]', '2');
+  await alice.selectOption('select[name=mode]', 'expert');
+  await alice.click('[data-create]');
+  await alice.waitForSelector('.match[data-seat="0"]');
+  const matchId = Number(await alice.getAttribute('.match', 'data-match'));
+  check(matchId > 0, `alice created match ${matchId} and sits at seat 0`);
+
+  await login(bob, 'bob');
+  await bob.waitForSelector(`[data-join="${matchId}"]`, { timeout: 5000 }); // the list updates by itself
+  await bob.click(`[data-join="${matchId}"][data-seat="1"]`);
+  await bob.waitForSelector('.match[data-seat="1"]');
+  check(true, 'bob joined seat 1 from the live match list');
+
+  await eve.goto(base);
+  await eve.waitForSelector(`[data-spectate="${matchId}"]`, { timeout: 5000 });
+  await eve.click(`[data-spectate="${matchId}"]`);
+  await eve.waitForSelector('.match[data-seat="-1"]');
+  check(true, 'eve watches without logging in');
+
+  const players = [alice, bob];
+  let reloaded = false;
+  let restarted = false;
+  let idle = 0;
+  const seqsSeen = new Set();
+  while (!(await gameOverShown(alice)) || !(await gameOverShown(bob))) {
+    overtime();
+    const seq = Math.max(await seqOf(alice), await seqOf(bob));
+    seqsSeen.add(seq);
+    if (!reloaded && seq >= 40) {
+      // 2. a reload mid-match: back in the seat, board drawn again.
+      reloaded = true;
+      await bob.reload();
+      await bob.waitForSelector('.match[data-seat="1"] svg.table', { timeout: 10_000 });
+      const first = await bob.evaluate(() => window.eryantisFirstBoardMs);
+      results.figures.first_board_after_reload_ms = Math.round(first);
+      check((await seqOf(bob)) === seq, `bob reloaded at seq ${seq} and is back in seat 1 (board drawn ${Math.round(first)} ms after load)`);
+      await shot(bob, 'board-bob-after-reload.png');
+    }
+    if (!restarted && seq >= 80) {
+      // 3. the server dies without warning and comes back.
+      restarted = true;
+      await shot(alice, 'board-alice-before-kill.png');
+      await killServer('SIGKILL');
+      await alice.waitForSelector('[data-connection]', { timeout: 10_000 });
+      await shot(alice, 'board-alice-connection-lost.png');
+      await startServer();
+      for (const p of [alice, bob, eve]) {
+        await until(`${p.name} to reconnect`, async () => (await p.$('[data-connection]')) === null && (await seqOf(p)) === seq, 20_000, 100);
+      }
+      check(true, `after SIGKILL and a restart at seq ${seq}, alice, bob and eve are back on the match at seq ${seq}`);
+    }
+    let moved = false;
+    for (const p of players) {
+      if (await gameOverShown(p)) continue;
+      if (await playOne(p)) moved = true;
+    }
+    if (!moved) {
+      idle += 1;
+      if (idle > 200) throw new Error('nobody could click anything for 10 s');
+      await sleep(50);
+    } else idle = 0;
+    if (seqsSeen.size === 20) await shot(alice, 'board-alice-early.png');
+  }
+  const finalSeq = await seqOf(alice);
+  check(reloaded && restarted, 'the match went through a reload and a server restart');
+  check(true, `the match ended at seq ${finalSeq} after ${clicks} clicks`);
+  const resultText = await alice.textContent('[data-result]');
+  check(/won|win|draw/i.test(resultText ?? ''), `game over screen: "${resultText}"`);
+  await shot(alice, 'game-over-alice.png');
+  await until('eve to see the last event', async () => (await seqOf(eve)) === finalSeq || (await gameOverShown(eve)), 5000);
+  check(await gameOverShown(eve), 'the spectator saw the end too');
+  await shot(eve, 'spectator-final.png');
+  // The log holds the server's sentences, one per event seen.
+  const logLines = await alice.$$eval('.log li', (l) => l.length);
+  check(logLines > 0, `alice's move log has ${logLines} lines`);
+
+  // Phone portrait: the same board readable in 390x844.
+  const phone = await newPage('phone', { width: 390, height: 844 });
+  await phone.goto(base);
+  await phone.waitForSelector('h3');
+  await shot(phone, 'lobby-phone.png');
+
+  const alicePerf = await alice.evaluate(() => window.eryantisPerf.map((p) => p.ms));
+  results.figures.live_draw_ms_max = Math.max(...alicePerf);
+  results.figures.live_draw_ms_median = alicePerf.sort((a, b) => a - b)[Math.floor(alicePerf.length / 2)];
+
+  await killServer('SIGTERM');
+
+  // --- the replay viewer --------------------------------------------------------------
+  const replayPort = await freePort();
+  const replay = spawn(replayBin, [db, 'serve', '--port', String(replayPort)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let replayLog = '';
+  replay.stdout.on('data', (d) => (replayLog += d));
+  replay.stderr.on('data', (d) => (replayLog += d));
+  const rbase = `http://127.0.0.1:${replayPort}/`;
+  try {
+    await until('eryantis-replay serve', async () => {
+      if (replay.exitCode !== null) throw new Error(`eryantis-replay serve exited (${replay.exitCode}):\n${replayLog}`);
+      try {
+        return (await fetch(`${rbase}api/matches`)).ok;
+      } catch {
+        return false;
+      }
+    }, 10_000, 100);
+    const viewer = await newPage('replay');
+    await viewer.goto(rbase);
+    await viewer.waitForSelector(`[data-replay-match="${matchId}"]`);
+    await shot(viewer, 'replay-list.png');
+    await viewer.click(`[data-replay-match="${matchId}"] a`);
+    await viewer.waitForSelector('[data-replay-seq="1"]');
+    // Keyboard: End, then three events back; the jump box; a turn and a round forward.
+    await viewer.keyboard.press('End');
+    await viewer.waitForSelector(`[data-replay-seq="${finalSeq}"]`);
+    for (let i = 0; i < 3; ++i) await viewer.keyboard.press('ArrowLeft');
+    await viewer.waitForSelector(`[data-replay-seq="${finalSeq - 3}"]`);
+    check(true, 'End and ArrowLeft move the replay');
+    const n = 2 + Math.floor(random() * (finalSeq - 2));
+    await viewer.fill('[data-jump]', String(n));
+    await viewer.press('[data-jump]', 'Enter');
+    await viewer.waitForSelector(`[data-replay-seq="${n}"]`);
+    check(new URL(viewer.url()).hash === `#match=${matchId}&seq=${n}`, `the URL names the position: ${new URL(viewer.url()).hash}`);
+    const shown = spawnSync(replayBin, [db, 'show', String(matchId), '--at', String(n), '--no-color'], { encoding: 'utf8' });
+    check(shown.status === 0, `eryantis-replay show ${matchId} --at ${n} ran`);
+    const diffs = compareFacts(parseShow(shown.stdout), await viewer.evaluate(domFacts));
+    for (const d of diffs) console.log(`# ${d}`);
+    check(diffs.length === 0, `the replay viewer's board at event ${n} equals eryantis-replay show (${diffs.length} differences)`);
+    await shot(viewer, `replay-at-${n}.png`);
+    // A shared URL opens the same position in a fresh page.
+    const shared = await newPage('replay-link');
+    await shared.goto(`${rbase}#match=${matchId}&seq=${Math.max(1, n - 10)}`);
+    await shared.waitForSelector(`[data-replay-seq="${Math.max(1, n - 10)}"]`);
+    check(true, 'a position URL opens that position');
+    await shared.keyboard.press('PageDown');
+    await shot(shared, 'replay-next-round.png');
+  } finally {
+    replay.kill('SIGTERM');
+  }
+
+  // --- 4-player expert board: every event drawn, timed --------------------------------
+  const db4 = join(dir, 'four.db');
+  const sp = spawnSync(selfplayBin, ['--games', '1', '--players', '4', '--mode', 'expert', '--seed', String(seed), '--quiet', '--db', db4], { encoding: 'utf8' });
+  if (check(sp.status === 0, 'selfplay wrote a 4-player expert match')) {
+    const port4 = await freePort();
+    const replay4 = spawn(replayBin, [db4, 'serve', '--port', String(port4)], { stdio: 'ignore' });
+    try {
+      const b4 = `http://127.0.0.1:${port4}/`;
+      await until('replay serve (4 players)', async () => {
+        try {
+          return (await fetch(`${b4}api/matches`)).ok;
+        } catch {
+          return false;
+        }
+      }, 10_000, 100);
+      const list = await (await fetch(`${b4}api/matches`)).json();
+      const m4 = list[0];
+      const page4 = await newPage('replay-4p');
+      const t0 = Date.now();
+      await page4.goto(`${b4}#match=${m4.match}&seq=1`);
+      await page4.waitForSelector('[data-replay-seq="1"] , [data-replay-seq]');
+      await page4.waitForSelector('svg.table');
+      results.figures.first_board_replay_ms = Math.round(await page4.evaluate(() => performance.now()));
+      const events = m4.events;
+      for (let i = 2; i <= events; ++i) {
+        await page4.keyboard.press('ArrowRight');
+        await page4.waitForSelector(`[data-replay-seq="${i}"]`);
+      }
+      const perf4 = await page4.evaluate(() => window.eryantisPerf.map((p) => p.ms));
+      perf4.sort((a, b) => a - b);
+      results.figures.draw_4p_expert_events = perf4.length;
+      results.figures.draw_4p_expert_ms_median = perf4[Math.floor(perf4.length / 2)];
+      results.figures.draw_4p_expert_ms_p95 = perf4[Math.floor(perf4.length * 0.95)];
+      results.figures.draw_4p_expert_ms_max = perf4[perf4.length - 1];
+      check(perf4.length >= events - 1, `drew all ${events} events of a 4-player expert match (${Date.now() - t0} ms)`);
+      await page4.keyboard.press('Home');
+      await page4.keyboard.press('PageDown');
+      await page4.keyboard.press('PageDown');
+      await shot(page4, 'replay-4p.png');
+    } finally {
+      replay4.kill('SIGTERM');
+    }
+  }
+} catch (e) {
+  failures += 1;
+  console.log(`not ok - ${e.message}`);
+  for (const p of openPages) await shot(p, `failure-${p.name.replace(/\W+/g, '-')}.png`).catch(() => {});
+  console.log(`# server log (tail):\n${serverLog.split('\n').slice(-30).join('\n')}`);
+} finally {
+  await browser.close().catch(() => {});
+  await killServer('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+}
+
+results.figures.total_s = Math.round((Date.now() - started) / 1000);
+writeFileSync(join(out, 'figures.json'), JSON.stringify(results.figures, null, 1) + '\n');
+console.log(`# figures: ${JSON.stringify(results.figures)}`);
+console.log(`# screenshots in ${out}`);
+console.log(`${passes} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
