@@ -59,10 +59,12 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     info: ReplayMatch;
     log: LogEntry[];
     verify: Verify | null;
-    seq: number;
+    seq: number; // the event on screen
+    want: number; // the event asked for last (keys pressed quickly step from here)
     cache: Map<number, AtResponse>;
     shown: GameState | null;
     error: string | null;
+    logEl?: HTMLElement;
   } | null = null;
   const perf = ((window as unknown as { eryantisPerf?: unknown[] }).eryantisPerf = [] as unknown[]);
 
@@ -102,12 +104,13 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     if (!current) return;
     const last = current.log.length ? current.log[current.log.length - 1]!.seq : 0;
     const target = Math.max(0, Math.min(last, seq));
+    current.want = target;
     history.replaceState(null, '', formatHash(current.info.match, target));
     void show(target);
   };
 
   const move = (unit: Unit, dir: 1 | -1): void => {
-    if (current) go(step(current.log, current.seq, unit, dir));
+    if (current) go(step(current.log, current.want, unit, dir));
   };
 
   async function show(seq: number): Promise<void> {
@@ -119,11 +122,12 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
         at = await getJson<AtResponse>(`/api/matches/${c.info.match}/at/${seq}`);
         c.cache.set(seq, at);
       }
-      if (current !== c) return;
+      if (current !== c || c.want !== seq) return; // a later position was asked for meanwhile
       c.seq = seq;
       c.error = null;
       draw(at);
     } catch (e) {
+      if (current !== c || c.want !== seq) return;
       c.seq = seq;
       c.error = `Event ${seq} cannot be shown: ${(e as Error).message}`;
       draw(null);
@@ -137,7 +141,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
         getJson<LogEntry[]>(`/api/matches/${match}/log`),
         getJson<Verify>(`/api/matches/${match}/verify`).catch(() => null),
       ]);
-      current = { info, log, verify, seq: 0, cache: new Map(), shown: null, error: null };
+      current = { info, log, verify, seq: 0, want: 0, cache: new Map(), shown: null, error: null };
       go(seq ?? (log.length ? 1 : 0));
     } catch (e) {
       clear(root);
@@ -166,7 +170,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     const controls = h(
       'div',
       { class: 'controls' },
-      h('button', { title: 'first (Home)', onclick: () => go(0) }, '⏮'),
+      h('button', { title: 'before the first event (Home)', onclick: () => go(0) }, '|‹'),
       h('button', { title: 'round back (PageUp)', 'data-step': 'round-back', onclick: () => move('round', -1) }, '« round'),
       h('button', { title: 'turn back (↑)', 'data-step': 'turn-back', onclick: () => move('turn', -1) }, '‹ turn'),
       h('button', { title: 'event back (←)', 'data-step': 'event-back', onclick: () => move('event', -1) }, '‹ event'),
@@ -174,29 +178,30 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       h('button', { title: 'event forward (→)', 'data-step': 'event-fwd', onclick: () => move('event', 1) }, 'event ›'),
       h('button', { title: 'turn forward (↓)', 'data-step': 'turn-fwd', onclick: () => move('turn', 1) }, 'turn ›'),
       h('button', { title: 'round forward (PageDown)', 'data-step': 'round-fwd', onclick: () => move('round', 1) }, 'round »'),
-      h('button', { title: 'last (End)', onclick: () => go(last) }, '⏭'),
+      h('button', { title: 'the last event (End)', onclick: () => go(last) }, '›|'),
       h('form', { class: 'jump-form', onsubmit: (ev: Event) => { ev.preventDefault(); go(Number(jump.value)); } }, ' go to ', jump, h('button', { type: 'submit' }, 'Go')),
     );
     const marks = divergence && divergence.seq !== null && last > 0
       ? h('div', { class: 'marks' }, h('span', { class: 'diverge-mark', style: `left:${(100 * divergence.seq) / last}%`, title: `diverges at ${divergence.seq}` }))
       : null;
-    const logList = h(
-      'ol',
-      { class: 'log replay-log' },
-      ...c.log.map((e) =>
-        h(
-          'li',
-          {
-            value: e.seq,
-            class: `${e.seq === c.seq ? 'current' : ''} ${divergence?.seq === e.seq ? 'diverged' : ''}`,
-            'data-log-seq': e.seq,
-            onclick: () => go(e.seq),
-          },
-          e.round ? `R${e.round} ` : '',
-          e.text,
+    // The log is built once per match; a step only moves the highlight.
+    if (!c.logEl) {
+      c.logEl = h(
+        'ol',
+        { class: 'log replay-log' },
+        ...c.log.map((e) =>
+          h(
+            'li',
+            { value: e.seq, class: divergence?.seq === e.seq ? 'diverged' : '', 'data-log-seq': e.seq, onclick: () => go(e.seq) },
+            e.round ? `R${e.round} ` : '',
+            e.text,
+          ),
         ),
-      ),
-    );
+      );
+    }
+    const logList = c.logEl;
+    logList.querySelector('li.current')?.classList.remove('current');
+    logList.querySelector(`li[data-log-seq="${c.seq}"]`)?.classList.add('current');
     const header = h(
       'header',
       { class: 'status' },
@@ -238,13 +243,15 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
           h('div', { class: 'event-line' }, entry ? `${c.seq}: ${entry.text}` : 'Before the first event'),
           h('div', { class: 'turn', 'data-turn': 1 }, `${roundText(state)} · ${turnText(state, names, -1, at.to_act)}`),
           orderText(state, names) ? h('div', { class: 'order' }, `Turn order: ${orderText(state, names)}`) : null,
-          h('div', { class: 'play-area' }, h('div', { class: 'table-wrap' }, drawTable(inp)), h('div', { class: 'side' }, drawCharacters(inp), h('h3', {}, 'Moves'), logList)),
-          drawBoards(inp),
+          h('div', { class: 'play-area' }, h('div', { class: 'table-wrap' }, drawTable(inp)), h('div', { class: 'side' }, drawCharacters(inp), drawBoards(inp), h('h3', {}, 'Moves'), logList)),
         ),
       );
       root.dataset['drawnSeq'] = String(c.seq);
+      const w = window as unknown as { eryantisFirstBoardMs?: number };
+      if (w.eryantisFirstBoardMs === undefined) w.eryantisFirstBoardMs = performance.now();
     }
     queueMicrotask(() => logList.querySelector('.current')?.scrollIntoView({ block: 'nearest' }));
+    void root.offsetHeight; // style and layout included in the figure (paint is not)
     perf.push({ seq: c.seq, ms: performance.now() - t0 });
   }
 
@@ -279,7 +286,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       current = null;
       drawList();
     } else if (current && current.info.match === match) {
-      if (seq !== null && seq !== current.seq) void show(seq);
+      if (seq !== null && seq !== current.want) go(seq);
     } else void open(match, seq);
   };
   window.addEventListener('hashchange', route);
