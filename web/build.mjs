@@ -14,7 +14,8 @@ const out = outArg >= 0 ? args[outArg + 1] : join(here, 'dist');
 const kBudget = 150 * 1024;
 
 if (args.includes('--tests')) {
-  const dir = join(here, '.test-out');
+  const testOut = args.indexOf('--test-out');
+  const dir = testOut >= 0 ? args[testOut + 1] : join(here, '.test-out');
   rmSync(dir, { recursive: true, force: true });
   const entries = readdirSync(join(here, 'test')).filter((f) => f.endsWith('.test.ts')).map((f) => join(here, 'test', f));
   await build({ entryPoints: entries, bundle: true, format: 'esm', platform: 'node', outdir: dir, outExtension: { '.js': '.mjs' }, logLevel: 'warning' });
