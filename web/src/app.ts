@@ -12,6 +12,7 @@ import {
 import { changedKeys } from './changes.js';
 import { Client, type SocketLike } from './client.js';
 import { clear, h } from './dom.js';
+import { guardedRedraw } from './redraw.js';
 import {
   characterParams,
   draftAdd,
@@ -26,6 +27,8 @@ import { type MatchModel, deadlineSeconds } from './model.js';
 import type { Color, Command, GameState, MatchSummary } from './protocol.js';
 import { deadlineText, orderText, resultText, roundText, turnText } from './status.js';
 import { CHARACTER_TITLES } from './protocol.js';
+
+const kNoticeMs = 8000; // how long an error stays on screen
 
 function wsUrl(): string {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -43,6 +46,10 @@ export function startGame(root: HTMLElement): void {
     random: Math.random,
   });
   let selection: Selection = { kind: 'none' };
+  const top = h('div', {}); // title, connection, notices, game over: rebuilt each time
+  const screen = h('div', {}); // the lobby (kept) or the match (rebuilt)
+  clear(root);
+  root.append(top, screen);
   let changed = new Set<string>();
   let shownState: GameState | null = null;
   let shownSeq = -1;
@@ -140,33 +147,57 @@ export function startGame(root: HTMLElement): void {
     const list = h('div', { class: 'notices', 'aria-live': 'polite' });
     const now = Date.now();
     for (const n of client.model.notices) {
-      if (now - n.at > 8000) continue; // a notice stays 8 s
+      if (now - n.at > kNoticeMs) continue;
       list.append(h('div', { class: 'notice', 'data-code': n.code }, n.text));
     }
     return list;
   };
 
-  const loginForm = (): HTMLElement => {
-    const last = window.localStorage.getItem('eryantis.lastNickname') ?? '';
-    const input = h('input', { name: 'nickname', maxlength: 24, pattern: '[A-Za-z0-9_.\\-]{1,24}', required: true, value: last, placeholder: 'nickname', autocomplete: 'nickname' }) as HTMLInputElement;
-    return h(
+  // The lobby's forms are built once and kept: a redraw (the list refreshes every
+  // 2 s) must not wipe what is being typed or chosen.
+  const nicknameInput = h('input', { name: 'nickname', maxlength: 24, pattern: '[A-Za-z0-9_.\\-]{1,24}', required: true, value: window.localStorage.getItem('eryantis.lastNickname') ?? '', placeholder: 'nickname', autocomplete: 'nickname' }) as HTMLInputElement;
+  const loginForm = h(
+    'form',
+    {
+      class: 'login',
+      onsubmit: (ev: Event) => {
+        ev.preventDefault();
+        const nick = nicknameInput.value.trim();
+        if (!nick) return;
+        window.localStorage.setItem('eryantis.lastNickname', nick);
+        client.login(nick);
+      },
+    },
+    h('h2', {}, 'Play Eryantis'),
+    h('label', {}, 'Nickname ', nicknameInput),
+    h('button', { type: 'submit' }, 'Log in'),
+    h('p', { class: 'hint' }, 'Letters, digits, _ - . (up to 24). Or watch a match below without logging in.'),
+  );
+  const playersSelect = h('select', { name: 'players' }, h('option', { value: 2 }, '2 players'), h('option', { value: 3 }, '3 players'), h('option', { value: 4 }, '4 players (teams)')) as HTMLSelectElement;
+  const modeSelect = h('select', { name: 'mode' }, h('option', { value: 'expert' }, 'expert'), h('option', { value: 'simple' }, 'simple')) as HTMLSelectElement;
+  const whoName = h('strong', {});
+  const createForm = h(
+    'div',
+    {},
+    h('div', { class: 'who' }, 'Logged in as ', whoName, ' ', h('button', { class: 'link', onclick: () => client.logout() }, 'change')),
+    h(
       'form',
       {
-        class: 'login',
+        class: 'create',
         onsubmit: (ev: Event) => {
           ev.preventDefault();
-          const nick = input.value.trim();
-          if (!nick) return;
-          window.localStorage.setItem('eryantis.lastNickname', nick);
-          client.login(nick);
+          client.request({ type: 'create_match', players: Number(playersSelect.value), mode: modeSelect.value });
         },
       },
-      h('h2', {}, 'Play Eryantis'),
-      h('label', {}, 'Nickname ', input),
-      h('button', { type: 'submit' }, 'Log in'),
-      h('p', { class: 'hint' }, 'Letters, digits, _ - . (up to 24). Or watch a match below without logging in.'),
-    );
-  };
+      playersSelect,
+      modeSelect,
+      h('button', { type: 'submit', 'data-create': 1 }, 'Create match'),
+      h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request({ type: 'quick_join', players: Number(playersSelect.value), mode: modeSelect.value }) }, 'Quick join'),
+    ),
+  );
+  const authSlot = h('div', {});
+  const listSlot = h('div', {});
+  const lobbyEl = h('section', { class: 'lobby' }, authSlot, listSlot);
 
   const matchRow = (ms: MatchSummary, open: boolean): HTMLElement => {
     const loggedIn = client.model.loggedIn;
@@ -191,43 +222,20 @@ export function startGame(root: HTMLElement): void {
 
   const lobby = (): HTMLElement => {
     const m = client.model;
-    const section = h('section', { class: 'lobby' });
-    if (!m.loggedIn) section.append(loginForm());
-    else {
-      const players = h('select', { name: 'players' }, h('option', { value: 2 }, '2 players'), h('option', { value: 3 }, '3 players'), h('option', { value: 4 }, '4 players (teams)')) as HTMLSelectElement;
-      const mode = h('select', { name: 'mode' }, h('option', { value: 'expert' }, 'expert'), h('option', { value: 'simple' }, 'simple')) as HTMLSelectElement;
-      section.append(
-        h(
-          'div',
-          { class: 'who' },
-          `Logged in as `,
-          h('strong', {}, m.nickname ?? ''),
-          ' ',
-          h('button', { class: 'link', onclick: () => client.logout() }, 'change'),
-        ),
-        h(
-          'form',
-          {
-            class: 'create',
-            onsubmit: (ev: Event) => {
-              ev.preventDefault();
-              client.request({ type: 'create_match', players: Number(players.value), mode: mode.value });
-            },
-          },
-          players,
-          mode,
-          h('button', { type: 'submit', 'data-create': 1 }, 'Create match'),
-          h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request({ type: 'quick_join', players: Number(players.value), mode: mode.value }) }, 'Quick join'),
-        ),
-      );
+    const auth = m.loggedIn ? createForm : loginForm;
+    if (authSlot.firstChild !== auth) {
+      clear(authSlot);
+      authSlot.append(auth);
     }
-    section.append(
+    whoName.textContent = m.nickname ?? '';
+    clear(listSlot);
+    listSlot.append(
       h('h3', {}, 'Open matches'),
       m.open.length ? h('ul', { class: 'matches open' }, ...m.open.map((x) => matchRow(x, true))) : h('p', { class: 'hint' }, 'None yet: create one.'),
       h('h3', {}, 'Being played'),
       m.running.length ? h('ul', { class: 'matches running' }, ...m.running.map((x) => matchRow(x, false))) : h('p', { class: 'hint' }, 'None.'),
     );
-    return section;
+    return lobbyEl;
   };
 
   const setupPanel = (m: MatchModel): HTMLElement | null => {
@@ -340,15 +348,19 @@ export function startGame(root: HTMLElement): void {
       shownSeq = m.seq;
       root.dataset['shownMatch'] = String(m.match);
     }
-    clear(root);
-    root.append(
-      h('h1', { class: 'brand' }, 'Eryantis'),
-      ...[connectionBar(), notices()].filter((x): x is HTMLElement => x !== null),
-    );
-    if (m && state) root.append(matchScreen(m));
-    else root.append(lobby());
-    const over = gameOverScreen();
-    if (over) root.append(over);
+    clear(top);
+    top.append(h('h1', { class: 'brand' }, 'Eryantis'), ...[connectionBar(), notices(), gameOverScreen()].filter((x): x is HTMLElement => x !== null));
+    document.body.classList.toggle('in-match', Boolean(m && state));
+    if (m && state) {
+      clear(screen);
+      screen.append(matchScreen(m));
+    } else {
+      const l = lobby();
+      if (screen.firstChild !== l) {
+        clear(screen);
+        screen.append(l);
+      }
+    }
     void root.offsetHeight; // style and layout included in the figure (paint is not)
     const ms = performance.now() - t0;
     if (m && state) {
@@ -361,7 +373,8 @@ export function startGame(root: HTMLElement): void {
     }
   }
 
-  client.onChange(() => draw());
+  const requestDraw = guardedRedraw(draw);
+  client.onChange(() => requestDraw());
   // Countdowns and fading notices each second; the lobby's list every 2 s (the
   // protocol has no push for the list of matches).
   let tick = 0;
@@ -369,7 +382,8 @@ export function startGame(root: HTMLElement): void {
     const m = client.model;
     tick += 1;
     if (!m.match && client.connection === 'open' && tick % 2 === 0) client.request({ type: 'list_matches' });
-    if (m.match?.deadline || m.notices.length || client.connection !== 'open') draw();
+    const noticeShown = m.notices.some((n) => Date.now() - n.at < kNoticeMs + 1000);
+    if (m.match?.deadline || noticeShown || client.connection !== 'open') requestDraw();
   }, 1000);
   client.start();
   draw();

@@ -5,6 +5,7 @@
 import { drawBoards, drawCharacters, drawTable, type BoardInput } from './board.js';
 import { changedKeys } from './changes.js';
 import { clear, h } from './dom.js';
+import { guardedRedraw } from './redraw.js';
 import type { GameState, View } from './protocol.js';
 import { orderText, roundText, turnText } from './status.js';
 import { type LogEntry, type Unit, formatHash, parseHash, step } from './timeline.js';
@@ -67,6 +68,12 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     logEl?: HTMLElement;
   } | null = null;
   const perf = ((window as unknown as { eryantisPerf?: unknown[] }).eryantisPerf = [] as unknown[]);
+  let next: () => void = () => {};
+  const guarded = guardedRedraw(() => next());
+  const redraw = (fn: () => void): void => {
+    next = fn;
+    guarded();
+  };
 
   const list = (): HTMLElement =>
     h(
@@ -125,12 +132,13 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       if (current !== c || c.want !== seq) return; // a later position was asked for meanwhile
       c.seq = seq;
       c.error = null;
-      draw(at);
+      const shown = at;
+      redraw(() => draw(shown));
     } catch (e) {
       if (current !== c || c.want !== seq) return;
       c.seq = seq;
       c.error = `Event ${seq} cannot be shown: ${(e as Error).message}`;
-      draw(null);
+      redraw(() => draw(null));
     }
   }
 
