@@ -112,10 +112,9 @@ turn_grace_ms = 600000
 forfeit_after_ms = 600000
 
 [web]
-enabled = true
 listen = "127.0.0.1"
 port = ${webPort}
-static_root = "${join(web, 'dist')}"
+static_dir = "${join(web, 'dist')}"
 `,
 );
 const base = `http://127.0.0.1:${webPort}/`;
@@ -361,7 +360,7 @@ try {
 
   // --- the replay viewer --------------------------------------------------------------
   const replayPort = await freePort();
-  const replay = spawn(replayBin, [db, 'serve', '--port', String(replayPort)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const replay = spawn(replayBin, [db, 'serve', '--port', String(replayPort), '--static', join(web, 'dist')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let replayLog = '';
   replay.stdout.on('data', (d) => (replayLog += d));
   replay.stderr.on('data', (d) => (replayLog += d));
@@ -414,7 +413,7 @@ try {
   const sp = spawnSync(selfplayBin, ['--games', '1', '--players', '4', '--mode', 'expert', '--seed', String(seed), '--quiet', '--db', db4], { encoding: 'utf8' });
   if (check(sp.status === 0, 'selfplay wrote a 4-player expert match')) {
     const port4 = await freePort();
-    const replay4 = spawn(replayBin, [db4, 'serve', '--port', String(port4)], { stdio: 'ignore' });
+    const replay4 = spawn(replayBin, [db4, 'serve', '--port', String(port4), '--static', join(web, 'dist')], { stdio: 'ignore' });
     try {
       const b4 = `http://127.0.0.1:${port4}/`;
       await until('replay serve (4 players)', async () => {

@@ -4,7 +4,7 @@ export interface LogEntry {
   seq: number;
   at?: string;
   round: number;
-  seat: number;
+  seat: number | null; // null: an event of the server (skip_turn, award_forfeit, create_match)
   type: string;
   text: string;
 }
