@@ -31,7 +31,8 @@ const serverBin = resolve(args.server ?? join(build, 'eryantis-server'));
 const replayBin = resolve(args.replay ?? join(build, 'tools', 'eryantis-replay'));
 const selfplayBin = resolve(args.selfplay ?? join(build, 'tools', 'eryantis-selfplay'));
 const seed = Number(args.seed ?? Date.now() % 1_000_000);
-const kDeadlineMs = 150_000; // the whole run; it normally takes well under a minute
+const kSkipped = 77; // CTest's SKIP_RETURN_CODE
+const kDeadlineMs = 200_000; // the whole run: about a minute on an idle machine, 2.5 on a loaded one
 const started = Date.now();
 console.log(`browser test: seed ${seed} (rerun with --seed ${seed})`);
 mkdirSync(out, { recursive: true });
@@ -59,7 +60,7 @@ let passes = 0;
 function check(ok, what) {
   if (ok) {
     passes += 1;
-    console.log(`ok - ${what}`);
+    console.log(`ok - ${what} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
   } else {
     failures += 1;
     console.log(`not ok - ${what}`);
@@ -126,6 +127,11 @@ async function startServer() {
   server.stdout.on('data', (d) => (serverLog += d));
   server.stderr.on('data', (d) => (serverLog += d));
   await until('the web listener', async () => {
+    if (server.exitCode !== null && /web: unknown section/.test(serverLog)) {
+      // A server from before the web listener (issue 12's server side): nothing to test against.
+      console.log('# SKIP: this eryantis-server has no [web] listener, so the browser cannot reach it');
+      process.exit(kSkipped);
+    }
     if (server.exitCode !== null) throw new Error(`eryantis-server exited (${server.exitCode}):\n${serverLog}`);
     try {
       return (await fetch(base)).ok;
@@ -245,8 +251,17 @@ async function playOne(page) {
   await clickOffer(page, o.index);
   clicks += 1;
   // A click that sends a command waits for its event; a selection just redraws.
-  if (!['student', 'character', 'card-student', 'color', 'dining-student'].includes(o.kind) || o.kind === 'use') {
-    await until(`${page.name}'s ${o.kind} to be applied`, async () => (await seqOf(page)) > before || (await page.$('.notice')) !== null, 5000, 20);
+  if (!['student', 'character', 'card-student', 'color', 'dining-student'].includes(o.kind)) {
+    // One round trip: the page itself waits for the event (or an error notice).
+    await page
+      .waitForFunction(
+        (b) => Number(document.querySelector('.match')?.getAttribute('data-seq') ?? -1) > b || document.querySelector('.notice') !== null,
+        before,
+        { timeout: 5000, polling: 'raf' },
+      )
+      .catch(() => {
+        throw new Error(`timed out waiting for ${page.name}'s ${o.kind} to be applied`);
+      });
   }
   // A draft that cannot be finished (e.g. a swap with nothing to give back): cancel it.
   if (await page.$('.selection')) {
@@ -258,6 +273,14 @@ async function playOne(page) {
 
 async function gameOverShown(page) {
   return (await page.$('[data-game-over]')) !== null;
+}
+
+// Seq and game over of a page in one round trip.
+function where(page) {
+  return page.evaluate(() => ({
+    seq: Number(document.querySelector('.match')?.getAttribute('data-seq') ?? -1),
+    over: document.querySelector('[data-game-over]') !== null,
+  }));
 }
 
 // --- the live match --------------------------------------------------------------------
@@ -289,14 +312,16 @@ try {
   await eve.waitForSelector('.match[data-seat="-1"]');
   check(true, 'eve watches without logging in');
 
-  const players = [alice, bob];
   let reloaded = false;
   let restarted = false;
+  let phoneShot = false;
   let idle = 0;
   const seqsSeen = new Set();
-  while (!(await gameOverShown(alice)) || !(await gameOverShown(bob))) {
+  for (;;) {
     overtime();
-    const seq = Math.max(await seqOf(alice), await seqOf(bob));
+    const [a, b] = await Promise.all([where(alice), where(bob)]);
+    if (a.over && b.over) break;
+    const seq = Math.max(a.seq, b.seq);
     seqsSeen.add(seq);
     if (!reloaded && seq >= 40) {
       // 2. a reload mid-match: back in the seat, board drawn again.
@@ -321,9 +346,21 @@ try {
       }
       check(true, `after SIGKILL and a restart at seq ${seq}, alice, bob and eve are back on the match at seq ${seq}`);
     }
+    if (!phoneShot && seq >= 60) {
+      // Phone portrait: somebody watches on a 390x844 screen.
+      phoneShot = true;
+      const phone = await newPage('phone', { width: 390, height: 844 });
+      await phone.goto(base);
+      await phone.click(`[data-spectate="${matchId}"]`);
+      await phone.waitForSelector('.match[data-seat="-1"] svg.table');
+      await phone.screenshot({ path: join(out, 'board-phone.png'), fullPage: true });
+      check(true, 'a phone-sized page watches the match');
+      await phone.context().close();
+      openPages.splice(openPages.indexOf(phone), 1);
+    }
     let moved = false;
-    for (const p of players) {
-      if (await gameOverShown(p)) continue;
+    for (const [p, w] of [[alice, a], [bob, b]]) {
+      if (w.over) continue;
       if (await playOne(p)) moved = true;
     }
     if (!moved) {
@@ -346,15 +383,11 @@ try {
   const logLines = await alice.$$eval('.log li', (l) => l.length);
   check(logLines > 0, `alice's move log has ${logLines} lines`);
 
-  // Phone portrait: the same board readable in 390x844.
-  const phone = await newPage('phone', { width: 390, height: 844 });
-  await phone.goto(base);
-  await phone.waitForSelector('h3');
-  await shot(phone, 'lobby-phone.png');
-
   const alicePerf = await alice.evaluate(() => window.eryantisPerf.map((p) => p.ms));
   results.figures.live_draw_ms_max = Math.max(...alicePerf);
-  results.figures.live_draw_ms_median = alicePerf.sort((a, b) => a - b)[Math.floor(alicePerf.length / 2)];
+  alicePerf.sort((a, b) => a - b);
+  results.figures.live_draw_ms_min = alicePerf[0];
+  results.figures.live_draw_ms_median = alicePerf[Math.floor(alicePerf.length / 2)];
 
   await killServer('SIGTERM');
 
@@ -430,15 +463,15 @@ try {
       await page4.goto(`${b4}#match=${m4.match}&seq=1`);
       await page4.waitForSelector('svg.table');
       results.figures.first_board_replay_ms = Math.round(await page4.evaluate(() => window.eryantisFirstBoardMs));
-      // Forty events from the middle of the match, one key press each.
+      // Twenty events from the middle of the match, one key press each.
       const events = m4.events;
-      const from = Math.max(1, Math.floor(events / 2) - 20);
+      const from = Math.max(1, Math.floor(events / 2) - 10);
       await page4.fill('[data-jump]', String(from));
       await page4.press('[data-jump]', 'Enter');
       await page4.waitForSelector(`[data-replay-seq="${from}"]`);
       await page4.evaluate(() => window.eryantisPerf.splice(0));
       await page4.locator('body').click({ position: { x: 1, y: 1 } }); // the keys go to the page, not the jump box
-      const to = Math.min(events, from + 40);
+      const to = Math.min(events, from + 20);
       for (let i = from + 1; i <= to; ++i) {
         await page4.keyboard.press('ArrowRight');
         await page4.waitForSelector(`[data-replay-seq="${i}"]`);
@@ -446,6 +479,8 @@ try {
       const perf4 = await page4.evaluate(() => window.eryantisPerf.map((p) => p.ms));
       perf4.sort((a, b) => a - b);
       results.figures.draw_4p_expert_events = perf4.length;
+      // The minimum is the least disturbed by other processes on a shared machine.
+      results.figures.draw_4p_expert_ms_min = perf4[0];
       results.figures.draw_4p_expert_ms_median = perf4[Math.floor(perf4.length / 2)];
       results.figures.draw_4p_expert_ms_p95 = perf4[Math.floor(perf4.length * 0.95)];
       results.figures.draw_4p_expert_ms_max = perf4[perf4.length - 1];
@@ -473,6 +508,7 @@ try {
 }
 
 results.figures.total_s = Math.round((Date.now() - started) / 1000);
+for (const k of Object.keys(results.figures)) results.figures[k] = Math.round(results.figures[k] * 10) / 10;
 writeFileSync(join(out, 'figures.json'), JSON.stringify(results.figures, null, 1) + '\n');
 console.log(`# figures: ${JSON.stringify(results.figures)}`);
 console.log(`# screenshots in ${out}`);
