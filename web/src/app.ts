@@ -3,12 +3,14 @@
 import {
   type BoardInput,
   type Selection,
-  drawBoards,
   drawCharacters,
   drawHand,
-  drawTable,
+  newTable,
+  patchBoards,
+  patchTable,
   seatName,
 } from './board.js';
+import { reconcile } from './patch.js';
 import { changedKeys } from './changes.js';
 import { Client, type SocketLike } from './client.js';
 import { clear, h } from './dom.js';
@@ -78,6 +80,13 @@ export function startGame(root: HTMLElement): void {
     draw();
   };
 
+  // The match and state at the moment of a click: a kept (unchanged) element's
+  // handler must not act on the state of the draw that built it.
+  const now = (): { m: MatchModel; state: GameState } | null => {
+    const m = client.model.match;
+    return m && m.view ? { m, state: m.view.state } : null;
+  };
+
   const boardInput = (m: MatchModel, state: GameState): BoardInput => ({
     state,
     names: names(m),
@@ -86,44 +95,53 @@ export function startGame(root: HTMLElement): void {
     selection,
     changed,
     onStudent: (color: Color) => {
+      const c = now();
+      if (!c) return;
       if (selection.kind === 'character') {
         const side = selection.draft.character === 'minstrel' ? 'A' : 'B';
-        return reselectCharacter(m, state, draftAdd(selection.draft, side, color));
+        return reselectCharacter(c.m, c.state, draftAdd(selection.draft, side, color));
       }
       if (selection.kind === 'student' && selection.color === color) selection = { kind: 'none' };
-      else selection = { kind: 'student', color, targets: studentTargets(m.legal, state, color) };
+      else selection = { kind: 'student', color, targets: studentTargets(c.m.legal, c.state, color) };
       draw();
     },
     onDining: () => {
       if (selection.kind === 'student' && selection.targets.dining) play(selection.targets.dining);
     },
     onGroup: (g: number) => {
+      const c = now();
+      if (!c) return;
       if (selection.kind === 'student') {
         const cmd = selection.targets.islands.get(g);
         if (cmd) play(cmd);
         return;
       }
-      if (selection.kind === 'character') return reselectCharacter(m, state, { ...selection.draft, group: g });
-      const cmd = m.legal.find((c) => c.type === 'move_mother_nature' && (state.mother_nature + (c['steps'] as number)) % state.group_count === g);
+      if (selection.kind === 'character') return reselectCharacter(c.m, c.state, { ...selection.draft, group: g });
+      const cmd = c.m.legal.find((x) => x.type === 'move_mother_nature' && (c.state.mother_nature + (x['steps'] as number)) % c.state.group_count === g);
       if (cmd) play(cmd);
     },
     onCloud: (i: number) => {
-      const cmd = m.legal.find((c) => c.type === 'choose_cloud' && c['cloud'] === i);
+      const cmd = now()?.m.legal.find((x) => x.type === 'choose_cloud' && x['cloud'] === i);
       if (cmd) play(cmd);
     },
     onAssistant: (v: number) => {
-      const cmd = m.legal.find((c) => c.type === 'play_assistant' && c['value'] === v);
+      const cmd = now()?.m.legal.find((x) => x.type === 'play_assistant' && x['value'] === v);
       if (cmd) play(cmd);
     },
-    onCharacter: (id: string) => reselectCharacter(m, state, newDraft(id)),
+    onCharacter: (id: string) => {
+      const c = now();
+      if (c) reselectCharacter(c.m, c.state, newDraft(id));
+    },
     onCardStudent: (color: Color) => {
-      if (selection.kind !== 'character') return;
+      const c = now();
+      if (!c || selection.kind !== 'character') return;
       const d = selection.draft;
-      if (d.character === 'jester') return reselectCharacter(m, state, draftAdd(d, 'A', color));
-      return reselectCharacter(m, state, { ...d, color });
+      if (d.character === 'jester') return reselectCharacter(c.m, c.state, draftAdd(d, 'A', color));
+      return reselectCharacter(c.m, c.state, { ...d, color });
     },
     onDiningStudent: (color: Color) => {
-      if (selection.kind === 'character') reselectCharacter(m, state, draftAdd(selection.draft, 'B', color));
+      const c = now();
+      if (c && selection.kind === 'character') reselectCharacter(c.m, c.state, draftAdd(selection.draft, 'B', color));
     },
   });
 
@@ -282,39 +300,69 @@ export function startGame(root: HTMLElement): void {
     return list;
   };
 
+  // The match screen's frame is kept for the match; its parts are patched in place.
+  let frame: {
+    match: number;
+    root: HTMLElement;
+    header: HTMLElement;
+    bars: HTMLElement;
+    table: SVGElement;
+    chars: HTMLElement;
+    hand: HTMLElement;
+    boards: HTMLElement;
+    log: HTMLElement;
+  } | null = null;
+
   const matchScreen = (m: MatchModel): HTMLElement => {
     const state = m.view!.state;
     const inp = boardInput(m, state);
     const nm = names(m);
     const mine = m.mySeat !== null && m.toAct.includes(m.mySeat);
+    if (!frame || frame.match !== m.match) {
+      const header = h('header', { class: 'status' });
+      const bars = h('div', {});
+      const table = newTable();
+      const chars = h('div', {});
+      const hand = h('div', {});
+      const boards = h('div', { class: 'boards' });
+      const log = h('ol', { class: 'log', 'aria-label': 'move log' });
+      const root = h(
+        'div',
+        {},
+        header,
+        bars,
+        h('div', { class: 'play-area' }, h('div', { class: 'table-wrap' }, table), h('div', { class: 'side' }, chars, hand, boards, h('h3', {}, 'Moves'), log)),
+      );
+      frame = { match: m.match, root, header, bars, table, chars, hand, boards, log };
+    }
+    const f = frame;
+    f.root.className = `match ${mine ? 'my-turn' : ''}`;
+    f.root.dataset['match'] = String(m.match);
+    f.root.dataset['seq'] = String(m.seq);
+    f.root.dataset['seat'] = String(m.mySeat ?? -1);
     const leave = m.status === 'lobby' || m.mySeat === null
       ? h('button', { 'data-leave': 1, onclick: () => client.leave() }, m.mySeat === null ? 'Stop watching' : 'Leave')
       : h('button', { 'data-resign': 1, onclick: () => { if (window.confirm('Resign this match?')) play({ type: 'resign' }); } }, 'Resign');
-    const log = h('ol', { class: 'log', 'aria-label': 'move log' }, ...m.log.map((l) => h('li', { value: l.seq }, l.text)));
-    const screen = h(
-      'div',
-      { class: `match ${mine ? 'my-turn' : ''}`, 'data-match': m.match, 'data-seq': m.seq, 'data-seat': m.mySeat ?? -1 },
-      h(
-        'header',
-        { class: 'status' },
-        h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${state.options.players} players, ${state.options.mode} · ${roundText(state)}`, ' ', leave),
-        h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1 }, turnText(state, nm, m.mySeat ?? -1, m.toAct)),
-        orderText(state, nm) ? h('div', { class: 'order' }, `Turn order: ${orderText(state, nm)}`) : null,
-        seatsBar(m),
-      ),
-      setupPanel(m),
-      selectionBar(m, state),
-      h(
-        'div',
-        { class: 'play-area' },
-        h('div', { class: 'table-wrap' }, drawTable(inp)),
-        h('div', { class: 'side' }, drawCharacters(inp), drawHand(inp), drawBoards(inp), h('h3', {}, 'Moves'), log),
-      ),
+    clear(f.header);
+    f.header.append(
+      h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${state.options.players} players, ${state.options.mode} · ${roundText(state)}`, ' ', leave),
+      h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1 }, turnText(state, nm, m.mySeat ?? -1, m.toAct)),
+      orderText(state, nm) ? h('div', { class: 'order' }, `Turn order: ${orderText(state, nm)}`) : '',
+      seatsBar(m),
     );
-    queueMicrotask(() => {
-      log.scrollTop = log.scrollHeight;
-    });
-    return screen;
+    clear(f.bars);
+    for (const bar of [setupPanel(m), selectionBar(m, state)]) if (bar) f.bars.append(bar);
+    patchTable(f.table, inp);
+    const selSig = JSON.stringify([selection.kind, selection.kind === 'character' ? [selection.draft, [...selection.choices.colors], [...selection.choices.swapA]] : null]);
+    const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`));
+    reconcile(f.chars, [{ key: 'characters', sig: JSON.stringify([state.characters, state.turn.active, m.legal, selSig, charKeys]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
+    const handBoard = m.mySeat !== null ? state.boards[m.mySeat]?.hand : null;
+    reconcile(f.hand, [{ key: 'hand', sig: JSON.stringify([handBoard, m.legal, selection.kind]), build: () => drawHand(inp) ?? h('div', {}) }]);
+    patchBoards(f.boards, inp);
+    const atEnd = f.log.scrollTop + f.log.clientHeight >= f.log.scrollHeight - 4;
+    reconcile(f.log, m.log.map((l) => ({ key: String(l.seq), sig: l.text, build: () => h('li', { value: l.seq }, l.text) })));
+    if (atEnd) queueMicrotask(() => (f.log.scrollTop = f.log.scrollHeight));
+    return f.root;
   };
 
   const gameOverScreen = (): HTMLElement | null => {
@@ -352,9 +400,13 @@ export function startGame(root: HTMLElement): void {
     top.append(h('h1', { class: 'brand' }, 'Eryantis'), ...[connectionBar(), notices(), gameOverScreen()].filter((x): x is HTMLElement => x !== null));
     document.body.classList.toggle('in-match', Boolean(m && state));
     if (m && state) {
-      clear(screen);
-      screen.append(matchScreen(m));
+      const el = matchScreen(m);
+      if (screen.firstChild !== el) {
+        clear(screen);
+        screen.append(el);
+      }
     } else {
+      frame = null;
       const l = lobby();
       if (screen.firstChild !== l) {
         clear(screen);

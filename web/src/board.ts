@@ -3,6 +3,7 @@
 // and what the player may click; every drawn thing also carries its facts in
 // data-* attributes (read by the browser tests, never by the app).
 import { h, s } from './dom.js';
+import { type Keyed, reconcile, slot } from './patch.js';
 import {
   type StudentTargets,
   type Draft,
@@ -93,99 +94,125 @@ function tower(x: number, y: number, color: string, n: number | null): SVGElemen
   );
 }
 
-function islands(inp: BoardInput): SVGElement {
+function groupItems(inp: BoardInput): Keyed[] {
   const { state } = inp;
-  const root = s('g', { class: 'islands' });
   const mnTargets = motherNatureTargets(inp.legal, state);
   const sel = inp.selection;
+  const items: Keyed[] = [];
   for (let g = 0; g < state.group_count; ++g) {
     const grp = state.groups[g]!;
-    const tiles = Array.from({ length: grp.tiles }, (_, i) => (grp.first_tile + i) % 12);
     let target: 'mn' | 'student' | 'character' | null = null;
     if (sel.kind === 'student' && sel.targets.islands.has(g)) target = 'student';
     else if (sel.kind === 'character' && sel.choices.groups.has(g)) target = 'character';
     else if (sel.kind === 'none' && mnTargets.has(g)) target = 'mn';
     const key = `group-${grp.first_tile}`;
-    const cls = ['group', target ? 'target' : '', inp.changed.has(key) ? 'changed' : ''].join(' ');
-    const node = s('g', {
-      class: cls,
-      'data-group': g,
-      'data-tiles': groupLabel(grp),
-      'data-students': compactStudents(grp.students),
-      'data-tower': grp.tower ?? '',
-      'data-towers': grp.towers,
-      'data-no-entry': grp.no_entry,
-      'data-mn': g === state.mother_nature ? 1 : 0,
-      onclick: target ? () => inp.onGroup(g) : undefined,
+    const changed = inp.changed.has(key);
+    items.push({
+      key,
+      sig: JSON.stringify([g, grp, g === state.mother_nature, target, changed]),
+      build: () => groupNode(inp, g, target, changed),
     });
-    // The band joining merged tiles, then the tiles themselves.
-    for (let i = 0; i + 1 < tiles.length; ++i) {
-      const [x1, y1] = tileXY(tiles[i]!);
-      const [x2, y2] = tileXY(tiles[i + 1]!);
-      node.append(s('line', { x1, y1, x2, y2, class: 'band' }));
-    }
-    for (const t of tiles) {
-      const [x, y] = tileXY(t);
-      node.append(s('circle', { cx: x, cy: y, r: TILE_R, class: 'tile' }), s('text', { x, y: y + TILE_R - 6, class: 'tile-id' }, t));
-    }
-    const mid = tiles[Math.floor((tiles.length - 1) / 2)]!;
-    const [x, y] = tileXY(mid);
-    node.append(studentDiscs(grp.students, x, y + 2, 22));
-    if (grp.tower) node.append(tower(x - 22, y - 28, grp.tower, grp.towers));
-    if (grp.no_entry > 0) {
-      node.append(
-        s('g', { class: 'no-entry' }, s('circle', { cx: x + 26, cy: y - 28, r: 10 }), s('text', { x: x + 26, y: y - 24 }, `✕${grp.no_entry > 1 ? grp.no_entry : ''}`)),
-      );
-    }
-    if (g === state.mother_nature) {
-      // Mother Nature stands on the outer side of her group.
-      const [ox, oy] = tileXY(mid);
-      const dx = (ox - CENTER) / RING_R;
-      const dy = (oy - CENTER) / RING_R;
-      const mx = ox + dx * (TILE_R + 4);
-      const my = oy + dy * (TILE_R + 4);
-      node.append(s('g', { class: 'mother-nature' }, s('circle', { cx: mx, cy: my, r: 13 }), s('text', { x: mx, y: my + 4 }, 'MN')));
-    }
-    const title = s('title', {}, `Island ${groupLabel(grp)}: ${compactStudents(grp.students)}`);
-    node.append(title);
-    root.append(node);
   }
-  return root;
+  return items;
 }
 
-function clouds(inp: BoardInput): SVGElement {
+function groupNode(inp: BoardInput, g: number, target: string | null, changed: boolean): SVGElement {
   const { state } = inp;
-  const root = s('g', { class: 'clouds' });
-  const n = state.options.players;
-  const targets = inp.selection.kind === 'none' ? cloudTargets(inp.legal) : new Map<number, Command>();
-  for (let i = 0; i < n; ++i) {
-    const c = state.clouds[i]!;
-    const a = (i / n) * 2 * Math.PI - Math.PI / 2 + (n === 2 ? Math.PI / 2 : 0);
-    const x = CENTER + (n === 2 ? 62 : 78) * Math.cos(a);
-    const y = CENTER + (n === 2 ? 62 : 78) * Math.sin(a);
-    const target = targets.has(i);
-    const key = `cloud-${i}`;
-    root.append(
-      s(
-        'g',
-        {
-          class: `cloud ${target ? 'target' : ''} ${c.taken ? 'taken' : ''} ${inp.changed.has(key) ? 'changed' : ''}`,
-          'data-cloud': i,
-          'data-students': c.taken ? 'taken' : compactStudents(c.students),
-          onclick: target ? () => inp.onCloud(i) : undefined,
-        },
-        s('circle', { cx: x, cy: y, r: 44, class: 'cloud-shape' }),
-        c.taken ? s('text', { x, y: y + 4, class: 'small' }, 'taken') : studentDiscs(c.students, x, y, 20, 9),
-        s('title', {}, `Cloud ${i}`),
-      ),
+  const grp = state.groups[g]!;
+  const tiles = Array.from({ length: grp.tiles }, (_, i) => (grp.first_tile + i) % 12);
+  const cls = ['group', target ? 'target' : '', changed ? 'changed' : ''].join(' ');
+  const node = s('g', {
+    class: cls,
+    'data-group': g,
+    'data-tiles': groupLabel(grp),
+    'data-students': compactStudents(grp.students),
+    'data-tower': grp.tower ?? '',
+    'data-towers': grp.towers,
+    'data-no-entry': grp.no_entry,
+    'data-mn': g === state.mother_nature ? 1 : 0,
+    onclick: target ? () => inp.onGroup(g) : undefined,
+  });
+  // The band joining merged tiles, then the tiles themselves.
+  for (let i = 0; i + 1 < tiles.length; ++i) {
+    const [x1, y1] = tileXY(tiles[i]!);
+    const [x2, y2] = tileXY(tiles[i + 1]!);
+    node.append(s('line', { x1, y1, x2, y2, class: 'band' }));
+  }
+  for (const t of tiles) {
+    const [x, y] = tileXY(t);
+    node.append(s('circle', { cx: x, cy: y, r: TILE_R, class: 'tile' }), s('text', { x, y: y + TILE_R - 6, class: 'tile-id' }, t));
+  }
+  const mid = tiles[Math.floor((tiles.length - 1) / 2)]!;
+  const [x, y] = tileXY(mid);
+  node.append(studentDiscs(grp.students, x, y + 2, 22));
+  if (grp.tower) node.append(tower(x - 22, y - 28, grp.tower, grp.towers));
+  if (grp.no_entry > 0) {
+    node.append(
+      s('g', { class: 'no-entry' }, s('circle', { cx: x + 26, cy: y - 28, r: 10 }), s('text', { x: x + 26, y: y - 24 }, `✕${grp.no_entry > 1 ? grp.no_entry : ''}`)),
     );
   }
-  return root;
+  if (g === state.mother_nature) {
+    // Mother Nature stands on the outer side of her group.
+    const [ox, oy] = tileXY(mid);
+    const dx = (ox - CENTER) / RING_R;
+    const dy = (oy - CENTER) / RING_R;
+    const mx = ox + dx * (TILE_R + 4);
+    const my = oy + dy * (TILE_R + 4);
+    node.append(s('g', { class: 'mother-nature' }, s('circle', { cx: mx, cy: my, r: 13 }), s('text', { x: mx, y: my + 4 }, 'MN')));
+  }
+  const title = s('title', {}, `Island ${groupLabel(grp)}: ${compactStudents(grp.students)}`);
+  node.append(title);
+  return node;
+}
+
+function cloudItems(inp: BoardInput): Keyed[] {
+  const { state } = inp;
+  const n = state.options.players;
+  const targets = inp.selection.kind === 'none' ? cloudTargets(inp.legal) : new Map<number, Command>();
+  const items: Keyed[] = [];
+  for (let i = 0; i < n; ++i) {
+    const c = state.clouds[i]!;
+    const target = targets.has(i);
+    const key = `cloud-${i}`;
+    const changed = inp.changed.has(key);
+    items.push({
+      key,
+      sig: JSON.stringify([c, n, target, changed]),
+      build: () => {
+        const a = (i / n) * 2 * Math.PI - Math.PI / 2 + (n === 2 ? Math.PI / 2 : 0);
+        const x = CENTER + (n === 2 ? 62 : 78) * Math.cos(a);
+        const y = CENTER + (n === 2 ? 62 : 78) * Math.sin(a);
+        return s(
+          'g',
+          {
+            class: `cloud ${target ? 'target' : ''} ${c.taken ? 'taken' : ''} ${changed ? 'changed' : ''}`,
+            'data-cloud': i,
+            'data-students': c.taken ? 'taken' : compactStudents(c.students),
+            onclick: target ? () => inp.onCloud(i) : undefined,
+          },
+          s('circle', { cx: x, cy: y, r: 44, class: 'cloud-shape' }),
+          c.taken ? s('text', { x, y: y + 4, class: 'small' }, 'taken') : studentDiscs(c.students, x, y, 20, 9),
+          s('title', {}, `Cloud ${i}`),
+        );
+      },
+    });
+  }
+  return items;
+}
+
+// The table (islands and clouds) drawn into `svg`, keeping what did not change.
+export function patchTable(svg: SVGElement, inp: BoardInput): void {
+  reconcile(slot(svg, 'islands', () => s('g', { class: 'islands' })), groupItems(inp));
+  reconcile(slot(svg, 'clouds', () => s('g', { class: 'clouds' })), cloudItems(inp));
+}
+
+export function newTable(): SVGElement {
+  return s('svg', { viewBox: '0 0 640 640', class: 'table', role: 'img', 'aria-label': 'islands and clouds' });
 }
 
 export function drawTable(inp: BoardInput): SVGElement {
-  const svg = s('svg', { viewBox: '0 0 640 640', class: 'table', role: 'img', 'aria-label': 'islands and clouds' });
-  svg.append(islands(inp), clouds(inp));
+  const svg = newTable();
+  patchTable(svg, inp);
   return svg;
 }
 
@@ -277,46 +304,63 @@ function professorsOf(state: GameState, seat: number): string {
     .join(' ');
 }
 
-export function drawBoards(inp: BoardInput): HTMLElement {
+export function patchBoards(wrap: HTMLElement, inp: BoardInput): void {
   const { state } = inp;
-  const wrap = h('div', { class: 'boards' });
   const acting = currentSeat(state);
+  const items: Keyed[] = [];
   for (let seat = 0; seat < state.options.players; ++seat) {
-    const b = state.boards[seat]!;
-    const hand: number[] = [];
-    for (let v = 1; v <= 10; ++v) if (b.hand & (1 << (v - 1))) hand.push(v);
     const key = `board-${seat}`;
-    const team = state.options.players === 4 ? ` · team ${seat % 2 === 0 ? 'A' : 'B'}` : '';
-    const facts = [
-      b.tower_color ? `${b.tower_color} towers${b.tower_color && (state.options.players !== 4 || b.holds_towers) ? ` ${b.towers}` : ''}` : 'no towers yet',
-      state.options.mode === 'expert' ? `coins ${b.coins}` : '',
-      b.played ? `played ${b.played} (MN ${motherNatureSteps(b.played)})` : b.skipped_planning ? 'skipped (absent)' : b.discard ? `last ${b.discard}` : '',
-      b.wizard !== null ? `wizard ${b.wizard}` : '',
-    ].filter(Boolean);
-    wrap.append(
-      h(
-        'section',
-        {
-          class: `board ${seat === acting ? 'acting' : ''} ${seat === inp.viewer ? 'mine' : ''} ${inp.changed.has(key) ? 'changed' : ''}`,
-          'data-board': seat,
-          'data-entrance': compactStudents(b.entrance),
-          'data-dining': compactStudents(b.dining),
-          'data-towers': b.towers,
-          'data-coins': b.coins,
-          'data-professors': professorsOf(state, seat),
-          'data-hand': hand.join(' '),
-        },
-        h(
-          'header',
-          {},
-          h('strong', {}, seatName(inp.names, seat), seat === inp.viewer ? ' (you)' : ''),
-          h('span', { class: 'facts' }, `${team ? team.slice(3) + ' · ' : ''}${facts.join(' · ')}`),
-        ),
-        drawSchool(inp, seat),
-      ),
-    );
+    const mine = seat === inp.viewer;
+    const sel = inp.selection;
+    const selSig = mine ? JSON.stringify([sel.kind, sel.kind === 'student' ? [sel.color, sel.targets.dining !== null] : sel.kind === 'character' ? [sel.draft, [...sel.choices.swapA], [...sel.choices.swapB]] : null, inp.legal]) : '';
+    items.push({
+      key,
+      sig: JSON.stringify([state.boards[seat], professorsOf(state, seat), state.options, seat === acting, mine, inp.names[seat], inp.changed.has(key), selSig]),
+      build: () => boardNode(inp, seat, acting),
+    });
   }
+  reconcile(wrap, items);
+}
+
+export function drawBoards(inp: BoardInput): HTMLElement {
+  const wrap = h('div', { class: 'boards' });
+  patchBoards(wrap, inp);
   return wrap;
+}
+
+function boardNode(inp: BoardInput, seat: number, acting: number): HTMLElement {
+  const { state } = inp;
+  const b = state.boards[seat]!;
+  const hand: number[] = [];
+  for (let v = 1; v <= 10; ++v) if (b.hand & (1 << (v - 1))) hand.push(v);
+  const key = `board-${seat}`;
+  const team = state.options.players === 4 ? ` · team ${seat % 2 === 0 ? 'A' : 'B'}` : '';
+  const facts = [
+    b.tower_color ? `${b.tower_color} towers${b.tower_color && (state.options.players !== 4 || b.holds_towers) ? ` ${b.towers}` : ''}` : 'no towers yet',
+    state.options.mode === 'expert' ? `coins ${b.coins}` : '',
+    b.played ? `played ${b.played} (MN ${motherNatureSteps(b.played)})` : b.skipped_planning ? 'skipped (absent)' : b.discard ? `last ${b.discard}` : '',
+    b.wizard !== null ? `wizard ${b.wizard}` : '',
+  ].filter(Boolean);
+  return h(
+      'section',
+      {
+        class: `board ${seat === acting ? 'acting' : ''} ${seat === inp.viewer ? 'mine' : ''} ${inp.changed.has(key) ? 'changed' : ''}`,
+        'data-board': seat,
+        'data-entrance': compactStudents(b.entrance),
+        'data-dining': compactStudents(b.dining),
+        'data-towers': b.towers,
+        'data-coins': b.coins,
+        'data-professors': professorsOf(state, seat),
+        'data-hand': hand.join(' '),
+      },
+      h(
+        'header',
+        {},
+        h('strong', {}, seatName(inp.names, seat), seat === inp.viewer ? ' (you)' : ''),
+        h('span', { class: 'facts' }, `${team ? team.slice(3) + ' · ' : ''}${facts.join(' · ')}`),
+      ),
+      drawSchool(inp, seat),
+    );
 }
 
 // --- characters and hand --------------------------------------------------------

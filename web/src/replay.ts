@@ -2,7 +2,8 @@
 // matches, and one match on a timeline: the board at every event, the move log in
 // sync, steps by event/turn/round, jump to N, keyboard shortcuts, a URL per
 // position, and the first divergence `verify` found.
-import { drawBoards, drawCharacters, drawTable, type BoardInput } from './board.js';
+import { drawCharacters, newTable, patchBoards, patchTable, type BoardInput } from './board.js';
+import { reconcile } from './patch.js';
 import { changedKeys } from './changes.js';
 import { clear, h } from './dom.js';
 import { guardedRedraw } from './redraw.js';
@@ -66,6 +67,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     shown: GameState | null;
     error: string | null;
     logEl?: HTMLElement;
+    frame?: Frame;
   } | null = null;
   const perf = ((window as unknown as { eryantisPerf?: unknown[] }).eryantisPerf = [] as unknown[]);
   let next: () => void = () => {};
@@ -157,24 +159,36 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     }
   }
 
-  function draw(at: AtResponse | null): void {
-    const t0 = performance.now();
-    const c = current!;
+  // The frame of a match's page is built once; each position patches it.
+  interface Frame {
+    root: HTMLElement;
+    pos: HTMLElement;
+    scrub: HTMLInputElement;
+    jump: HTMLInputElement;
+    error: HTMLElement;
+    board: HTMLElement;
+    eventLine: HTMLElement;
+    turn: HTMLElement;
+    order: HTMLElement;
+    table: SVGElement;
+    chars: HTMLElement;
+    boards: HTMLElement;
+  }
+
+  function buildFrame(c: NonNullable<typeof current>, names: string[]): Frame {
     const last = c.log.length ? c.log[c.log.length - 1]!.seq : 0;
-    clear(root);
-    const names = ['', '', '', ''];
-    nickList(c.info.nicknames).forEach((n, i) => (names[i] = n));
     const divergence = c.verify && !c.verify.ok ? c.verify : null;
     const scrub = h('input', {
       type: 'range',
       min: 0,
       max: last,
-      value: c.seq,
+      value: 0,
       'aria-label': 'event',
       class: 'scrubber',
       oninput: (ev: Event) => go(Number((ev.target as HTMLInputElement).value)),
     }) as HTMLInputElement;
-    const jump = h('input', { type: 'number', min: 0, max: last, value: c.seq, class: 'jump', 'aria-label': 'jump to event', 'data-jump': 1 }) as HTMLInputElement;
+    const jump = h('input', { type: 'number', min: 0, max: last, value: 0, class: 'jump', 'aria-label': 'jump to event', 'data-jump': 1 }) as HTMLInputElement;
+    const pos = h('span', { class: 'pos' });
     const controls = h(
       'div',
       { class: 'controls' },
@@ -182,7 +196,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       h('button', { title: 'round back (PageUp)', 'data-step': 'round-back', onclick: () => move('round', -1) }, '« round'),
       h('button', { title: 'turn back (↑)', 'data-step': 'turn-back', onclick: () => move('turn', -1) }, '‹ turn'),
       h('button', { title: 'event back (←)', 'data-step': 'event-back', onclick: () => move('event', -1) }, '‹ event'),
-      h('span', { class: 'pos', 'data-replay-seq': c.seq }, `event ${c.seq} of ${last}`),
+      pos,
       h('button', { title: 'event forward (→)', 'data-step': 'event-fwd', onclick: () => move('event', 1) }, 'event ›'),
       h('button', { title: 'turn forward (↓)', 'data-step': 'turn-fwd', onclick: () => move('turn', 1) }, 'turn ›'),
       h('button', { title: 'round forward (PageDown)', 'data-step': 'round-fwd', onclick: () => move('round', 1) }, 'round »'),
@@ -193,23 +207,19 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       ? h('div', { class: 'marks' }, h('span', { class: 'diverge-mark', style: `left:${(100 * divergence.seq) / last}%`, title: `diverges at ${divergence.seq}` }))
       : null;
     // The log is built once per match; a step only moves the highlight.
-    if (!c.logEl) {
-      c.logEl = h(
-        'ol',
-        { class: 'log replay-log' },
-        ...c.log.map((e) =>
-          h(
-            'li',
-            { value: e.seq, class: divergence?.seq === e.seq ? 'diverged' : '', 'data-log-seq': e.seq, onclick: () => go(e.seq) },
-            e.round ? `R${e.round} ` : '',
-            e.text,
-          ),
+    const logEl = h(
+      'ol',
+      { class: 'log replay-log' },
+      ...c.log.map((e) =>
+        h(
+          'li',
+          { value: e.seq, class: divergence?.seq === e.seq ? 'diverged' : '', 'data-log-seq': e.seq, onclick: () => go(e.seq) },
+          e.round ? `R${e.round} ` : '',
+          e.text,
         ),
-      );
-    }
-    const logList = c.logEl;
-    logList.querySelector('li.current')?.classList.remove('current');
-    logList.querySelector(`li[data-log-seq="${c.seq}"]`)?.classList.add('current');
+      ),
+    );
+    c.logEl = logEl;
     const header = h(
       'header',
       { class: 'status' },
@@ -220,10 +230,48 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       scrub,
       marks,
     );
-    root.append(h('h1', { class: 'brand' }, 'Eryantis replay'), header);
+    const error = h('div', {});
+    const eventLine = h('div', { class: 'event-line' });
+    const turn = h('div', { class: 'turn', 'data-turn': 1 });
+    const order = h('div', { class: 'order' });
+    const table = newTable();
+    const chars = h('div', {});
+    const boards = h('div', { class: 'boards' });
+    const board = h(
+      'div',
+      { class: 'match replay', 'data-match': c.info.match },
+      eventLine,
+      turn,
+      order,
+      h('div', { class: 'play-area' }, h('div', { class: 'table-wrap' }, table), h('div', { class: 'side' }, chars, boards, h('h3', {}, 'Moves'), logEl)),
+    );
+    void names;
+    const root = h('div', {}, h('h1', { class: 'brand' }, 'Eryantis replay'), header, error, board);
+    return { root, pos, scrub, jump, error, board, eventLine, turn, order, table, chars, boards };
+  }
+
+  function draw(at: AtResponse | null): void {
+    const t0 = performance.now();
+    const c = current!;
+    const last = c.log.length ? c.log[c.log.length - 1]!.seq : 0;
+    const names = ['', '', '', ''];
+    nickList(c.info.nicknames).forEach((n, i) => (names[i] = n));
+    if (!c.frame) c.frame = buildFrame(c, names);
+    const f = c.frame;
+    if (root.firstChild !== f.root) {
+      clear(root);
+      root.append(f.root);
+    }
+    f.pos.textContent = `event ${c.seq} of ${last}`;
+    f.pos.dataset['replaySeq'] = String(c.seq);
+    f.scrub.value = String(c.seq);
+    if (document.activeElement !== f.jump) f.jump.value = String(c.seq);
+    clear(f.error);
     if (c.error || !at) {
-      root.append(h('div', { class: 'banner error' }, c.error ?? 'no state'));
+      f.error.append(h('div', { class: 'banner error' }, c.error ?? 'no state'));
+      f.board.hidden = true;
     } else {
+      f.board.hidden = false;
       const state = at.view.state;
       const changed = changedKeys(c.shown, state);
       c.shown = state;
@@ -244,23 +292,27 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
         onDiningStudent: () => {},
       };
       const entry = c.log.find((e) => e.seq === c.seq);
-      root.append(
-        h(
-          'div',
-          { class: 'match replay', 'data-match': c.info.match, 'data-seq': c.seq, 'data-hash': at.hash },
-          h('div', { class: 'event-line' }, entry ? `${c.seq}: ${entry.text}` : 'Before the first event'),
-          h('div', { class: 'turn', 'data-turn': 1 }, `${roundText(state)} · ${turnText(state, names, -1, at.to_act)}`),
-          orderText(state, names) ? h('div', { class: 'order' }, `Turn order: ${orderText(state, names)}`) : null,
-          h('div', { class: 'play-area' }, h('div', { class: 'table-wrap' }, drawTable(inp)), h('div', { class: 'side' }, drawCharacters(inp), drawBoards(inp), h('h3', {}, 'Moves'), logList)),
-        ),
-      );
+      f.board.dataset['seq'] = String(c.seq);
+      f.board.dataset['hash'] = at.hash;
+      f.eventLine.textContent = entry ? `${c.seq}: ${entry.text}` : 'Before the first event';
+      f.turn.textContent = `${roundText(state)} · ${turnText(state, names, -1, at.to_act)}`;
+      const order = orderText(state, names);
+      f.order.textContent = order ? `Turn order: ${order}` : '';
+      patchTable(f.table, inp);
+      const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`));
+      reconcile(f.chars, [{ key: 'characters', sig: JSON.stringify([state.options.mode, state.characters, state.turn.active, charKeys]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
+      patchBoards(f.boards, inp);
       root.dataset['drawnSeq'] = String(c.seq);
       const w = window as unknown as { eryantisFirstBoardMs?: number };
       if (w.eryantisFirstBoardMs === undefined) w.eryantisFirstBoardMs = performance.now();
     }
-    queueMicrotask(() => logList.querySelector('.current')?.scrollIntoView({ block: 'nearest' }));
+    const logList = c.logEl!;
+    logList.querySelector('li.current')?.classList.remove('current');
+    const cur = logList.querySelector(`li[data-log-seq="${c.seq}"]`);
+    cur?.classList.add('current');
     void root.offsetHeight; // style and layout included in the figure (paint is not)
     perf.push({ seq: c.seq, ms: performance.now() - t0 });
+    queueMicrotask(() => cur?.scrollIntoView({ block: 'nearest' }));
   }
 
   function drawList(): void {
