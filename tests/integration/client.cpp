@@ -239,8 +239,8 @@ std::optional<Message> Client::spectate(std::int64_t match) {
   return request(R"("type":"spectate","match":)" + std::to_string(match));
 }
 
-std::optional<Message> Client::ping() {
-  return request(R"("type":"ping")");
+std::optional<Message> Client::ping(Millis timeout) {
+  return request(R"("type":"ping")", timeout);
 }
 
 std::string Client::send_play(std::string_view command_json,

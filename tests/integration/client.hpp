@@ -85,7 +85,7 @@ class Client {
   std::optional<Message> create(int players, std::string_view mode);
   std::optional<Message> join(std::int64_t match);
   std::optional<Message> spectate(std::int64_t match);
-  std::optional<Message> ping();
+  std::optional<Message> ping(Millis timeout = Millis(5000));
   // Sends a play request; the caller reads the reply (the id is returned).
   std::string send_play(std::string_view command_json, std::optional<std::int64_t> expected_seq,
                         std::optional<std::string> command_id = std::nullopt);

@@ -30,7 +30,9 @@ class MemoryBudgetTest : public ServerFixture {};
 
 TEST_F(MemoryBudgetTest, NeverReadingSpectatorsOfABusyMatchStayWithinTheBudget) {
   constexpr std::size_t kBudget = 8 << 20;
-  constexpr int kSpectators = 120;
+  // A sanitizer build serialises a state ~10x slower: 40 spectators still ask for
+  // ~80 MiB, ten times the budget, without queueing a minute of work on the loop.
+  const int kSpectators = sanitizer_run() ? 40 : 120;
   constexpr int kSyncsEach = 400;  // ~5 KiB each: ~240 MiB asked for in all
   const std::string path = write_config(dir_, "eryantis.toml", db_, TestConfig{});
   {
@@ -91,8 +93,10 @@ TEST_F(MemoryBudgetTest, NeverReadingSpectatorsOfABusyMatchStayWithinTheBudget) 
   }
   const std::string log = server_->log();
   EXPECT_NE(log.find("the most of all connections"), std::string::npos) << server_->log_tail();
-  // The players, who read, are never the ones cut.
-  EXPECT_TRUE(game.player(0).client && game.player(0).client->ping());
+  // The players, who read, are never the ones cut. The loop may still be
+  // answering the spectators' syncs (up to 48,000 states), so the ping may wait for
+  // them: what counts is that it is answered, not how fast.
+  EXPECT_TRUE(game.player(0).client && game.player(0).client->ping(std::chrono::seconds(60)));
 }
 
 }  // namespace
