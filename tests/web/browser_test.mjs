@@ -113,6 +113,7 @@ turn_grace_ms = 600000
 forfeit_after_ms = 600000
 
 [web]
+enabled = true
 listen = "127.0.0.1"
 port = ${webPort}
 static_dir = "${join(web, 'dist')}"
@@ -197,13 +198,15 @@ async function login(page, nickname) {
 
 const seqOf = (page) => page.evaluate(() => Number(document.querySelector('.match')?.getAttribute('data-seq') ?? -1));
 
-// The things a page offers to click now (kept in the page as window.__offers).
+// The things a page offers to click now, each named by a selector and its index
+// among the matches: the page redraws on its own (countdowns), so an element found
+// now may be replaced by an equal one before the click.
 async function offers(page) {
   return page.evaluate(() => {
     const found = [];
     const sel = (s, kind) =>
-      document.querySelectorAll(s).forEach((el) => {
-        found.push({ el, kind, label: el.getAttribute('data-entrance') ?? el.getAttribute('data-use') ?? '' });
+      document.querySelectorAll(s).forEach((el, n) => {
+        found.push({ sel: s, n, kind, label: el.getAttribute('data-entrance') ?? el.getAttribute('data-use') ?? '' });
       });
     sel('button[data-wizard]', 'wizard');
     sel('button[data-tower]', 'tower');
@@ -217,21 +220,23 @@ async function offers(page) {
     sel('.selection [data-color]', 'color');
     sel('rect.pick', 'dining-student');
     sel('button[data-use]', 'use');
-    window.__offers = found.map((f) => f.el);
-    return found.map((f, index) => ({ index, kind: f.kind, label: f.label }));
+    return found;
   });
 }
 
-// A real mouse click in the middle of offer `index` (for an island: of its first tile).
-async function clickOffer(page, index) {
-  const point = await page.evaluate((i) => {
-    const el = window.__offers[i];
+// A real mouse click in the middle of an offer (for an island: of its first tile).
+async function clickOffer(page, o) {
+  const point = await page.evaluate(({ sel, n }) => {
+    const el = document.querySelectorAll(sel)[n];
+    if (!el) return null;
     const target = el.matches('g.group') ? el.querySelector('circle.tile') : el;
     target.scrollIntoView({ block: 'center', inline: 'nearest' });
     const r = target.getBoundingClientRect();
     return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-  }, index);
+  }, o);
+  if (!point) return false;
   await page.mouse.click(point.x, point.y);
+  return true;
 }
 
 // One random click among the offers of a page whose turn it is; false when it offers nothing.
@@ -248,7 +253,7 @@ async function playOne(page) {
   }
   const o = pick(choices);
   const before = await seqOf(page);
-  await clickOffer(page, o.index);
+  if (!(await clickOffer(page, o))) return true; // gone meanwhile (a new event): look again
   clicks += 1;
   // A click that sends a command waits for its event; a selection just redraws.
   if (!['student', 'character', 'card-student', 'color', 'dining-student'].includes(o.kind)) {
