@@ -10,6 +10,13 @@ packages=(
   libreadline-dev rapidjson-dev ccache
   clang-16 libclang-rt-16-dev
 )
+# The web client (web/): Node.js and npm build it (Debian's nodejs 18 is enough; a
+# machine that already has node and npm keeps its own), and Debian's chromium runs
+# its browser test (no browser is ever downloaded).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
+packages+=(chromium)
 
 missing=()
 for p in "${packages[@]}"; do

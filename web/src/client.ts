@@ -1,0 +1,230 @@
+// The connection to the server and the session on it: hello, login with the
+// stored resume token, requests with ids, answers to pings, and reconnecting with
+// backoff after a drop or a server restart (back in the seat, or back to the
+// match being watched). The socket, timers and storage are passed in, so the
+// tests drive it with fakes; the page passes WebSocket, setTimeout, localStorage.
+import { type Model, type Request, backToLobby, disconnected, initialModel, reduce } from './model.js';
+import type { Command, ServerMessage } from './protocol.js';
+
+export interface SocketLike {
+  send(text: string): void;
+  close(): void;
+  onopen: (() => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: (() => void) | null;
+  onerror: (() => void) | null;
+}
+
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export interface ClientDeps {
+  open(): SocketLike;
+  now(): number;
+  setTimer(fn: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+  tokens: StorageLike; // resume tokens per nickname (survive the browser)
+  tab: StorageLike; // this tab's nickname and watched match (survive a reload)
+  random(): number;
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'waiting';
+
+// Reconnect delays: quick first tries for a dropped Wi-Fi, then at most every 8 s
+// (a server restart of a few seconds is caught on the 3rd or 4th try).
+export const kBackoffMs = [250, 500, 1000, 2000, 4000, 8000];
+
+export function tokenKey(nickname: string): string {
+  return `eryantis.token.${nickname}`;
+}
+
+export class Client {
+  model: Model = initialModel();
+  connection: ConnectionState = 'waiting';
+  retryAt: number | null = null;
+  replaced = false; // another connection took this nickname: do not fight over it
+  private socket: SocketLike | null = null;
+  private nextId = 1;
+  private attempts = 0;
+  private timer: unknown = null;
+  private commandCounter = 0;
+  private readonly session: string;
+  private listeners: Array<(msg: ServerMessage | null) => void> = [];
+
+  constructor(private readonly deps: ClientDeps) {
+    this.session = Math.floor(deps.random() * 0xffffffff).toString(36);
+    const nick = deps.tab.getItem('eryantis.nickname');
+    if (nick) this.model = { ...this.model, nickname: nick };
+    const watch = Number(deps.tab.getItem('eryantis.watching') ?? '');
+    if (watch > 0) this.model = { ...this.model, watching: watch };
+  }
+
+  onChange(fn: (msg: ServerMessage | null) => void): void {
+    this.listeners.push(fn);
+  }
+
+  private changed(msg: ServerMessage | null): void {
+    for (const fn of this.listeners) fn(msg);
+  }
+
+  start(): void {
+    this.replaced = false;
+    this.connect();
+  }
+
+  private connect(): void {
+    this.timer = null;
+    this.retryAt = null;
+    this.connection = 'connecting';
+    const sock = this.deps.open();
+    this.socket = sock;
+    sock.onopen = () => {
+      if (this.socket !== sock) return;
+      this.sendRaw({ type: 'hello', protocol: 1, client: 'eryantis-web/0.1', updates: 'full' });
+    };
+    sock.onmessage = (ev) => {
+      if (this.socket !== sock || typeof ev.data !== 'string') return;
+      let msg: ServerMessage;
+      try {
+        msg = JSON.parse(ev.data) as ServerMessage;
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    };
+    sock.onclose = () => {
+      if (this.socket !== sock) return;
+      this.dropped();
+    };
+    sock.onerror = () => {
+      /* onclose follows */
+    };
+    this.changed(null);
+  }
+
+  private dropped(): void {
+    this.socket = null;
+    this.model = disconnected(this.model);
+    if (this.replaced) {
+      this.connection = 'waiting';
+      this.changed(null);
+      return;
+    }
+    const base = kBackoffMs[Math.min(this.attempts, kBackoffMs.length - 1)]!;
+    this.attempts += 1;
+    const delay = Math.round(base * (0.75 + 0.5 * this.deps.random())); // jitter: do not all come back at once
+    this.connection = 'waiting';
+    this.retryAt = this.deps.now() + delay;
+    this.timer = this.deps.setTimer(() => this.connect(), delay);
+    this.changed(null);
+  }
+
+  // Try at once (the "reconnect now" button).
+  reconnectNow(): void {
+    if (this.socket) return;
+    if (this.timer !== null) this.deps.clearTimer(this.timer);
+    this.replaced = false;
+    this.connect();
+  }
+
+  private receive(msg: ServerMessage): void {
+    if (msg.type === 'welcome') {
+      this.connection = 'open';
+      this.attempts = 0;
+      if (this.model.nickname) this.login(this.model.nickname);
+      else if (this.model.watching) this.request({ type: 'spectate', match: this.model.watching });
+      else this.request({ type: 'list_matches' });
+    }
+    if (msg.type === 'logged_in') {
+      this.deps.tokens.setItem(tokenKey(msg.nickname), msg.token);
+      this.deps.tab.setItem('eryantis.nickname', msg.nickname);
+      const watch = this.model.watching;
+      if (msg.match === undefined && watch) {
+        // A logged-in spectator: login ended the watching; take it up again.
+        this.request({ type: 'spectate', match: watch });
+      }
+    }
+    if (msg.type === 'error' && msg.code === 'NICKNAME_TAKEN' && !this.model.loggedIn) {
+      // Our own earlier connection may not have timed out yet (docs/protocol.md, checklist 4):
+      // stay logged out; the player sees the message and may try again.
+      this.deps.tab.removeItem('eryantis.nickname');
+    }
+    if (msg.type === 'shutdown' && /another connection/.test(msg.message)) this.replaced = true;
+    const step = reduce(this.model, msg, this.deps.now());
+    this.model = step.model;
+    if (this.model.watching) this.deps.tab.setItem('eryantis.watching', String(this.model.watching));
+    else this.deps.tab.removeItem('eryantis.watching');
+    for (const r of step.requests) {
+      if (r.type === 'pong') this.sendRaw(r);
+      else this.request(r);
+    }
+    this.changed(msg);
+  }
+
+  private sendRaw(obj: Record<string, unknown>): boolean {
+    if (!this.socket) return false;
+    try {
+      this.socket.send(JSON.stringify(obj));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  request(req: Request): boolean {
+    return this.sendRaw({ ...req, id: this.nextId++ });
+  }
+
+  login(nickname: string): void {
+    const token = this.deps.tokens.getItem(tokenKey(nickname));
+    this.model = { ...this.model, nickname };
+    this.request(token ? { type: 'login', nickname, token } : { type: 'login', nickname });
+  }
+
+  // Logging out = forgetting the nickname in this tab and starting a new connection.
+  logout(): void {
+    this.deps.tab.removeItem('eryantis.nickname');
+    this.deps.tab.removeItem('eryantis.watching');
+    this.model = initialModel();
+    const sock = this.socket;
+    this.socket = null;
+    sock?.close();
+    this.connect();
+  }
+
+  play(command: Command): boolean {
+    const m = this.model.match;
+    if (!m) return false;
+    this.commandCounter += 1;
+    return this.request({
+      type: 'play',
+      command,
+      expected_seq: m.seq,
+      command_id: `web-${this.session}-${this.commandCounter}`,
+    });
+  }
+
+  spectate(match: number): void {
+    this.model = { ...this.model, watching: match };
+    this.request({ type: 'spectate', match });
+  }
+
+  leave(): void {
+    this.request({ type: 'leave_match' });
+  }
+
+  closeGameOver(): void {
+    this.model = backToLobby(this.model);
+    this.changed(null);
+  }
+
+  playAgain(): void {
+    const g = this.model.gameOver;
+    this.model = backToLobby(this.model);
+    this.request(g ? { type: 'quick_join', players: g.players, mode: g.mode } : { type: 'quick_join' });
+    this.changed(null);
+  }
+}

@@ -1,0 +1,235 @@
+// The client's state and how each server message changes it. Pure: no DOM, no
+// socket, no clock (the caller passes `now`); the reply it asks for is returned
+// as `requests`, so tests drive it with fake message streams.
+import { fallbackLegal } from './legal.js';
+import type {
+  Command,
+  Deadline,
+  GameEvent,
+  MatchResult,
+  MatchSummary,
+  SeatInfo,
+  ServerMessage,
+  View,
+} from './protocol.js';
+
+export interface LogLine {
+  seq: number;
+  text: string;
+}
+
+export interface Notice {
+  code: string;
+  text: string;
+  at: number;
+}
+
+export interface MatchModel {
+  match: number;
+  seq: number;
+  status: string;
+  hash: string;
+  seats: SeatInfo[];
+  toAct: number[];
+  allowed: string[];
+  legal: Command[]; // from the server, or derived from `allowed` for an older one
+  mySeat: number | null; // null: spectator
+  view: View | null;
+  deadline: (Deadline & { at: number }) | null; // `at`: when it fires, in the caller's clock
+  log: LogLine[];
+  lastEvent: GameEvent | null;
+}
+
+export interface Model {
+  nickname: string | null;
+  loggedIn: boolean;
+  open: MatchSummary[];
+  running: MatchSummary[];
+  match: MatchModel | null;
+  watching: number | null; // the match this connection spectates (to watch again after a reconnect)
+  gameOver: { match: number; result: MatchResult; players: number; mode: string } | null;
+  notices: Notice[];
+  lastMatchOptions: { players: number; mode: string } | null;
+}
+
+export type Request = Record<string, unknown> & { type: string };
+
+export function initialModel(): Model {
+  return {
+    nickname: null,
+    loggedIn: false,
+    open: [],
+    running: [],
+    match: null,
+    watching: null,
+    gameOver: null,
+    notices: [],
+    lastMatchOptions: null,
+  };
+}
+
+const kLogLines = 400; // a whole 4-player match is about 300 events
+const kNotices = 5;
+
+export function addNotice(model: Model, code: string, text: string, now: number): Model {
+  return { ...model, notices: [...model.notices, { code, text, at: now }].slice(-kNotices) };
+}
+
+// A log line for an event when the server sends no `text` (an older server):
+// the type and parameters as they are, not a second copy of the render sentences.
+export function fallbackText(event: GameEvent, seats: SeatInfo[]): string {
+  const who = seats.find((s) => s.seat === event.seat)?.nickname ?? (event.seat >= 0 ? `seat ${event.seat}` : 'server');
+  const params = Object.entries(event.command)
+    .filter(([k]) => k !== 'type')
+    .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join(', ');
+  return `${who}: ${event.type.replace(/_/g, ' ')}${params ? ` (${params})` : ''}`;
+}
+
+function deadlineAt(d: Deadline | null | undefined, now: number, keep: MatchModel['deadline']): MatchModel['deadline'] {
+  if (d === undefined) return keep; // an older server, or a message that does not carry it
+  if (d === null) return null;
+  return { ...d, at: now + d.in_ms };
+}
+
+function legalOf(legal: Command[] | undefined, view: View | null, seat: number | null, allowed: string[]): Command[] {
+  if (legal) return legal;
+  if (!view) return [];
+  return fallbackLegal(view.state, seat, allowed);
+}
+
+export interface Step {
+  model: Model;
+  requests: Request[];
+}
+
+// Applies one server message.
+export function reduce(model: Model, msg: ServerMessage, now: number): Step {
+  const requests: Request[] = [];
+  let m = model;
+  switch (msg.type) {
+    case 'logged_in':
+      m = { ...m, nickname: msg.nickname, loggedIn: true, watching: null };
+      if (msg.match === undefined) {
+        // Not seated: the lobby (a logged-in connection no longer spectates).
+        if (m.match && m.match.mySeat === null) m = { ...m, match: null };
+        requests.push({ type: 'list_matches' });
+      }
+      break;
+    case 'match_list':
+      m = { ...m, open: msg.open, running: msg.running };
+      break;
+    case 'joined':
+      m = { ...m, gameOver: null, watching: null };
+      break;
+    case 'spectating':
+      m = { ...m, gameOver: null, watching: msg.match };
+      break;
+    case 'left':
+      m = { ...m, match: null, watching: null };
+      requests.push({ type: 'list_matches' });
+      break;
+    case 'state': {
+      const same = m.match && m.match.match === msg.match ? m.match : null;
+      const opts = msg.view.state.options;
+      m = {
+        ...m,
+        gameOver: null,
+        watching: msg.seat === null ? msg.match : null,
+        lastMatchOptions: { players: opts.players, mode: opts.mode },
+        match: {
+          match: msg.match,
+          seq: msg.seq,
+          status: msg.status,
+          hash: msg.hash,
+          seats: msg.seats,
+          toAct: msg.to_act,
+          allowed: msg.allowed,
+          legal: legalOf(msg.legal, msg.view, msg.seat, msg.allowed),
+          mySeat: msg.seat,
+          view: msg.view,
+          deadline: deadlineAt(msg.deadline, now, null),
+          log: same ? same.log : [],
+          lastEvent: same ? same.lastEvent : null,
+        },
+      };
+      break;
+    }
+    case 'seats':
+      if (m.match && m.match.match === msg.match) {
+        m = { ...m, match: { ...m.match, seats: msg.seats, deadline: deadlineAt(msg.deadline, now, m.match.deadline) } };
+      }
+      break;
+    case 'event': {
+      const cur = m.match;
+      if (!cur || cur.match !== msg.match) break;
+      if (msg.seq <= cur.seq) break; // already folded (a state after a resume may overtake)
+      if (!msg.view) {
+        // An events-only session (or a server that left the view out): ask for the state.
+        requests.push({ type: 'sync' });
+      }
+      const text = msg.text ?? msg.event.text ?? fallbackText(msg.event, cur.seats);
+      const view = msg.view ?? cur.view;
+      m = {
+        ...m,
+        match: {
+          ...cur,
+          seq: msg.seq,
+          hash: msg.hash,
+          toAct: msg.to_act,
+          allowed: msg.allowed,
+          legal: legalOf(msg.legal, view, cur.mySeat, msg.allowed),
+          view,
+          status: view && view.state.phase !== 'setup' ? (view.state.phase === 'game_over' ? 'finished' : 'running') : cur.status,
+          deadline: deadlineAt(msg.deadline, now, cur.deadline),
+          log: [...cur.log, { seq: msg.seq, text }].slice(-kLogLines),
+          lastEvent: msg.event,
+        },
+      };
+      break;
+    }
+    case 'game_over': {
+      const opts = m.lastMatchOptions ?? { players: 2, mode: 'simple' };
+      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts }, watching: null };
+      if (m.match && m.match.match === msg.match) m = { ...m, match: { ...m.match, legal: [], toAct: [], deadline: null } };
+      requests.push({ type: 'list_matches' });
+      break;
+    }
+    case 'match_abandoned':
+      m = addNotice(m, 'MATCH_ABANDONED', msg.message, now);
+      if (m.match && m.match.match === msg.match) m = { ...m, match: null };
+      m = { ...m, watching: null };
+      requests.push({ type: 'list_matches' });
+      break;
+    case 'error':
+      m = addNotice(m, msg.code, msg.message, now);
+      if (msg.code === 'STALE_SEQ' && m.match) requests.push({ type: 'sync' });
+      if (msg.code === 'NOT_IN_MATCH' && m.match) m = { ...m, match: null, watching: null };
+      break;
+    case 'shutdown':
+      m = addNotice(m, 'SHUTDOWN', msg.message, now);
+      break;
+    case 'ping':
+      requests.push({ type: 'pong' });
+      break;
+    default:
+      break;
+  }
+  return { model: m, requests };
+}
+
+// After a dropped connection: what the model keeps (who we are, what we watched).
+export function disconnected(model: Model): Model {
+  return { ...model, loggedIn: false };
+}
+
+// Leaving the game-over screen.
+export function backToLobby(model: Model): Model {
+  return { ...model, gameOver: null, match: null };
+}
+
+// Seconds left before the deadline, never negative.
+export function deadlineSeconds(match: MatchModel, now: number): number | null {
+  if (!match.deadline) return null;
+  return Math.max(0, Math.ceil((match.deadline.at - now) / 1000));
+}

@@ -1,0 +1,90 @@
+// Sentences for the status bar and the game-over screen (pure).
+import type { Deadline, GameState, MatchResult } from './protocol.js';
+import { CHARACTER_TITLES, currentSeat } from './protocol.js';
+
+function name(names: string[], seat: number): string {
+  return names[seat] || `seat ${seat}`;
+}
+
+// Whose turn it is and what they may do, e.g. "Your turn: move a student (1 of 3 moved) or use a character".
+export function turnText(state: GameState, names: string[], viewer: number, toAct: number[]): string {
+  if (state.phase === 'game_over') return 'Game over';
+  if (state.phase === 'setup') {
+    const waiting = toAct.map((seat) => {
+      const b = state.boards[seat]!;
+      const what = [b.wizard === null ? 'a wizard' : '', b.tower_color === null ? 'a tower colour' : ''].filter(Boolean).join(' and ');
+      return seat === viewer ? `you (${what})` : `${name(names, seat)} (${what})`;
+    });
+    return waiting.length ? `Setup: waiting for ${waiting.join(', ')}` : 'Setup: waiting for players';
+  }
+  const seat = currentSeat(state);
+  if (seat < 0) return 'Waiting';
+  const who = seat === viewer ? 'Your turn' : `${name(names, seat)}'s turn`;
+  const b = state.boards[seat]!;
+  let doing: string;
+  if (state.phase === 'planning') {
+    doing = 'play an assistant';
+  } else if (b.skipped_planning) {
+    doing = 'absent this round: the server skips the turn';
+  } else {
+    const perTurn = state.options.players === 3 ? 4 : 3;
+    if (state.turn.students_moved < perTurn) doing = `move a student (${state.turn.students_moved} of ${perTurn} moved)`;
+    else if (!state.turn.mother_nature_moved) doing = 'move Mother Nature';
+    else if (!state.skip_clouds) doing = 'choose a cloud';
+    else doing = 'end the turn';
+    if (state.options.mode === 'expert' && !state.turn.character_used) doing += ' or use a character';
+  }
+  return `${who}: ${doing}`;
+}
+
+export function roundText(state: GameState): string {
+  const phase = { setup: 'setup', planning: 'planning phase', action: 'action phase', game_over: 'game over' }[state.phase];
+  const parts = [state.round > 0 ? `Round ${state.round}` : '', phase];
+  if (state.last_round) parts.push('last round');
+  if (state.turn.active && state.phase === 'action') parts.push(`${CHARACTER_TITLES[state.turn.active] ?? state.turn.active} active`);
+  if (state.turn.excluded_color) parts.push(`${state.turn.excluded_color} gives no influence`);
+  return parts.filter(Boolean).join(' · ');
+}
+
+export function orderText(state: GameState, names: string[]): string {
+  if (state.phase !== 'planning' && state.phase !== 'action') return '';
+  const order: string[] = [];
+  for (let i = 0; i < state.order_size; ++i) {
+    const n = name(names, state.order[i]!);
+    order.push(i === state.turn_index ? `[${n}]` : n);
+  }
+  return order.join(' › ');
+}
+
+export function deadlineText(d: Deadline, seconds: number): string {
+  const who = d.nickname ?? `seat ${d.seat}`;
+  switch (d.action) {
+    case 'skip_turn':
+      return `${who} is offline: their turn is skipped in ${seconds} s`;
+    case 'forfeit':
+      return `${who} wins by forfeit in ${seconds} s unless someone comes back`;
+    case 'abandon':
+      return `the match is abandoned in ${seconds} s unless ${who} comes back`;
+    case 'remove':
+      return `${who} is removed from the match in ${seconds} s unless they choose`;
+    default:
+      return `${d.action} for ${who} in ${seconds} s`;
+  }
+}
+
+const REASONS: Record<string, string> = {
+  last_tower: 'the last tower was built',
+  three_groups: 'only three island groups are left',
+  bag_empty: 'the bag ran out of students',
+  no_assistants: 'the assistants ran out',
+  forfeit: 'the others left (forfeit)',
+  resign: 'a player resigned',
+};
+
+export function resultText(result: MatchResult, me: string | null): string {
+  const why = REASONS[result.reason] ?? result.reason;
+  const names = result.nicknames.join(' and ');
+  if (result.draw) return `A draw between ${names}: ${why}.`;
+  if (me && result.nicknames.includes(me)) return `You win: ${why}.`;
+  return `${names || 'Nobody'} won: ${why}.`;
+}

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Client, type ClientDeps, type SocketLike, type StorageLike, kBackoffMs, tokenKey } from '../src/client.js';
+
+class FakeSocket implements SocketLike {
+  sent: Array<Record<string, unknown>> = [];
+  closed = false;
+  onopen: (() => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  send(text: string): void {
+    this.sent.push(JSON.parse(text) as Record<string, unknown>);
+  }
+  close(): void {
+    this.closed = true;
+  }
+  push(msg: object): void {
+    this.onmessage?.({ data: JSON.stringify(msg) });
+  }
+  types(): string[] {
+    return this.sent.map((m) => m['type'] as string);
+  }
+}
+
+class MemoryStorage implements StorageLike {
+  map = new Map<string, string>();
+  getItem(k: string): string | null {
+    return this.map.get(k) ?? null;
+  }
+  setItem(k: string, v: string): void {
+    this.map.set(k, v);
+  }
+  removeItem(k: string): void {
+    this.map.delete(k);
+  }
+}
+
+function harness(tokens = new MemoryStorage(), tab = new MemoryStorage()) {
+  const sockets: FakeSocket[] = [];
+  const timers: Array<{ fn: () => void; ms: number }> = [];
+  let now = 0;
+  const deps: ClientDeps = {
+    open: () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s;
+    },
+    now: () => now,
+    setTimer: (fn, ms) => timers.push({ fn, ms }),
+    clearTimer: () => {},
+    tokens,
+    tab,
+    random: () => 0.5,
+  };
+  const client = new Client(deps);
+  const connect = (): FakeSocket => {
+    const s = sockets.at(-1)!;
+    s.onopen?.();
+    s.push({ type: 'welcome', server: 'eryantis/0.1.0', protocol: 1, heartbeat_ms: 5000, timeout_ms: 15000 });
+    return s;
+  };
+  return { client, sockets, timers, connect, tokens, tab, advance: (ms: number) => (now += ms) };
+}
+
+const welcomeThenHello = (s: FakeSocket) => assert.equal(s.types()[0], 'hello');
+
+test('log in, keep the token per nickname, and come back to the seat after a drop', () => {
+  const h = harness();
+  h.client.start();
+  const s1 = h.connect();
+  welcomeThenHello(s1);
+  assert.deepEqual(s1.sent[0], { type: 'hello', protocol: 1, client: 'eryantis-web/0.1', updates: 'full' });
+  h.client.login('alice');
+  assert.deepEqual(s1.sent.at(-1), { type: 'login', nickname: 'alice', id: 2 });
+  s1.push({ type: 'logged_in', id: 3, nickname: 'alice', token: 'a'.repeat(64) });
+  assert.equal(h.tokens.getItem(tokenKey('alice')), 'a'.repeat(64));
+  // The server goes away: a retry is scheduled with the first backoff delay.
+  s1.onclose?.();
+  assert.equal(h.client.connection, 'waiting');
+  assert.equal(h.timers.length, 1);
+  assert.equal(h.timers[0]!.ms, kBackoffMs[0]);
+  // Still down: the next delay is longer.
+  h.timers[0]!.fn();
+  h.sockets.at(-1)!.onclose?.();
+  assert.equal(h.timers[1]!.ms, kBackoffMs[1]);
+  h.timers[1]!.fn();
+  const s3 = h.connect();
+  assert.deepEqual(s3.sent[1], { type: 'login', nickname: 'alice', token: 'a'.repeat(64), id: s3.sent[1]!['id'] });
+  assert.equal(h.client.connection, 'open');
+});
+
+test('a reload (a new Client on the same storages) logs in again with the token', () => {
+  const tokens = new MemoryStorage();
+  const tab = new MemoryStorage();
+  tokens.setItem(tokenKey('bob'), 'b'.repeat(64));
+  tab.setItem('eryantis.nickname', 'bob');
+  const h = harness(tokens, tab);
+  h.client.start();
+  const s = h.connect();
+  assert.deepEqual(s.types(), ['hello', 'login']);
+  assert.equal(s.sent[1]!['token'], 'b'.repeat(64));
+});
+
+test('a spectator watches the same match again after reconnecting', () => {
+  const h = harness();
+  h.client.start();
+  const s1 = h.connect();
+  h.client.spectate(5);
+  s1.push({ type: 'spectating', id: 3, match: 5 });
+  assert.equal(h.tab.getItem('eryantis.watching'), '5');
+  s1.onclose?.();
+  h.timers[0]!.fn();
+  const s2 = h.connect();
+  assert.deepEqual(s2.types(), ['hello', 'spectate']);
+  assert.equal(s2.sent[1]!['match'], 5);
+});
+
+test('a logged-in spectator logs in, then watches again', () => {
+  const tab = new MemoryStorage();
+  tab.setItem('eryantis.nickname', 'carol');
+  tab.setItem('eryantis.watching', '2');
+  const h = harness(new MemoryStorage(), tab);
+  h.client.start();
+  const s = h.connect();
+  assert.deepEqual(s.types(), ['hello', 'login']);
+  s.push({ type: 'logged_in', id: 2, nickname: 'carol', token: 'c'.repeat(64) });
+  assert.deepEqual(s.types(), ['hello', 'login', 'spectate', 'list_matches']);
+});
+
+test('replaced by another connection: no reconnect fight', () => {
+  const h = harness();
+  h.client.start();
+  const s = h.connect();
+  s.push({ type: 'shutdown', message: 'logged in from another connection' });
+  s.onclose?.();
+  assert.equal(h.client.replaced, true);
+  assert.equal(h.timers.length, 0);
+});
+
+test('play carries expected_seq and a fresh command_id; pings get pongs', () => {
+  const h = harness();
+  h.client.start();
+  const s = h.connect();
+  s.push({ type: 'ping' });
+  assert.deepEqual(s.sent.at(-1), { type: 'pong' });
+  s.push({
+    type: 'state', match: 1, seq: 12, status: 'running', hash: 'x', seats: [], to_act: [0], allowed: [], legal: [], seat: 0,
+    view: { viewer: 0, state: { options: { players: 2, mode: 'simple' } } },
+  });
+  h.client.play({ type: 'choose_cloud', cloud: 1 });
+  h.client.play({ type: 'choose_cloud', cloud: 0 });
+  const [a, b] = s.sent.slice(-2);
+  assert.equal(a!['expected_seq'], 12);
+  assert.deepEqual(a!['command'], { type: 'choose_cloud', cloud: 1 });
+  assert.notEqual(a!['command_id'], b!['command_id']);
+});
