@@ -98,7 +98,8 @@ void Runner::wait_for_pace(Bot& bot) {
   pace_queue_.push_back(&bot);
 }
 
-// Every millisecond: tokens at --target-rate (at most 2 ms' worth saved up),
+// Every millisecond: tokens at --target-rate (at most 10 ms' worth saved up: a
+// loaded machine runs the 1 ms timer late),
 // one per waiting bot, first come first served.
 void Runner::release_paced() {
   const auto now = Clock::now();
