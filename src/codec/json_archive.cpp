@@ -2,7 +2,7 @@
 
 namespace eryantis::codec::detail {
 
-void parse_object(rapidjson::Document& doc, std::string_view json, const char* what) {
+void parse_object(PooledDocument& doc, std::string_view json, const char* what) {
   doc.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(json.data(),
                                                                                     json.size());
   if (doc.HasParseError())

@@ -279,7 +279,7 @@ class JsonIn {
 };
 
 // Parses one JSON object (nothing before or after it) into `doc`; `what` names it in messages.
-void parse_object(rapidjson::Document& doc, std::string_view json, const char* what);
+void parse_object(PooledDocument& doc, std::string_view json, const char* what);
 
 // Parses `json` as one `object` and reads it with `read(JsonIn&)`; every failure
 // becomes a DecodeError (`what` names the input in the messages of library errors).
@@ -287,7 +287,8 @@ template <class T, class Read>
 std::expected<T, DecodeError> read_json_object(std::string_view json, const char* what,
                                                const char* object, Read&& read) {
   return decode<T>(what, [&] {
-    rapidjson::Document doc;
+    LineDocument line;
+    PooledDocument& doc = line.doc();
     parse_object(doc, json, object);
     JsonIn in(doc, "");
     return read(in);

@@ -212,7 +212,8 @@ std::string_view error_code_name(ErrorCode code) {
 }
 
 std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
-  rapidjson::Document doc;
+  codec::LineDocument pooled;  // no heap for a request of a few KiB
+  codec::PooledDocument& doc = pooled.doc();
   try {
     // Iterative: no recursion depth an attacker can exhaust. Trailing garbage is an error.
     doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(line.data(),
