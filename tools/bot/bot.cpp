@@ -128,8 +128,8 @@ void Bot::on_floor_line(std::string_view line) {
     }
     case MessageType::Event:
       ++st.events_applied;
-      floor_step_ = (floor_step_ + 1) % t.steps.size();
-      if (floor_step_ == 0 && index_ == 0) runner_.on_game_finished();
+      ++floor_events_;
+      if (floor_events_ % t.steps.size() == 0 && index_ == 0) runner_.on_game_finished();
       break;
     case MessageType::Error:
       ++st.errors[m->code.empty() ? std::string("FLOOR") : m->code];
@@ -148,7 +148,10 @@ void Bot::on_floor_line(std::string_view line) {
 
 void Bot::maybe_act_floor() {
   if (phase_ != Phase::InMatch || awaiting_ack_ || retry_scheduled_ || runner_.stopping()) return;
-  const TranscriptStep& step = runner_.options().floor->steps[floor_step_];
+  // As in a game: the event of our previous command must have arrived (its ack comes first).
+  if (floor_sent_ && floor_events_ <= floor_sent_at_) return;
+  const Transcript& t = *runner_.options().floor;
+  const TranscriptStep& step = t.steps[floor_events_ % t.steps.size()];
   if (step.seat != index_) return;
   if (const double wait = token_wait_ms(); wait > 0) {
     retry_later(static_cast<std::uint64_t>(wait) + 1);
@@ -157,6 +160,8 @@ void Bot::maybe_act_floor() {
   if (!paced()) return;
   spend_token();
   conn_.send(step.play);
+  floor_sent_ = true;
+  floor_sent_at_ = floor_events_;
   awaiting_ack_ = true;
   sent_at_ = Clock::now();
   ++runner_.stats().commands_sent;

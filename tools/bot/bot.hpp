@@ -187,7 +187,11 @@ class Bot final : public client::LineConnection::Handler {
   Clock::time_point tokens_at_ = Clock::now();
   bool pace_waiting_ = false;
   bool pace_granted_ = false;
-  std::size_t floor_step_ = 0;  // floor mode: the transcript step to be played next
+  // Floor mode: events received (the next step is their count modulo the transcript's
+  // length), and that count when our last command was sent.
+  std::uint64_t floor_events_ = 0;
+  std::uint64_t floor_sent_at_ = 0;
+  bool floor_sent_ = false;
 };
 
 class Table {
