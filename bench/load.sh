@@ -4,13 +4,19 @@
 #   bench/load.sh            # all scenarios: a b c d
 #   bench/load.sh a b        # only throughput and latency
 #
-# a  throughput: 1,000 concurrent 2-player matches for $DURATION s
-# b  ack latency at half that load (1,000 matches paced to ~10,000 commands/s)
+# a  throughput: 1,000 concurrent 2-player matches for $DURATION s, against the real server
+#    and against the floor (bench/floor_server.cpp: the same loop, transport, SQLite settings
+#    and group committer, but no rules and no JSON decoding) replaying a game the real server
+#    just played (eryantis-bot --record / --floor); commands/s, server and bot CPU per command
+#    (user + system from /proc/PID/stat over the measured window), RSS, and their ratios
+# b  ack latency at half of the maximum a just measured (eryantis-bot --target-rate), for both
+#    (runs a first when it is not asked for)
 # c  scale: 10,000 connections (5,000 seated idle matches); server RSS per connection / per match
 # d  restart: kill -9 the server with 5,000 matches running, restart it, time until every match plays again
 #
 # Environment: BUILD (build folder, default build-release), PORT (default 17777), DURATION (default 20),
-# WARMUP (default 3), RATE_B (scenario b's requests/s per connection, default 7), DOC (default docs/performance.md; "" = do not write it).
+# WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
+# FLOOR_PORT (default PORT + 1), DOC (default docs/performance.md; "" = do not write it).
 # Durability is the configuration default, synchronous=FULL. Results are printed as a table and
 # written between the markers of docs/performance.md, with the exact commands.
 set -euo pipefail
@@ -20,16 +26,25 @@ BUILD=${BUILD:-$ROOT/build-release}
 PORT=${PORT:-17777}
 DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-3}
-RATE_B=${RATE_B:-7}
+REPEAT=${REPEAT:-1}
+FLOOR_PORT=${FLOOR_PORT:-$((PORT + 1))}
 DOC=${DOC-$ROOT/docs/performance.md}
 SCENARIOS=("$@")
 [ ${#SCENARIOS[@]} -eq 0 ] && SCENARIOS=(a b c d)
+# b paces at half of a's maximum: a runs first.
+if [[ " ${SCENARIOS[*]} " == *" b "* && " ${SCENARIOS[*]} " != *" a "* ]]; then SCENARIOS=(a "${SCENARIOS[@]}"); fi
 
 echo "== building (Release) in $BUILD" >&2
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DERYANTIS_BENCH=OFF -DERYANTIS_TESTS=OFF >/dev/null
-cmake --build "$BUILD" -j"$(nproc)" --target eryantis-server eryantis-bot >/dev/null
+# Google Benchmark (for the BM_Fold figure) is optional.
+if cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DERYANTIS_BENCH=ON -DERYANTIS_TESTS=OFF >/dev/null 2>&1; then
+  cmake --build "$BUILD" -j"$(nproc)" --target eryantis-server eryantis-bot eryantis-floor eryantis-bench >/dev/null
+else
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DERYANTIS_BENCH=OFF -DERYANTIS_TESTS=OFF >/dev/null
+  cmake --build "$BUILD" -j"$(nproc)" --target eryantis-server eryantis-bot eryantis-floor >/dev/null
+fi
 SERVER=$BUILD/eryantis-server
 BOT=$BUILD/tools/eryantis-bot
+FLOOR=$BUILD/bench/eryantis-floor
 
 # 10,000 connections need 10,000 descriptors in the server and as many in the bot process.
 if ! ulimit -n 65536 2>/dev/null; then
@@ -52,6 +67,23 @@ ROWS=()     # "scenario|metric|goal|measured|verdict"
 COMMANDS=() # exact commands run
 
 row() { ROWS+=("$1|$2|$3|$4|$5"); }
+median() { # run-name-prefix key: the median over $WORK/<prefix>-<i>.json
+  python3 - "$WORK" "$1" "$2" <<'EOF'
+import glob, json, statistics, sys
+work, prefix, key = sys.argv[1:]
+vals = []
+for f in sorted(glob.glob(f"{work}/{prefix}-[0-9]*.json")):
+    lines = open(f).read().strip().splitlines()
+    if lines:
+        vals.append(float(json.loads(lines[-1])[key]))
+m = statistics.median(vals) if vals else float("nan")
+print("nan" if m != m else f"{m:.0f}" if m == int(m) or abs(m) >= 1000 else f"{m:.1f}" if abs(m) >= 10 else f"{m:.2f}")
+EOF
+}
+median_rss() { # prefix: MiB
+  cat "$WORK/$1"-[0-9]*.rss | sort -n | awk '{a[NR]=$1} END{printf "%d", a[int((NR+1)/2)]/1024}'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", (b > 0 ? a/b : 0)}'; }
 verdict() { # value op goal
   if awk -v v="$1" -v g="$3" "BEGIN{exit !(v $2 g)}"; then echo met; else echo "**missed**"; fi
 }
@@ -69,15 +101,20 @@ rss_kib() {
   awk '/^VmRSS/ {print $2}' "/proc/$1/status"
 }
 
-start_server() { # db [extra args]
-  local db=$1
-  shift
-  local cmd="$SERVER --config $ROOT/config/eryantis.toml --port $PORT --db $db --log-level warn"
+start_server() { # db [log level]
+  launch "$PORT" "$SERVER --config $ROOT/config/eryantis.toml --port $PORT --db $1 --log-level ${2:-warn}"
+}
+start_floor() { # db transcript
+  launch "$FLOOR_PORT" "$FLOOR --port $FLOOR_PORT --db $1 --transcript $2"
+}
+launch() { # port command [extra args]
+  local port=$1 cmd=$2
+  shift 2
   COMMANDS+=("$cmd")
   $cmd "$@" 2>>"$WORK/server.log" &
   SERVER_PID=$!
   for _ in $(seq 1 600); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then return 0; fi
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
     sleep 0.01
   done
   echo "the server did not start; see $WORK/server.log" >&2
@@ -99,36 +136,81 @@ wait_for_line() { # file pattern timeout_s
 run_bot() { # name args...
   local name=$1
   shift
-  local cmd="$BOT --port $PORT --json --quiet $*"
+  local cmd="$BOT --json --quiet $*"
   COMMANDS+=("$cmd")
   echo "== $name: $cmd" >&2
   $cmd >"$WORK/$name.json" 2>"$WORK/$name.err" || true
   tail -2 "$WORK/$name.err" >&2
 }
 
+# The machine, printed beside the results: figures only compare between machines
+# through these (and the ratios to the floor, measured in the same run).
+CPU_MODEL=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+FOLD="not built (Google Benchmark missing)"
+if [ -x "$BUILD/bench/eryantis-bench" ]; then
+  FOLD=$("$BUILD/bench/eryantis-bench" --benchmark_filter='^BM_Fold2pSimple$' --benchmark_format=json 2>/dev/null |
+    python3 -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; print("%.1fM events/s" % (b["items_per_second"] / 1e6))' || echo "failed")
+fi
+FSYNC_US=$("$FLOOR" --probe-fsync "$WORK" || echo "?")
+MACHINE="$(nproc) cores ($CPU_MODEL); BM_Fold2pSimple $FOLD; fsync p50 ${FSYNC_US} µs (4 KiB append + fdatasync in $(dirname "$WORK"))"
+echo "== machine: $MACHINE" >&2
+
 for s in "${SCENARIOS[@]}"; do
   case $s in
     a)
-      start_server "$WORK/a.db"
-      run_bot a --matches 1000 --players 2 --mode simple --duration "$DURATION" --warmup "$WARMUP" --seed 1
-      rss=$(rss_kib "$SERVER_PID")
-      stop_server
-      cps=$(json_field "$WORK/a.json" commands_per_s)
-      row "a: 1,000 2p matches, ${DURATION} s" "acknowledged durable commands/s" "≥ 20000" "$cps" "$(verdict "$cps" ">=" 20000)"
-      row "a" "ack p50 / p99 / max (ms)" "" "$(json_field "$WORK/a.json" ack_p50_ms) / $(json_field "$WORK/a.json" ack_p99_ms) / $(json_field "$WORK/a.json" ack_max_ms)" ""
-      row "a" "games finished; unexpected errors" "0 errors" "$(json_field "$WORK/a.json" games_finished); $(json_field "$WORK/a.json" unexpected_errors)" "$(verdict "$(json_field "$WORK/a.json" unexpected_errors)" "==" 0)"
-      row "a" "server RSS at the end (MiB)" "" "$((rss / 1024))" ""
+      # Alternate real and floor runs so that drift on a shared machine hits both.
+      for i in $(seq 1 "$REPEAT"); do
+        start_server "$WORK/a$i.db"
+        run_bot "a-real-$i" --port "$PORT" --matches 1000 --players 2 --mode simple --duration "$DURATION" \
+          --warmup "$WARMUP" --seed "$i" --watch-pid "$SERVER_PID" --record "$WORK/transcript.txt"
+        rss_kib "$SERVER_PID" >"$WORK/a-real-$i.rss"
+        stop_server
+        start_floor "$WORK/fa$i.db" "$WORK/transcript.txt"
+        run_bot "a-floor-$i" --port "$FLOOR_PORT" --matches 1000 --players 2 --duration "$DURATION" \
+          --warmup "$WARMUP" --floor "$WORK/transcript.txt" --watch-pid "$SERVER_PID"
+        rss_kib "$SERVER_PID" >"$WORK/a-floor-$i.rss"
+        stop_server
+      done
+      A_REAL=$(median a-real commands_per_s)
+      A_FLOOR=$(median a-floor commands_per_s)
+      cpu_real=$(median a-real server_cpu_us_per_command)
+      cpu_floor=$(median a-floor server_cpu_us_per_command)
+      cps_ratio=$(ratio "$A_REAL" "$A_FLOOR")
+      cpu_ratio=$(ratio "$cpu_real" "$cpu_floor")
+      errors=$(($(median a-real unexpected_errors) + $(median a-floor unexpected_errors)))
+      row "a: 1,000 2p matches, ${DURATION} s" "acknowledged durable commands/s: real / floor (ratio)" "ratio ≥ 0.7" \
+        "$A_REAL / $A_FLOOR ($cps_ratio)" "$(verdict "$cps_ratio" ">=" 0.7)"
+      row "a" "server CPU per command (µs): real / floor (ratio)" "ratio ≤ 1.5" \
+        "$cpu_real / $cpu_floor ($cpu_ratio)" "$(verdict "$cpu_ratio" "<=" 1.5)"
+      row "a" "bot CPU per command (µs): real / floor" "" \
+        "$(median a-real bot_cpu_us_per_command) / $(median a-floor bot_cpu_us_per_command)" ""
+      row "a" "ack p50 / p99 / max (ms): real; floor" "" \
+        "$(median a-real ack_p50_ms) / $(median a-real ack_p99_ms) / $(median a-real ack_max_ms); $(median a-floor ack_p50_ms) / $(median a-floor ack_p99_ms) / $(median a-floor ack_max_ms)" ""
+      row "a" "games finished (real); unexpected errors (both)" "0 errors" \
+        "$(median a-real games_finished); $errors" "$(verdict "$errors" "==" 0)"
+      row "a" "server RSS at the end (MiB): real / floor" "" "$(median_rss a-real) / $(median_rss a-floor)" ""
       ;;
     b)
-      # Half of scenario a's 20,000 commands/s goal: 1,000 matches, each connection
-      # paced at RATE_B requests/s (7 gives ~10,000 commands/s in all).
-      start_server "$WORK/b.db"
-      run_bot b --matches 1000 --players 2 --mode simple --duration "$DURATION" --warmup "$WARMUP" --seed 2 --rate "$RATE_B"
-      stop_server
-      p99=$(json_field "$WORK/b.json" ack_p99_ms)
-      row "b: 1,000 2p matches paced at half load, ${DURATION} s" "ack p99 (ms)" "≤ 25" "$p99" "$(verdict "$p99" "<=" 25)"
-      row "b" "ack p50 / max (ms); commands/s" "" "$(json_field "$WORK/b.json" ack_p50_ms) / $(json_field "$WORK/b.json" ack_max_ms); $(json_field "$WORK/b.json" commands_per_s)" ""
-      row "b" "unexpected errors" "0" "$(json_field "$WORK/b.json" unexpected_errors)" "$(verdict "$(json_field "$WORK/b.json" unexpected_errors)" "==" 0)"
+      half_real=$(awk -v v="$A_REAL" 'BEGIN{printf "%.0f", v/2}')
+      half_floor=$(awk -v v="$A_FLOOR" 'BEGIN{printf "%.0f", v/2}')
+      for i in $(seq 1 "$REPEAT"); do
+        start_server "$WORK/b$i.db"
+        run_bot "b-real-$i" --port "$PORT" --matches 1000 --players 2 --mode simple --duration "$DURATION" \
+          --warmup "$WARMUP" --seed "$((i + 100))" --target-rate "$half_real" --watch-pid "$SERVER_PID"
+        stop_server
+        start_floor "$WORK/fb$i.db" "$WORK/transcript.txt"
+        run_bot "b-floor-$i" --port "$FLOOR_PORT" --matches 1000 --players 2 --duration "$DURATION" \
+          --warmup "$WARMUP" --floor "$WORK/transcript.txt" --target-rate "$half_floor" --watch-pid "$SERVER_PID"
+        stop_server
+      done
+      p99=$(median b-real ack_p99_ms)
+      errors=$(($(median b-real unexpected_errors) + $(median b-floor unexpected_errors)))
+      row "b: paced at half of a's maximum, ${DURATION} s" "real server at $half_real commands/s: ack p99 (ms)" "≤ 25" "$p99" "$(verdict "$p99" "<=" 25)"
+      row "b" "real: ack p50 / max (ms); commands/s; server CPU per command (µs)" "" \
+        "$(median b-real ack_p50_ms) / $(median b-real ack_max_ms); $(median b-real commands_per_s); $(median b-real server_cpu_us_per_command)" ""
+      row "b" "floor at $half_floor commands/s: ack p50 / p99 / max (ms); server CPU per command (µs)" "" \
+        "$(median b-floor ack_p50_ms) / $(median b-floor ack_p99_ms) / $(median b-floor ack_max_ms); $(median b-floor server_cpu_us_per_command)" ""
+      row "b" "unexpected errors (both)" "0" "$errors" "$(verdict "$errors" "==" 0)"
       ;;
     c)
       start_server "$WORK/c.db"
@@ -156,28 +238,36 @@ for s in "${SCENARIOS[@]}"; do
       ;;
     d)
       start_server "$WORK/d.db"
-      cmd="$BOT --port $PORT --json --quiet --matches 5000 --players 2 --duration 45 --give-up 30 --connect-rate 200 --seed 4"
+      # A long --duration: the bots are stopped (SIGTERM) once the matches play again, so a
+      # slow machine's seating does not eat into the window after the kill.
+      cmd="$BOT --port $PORT --json --quiet --matches 5000 --players 2 --duration 300 --give-up 30 --connect-rate 200 --seed 4"
       COMMANDS+=("$cmd")
       echo "== d: $cmd" >&2
       $cmd >"$WORK/d.json" 2>"$WORK/d.err" &
       bot=$!
-      wait_for_line "$WORK/d.err" "stage seated" 60 || echo "d: matches not all seated" >&2
+      wait_for_line "$WORK/d.err" "stage seated" 120 || echo "d: matches not all seated" >&2
+      seated_ms=$(grep -o 'seated 5000 matches after [0-9]*' "$WORK/d.err" | grep -o '[0-9]*$' || echo '?')
       sleep 8
-      COMMANDS+=("kill -9 <server>; then the same server command again")
+      COMMANDS+=("kill -9 <server>; then the same server command again, at --log-level info")
       kill -9 "$SERVER_PID"
       wait "$SERVER_PID" 2>/dev/null || true
+      : >"$WORK/server.log"
       t0=$(date +%s%N)
-      start_server "$WORK/d.db"
+      start_server "$WORK/d.db" info
       t1=$(date +%s%N)
       listen_ms=$(((t1 - t0) / 1000000))
-      if wait_for_line "$WORK/d.err" "recovered:" 40; then
+      if wait_for_line "$WORK/d.err" "recovered:" 60; then
         rec=$(grep -o 'recovered: every table playing again [0-9]*' "$WORK/d.err" | head -1 | grep -o '[0-9]*$')
       else
-        rec="not within 40 s"
+        rec="not within 60 s"
       fi
+      kill -TERM "$bot" 2>/dev/null || true
       wait "$bot" || true
       stop_server
-      row "d: kill -9 with 5,000 matches" "restart to listening (ms)" "" "$listen_ms" ""
+      checked=$(grep -o 'pages checked in [0-9]*' "$WORK/server.log" | grep -o '[0-9]*$' || echo '?')
+      restored=$(grep -o 'match(es) in [0-9]*' "$WORK/server.log" | grep -o '[0-9]*$' || echo '?')
+      row "d: kill -9 with 5,000 matches" "seating 5,000 matches before the kill (ms)" "" "$seated_ms" ""
+      row "d" "restart to listening (ms): of which quick_check / restoring (folding) the matches" "" "$listen_ms: $checked / $restored" ""
       row "d" "first disconnect → every match playing again (ms)" "≤ 3000" "$rec" "$(verdict "${rec%% *}" "<=" 3000)"
       row "d" "unexpected errors (bots)" "0" "$(json_field "$WORK/d.json" unexpected_errors) $(json_field "$WORK/d.json" errors)" ""
       ;;
@@ -193,12 +283,14 @@ for r in "${ROWS[@]}"; do
 | $a | $b | $c | $d | $e |"
 done
 echo
+echo "Machine: $MACHINE"
+echo
 echo "$TABLE"
 
 if [ -n "$DOC" ]; then
   {
     echo "<!-- load.sh results begin -->"
-    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), server and bots on the same machine, \`durability = \"full\"\` (synchronous=FULL), Release build, scenarios: ${SCENARIOS[*]}."
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; server and bots on the same machine, \`durability = \"full\"\` (synchronous=FULL), Release build, scenarios: ${SCENARIOS[*]}, DURATION=$DURATION, WARMUP=$WARMUP, REPEAT=$REPEAT (medians)."
     echo
     echo "$TABLE"
     echo

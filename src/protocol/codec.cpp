@@ -212,7 +212,8 @@ std::string_view error_code_name(ErrorCode code) {
 }
 
 std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
-  rapidjson::Document doc;
+  codec::LineDocument pooled;  // no heap for a request of a few KiB
+  codec::PooledDocument& doc = pooled.doc();
   try {
     // Iterative: no recursion depth an attacker can exhaust. Trailing garbage is an error.
     doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(line.data(),
@@ -259,9 +260,22 @@ std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
 
 // ---------------------------------------------------------------------------
 
+namespace {
+// rapidjson output straight into a std::string reserved once: a StringBuffer starts
+// at 256 bytes and grows by half (4 reallocations for an 800-byte event line).
+struct StringSink {
+  using Ch = char;
+  std::string* out;
+  void Put(char c) { out->push_back(c); }
+  void Flush() {}
+};
+}  // namespace
+
 struct JsonLine::Impl {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer{buffer};
+  Impl() { text.reserve(1024); }
+  std::string text;
+  StringSink sink{&text};
+  rapidjson::Writer<StringSink> writer{sink};
   bool closed = false;
 };
 
@@ -312,7 +326,7 @@ std::string JsonLine::str() {
     impl_->writer.EndObject();
     impl_->closed = true;
   }
-  return std::string(impl_->buffer.GetString(), impl_->buffer.GetSize());
+  return impl_->text;
 }
 
 JsonArray& JsonArray::raw(std::string_view json) {

@@ -41,6 +41,12 @@ void Bot::connect() {
 }
 
 void Bot::on_connected() {
+  if (runner_.options().floor) {
+    // The floor's handshake; its {"type":"start"} comes once the table is complete.
+    phase_ = Phase::Joining;
+    conn_.send(fmt::format("floor {} {}", table_.index(), index_));
+    return;
+  }
   phase_ = Phase::Greeting;
   conn_.send(ClientProtocol::hello("eryantis-bot", client::Updates::Events));
 }
@@ -69,7 +75,10 @@ void Bot::retry_later(std::uint64_t delay_ms) {
     // cleared it, and a new retry may be scheduled already.
     if (gen != generation_) return;
     retry_scheduled_ = false;
-    maybe_act();
+    if (runner_.options().floor)
+      maybe_act_floor();
+    else
+      maybe_act();
   });
 }
 
@@ -81,12 +90,106 @@ void Bot::login() {
 }
 
 void Bot::on_line(std::string_view line) {
+  if (runner_.options().floor) {
+    on_floor_line(line);
+    return;
+  }
   auto m = client::parse_server_message(line);
   if (!m) {
     ++runner_.stats().errors["UNREADABLE_LINE"];
     return;
   }
+  if (Recorder* r = runner_.recorder(); r && r->wants(table_.index(), index_) && m->seq) {
+    if (m->type == MessageType::Event) r->event(index_, *m->seq, line);
+    if (m->type == MessageType::Ack && m->id == pending_id_ && awaiting_ack_)
+      r->ack(index_, *m->seq, line);
+  }
+  if (Recorder* r = runner_.recorder();
+      r && m->type == MessageType::GameOver && table_.index() == 0)
+    r->game_over(index_);
   handle(*m);
+}
+
+// Floor mode: the lines are parsed as a real client would (the same JSON reader),
+// but the bot keeps no game: it plays the transcript's step when it is its seat's.
+void Bot::on_floor_line(std::string_view line) {
+  Stats& st = runner_.stats();
+  auto m = client::parse_server_message(line);
+  if (!m) {
+    ++st.errors["UNREADABLE_LINE"];
+    return;
+  }
+  const Transcript& t = *runner_.options().floor;
+  switch (m->type) {
+    case MessageType::Ack: {
+      if (!awaiting_ack_) break;
+      awaiting_ack_ = false;
+      const auto us =
+          std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent_at_).count();
+      runner_.on_ack(static_cast<std::uint32_t>(std::min<std::int64_t>(us, UINT32_MAX)));
+      break;
+    }
+    case MessageType::Event:
+      ++st.events_applied;
+      ++floor_events_;
+      if (floor_events_ % t.steps.size() == 0 && index_ == 0) runner_.on_game_finished();
+      break;
+    case MessageType::Error:
+      ++st.errors[m->code.empty() ? std::string("FLOOR") : m->code];
+      return;
+    default:
+      if (m->type_name != "start") return;
+      phase_ = Phase::InMatch;
+      if (index_ == 0) {
+        ++st.games_started;
+        runner_.on_seated();
+      }
+      break;
+  }
+  maybe_act_floor();
+}
+
+void Bot::maybe_act_floor() {
+  if (phase_ != Phase::InMatch || awaiting_ack_ || retry_scheduled_ || runner_.stopping()) return;
+  // As in a game: the event of our previous command must have arrived (its ack comes first).
+  if (floor_sent_ && floor_events_ <= floor_sent_at_) return;
+  const Transcript& t = *runner_.options().floor;
+  const TranscriptStep& step = t.steps[floor_events_ % t.steps.size()];
+  if (step.seat != index_) return;
+  if (const double wait = token_wait_ms(); wait > 0) {
+    retry_later(static_cast<std::uint64_t>(wait) + 1);
+    return;
+  }
+  if (!paced()) return;
+  spend_token();
+  conn_.send(step.play);
+  floor_sent_ = true;
+  floor_sent_at_ = floor_events_;
+  awaiting_ack_ = true;
+  sent_at_ = Clock::now();
+  ++runner_.stats().commands_sent;
+}
+
+bool Bot::paced() {
+  if (runner_.options().target_rate <= 0) return true;
+  if (pace_granted_) {
+    pace_granted_ = false;
+    return true;
+  }
+  if (!pace_waiting_) {
+    pace_waiting_ = true;
+    runner_.wait_for_pace(*this);
+  }
+  return false;
+}
+
+void Bot::on_pace() {
+  pace_waiting_ = false;
+  pace_granted_ = true;
+  if (runner_.options().floor)
+    maybe_act_floor();
+  else
+    maybe_act();
 }
 
 void Bot::handle(const ServerMessage& m) {
@@ -259,6 +362,7 @@ void Bot::maybe_act() {
     retry_later(static_cast<std::uint64_t>(wait) + 1);
     return;
   }
+  if (!paced()) return;
   const double chaos = runner_.options().chaos;
   Stats& st = runner_.stats();
   if (chaos > 0 && std::uniform_real_distribution<double>(0, 1)(chaos_rng_) < chaos) {
@@ -287,7 +391,10 @@ void Bot::maybe_act() {
   ++counter_;
   const std::string command_id = fmt::format("{}-{}", nickname_, counter_);
   pending_id_ = ClientProtocol::string_id(fmt::format("c{}", counter_));
-  conn_.send(ClientProtocol::play(command, command_id, mirror_.seq(), pending_id_));
+  std::string play = ClientProtocol::play(command, command_id, mirror_.seq(), pending_id_);
+  if (Recorder* r = runner_.recorder(); r && r->wants(table_.index(), index_))
+    r->play(index_, play);
+  conn_.send(play);
   awaiting_ack_ = true;
   sent_at_ = Clock::now();
   ++st.commands_sent;
@@ -315,6 +422,7 @@ void Bot::went_offline(bool intentional) {
   mirror_.clear();
   awaiting_ack_ = false;
   retry_scheduled_ = false;  // its timer belongs to the old generation and does nothing
+  pace_granted_ = false;     // a grant still queued finds the bot not ready and is spent
   seats_free_ = false;
   sync_requested_ = false;
   pending_malformed_ = 0;

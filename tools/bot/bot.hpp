@@ -16,6 +16,7 @@
 #include "eryantis/client/match_mirror.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/rules/prng.hpp"
+#include "transcript.hpp"
 
 namespace eryantis::bot {
 
@@ -40,6 +41,13 @@ struct Options {
   int connects_per_tick = 100;  // new connections started every 5 ms
   bool quiet = false;           // no progress lines
   double rate = 40;             // requests per second per connection (the server allows 50)
+  // All bots together send at most this many plays per second (0 = as fast as
+  // acks come): load.sh's "half of the measured maximum".
+  double target_rate = 0;
+  std::string record_path;  // write table 0's first game here (the floor's transcript)
+  // Floor mode: play this transcript against bench/floor_server.cpp instead of a game.
+  std::shared_ptr<const Transcript> floor;
+  int watch_pid = 0;  // report this process's CPU per command (the server's)
 };
 
 struct Stats {
@@ -63,11 +71,44 @@ struct Stats {
   std::int64_t recovery_max_ms =
       -1;  // longest outage: first disconnect -> every table playing again
   std::uint64_t tables_in_outage = 0;  // at the end: lost a connection, never played again
+  // CPU (user + system, from /proc) over the measured window; < 0 = not measured.
+  double bot_cpu_s = -1;
+  double server_cpu_s = -1;
   std::uint64_t unexpected_error_total() const;
 };
 
 class Runner;
 class Table;
+
+// Records table 0's first game as the floor's transcript (--record): the lines
+// each seat sent and received, tied together by the event's seq.
+class Recorder {
+ public:
+  Recorder(std::string path, int players);
+  bool wants(int table, int seat) const {
+    return table == 0 && !over_[static_cast<std::size_t>(seat)];
+  }
+  void play(int seat, std::string line);
+  void ack(int seat, std::int64_t seq, std::string_view line);
+  void event(int seat, std::int64_t seq, std::string_view line);
+  void game_over(int seat) { over_[static_cast<std::size_t>(seat)] = true; }
+  // Writes the complete steps; false (with a message on stderr) when none.
+  bool write() const;
+
+ private:
+  struct Step {
+    int seat = 0;
+    std::string play;
+    std::string ack;
+    std::int64_t seq = 0;
+  };
+  std::string path_;
+  int players_;
+  std::vector<bool> over_;
+  std::vector<std::string> last_play_;  // per seat
+  std::vector<Step> steps_;
+  std::map<std::int64_t, std::vector<std::string>> events_;  // seq -> line per seat
+};
 
 class Bot final : public client::LineConnection::Handler {
  public:
@@ -94,8 +135,14 @@ class Bot final : public client::LineConnection::Handler {
   void on_connected() override;
   void on_line(std::string_view line) override;
   void on_closed(std::string_view reason) override;
+  // The runner's pacer lets this bot send its next play (--target-rate).
+  void on_pace();
 
  private:
+  void on_floor_line(std::string_view line);
+  void maybe_act_floor();
+  // True when the bot may send now; else it waits in the runner's pacer queue.
+  bool paced();
   void handle(const client::ServerMessage& m);
   void on_error(const client::ServerMessage& m);
   void note_seats(const std::vector<client::SeatInfo>& seats);
@@ -138,6 +185,13 @@ class Bot final : public client::LineConnection::Handler {
   std::string join_line_;  // create/join request, resent if refused
   double tokens_ = 10;
   Clock::time_point tokens_at_ = Clock::now();
+  bool pace_waiting_ = false;
+  bool pace_granted_ = false;
+  // Floor mode: events received (the next step is their count modulo the transcript's
+  // length), and that count when our last command was sent.
+  std::uint64_t floor_events_ = 0;
+  std::uint64_t floor_sent_at_ = 0;
+  bool floor_sent_ = false;
 };
 
 class Table {
@@ -194,8 +248,13 @@ class Runner {
   void on_dead();
   void outage_started(Clock::time_point at);
   void outage_ended(Clock::time_point since);
+  Recorder* recorder() { return recorder_.get(); }
+  // --target-rate: `bot` waits for its turn to send (on_pace is called later).
+  void wait_for_pace(Bot& bot);
 
  private:
+  void release_paced();
+  void start_measuring();
   void tick_connects();
   void report(bool final);
   void finish();
@@ -222,6 +281,14 @@ class Runner {
   std::size_t tables_in_outage_ = 0;
   std::optional<Clock::time_point> outage_started_;
   std::int64_t outage_table_max_ms_ = 0;
+  std::unique_ptr<Recorder> recorder_;
+  std::vector<Bot*> pace_queue_;
+  std::size_t pace_head_ = 0;
+  double pace_tokens_ = 0;
+  Clock::time_point pace_at_{};
+  // CPU ticks at the start of the measured window (-1 = not read).
+  long long bot_ticks0_ = -1;
+  long long server_ticks0_ = -1;
 };
 
 }  // namespace eryantis::bot

@@ -53,6 +53,17 @@ int main(int argc, char** argv) {
                  "requests per second per connection (the server allows 50 by default)")
       ->check(CLI::Range(1.0, 100000.0))
       ->capture_default_str();
+  app.add_option("--target-rate", o.target_rate,
+                 "all bots together send at most this many plays per second (0 = unpaced)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--record", o.record_path,
+                 "write table 0's first game to this file (a transcript for --floor)");
+  std::string floor_path;
+  app.add_option("--floor", floor_path,
+                 "play this transcript against the floor server (bench/floor_server.cpp)");
+  app.add_option("--watch-pid", o.watch_pid,
+                 "report this process's CPU (user + system) per acknowledged command")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--quiet", o.quiet,
                "no progress line every second (the final one is still printed)");
   CLI11_PARSE(app, argc, argv);
@@ -67,6 +78,21 @@ int main(int argc, char** argv) {
     return 2;
   }
   o.mode = mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple;
+  if (!floor_path.empty()) {
+    std::string error;
+    auto transcript = bot::Transcript::read(floor_path, error);
+    if (!transcript) {
+      std::fprintf(stderr, "eryantis-bot: --floor: %s\n", error.c_str());
+      return 2;
+    }
+    if (transcript->players != o.players) {
+      std::fprintf(stderr,
+                   "eryantis-bot: --floor: the transcript is a %d-player game; give --players %d\n",
+                   transcript->players, transcript->players);
+      return 2;
+    }
+    o.floor = std::make_shared<const bot::Transcript>(std::move(*transcript));
+  }
   bot::Runner runner(o);
   return runner.run();
 }

@@ -2,8 +2,12 @@
 // figures of the restart benchmark, and the final report.
 #include <spdlog/fmt/fmt.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "bot.hpp"
 #include "eryantis/protocol/codec.hpp"
@@ -23,6 +27,28 @@ double percentile_ms(std::vector<std::uint32_t>& v, double p) {
       std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())));
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
   return v[k] / 1000.0;
+}
+
+// utime + stime of a process in clock ticks, from /proc/<pid>/stat (-1 if unreadable).
+long long cpu_ticks(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return -1;
+  // The command name (field 2) may hold spaces: count fields after its ')'.
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(stat.substr(close + 2));
+  std::string field;
+  long long utime = -1, stime = -1;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::stoll(field);
+    if (i == 15) stime = std::stoll(field);
+  }
+  return utime < 0 || stime < 0 ? -1 : utime + stime;
+}
+
+double ticks_to_s(long long ticks) {
+  return static_cast<double>(ticks) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
 std::string counts_text(const std::map<std::string, std::uint64_t>& m) {
@@ -64,6 +90,38 @@ Runner::Runner(Options options) : options_(std::move(options)), pool_(loop_) {
     tables_.push_back(std::move(table));
   }
   seating_allowed_ = !(options_.idle && options_.stage_pause_s > 0);
+  if (!options_.record_path.empty())
+    recorder_ = std::make_unique<Recorder>(options_.record_path, options_.players);
+}
+
+void Runner::wait_for_pace(Bot& bot) {
+  pace_queue_.push_back(&bot);
+}
+
+// Every millisecond: tokens at --target-rate (at most 10 ms' worth saved up: a
+// loaded machine runs the 1 ms timer late),
+// one per waiting bot, first come first served.
+void Runner::release_paced() {
+  const auto now = Clock::now();
+  const double rate = options_.target_rate;
+  pace_tokens_ =
+      std::min(std::max(1.0, rate * 0.002),
+               pace_tokens_ + rate * std::chrono::duration<double>(now - pace_at_).count());
+  pace_at_ = now;
+  while (pace_tokens_ >= 1 && pace_head_ < pace_queue_.size()) {
+    pace_tokens_ -= 1;
+    Bot* bot = pace_queue_[pace_head_++];
+    bot->on_pace();
+  }
+  if (pace_head_ == pace_queue_.size()) {
+    pace_queue_.clear();
+    pace_head_ = 0;
+  }
+}
+
+void Runner::start_measuring() {
+  bot_ticks0_ = cpu_ticks("self");
+  if (options_.watch_pid > 0) server_ticks0_ = cpu_ticks(std::to_string(options_.watch_pid));
 }
 
 bool Runner::may_start_game() const {
@@ -186,6 +244,14 @@ void Runner::report(bool final) {
 void Runner::finish() {
   if (stopping_) return;
   stopping_ = true;
+  if (bot_ticks0_ >= 0) {
+    const long long bot = cpu_ticks("self");
+    if (bot >= 0) stats_.bot_cpu_s = ticks_to_s(bot - bot_ticks0_);
+  }
+  if (server_ticks0_ >= 0) {
+    const long long server = cpu_ticks(std::to_string(options_.watch_pid));
+    if (server >= 0) stats_.server_cpu_s = ticks_to_s(server - server_ticks0_);
+  }
   loop_.after(0, [this] { loop_.stop(); });
 }
 
@@ -195,6 +261,11 @@ int Runner::run() {
     for (auto& b : t->bots()) queue_connect(*b);
   loop_.every(5, [this] { tick_connects(); });
   loop_.every(1000, [this] { report(false); });
+  if (options_.target_rate > 0) {
+    pace_at_ = Clock::now();
+    loop_.every(1, [this] { release_paced(); });
+  }
+  loop_.after(static_cast<std::uint64_t>(options_.warmup_s * 1000), [this] { start_measuring(); });
   if (options_.duration_s > 0)
     loop_.after(static_cast<std::uint64_t>(options_.duration_s * 1000), [this] { finish(); });
   loop_.on_signals([this](int) { finish(); });
@@ -202,6 +273,7 @@ int Runner::run() {
   loop_.run();
 
   report(true);
+  if (recorder_) recorder_->write();
   for (auto& t : tables_) stats_.tables_in_outage += t->in_outage();
   const auto end = last_ack_.value_or(Clock::now());
   const double seconds =
@@ -209,6 +281,9 @@ int Runner::run() {
   const double rate = seconds > 0 ? static_cast<double>(stats_.acked_measured) / seconds : 0.0;
   auto& lat = stats_.latency_us;
   const double p50 = percentile_ms(lat, 0.50), p99 = percentile_ms(lat, 0.99);
+  const double measured = static_cast<double>(std::max<std::uint64_t>(1, stats_.acked_measured));
+  const double bot_us = stats_.bot_cpu_s < 0 ? -1 : stats_.bot_cpu_s * 1e6 / measured;
+  const double server_us = stats_.server_cpu_s < 0 ? -1 : stats_.server_cpu_s * 1e6 / measured;
   std::fprintf(
       stderr,
       "eryantis-bot: summary: %llu game(s) finished, %llu command(s) acked, %.0f commands/s, ack "
@@ -229,7 +304,9 @@ int Runner::run() {
         "errors\":%llu,"
         "\"chaos\":{\"drops\":%llu,\"malformed\":%llu,\"out_of_turn\":%llu},\"disconnects\":%llu,"
         "\"reconnects\":%llu,\"syncs\":%llu,\"events_applied\":%llu,\"recovery_max_ms\":%lld,"
-        "\"tables_in_outage\":%llu,\"connections\":%zu}\n",
+        "\"tables_in_outage\":%llu,\"connections\":%zu,\"bot_cpu_s\":%.2f,"
+        "\"bot_cpu_us_per_command\":%.1f,\"server_cpu_s\":%.2f,\"server_cpu_us_per_command\":%.1f}"
+        "\n",
         static_cast<unsigned long long>(stats_.games_started),
         static_cast<unsigned long long>(stats_.games_finished),
         static_cast<unsigned long long>(stats_.commands_sent),
@@ -247,7 +324,8 @@ int Runner::run() {
         static_cast<unsigned long long>(stats_.events_applied),
         static_cast<long long>(stats_.recovery_max_ms),
         static_cast<unsigned long long>(stats_.tables_in_outage),
-        tables_.size() * static_cast<std::size_t>(options_.players));
+        tables_.size() * static_cast<std::size_t>(options_.players), stats_.bot_cpu_s, bot_us,
+        stats_.server_cpu_s, server_us);
     std::fflush(stdout);
   }
   if (stats_.unexpected_error_total() > 0) return 1;

@@ -16,6 +16,7 @@
 #error "rapidjson was included before eryantis/codec/json.hpp: include only the wrapper"
 #endif
 
+#include <cstddef>
 #include <stdexcept>
 
 namespace eryantis::codec {
@@ -38,3 +39,34 @@ struct JsonAssertion : std::runtime_error {
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 #include <cereal/archives/json.hpp>
+
+namespace eryantis::codec {
+
+// The DOM type of LineDocument (its values are plain rapidjson::Value).
+using PooledDocument =
+    rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>,
+                               rapidjson::MemoryPoolAllocator<>>;
+
+// A DOM for one message, whose values and parser stack start in buffers inside the
+// object: a line of a few KiB is parsed without touching the heap. rapidjson's
+// default Document mallocs a 64 KiB chunk per parse, and glibc consolidates its
+// fast bins whenever a chunk that large is freed: on the server's loop that was a
+// malloc_consolidate per request. Larger input continues in 16 KiB heap chunks.
+// Not copyable or movable (the allocators point into the object); keep it local.
+class LineDocument {
+ public:
+  LineDocument() = default;
+  LineDocument(const LineDocument&) = delete;
+  LineDocument& operator=(const LineDocument&) = delete;
+  PooledDocument& doc() { return doc_; }
+
+ private:
+  static constexpr std::size_t kChunk = 16 * 1024;
+  alignas(16) char values_[4096];
+  alignas(16) char stack_[1024];
+  rapidjson::MemoryPoolAllocator<> value_pool_{values_, sizeof values_, kChunk};
+  rapidjson::MemoryPoolAllocator<> stack_pool_{stack_, sizeof stack_, kChunk};
+  PooledDocument doc_{&value_pool_, 512, &stack_pool_};
+};
+
+}  // namespace eryantis::codec
