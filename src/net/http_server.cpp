@@ -654,13 +654,12 @@ void HttpServer::respond(Connection& connection, const HttpResponse& response, b
 
 void HttpServer::feed_websocket(Connection& connection, const char* data, std::size_t size) {
   connection.input = std::string_view(data, size);
-  const int rc = wslay_event_recv(connection.websocket.get());
+  // A failure needs nothing more here: for a frame its frame layer refuses (a
+  // fragmented or oversized control frame) wslay has queued a close without a
+  // status code and stopped reading; for its other errors, a close with its code.
+  static_cast<void>(wslay_event_recv(connection.websocket.get()));
   connection.input = {};
   if (connection.state != Connection::State::open) return;
-  if (rc != 0) {
-    finish(connection, false);
-    return;
-  }
   pump_websocket(connection);
 }
 
@@ -672,8 +671,11 @@ void HttpServer::pump_websocket(Connection& connection) {
     finish(connection, false);
     return;
   }
-  if (connection.state == Connection::State::open && wslay_event_want_read(context) == 0 &&
-      wslay_event_want_write(context) == 0) {
+  // Once our close frame is out, the connection ends: the peer's answering close
+  // (or its EOF, or close_timeout_ms) completes it, and nothing more is read.
+  if (connection.state == Connection::State::open &&
+      (wslay_event_get_close_sent(context) != 0 ||
+       (wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0))) {
     begin_close(connection);
   }
 }

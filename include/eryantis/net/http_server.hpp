@@ -68,6 +68,8 @@ inline constexpr std::uint16_t protocol_error =
     1002;  // a bad frame, an unmasked frame, a bad continuation
 inline constexpr std::uint16_t unsupported_data = 1003;  // a binary frame: the protocol is text
 inline constexpr std::uint16_t too_big = 1009;           // a message longer than max_message_bytes
+inline constexpr std::uint16_t invalid_payload =
+    1007;  // a text message that is not UTF-8 (checked by wslay)
 }  // namespace ws_close
 
 class HttpServer final : public transport::Transport {
