@@ -744,10 +744,15 @@ void HttpServer::queue(Connection& connection, std::string_view bytes) {
   const std::size_t queued = connection.pending.size() +
                              uv_stream_get_write_queue_size(as_stream(&connection.tcp)) +
                              bytes.size();
-  if (queued > options_.max_outgoing_bytes ||
-      queued_bytes_ + bytes.size() > options_.max_outgoing_bytes_total) {
+  // An HTTP response may be one whole file (a bundle, a source map): up to
+  // max_file_bytes on top of the limit, so one file always fits but a client
+  // pipelining requests without reading does not pile them up.
+  const std::size_t limit = connection.kind == Connection::Kind::http
+                                ? options_.max_outgoing_bytes + options_.max_file_bytes
+                                : options_.max_outgoing_bytes;
+  if (queued > limit || queued_bytes_ + bytes.size() > options_.max_outgoing_bytes_total) {
     spdlog::debug("http: connection {}: cut, {} bytes queued (max {}, all connections {})",
-                  connection.key, queued, options_.max_outgoing_bytes, queued_bytes_);
+                  connection.key, queued, limit, queued_bytes_);
     finish(connection, false);
     return;
   }

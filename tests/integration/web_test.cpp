@@ -3,6 +3,7 @@
 // shutdown), and hostile WebSocket input ends only its own connection.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "fixture.hpp"
@@ -20,7 +21,9 @@ bool has(const std::optional<std::string>& message, std::string_view part) {
 class WebTest : public ServerFixture {
  protected:
   void start_web(TestConfig config = {}) {
-    start(config);
+    const std::string path = write_config(dir_, "eryantis.toml", db_, config);
+    std::ofstream(path, std::ios::app) << "\n[web]\nenabled = true\nport = 0\n";
+    start_with(path);
     static constexpr std::string_view kListening = "web listening on http://127.0.0.1:";
     const std::string log = server_->log();
     const std::size_t at = log.find(kListening);

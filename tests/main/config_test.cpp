@@ -44,7 +44,9 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->log.file, d.log.file);
   EXPECT_EQ(c->log.max_bytes, d.log.max_bytes);
   EXPECT_EQ(c->log.max_files, d.log.max_files);
-  EXPECT_EQ(c->web.enabled, d.web.enabled);
+  // The one difference: the shipped file turns the web listener on (off by default).
+  EXPECT_TRUE(c->web.enabled);
+  EXPECT_FALSE(d.web.enabled);
   EXPECT_EQ(c->web.listen, d.web.listen);
   EXPECT_EQ(c->web.port, d.web.port);
   EXPECT_EQ(c->web.allowed_origins, d.web.allowed_origins);
@@ -70,11 +72,13 @@ request_timeout_ms = 2500
             (std::vector<std::string>{"http://example.test:3000", "https://play.example.test"}));
   EXPECT_EQ(c->web.static_dir, "");
   EXPECT_EQ(c->web.request_timeout_ms, 2500);
-  EXPECT_NE(error_of("[web]\nallowed_origins = \"*\"\n").find("web.allowed_origins: must be an array"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("[web]\nallowed_origins = \"*\"\n").find("web.allowed_origins: must be an array"),
+      std::string::npos);
   EXPECT_NE(error_of("[web]\nallowed_origins = [\"\"]\n").find("non-empty strings"),
             std::string::npos);
-  EXPECT_NE(error_of("[web]\nport = 7777\n").find("web.port: must differ from network.port"),
+  EXPECT_NE(error_of("[web]\nenabled = true\nport = 7777\n")
+                .find("web.port: must differ from network.port"),
             std::string::npos);
   EXPECT_NE(error_of("[web]\nrequest_timeout_ms = 5\n").find("web.request_timeout_ms"),
             std::string::npos);

@@ -229,6 +229,20 @@ TEST(HttpServer, OtherMethodsGet405) {
   }));
 }
 
+TEST(HttpServer, AFileLargerThanTheQueueLimitIsServedWhole) {
+  const std::string big(3 * 1024 * 1024 + 7, 'b');
+  Harness h([](HttpServerOptions& o) { o.max_outgoing_bytes = 64 * 1024; });
+  write_file(h.dir.path() / "www" / "bundle.js.map", big);
+  ASSERT_TRUE(h.run([&](int port) {
+    WsClient c = connected(port);
+    auto reply = c.get("/bundle.js.map");
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 200);
+    EXPECT_EQ(reply->body.size(), big.size());
+    EXPECT_EQ(*reply->header("content-type"), "application/json");
+  }));
+}
+
 // ---------------------------------------------------------------- routes
 
 TEST(HttpServer, RoutesComeBeforeFilesAndTheLongestWins) {
@@ -268,7 +282,7 @@ TEST(HttpServer, OversizedHeadersBodiesAndGarbageAreRefusedAndClosed) {
   ASSERT_TRUE(h.run([](int port) {
     {
       WsClient c = connected(port);
-      auto reply = c.get("/", "X-Big: " + std::string(4096, 'a') + "\r\n");
+      auto reply = c.get("/", std::string("X-Big: ").append(4096, 'a').append("\r\n"));
       ASSERT_TRUE(reply);
       EXPECT_EQ(reply->status, 431);
       EXPECT_EQ(*reply->header("connection"), "close");
@@ -276,14 +290,15 @@ TEST(HttpServer, OversizedHeadersBodiesAndGarbageAreRefusedAndClosed) {
     }
     {
       WsClient c = connected(port);
-      auto reply = c.get("/" + std::string(4096, 'a'));
+      auto reply = c.get(std::string("/").append(4096, 'a'));
       ASSERT_TRUE(reply);
       EXPECT_EQ(reply->status, 431);
     }
     {
       WsClient c = connected(port);
-      ASSERT_TRUE(c.send_all("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4096\r\n\r\n" +
-                             std::string(4096, 'b')));
+      ASSERT_TRUE(
+          c.send_all(std::string("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4096\r\n\r\n")
+                         .append(4096, 'b')));
       auto reply = c.read_reply();
       ASSERT_TRUE(reply);
       EXPECT_EQ(reply->status, 413);

@@ -2,9 +2,9 @@
 // with the store API (random games appended as the server would), asked over
 // HTTP; its answers are checked against the games themselves.
 #include <gtest/gtest.h>
-#include <rapidjson/document.h>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
+#include "eryantis/codec/json.hpp"
 
 #include <array>
 #include <chrono>

@@ -30,8 +30,7 @@ std::string write_config(const TempDir& dir, const std::string& name, const std:
       << "\ncommands_per_second = " << c.commands_per_second
       << "\nmax_matches = 1000\nmax_outgoing_bytes = 8388608\nmax_queued_per_match = "
       << c.max_queued_per_match << "\n\n"
-      << "[log]\nlevel = \"info\"\n\n"
-      << "[web]\nport = 0\n";
+      << "[log]\nlevel = \"info\"\n";
   return path;
 }
 

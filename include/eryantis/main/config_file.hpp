@@ -31,7 +31,10 @@ struct LogConfig {
 // [web]: the HTTP/WebSocket listener (docs/web.md). Message size and queued
 // bytes are [limits]' values, the same as over TCP.
 struct WebConfig {
-  bool enabled = true;
+  // Off unless a [web] section turns it on (config/eryantis.toml does): a server
+  // started with an older configuration, or none, opens no new port by surprise
+  // (and parallel test servers do not all claim 8080).
+  bool enabled = false;
   std::string listen = "127.0.0.1";
   int port = 8080;  // 0 = any free port (logged)
   // Browser origins allowed to open /ws besides the server's own address.

@@ -47,7 +47,8 @@ struct HttpServerOptions {
   // Largest WebSocket message (a protocol line); past it: close 1009.
   std::size_t max_message_bytes = 64 * 1024;
   // Bytes queued for one connection and not taken by its socket; past it the
-  // connection is cut (a client that never reads slows nobody else).
+  // connection is cut (a client that never reads slows nobody else). An HTTP
+  // connection may hold max_file_bytes more: one whole file.
   std::size_t max_outgoing_bytes = 1024 * 1024;
   // The same for all connections together; past it the connection that queues
   // is cut.
