@@ -177,8 +177,8 @@ std::expected<void, ConfigError> validate_config(const Config& config) {
     return std::unexpected(ConfigError{"web.port: must be between 0 and 65535"});
   if (config.web.enabled && config.web.port != 0 && config.web.port == c.port &&
       config.web.listen == c.listen)
-    return std::unexpected(ConfigError{"web.port: must differ from network.port (" +
-                                       std::to_string(c.port) + ")"});
+    return std::unexpected(
+        ConfigError{"web.port: must differ from network.port (" + std::to_string(c.port) + ")"});
   if (config.storage.database.empty())
     return std::unexpected(ConfigError{"storage.database: must not be empty"});
   return {};

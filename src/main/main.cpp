@@ -231,12 +231,12 @@ int serve(int argc, char** argv) {
   if (config.web.enabled) {
     auto web_bound = web.listen(config.web.listen, config.web.port);
     if (!web_bound) {
-      spdlog::critical("cannot listen for the web on {}:{}: {}", config.web.listen,
-                       config.web.port, web_bound.error());
+      spdlog::critical("cannot listen for the web on {}:{}: {}", config.web.listen, config.web.port,
+                       web_bound.error());
       return 1;
     }
-    spdlog::info("web listening on http://{}:{}/ (WebSocket /ws, files from {})",
-                 config.web.listen, *web_bound, config.web.static_dir);
+    spdlog::info("web listening on http://{}:{}/ (WebSocket /ws, files from {})", config.web.listen,
+                 *web_bound, config.web.static_dir);
   }
   auto bound = tcp.listen(config.server.listen, config.server.port);
   if (!bound) {
