@@ -9,6 +9,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev libcli11-dev
   libreadline-dev rapidjson-dev ccache
   clang-16 libclang-rt-16-dev
+  # The web listener (docs/web.md): WebSocket framing, SHA-1 for the handshake, and
+  # llhttp's C sources (Debian ships them in node-llhttp).
+  libwslay-dev nettle-dev node-llhttp
 )
 # The web client (web/): Node.js and npm build it (Debian's nodejs 18 is enough; a
 # machine that already has node and npm keeps its own), and Debian's chromium runs

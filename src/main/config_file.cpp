@@ -56,7 +56,25 @@ Key boolean() {
   }};
 }
 
+// A list of non-empty strings.
+template <auto... Path>
+Key text_list() {
+  return {[](const toml::node& n, Config& c) -> std::string {
+    const toml::array* array = n.as_array();
+    if (array == nullptr) return "must be an array of strings";
+    std::vector<std::string> values;
+    for (const toml::node& item : *array) {
+      auto v = item.value_exact<std::string>();
+      if (!v || v->empty()) return "must be an array of non-empty strings";
+      values.push_back(*v);
+    }
+    field<Path...>(c) = std::move(values);
+    return {};
+  }};
+}
+
 constexpr auto kServer = &Config::server;
+constexpr auto kWeb = &Config::web;
 constexpr auto kLimits = &server::ServerConfig::limits;
 using server::Limits;
 using server::ServerConfig;
@@ -115,6 +133,14 @@ const std::map<std::string, Key>& keys() {
       {"log.file", text<&Config::log, &LogConfig::file>(true)},
       {"log.max_bytes", integer<&Config::log, &LogConfig::max_bytes>(4096, 1LL << 40)},
       {"log.max_files", integer<&Config::log, &LogConfig::max_files>(1, 1000)},
+      {"web.enabled", boolean<kWeb, &WebConfig::enabled>()},
+      {"web.listen", text<kWeb, &WebConfig::listen>(false)},
+      {"web.port", integer<kWeb, &WebConfig::port>(0, 65535)},
+      {"web.allowed_origins", text_list<kWeb, &WebConfig::allowed_origins>()},
+      {"web.static_dir", text<kWeb, &WebConfig::static_dir>(true)},
+      {"web.max_connections", integer<kWeb, &WebConfig::max_connections>(1, 1'000'000)},
+      {"web.max_request_bytes", integer<kWeb, &WebConfig::max_request_bytes>(1024, 1 << 20)},
+      {"web.request_timeout_ms", integer<kWeb, &WebConfig::request_timeout_ms>(100, 600'000)},
   };
   return k;
 }
@@ -154,6 +180,12 @@ std::expected<void, ConfigError> validate_config(const Config& config) {
         "would be cut"});
   if (c.port < 0 || c.port > 65535)
     return std::unexpected(ConfigError{"network.port: must be between 0 and 65535"});
+  if (config.web.port < 0 || config.web.port > 65535)
+    return std::unexpected(ConfigError{"web.port: must be between 0 and 65535"});
+  if (config.web.enabled && config.web.port != 0 && config.web.port == c.port &&
+      config.web.listen == c.listen)
+    return std::unexpected(
+        ConfigError{"web.port: must differ from network.port (" + std::to_string(c.port) + ")"});
   if (config.storage.database.empty())
     return std::unexpected(ConfigError{"storage.database: must not be empty"});
   return {};

@@ -13,7 +13,9 @@
 #include "eryantis/main/restore.hpp"
 #include "eryantis/main/store_persistence.hpp"
 #include "eryantis/net/event_loop.hpp"
+#include "eryantis/net/http_server.hpp"
 #include "eryantis/net/tcp_server.hpp"
+#include "eryantis/net/transport_router.hpp"
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/server.hpp"
@@ -73,6 +75,9 @@ int serve(int argc, char** argv) {
   std::optional<std::string> listen, db, log_level;
   std::optional<int> port;
   bool check_only = false;
+  std::optional<std::string> web_listen;
+  std::optional<int> web_port;
+  bool no_web = false;
   app.add_option("--config", config_path, "configuration file (TOML)")->capture_default_str();
   app.add_option("--listen", listen, "address to listen on (overrides network.listen)");
   app.add_option("--port", port, "TCP port, 0 = any free port (overrides network.port)")
@@ -81,6 +86,11 @@ int serve(int argc, char** argv) {
   app.add_option("--log-level", log_level,
                  "trace, debug, info, warn, error, critical, off (overrides log.level)")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  app.add_option("--web-listen", web_listen, "address of the web listener (overrides web.listen)");
+  app.add_option("--web-port", web_port,
+                 "HTTP/WebSocket port, 0 = any free port (overrides web.port)")
+      ->check(CLI::Range(0, 65535));
+  app.add_flag("--no-web", no_web, "no web listener (overrides web.enabled)");
   app.add_flag("--check-config", check_only, "validate the configuration and exit");
   CLI11_PARSE(app, argc, argv);
 
@@ -99,6 +109,9 @@ int serve(int argc, char** argv) {
   if (port) config.server.port = *port;
   if (db) config.storage.database = *db;
   if (log_level) config.log.level = *log_level;
+  if (web_listen) config.web.listen = *web_listen;
+  if (web_port) config.web.port = *web_port;
+  if (no_web) config.web.enabled = false;
   if (auto v = app::validate_config(config); !v) {
     std::fprintf(stderr, "eryantis-server: %s\n", v.error().message.c_str());
     return 2;
@@ -158,8 +171,24 @@ int serve(int argc, char** argv) {
   net_options.busy_line =
       protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
   net::TcpServer tcp(loop, net_options);
-  server::Server server(config.server, tcp, *persistence, unix_ms, *secrets);
+  // The web listener's WebSockets are connections like the TCP ones, with the same
+  // limits; the server sees both through one Transport.
+  net::HttpServerOptions web_options;
+  web_options.allowed_origins = config.web.allowed_origins;
+  web_options.static_root = config.web.static_dir;
+  web_options.max_connections = static_cast<std::size_t>(config.web.max_connections);
+  web_options.max_header_bytes = static_cast<std::size_t>(config.web.max_request_bytes);
+  web_options.max_body_bytes = static_cast<std::size_t>(config.web.max_request_bytes);
+  web_options.request_timeout_ms = static_cast<std::uint64_t>(config.web.request_timeout_ms);
+  web_options.max_message_bytes = config.server.limits.max_line_bytes;
+  web_options.max_outgoing_bytes = config.server.limits.max_outgoing_bytes;
+  web_options.max_outgoing_bytes_total = config.server.limits.max_outgoing_bytes_total;
+  net::HttpServer web(loop, web_options);
+  web.set_first_id(net::TransportRouter::kSecondFirstId);
+  net::TransportRouter transport(tcp, web);
+  server::Server server(config.server, transport, *persistence, unix_ms, *secrets);
   tcp.set_events(server);
+  web.set_events(server);
   server.restore(std::move(restored->matches), restored->next_match_id);
 
   // Timers and signal handlers come before listen: a SIGTERM right after the
@@ -187,6 +216,7 @@ int serve(int argc, char** argv) {
     spdlog::info("signal {}: shutting down (no new connections, pending writes commit first)",
                  signum);
     tcp.stop_accepting();
+    web.stop_accepting();
     server.begin_shutdown("the server is shutting down; your match is saved, reconnect later");
     // Persist, then tell, then close: wait for every write already submitted.
     loop.every(10, [&] {
@@ -195,9 +225,20 @@ int serve(int argc, char** argv) {
       (*committer)->stop();
       persistence->deliver();
       tcp.close_all();
+      web.close_all(net::ws_close::normal);
       loop.stop();
     });
   });
+  if (config.web.enabled) {
+    auto web_bound = web.listen(config.web.listen, config.web.port);
+    if (!web_bound) {
+      spdlog::critical("cannot listen for the web on {}:{}: {}", config.web.listen, config.web.port,
+                       web_bound.error());
+      return 1;
+    }
+    spdlog::info("web listening on http://{}:{}/ (WebSocket /ws, files from {})", config.web.listen,
+                 *web_bound, config.web.static_dir);
+  }
   auto bound = tcp.listen(config.server.listen, config.server.port);
   if (!bound) {
     spdlog::critical("cannot listen on {}:{}: {}", config.server.listen, config.server.port,

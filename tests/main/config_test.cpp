@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace eryantis::app {
 namespace {
@@ -44,6 +45,44 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->log.file, d.log.file);
   EXPECT_EQ(c->log.max_bytes, d.log.max_bytes);
   EXPECT_EQ(c->log.max_files, d.log.max_files);
+  // The one difference: the shipped file turns the web listener on (off by default).
+  EXPECT_TRUE(c->web.enabled);
+  EXPECT_FALSE(d.web.enabled);
+  EXPECT_EQ(c->web.listen, d.web.listen);
+  EXPECT_EQ(c->web.port, d.web.port);
+  EXPECT_EQ(c->web.allowed_origins, d.web.allowed_origins);
+  EXPECT_EQ(c->web.static_dir, d.web.static_dir);
+  EXPECT_EQ(c->web.max_connections, d.web.max_connections);
+  EXPECT_EQ(c->web.max_request_bytes, d.web.max_request_bytes);
+  EXPECT_EQ(c->web.request_timeout_ms, d.web.request_timeout_ms);
+}
+
+TEST(Config, WebSectionIsRead) {
+  auto c = parse_config(R"(
+[web]
+enabled = false
+port = 9090
+allowed_origins = ["http://example.test:3000", "https://play.example.test"]
+static_dir = ""
+request_timeout_ms = 2500
+)");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_FALSE(c->web.enabled);
+  EXPECT_EQ(c->web.port, 9090);
+  EXPECT_EQ(c->web.allowed_origins,
+            (std::vector<std::string>{"http://example.test:3000", "https://play.example.test"}));
+  EXPECT_EQ(c->web.static_dir, "");
+  EXPECT_EQ(c->web.request_timeout_ms, 2500);
+  EXPECT_NE(
+      error_of("[web]\nallowed_origins = \"*\"\n").find("web.allowed_origins: must be an array"),
+      std::string::npos);
+  EXPECT_NE(error_of("[web]\nallowed_origins = [\"\"]\n").find("non-empty strings"),
+            std::string::npos);
+  EXPECT_NE(error_of("[web]\nenabled = true\nport = 7777\n")
+                .find("web.port: must differ from network.port"),
+            std::string::npos);
+  EXPECT_NE(error_of("[web]\nrequest_timeout_ms = 5\n").find("web.request_timeout_ms"),
+            std::string::npos);
 }
 
 TEST(Config, ValuesAreRead) {

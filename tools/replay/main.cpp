@@ -11,6 +11,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "serve.hpp"
 
 using namespace eryantis::replay;
 
@@ -99,6 +100,16 @@ int main(int argc, char** argv) {
   apply->add_flag("--server", apply_args.server,
                   "with the server's authority (skip_turn, award_forfeit, ...)");
 
+  ServeArgs serve_args;
+  auto* serve = app.add_subcommand(
+      "serve", "the replay viewer in a browser: the web client and a JSON API (docs/web.md)");
+  serve->add_option("--port", serve_args.port, "HTTP port (0 = any free port)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  serve->add_option("--listen", serve_args.listen, "address to listen on")->capture_default_str();
+  serve->add_option("--static", serve_args.static_dir, "the built web client")
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -113,6 +124,7 @@ int main(int argc, char** argv) {
                  app.get_subcommands().front()->get_name().c_str());
     return kExitError;
   }
+  if (*serve) return run_serve(db, serve_args);
   if (*list) return run_list(db);
   if (*log) return run_log(db, log_args);
   if (*show) {

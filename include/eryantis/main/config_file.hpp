@@ -8,6 +8,7 @@
 #include <expected>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "eryantis/server/config.hpp"
 #include "eryantis/store/store.hpp"
@@ -27,10 +28,28 @@ struct LogConfig {
   int max_files = 5;
 };
 
+// [web]: the HTTP/WebSocket listener (docs/web.md). Message size and queued
+// bytes are [limits]' values, the same as over TCP.
+struct WebConfig {
+  // Off unless a [web] section turns it on (config/eryantis.toml does): a server
+  // started with an older configuration, or none, opens no new port by surprise
+  // (and parallel test servers do not all claim 8080).
+  bool enabled = false;
+  std::string listen = "127.0.0.1";
+  int port = 8080;  // 0 = any free port (logged)
+  // Browser origins allowed to open /ws besides the server's own address.
+  std::vector<std::string> allowed_origins;
+  std::string static_dir = "web/dist";
+  int max_connections = 4096;
+  int max_request_bytes = 16384;  // request line + headers, and a body
+  int request_timeout_ms = 10000;
+};
+
 struct Config {
   server::ServerConfig server;
   StorageConfig storage;
   LogConfig log;
+  WebConfig web;
 };
 
 struct ConfigError {

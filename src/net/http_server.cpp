@@ -1,0 +1,907 @@
+#include "eryantis/net/http_server.hpp"
+
+#include <llhttp.h>
+#include <nettle/base64.h>
+#include <nettle/sha1.h>
+#include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <wslay/wslay.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <string_view>
+
+#include "uv_handle.hpp"
+
+namespace eryantis::net {
+
+using detail::as_handle;
+using detail::as_stream;
+using detail::close_and_free;
+using transport::ConnectionId;
+
+namespace {
+
+constexpr std::size_t kReadBufferBytes = 64 * 1024;
+// RFC 6455 §1.3: the accept key is SHA-1(key + this GUID), base64.
+constexpr std::string_view kWebSocketGuid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+struct WslayDeleter {
+  void operator()(wslay_event_context* context) const { wslay_event_context_free(context); }
+};
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Whether a comma-separated header value lists `token` (case-insensitive).
+bool has_token(const std::string* value, std::string_view token) {
+  if (value == nullptr) return false;
+  const std::string text = lower(*value);
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string_view item(text.data() + pos, end - pos);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (item == token) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+// A client's key is 16 random bytes in base64 (RFC 6455 §4.1): 24 characters.
+bool valid_websocket_key(const std::string& key) {
+  if (key.size() != 24) return false;
+  base64_decode_ctx ctx;
+  base64_decode_init(&ctx);
+  std::uint8_t bytes[24];
+  std::size_t length = sizeof bytes;
+  return base64_decode_update(&ctx, &length, bytes, key.size(), key.c_str()) == 1 &&
+         base64_decode_final(&ctx) == 1 && length == 16;
+}
+
+std::string websocket_accept(const std::string& key) {
+  sha1_ctx sha;
+  sha1_init(&sha);
+  sha1_update(&sha, key.size(), reinterpret_cast<const std::uint8_t*>(key.data()));
+  sha1_update(&sha, kWebSocketGuid.size(),
+              reinterpret_cast<const std::uint8_t*>(kWebSocketGuid.data()));
+  std::uint8_t digest[SHA1_DIGEST_SIZE];
+  sha1_digest(&sha, sizeof digest, digest);
+  std::string encoded(BASE64_ENCODE_RAW_LENGTH(SHA1_DIGEST_SIZE), '\0');
+  base64_encode_raw(encoded.data(), sizeof digest, digest);
+  return encoded;
+}
+
+std::string peer_name(const uv_tcp_t& tcp) {
+  sockaddr_storage address{};
+  int length = sizeof address;
+  if (uv_tcp_getpeername(&tcp, reinterpret_cast<sockaddr*>(&address), &length) != 0)
+    return "unknown";
+  char ip[64] = {};
+  if (address.ss_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address);
+    uv_ip6_name(in6, ip, sizeof ip);
+    std::string name = "[";
+    name.append(ip).append("]:").append(std::to_string(ntohs(in6->sin6_port)));
+    return name;
+  }
+  const auto* in4 = reinterpret_cast<const sockaddr_in*>(&address);
+  uv_ip4_name(in4, ip, sizeof ip);
+  std::string name(ip);
+  name.append(":").append(std::to_string(ntohs(in4->sin_port)));
+  return name;
+}
+
+}  // namespace
+
+const std::string* HttpRequest::header(std::string_view name) const {
+  for (const auto& [key, value] : headers)
+    if (key == name) return &value;
+  return nullptr;
+}
+
+HttpResponse HttpResponse::json(std::string body, int status) {
+  HttpResponse response;
+  response.status = status;
+  response.content_type = "application/json";
+  response.body = std::move(body);
+  return response;
+}
+
+HttpResponse HttpResponse::text(int status, std::string body) {
+  HttpResponse response;
+  response.status = status;
+  response.body = std::move(body);
+  return response;
+}
+
+std::string_view status_reason(int status) {
+  switch (status) {
+    case 101:
+      return "Switching Protocols";
+    case 200:
+      return "OK";
+    case 204:
+      return "No Content";
+    case 304:
+      return "Not Modified";
+    case 400:
+      return "Bad Request";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
+    case 413:
+      return "Content Too Large";
+    case 426:
+      return "Upgrade Required";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Unknown";
+  }
+}
+
+struct HttpServer::Connection {
+  enum class Kind { http, websocket };
+  enum class State { open, closing, closed };
+
+  uv_tcp_t tcp{};  // tcp.data points back to this Connection
+  uv_write_t write_req{};
+  uv_shutdown_t shutdown_req{};
+  HttpServer* server = nullptr;  // not owned; null once closed, so late callbacks do nothing
+  std::uint64_t key = 0;
+  ConnectionId id = 0;  // WebSocket connections only
+  Kind kind = Kind::http;
+  State state = State::open;
+  bool announced = false;  // on_open was called, so on_closed is owed
+  bool writing = false;
+  bool dirty = false;
+  bool shutdown_started = false;
+  bool peer_eof = false;
+  std::uint64_t deadline = 0;  // uv_now() after which it is cut (a slow request, a slow close)
+
+  // HTTP: the request being parsed.
+  llhttp_t parser{};
+  HttpRequest request;
+  std::string header_field;
+  std::string header_value;
+  bool in_value = false;
+  std::size_t header_bytes = 0;
+  std::size_t body_bytes = 0;
+  int reject_status = 0;  // a limit was passed: answered with this status, then closed
+  bool request_done = false;
+
+  // WebSocket.
+  std::unique_ptr<wslay_event_context, WslayDeleter> websocket;
+  std::string_view input;  // what wslay's recv callback still has to read
+
+  std::string pending;  // bytes queued since the last write
+  std::string out;      // bytes of the write in flight
+  std::size_t held() const { return pending.size() + out.size(); }
+};
+
+struct HttpServer::Listener {
+  uv_tcp_t tcp{};
+  HttpServer* server = nullptr;  // not owned
+};
+struct HttpServer::Prepare {
+  uv_prepare_t prepare{};
+  HttpServer* server = nullptr;  // not owned
+};
+struct HttpServer::Sweeper {
+  uv_timer_t timer{};
+  HttpServer* server = nullptr;  // not owned
+};
+
+// The C callbacks of llhttp and wslay reach the connection through `data`.
+struct ConnectionAccess {
+  using Connection = HttpServer::Connection;
+
+  static Connection& of(llhttp_t* parser) { return *static_cast<Connection*>(parser->data); }
+
+  static bool over_header_limit(Connection& c, std::size_t length) {
+    c.header_bytes += length;
+    if (c.header_bytes <= c.server->options_.max_header_bytes) return false;
+    c.reject_status = 431;
+    return true;
+  }
+  static void end_header(Connection& c) {
+    if (c.in_value) {
+      c.request.headers.emplace_back(lower(c.header_field), std::move(c.header_value));
+      c.header_field.clear();
+      c.header_value.clear();
+      c.in_value = false;
+    }
+  }
+
+  static const llhttp_settings_t& settings() {
+    static const llhttp_settings_t kSettings = [] {
+      llhttp_settings_t s;
+      llhttp_settings_init(&s);
+      s.on_message_begin = [](llhttp_t* p) {
+        Connection& c = of(p);
+        c.request = HttpRequest{};
+        c.header_field.clear();
+        c.header_value.clear();
+        c.in_value = false;
+        c.header_bytes = 0;
+        c.body_bytes = 0;
+        c.request_done = false;
+        return 0;
+      };
+      s.on_url = [](llhttp_t* p, const char* at, std::size_t length) {
+        Connection& c = of(p);
+        if (over_header_limit(c, length)) return -1;
+        c.request.target.append(at, length);
+        return 0;
+      };
+      s.on_header_field = [](llhttp_t* p, const char* at, std::size_t length) {
+        Connection& c = of(p);
+        if (over_header_limit(c, length)) return -1;
+        end_header(c);
+        c.header_field.append(at, length);
+        return 0;
+      };
+      s.on_header_value = [](llhttp_t* p, const char* at, std::size_t length) {
+        Connection& c = of(p);
+        if (over_header_limit(c, length)) return -1;
+        c.in_value = true;
+        c.header_value.append(at, length);
+        return 0;
+      };
+      s.on_headers_complete = [](llhttp_t* p) {
+        Connection& c = of(p);
+        end_header(c);
+        c.request.method = llhttp_method_name(static_cast<llhttp_method_t>(llhttp_get_method(p)));
+        const std::size_t query = c.request.target.find('?');
+        c.request.path = c.request.target.substr(0, query);
+        if (query != std::string::npos) c.request.query = c.request.target.substr(query + 1);
+        return 0;
+      };
+      s.on_body = [](llhttp_t* p, const char*, std::size_t length) {
+        Connection& c = of(p);
+        c.body_bytes += length;
+        if (c.body_bytes <= c.server->options_.max_body_bytes) return 0;
+        c.reject_status = 413;
+        return -1;
+      };
+      s.on_message_complete = [](llhttp_t* p) {
+        Connection& c = of(p);
+        c.request_done = true;
+        // Upgrades are answered once llhttp has paused (the rest is frames).
+        if (llhttp_get_upgrade(p) != 0) return 0;
+        c.server->on_request(c);
+        // A connection that ends after this response reads no further request.
+        return c.state == Connection::State::open ? 0 : -1;
+      };
+      return s;
+    }();
+    return kSettings;
+  }
+
+  static Connection& of(void* user_data) { return *static_cast<Connection*>(user_data); }
+
+  static const wslay_event_callbacks& websocket_callbacks() {
+    static const wslay_event_callbacks kCallbacks = {
+        // recv: what this read brought, then "would block".
+        [](wslay_event_context_ptr context, std::uint8_t* buffer, std::size_t length, int,
+           void* user_data) -> ssize_t {
+          Connection& c = of(user_data);
+          if (c.input.empty()) {
+            wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK);
+            return -1;
+          }
+          const std::size_t n = std::min(length, c.input.size());
+          std::memcpy(buffer, c.input.data(), n);
+          c.input.remove_prefix(n);
+          return static_cast<ssize_t>(n);
+        },
+        // send: into the connection's queue (its limits apply there).
+        [](wslay_event_context_ptr, const std::uint8_t* data, std::size_t length, int,
+           void* user_data) -> ssize_t {
+          Connection& c = of(user_data);
+          if (c.server == nullptr) return static_cast<ssize_t>(length);
+          c.server->queue(c, std::string_view(reinterpret_cast<const char*>(data), length));
+          return static_cast<ssize_t>(length);
+        },
+        nullptr,  // genmask: servers do not mask
+        nullptr,
+        nullptr,
+        nullptr,
+        [](wslay_event_context_ptr, const wslay_event_on_msg_recv_arg* arg, void* user_data) {
+          Connection& c = of(user_data);
+          if (c.server == nullptr) return;
+          c.server->on_message(
+              c, arg->opcode,
+              std::string_view(reinterpret_cast<const char*>(arg->msg), arg->msg_length));
+        },
+    };
+    return kCallbacks;
+  }
+};
+
+HttpServer::HttpServer(EventLoop& loop, HttpServerOptions options)
+    : loop_(loop),
+      options_(std::move(options)),
+      static_files_(options_.static_root, options_.max_file_bytes),
+      prepare_(std::make_unique<Prepare>()),
+      sweeper_(std::make_unique<Sweeper>()),
+      read_buffer_(std::make_unique<char[]>(kReadBufferBytes)) {
+  // As in TcpServer: what is sent during a loop iteration goes out in one write
+  // per connection just before the loop would block.
+  prepare_->server = this;
+  prepare_->prepare.data = prepare_.get();
+  int rc = uv_prepare_init(loop_.raw(), &prepare_->prepare);
+  if (rc == 0) {
+    rc = uv_prepare_start(&prepare_->prepare, [](uv_prepare_t* handle) {
+      static_cast<Prepare*>(handle->data)->server->run_deferred();
+    });
+    uv_unref(as_handle(&prepare_->prepare));  // referenced only while it has work
+  }
+  if (rc < 0) init_error_ = std::string("http: cannot set up the write pass: ") + uv_strerror(rc);
+  // Deadlines (slow requests, slow closes) are checked a few times per timeout;
+  // the timer alone does not keep the loop alive.
+  sweeper_->server = this;
+  sweeper_->timer.data = sweeper_.get();
+  rc = uv_timer_init(loop_.raw(), &sweeper_->timer);
+  if (rc == 0) {
+    const std::uint64_t period = std::clamp<std::uint64_t>(
+        std::min(options_.request_timeout_ms, options_.close_timeout_ms) / 4, 10, 1000);
+    rc = uv_timer_start(
+        &sweeper_->timer,
+        [](uv_timer_t* timer) { static_cast<Sweeper*>(timer->data)->server->sweep(); }, period,
+        period);
+    uv_unref(as_handle(&sweeper_->timer));
+  }
+  if (rc < 0 && init_error_.empty())
+    init_error_ = std::string("http: cannot set up the deadline timer: ") + uv_strerror(rc);
+  stop_hook_ = loop_.add_stop_hook([this] {
+    stop_accepting();
+    close_all();
+  });
+}
+
+HttpServer::~HttpServer() {
+  stop_hook_ = {};
+  for (auto& [key, owned] : connections_) {
+    Connection* connection = owned.get();
+    connection->server = nullptr;
+    close_and_free(std::move(owned), as_handle(&connection->tcp));
+  }
+  connections_.clear();
+  stop_accepting();
+  prepare_->server = nullptr;
+  uv_handle_t* prepare = as_handle(&prepare_->prepare);
+  close_and_free(std::move(prepare_), prepare);
+  sweeper_->server = nullptr;
+  uv_handle_t* sweeper = as_handle(&sweeper_->timer);
+  close_and_free(std::move(sweeper_), sweeper);
+}
+
+void HttpServer::add_route(std::string path, HttpHandler handler) {
+  routes_.emplace_back(std::move(path), std::move(handler));
+}
+
+std::expected<int, std::string> HttpServer::listen(const std::string& host, int port) {
+  if (!init_error_.empty()) return std::unexpected(init_error_);
+  if (listener_) return std::unexpected("listen: already listening");
+  if (port < 0 || port > 65535) return std::unexpected("listen: bad port " + std::to_string(port));
+  sockaddr_storage address{};
+  const bool ipv6 = host.find(':') != std::string::npos;
+  int rc = ipv6 ? uv_ip6_addr(host.c_str(), port, reinterpret_cast<sockaddr_in6*>(&address))
+                : uv_ip4_addr(host.c_str(), port, reinterpret_cast<sockaddr_in*>(&address));
+  if (rc < 0) return std::unexpected("listen: bad address '" + host + "': " + uv_strerror(rc));
+  auto listener = std::make_unique<Listener>();
+  rc = uv_tcp_init(loop_.raw(), &listener->tcp);
+  if (rc < 0)
+    return std::unexpected("listen: cannot create a TCP handle: " + std::string(uv_strerror(rc)));
+  listener->server = this;
+  listener->tcp.data = listener.get();
+  rc = uv_tcp_bind(&listener->tcp, reinterpret_cast<const sockaddr*>(&address), 0);
+  if (rc == 0) {
+    rc = uv_listen(as_stream(&listener->tcp), SOMAXCONN, [](uv_stream_t* stream, int status) {
+      auto* owner = static_cast<Listener*>(stream->data);
+      if (owner->server == nullptr) return;
+      if (status < 0) {
+        owner->server->log_throttle_.log(
+            spdlog::level::warn, "http accept failed",
+            fmt::format("http: accept failed: {}", uv_strerror(status)));
+        return;
+      }
+      owner->server->on_accept();
+    });
+  }
+  if (rc < 0) {
+    uv_handle_t* handle = as_handle(&listener->tcp);
+    close_and_free(std::move(listener), handle);
+    return std::unexpected("listen on " + host + ":" + std::to_string(port) + ": " +
+                           uv_strerror(rc));
+  }
+  sockaddr_storage bound{};
+  int length = sizeof bound;
+  uv_tcp_getsockname(&listener->tcp, reinterpret_cast<sockaddr*>(&bound), &length);
+  const int bound_port =
+      ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
+                                        : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  listener_ = std::move(listener);
+  return bound_port;
+}
+
+void HttpServer::on_accept() {
+  auto owned = std::make_unique<Connection>();
+  Connection& connection = *owned;
+  if (const int init = uv_tcp_init(loop_.raw(), &connection.tcp); init < 0) {
+    log_throttle_.log(spdlog::level::warn, "http accept failed",
+                      fmt::format("http: cannot create a TCP handle: {}", uv_strerror(init)));
+    return;
+  }
+  connection.tcp.data = owned.get();
+  connection.server = this;
+  if (const int rc = uv_accept(as_stream(&listener_->tcp), as_stream(&connection.tcp)); rc < 0) {
+    log_throttle_.log(spdlog::level::warn, "http accept failed",
+                      fmt::format("http: accept failed: {}", uv_strerror(rc)));
+    close_and_free(std::move(owned), as_handle(&connection.tcp));
+    return;
+  }
+  uv_tcp_nodelay(&connection.tcp, 1);
+  connection.key = next_key_++;
+  connection.deadline = uv_now(loop_.raw()) + options_.request_timeout_ms;
+  llhttp_init(&connection.parser, HTTP_REQUEST, &ConnectionAccess::settings());
+  connection.parser.data = &connection;
+  const bool full = connections_.size() >= options_.max_connections;
+  connections_.emplace(connection.key, std::move(owned));
+
+  const int rc = uv_read_start(
+      as_stream(&connection.tcp),
+      [](uv_handle_t* handle, std::size_t, uv_buf_t* buffer) {
+        HttpServer* server = static_cast<Connection*>(handle->data)->server;
+        *buffer = uv_buf_init(server->read_buffer_.get(), kReadBufferBytes);
+      },
+      [](uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
+        auto* connection = static_cast<Connection*>(stream->data);
+        HttpServer* server = connection->server;
+        if (server == nullptr) return;
+        if (nread > 0) {
+          server->on_read(*connection, server->read_buffer_.get(), static_cast<std::size_t>(nread));
+          return;
+        }
+        if (nread == 0) return;
+        if (nread == UV_EOF && connection->state == Connection::State::closing) {
+          connection->peer_eof = true;
+          if (connection->shutdown_started && !connection->writing)
+            server->finish(*connection, false);
+          return;
+        }
+        server->finish(*connection, false);
+      });
+  if (rc < 0) {
+    finish(connection, false);
+    return;
+  }
+  if (full) {
+    respond(connection, HttpResponse::text(503, "the server is full; try again later\n"), false,
+            false);
+  }
+}
+
+void HttpServer::on_read(Connection& connection, const char* data, std::size_t size) {
+  if (connection.state != Connection::State::open) return;  // read only to be dropped
+  if (connection.kind == Connection::Kind::websocket) {
+    feed_websocket(connection, data, size);
+    return;
+  }
+  const llhttp_errno_t error = llhttp_execute(&connection.parser, data, size);
+  if (connection.state != Connection::State::open) return;  // answered and ending
+  if (error == HPE_PAUSED_UPGRADE) {
+    const char* rest = llhttp_get_error_pos(&connection.parser);
+    const std::size_t used = rest != nullptr ? static_cast<std::size_t>(rest - data) : size;
+    if (!connection.request_done) return;
+    on_request(connection);
+    if (connection.kind == Connection::Kind::websocket && used < size)
+      feed_websocket(connection, data + used, size - used);
+    return;
+  }
+  if (error != HPE_OK) {
+    const int status = connection.reject_status != 0 ? connection.reject_status : 400;
+    respond(connection, HttpResponse::text(status, std::string(status_reason(status)) + "\n"),
+            false, false);
+  }
+}
+
+void HttpServer::on_request(Connection& connection) {
+  const HttpRequest& request = connection.request;
+  const bool keep_alive = llhttp_should_keep_alive(&connection.parser) != 0 &&
+                          llhttp_get_upgrade(&connection.parser) == 0;
+  const bool head = request.method == "HEAD";
+  const std::optional<std::string> decoded = decode_request_path(request.path);
+  if (decoded && !options_.websocket_path.empty() && *decoded == options_.websocket_path &&
+      events_ != nullptr) {
+    if (try_upgrade(connection, request)) return;
+    return;  // refused: answered and ending
+  }
+  if (decoded) {
+    if (const HttpHandler* handler = route_for(*decoded); handler != nullptr) {
+      HttpResponse response;
+      try {
+        response = (*handler)(request);
+      } catch (const std::exception& e) {
+        spdlog::error("http: {} {}: {}", request.method, request.path, e.what());
+        response = HttpResponse::text(500, "internal error\n");
+      }
+      respond(connection, response, head, keep_alive);
+      return;
+    }
+  }
+  if (request.method != "GET" && !head) {
+    HttpResponse response = HttpResponse::text(405, "only GET and HEAD\n");
+    response.headers.emplace_back("Allow", "GET, HEAD");
+    respond(connection, response, false, keep_alive);
+    return;
+  }
+  respond(connection, static_files_.serve(request), head, keep_alive);
+}
+
+const HttpHandler* HttpServer::route_for(const std::string& decoded_path) const {
+  const HttpHandler* best = nullptr;
+  std::size_t best_length = 0;
+  for (const auto& [path, handler] : routes_) {
+    const bool prefix = !path.empty() && path.back() == '/';
+    const bool hit = prefix ? decoded_path.starts_with(path) : decoded_path == path;
+    if (hit && path.size() >= best_length) {
+      best = &handler;
+      best_length = path.size();
+    }
+  }
+  return best;
+}
+
+bool HttpServer::origin_allowed(const HttpRequest& request) const {
+  const std::string* origin = request.header("origin");
+  if (origin == nullptr) return true;  // not a browser page: nothing to protect against
+  if (const std::string* host = request.header("host");
+      host != nullptr && (*origin == "http://" + *host || *origin == "https://" + *host)) {
+    return true;
+  }
+  return std::find(options_.allowed_origins.begin(), options_.allowed_origins.end(), *origin) !=
+         options_.allowed_origins.end();
+}
+
+bool HttpServer::try_upgrade(Connection& connection, const HttpRequest& request) {
+  const std::string* key = request.header("sec-websocket-key");
+  const std::string* version = request.header("sec-websocket-version");
+  if (request.method != "GET" || !has_token(request.header("upgrade"), "websocket") ||
+      !has_token(request.header("connection"), "upgrade") || key == nullptr ||
+      !valid_websocket_key(*key)) {
+    respond(connection,
+            HttpResponse::text(400, "a WebSocket upgrade (RFC 6455) is expected here\n"), false,
+            false);
+    return false;
+  }
+  if (version == nullptr || *version != "13") {
+    HttpResponse response = HttpResponse::text(426, "WebSocket version 13 only\n");
+    response.headers.emplace_back("Sec-WebSocket-Version", "13");
+    respond(connection, response, false, false);
+    return false;
+  }
+  if (!origin_allowed(request)) {
+    respond(connection, HttpResponse::text(403, "origin not allowed ([web] allowed_origins)\n"),
+            false, false);
+    return false;
+  }
+  wslay_event_context_ptr context = nullptr;
+  if (wslay_event_context_server_init(&context, &ConnectionAccess::websocket_callbacks(),
+                                      &connection) != 0) {
+    respond(connection, HttpResponse::text(500, "out of memory\n"), false, false);
+    return false;
+  }
+  connection.websocket.reset(context);
+  wslay_event_config_set_max_recv_msg_length(context, options_.max_message_bytes);
+  queue(connection,
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Accept: " +
+            websocket_accept(*key) + "\r\n\r\n");
+  connection.kind = Connection::Kind::websocket;
+  connection.deadline = 0;  // the server's heartbeats watch it from now on
+  connection.id = next_id_++;
+  connection.announced = true;
+  websockets_.emplace(connection.id, connection.key);
+  ++websocket_count_;
+  events_->on_open(connection.id, peer_name(connection.tcp));
+  return true;
+}
+
+void HttpServer::respond(Connection& connection, const HttpResponse& response, bool head_only,
+                         bool keep_alive) {
+  std::string bytes;
+  bytes.reserve(256 + response.body.size());
+  bytes.append("HTTP/1.1 ")
+      .append(std::to_string(response.status))
+      .append(" ")
+      .append(status_reason(response.status))
+      .append("\r\n");
+  if (response.status != 304) {
+    bytes.append("Content-Type: ").append(response.content_type).append("\r\n");
+    bytes.append("Content-Length: ").append(std::to_string(response.body.size())).append("\r\n");
+  }
+  for (const auto& [name, value] : response.headers)
+    bytes.append(name).append(": ").append(value).append("\r\n");
+  bytes.append("X-Content-Type-Options: nosniff\r\n");
+  bytes.append(keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n");
+  if (!head_only && response.status != 304) bytes.append(response.body);
+  queue(connection, bytes);
+  if (connection.state != Connection::State::open) return;  // cut by a limit
+  if (keep_alive) {
+    connection.deadline = uv_now(loop_.raw()) + options_.request_timeout_ms;
+  } else {
+    begin_close(connection);
+  }
+}
+
+void HttpServer::feed_websocket(Connection& connection, const char* data, std::size_t size) {
+  connection.input = std::string_view(data, size);
+  // A failure needs nothing more here: for a frame its frame layer refuses (a
+  // fragmented or oversized control frame) wslay has queued a close without a
+  // status code and stopped reading; for its other errors, a close with its code.
+  static_cast<void>(wslay_event_recv(connection.websocket.get()));
+  connection.input = {};
+  if (connection.state != Connection::State::open) return;
+  pump_websocket(connection);
+}
+
+// Frames wslay queued (pongs, close replies) go to the write queue; once the
+// close handshake is over (or the peer failed it) the connection ends.
+void HttpServer::pump_websocket(Connection& connection) {
+  wslay_event_context_ptr context = connection.websocket.get();
+  if (wslay_event_send(context) != 0) {
+    finish(connection, false);
+    return;
+  }
+  // Once our close frame is out, the connection ends: the peer's answering close
+  // (or its EOF, or close_timeout_ms) completes it, and nothing more is read.
+  if (connection.state == Connection::State::open &&
+      (wslay_event_get_close_sent(context) != 0 ||
+       (wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0))) {
+    begin_close(connection);
+  }
+}
+
+void HttpServer::on_message(Connection& connection, int opcode, std::string_view message) {
+  if (connection.state != Connection::State::open) return;
+  wslay_event_context_ptr context = connection.websocket.get();
+  if (opcode == WSLAY_TEXT_FRAME) {
+    events_->on_line(connection.id, message);
+    return;
+  }
+  if (opcode == WSLAY_BINARY_FRAME) {
+    static constexpr std::string_view kReason = "binary frames are not part of the protocol";
+    wslay_event_queue_close(context, ws_close::unsupported_data,
+                            reinterpret_cast<const std::uint8_t*>(kReason.data()), kReason.size());
+  }
+  // Ping, pong and close are answered by wslay itself.
+}
+
+void HttpServer::send(ConnectionId id, std::string line) {
+  Connection* connection = find(id);
+  if (connection == nullptr || connection->state != Connection::State::open) return;
+  wslay_event_msg message{WSLAY_TEXT_FRAME, reinterpret_cast<const std::uint8_t*>(line.data()),
+                          line.size()};
+  if (wslay_event_queue_msg(connection->websocket.get(), &message) != 0) return;
+  if (wslay_event_send(connection->websocket.get()) != 0) finish(*connection, false);
+}
+
+void HttpServer::close(ConnectionId id) {
+  Connection* connection = find(id);
+  if (connection == nullptr || connection->state != Connection::State::open) return;
+  wslay_event_queue_close(connection->websocket.get(), ws_close::normal, nullptr, 0);
+  wslay_event_send(connection->websocket.get());
+  begin_close(*connection);
+}
+
+void HttpServer::stop_accepting() {
+  if (!listener_) return;
+  listener_->server = nullptr;
+  uv_handle_t* handle = as_handle(&listener_->tcp);
+  close_and_free(std::move(listener_), handle);
+}
+
+void HttpServer::close_all(std::uint16_t code) {
+  std::vector<Connection*> all;
+  for (auto& [key, connection] : connections_) all.push_back(connection.get());
+  for (Connection* connection : all) {
+    if (connection->state != Connection::State::open) continue;
+    if (connection->kind == Connection::Kind::websocket) {
+      wslay_event_queue_close(connection->websocket.get(), code, nullptr, 0);
+      wslay_event_send(connection->websocket.get());
+    }
+    if (connection->state == Connection::State::open) begin_close(*connection);
+  }
+}
+
+HttpServer::Connection* HttpServer::find(ConnectionId id) {
+  auto it = websockets_.find(id);
+  if (it == websockets_.end()) return nullptr;
+  auto connection = connections_.find(it->second);
+  return connection == connections_.end() ? nullptr : connection->second.get();
+}
+
+void HttpServer::queue(Connection& connection, std::string_view bytes) {
+  if (connection.state == Connection::State::closed) return;
+  const std::size_t queued = connection.pending.size() +
+                             uv_stream_get_write_queue_size(as_stream(&connection.tcp)) +
+                             bytes.size();
+  // An HTTP response may be one whole file (a bundle, a source map): up to
+  // max_file_bytes on top of the limit, so one file always fits but a client
+  // pipelining requests without reading does not pile them up.
+  const std::size_t limit = connection.kind == Connection::Kind::http
+                                ? options_.max_outgoing_bytes + options_.max_file_bytes
+                                : options_.max_outgoing_bytes;
+  if (queued > limit || queued_bytes_ + bytes.size() > options_.max_outgoing_bytes_total) {
+    spdlog::debug("http: connection {}: cut, {} bytes queued (max {}, all connections {})",
+                  connection.key, queued, limit, queued_bytes_);
+    finish(connection, false);
+    return;
+  }
+  connection.pending.append(bytes);
+  queued_bytes_ += bytes.size();
+  mark_dirty(connection);
+}
+
+void HttpServer::mark_dirty(Connection& connection) {
+  if (connection.dirty) return;
+  connection.dirty = true;
+  dirty_.push_back(connection.key);
+  uv_ref(as_handle(&prepare_->prepare));
+}
+
+void HttpServer::flush(Connection& connection) {
+  if (connection.writing || connection.pending.empty()) return;
+  std::swap(connection.pending, connection.out);
+  uv_stream_t* stream = as_stream(&connection.tcp);
+  uv_buf_t buffer = uv_buf_init(connection.out.data(), connection.out.size());
+  int written = uv_try_write(stream, &buffer, 1);
+  if (written == UV_EAGAIN) written = 0;
+  if (written < 0) {
+    finish(connection, false);
+    return;
+  }
+  if (static_cast<std::size_t>(written) == connection.out.size()) {
+    queued_bytes_ -= connection.out.size();
+    connection.out.clear();
+    return;
+  }
+  buffer = uv_buf_init(connection.out.data() + written, connection.out.size() - written);
+  const int rc =
+      uv_write(&connection.write_req, stream, &buffer, 1, [](uv_write_t* request, int status) {
+        auto* connection = static_cast<Connection*>(request->handle->data);
+        if (connection->server != nullptr) connection->server->on_write_done(*connection, status);
+      });
+  if (rc < 0) {
+    finish(connection, false);
+    return;
+  }
+  connection.writing = true;
+}
+
+void HttpServer::on_write_done(Connection& connection, int status) {
+  connection.writing = false;
+  queued_bytes_ -= connection.out.size();
+  connection.out.clear();
+  if (status < 0) {
+    finish(connection, false);
+    return;
+  }
+  mark_dirty(connection);  // what was queued meanwhile, or the shutdown
+}
+
+void HttpServer::begin_close(Connection& connection) {
+  if (connection.state != Connection::State::open) return;
+  connection.state = Connection::State::closing;
+  connection.deadline = uv_now(loop_.raw()) + options_.close_timeout_ms;
+  if (connection.announced) {
+    // For the server the connection is over once it asked for (or saw) the close.
+    connection.announced = false;
+    --websocket_count_;
+    websockets_.erase(connection.id);
+    closed_ids_.push_back(connection.id);
+  }
+  mark_dirty(connection);
+}
+
+void HttpServer::finish(Connection& connection, bool notify_now) {
+  if (connection.state == Connection::State::closed) return;
+  connection.state = Connection::State::closed;
+  connection.server = nullptr;
+  queued_bytes_ -= connection.pending.size() + connection.out.size();
+  // `out` may still be read by libuv: it goes with the connection in its close callback.
+  std::string().swap(connection.pending);
+  connection.out.clear();
+  if (connection.announced) {
+    connection.announced = false;
+    --websocket_count_;
+    websockets_.erase(connection.id);
+    if (notify_now) {
+      events_->on_closed(connection.id);
+    } else {
+      closed_ids_.push_back(connection.id);
+      uv_ref(as_handle(&prepare_->prepare));
+    }
+  }
+  auto node = connections_.extract(connection.key);
+  if (!node.empty()) close_and_free(std::move(node.mapped()), as_handle(&connection.tcp));
+}
+
+void HttpServer::run_deferred() {
+  log_throttle_.flush();
+  std::vector<std::uint64_t> batch;
+  std::vector<ConnectionId> closed;
+  while (!dirty_.empty() || !closed_ids_.empty()) {
+    batch.swap(dirty_);
+    for (std::uint64_t key : batch) {
+      auto it = connections_.find(key);
+      if (it == connections_.end()) continue;
+      Connection& connection = *it->second;
+      connection.dirty = false;
+      flush(connection);
+      if (connection.state == Connection::State::closing && !connection.writing &&
+          connection.pending.empty() && !connection.shutdown_started) {
+        connection.shutdown_started = true;
+        if (connection.peer_eof) {
+          finish(connection, false);
+          continue;
+        }
+        // Half-close and wait for the peer's EOF (or the deadline): closing with
+        // its bytes unread would send a reset that can destroy our last frames.
+        const int rc = uv_shutdown(&connection.shutdown_req, as_stream(&connection.tcp),
+                                   [](uv_shutdown_t* request, int status) {
+                                     auto* c = static_cast<Connection*>(request->handle->data);
+                                     if (c->server != nullptr && (status < 0 || c->peer_eof))
+                                       c->server->finish(*c, false);
+                                   });
+        if (rc < 0) finish(connection, false);
+      }
+    }
+    batch.clear();
+    closed.swap(closed_ids_);
+    if (events_ != nullptr)
+      for (ConnectionId id : closed) events_->on_closed(id);
+    closed.clear();
+  }
+  uv_unref(as_handle(&prepare_->prepare));
+}
+
+void HttpServer::sweep() {
+  const std::uint64_t now = uv_now(loop_.raw());
+  std::vector<Connection*> late;
+  for (auto& [key, connection] : connections_)
+    if (connection->deadline != 0 && connection->deadline <= now) late.push_back(connection.get());
+  for (Connection* connection : late) {
+    if (connection->state == Connection::State::open) {
+      // A request that did not arrive whole in time (or an idle kept-alive connection).
+      const bool started = connection->header_bytes > 0 && !connection->request_done;
+      if (started) {
+        respond(*connection, HttpResponse::text(408, "request timeout\n"), false, false);
+      } else {
+        begin_close(*connection);
+      }
+    } else {
+      finish(*connection, false);
+    }
+  }
+}
+
+}  // namespace eryantis::net

@@ -1,0 +1,182 @@
+// The web listener of the real eryantis-server: a WebSocket client is a client
+// like a TCP one (same lobby, same sessions, same limits, heartbeats and
+// shutdown), and hostile WebSocket input ends only its own connection.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "fixture.hpp"
+#include "support/websocket_client.hpp"
+
+namespace eryantis::integration {
+namespace {
+
+using test::WsClient;
+
+bool has(const std::optional<std::string>& message, std::string_view part) {
+  return message && message->find(part) != std::string::npos;
+}
+
+class WebTest : public ServerFixture {
+ protected:
+  void start_web(TestConfig config = {}) {
+    const std::string path = write_config(dir_, "eryantis.toml", db_, config);
+    std::ofstream(path, std::ios::app) << "\n[web]\nenabled = true\nport = 0\n";
+    start_with(path);
+    static constexpr std::string_view kListening = "web listening on http://127.0.0.1:";
+    const std::string log = server_->log();
+    const std::size_t at = log.find(kListening);
+    ASSERT_NE(at, std::string::npos) << log;
+    web_port_ = std::atoi(log.c_str() + at + kListening.size());
+    ASSERT_GT(web_port_, 0);
+  }
+
+  // A WebSocket client past hello (and login when a nickname is given).
+  std::optional<WsClient> player(const std::string& nickname = {}) {
+    auto c = WsClient::connect(web_port_);
+    if (!c) return std::nullopt;
+    auto upgraded = c->upgrade();
+    if (!upgraded || upgraded->status != 101) return std::nullopt;
+    c->send_text(R"({"type":"hello","id":1,"protocol":1,"client":"web-test"})");
+    if (!has(c->read_text(), R"("type":"welcome")")) return std::nullopt;
+    if (!nickname.empty()) {
+      c->send_text(R"({"type":"login","id":2,"nickname":")" + nickname + R"("})");
+      if (!has(c->read_text(), R"("type":"logged_in")")) return std::nullopt;
+    }
+    return c;
+  }
+
+  // The next text message containing `part` (others are skipped), within the deadline.
+  static std::optional<std::string> wait_for(WsClient& c, std::string_view part,
+                                             Millis timeout = Millis(5000)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto text = c.read_text(
+          std::chrono::duration_cast<Millis>(deadline - std::chrono::steady_clock::now()));
+      if (!text) return std::nullopt;
+      if (text->find(part) != std::string::npos) return text;
+    }
+    return std::nullopt;
+  }
+
+  int web_port_ = 0;
+};
+
+TEST_F(WebTest, AWebSocketPlayerAndATcpPlayerShareTheLobbyAndAMatch) {
+  start_web();
+  auto web = player("webby");
+  ASSERT_TRUE(web);
+  web->send_text(R"({"type":"create_match","id":3,"players":2,"mode":"expert"})");
+  auto created = wait_for(*web, R"("id":3)");
+  ASSERT_TRUE(has(created, R"("type":"joined")")) << created.value_or("(nothing)");
+
+  auto tcp = Client::connect(port(), "tcp");
+  ASSERT_TRUE(tcp);
+  ASSERT_TRUE(tcp->hello());
+  auto listed = tcp->request(R"("type":"list_matches")");
+  ASSERT_TRUE(listed);
+  EXPECT_NE(listed->line.find("webby"), std::string::npos) << listed->line;
+  auto logged = tcp->login("tcpy");
+  ASSERT_TRUE(logged && logged->type == "logged_in");
+  auto joined = tcp->request(R"("type":"quick_join")");
+  ASSERT_TRUE(joined) << "no reply to quick_join";
+  // The web player sees the match start through the same pushes a TCP player gets.
+  EXPECT_TRUE(wait_for(*web, "tcpy")) << "the web player never saw the TCP player join";
+  // A WebSocket ping frame is answered by the transport; the protocol's ping by the server.
+  web->send_frame(WsClient::kPing, "frame-ping");
+  web->send_text(R"({"type":"ping","id":9})");
+  EXPECT_TRUE(wait_for(*web, R"("type":"pong","id":9)"));
+}
+
+TEST_F(WebTest, RateLimitsAndLineLimitsAreTheTcpOnes) {
+  TestConfig config;
+  config.commands_per_second = 5;
+  config.max_line_bytes = 2048;
+  start_web(config);
+  auto c = player();
+  ASSERT_TRUE(c);
+  for (int i = 0; i < 30; ++i) c->send_text(R"({"type":"list_matches"})");
+  EXPECT_TRUE(wait_for(*c, "RATE_LIMITED")) << "30 requests at once were not rate-limited";
+
+  auto big = player();
+  ASSERT_TRUE(big);
+  big->send_text(std::string(4096, ' '));  // longer than max_line_bytes
+  EXPECT_EQ(big->read_close(), 1009);
+  EXPECT_TRUE(big->wait_closed());
+  auto after = player();  // the server goes on
+  EXPECT_TRUE(after);
+}
+
+TEST_F(WebTest, HostileFramesCloseOnlyTheirConnection) {
+  start_web();
+  auto bystander = player("bystander");
+  ASSERT_TRUE(bystander);
+  for (int round = 0; round < 3; ++round) {
+    auto binary = player();
+    ASSERT_TRUE(binary);
+    binary->send_frame(WsClient::kBinary, R"({"type":"ping"})");
+    EXPECT_EQ(binary->read_close(), 1003);
+    auto unmasked = player();
+    ASSERT_TRUE(unmasked);
+    unmasked->send_frame(WsClient::kText, R"({"type":"ping"})", true, false);
+    EXPECT_EQ(unmasked->read_close(), 1002);
+    auto garbage = WsClient::connect(web_port_);
+    ASSERT_TRUE(garbage);
+    ASSERT_EQ(garbage->upgrade()->status, 101);
+    garbage->send_all(std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 12));
+    EXPECT_TRUE(garbage->wait_closed());
+  }
+  // A client that does not read its replies holds up nobody (the net tests flood
+  // one until it is cut: WebSocket.AClientThatNeverReadsIsCutAndOthersAreServed).
+  auto never_reads = WsClient::connect(web_port_, 4096);
+  ASSERT_TRUE(never_reads);
+  ASSERT_EQ(never_reads->upgrade()->status, 101);
+  never_reads->send_text(R"({"type":"hello","protocol":1})");
+  bystander->send_text(R"({"type":"list_matches","id":"still"})");
+  EXPECT_TRUE(wait_for(*bystander, R"("id":"still")"));
+}
+
+TEST_F(WebTest, HeartbeatsAreTheProtocolsAndSilenceCloses) {
+  TestConfig config;
+  config.heartbeat_interval_ms = 200;
+  config.heartbeat_timeout_ms = 1000;
+  start_web(config);
+  auto silent = player();
+  ASSERT_TRUE(silent);
+  EXPECT_TRUE(wait_for(*silent, R"({"type":"ping"})", Millis(3000)));
+  EXPECT_TRUE(wait_for(*silent, R"("type":"shutdown","message":"no heartbeat)", Millis(4000)));
+  EXPECT_EQ(silent->read_close(), 1000);
+}
+
+TEST_F(WebTest, ShutdownTellsWebSocketClientsThenCloses1000) {
+  start_web();
+  auto c = player("leaving");
+  ASSERT_TRUE(c);
+  server_->signal_term();
+  EXPECT_TRUE(wait_for(*c, R"("type":"shutdown")"));
+  EXPECT_EQ(c->read_close(), 1000);
+  c->close();  // the server's close completes at our end of the stream
+  auto code = server_->wait_exit(std::chrono::seconds(30));
+  ASSERT_TRUE(code);
+  EXPECT_EQ(*code, 0);
+}
+
+TEST_F(WebTest, StaticFilesComeFromTheConfiguredFolder) {
+  start_web();
+  // The test's server runs with the default static_dir (web/dist, relative to its
+  // working directory): whether or not it exists there, nothing outside is served.
+  auto status = [&](std::string_view target, std::string_view method = "GET") {
+    auto c = WsClient::connect(web_port_);
+    if (!c) return 0;
+    auto reply = c->get(target, "Content-Length: 0\r\n", method);
+    return reply ? reply->status : 0;
+  };
+  EXPECT_EQ(status("/../../etc/passwd"), 404);
+  EXPECT_EQ(status("/%2e%2e/%2e%2e/etc/passwd"), 404);
+  EXPECT_EQ(status("/ws"), 400);  // a plain GET of the WebSocket path
+  EXPECT_EQ(status("/", "DELETE"), 405);
+}
+
+}  // namespace
+}  // namespace eryantis::integration

@@ -1,0 +1,211 @@
+// `eryantis-replay DB serve`: the real binary on 127.0.0.1 over a database built
+// with the store API (random games appended as the server would), asked over
+// HTTP; its answers are checked against the games themselves.
+#include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
+#include <sqlite3.h>
+#include "eryantis/codec/json.hpp"
+
+#include <array>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "eryantis/rules/random_game.hpp"
+#include "eryantis/store/store.hpp"
+#include "support/child_process.hpp"
+#include "support/polling.hpp"
+#include "support/temp_dir.hpp"
+#include "support/websocket_client.hpp"
+
+namespace eryantis::replay {
+namespace {
+
+using namespace eryantis::rules;
+
+const std::array<std::string, 4> kNames = {"alice", "bob", "carol", "dana"};
+
+class ServeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    spdlog::set_level(spdlog::level::warn);
+    db_ = dir_.file("matches.db");
+    auto store = store::Store::open(db_);
+    ASSERT_TRUE(store) << store.error().message;
+    const std::vector<std::pair<MatchOptions, std::uint64_t>> games = {{{2, Mode::Expert}, 7},
+                                                                       {{3, Mode::Simple}, 8}};
+    store::MatchId id = 0;
+    for (const auto& [options, seed] : games) {
+      ++id;
+      std::vector<std::uint64_t> hashes;
+      RandomGame game = play_random_game(
+          options, seed, [&](const Event&, const State& s) { hashes.push_back(hash(s)); });
+      std::vector<store::NewEvent> events;
+      for (std::size_t i = 0; i < game.events.size(); ++i) {
+        store::NewEvent e;
+        e.actor = i == 0 ? store::Actor::server() : store::Actor::player(game.events[i].seat);
+        e.event = game.events[i];
+        e.state_hash = hashes[i];
+        events.push_back(std::move(e));
+      }
+      store::AppendRequest r = store::AppendRequest::of(id, 0, std::move(events), game.state);
+      r.create = store::NewMatch{options, store::MatchStatus::Running};
+      for (int p = 0; p < options.players; ++p) {
+        store::SeatRecord seat;
+        seat.seat = p;
+        seat.nickname = kNames[static_cast<std::size_t>(p)];
+        seat.resume_token_hash = store::hash_to_hex(static_cast<std::uint64_t>(p));
+        r.seats.push_back(seat);
+      }
+      r.status = store::MatchStatus::Finished;
+      r.result_json = R"({"type":"result"})";
+      auto done = store->append_batch(std::span(&r, 1));
+      ASSERT_TRUE(done.at(0)) << done.at(0).error().message;
+      games_.push_back(std::move(game));
+    }
+  }
+
+  void TearDown() override {
+    if (server_) server_->kill_hard();
+  }
+
+  // Starts `eryantis-replay DB serve --port 0` and reads the port it prints.
+  void serve(const std::string& db) {
+    server_ = std::make_unique<test::ChildProcess>(
+        test::Spawn{.argv = {ERYANTIS_REPLAY_BINARY, db, "serve", "--port", "0", "--static",
+                             dir_.file("www")}});
+    ASSERT_TRUE(server_->started());
+    static constexpr std::string_view kServing = "on http://127.0.0.1:";
+    ASSERT_TRUE(test::eventually(std::chrono::seconds(10), [&] {
+      const std::string out = server_->output();
+      const std::size_t at = out.find(kServing);
+      if (at == std::string::npos || out.find('/', at + kServing.size()) == std::string::npos)
+        return false;
+      port_ = std::atoi(out.c_str() + at + kServing.size());
+      return true;
+    })) << server_->output();
+  }
+
+  test::HttpReply get(const std::string& target, const std::string& method = "GET") {
+    auto c = test::WsClient::connect(port_);
+    EXPECT_TRUE(c);
+    if (!c) return {};
+    auto reply = c->get(target, "", method);
+    EXPECT_TRUE(reply) << target;
+    return reply.value_or(test::HttpReply{});
+  }
+
+  static rapidjson::Document parse(const std::string& body) {
+    rapidjson::Document d;
+    d.Parse(body.c_str());
+    EXPECT_FALSE(d.HasParseError()) << body;
+    return d;
+  }
+
+  test::TempDir dir_{"eryantis-serve"};
+  std::string db_;
+  std::vector<RandomGame> games_;
+  std::unique_ptr<test::ChildProcess> server_;
+  int port_ = 0;
+};
+
+TEST_F(ServeTest, ListsMatches) {
+  serve(db_);
+  const test::HttpReply reply = get("/api/matches");
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_EQ(*reply.header("content-type"), "application/json");
+  rapidjson::Document list = parse(reply.body);
+  ASSERT_TRUE(list.IsArray());
+  ASSERT_EQ(list.Size(), 2u);
+  EXPECT_EQ(list[0]["match"].GetInt64(), 1);
+  EXPECT_EQ(list[0]["players"].GetInt(), 2);
+  EXPECT_STREQ(list[0]["mode"].GetString(), "expert");
+  EXPECT_STREQ(list[0]["status"].GetString(), "finished");
+  EXPECT_EQ(list[0]["events"].GetInt64(), static_cast<std::int64_t>(games_[0].events.size()));
+  EXPECT_TRUE(list[0]["created"].IsString());
+  EXPECT_TRUE(list[0]["last_move"].IsString());
+  ASSERT_EQ(list[1]["nicknames"].Size(), 3u);
+  EXPECT_STREQ(list[1]["nicknames"][2].GetString(), "carol");
+}
+
+TEST_F(ServeTest, LogHasOneSentencePerEvent) {
+  serve(db_);
+  rapidjson::Document log = parse(get("/api/matches/1/log").body);
+  ASSERT_TRUE(log.IsArray());
+  ASSERT_EQ(log.Size(), games_[0].events.size());
+  for (rapidjson::SizeType i = 0; i < log.Size(); ++i) {
+    EXPECT_EQ(log[i]["seq"].GetInt64(), static_cast<std::int64_t>(i + 1));
+    EXPECT_TRUE(log[i]["at"].IsString());
+    EXPECT_TRUE(log[i]["round"].IsInt());
+    EXPECT_TRUE(log[i]["type"].IsString());
+    EXPECT_GT(log[i]["text"].GetStringLength(), 0u);
+  }
+  EXPECT_TRUE(log[0]["seat"].IsNull());  // the match's creation is the server's
+  EXPECT_TRUE(log[1]["seat"].IsInt());
+  // The sentences name the players.
+  EXPECT_NE(get("/api/matches/1/log").body.find("alice"), std::string::npos);
+}
+
+TEST_F(ServeTest, AtSeqIsThePublicStateFoldedThere) {
+  serve(db_);
+  const RandomGame& game = games_[0];
+  const std::int64_t last = static_cast<std::int64_t>(game.events.size());
+  for (std::int64_t seq : {std::int64_t{1}, last / 2, last}) {
+    rapidjson::Document at = parse(get("/api/matches/1/at/" + std::to_string(seq)).body);
+    ASSERT_TRUE(at.IsObject()) << seq;
+    EXPECT_EQ(at["match"].GetInt64(), 1);
+    EXPECT_EQ(at["seq"].GetInt64(), seq);
+    EXPECT_TRUE(at["view"].IsObject());
+    EXPECT_TRUE(at["to_act"].IsArray());
+    EXPECT_EQ(std::string(at["hash"].GetString()).size(), 16u);
+  }
+  // The last position: the game's final state seen by a spectator.
+  rapidjson::Document end = parse(get("/api/matches/1/at/" + std::to_string(last)).body);
+  EXPECT_STREQ(end["status"].GetString(), "finished");
+  EXPECT_EQ(std::string(end["hash"].GetString()),
+            store::hash_to_hex(hash(view(game.state, kNoSeat).state)));
+  EXPECT_EQ(get("/api/matches/1/at/" + std::to_string(last + 1)).status, 404);
+  EXPECT_EQ(get("/api/matches/9/at/1").status, 404);
+}
+
+TEST_F(ServeTest, VerifyFindsTheFirstDivergence) {
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "UPDATE events SET state_hash = '0000000000000000' "
+                           "WHERE match_id = 2 AND seq = 5",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  serve(db_);
+  rapidjson::Document good = parse(get("/api/matches/1/verify").body);
+  EXPECT_TRUE(good["ok"].GetBool());
+  EXPECT_TRUE(good["seq"].IsNull());
+  rapidjson::Document bad = parse(get("/api/matches/2/verify").body);
+  EXPECT_FALSE(bad["ok"].GetBool());
+  EXPECT_EQ(bad["seq"].GetInt64(), 5);
+  EXPECT_GT(bad["message"].GetStringLength(), 0u);
+  // The log stops before the divergence: what follows cannot be trusted.
+  EXPECT_EQ(parse(get("/api/matches/2/log").body).Size(), 4u);
+}
+
+TEST_F(ServeTest, OnlyGetAndKnownPaths) {
+  serve(db_);
+  EXPECT_EQ(get("/api/matches", "DELETE").status, 405);
+  EXPECT_EQ(get("/api/nothing").status, 404);
+  EXPECT_EQ(get("/api/matches/x/log").status, 404);
+  EXPECT_EQ(get("/api/matches/1/frobnicate").status, 404);
+  EXPECT_EQ(get("/ws").status, 404);  // no WebSocket here
+  EXPECT_EQ(get("/").status, 404);    // no web client built in this test's folder
+}
+
+TEST_F(ServeTest, AMissingDatabaseIsAUsageError) {
+  auto child = test::ChildProcess(
+      test::Spawn{.argv = {ERYANTIS_REPLAY_BINARY, dir_.file("none.db"), "serve", "--port", "0"}});
+  EXPECT_EQ(child.wait_exit(std::chrono::seconds(10)), 2);
+}
+
+}  // namespace
+}  // namespace eryantis::replay

@@ -1,0 +1,266 @@
+// The replay API: every answer is computed from the database at request time
+// with a read-only connection, so it follows a running server's writes.
+//   GET /api/matches                -> [{"match","players","mode","status","events","created",
+//                                        "last_move","nicknames"}]
+//   GET /api/matches/M/log          -> [{"seq","at","round","seat","type","text"}]
+//   GET /api/matches/M/at/SEQ       -> {"match","seq","hash","status","view","to_act"}
+//   GET /api/matches/M/verify       -> {"ok","seq","message"}
+#include "serve.hpp"
+
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "eryantis/codec/codec.hpp"
+#include "eryantis/net/event_loop.hpp"
+#include "eryantis/net/http_server.hpp"
+#include "eryantis/protocol/codec.hpp"
+#include "eryantis/render/render.hpp"
+#include "eryantis/rules/decider.hpp"
+#include "eryantis/store/store.hpp"
+
+namespace eryantis::replay {
+
+namespace {
+
+using net::HttpRequest;
+using net::HttpResponse;
+using store::MatchId;
+using store::Seq;
+
+HttpResponse json_error(int status, const std::string& message) {
+  return HttpResponse::json(protocol::JsonLine::object().field("error", message).str(), status);
+}
+
+std::string iso_time(std::int64_t unix_ms) {
+  const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[40];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+  return fmt::format("{}.{:03}Z", text, static_cast<int>(unix_ms % 1000));
+}
+
+std::optional<std::int64_t> number(std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0) return std::nullopt;
+  return value;
+}
+
+// A match folded by the store (each event re-checked, each hash compared):
+// states[k] is the state after k events; a divergence keeps the trusted prefix.
+struct Folded {
+  std::vector<rules::Event> events;
+  std::vector<rules::State> states;
+  std::optional<store::Divergence> divergence;
+  Seq last() const { return static_cast<Seq>(events.size()); }
+};
+
+class ReplayApi {
+ public:
+  explicit ReplayApi(store::Store db) : db_(std::move(db)) {}
+
+  HttpResponse handle(const HttpRequest& request) {
+    if (request.method != "GET" && request.method != "HEAD") {
+      HttpResponse refused = json_error(405, "the replay API is read-only: GET only");
+      refused.headers.emplace_back("Allow", "GET, HEAD");
+      return refused;
+    }
+    // /api/matches[/M/(log|verify|at/SEQ)]
+    std::vector<std::string_view> parts;
+    std::string_view path = request.path;
+    while (!path.empty()) {
+      path.remove_prefix(1);
+      const std::size_t slash = path.find('/');
+      parts.push_back(path.substr(0, slash));
+      path = slash == std::string_view::npos ? std::string_view() : path.substr(slash);
+    }
+    if (parts.size() < 2 || parts[0] != "api" || parts[1] != "matches")
+      return json_error(404, "unknown API path; see docs/web.md");
+    if (parts.size() == 2) return matches();
+    const std::optional<std::int64_t> id = number(parts[2]);
+    if (!id) return json_error(404, "a match id is a number");
+    if (parts.size() == 4 && parts[3] == "log") return log(*id);
+    if (parts.size() == 4 && parts[3] == "verify") return verify(*id);
+    if (parts.size() == 5 && parts[3] == "at") {
+      const std::optional<std::int64_t> seq = number(parts[4]);
+      if (!seq) return json_error(404, "a seq is a number");
+      return at(*id, *seq);
+    }
+    return json_error(404, "unknown API path; see docs/web.md");
+  }
+
+ private:
+  HttpResponse store_failure(const store::StoreError& e) {
+    if (e.code == store::StoreCode::NotFound) return json_error(404, e.message);
+    return json_error(500, fmt::format("{} ({})", e.message, store::store_code_name(e.code)));
+  }
+
+  render::Names names_of(MatchId id) {
+    render::Names names{};
+    if (auto seats = db_.seats(id))
+      for (const store::SeatRecord& seat : *seats)
+        if (seat.seat >= 0 && seat.seat < rules::kMaxPlayers)
+          names[static_cast<std::size_t>(seat.seat)] = seat.nickname;
+    return names;
+  }
+
+  std::expected<Folded, store::StoreError> fold(MatchId id) {
+    Folded f;
+    f.states.emplace_back();
+    store::FoldPolicy policy{.start = store::FoldStart::FirstEvent, .check_columns = true};
+    policy.on_event = [&f](Seq, const rules::Event& event, const rules::State& state) {
+      f.events.push_back(event);
+      f.states.push_back(state);
+    };
+    auto folded = db_.fold(id, policy);
+    if (!folded) return std::unexpected(folded.error());
+    f.divergence = std::move(folded->divergence);
+    return f;
+  }
+
+  HttpResponse matches() {
+    auto list = db_.list_matches();
+    if (!list) return store_failure(list.error());
+    protocol::JsonArray out;
+    for (const store::MatchSummary& m : *list) {
+      protocol::JsonArray nicknames;
+      if (auto seats = db_.seats(m.id))
+        for (const store::SeatRecord& s : *seats) nicknames.string(s.nickname);
+      out.raw(protocol::JsonLine::object()
+                  .field("match", m.id)
+                  .field("players", m.players)
+                  .field("mode", m.mode)
+                  .field("status", store::status_name(m.status))
+                  .field("events", m.events)
+                  .field("created", m.created)
+                  .field("last_move", m.last_activity)
+                  .raw_field("nicknames", nicknames.str())
+                  .str());
+    }
+    return HttpResponse::json(out.str());
+  }
+
+  HttpResponse log(MatchId id) {
+    auto f = fold(id);
+    if (!f) return store_failure(f.error());
+    auto rows = db_.load_events(id, 1, f->last());
+    if (!rows) return store_failure(rows.error());
+    const render::Names names = names_of(id);
+    protocol::JsonArray out;
+    for (Seq seq = 1; seq <= f->last() && seq <= static_cast<Seq>(rows->size()); ++seq) {
+      const auto i = static_cast<std::size_t>(seq);
+      const rules::State& before = f->states[i - 1];
+      const store::StoredEvent& row = (*rows)[i - 1];
+      protocol::JsonLine entry = protocol::JsonLine::object();
+      entry.field("seq", seq).field("at", iso_time(row.time_ms));
+      entry.field("round", before.phase == rules::Phase::Setup ? 0 : before.round);
+      if (const auto seat = number(row.actor)) {
+        entry.field("seat", *seat);
+      } else {
+        entry.null_field("seat");
+      }
+      entry.field("type", row.type)
+          .field("text", render::describe_event(before, f->events[i - 1], f->states[i], names));
+      out.raw(entry.str());
+    }
+    return HttpResponse::json(out.str());
+  }
+
+  HttpResponse at(MatchId id, Seq seq) {
+    auto f = fold(id);
+    if (!f) return store_failure(f.error());
+    if (seq > f->last()) {
+      return json_error(404, f->divergence
+                                 ? fmt::format("match {}: events 1..{} are trustworthy: {}", id,
+                                               f->last(), f->divergence->reason)
+                                 : fmt::format("match {} has events 1..{}", id, f->last()));
+    }
+    const rules::State& state = f->states[static_cast<std::size_t>(seq)];
+    const rules::View view = rules::view(state, rules::kNoSeat);
+    std::string status;
+    if (state.phase == rules::Phase::GameOver) {
+      status = "finished";
+    } else if (seq == f->last() && !f->divergence) {
+      // The stored status says what no event does (abandoned, quarantined).
+      auto list = db_.list_matches();
+      if (list)
+        for (const store::MatchSummary& m : *list)
+          if (m.id == id) status = std::string(store::status_name(m.status));
+    }
+    if (status.empty()) status = state.phase == rules::Phase::Setup ? "lobby" : "running";
+    protocol::JsonArray to_act;
+    for (rules::Seat p : rules::seats_to_act(state)) to_act.number(p);
+    return HttpResponse::json(protocol::JsonLine::object()
+                                  .field("match", id)
+                                  .field("seq", seq)
+                                  .field("hash", store::hash_to_hex(rules::hash(view.state)))
+                                  .field("status", status)
+                                  .raw_field("view", codec::view_to_json(view))
+                                  .raw_field("to_act", to_act.str())
+                                  .str());
+  }
+
+  HttpResponse verify(MatchId id) {
+    auto report = db_.verify(id);
+    if (!report) return store_failure(report.error());
+    protocol::JsonLine out = protocol::JsonLine::object();
+    out.field("ok", report->ok());
+    if (report->divergence) {
+      out.field("seq", report->divergence->seq).field("message", report->divergence->reason);
+    } else {
+      out.null_field("seq").field(
+          "message",
+          fmt::format("{} events re-checked, every stored hash matches", report->events_checked));
+    }
+    return HttpResponse::json(out.str());
+  }
+
+  store::Store db_;
+};
+
+}  // namespace
+
+int run_serve(const std::string& path, const ServeArgs& args) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    std::fprintf(stderr, "eryantis-replay: no such database file: %s\n", path.c_str());
+    return 2;
+  }
+  store::Options options;
+  options.read_only = true;
+  auto db = store::Store::open(path, options);
+  if (!db) {
+    std::fprintf(stderr, "eryantis-replay: cannot open %s: %s\n", path.c_str(),
+                 db.error().message.c_str());
+    return 2;
+  }
+  ReplayApi api(std::move(*db));
+  net::EventLoop loop;
+  net::HttpServerOptions web;
+  web.websocket_path.clear();  // the replay viewer plays nothing
+  web.static_root = args.static_dir;
+  net::HttpServer server(loop, web);
+  server.add_route("/api/", [&api](const HttpRequest& request) { return api.handle(request); });
+  loop.on_signals([&loop](int) { loop.stop(); });
+  auto bound = server.listen(args.listen, args.port);
+  if (!bound) {
+    std::fprintf(stderr, "eryantis-replay: cannot listen on %s:%d: %s\n", args.listen.c_str(),
+                 args.port, bound.error().c_str());
+    return 2;
+  }
+  std::printf("eryantis-replay serving %s on http://%s:%d/ (files from %s; Ctrl-C stops)\n",
+              path.c_str(), args.listen.c_str(), *bound, args.static_dir.c_str());
+  std::fflush(stdout);
+  loop.run();
+  return 0;
+}
+
+}  // namespace eryantis::replay
