@@ -237,11 +237,12 @@ void Server::broadcast_event(Room& room, const std::string& view_hash,
 }
 
 void Server::keep_unseen_ending(const Room& room, const std::string& line) {
-  for (int i = 0; i < room.players(); ++i) {
-    if (!room.seats[i] || room.seats[i]->connection) continue;
-    const std::string& nickname = room.seats[i]->nickname;
-    if (unseen_endings_.insert_or_assign(nickname, line).second) unseen_order_.push_back(nickname);
-  }
+  for (int i = 0; i < room.players(); ++i)
+    if (room.seats[i] && !room.seats[i]->connection) keep_unseen(room.seats[i]->nickname, line);
+}
+
+void Server::keep_unseen(const std::string& nickname, const std::string& line) {
+  if (unseen_endings_.insert_or_assign(nickname, line).second) unseen_order_.push_back(nickname);
   while (unseen_endings_.size() > kUnseenEndings && !unseen_order_.empty()) {
     unseen_endings_.erase(unseen_order_.front());
     unseen_order_.pop_front();
@@ -454,15 +455,18 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
               }
               return;
             }
+            const std::string line = protocol::JsonLine("left")
+                                         .field("match", room->id)
+                                         .field("reason", "setup_timeout")
+                                         .field("message",
+                                                "you did not choose your wizard and towers in "
+                                                "time; your seat was given up")
+                                         .str();
             for (const auto& [seat, holder] : removed)
               if (Session* s = session(holder.connection); s && s->nickname == holder.nickname)
-                send(s->id, protocol::JsonLine("left")
-                                .field("match", room->id)
-                                .field("reason", "setup_timeout")
-                                .field("message",
-                                       "you did not choose your wizard and towers in time; "
-                                       "your seat was given up")
-                                .str());
+                send(s->id, line);
+              else
+                keep_unseen(holder.nickname, line);  // told at their next login
             if (empty) {
               room->status = store::MatchStatus::Abandoned;  // dropped by the next tick
               close_room(*room);

@@ -1046,6 +1046,35 @@ TEST_F(ServerTest, ASeatThatDoesNotChooseInSetupIsFreed) {
   EXPECT_EQ(s2.room(m)->seats[1]->nickname, "n23");
 }
 
+TEST_F(ServerTest, ASeatFreedWhileItsPlayerWasAwayIsToldAtLogin) {
+  ServerConfig c = config();
+  c.setup_choice_ms = 4000;
+  Server s2(
+      c, transport, store, [this] { return now; }, secrets);
+  for (ConnectionId id : {51, 52}) {
+    s2.on_open(id, "p");
+    s2.on_line(id, R"({"type":"hello","protocol":1})");
+    s2.on_line(id, std::string(R"({"type":"login","nickname":"n)") + std::to_string(id) + "\"}");
+  }
+  s2.on_line(51, R"({"type":"create_match","players":2})");
+  store.complete_all();
+  const auto m = parse(transport.sent[51][2])["match"].GetInt64();
+  s2.on_line(52, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  store.complete_all();
+  s2.on_closed(52);
+  s2.tick();
+  now += 4000;
+  s2.tick();
+  store.complete_all();
+  EXPECT_EQ(s2.room(m)->seated(), 0);  // n51 did not choose either: both freed, match given up
+  s2.on_open(53, "p");
+  s2.on_line(53, R"({"type":"hello","protocol":1})");
+  s2.on_line(53, R"({"type":"login","nickname":"n52"})");  // no seat any more: no token needed
+  ASSERT_GE(transport.sent[53].size(), 2u);
+  EXPECT_EQ(type_of(transport.sent[53][transport.sent[53].size() - 2]), "logged_in");
+  EXPECT_STREQ(parse(transport.sent[53].back())["reason"].GetString(), "setup_timeout");
+}
+
 TEST_F(ServerTest, APlayerMayLeaveAFullMatchInSetupButNotAStartedOne) {
   connect(1, "a");
   connect(2, "b");

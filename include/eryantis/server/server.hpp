@@ -161,6 +161,7 @@ class Server final : public ConnectionEvents {
   void announce_deadline(Room& room);
   // Keeps a match's ending for each seated player not connected when it ended.
   void keep_unseen_ending(const Room& room, const std::string& line);
+  void keep_unseen(const std::string& nickname, const std::string& line);
 
   // Messages.
   void send(ConnectionId conn, std::string line);
@@ -192,8 +193,9 @@ class Server final : public ConnectionEvents {
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection
   std::unordered_map<std::string, store::MatchId> seated_in_;  // nickname -> unfinished match
   std::vector<RestoredMatch> waiting_matches_;                 // see restore(); newest first
-  // nickname -> the game_over / match_abandoned line of a match that ended while
-  // they were away; sent after their next logged_in. In memory (see kUnseenEndings).
+  // nickname -> the game_over / match_abandoned / left push of a match that ended
+  // (or freed their seat) while they were away; sent after their next logged_in. In memory (see
+  // kUnseenEndings).
   std::unordered_map<std::string, std::string> unseen_endings_;
   std::deque<std::string> unseen_order_;  // nicknames, oldest first, for the bound
   store::MatchId next_match_id_ = 1;
