@@ -270,7 +270,11 @@ TEST_F(ServerTest, FullGameOverTheProtocol) {
       std::map<rules::Seat, ConnectionId> conns;
       const ConnectionId base =
           static_cast<ConnectionId>(players * 10 + (mode[0] == 'e' ? 100 : 0));
-      for (int p = 0; p < players; ++p) connect(base + p, "p" + std::to_string(base + p));
+      for (int p = 0; p < players; ++p) {
+        std::string nickname = "p";  // appended: g++ 12 warns (-Wrestrict) about "p" + string
+        nickname += std::to_string(base + p);
+        connect(base + p, nickname);
+      }
       const store::MatchId m = create(base, players, mode);
       for (int p = 1; p < players; ++p) {
         auto r = reply(base + p, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
@@ -1063,6 +1067,7 @@ TEST_F(ServerTest, ASeatFreedWhileItsPlayerWasAwayIsToldAtLogin) {
   store.complete_all();
   s2.on_closed(52);
   s2.tick();
+  store.complete_all();
   now += 4000;
   s2.tick();
   store.complete_all();
