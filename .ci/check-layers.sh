@@ -2,8 +2,9 @@
 # Fails when a file of one layer includes a header of a layer it may not know.
 # The layers point one way (docs/architecture.md):
 #   util <- rules <- codec <- protocol, store <- server <- net <- main
-# with `ai` (computer players) right above the rules, `transport` (the seam between server and net) and `log` below both of them, and the
-# client-side libraries (render, client) beside the server. The build enforces the
+# with `ai` (computer players) right above the rules, `transport` (the seam between server
+# and net) and `log` below both of them, `render` (pure text from the rules) below the
+# server, which says each event in words, and `client` beside the server. The build enforces the
 # same graph (each library sees only the headers of what it links); this check
 # also reads the headers themselves and gives a readable list of offenders.
 set -euo pipefail
@@ -19,7 +20,7 @@ declare -A allowed=(
   [protocol]="util rules codec"
   [store]="util log rules codec"
   [transport]="util"
-  [server]="util log rules ai codec protocol transport store_types"
+  [server]="util log rules ai codec protocol render transport store_types"
   [net]="util log transport"
   [render]="util rules"
   [client]="util rules codec protocol transport net render"

@@ -104,6 +104,8 @@ const std::map<std::string, Key>& keys() {
       {"matches.forfeit_after_ms", integer<kServer, &ServerConfig::forfeit_after_ms>(0, kDay)},
       {"matches.abandon_after_ms", integer<kServer, &ServerConfig::abandon_after_ms>(0, 30 * kDay)},
       {"matches.require_resume_token", boolean<kServer, &ServerConfig::require_resume_token>()},
+      {"matches.setup_choice_ms", integer<kServer, &ServerConfig::setup_choice_ms>(1000, kDay)},
+      {"matches.lobby_idle_ms", integer<kServer, &ServerConfig::lobby_idle_ms>(1000, 30 * kDay)},
       {"limits.max_connections", integer<kServer, kLimits, &Limits::max_connections>(1, 1'000'000)},
       {"limits.max_line_bytes",
        integer<kServer, kLimits, &Limits::max_line_bytes>(1024, 64LL * 1024 * 1024)},

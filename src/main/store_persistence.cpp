@@ -3,8 +3,9 @@
 namespace eryantis::app {
 
 namespace {
-constexpr const char* kKindNames[] = {"", "turn_grace", "forfeit", "abandon"};
-}
+// "remove" is never written (the server keeps that timer in memory); named for safety.
+constexpr const char* kKindNames[] = {"", "turn_grace", "forfeit", "abandon", "remove"};
+}  // namespace
 
 store::DeadlineRecord to_record(const server::Deadline& d) {
   if (d.kind == server::DeadlineKind::None) return {};

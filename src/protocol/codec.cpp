@@ -3,7 +3,11 @@
 // input becomes an error reply, never an assertion or a crash.
 #include "eryantis/protocol/codec.hpp"
 
+#include <algorithm>
 #include <limits>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "eryantis/codec/json.hpp"
 #include "eryantis/codec/json_value.hpp"
@@ -78,6 +82,31 @@ class Fields {
   std::string id_;
 };
 
+// The first name that appears twice in one object anywhere in `root`. Iterative
+// (the parser is too) and O(n log n) per object, so a hostile line costs little.
+std::optional<std::string> duplicate_key(const Value& root) {
+  std::vector<const Value*> todo{&root};
+  std::vector<std::string_view> names;
+  while (!todo.empty()) {
+    const Value* v = todo.back();
+    todo.pop_back();
+    if (v->IsArray()) {
+      for (const Value& item : v->GetArray()) todo.push_back(&item);
+      continue;
+    }
+    if (!v->IsObject()) continue;
+    names.clear();
+    for (const auto& member : v->GetObject()) {
+      names.emplace_back(member.name.GetString(), member.name.GetStringLength());
+      todo.push_back(&member.value);
+    }
+    std::sort(names.begin(), names.end());
+    if (auto at = std::adjacent_find(names.begin(), names.end()); at != names.end())
+      return std::string(*at);
+  }
+  return std::nullopt;
+}
+
 using Decoded = std::expected<Request, ProtocolError>;
 
 template <class T, class E>
@@ -102,7 +131,9 @@ Decoded decode_body(std::string_view type, const Fields& f) {
                  !*updates || **updates == "full"};
   }
   if (type == "login") {
-    auto nickname = f.required_string("nickname", 256);
+    // Any length here: the server checks the nickname (1-24 characters) and answers
+    // INVALID_NICKNAME for every bad one, a long one too.
+    auto nickname = f.required_string("nickname", std::numeric_limits<std::size_t>::max());
     if (!take(nickname, error)) return error;
     auto token = f.optional_string("token", 256);
     if (!take(token, error)) return error;
@@ -230,6 +261,11 @@ std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
   if (!doc.IsObject())
     return std::unexpected(
         ProtocolError{ErrorCode::BadJson, "every message must be a JSON object", ""});
+  // JSON leaves duplicate names open and parsers differ (first or last wins), so a
+  // line that would mean one thing here and another to a proxy or log reader is refused.
+  if (auto key = duplicate_key(doc))
+    return std::unexpected(ProtocolError{
+        ErrorCode::BadJson, "the line repeats the key \"" + *key + "\" in one object", ""});
 
   std::string id;
   if (auto it = doc.FindMember("id"); it != doc.MemberEnd()) {

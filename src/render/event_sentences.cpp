@@ -83,6 +83,10 @@ class EventWriter {
   std::string say(const AwardForfeit&) {
     return fmt::format("server awarded the match to {} by forfeit", actor_);
   }
+  std::string say(const Resign&) {
+    return a_.players() == 4 ? fmt::format("{} resigned for the team", actor_)
+                             : fmt::format("{} resigned", actor_);
+  }
   std::string say(const ChooseWizard& c) {
     return fmt::format("{} chose wizard {}", actor_, c.wizard);
   }

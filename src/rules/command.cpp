@@ -51,6 +51,8 @@ constexpr std::string_view type_of() {
     return "use_princess";
   else if constexpr (std::is_same_v<T, UseThief>)
     return "use_thief";
+  else if constexpr (std::is_same_v<T, Resign>)
+    return "resign";
   else
     static_assert(!sizeof(T), "every command needs a type name");
 }

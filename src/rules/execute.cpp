@@ -243,6 +243,13 @@ struct Executor {
     }
     professor_after_removal(s, c.color);
   }
+  // The resigning team loses; the others are ranked as at the end of the game (decision 26).
+  void operator()(const Resign&) {
+    std::uint8_t losers = 0;
+    for (Seat p = 0; p < s.players(); ++p)
+      if (team_of(s, p) == team_of(s, seat)) losers = static_cast<std::uint8_t>(losers | (1u << p));
+    finish_by_count(s, EndReason::Resign, losers);
+  }
 };
 
 }  // namespace

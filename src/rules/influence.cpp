@@ -54,14 +54,14 @@ std::uint8_t seats_of(const State& s, TowerColor c) {
 }
 }  // namespace
 
-void finish_by_count(State& s, EndReason reason) {
+void finish_by_count(State& s, EndReason reason, std::uint8_t losers) {
   // 5.3: most towers built, then most professors (team-summed); still tied = shared draw.
   std::array<int, kTowerColorCount> built{};
   std::array<int, kTowerColorCount> profs{};
   std::array<bool, kTowerColorCount> playing{};
   for (Seat p = 0; p < s.players(); ++p) {
     auto c = team_color(s, p);
-    if (!c) continue;
+    if (!c || (losers & (1u << p))) continue;
     const int i = static_cast<int>(*c);
     playing[i] = true;
     if (s.boards[p].holds_towers) built[i] = towers_per_color(s.players()) - s.boards[p].towers;

@@ -68,8 +68,9 @@ void place_in_dining(State& s, Seat seat, Color c);
 // --- influence and towers (influence.cpp) --------------------------------------
 // Resolves the group at index `g` as if Mother Nature stopped there.
 void resolve_island(State& s, int g);
-// Ends the match now, the winner decided by towers then professors (5.3).
-void finish_by_count(State& s, EndReason reason);
+// Ends the match now, the winner decided by towers then professors (5.3) among the
+// seats not in `losers` (a bit per seat: a resigned team, decision 26).
+void finish_by_count(State& s, EndReason reason, std::uint8_t losers = 0);
 
 // --- helpers --------------------------------------------------------------------
 int character_slot(const State& s, CharacterId id);  // index in s.characters, or -1

@@ -1,5 +1,7 @@
 // Every command a seat may send now. check() accepts exactly these (the property
 // tests hold the two to that), so bots, fuzzers and client hints can rely on it.
+// The one exception is `resign`: always accepted from planning on and never
+// listed, so nothing that picks from this list resigns by chance (decision 26).
 #include <functional>
 
 #include "internal.hpp"

@@ -273,6 +273,13 @@ struct Validator {
     if (!valid_color(c.color)) return err(RuleCode::InvalidCommand, "Unknown student colour.");
     return std::nullopt;
   }
+  // Any seat, on its turn or not, absent this round or not (decision 26).
+  Result operator()(const Resign&) const {
+    if (s.phase != Phase::Planning && s.phase != Phase::Action)
+      return err(RuleCode::WrongPhase,
+                 "The match has not started yet; leave it instead of resigning.");
+    return std::nullopt;
+  }
 };
 
 }  // namespace

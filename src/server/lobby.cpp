@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "eryantis/protocol/codec.hpp"
+#include "eryantis/server/move_lists.hpp"
 #include "eryantis/server/server.hpp"
 #include "eryantis/server/token.hpp"
 #include "server_messages.hpp"
@@ -17,14 +18,16 @@ using protocol::ErrorCode;
 namespace {
 constexpr std::size_t kListLimit = 100;  // per section (open, running): keeps the reply small
 
-store::SeatRecord seat_record(const Room& room, int seat) {
-  store::SeatRecord r;
-  r.match_id = room.id;
-  r.seat = seat;
-  r.nickname = room.seats[seat]->nickname;
-  r.resume_token_hash = room.seats[seat]->token_hash;
-  return r;
+// Finished or abandoned: the room lingers until its last write is done (<= 100 ms).
+bool ended(const Room& room) {
+  return room.status == store::MatchStatus::Finished ||
+         room.status == store::MatchStatus::Abandoned;
 }
+std::string ended_message(const Room& room) {
+  return "match " + std::to_string(room.id) + " has ended (" +
+         std::string(store::status_name(room.status)) + ")";
+}
+
 }  // namespace
 
 std::string Server::seats_json(const Room& room) const {
@@ -42,11 +45,13 @@ std::string Server::seats_json(const Room& room) const {
   return seats.str();
 }
 
-void Server::send_state(ConnectionId conn, const Room& room, const std::string& id) {
+void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
   const Session* s = nullptr;
   if (auto it = sessions_.find(conn); it != sessions_.end()) s = &it->second;
   const rules::Seat seat = s && !s->spectator ? s->seat : rules::kNoSeat;
   const rules::View v = rules::view(room.state, seat);
+  const MoveLists moves = move_lists(room.state, seat);
+  room.announced = next_deadline(room);
   protocol::JsonLine line("state", id);
   line.field("match", room.id)
       .field("seq", room.seq)
@@ -54,7 +59,9 @@ void Server::send_state(ConnectionId conn, const Room& room, const std::string& 
       .field("hash", detail::hex(rules::hash(v.state)))
       .raw_field("seats", seats_json(room))
       .raw_field("to_act", detail::to_act_json(room.state))
-      .raw_field("allowed", detail::allowed_json(room.state, seat));
+      .raw_field("allowed", moves.allowed)
+      .raw_field("legal", moves.legal)
+      .raw_field("deadline", deadline_json(room, clock_()));
   if (seat == rules::kNoSeat)
     line.null_field("seat");
   else
@@ -63,10 +70,12 @@ void Server::send_state(ConnectionId conn, const Room& room, const std::string& 
   send(conn, line.str());
 }
 
-void Server::broadcast_seats(const Room& room) {
+void Server::broadcast_seats(Room& room) {
+  room.announced = next_deadline(room);
   const std::string line = protocol::JsonLine("seats")
                                .field("match", room.id)
                                .raw_field("seats", seats_json(room))
+                               .raw_field("deadline", deadline_json(room, clock_()))
                                .str();
   for (int i = 0; i < room.players(); ++i)
     if (room.seats[i] && room.seats[i]->connection) send(room.seats[i]->connection, line);
@@ -130,6 +139,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
   room->state = rules::apply(rules::State{}, *created);
   room->status = store::MatchStatus::Lobby;
   room->seats[0] = SeatHolder{*s.nickname, token_hash(s.token), 0};
+  room->lobby_since_ms = clock_();
   Room& r = *room;
   rooms_[r.id] = std::move(room);
   seated_in_[*s.nickname] = r.id;
@@ -137,7 +147,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
   MatchWrite w;
   w.match = r.id;
   w.create = store::NewMatch{m.options, store::MatchStatus::Lobby};
-  w.seats.push_back(seat_record(r, 0));
+  w.seats.push_back(detail::seat_record(r, 0));
   w.expected_seq = 0;
   w.events.push_back(
       store::NewEvent{store::Actor::server(), std::nullopt, *created, rules::hash(r.state)});
@@ -174,6 +184,10 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
                        std::optional<int> wanted) {
   Session* s = session(conn);
   if (!s || !s->nickname) return;
+  if (ended(room)) {  // it ended while this request waited for the match's write
+    send_error(conn, id, error_code_name(ErrorCode::NoSuchMatch), ended_message(room));
+    return;
+  }
   if (room.status != store::MatchStatus::Lobby || room.full()) {
     send_error(conn, id, error_code_name(ErrorCode::MatchFull),
                "match " + std::to_string(room.id) + " has no free seat");
@@ -197,12 +211,13 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
     while (room.seats[seat]) ++seat;
   }
   room.seats[seat] = SeatHolder{*s->nickname, token_hash(s->token), 0};
+  room.lobby_since_ms = clock_();
   seated_in_[*s->nickname] = room.id;
   if (s->spectator) detach(*s);
   MatchWrite w;
   w.match = room.id;
   w.expected_seq = room.seq;
-  w.seats.push_back(seat_record(room, seat));
+  w.seats.push_back(detail::seat_record(room, seat));
   const std::string nickname = *s->nickname;
   persist(
       room, std::move(w),
@@ -229,9 +244,9 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
 
 void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch& m) {
   Room* room = find_room(m.match);
-  if (!room) {
+  if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
-               "there is no open match " + std::to_string(m.match));
+               room ? ended_message(*room) : "there is no open match " + std::to_string(m.match));
     return;
   }
   const ConnectionId conn = s.id;
@@ -285,11 +300,13 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
       send_error(conn, id, error_code_name(ErrorCode::NotInMatch), "you are not in a match");
       return;
     }
-    if (room->status != store::MatchStatus::Lobby || room->full()) {
-      send_error(
-          conn, id, error_code_name(ErrorCode::AlreadyInMatch),
-          "match " + std::to_string(mid) +
-              " has all its players: your seat stays yours (disconnect and come back any time)");
+    // Until play starts (setup included) a seat can be given back: nobody waits for
+    // a player who wants to go. Afterwards the seat stays theirs, or they resign.
+    if (room->status != store::MatchStatus::Lobby) {
+      send_error(conn, id, error_code_name(ErrorCode::AlreadyInMatch),
+                 "match " + std::to_string(mid) +
+                     " has started: your seat stays yours (disconnect and come back any time, "
+                     "or resign to give up)");
       return;
     }
     seated_in_.erase(nickname);
@@ -304,6 +321,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
     w.remove_seats.push_back(seat);
     SeatHolder holder = *room->seats[seat];
     room->seats[seat].reset();
+    room->lobby_since_ms = clock_();
     const bool empty = room->seated() == 0;
     if (empty) w.status = store::MatchStatus::Abandoned;
     persist(*room, std::move(w),
@@ -335,9 +353,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
 
 void Server::handle(Session& s, const std::string& id, const protocol::Spectate& m) {
   Room* room = find_room(m.match);
-  if (!room) {
+  if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
-               "there is no match " + std::to_string(m.match));
+               room ? ended_message(*room) : "there is no match " + std::to_string(m.match));
     return;
   }
   if (s.nickname && seated_in_.count(*s.nickname)) {
@@ -381,6 +399,7 @@ Room& Server::load(RestoredMatch m) {
   room->seq = m.last_seq;
   room->status = m.status;
   room->deadline = m.deadline;
+  room->lobby_since_ms = clock_();
   room->recent_commands.assign(m.recent_commands.begin(), m.recent_commands.end());
   for (const store::SeatRecord& r : m.seats) {
     if (r.seat < 0 || r.seat >= rules::kMaxPlayers) continue;

@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "eryantis/protocol/codec.hpp"
+#include "eryantis/render/render.hpp"
+#include "eryantis/server/move_lists.hpp"
 #include "eryantis/server/server.hpp"
 #include "server_messages.hpp"
 
@@ -14,8 +16,9 @@ using protocol::ErrorCode;
 void Server::enqueue(Room& room, ConnectionId conn, const std::string& id,
                      std::function<void()> op) {
   if (static_cast<int>(room.waiting.size()) >= config_.limits.max_queued_per_match) {
-    send_error(conn, id, error_code_name(ErrorCode::RateLimited),
-               "this match is busy; send your request again", &room);
+    if (conn)  // 0: the server's own operation (a token binding), nobody to answer
+      send_error(conn, id, error_code_name(ErrorCode::RateLimited),
+                 "this match is busy; send your request again", &room);
     return;
   }
   room.waiting.push_back(WaitingRequest{conn, id, std::move(op)});
@@ -37,7 +40,8 @@ void Server::drop_room(store::MatchId id, std::string_view code, const std::stri
   if (it == rooms_.end()) return;
   std::vector<WaitingRequest> waiting = std::move(it->second->waiting);
   rooms_.erase(it);
-  for (const WaitingRequest& w : waiting) send_error(w.conn, w.id, code, message);
+  for (const WaitingRequest& w : waiting)
+    if (w.conn) send_error(w.conn, w.id, code, message);
 }
 
 void Server::persist(Room& room, MatchWrite write,
@@ -169,6 +173,11 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
                                .str());
           return;
         }
+        // The sentence of the move log, once for every viewer, from the states around it.
+        render::Names names;
+        for (int i = 0; i < room->players(); ++i)
+          if (room->seats[i]) names[i] = room->seats[i]->nickname;
+        const std::string text = render::describe_event(room->state, ev, next, names);
         room->state = std::move(next);
         room->seq = done->last_seq;
         room->deadline = Deadline{};
@@ -191,24 +200,31 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
         broadcast_event(*room, view_hash,
                         std::holds_alternative<rules::CreateMatch>(ev.command)
                             ? detail::public_event_json(ev)
-                            : payload);
+                            : payload,
+                        text);
         if (status == store::MatchStatus::Running) spdlog::info("match {}: started", room->id);
         if (room->state.phase == rules::Phase::GameOver) finish_room(*room);
       });
 }
 
-void Server::broadcast_event(const Room& room, const std::string& view_hash,
-                             const std::string& event_json) {
+void Server::broadcast_event(Room& room, const std::string& view_hash,
+                             const std::string& event_json, const std::string& text) {
   const rules::State& st = room.state;
   const std::string to_act = detail::to_act_json(st);
+  room.announced = next_deadline(room);
+  const std::string deadline = deadline_json(room, clock_());
   auto line_for = [&](ConnectionId conn, rules::Seat seat) {
+    const MoveLists moves = move_lists(st, seat);
     protocol::JsonLine line("event");
     line.field("match", room.id)
         .field("seq", room.seq)
         .field("hash", view_hash)
         .raw_field("event", event_json)
+        .field("text", text)
         .raw_field("to_act", to_act)
-        .raw_field("allowed", detail::allowed_json(st, seat));
+        .raw_field("allowed", moves.allowed)
+        .raw_field("legal", moves.legal)
+        .raw_field("deadline", deadline);
     const Session* s = nullptr;
     if (auto it = sessions_.find(conn); it != sessions_.end()) s = &it->second;
     if (s && s->full_views) line.raw_field("view", codec::view_to_json(rules::view(st, seat)));
@@ -220,6 +236,19 @@ void Server::broadcast_event(const Room& room, const std::string& view_hash,
   for (ConnectionId c : room.spectators) line_for(c, rules::kNoSeat);
 }
 
+void Server::keep_unseen_ending(const Room& room, const std::string& line) {
+  for (int i = 0; i < room.players(); ++i)
+    if (room.seats[i] && !room.seats[i]->connection) keep_unseen(room.seats[i]->nickname, line);
+}
+
+void Server::keep_unseen(const std::string& nickname, const std::string& line) {
+  if (unseen_endings_.insert_or_assign(nickname, line).second) unseen_order_.push_back(nickname);
+  while (unseen_endings_.size() > kUnseenEndings && !unseen_order_.empty()) {
+    unseen_endings_.erase(unseen_order_.front());
+    unseen_order_.pop_front();
+  }
+}
+
 void Server::finish_room(Room& room) {
   const std::string result = detail::result_json(room, room.state);
   const std::string line =
@@ -227,6 +256,7 @@ void Server::finish_room(Room& room) {
   for (int i = 0; i < room.players(); ++i)
     if (room.seats[i] && room.seats[i]->connection) send(room.seats[i]->connection, line);
   for (ConnectionId c : room.spectators) send(c, line);
+  keep_unseen_ending(room, line);
   spdlog::info("match {}: finished, {}", room.id, result);
   close_room(room);
 }
@@ -271,6 +301,28 @@ void Server::check_timers(Room& room, std::int64_t now) {
   const int connected = room.connected();
   Deadline want;
   if (room.status == store::MatchStatus::Lobby) {
+    // Nobody is held hostage: seats still choosing in a full match are freed after
+    // setup_choice_ms (the clock runs while someone is there to wait for them), and
+    // a match nobody joins or leaves for lobby_idle_ms is given up.
+    const auto choosing = rules::seats_to_act(room.state);
+    if (!room.full() || connected == 0 || room.state.phase != rules::Phase::Setup ||
+        choosing.empty()) {
+      room.setup = {};
+    } else if (room.setup.kind != DeadlineKind::Remove) {
+      room.setup = {DeadlineKind::Remove, choosing.front(), now + config_.setup_choice_ms};
+    } else if (now >= room.setup.at_ms) {
+      remove_late_seats(room, now);
+      return;
+    } else {
+      room.setup.seat = choosing.front();
+    }
+    if (!room.full() && connected > 0 && now - room.lobby_since_ms >= config_.lobby_idle_ms) {
+      spdlog::info("match {}: abandoned (nobody joined or left for {} ms)", room.id,
+                   config_.lobby_idle_ms);
+      abandon_room(room, "the match was given up: nobody joined for " +
+                             std::to_string(config_.lobby_idle_ms / 60000) + " minutes");
+      return;
+    }
     // Nobody here, or a full match stuck in setup because someone left: give up
     // after abandon_after (a match that never started has no forfeit).
     if (connected == 0 || (room.full() && connected < room.players()))
@@ -332,32 +384,149 @@ void Server::check_timers(Room& room, std::int64_t now) {
       submit_command(room, want.seat, rules::SkipTurn{}, rules::Authority::Server, 0, "",
                      std::nullopt);
       break;
-    case DeadlineKind::Abandon: {
+    case DeadlineKind::Abandon:
       spdlog::info("match {}: abandoned (nobody connected while waiting for players)", room.id);
-      MatchWrite w;
-      w.match = room.id;
-      w.expected_seq = room.seq;
-      w.status = store::MatchStatus::Abandoned;
-      w.deadline = Deadline{};
-      persist(room, std::move(w), [this](store::Result<store::AppendOutcome> done, Room* room) {
-        if (!room || !done) return;
-        room->status = store::MatchStatus::Abandoned;
-        const std::string line =
-            protocol::JsonLine("match_abandoned")
-                .field("match", room->id)
-                .field("message", "the match could not start: a player stayed away")
-                .str();
-        for (int i = 0; i < room->players(); ++i)
-          if (room->seats[i] && room->seats[i]->connection) send(room->seats[i]->connection, line);
-        for (ConnectionId c : room->spectators) send(c, line);
-        close_room(*room);
-      });
+      abandon_room(room, "the match could not start: a player stayed away");
       break;
-    }
     case DeadlineKind::Forfeit:  // not persisted any more (see Room::forfeit)
+    case DeadlineKind::Remove:   // in memory (see Room::setup)
     case DeadlineKind::None:
       break;
   }
+}
+
+void Server::abandon_room(Room& room, std::string message) {
+  MatchWrite w;
+  w.match = room.id;
+  w.expected_seq = room.seq;
+  w.status = store::MatchStatus::Abandoned;
+  w.deadline = Deadline{};
+  persist(
+      room, std::move(w),
+      [this, message = std::move(message)](store::Result<store::AppendOutcome> done, Room* room) {
+        if (!room || !done) return;
+        room->status = store::MatchStatus::Abandoned;
+        const std::string line = protocol::JsonLine("match_abandoned")
+                                     .field("match", room->id)
+                                     .field("message", message)
+                                     .str();
+        for (int i = 0; i < room->players(); ++i)
+          if (room->seats[i] && room->seats[i]->connection) send(room->seats[i]->connection, line);
+        for (ConnectionId c : room->spectators) send(c, line);
+        keep_unseen_ending(*room, line);
+        close_room(*room);
+      });
+}
+
+void Server::remove_late_seats(Room& room, std::int64_t now) {
+  const auto late = rules::seats_to_act(room.state);
+  MatchWrite w;
+  w.match = room.id;
+  w.expected_seq = room.seq;
+  std::vector<std::pair<int, SeatHolder>> removed;
+  for (rules::Seat seat : late) {
+    if (!room.seats[seat]) continue;
+    SeatHolder holder = *room.seats[seat];
+    spdlog::info("match {}: {} did not choose in setup within {} ms, seat {} freed", room.id,
+                 holder.nickname, config_.setup_choice_ms, seat);
+    seated_in_.erase(holder.nickname);
+    // Detached at once, so nothing they send meanwhile reaches the seat.
+    if (Session* s = session(holder.connection); s && s->match == room.id) {
+      s->match = 0;
+      s->seat = rules::kNoSeat;
+    }
+    w.remove_seats.push_back(seat);
+    room.seats[seat].reset();
+    removed.emplace_back(seat, std::move(holder));
+  }
+  room.setup = {};
+  room.lobby_since_ms = now;
+  const bool empty = room.seated() == 0;
+  if (empty) w.status = store::MatchStatus::Abandoned;
+  persist(room, std::move(w),
+          [this, removed, empty](store::Result<store::AppendOutcome> done, Room* room) {
+            if (!room) return;
+            if (!done) {  // nothing changed on disk: the seats are still theirs (tried again)
+              for (const auto& [seat, holder] : removed) {
+                room->seats[seat] = holder;
+                seated_in_[holder.nickname] = room->id;
+                if (Session* s = session(holder.connection); s && s->nickname == holder.nickname)
+                  attach(*s, *room, static_cast<rules::Seat>(seat), false);
+              }
+              return;
+            }
+            const std::string line = protocol::JsonLine("left")
+                                         .field("match", room->id)
+                                         .field("reason", "setup_timeout")
+                                         .field("message",
+                                                "you did not choose your wizard and towers in "
+                                                "time; your seat was given up")
+                                         .str();
+            for (const auto& [seat, holder] : removed)
+              if (Session* s = session(holder.connection); s && s->nickname == holder.nickname)
+                send(s->id, line);
+              else
+                keep_unseen(holder.nickname, line);  // told at their next login
+            if (empty) {
+              room->status = store::MatchStatus::Abandoned;  // dropped by the next tick
+              close_room(*room);
+              return;
+            }
+            broadcast_seats(*room);
+            if (!waiting_matches_.empty()) resume_waiting_matches();
+          });
+}
+
+Deadline Server::next_deadline(const Room& room) const {
+  if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned)
+    return {};
+  Deadline next;
+  auto consider = [&](const Deadline& d) {
+    if (d.kind != DeadlineKind::None && (next.kind == DeadlineKind::None || d.at_ms < next.at_ms))
+      next = d;
+  };
+  consider(room.forfeit);
+  // A turn is skipped only while two players are connected (check_timers).
+  if (room.deadline.kind != DeadlineKind::TurnGrace || room.connected() >= 2)
+    consider(room.deadline);
+  consider(room.setup);
+  if (room.status == store::MatchStatus::Lobby && !room.full() && room.connected() > 0)
+    consider({DeadlineKind::Abandon, rules::kNoSeat, room.lobby_since_ms + config_.lobby_idle_ms});
+  return next;
+}
+
+std::string Server::deadline_json(const Room& room, std::int64_t now) const {
+  const Deadline d = next_deadline(room);
+  std::string_view action;
+  switch (d.kind) {
+    case DeadlineKind::None:
+      return "null";
+    case DeadlineKind::TurnGrace:
+      action = "skip_turn";
+      break;
+    case DeadlineKind::Forfeit:
+      action = "forfeit";
+      break;
+    case DeadlineKind::Abandon:
+      action = "abandon";
+      break;
+    case DeadlineKind::Remove:
+      action = "remove";
+      break;
+  }
+  protocol::JsonLine out = protocol::JsonLine::object();
+  out.field("action", action);
+  if (d.seat >= 0 && d.seat < room.players() && room.seats[d.seat])
+    out.field("seat", static_cast<int>(d.seat)).field("nickname", room.seats[d.seat]->nickname);
+  else
+    out.null_field("seat").null_field("nickname");
+  out.field("in_ms", std::max<std::int64_t>(0, d.at_ms - now));
+  return out.str();
+}
+
+void Server::announce_deadline(Room& room) {
+  if (next_deadline(room) == room.announced) return;
+  broadcast_seats(room);  // records what it announced
 }
 
 }  // namespace eryantis::server

@@ -169,7 +169,9 @@ void Server::dispatch(Session& s, protocol::Envelope env) {
       !std::holds_alternative<protocol::ListMatches>(env.request) &&
       !std::holds_alternative<protocol::Spectate>(env.request) &&
       !std::holds_alternative<protocol::Sync>(env.request) &&
-      !(s.spectator && std::holds_alternative<protocol::LeaveMatch>(env.request));
+      // A spectator is answered as one (leave works, play is NOT_A_PLAYER), logged in or not.
+      !(s.spectator && (std::holds_alternative<protocol::LeaveMatch>(env.request) ||
+                        std::holds_alternative<protocol::Play>(env.request)));
   if (needs_login && !s.nickname) {
     send_error(s.id, id, error_code_name(ErrorCode::NotLoggedIn),
                "log in first: {\"type\":\"login\",\"nickname\":\"...\"}");
@@ -249,6 +251,22 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
   // only one of our own shape; anything else gets a fresh one.
   const bool our_shape = m.token && token_shaped(*m.token);
   s.token = token_ok ? *m.token : (our_shape && !room ? *m.token : new_token());
+  if (room && seat >= 0 && !token_ok) {
+    // require_resume_token = false let them in without the seat's token: the token
+    // issued now becomes the seat's, so it works after switching the option back.
+    room->seats[seat]->token_hash = token_hash(s.token);
+    const store::MatchId mid = room->id;
+    const int held = seat;
+    enqueue(*room, 0, "", [this, mid, held] {
+      Room* r = find_room(mid);
+      if (!r || !r->seats[held]) return;
+      MatchWrite w;
+      w.match = mid;
+      w.expected_seq = r->seq;
+      w.seats.push_back(detail::seat_record(*r, held));
+      persist(*r, std::move(w), [](store::Result<store::AppendOutcome>, Room*) {});
+    });
+  }
   online_[m.nickname] = s.id;
   stats_.logged_in = online_.size();
   protocol::JsonLine reply("logged_in", id);
@@ -263,6 +281,13 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
     attach(s, *room, static_cast<rules::Seat>(seat), false);
     send_state(s.id, *room);
     broadcast_seats(*room);
+    return;
+  }
+  // Their match ended while they were away: tell them how.
+  if (auto it = unseen_endings_.find(m.nickname); it != unseen_endings_.end()) {
+    send(s.id, std::move(it->second));
+    unseen_endings_.erase(it);
+    std::erase(unseen_order_, m.nickname);
   }
 }
 
@@ -353,7 +378,10 @@ void Server::tick() {
   ids.reserve(rooms_.size());
   for (auto& [id, room] : rooms_) ids.push_back(id);
   for (store::MatchId id : ids)
-    if (Room* room = find_room(id)) check_timers(*room, now);
+    if (Room* room = find_room(id)) {
+      check_timers(*room, now);
+      if ((room = find_room(id))) announce_deadline(*room);
+    }
 }
 
 void Server::enter_degraded(std::string_view why) {

@@ -1,21 +1,8 @@
 #include "server_messages.hpp"
 
-#include <algorithm>
 #include <vector>
 
 namespace eryantis::server::detail {
-
-std::string allowed_json(const rules::State& s, rules::Seat seat) {
-  protocol::JsonArray out;
-  if (seat == rules::kNoSeat) return out.str();
-  std::vector<std::string_view> kinds;
-  for (const rules::Command& c : rules::legal_commands(s, seat)) {
-    const std::string_view k = rules::command_type(c);
-    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
-  }
-  for (auto k : kinds) out.string(k);
-  return out.str();
-}
 
 std::string to_act_json(const rules::State& s) {
   protocol::JsonArray out;
@@ -53,6 +40,15 @@ std::string result_json(const Room& room, const rules::State& s) {
       .raw_field("nicknames", nicknames.str())
       .field("draw", draw)
       .str();
+}
+
+store::SeatRecord seat_record(const Room& room, int seat) {
+  store::SeatRecord r;
+  r.match_id = room.id;
+  r.seat = seat;
+  r.nickname = room.seats[seat]->nickname;
+  r.resume_token_hash = room.seats[seat]->token_hash;
+  return r;
 }
 
 std::string hex(std::uint64_t v) {

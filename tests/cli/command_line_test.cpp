@@ -359,6 +359,7 @@ TEST(CommandLine, CommandTextRoundTripsEveryKind) {
   all.emplace_back(UsePostman{});
   all.emplace_back(UseCentaur{});
   all.emplace_back(UseKnight{});
+  all.emplace_back(Resign{});
 
   // Every player command kind is covered (the server-only ones are never typed).
   std::vector<bool> kinds(std::variant_size_v<Command>, false);

@@ -183,7 +183,7 @@ TEST_F(SessionTest, SpectatorSeesEveryEventAndCannotAct) {
   ASSERT_FALSE(HasFatalFailure());
   auto eve = Client::connect(port(), "eve");
   ASSERT_TRUE(eve && eve->hello());
-  // play needs a login (else NOT_LOGGED_IN): a logged-in spectator is refused as a spectator.
+  // A spectator's play is NOT_A_PLAYER, logged in or not (docs/protocol.md, Sessions).
   auto logged = eve->login("eve");
   ASSERT_TRUE(logged && logged->type == "logged_in") << (logged ? logged->line : "");
   auto watching = eve->spectate(game.match());

@@ -33,6 +33,8 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->server.forfeit_after_ms, d.server.forfeit_after_ms);
   EXPECT_EQ(c->server.abandon_after_ms, d.server.abandon_after_ms);
   EXPECT_EQ(c->server.require_resume_token, d.server.require_resume_token);
+  EXPECT_EQ(c->server.setup_choice_ms, d.server.setup_choice_ms);
+  EXPECT_EQ(c->server.lobby_idle_ms, d.server.lobby_idle_ms);
   EXPECT_EQ(c->server.limits.max_connections, d.server.limits.max_connections);
   EXPECT_EQ(c->server.limits.max_line_bytes, d.server.limits.max_line_bytes);
   EXPECT_EQ(c->server.limits.commands_per_second, d.server.limits.commands_per_second);
@@ -95,12 +97,19 @@ durability = "normal"
 commands_per_second = 7
 [log]
 level = "debug"
+[matches]
+setup_choice_ms = 45000
+lobby_idle_ms = 600000
 )");
   ASSERT_TRUE(c.has_value()) << c.error().message;
   EXPECT_EQ(c->server.port, 9000);
   EXPECT_EQ(c->storage.durability, store::Durability::Normal);
   EXPECT_EQ(c->server.limits.commands_per_second, 7);
   EXPECT_EQ(c->log.level, "debug");
+  EXPECT_EQ(c->server.setup_choice_ms, 45000);
+  EXPECT_EQ(c->server.lobby_idle_ms, 600000);
+  EXPECT_NE(error_of("[matches]\nsetup_choice_ms = 0\n").find("matches.setup_choice_ms"),
+            std::string::npos);
 }
 
 TEST(Config, MistakesNameTheKey) {

@@ -88,6 +88,41 @@ TEST(Codec, BadInputGetsItsError) {
   EXPECT_EQ(error_of("{\"type\":\"ping\",\"x\":\"\xff\xfe\"}").code, ErrorCode::BadJson);
 }
 
+TEST(Codec, DuplicateKeysAreRefusedAtAnyDepth) {
+  auto top = error_of(R"({"type":"ping","type":"hello","id":1})");
+  EXPECT_EQ(top.code, ErrorCode::BadJson);
+  EXPECT_NE(top.message.find("\"type\""), std::string::npos);
+  EXPECT_EQ(top.id, "");  // which id would it be?
+  EXPECT_EQ(
+      error_of(
+          R"({"type":"play","command":{"type":"use_jester","from_card":{"red":1,"red":2},"from_entrance":{"blue":1}}})")
+          .code,
+      ErrorCode::BadJson);
+  EXPECT_TRUE(decode_request(R"({"type":"ping","a":{"x":1},"b":{"x":1}})").has_value());
+}
+
+TEST(Codec, TheIdIsEchoedByValue) {
+  auto zero = decode_request(R"({"type":"ping","id":-0})");
+  ASSERT_TRUE(zero.has_value());
+  EXPECT_EQ(zero->id, "0");  // -0 is the integer 0
+  auto escaped = decode_request(R"({"type":"ping","id":"\u0041b"})");
+  ASSERT_TRUE(escaped.has_value());
+  EXPECT_EQ(escaped->id, "\"Ab\"");  // the same string, written the server's way
+}
+
+TEST(Codec, ANicknameOfAnyLengthIsLeftToTheServer) {
+  auto long_name =
+      decode_request(R"({"type":"login","nickname":")" + std::string(300, 'a') + "\"}");
+  ASSERT_TRUE(long_name.has_value());  // the server answers INVALID_NICKNAME
+  EXPECT_EQ(std::get<Login>(long_name->request).nickname.size(), 300u);
+}
+
+TEST(Codec, ResignIsAPlayCommand) {
+  auto r = decode_request(R"({"type":"play","command":{"type":"resign"}})");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_TRUE(std::holds_alternative<rules::Resign>(std::get<Play>(r->request).command));
+}
+
 // "play" reads its command from the parsed line: what it accepts and the messages
 // it gives are the command codec's own.
 TEST(Codec, PlayCommandsDecodeAsTheCommandCodecDoes) {

@@ -815,5 +815,54 @@ TEST(Decisions, D25_UselessActivationsAreAcceptedAndPaid) {
   }
 }
 
+// --- 26 -------------------------------------------------------------------------------------
+
+TEST(Decisions, D26_ResignWithTwoPlayersTheOtherWinsEvenOffTurn) {
+  Match m = started_match(2, Mode::Simple, 3);
+  const Seat idle = static_cast<Seat>(1 - m.state.current_seat());
+  EXPECT_EQ(code(m, idle, Resign{}), "ACCEPTED");  // not the seat's turn: still allowed
+  m.play(idle, Resign{});
+  EXPECT_EQ(m.state.phase, Phase::GameOver);
+  EXPECT_EQ(m.state.result.reason, EndReason::Resign);
+  EXPECT_EQ(m.state.result.winners, 1u << (1 - idle));
+  EXPECT_EQ(code(m, 1 - idle, Resign{}), "MATCH_OVER");
+  EXPECT_EQ(invariant_violation(m.state), "");
+}
+
+TEST(Decisions, D26_ResignWithFourPlayersTheWholeTeamLoses) {
+  Match m = action_2p();  // the action phase too
+  m.play(1, Resign{});
+  EXPECT_EQ(m.state.result.winners, 0b01);
+  Match four = started_match(4, Mode::Simple, 4);
+  four.play(2, Resign{});
+  EXPECT_EQ(four.state.result.reason, EndReason::Resign);
+  EXPECT_EQ(four.state.result.winners, 0b1010);  // seats 0+2 lose, 1+3 win
+}
+
+TEST(Decisions, D26_ResignWithThreePlayersTheOthersAreRankedAsAtTheEnd) {
+  Match m = started_match(3, Mode::Simple, 6);
+  own(m.state, 3, TowerColor::Grey);  // seat 2 built one tower, seat 1 none
+  m.play(0, Resign{});
+  EXPECT_EQ(m.state.result.winners, 0b100);
+
+  Match tied = started_match(3, Mode::Simple, 6);
+  own(tied.state, 3, TowerColor::Black);  // the resigning seat's lead counts for nothing
+  tied.play(0, Resign{});
+  EXPECT_EQ(tied.state.result.winners, 0b110);  // seats 1 and 2 tied: they share the win
+
+  Match profs = started_match(3, Mode::Simple, 6);
+  profs.state.professors[index(Color::Red)] = 1;
+  profs.play(2, Resign{});
+  EXPECT_EQ(profs.state.result.winners, 0b010);  // no towers: the professor decides
+}
+
+TEST(Decisions, D26_ResignIsRefusedBeforePlayStarts) {
+  Match setup;
+  setup.state = apply(State{}, *create_match(MatchOptions{2, Mode::Simple}, 1));
+  EXPECT_EQ(code(setup, 0, Resign{}), "WRONG_PHASE");
+  EXPECT_FALSE(is_server_command(Resign{}));
+  EXPECT_EQ(command_type(Resign{}), "resign");
+}
+
 }  // namespace
 }  // namespace eryantis::rules

@@ -162,9 +162,9 @@ class ServerTest : public ::testing::Test {
       const auto c = static_cast<ConnectionId>(p + 1);
       reply(c, R"({"type":"play","command":{"type":"choose_wizard","wizard":)" + std::to_string(p) +
                    "}}");
-      if (players != 4 || p % 2 == 0)
-        reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" +
-                     std::string(kColors[players == 4 ? p / 2 : p]) + "\"}}");
+      // 4 players: teammates (seats 0+2, 1+3) choose the same colour.
+      reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" +
+                   std::string(kColors[players == 4 ? p % 2 : p]) + "\"}}");
     }
     EXPECT_EQ(server.room(m)->state.phase, rules::Phase::Planning);
     return m;
@@ -235,6 +235,16 @@ TEST_F(ServerTest, NicknamesAreValidatedAndUnique) {
                "INVALID_NICKNAME");
   EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":""})"))["code"].GetString(),
                "INVALID_NICKNAME");
+  for (int length : {25, 300})  // too long: the same code whatever the length
+    EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":")" + std::string(length, 'x') +
+                                    "\"}"))["code"]
+                     .GetString(),
+                 "INVALID_NICKNAME");
+  EXPECT_EQ(type_of(reply(1, R"({"type":"login","nickname":")" + std::string(24, 'x') + "\"}")),
+            "logged_in");
+  server.on_closed(1);
+  server.on_open(1, "p");
+  reply(1, R"({"type":"hello","protocol":1})");
   connect(2, "alice");
   EXPECT_STREQ(parse(reply(1, R"({"type":"login","nickname":"alice"})"))["code"].GetString(),
                "NICKNAME_TAKEN");
@@ -260,7 +270,11 @@ TEST_F(ServerTest, FullGameOverTheProtocol) {
       std::map<rules::Seat, ConnectionId> conns;
       const ConnectionId base =
           static_cast<ConnectionId>(players * 10 + (mode[0] == 'e' ? 100 : 0));
-      for (int p = 0; p < players; ++p) connect(base + p, "p" + std::to_string(base + p));
+      for (int p = 0; p < players; ++p) {
+        std::string nickname = "p";  // appended: g++ 12 warns (-Wrestrict) about "p" + string
+        nickname += std::to_string(base + p);
+        connect(base + p, nickname);
+      }
       const store::MatchId m = create(base, players, mode);
       for (int p = 1; p < players; ++p) {
         auto r = reply(base + p, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
@@ -441,6 +455,10 @@ TEST_F(ServerTest, RateLimit) {
     if (type_of(transport.sent[9].back()) == "error") ++limited;
   }
   EXPECT_EQ(limited, 15);
+  // The refusal carries the request's id when it could be read (docs/protocol.md, Rate limit).
+  slow.on_line(9, R"({"type":"ping","id":"late"})");
+  EXPECT_STREQ(parse(transport.sent[9].back())["code"].GetString(), "RATE_LIMITED");
+  EXPECT_STREQ(parse(transport.sent[9].back())["id"].GetString(), "late");
   now += 1000;
   slow.on_line(9, R"({"type":"ping"})");
   EXPECT_EQ(type_of(transport.sent[9].back()), "pong");
@@ -898,6 +916,293 @@ TEST_F(ServerTest, ADamagedDatabaseDegradesTheServerOnce) {
   EXPECT_EQ(store.written.size(), written);
   EXPECT_TRUE(store.pending.empty());
   EXPECT_EQ(server.room(m)->seq, seq);
+}
+
+// --- issue 11: what a client needs to play without the rules, and nobody held hostage ---
+
+// The last message of `type` connection `c` received, parsed (fails if none).
+rapidjson::Document last_of(FakeTransport& t, ConnectionId c, std::string_view type) {
+  for (auto it = t.sent[c].rbegin(); it != t.sent[c].rend(); ++it)
+    if (type_of(*it) == type) return parse(*it);
+  ADD_FAILURE() << "connection " << c << " got no " << type;
+  return parse("{}");
+}
+
+TEST_F(ServerTest, StatesAndEventsCarryTheLegalCommandsTheDeadlineAndASentence) {
+  const auto m = running_match(2);
+  const rules::Seat first = server.room(m)->state.current_seat();
+  const ConnectionId actor = static_cast<ConnectionId>(first + 1);
+  const ConnectionId other = static_cast<ConnectionId>(2 - first);
+  auto state = parse(say(actor, R"({"type":"sync","id":1})").at(0));
+  ASSERT_TRUE(state["legal"].IsArray());
+  const auto legal = rules::legal_commands(server.room(m)->state, first);
+  ASSERT_EQ(state["legal"].Size(), legal.size());
+  rapidjson::StringBuffer text;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(text);
+  state["legal"][0].Accept(writer);
+  EXPECT_EQ(text.GetString(), codec::command_to_json(legal[0]));  // exactly `play`'s command
+  EXPECT_TRUE(state["deadline"].IsNull());
+  EXPECT_EQ(parse(say(other, R"({"type":"sync"})").at(0))["legal"].Size(), 0u);  // not your turn
+
+  say(actor, R"({"type":"play","command":)" + codec::command_to_json(legal[0]) + "}");
+  auto event = last_of(transport, other, "event");
+  const std::string sentence = event["text"].GetString();
+  EXPECT_EQ(sentence.rfind(first == 0 ? "a played assistant" : "b played assistant", 0), 0u)
+      << sentence;
+  EXPECT_GT(event["legal"].Size(), 0u);  // the other seat plays next
+  EXPECT_TRUE(event["deadline"].IsNull());
+}
+
+TEST_F(ServerTest, ADeadlineIsPushedWhenItStartsAndSaysWhatHappensToWhom) {
+  const auto m = running_match(3);
+  const rules::Seat absent = server.room(m)->state.current_seat();
+  const ConnectionId watcher = absent == 0 ? 2 : 1;
+  server.on_closed(static_cast<ConnectionId>(absent + 1));
+  now += 100;
+  tick();
+  auto seats = last_of(transport, watcher, "seats");
+  ASSERT_TRUE(seats["deadline"].IsObject());
+  EXPECT_STREQ(seats["deadline"]["action"].GetString(), "skip_turn");
+  EXPECT_EQ(seats["deadline"]["seat"].GetInt(), absent);
+  EXPECT_STREQ(seats["deadline"]["nickname"].GetString(),
+               std::string(1, char('a' + absent)).c_str());
+  EXPECT_EQ(seats["deadline"]["in_ms"].GetInt64(), 1000);
+  const std::size_t pushes = transport.sent[watcher].size();
+  now += 400;
+  tick();  // the same deadline: not pushed again, but a sync shows the time left
+  EXPECT_EQ(transport.sent[watcher].size(), pushes);
+  EXPECT_EQ(parse(say(watcher, R"({"type":"sync"})").at(0))["deadline"]["in_ms"].GetInt64(), 600);
+}
+
+TEST_F(ServerTest, AResignationEndsTheMatchAndAnAwayPartnerIsToldAtLogin) {
+  const auto m = running_match(4);
+  server.on_closed(3);  // seat 2, seat 0's partner, is away
+  say(1, R"({"type":"play","id":"r","command":{"type":"resign"}})");
+  auto over = last_of(transport, 2, "game_over");
+  EXPECT_STREQ(over["result"]["reason"].GetString(), "resign");
+  ASSERT_EQ(over["result"]["winners"].Size(), 2u);
+  EXPECT_EQ(over["result"]["winners"][0].GetInt(), 1);
+  EXPECT_EQ(over["result"]["winners"][1].GetInt(), 3);
+  EXPECT_NE(std::string(last_of(transport, 2, "event")["text"].GetString()).find("a resigned"),
+            std::string::npos);
+  tick();
+  EXPECT_EQ(server.room(m), nullptr);
+  server.on_open(13, "p");
+  say(13, R"({"type":"hello","protocol":1})");
+  auto lines = say(13, R"({"type":"login","nickname":"c","token":")" + tokens[3] + "\"}");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(type_of(lines[0]), "logged_in");
+  EXPECT_EQ(lines[1], transport.sent[2].back());  // the same game_over, once
+  server.on_closed(13);
+  server.on_open(14, "p");
+  say(14, R"({"type":"hello","protocol":1})");
+  EXPECT_EQ(say(14, R"({"type":"login","nickname":"c"})").size(), 1u);
+}
+
+TEST_F(ServerTest, ResignIsRefusedBeforePlayStarts) {
+  connect(1, "a");
+  connect(2, "b");
+  const auto m = create(1, 2);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  EXPECT_STREQ(
+      parse(reply(1, R"({"type":"play","command":{"type":"resign"}})"))["code"].GetString(),
+      "WRONG_PHASE");
+}
+
+TEST_F(ServerTest, ASeatThatDoesNotChooseInSetupIsFreed) {
+  ServerConfig c = config();
+  c.setup_choice_ms = 4000;
+  Server s2(
+      c, transport, store, [this] { return now; }, secrets);
+  for (ConnectionId id : {21, 22, 23}) {
+    s2.on_open(id, "p");
+    s2.on_line(id, R"({"type":"hello","protocol":1})");
+    s2.on_line(id, std::string(R"({"type":"login","nickname":"n)") + std::to_string(id) + "\"}");
+  }
+  s2.on_line(21, R"({"type":"create_match","players":2})");
+  store.complete_all();
+  const auto m = parse(transport.sent[21][2])["match"].GetInt64();
+  s2.on_line(22, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  store.complete_all();
+  s2.on_line(21, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})");
+  s2.on_line(21, R"({"type":"play","command":{"type":"choose_tower_color","color":"black"}})");
+  store.complete_all();
+  s2.tick();
+  store.complete_all();
+  auto seats = last_of(transport, 21, "seats");
+  EXPECT_STREQ(seats["deadline"]["action"].GetString(), "remove");
+  EXPECT_EQ(seats["deadline"]["seat"].GetInt(), 1);
+  EXPECT_EQ(seats["deadline"]["in_ms"].GetInt64(), 4000);
+  now += 4000;
+  s2.tick();
+  store.complete_all();
+  auto left = last_of(transport, 22, "left");
+  EXPECT_STREQ(left["reason"].GetString(), "setup_timeout");
+  EXPECT_FALSE(left.HasMember("id"));
+  EXPECT_TRUE(last_of(transport, 21, "seats")["seats"][1]["nickname"].IsNull());
+  EXPECT_EQ(store.written.back().remove_seats, std::vector<int>{1});
+  // The freed player may play elsewhere; a newcomer takes the seat (and its choices so far).
+  s2.on_line(22, R"({"type":"create_match","id":5,"players":2})");
+  store.complete_all();
+  EXPECT_EQ(type_of(transport.sent[22].back()), "state");
+  s2.on_line(23, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  store.complete_all();
+  EXPECT_EQ(s2.room(m)->seats[1]->nickname, "n23");
+}
+
+TEST_F(ServerTest, ASeatFreedWhileItsPlayerWasAwayIsToldAtLogin) {
+  ServerConfig c = config();
+  c.setup_choice_ms = 4000;
+  Server s2(
+      c, transport, store, [this] { return now; }, secrets);
+  for (ConnectionId id : {51, 52}) {
+    s2.on_open(id, "p");
+    s2.on_line(id, R"({"type":"hello","protocol":1})");
+    s2.on_line(id, std::string(R"({"type":"login","nickname":"n)") + std::to_string(id) + "\"}");
+  }
+  s2.on_line(51, R"({"type":"create_match","players":2})");
+  store.complete_all();
+  const auto m = parse(transport.sent[51][2])["match"].GetInt64();
+  s2.on_line(52, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  store.complete_all();
+  s2.on_closed(52);
+  s2.tick();
+  store.complete_all();
+  now += 4000;
+  s2.tick();
+  store.complete_all();
+  EXPECT_EQ(s2.room(m)->seated(), 0);  // n51 did not choose either: both freed, match given up
+  s2.on_open(53, "p");
+  s2.on_line(53, R"({"type":"hello","protocol":1})");
+  s2.on_line(53, R"({"type":"login","nickname":"n52"})");  // no seat any more: no token needed
+  ASSERT_GE(transport.sent[53].size(), 2u);
+  EXPECT_EQ(type_of(transport.sent[53][transport.sent[53].size() - 2]), "logged_in");
+  EXPECT_STREQ(parse(transport.sent[53].back())["reason"].GetString(), "setup_timeout");
+}
+
+TEST_F(ServerTest, APlayerMayLeaveAFullMatchInSetupButNotAStartedOne) {
+  connect(1, "a");
+  connect(2, "b");
+  const auto m = create(1, 2);
+  reply(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+  ASSERT_TRUE(server.room(m)->full());
+  auto left = parse(reply(2, R"({"type":"leave_match","id":3})"));
+  EXPECT_STREQ(left["type"].GetString(), "left");
+  EXPECT_EQ(server.room(m)->seated(), 1);
+  EXPECT_EQ(type_of(reply(2, R"({"type":"create_match","players":2})")), "joined");  // free
+}
+
+TEST_F(ServerTest, AStartedMatchCannotBeLeft) {
+  running_match(2);
+  EXPECT_STREQ(parse(reply(1, R"({"type":"leave_match"})"))["code"].GetString(),
+               "ALREADY_IN_MATCH");
+}
+
+TEST_F(ServerTest, AMatchNobodyJoinsIsGivenUpAfterLobbyIdle) {
+  ServerConfig c = config();
+  c.lobby_idle_ms = 10000;
+  Server s2(
+      c, transport, store, [this] { return now; }, secrets);
+  s2.on_open(31, "p");
+  s2.on_line(31, R"({"type":"hello","protocol":1})");
+  s2.on_line(31, R"({"type":"login","nickname":"solo"})");
+  s2.on_line(31, R"({"type":"create_match","players":3})");
+  store.complete_all();
+  auto state = last_of(transport, 31, "state");
+  EXPECT_STREQ(state["deadline"]["action"].GetString(), "abandon");
+  EXPECT_TRUE(state["deadline"]["seat"].IsNull());
+  EXPECT_EQ(state["deadline"]["in_ms"].GetInt64(), 10000);
+  now += 10000;
+  s2.tick();
+  store.complete_all();
+  EXPECT_EQ(type_of(transport.sent[31].back()), "match_abandoned");
+}
+
+TEST_F(ServerTest, JoiningOrWatchingAMatchThatJustEndedSaysSo) {
+  const auto m = running_match(2);
+  reply(1, R"({"type":"play","command":{"type":"resign"}})");
+  ASSERT_NE(server.room(m), nullptr);  // dropped at the next tick
+  connect(5, "e");
+  for (const char* type : {"join_match", "spectate"}) {
+    auto r = parse(
+        reply(5, std::string(R"({"type":")") + type + R"(","match":)" + std::to_string(m) + "}"));
+    EXPECT_STREQ(r["code"].GetString(), "NO_SUCH_MATCH") << type;
+    EXPECT_NE(std::string(r["message"].GetString()).find("has ended"), std::string::npos);
+  }
+}
+
+TEST_F(ServerTest, ASpectatorIsNotAPlayerLoggedInOrNot) {
+  connect(1, "a");
+  const auto m = create(1, 2);
+  server.on_open(3, "p");
+  reply(3, R"({"type":"hello","protocol":1})");
+  reply(3, R"({"type":"spectate","match":)" + std::to_string(m) + "}");
+  EXPECT_STREQ(
+      parse(reply(3, R"({"type":"play","command":{"type":"resign"}})"))["code"].GetString(),
+      "NOT_A_PLAYER");
+  reply(3, R"({"type":"login","nickname":"w"})");
+  EXPECT_STREQ(
+      parse(reply(3, R"({"type":"play","command":{"type":"resign"}})"))["code"].GetString(),
+      "NOT_A_PLAYER");
+}
+
+TEST_F(ServerTest, WithoutRequiredTokensTheNewTokenIsBoundToTheSeat) {
+  const auto m = running_match(2);
+  ServerConfig lax = config();
+  lax.require_resume_token = false;
+  Server restarted(
+      lax, transport, store, [this] { return now; }, secrets);
+  restarted.restore({restored(m, m, {})}, m + 1);
+  restarted.on_open(41, "p");
+  restarted.on_line(41, R"({"type":"hello","protocol":1})");
+  restarted.on_line(41, R"({"type":"login","nickname":"b"})");  // no token: let in
+  store.complete_all();
+  auto in = last_of(transport, 41, "logged_in");
+  const std::string fresh = in["token"].GetString();
+  EXPECT_EQ(in["seat"].GetInt(), 1);
+  EXPECT_EQ(restarted.room(m)->seats[1]->token_hash, token_hash(fresh));
+  ASSERT_FALSE(store.written.empty());
+  ASSERT_EQ(store.written.back().seats.size(), 1u);
+  EXPECT_EQ(store.written.back().seats[0].resume_token_hash, token_hash(fresh));
+  // Switched back to required tokens: the token handed out works.
+  Server strict(
+      config(), transport, store, [this] { return now; }, secrets);
+  RestoredMatch back = restored(m, m, {});
+  back.seats[1].resume_token_hash = store.written.back().seats[0].resume_token_hash;
+  strict.restore({std::move(back)}, m + 1);
+  come_back(strict, 42, "b", fresh);
+  EXPECT_EQ(last_of(transport, 42, "logged_in")["seat"].GetInt(), 1);
+}
+
+TEST_F(ServerTest, AnOperatorReissuesASeatsToken) {
+  const auto m = running_match(2);
+  server.on_closed(2);
+  std::optional<std::expected<ReissuedToken, std::string>> got;
+  server.reissue_token("b", [&](auto r) { got = std::move(r); });
+  EXPECT_FALSE(got.has_value());  // only once durable
+  store.complete_all();
+  ASSERT_TRUE(got && got->has_value());
+  EXPECT_EQ((*got)->match, m);
+  EXPECT_EQ((*got)->seat, 1);
+  EXPECT_EQ(store.written.back().seats.at(0).resume_token_hash, token_hash((*got)->token));
+  server.on_open(12, "p");
+  reply(12, R"({"type":"hello","protocol":1})");
+  EXPECT_STREQ(
+      parse(reply(12, R"({"type":"login","nickname":"b","token":")" + tokens[2] + "\"}"))["code"]
+          .GetString(),
+      "BAD_TOKEN");  // the old one is dead
+  EXPECT_EQ(parse(reply(
+                12, R"({"type":"login","nickname":"b","token":")" + (*got)->token + "\"}"))["seat"]
+                .GetInt(),
+            1);
+  server.reissue_token("nobody", [&](auto r) { got = std::move(r); });
+  ASSERT_FALSE(got->has_value());
+  EXPECT_NE(got->error().find("holds no seat"), std::string::npos);
+  store.fail_next = true;
+  server.reissue_token("a", [&](auto r) { got = std::move(r); });
+  store.complete_all();
+  EXPECT_FALSE(got->has_value());
+  EXPECT_EQ(server.room(m)->seats[0]->token_hash, token_hash(tokens[1]));  // unchanged
 }
 
 }  // namespace

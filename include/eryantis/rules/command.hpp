@@ -64,6 +64,12 @@ struct ChooseCloud {
   friend bool operator==(const ChooseCloud&, const ChooseCloud&) = default;
 };
 
+// --- any time once play has started -------------------------------------------
+// The seat gives up: its team loses at once (decision 26).
+struct Resign {
+  friend bool operator==(const Resign&, const Resign&) = default;
+};
+
 // --- characters (expert) -----------------------------------------------------
 struct UseMonk {  // card student -> island, refill the card from the bag
   Color color = Color::Yellow;
@@ -117,7 +123,7 @@ using Command =
     std::variant<CreateMatch, SkipTurn, AwardForfeit, ChooseWizard, ChooseTowerColor, PlayAssistant,
                  MoveToDining, MoveToIsland, MoveMotherNature, ChooseCloud, UseMonk, UseFarmer,
                  UseHerald, UsePostman, UseGrandmaHerbs, UseCentaur, UseJester, UseKnight,
-                 UseMushroomHunter, UseMinstrel, UsePrincess, UseThief>;
+                 UseMushroomHunter, UseMinstrel, UsePrincess, UseThief, Resign>;
 
 // Stable snake_case name of a command ("play_assistant", "use_monk", ...): the
 // "type" of its wire message and of its stored event.

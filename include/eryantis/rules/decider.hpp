@@ -3,7 +3,7 @@
 //   check(state, seat, command) -> Event or RuleError   (validates, resolves chance)
 //   apply(state, event)         -> State                (pure, never draws; trusted events only)
 //   view(state, viewer)         -> what a seat or spectator may see
-//   legal_commands(state, seat) -> every command check accepts from that seat
+//   legal_commands(state, seat) -> every command check accepts from that seat (resign aside)
 //   hash(state)                 -> stable 64-bit fingerprint
 #include <cstdint>
 #include <expected>
@@ -62,7 +62,8 @@ std::expected<State, RuleError> apply_checked(const State& state, const Event& e
 // holds for each event in turn).
 State fold(std::span<const Event> events);
 
-// Every command `seat` may send now (player commands only), in a stable order.
+// Every command `seat` may send now (player commands only, `resign` aside: decision
+// 26), in a stable order.
 std::vector<Command> legal_commands(const State& state, Seat seat);
 
 // Seats that may act now (setup: everyone who still has a choice to make).

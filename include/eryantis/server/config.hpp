@@ -31,6 +31,12 @@ struct ServerConfig {
   int turn_grace_ms = 30000;         // a disconnected player's turn is skipped after this
   int forfeit_after_ms = 120000;     // alone in a match this long: the last player wins
   int abandon_after_ms = 600000;     // a match waiting for players with nobody connected
+  // A full match in setup: seats that have not chosen their wizard and tower colour
+  // this long after the last seat was taken are freed, so nobody is held hostage.
+  int setup_choice_ms = 120000;
+  // A match waiting for players with someone connected, and no seat taken or given
+  // back for this long, is abandoned (it would otherwise wait for ever).
+  int lobby_idle_ms = 1800000;
   bool require_resume_token = true;
   Limits limits;
 };

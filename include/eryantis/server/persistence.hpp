@@ -15,13 +15,22 @@
 
 namespace eryantis::server {
 
-enum class DeadlineKind : std::uint8_t { None = 0, TurnGrace = 1, Forfeit = 2, Abandon = 3 };
+// Only TurnGrace and Abandon are ever written; Forfeit and Remove (a seat that did
+// not choose in setup is freed) live in memory and start again after a restart.
+enum class DeadlineKind : std::uint8_t {
+  None = 0,
+  TurnGrace = 1,
+  Forfeit = 2,
+  Abandon = 3,
+  Remove = 4
+};
 
 // A timer that must survive a restart.
 struct Deadline {
   DeadlineKind kind = DeadlineKind::None;
-  rules::Seat seat = rules::kNoSeat;  // whose turn (grace) or who would win (forfeit)
-  std::int64_t at_ms = 0;             // unix milliseconds
+  // Whose turn (grace), who would win (forfeit), the first seat to free (remove).
+  rules::Seat seat = rules::kNoSeat;
+  std::int64_t at_ms = 0;  // unix milliseconds
   friend bool operator==(const Deadline&, const Deadline&) = default;
 };
 

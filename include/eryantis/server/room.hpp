@@ -42,6 +42,14 @@ struct Room {
   // Who wins by forfeit when, while exactly one player is connected. In memory
   // only: it starts again whenever that player is alone again (after a restart too).
   Deadline forfeit;
+  // Full and in setup with someone connected: the seats still choosing are freed at
+  // this time (kind Remove; in memory, so a restart gives the full time again).
+  Deadline setup;
+  // When a seat was last taken or given back (or the match was loaded): a match
+  // waiting for players is abandoned lobby_idle_ms after it.
+  std::int64_t lobby_since_ms = 0;
+  // The deadline clients were last told of (state, event or seats): a change is pushed.
+  Deadline announced;
   bool busy = false;  // a write is in flight: later requests wait (one write at a time)
   // Vectors, not deques: libstdc++'s deque allocates ~600 bytes even when empty,
   // and an idle match should cost little. Both stay short.

@@ -4,6 +4,8 @@
 // leave through Transport, writes go to Persistence and complete later. Time
 // comes from a clock the caller supplies, so tests can drive it.
 #include <cstdint>
+#include <deque>
+#include <expected>
 #include <functional>
 #include <memory>
 #include <string>
@@ -39,6 +41,18 @@ struct RestoredMatch {
   // after the restart gets its original ack.
   std::vector<std::pair<std::string, store::Seq>> recent_commands;
 };
+
+// How many match endings (game_over or match_abandoned pushes) are kept for players
+// who were away when their match ended, until they log in again. Oldest dropped first.
+inline constexpr std::size_t kUnseenEndings = 10000;
+
+// A seat's new resume token (Server::reissue_token).
+struct ReissuedToken {
+  store::MatchId match = 0;
+  int seat = 0;
+  std::string token;  // 64 hex digits; only its SHA-256 is stored
+};
+using ReissueDone = std::function<void(std::expected<ReissuedToken, std::string>)>;
 
 struct ServerStats {
   std::size_t connections = 0;
@@ -77,6 +91,14 @@ class Server final : public ConnectionEvents {
   // Refuses new requests and tells every client; writes already submitted still complete.
   void begin_shutdown(std::string_view reason);
   bool idle() const;  // no write in flight
+
+  // For operators (the admin channel): draws a new resume token for the seat
+  // `nickname` holds in an unfinished match, binds it to the seat (the old one
+  // stops working) and makes it durable; `done` runs once it is, with the token
+  // to hand to the player, or with a sentence saying why not (no seat, the match
+  // is waiting in quarantine, the write failed). A connection already playing the
+  // seat is left alone.
+  void reissue_token(const std::string& nickname, ReissueDone done);
 
   ServerStats stats() const;
   const Room* room(store::MatchId id) const;
@@ -127,16 +149,29 @@ class Server final : public ConnectionEvents {
   void close_room(Room& room);
   void arm(Room& room, Deadline d);
   void check_timers(Room& room, std::int64_t now);
+  // Frees the seats still choosing in setup past setup_choice_ms; their players are told.
+  void remove_late_seats(Room& room, std::int64_t now);
+  // Persists the abandonment, tells everyone in the match and closes it.
+  void abandon_room(Room& room, std::string message);
+  // The deadline that will act first (what, to whom, when), or kind None.
+  Deadline next_deadline(const Room& room) const;
+  // `null` or {"action":...,"seat":...,"nickname":...,"in_ms":...} for messages.
+  std::string deadline_json(const Room& room, std::int64_t now) const;
+  // Pushes `seats` when the next deadline changed since clients last heard of it.
+  void announce_deadline(Room& room);
+  // Keeps a match's ending for each seated player not connected when it ended.
+  void keep_unseen_ending(const Room& room, const std::string& line);
+  void keep_unseen(const std::string& nickname, const std::string& line);
 
   // Messages.
   void send(ConnectionId conn, std::string line);
   void send_error(ConnectionId conn, const std::string& id, std::string_view code,
                   std::string_view message, const Room* room = nullptr);
-  void send_state(ConnectionId conn, const Room& room, const std::string& id = {});
+  void send_state(ConnectionId conn, Room& room, const std::string& id = {});
   // `event_json` is the event as clients may see it (detail::public_event_json).
-  void broadcast_event(const Room& room, const std::string& view_hash,
-                       const std::string& event_json);
-  void broadcast_seats(const Room& room);
+  void broadcast_event(Room& room, const std::string& view_hash, const std::string& event_json,
+                       const std::string& text);
+  void broadcast_seats(Room& room);
   std::string seats_json(const Room& room) const;
   void attach(Session& s, Room& room, rules::Seat seat, bool spectator);
   void detach(Session& s);
@@ -158,6 +193,11 @@ class Server final : public ConnectionEvents {
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection
   std::unordered_map<std::string, store::MatchId> seated_in_;  // nickname -> unfinished match
   std::vector<RestoredMatch> waiting_matches_;                 // see restore(); newest first
+  // nickname -> the game_over / match_abandoned / left push of a match that ended
+  // (or freed their seat) while they were away; sent after their next logged_in. In memory (see
+  // kUnseenEndings).
+  std::unordered_map<std::string, std::string> unseen_endings_;
+  std::deque<std::string> unseen_order_;  // nicknames, oldest first, for the bound
   store::MatchId next_match_id_ = 1;
   std::size_t writes_in_flight_ = 0;
   bool shutting_down_ = false;
