@@ -113,6 +113,24 @@ const std::map<std::string, Key>& keys() {
       {"log.file", text<&Config::log, &LogConfig::file>(true)},
       {"log.max_bytes", integer<&Config::log, &LogConfig::max_bytes>(4096, 1LL << 40)},
       {"log.max_files", integer<&Config::log, &LogConfig::max_files>(1, 1000)},
+      {"log.rotation", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::string>();
+         if (!v) return "must be a string";
+         if (*v == "size")
+           c.log.rotation = LogRotation::Size;
+         else if (*v == "reopen")
+           c.log.rotation = LogRotation::Reopen;
+         else
+           return "must be \"size\" or \"reopen\"";
+         return {};
+       }}},
+      // --- operations: [admin], [metrics], [backup] ---
+      {"admin.enabled", boolean<&Config::admin, &AdminConfig::enabled>()},
+      {"admin.socket", text<&Config::admin, &AdminConfig::socket>(true)},
+      {"metrics.enabled", boolean<&Config::metrics, &MetricsConfig::enabled>()},
+      {"backup.directory", text<&Config::backup, &BackupConfig::directory>(true)},
+      {"backup.interval_s", integer<&Config::backup, &BackupConfig::interval_s>(60, 30 * 86400)},
+      {"backup.keep", integer<&Config::backup, &BackupConfig::keep>(1, 10'000)},
   };
   return k;
 }
@@ -176,6 +194,10 @@ std::expected<Config, ConfigError> load_config(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return parse_config(text.str(), path);
+}
+
+std::string admin_socket_path(const Config& config) {
+  return config.admin.socket.empty() ? config.storage.database + ".sock" : config.admin.socket;
 }
 
 store::Options store_options(const StorageConfig& storage) {

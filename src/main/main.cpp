@@ -6,10 +6,14 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 
+#include "eryantis/log/escaping_formatter.hpp"
+#include "eryantis/log/reopenable_file_sink.hpp"
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/main/heap_trim.hpp"
+#include "eryantis/main/preflight.hpp"
 #include "eryantis/main/restore.hpp"
 #include "eryantis/main/store_persistence.hpp"
 #include "eryantis/net/event_loop.hpp"
@@ -31,16 +35,31 @@ std::int64_t unix_ms() {
       .count();
 }
 
-void setup_logging(const app::LogConfig& c) {
+// Standard error, and log.file rotated by size or reopened on SIGHUP. Returns the
+// sink SIGHUP reopens (null when there is none). Every line goes through the
+// escaping formatter: client text never writes a control byte into the log.
+std::shared_ptr<logging::ReopenableFileSink> setup_logging(const app::LogConfig& c) {
   std::vector<spdlog::sink_ptr> sinks;
+  std::shared_ptr<logging::ReopenableFileSink> reopenable;
   sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
-  if (!c.file.empty())
-    sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(
-        c.file, c.max_bytes, static_cast<std::size_t>(c.max_files)));
+  if (!c.file.empty()) {
+    std::error_code ec;
+    const auto parent = std::filesystem::path(c.file).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (c.rotation == app::LogRotation::Reopen) {
+      reopenable = std::make_shared<logging::ReopenableFileSink>(c.file);
+      sinks.push_back(reopenable);
+    } else {
+      sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(
+          c.file, c.max_bytes, static_cast<std::size_t>(c.max_files)));
+    }
+  }
   auto logger = std::make_shared<spdlog::logger>("eryantis", sinks.begin(), sinks.end());
+  logger->set_formatter(std::make_unique<logging::EscapingFormatter>());
   logger->set_level(spdlog::level::from_str(c.level));
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);
+  return reopenable;
 }
 
 // Every unfinished match, as the store folds it; quarantined ones are reported and skipped.
@@ -87,6 +106,10 @@ int serve(int argc, char** argv) {
   // Without --config, a missing default file means the built-in defaults (which
   // are the values config/eryantis.toml documents); an explicit file must exist.
   const bool explicit_config = app.count("--config") > 0;
+  if (check_only && !std::filesystem::exists(config_path)) {
+    std::fprintf(stderr, "eryantis-server: %s: no such configuration file\n", config_path.c_str());
+    return 2;
+  }
   auto loaded = (!explicit_config && !std::filesystem::exists(config_path))
                     ? std::expected<app::Config, app::ConfigError>(app::Config{})
                     : app::load_config(config_path);
@@ -99,8 +122,10 @@ int serve(int argc, char** argv) {
   if (port) config.server.port = *port;
   if (db) config.storage.database = *db;
   if (log_level) config.log.level = *log_level;
-  if (auto v = app::validate_config(config); !v) {
-    std::fprintf(stderr, "eryantis-server: %s\n", v.error().message.c_str());
+  // What a start checks, before anything is created: a mistake is exit code 2.
+  if (auto v = app::preflight(config); !v) {
+    std::fprintf(stderr, "eryantis-server: %s: %s\n", config_path.c_str(),
+                 v.error().message.c_str());
     return 2;
   }
   if (check_only) {
@@ -108,7 +133,13 @@ int serve(int argc, char** argv) {
                 config.server.listen.c_str(), config.server.port, config.storage.database.c_str());
     return 0;
   }
-  setup_logging(config.log);
+  std::shared_ptr<logging::ReopenableFileSink> reopenable_log;
+  try {
+    reopenable_log = setup_logging(config.log);
+  } catch (const spdlog::spdlog_ex& e) {
+    std::fprintf(stderr, "eryantis-server: log.file: %s\n", e.what());
+    return 2;
+  }
 
   std::error_code ec;
   const std::string& database = config.storage.database;
@@ -196,6 +227,20 @@ int serve(int argc, char** argv) {
       tcp.close_all();
       loop.stop();
     });
+  });
+  // SIGHUP: logrotate renamed the log file (log.rotation = "reopen"). Without a
+  // handler it would end the process (the default action).
+  loop.on_signal(SIGHUP, [&reopenable_log] {
+    if (!reopenable_log) {
+      spdlog::info("SIGHUP: no log file to reopen (log.rotation is \"size\" or log.file is empty)");
+      return;
+    }
+    try {
+      reopenable_log->reopen();
+      spdlog::info("SIGHUP: log file {} reopened", reopenable_log->path());
+    } catch (const spdlog::spdlog_ex& e) {
+      spdlog::error("SIGHUP: cannot reopen the log file: {}", e.what());
+    }
   });
   auto bound = tcp.listen(config.server.listen, config.server.port);
   if (!bound) {
