@@ -83,6 +83,7 @@ class EventWriter {
   std::string say(const AwardForfeit&) {
     return fmt::format("server awarded the match to {} by forfeit", actor_);
   }
+  std::string say(const EndMatch&) { return "server ended the match (operator)"; }
   std::string say(const ChooseWizard& c) {
     return fmt::format("{} chose wizard {}", actor_, c.wizard);
   }

@@ -44,6 +44,8 @@ std::string_view reason_words(EndReason r) {
       return "assistants used up";
     case EndReason::Forfeit:
       return "forfeit";
+    case EndReason::Ended:
+      return "ended by the operator";
     case EndReason::None:
       break;
   }

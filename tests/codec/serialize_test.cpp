@@ -135,6 +135,7 @@ std::vector<Command> sample_commands() {
       UseMinstrel{students(0, 1, 0, 0, 1), students(0, 0, 2, 0, 0)},
       UsePrincess{Color::Yellow},
       UseThief{Color::Red},
+      EndMatch{},
   };
 }
 
