@@ -11,11 +11,14 @@
 
 #include "eryantis/log/escaping_formatter.hpp"
 #include "eryantis/log/reopenable_file_sink.hpp"
+#include "eryantis/main/admin_commands.hpp"
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/main/heap_trim.hpp"
+#include "eryantis/main/periodic_backup.hpp"
 #include "eryantis/main/preflight.hpp"
 #include "eryantis/main/restore.hpp"
 #include "eryantis/main/store_persistence.hpp"
+#include "eryantis/net/admin_socket.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/tcp_server.hpp"
 #include "eryantis/protocol/codec.hpp"
@@ -211,14 +214,14 @@ int serve(int argc, char** argv) {
     }
   });
   bool stopping = false;
-  loop.on_signals([&](int signum) {
+  // SIGINT/SIGTERM, and the end of an admin drain: persist, then tell, then close.
+  auto begin_shutdown = [&](std::string_view why) {
     if (stopping) return;
     stopping = true;
-    spdlog::info("signal {}: shutting down (no new connections, pending writes commit first)",
-                 signum);
+    spdlog::info("{}: shutting down (no new connections, pending writes commit first)", why);
     tcp.stop_accepting();
     server.begin_shutdown("the server is shutting down; your match is saved, reconnect later");
-    // Persist, then tell, then close: wait for every write already submitted.
+    // Wait for every write already submitted.
     loop.every(10, [&] {
       persistence->deliver();
       if (!server.idle()) return;
@@ -227,7 +230,25 @@ int serve(int argc, char** argv) {
       tcp.close_all();
       loop.stop();
     });
-  });
+  };
+  loop.on_signals([&](int signum) { begin_shutdown("signal " + std::to_string(signum)); });
+
+  // The operator's channel (eryantis-admin) and the periodic backups.
+  app::AdminCommands admin_commands(loop, server, database, [&] { begin_shutdown("drained"); });
+  net::AdminSocket admin_socket(
+      loop, [&admin_commands](std::string_view request, net::AdminSocket::Reply reply) {
+        admin_commands.handle(request, std::move(reply));
+      });
+  if (config.admin.enabled) {
+    const std::string socket_path = app::admin_socket_path(config);
+    if (auto ok = admin_socket.listen(socket_path); !ok) {
+      spdlog::critical("not starting: admin socket: {}", ok.error());
+      return 1;
+    }
+    spdlog::info("admin socket {} (eryantis-admin --socket {})", socket_path, socket_path);
+  }
+  app::PeriodicBackup periodic_backup(loop, database, config.backup);
+
   // SIGHUP: logrotate renamed the log file (log.rotation = "reopen"). Without a
   // handler it would end the process (the default action).
   loop.on_signal(SIGHUP, [&reopenable_log] {
