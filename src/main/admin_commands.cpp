@@ -56,7 +56,7 @@ std::optional<std::int64_t> number(const std::string& text) {
 
 constexpr std::string_view kHelp =
     "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | backup FILE | "
-    "reissue-token MATCH SEAT";
+    "reissue-token MATCH SEAT | metrics";
 
 }  // namespace
 
@@ -207,6 +207,10 @@ void AdminCommands::handle(std::string_view request, net::AdminSocket::Reply rep
       return true;
     });
     return;
+  }
+  if (verb == "metrics") {
+    if (!metrics_text_) return reply(error_line("metrics are off ([metrics] enabled = false)"));
+    return reply(JsonLine::object().field("ok", true).field("text", metrics_text_()).str());
   }
   if (verb == "reissue-token") {
     // The seat's new resume token comes from the sessions work (Server::reissue_token),

@@ -8,16 +8,19 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <map>
 
 #include "eryantis/log/escaping_formatter.hpp"
 #include "eryantis/log/reopenable_file_sink.hpp"
 #include "eryantis/main/admin_commands.hpp"
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/main/heap_trim.hpp"
+#include "eryantis/main/metered.hpp"
 #include "eryantis/main/periodic_backup.hpp"
 #include "eryantis/main/preflight.hpp"
 #include "eryantis/main/restore.hpp"
 #include "eryantis/main/store_persistence.hpp"
+#include "eryantis/metrics/metrics.hpp"
 #include "eryantis/net/admin_socket.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/tcp_server.hpp"
@@ -181,7 +184,12 @@ int serve(int argc, char** argv) {
     return 1;
   }
   persistence = std::make_unique<app::StorePersistence>(**committer);
-  wakeup = loop.make_wakeup([&persistence] { persistence->deliver(); });
+  std::uint64_t events_counted = 0;
+  metrics::Metrics* metrics_for_commits = nullptr;  // set once the metrics exist
+  wakeup = loop.make_wakeup([&persistence, &metrics_for_commits] {
+    const std::size_t delivered = persistence->deliver();
+    if (metrics_for_commits && delivered > 0) metrics_for_commits->observe_commit_batch(delivered);
+  });
 
   net::TcpServerOptions net_options;
   net_options.max_connections = static_cast<std::size_t>(config.server.limits.max_connections);
@@ -191,9 +199,48 @@ int serve(int argc, char** argv) {
   net_options.busy_line =
       protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
   net::TcpServer tcp(loop, net_options);
-  server::Server server(config.server, tcp, *persistence, unix_ms, *secrets);
-  tcp.set_events(server);
+  // Metrics read the lines going by (metered.hpp); with [metrics] off the server
+  // talks to the TCP server directly.
+  metrics::Metrics metrics;
+  app::MeteredTransport metered_transport(tcp, metrics);
+  transport::Transport& server_transport =
+      config.metrics.enabled ? static_cast<transport::Transport&>(metered_transport) : tcp;
+  server::Server server(config.server, server_transport, *persistence, unix_ms, *secrets);
+  app::MeteredEvents metered_events(server, metered_transport);
+  if (config.metrics.enabled)
+    tcp.set_events(metered_events);
+  else
+    tcp.set_events(server);
+  metrics.restored(restored->matches.size(), restored->quarantined);
+  if (config.metrics.enabled) {
+    metrics_for_commits = &metrics;
+    persistence->set_metrics(&metrics);
+  }
   server.restore(std::move(restored->matches), restored->next_match_id);
+  if (config.metrics.enabled) {
+    // Gauges every second; event-loop lag from a 100 ms timer's lateness.
+    loop.every(1'000, [&] {
+      const server::ServerStats st = server.stats();
+      metrics.set_connections("logged_in", static_cast<double>(st.logged_in));
+      metrics.set_connections("anonymous", static_cast<double>(st.connections - st.logged_in));
+      metrics.set_sessions(static_cast<double>(st.logged_in));
+      std::map<std::string_view, double> by_status = {
+          {"lobby", 0}, {"running", 0}, {"finished", 0}, {"abandoned", 0}};
+      for (const auto& m : server.admin_matches()) by_status[store::status_name(m.status)] += 1;
+      for (const auto& [status, n] : by_status) metrics.set_matches(status, n);
+      metrics.set_queued_outgoing_bytes(static_cast<double>(tcp.queued_bytes()));
+      metrics.set_resident_bytes(static_cast<double>(app::resident_bytes()));
+      const auto committed = (*committer)->stats();
+      metrics.events_appended(committed.events - events_counted);
+      events_counted = committed.events;
+    });
+    loop.every(100, [&metrics, last = std::chrono::steady_clock::now()]() mutable {
+      const auto now = std::chrono::steady_clock::now();
+      const double late = std::chrono::duration<double>(now - last).count() - 0.100;
+      metrics.observe_loop_lag(late > 0 ? late : 0);
+      last = now;
+    });
+  }
 
   // Timers and signal handlers come before listen: a SIGTERM right after the
   // "listening" line must already mean a graceful shutdown.
@@ -202,10 +249,11 @@ int serve(int argc, char** argv) {
   // grown by 4 MiB since the last trim (see heap_trim.hpp). Checking costs one
   // read of /proc/self/status, so it can run every second.
   app::HeapTrimmer trimmer(std::size_t{4} << 20);
-  loop.every(1'000, [&trimmer] {
+  loop.every(1'000, [&trimmer, &metrics] {
     const auto start = std::chrono::steady_clock::now();
     const app::HeapTrimmer::Tick tick = trimmer.tick();
     if (tick.trimmed) {
+      metrics.heap_trimmed();
       spdlog::debug("memory: trimmed the heap, resident {} -> {} KiB, in {} µs",
                     tick.resident_before >> 10, tick.resident_after >> 10,
                     std::chrono::duration_cast<std::chrono::microseconds>(
@@ -235,6 +283,8 @@ int serve(int argc, char** argv) {
 
   // The operator's channel (eryantis-admin) and the periodic backups.
   app::AdminCommands admin_commands(loop, server, database, [&] { begin_shutdown("drained"); });
+  if (config.metrics.enabled)
+    admin_commands.set_metrics_text([&metrics] { return metrics.metrics_text(); });
   net::AdminSocket admin_socket(
       loop, [&admin_commands](std::string_view request, net::AdminSocket::Reply reply) {
         admin_commands.handle(request, std::move(reply));

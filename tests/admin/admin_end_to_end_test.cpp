@@ -115,6 +115,15 @@ TEST_F(AdminEndToEnd, BackupWhileBotsPlayThenEndKickAndDrain) {
   EXPECT_TRUE(kick.code == 0 || kick.code == 1) << kick.out;
   EXPECT_EQ(admin(socket(), {"kick", "nobody-here"}).code, 1);
 
+  // The metrics saw the play: commands accepted, events appended, commit latencies.
+  const Reply metrics = admin(socket(), {"metrics"});
+  EXPECT_EQ(metrics.code, 0) << metrics.out;
+  for (const char* series :
+       {"eryantis_commands_total{result=\\\"accepted\\\"}", "eryantis_events_appended_total",
+        "eryantis_commit_latency_seconds_count", "eryantis_ack_latency_seconds_bucket",
+        "eryantis_event_loop_lag_seconds_count", "eryantis_resident_memory_bytes"})
+    EXPECT_NE(metrics.out.find(series), std::string::npos) << series << "\n" << metrics.out;
+
   // Drain: new matches are refused, the server exits by itself once play is over.
   const Reply drain = admin(socket(), {"drain"});
   EXPECT_EQ(drain.code, 0) << drain.out;

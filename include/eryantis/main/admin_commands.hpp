@@ -2,7 +2,7 @@
 // What eryantis-admin can ask, read from the admin socket's request line and
 // answered with one JSON line ({"ok":true,...} or {"ok":false,"error":"..."}):
 //   sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain |
-//   backup FILE | reissue-token MATCH SEAT | help
+//   backup FILE | reissue-token MATCH SEAT | metrics | help
 // Runs on the loop; slow work (a backup) runs on a thread of its own.
 #include <functional>
 #include <string>
@@ -21,6 +21,8 @@ class AdminCommands {
   AdminCommands(net::EventLoop& loop, server::Server& server, std::string database,
                 std::function<void()> begin_shutdown);
   void handle(std::string_view request, net::AdminSocket::Reply reply);
+  // `metrics`: the Prometheus text (until the HTTP listener serves /metrics).
+  void set_metrics_text(std::function<std::string()> text) { metrics_text_ = std::move(text); }
 
  private:
   // Calls `done()` on the loop every `interval_ms` until it returns true or the loop stops.
@@ -30,6 +32,7 @@ class AdminCommands {
   server::Server& server_;
   std::string database_;
   std::function<void()> begin_shutdown_;
+  std::function<std::string()> metrics_text_;
   bool backup_running_ = false;
   bool stopped_ = false;
   net::EventLoop::StopHook stop_hook_;
