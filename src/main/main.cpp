@@ -4,6 +4,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
+#ifdef ERYANTIS_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
 #include <chrono>
 #include <csignal>
@@ -267,6 +270,9 @@ int serve(int argc, char** argv) {
     if (stopping) return;
     stopping = true;
     spdlog::info("{}: shutting down (no new connections, pending writes commit first)", why);
+#ifdef ERYANTIS_SYSTEMD
+    sd_notify(0, "STOPPING=1");
+#endif
     tcp.stop_accepting();
     server.begin_shutdown("the server is shutting down; your match is saved, reconnect later");
     // Wait for every write already submitted.
@@ -322,6 +328,10 @@ int serve(int argc, char** argv) {
   spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})",
                config.server.listen, *bound, database,
                config.storage.durability == store::Durability::Full ? "full" : "normal");
+
+#ifdef ERYANTIS_SYSTEMD
+  sd_notify(0, "READY=1");  // systemd's Type=notify: started (packaging/eryantis.service.in)
+#endif
 
   loop.run();
   const auto st = (*committer)->stats();

@@ -32,6 +32,8 @@ const char* reason_text(EndReason r) {
       return "assistants used up, last round played";
     case EndReason::Forfeit:
       return "forfeit";
+    case EndReason::Ended:
+      return "ended by the operator";
     case EndReason::None:
       break;
   }
