@@ -26,12 +26,15 @@ bool is_ip_literal(const std::string& host) {
 // `path` is a file the server will create or append to: it is not a folder, and
 // either it exists and is writable, or the nearest existing folder above it is
 // (the server creates the folders in between).
-std::expected<void, ConfigError> writable_file(const std::string& key, const std::string& path) {
+// `existing_checked_later`: the store checks an existing database itself (exit 1,
+// "cannot be written by this process": the file's state, not the configuration).
+std::expected<void, ConfigError> writable_file(const std::string& key, const std::string& path,
+                                               bool existing_checked_later = false) {
   std::error_code ec;
   const fs::path p(path);
   if (fs::exists(p, ec)) {
     if (fs::is_directory(p, ec)) return problem(key, path + " is a folder, not a file");
-    if (::access(path.c_str(), R_OK | W_OK) != 0)
+    if (!existing_checked_later && ::access(path.c_str(), R_OK | W_OK) != 0)
       return problem(key, path + " exists but this user cannot read and write it");
     return {};
   }
@@ -69,7 +72,7 @@ std::expected<void, ConfigError> preflight(const Config& config) {
     return problem(
         "network.listen",
         "\"" + listen + "\" is not an IPv4 or IPv6 address (e.g. 127.0.0.1, 0.0.0.0, ::)");
-  if (auto ok = writable_file("storage.database", config.storage.database); !ok) return ok;
+  if (auto ok = writable_file("storage.database", config.storage.database, true); !ok) return ok;
   if (!config.log.file.empty())
     if (auto ok = writable_file("log.file", config.log.file); !ok) return ok;
   if (config.admin.enabled) {

@@ -3,7 +3,6 @@
 //
 //   eryantis-admin [--socket PATH | --config FILE] sessions | matches | end MATCH [REASON] |
 //                  kick NICKNAME [REASON] | drain | backup FILE | reissue-token MATCH SEAT
-#include <rapidjson/document.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "eryantis/codec/json.hpp"
 #include "eryantis/main/config_file.hpp"
 
 namespace {
