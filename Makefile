@@ -21,7 +21,7 @@ export CCACHE_NOHASHDIR := 1
 # Warnings are errors whenever CI is set (the CI runner sets CI=true).
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps configure build run test test-sanitize test-fuzz test-tsan bench format clean
+.PHONY: all deps configure build run test test-sanitize test-fuzz test-tsan bench format clean package
 
 all: build
 
@@ -70,6 +70,10 @@ test-tsan: deps
 	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(TSAN_BINARIES)
 	cd $(TSAN_BUILD) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ERYANTIS_SANITIZER_RUN=1 \
 	  ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'
+
+# The Debian package (packaging/package.cmake): $(BUILD)/eryantis_<version>_<arch>.deb.
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 bench: build
 	./$(BUILD)/eryantis-bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true

@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 declare -A allowed=(
   [util]=""
   [log]="util"
+  [metrics]=""
   [rules]="util"
   [ai]="util rules"
   [codec]="util rules"
@@ -24,7 +25,7 @@ declare -A allowed=(
   [net]="util log transport"
   [render]="util rules"
   [client]="util rules codec protocol transport net render"
-  [main]="util log rules ai codec protocol store store_types transport server net"
+  [main]="util log rules ai codec protocol render store store_types transport server net metrics"
 )
 # The store's value types (records and errors) are a layer of their own to the server:
 # it may use them, never the SQLite-bound store itself.

@@ -8,6 +8,7 @@ packages=(
   libuv1-dev libsqlite3-dev sqlite3 libcereal-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev libcli11-dev
   libreadline-dev rapidjson-dev ccache
+  prometheus-cpp-dev libsystemd-dev
   clang-16 libclang-rt-16-dev
   # The web listener (docs/web.md): WebSocket framing, SHA-1 for the handshake, and
   # llhttp's C sources (Debian ships them in node-llhttp).

@@ -143,6 +143,24 @@ const std::map<std::string, Key>& keys() {
       {"web.max_connections", integer<kWeb, &WebConfig::max_connections>(1, 1'000'000)},
       {"web.max_request_bytes", integer<kWeb, &WebConfig::max_request_bytes>(1024, 1 << 20)},
       {"web.request_timeout_ms", integer<kWeb, &WebConfig::request_timeout_ms>(100, 600'000)},
+      {"log.rotation", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::string>();
+         if (!v) return "must be a string";
+         if (*v == "size")
+           c.log.rotation = LogRotation::Size;
+         else if (*v == "reopen")
+           c.log.rotation = LogRotation::Reopen;
+         else
+           return "must be \"size\" or \"reopen\"";
+         return {};
+       }}},
+      // --- operations: [admin], [metrics], [backup] ---
+      {"admin.enabled", boolean<&Config::admin, &AdminConfig::enabled>()},
+      {"admin.socket", text<&Config::admin, &AdminConfig::socket>(true)},
+      {"metrics.enabled", boolean<&Config::metrics, &MetricsConfig::enabled>()},
+      {"backup.directory", text<&Config::backup, &BackupConfig::directory>(true)},
+      {"backup.interval_s", integer<&Config::backup, &BackupConfig::interval_s>(60, 30 * 86400)},
+      {"backup.keep", integer<&Config::backup, &BackupConfig::keep>(1, 10'000)},
   };
   return k;
 }
@@ -217,6 +235,10 @@ std::expected<Config, ConfigError> load_config(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return parse_config(text.str(), path);
+}
+
+std::string admin_socket_path(const Config& config) {
+  return config.admin.socket.empty() ? config.storage.database + ".sock" : config.admin.socket;
 }
 
 store::Options store_options(const StorageConfig& storage) {

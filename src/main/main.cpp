@@ -4,14 +4,27 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
+#ifdef ERYANTIS_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
+#include <map>
 
+#include "eryantis/log/escaping_formatter.hpp"
+#include "eryantis/log/reopenable_file_sink.hpp"
+#include "eryantis/main/admin_commands.hpp"
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/main/heap_trim.hpp"
+#include "eryantis/main/metered.hpp"
+#include "eryantis/main/periodic_backup.hpp"
+#include "eryantis/main/preflight.hpp"
 #include "eryantis/main/restore.hpp"
 #include "eryantis/main/store_persistence.hpp"
+#include "eryantis/metrics/metrics.hpp"
+#include "eryantis/net/admin_socket.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/http_server.hpp"
 #include "eryantis/net/tcp_server.hpp"
@@ -33,16 +46,31 @@ std::int64_t unix_ms() {
       .count();
 }
 
-void setup_logging(const app::LogConfig& c) {
+// Standard error, and log.file rotated by size or reopened on SIGHUP. Returns the
+// sink SIGHUP reopens (null when there is none). Every line goes through the
+// escaping formatter: client text never writes a control byte into the log.
+std::shared_ptr<logging::ReopenableFileSink> setup_logging(const app::LogConfig& c) {
   std::vector<spdlog::sink_ptr> sinks;
+  std::shared_ptr<logging::ReopenableFileSink> reopenable;
   sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
-  if (!c.file.empty())
-    sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(
-        c.file, c.max_bytes, static_cast<std::size_t>(c.max_files)));
+  if (!c.file.empty()) {
+    std::error_code ec;
+    const auto parent = std::filesystem::path(c.file).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (c.rotation == app::LogRotation::Reopen) {
+      reopenable = std::make_shared<logging::ReopenableFileSink>(c.file);
+      sinks.push_back(reopenable);
+    } else {
+      sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(
+          c.file, c.max_bytes, static_cast<std::size_t>(c.max_files)));
+    }
+  }
   auto logger = std::make_shared<spdlog::logger>("eryantis", sinks.begin(), sinks.end());
+  logger->set_formatter(std::make_unique<logging::EscapingFormatter>());
   logger->set_level(spdlog::level::from_str(c.level));
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);
+  return reopenable;
 }
 
 // Every unfinished match, as the store folds it; quarantined ones are reported and skipped.
@@ -97,6 +125,10 @@ int serve(int argc, char** argv) {
   // Without --config, a missing default file means the built-in defaults (which
   // are the values config/eryantis.toml documents); an explicit file must exist.
   const bool explicit_config = app.count("--config") > 0;
+  if (check_only && !std::filesystem::exists(config_path)) {
+    std::fprintf(stderr, "eryantis-server: %s: no such configuration file\n", config_path.c_str());
+    return 2;
+  }
   auto loaded = (!explicit_config && !std::filesystem::exists(config_path))
                     ? std::expected<app::Config, app::ConfigError>(app::Config{})
                     : app::load_config(config_path);
@@ -112,8 +144,10 @@ int serve(int argc, char** argv) {
   if (web_listen) config.web.listen = *web_listen;
   if (web_port) config.web.port = *web_port;
   if (no_web) config.web.enabled = false;
-  if (auto v = app::validate_config(config); !v) {
-    std::fprintf(stderr, "eryantis-server: %s\n", v.error().message.c_str());
+  // What a start checks, before anything is created: a mistake is exit code 2.
+  if (auto v = app::preflight(config); !v) {
+    std::fprintf(stderr, "eryantis-server: %s: %s\n", config_path.c_str(),
+                 v.error().message.c_str());
     return 2;
   }
   if (check_only) {
@@ -121,7 +155,13 @@ int serve(int argc, char** argv) {
                 config.server.listen.c_str(), config.server.port, config.storage.database.c_str());
     return 0;
   }
-  setup_logging(config.log);
+  std::shared_ptr<logging::ReopenableFileSink> reopenable_log;
+  try {
+    reopenable_log = setup_logging(config.log);
+  } catch (const spdlog::spdlog_ex& e) {
+    std::fprintf(stderr, "eryantis-server: log.file: %s\n", e.what());
+    return 2;
+  }
 
   std::error_code ec;
   const std::string& database = config.storage.database;
@@ -160,7 +200,12 @@ int serve(int argc, char** argv) {
     return 1;
   }
   persistence = std::make_unique<app::StorePersistence>(**committer);
-  wakeup = loop.make_wakeup([&persistence] { persistence->deliver(); });
+  std::uint64_t events_counted = 0;
+  metrics::Metrics* metrics_for_commits = nullptr;  // set once the metrics exist
+  wakeup = loop.make_wakeup([&persistence, &metrics_for_commits] {
+    const std::size_t delivered = persistence->deliver();
+    if (metrics_for_commits && delivered > 0) metrics_for_commits->observe_commit_batch(delivered);
+  });
 
   net::TcpServerOptions net_options;
   net_options.max_connections = static_cast<std::size_t>(config.server.limits.max_connections);
@@ -186,10 +231,51 @@ int serve(int argc, char** argv) {
   net::HttpServer web(loop, web_options);
   web.set_first_id(net::TransportRouter::kSecondFirstId);
   net::TransportRouter transport(tcp, web);
-  server::Server server(config.server, transport, *persistence, unix_ms, *secrets);
-  tcp.set_events(server);
-  web.set_events(server);
+  // Metrics read the lines going by (metered.hpp); with [metrics] off the server
+  // talks to the transports directly.
+  metrics::Metrics metrics;
+  app::MeteredTransport metered_transport(transport, metrics);
+  transport::Transport& server_transport =
+      config.metrics.enabled ? static_cast<transport::Transport&>(metered_transport) : transport;
+  server::Server server(config.server, server_transport, *persistence, unix_ms, *secrets);
+  app::MeteredEvents metered_events(server, metered_transport);
+  if (config.metrics.enabled) {
+    tcp.set_events(metered_events);
+    web.set_events(metered_events);
+  } else {
+    tcp.set_events(server);
+    web.set_events(server);
+  }
+  metrics.restored(restored->matches.size(), restored->quarantined);
+  if (config.metrics.enabled) {
+    metrics_for_commits = &metrics;
+    persistence->set_metrics(&metrics);
+  }
   server.restore(std::move(restored->matches), restored->next_match_id);
+  if (config.metrics.enabled) {
+    // Gauges every second; event-loop lag from a 100 ms timer's lateness.
+    loop.every(1'000, [&] {
+      const server::ServerStats st = server.stats();
+      metrics.set_connections("logged_in", static_cast<double>(st.logged_in));
+      metrics.set_connections("anonymous", static_cast<double>(st.connections - st.logged_in));
+      metrics.set_sessions(static_cast<double>(st.logged_in));
+      std::map<std::string_view, double> by_status = {
+          {"lobby", 0}, {"running", 0}, {"finished", 0}, {"abandoned", 0}};
+      for (const auto& m : server.admin_matches()) by_status[store::status_name(m.status)] += 1;
+      for (const auto& [status, n] : by_status) metrics.set_matches(status, n);
+      metrics.set_queued_outgoing_bytes(static_cast<double>(tcp.queued_bytes()));
+      metrics.set_resident_bytes(static_cast<double>(app::resident_bytes()));
+      const auto committed = (*committer)->stats();
+      metrics.events_appended(committed.events - events_counted);
+      events_counted = committed.events;
+    });
+    loop.every(100, [&metrics, last = std::chrono::steady_clock::now()]() mutable {
+      const auto now = std::chrono::steady_clock::now();
+      const double late = std::chrono::duration<double>(now - last).count() - 0.100;
+      metrics.observe_loop_lag(late > 0 ? late : 0);
+      last = now;
+    });
+  }
 
   // Timers and signal handlers come before listen: a SIGTERM right after the
   // "listening" line must already mean a graceful shutdown.
@@ -198,10 +284,11 @@ int serve(int argc, char** argv) {
   // grown by 4 MiB since the last trim (see heap_trim.hpp). Checking costs one
   // read of /proc/self/status, so it can run every second.
   app::HeapTrimmer trimmer(std::size_t{4} << 20);
-  loop.every(1'000, [&trimmer] {
+  loop.every(1'000, [&trimmer, &metrics] {
     const auto start = std::chrono::steady_clock::now();
     const app::HeapTrimmer::Tick tick = trimmer.tick();
     if (tick.trimmed) {
+      metrics.heap_trimmed();
       spdlog::debug("memory: trimmed the heap, resident {} -> {} KiB, in {} µs",
                     tick.resident_before >> 10, tick.resident_after >> 10,
                     std::chrono::duration_cast<std::chrono::microseconds>(
@@ -210,15 +297,18 @@ int serve(int argc, char** argv) {
     }
   });
   bool stopping = false;
-  loop.on_signals([&](int signum) {
+  // SIGINT/SIGTERM, and the end of an admin drain: persist, then tell, then close.
+  auto begin_shutdown = [&](std::string_view why) {
     if (stopping) return;
     stopping = true;
-    spdlog::info("signal {}: shutting down (no new connections, pending writes commit first)",
-                 signum);
+    spdlog::info("{}: shutting down (no new connections, pending writes commit first)", why);
+#ifdef ERYANTIS_SYSTEMD
+    sd_notify(0, "STOPPING=1");
+#endif
     tcp.stop_accepting();
     web.stop_accepting();
     server.begin_shutdown("the server is shutting down; your match is saved, reconnect later");
-    // Persist, then tell, then close: wait for every write already submitted.
+    // Wait for every write already submitted.
     loop.every(10, [&] {
       persistence->deliver();
       if (!server.idle()) return;
@@ -228,6 +318,40 @@ int serve(int argc, char** argv) {
       web.close_all(net::ws_close::normal);
       loop.stop();
     });
+  };
+  loop.on_signals([&](int signum) { begin_shutdown("signal " + std::to_string(signum)); });
+
+  // The operator's channel (eryantis-admin) and the periodic backups.
+  app::AdminCommands admin_commands(loop, server, database, [&] { begin_shutdown("drained"); });
+  if (config.metrics.enabled)
+    admin_commands.set_metrics_text([&metrics] { return metrics.metrics_text(); });
+  net::AdminSocket admin_socket(
+      loop, [&admin_commands](std::string_view request, net::AdminSocket::Reply reply) {
+        admin_commands.handle(request, std::move(reply));
+      });
+  if (config.admin.enabled) {
+    const std::string socket_path = app::admin_socket_path(config);
+    if (auto ok = admin_socket.listen(socket_path); !ok) {
+      spdlog::critical("not starting: admin socket: {}", ok.error());
+      return 1;
+    }
+    spdlog::info("admin socket {} (eryantis-admin --socket {})", socket_path, socket_path);
+  }
+  app::PeriodicBackup periodic_backup(loop, database, config.backup);
+
+  // SIGHUP: logrotate renamed the log file (log.rotation = "reopen"). Without a
+  // handler it would end the process (the default action).
+  loop.on_signal(SIGHUP, [&reopenable_log] {
+    if (!reopenable_log) {
+      spdlog::info("SIGHUP: no log file to reopen (log.rotation is \"size\" or log.file is empty)");
+      return;
+    }
+    try {
+      reopenable_log->reopen();
+      spdlog::info("SIGHUP: log file {} reopened", reopenable_log->path());
+    } catch (const spdlog::spdlog_ex& e) {
+      spdlog::error("SIGHUP: cannot reopen the log file: {}", e.what());
+    }
   });
   if (config.web.enabled) {
     auto web_bound = web.listen(config.web.listen, config.web.port);
@@ -248,6 +372,10 @@ int serve(int argc, char** argv) {
   spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})",
                config.server.listen, *bound, database,
                config.storage.durability == store::Durability::Full ? "full" : "normal");
+
+#ifdef ERYANTIS_SYSTEMD
+  sd_notify(0, "READY=1");  // systemd's Type=notify: started (packaging/eryantis.service.in)
+#endif
 
   loop.run();
   const auto st = (*committer)->stats();

@@ -1,5 +1,7 @@
 #include "eryantis/main/store_persistence.hpp"
 
+#include <chrono>
+
 namespace eryantis::app {
 
 namespace {
@@ -35,6 +37,14 @@ void StorePersistence::submit(server::MatchWrite w, server::WriteDone done) {
   r.status = w.status;
   r.result_json = std::move(w.result_json);
   if (w.deadline) r.deadline = to_record(*w.deadline);
+  if (metrics_) {
+    done = [metrics = metrics_, started = std::chrono::steady_clock::now(),
+            done = std::move(done)](store::Result<store::AppendOutcome> outcome) {
+      metrics->observe_commit_latency(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      done(std::move(outcome));
+    };
+  }
   committer_.submit(std::move(r), std::move(done));
 }
 

@@ -186,8 +186,13 @@ std::shared_ptr<Wakeup> EventLoop::make_wakeup(std::function<void()> callback) {
 }
 
 void EventLoop::on_signals(std::function<void(int)> callback) {
+  on_signal_numbers({SIGINT, SIGTERM}, std::move(callback));
+}
+
+void EventLoop::on_signal_numbers(std::initializer_list<int> signums,
+                                  std::function<void(int)> callback) {
   auto shared = std::make_shared<std::function<void(int)>>(std::move(callback));
-  for (int signum : {SIGINT, SIGTERM}) {
+  for (int signum : signums) {
     auto box = std::make_unique<SignalBox>();
     check(uv_signal_init(loop_.get(), &box->signal), "uv_signal_init");
     box->callback = shared;
@@ -204,6 +209,10 @@ void EventLoop::on_signals(std::function<void(int)> callback) {
               signum),
           "uv_signal_start");
   }
+}
+
+void EventLoop::on_signal(int signum, std::function<void()> callback) {
+  on_signal_numbers({signum}, [callback = std::move(callback)](int) { callback(); });
 }
 
 EventLoop::StopHook EventLoop::add_stop_hook(std::function<void()> hook) {

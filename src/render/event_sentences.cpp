@@ -87,6 +87,7 @@ class EventWriter {
     return a_.players() == 4 ? fmt::format("{} resigned for the team", actor_)
                              : fmt::format("{} resigned", actor_);
   }
+  std::string say(const EndMatch&) { return "server ended the match (operator)"; }
   std::string say(const ChooseWizard& c) {
     return fmt::format("{} chose wizard {}", actor_, c.wizard);
   }

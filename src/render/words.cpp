@@ -46,6 +46,8 @@ std::string_view reason_words(EndReason r) {
       return "forfeit";
     case EndReason::Resign:
       return "resignation";
+    case EndReason::Ended:
+      return "ended by the operator";
     case EndReason::None:
       break;
   }

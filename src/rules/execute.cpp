@@ -137,6 +137,13 @@ struct Executor {
     }
   }
   void operator()(const AwardForfeit&) { finish_forfeit(s, seat); }
+  void operator()(const EndMatch&) {
+    s.phase = Phase::GameOver;
+    s.result = Result{EndReason::Ended, 0};
+    s.order_size = 0;
+    s.turn_index = 0;
+    s.turn = TurnState{};
+  }
   void operator()(const ChooseWizard& c) {
     board().wizard = c.wizard;
     maybe_start(s, drawer);

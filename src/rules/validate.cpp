@@ -109,6 +109,8 @@ struct Validator {
       return err(RuleCode::WrongPhase, "A forfeit can only be awarded once play has started.");
     return std::nullopt;
   }
+  // Any phase of a created match that is not over (validate() checks both first).
+  Result operator()(const EndMatch&) const { return std::nullopt; }
   Result operator()(const ChooseWizard& c) const {
     if (auto e = in_setup()) return e;
     if (c.wizard > 3) return err(RuleCode::InvalidCommand, "Wizards are numbered 0 to 3.");

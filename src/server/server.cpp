@@ -156,6 +156,7 @@ void Server::dispatch(Session& s, protocol::Envelope env) {
                "the server is shutting down; reconnect later");
     return;
   }
+  if (refused_while_draining(s, id, env.request)) return;
   if (degraded_ && writes(env.request)) {
     send_error(s.id, id, error_code_name(ErrorCode::ServerDegraded),
                "the server found its database damaged and stopped writing; nothing changed. "

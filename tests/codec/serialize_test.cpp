@@ -136,6 +136,7 @@ std::vector<Command> sample_commands() {
       UsePrincess{Color::Yellow},
       UseThief{Color::Red},
       Resign{},
+      EndMatch{},
   };
 }
 

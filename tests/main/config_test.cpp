@@ -57,6 +57,13 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->web.max_connections, d.web.max_connections);
   EXPECT_EQ(c->web.max_request_bytes, d.web.max_request_bytes);
   EXPECT_EQ(c->web.request_timeout_ms, d.web.request_timeout_ms);
+  EXPECT_EQ(c->log.rotation, d.log.rotation);
+  EXPECT_EQ(c->admin.enabled, d.admin.enabled);
+  EXPECT_EQ(c->admin.socket, d.admin.socket);
+  EXPECT_EQ(c->metrics.enabled, d.metrics.enabled);
+  EXPECT_EQ(c->backup.directory, d.backup.directory);
+  EXPECT_EQ(c->backup.interval_s, d.backup.interval_s);
+  EXPECT_EQ(c->backup.keep, d.backup.keep);
 }
 
 TEST(Config, WebSectionIsRead) {
@@ -125,6 +132,9 @@ TEST(Config, MistakesNameTheKey) {
   EXPECT_NE(error_of("[matches]\nrequire_resume_token = 1\n").find("true or false"),
             std::string::npos);
   EXPECT_NE(error_of("[log]\nlevel = \"loud\"\n").find("log.level"), std::string::npos);
+  EXPECT_NE(error_of("[log]\nrotation = \"daily\"\n").find("log.rotation"), std::string::npos);
+  EXPECT_NE(error_of("[backup]\ninterval_s = 5\n").find("backup.interval_s"), std::string::npos);
+  EXPECT_NE(error_of("[admin]\nenabled = \"yes\"\n").find("admin.enabled"), std::string::npos);
   EXPECT_NE(
       error_of("[heartbeat]\ninterval_ms = 5000\ntimeout_ms = 5000\n").find("heartbeat.timeout_ms"),
       std::string::npos);

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "eryantis/main/store_persistence.hpp"
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/main/store_persistence.hpp"
 #include "fake_secret_source.hpp"
 
 namespace eryantis::app {
@@ -52,7 +52,8 @@ struct Running {
     committer = std::move(*started);
     persistence = std::make_unique<StorePersistence>(*committer);
     server = std::make_unique<server::Server>(
-        server::ServerConfig{}, lines, *persistence, [] { return std::int64_t{1'000'000}; }, secrets);
+        server::ServerConfig{}, lines, *persistence, [] { return std::int64_t{1'000'000}; },
+        secrets);
   }
   ~Running() { committer->stop(); }
 

@@ -265,6 +265,11 @@ TEST(DescribeEvent, CoversEveryCommandType) {
     EXPECT_NE(won.find("awarded the match to alice"), std::string::npos) << won;
     EXPECT_NE(won.find("GAME OVER (forfeit): alice wins"), std::string::npos) << won;
     seen.insert("award_forfeit");
+    auto ended = check(s, 0, EndMatch{}, Authority::Server);
+    ASSERT_TRUE(ended) << ended.error().message;
+    const std::string over = describe_event(s, *ended, apply(s, *ended), nicknames());
+    EXPECT_NE(over.find("server ended the match"), std::string::npos) << over;
+    seen.insert("end_match");
     break;
   }
   // Every character, forced into play in the middle of a 2-player expert game.
@@ -317,28 +322,13 @@ TEST(DescribeEvent, CoversEveryCommandType) {
   }
 
   std::vector<std::string> missing;
-  for (const char* type : {"create_match",
-                           "skip_turn",
-                           "award_forfeit",
-                           "choose_wizard",
-                           "choose_tower_color",
-                           "play_assistant",
-                           "move_to_dining",
-                           "move_to_island",
-                           "move_mother_nature",
-                           "choose_cloud",
-                           "use_monk",
-                           "use_farmer",
-                           "use_herald",
-                           "use_postman",
-                           "use_grandma_herbs",
-                           "use_centaur",
-                           "use_jester",
-                           "use_knight",
-                           "use_mushroom_hunter",
-                           "use_minstrel",
-                           "use_princess",
-                           "use_thief"})
+  for (const char* type :
+       {"create_match",   "skip_turn",          "award_forfeit",  "end_match",
+        "choose_wizard",  "choose_tower_color", "play_assistant", "move_to_dining",
+        "move_to_island", "move_mother_nature", "choose_cloud",   "use_monk",
+        "use_farmer",     "use_herald",         "use_postman",    "use_grandma_herbs",
+        "use_centaur",    "use_jester",         "use_knight",     "use_mushroom_hunter",
+        "use_minstrel",   "use_princess",       "use_thief"})
     if (!seen.contains(type)) missing.push_back(type);
   EXPECT_TRUE(missing.empty()) << "never described: " << ::testing::PrintToString(missing);
 }

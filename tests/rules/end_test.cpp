@@ -242,5 +242,21 @@ TEST(End, ForfeitDuringActionAndNotInSetup) {
   EXPECT_EQ(code(setup, 0, AwardForfeit{}, Authority::Server), "WRONG_PHASE");
 }
 
+TEST(End, AnOperatorEndsAMatchInAnyPhaseWithNoWinner) {
+  Match setup;
+  setup.state = apply(State{}, *create_match(MatchOptions{3, Mode::Expert}, 5));
+  Match planning = started_match(2, Mode::Simple, 4);
+  Match action = action_2p();
+  for (Match* m : {&setup, &planning, &action}) {
+    EXPECT_EQ(code(*m, 0, EndMatch{}), "SERVER_ONLY");
+    m->play(0, EndMatch{}, Authority::Server);
+    EXPECT_EQ(m->state.phase, Phase::GameOver);
+    EXPECT_EQ(m->state.result.reason, EndReason::Ended);
+    EXPECT_EQ(m->state.result.winners, 0);
+    EXPECT_EQ(code(*m, 0, EndMatch{}, Authority::Server), "MATCH_OVER");
+  }
+  EXPECT_EQ(code(Match{}, 0, EndMatch{}, Authority::Server), "WRONG_PHASE");  // not created
+}
+
 }  // namespace
 }  // namespace eryantis::rules

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "backup.hpp"
 #include "commands.hpp"
 #include "serve.hpp"
 
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   std::string db;
   app.add_option("DB", db, "the SQLite database (e.g. data/eryantis.db); not needed by `apply`");
 
+  add_backup_command(app, db);
   auto color_default = [] { return isatty(STDOUT_FILENO) != 0; };
 
   auto* list = app.add_subcommand(

@@ -34,6 +34,8 @@ const char* reason_text(EndReason r) {
       return "forfeit";
     case EndReason::Resign:
       return "resignation";
+    case EndReason::Ended:
+      return "ended by the operator";
     case EndReason::None:
       break;
   }

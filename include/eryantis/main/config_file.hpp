@@ -5,6 +5,7 @@
 // Strict: an unknown key, a wrong type, an out-of-range value or an inconsistent
 // pair is an error naming the key.
 #include <cstddef>
+#include <cstdint>
 #include <expected>
 #include <string>
 #include <string_view>
@@ -21,9 +22,16 @@ struct StorageConfig {
   int snapshot_every = 64;  // events between snapshots; 0 = never
 };
 
+// How log.file is kept from growing without bound (docs/operations.md, "Logs").
+enum class LogRotation : std::uint8_t {
+  Size,    // the server rotates at max_bytes, keeping max_files old files
+  Reopen,  // an outside tool (logrotate) renames the file; SIGHUP reopens it
+};
+
 struct LogConfig {
   std::string level = "info";
   std::string file;  // empty: log to stderr only
+  LogRotation rotation = LogRotation::Size;
   std::size_t max_bytes = 10 * 1024 * 1024;
   int max_files = 5;
 };
@@ -45,12 +53,34 @@ struct WebConfig {
   int request_timeout_ms = 10000;
 };
 
+// --- operations: [admin], [metrics], [backup] ---------------------------------
+struct AdminConfig {
+  bool enabled = true;
+  std::string socket;  // empty: the database's path + ".sock"
+};
+
+struct MetricsConfig {
+  bool enabled = true;
+};
+
+struct BackupConfig {
+  std::string directory;  // empty: no periodic backups
+  int interval_s = 3600;
+  int keep = 24;  // the newest this many periodic backups are kept
+};
+
 struct Config {
   server::ServerConfig server;
   StorageConfig storage;
   LogConfig log;
   WebConfig web;
+  AdminConfig admin;
+  MetricsConfig metrics;
+  BackupConfig backup;
 };
+
+// The admin socket's path for this configuration (admin.socket or the default).
+std::string admin_socket_path(const Config& config);
 
 struct ConfigError {
   std::string message;  // "config/eryantis.toml: heartbeat.timeout_ms: must be greater than

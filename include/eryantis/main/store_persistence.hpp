@@ -3,6 +3,7 @@
 // batches, a libuv wakeup brings the completions back to the loop thread.
 #include <memory>
 
+#include "eryantis/metrics/metrics.hpp"
 #include "eryantis/server/persistence.hpp"
 #include "eryantis/store/group_committer.hpp"
 
@@ -14,9 +15,12 @@ class StorePersistence final : public server::Persistence {
   void submit(server::MatchWrite write, server::WriteDone done) override;
   // On the loop thread, when woken: runs the completions that are ready.
   std::size_t deliver() { return committer_.deliver_completions(); }
+  // Observes each write's commit latency and counts nothing else; null = off.
+  void set_metrics(metrics::Metrics* metrics) { metrics_ = metrics; }
 
  private:
   store::GroupCommitter& committer_;
+  metrics::Metrics* metrics_ = nullptr;
 };
 
 // The store's record of a deadline <-> the server's.

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -82,6 +83,8 @@ class EventLoop {
   std::shared_ptr<Wakeup> make_wakeup(std::function<void()> callback);
   // `callback(signum)` on the loop for each SIGINT or SIGTERM, until stop().
   void on_signals(std::function<void(int)> callback);
+  // `callback` on the loop for each `signum` (SIGHUP: reopen the log), until stop().
+  void on_signal(int signum, std::function<void()> callback);
 
   // `hook` runs (on the loop thread) at the start of stop().
   [[nodiscard]] StopHook add_stop_hook(std::function<void()> hook);
@@ -99,6 +102,7 @@ class EventLoop {
   struct WakeupBox;
   struct SignalBox;
 
+  void on_signal_numbers(std::initializer_list<int> signums, std::function<void(int)> callback);
   void start_timer(std::uint64_t delay_ms, std::uint64_t repeat_ms, std::function<void()> callback);
   void adopt(std::unique_ptr<Owned> owned);
   void close_owned(Owned* owned);

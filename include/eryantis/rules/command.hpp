@@ -31,6 +31,11 @@ struct AwardForfeit {
   friend bool operator==(const AwardForfeit&, const AwardForfeit&) = default;
 };
 
+// An operator ended the match (eryantis-admin end): game over, nobody wins.
+struct EndMatch {
+  friend bool operator==(const EndMatch&, const EndMatch&) = default;
+};
+
 // --- setup -----------------------------------------------------------------
 struct ChooseWizard {
   std::uint8_t wizard = 0;  // 0..3
@@ -123,14 +128,15 @@ using Command =
     std::variant<CreateMatch, SkipTurn, AwardForfeit, ChooseWizard, ChooseTowerColor, PlayAssistant,
                  MoveToDining, MoveToIsland, MoveMotherNature, ChooseCloud, UseMonk, UseFarmer,
                  UseHerald, UsePostman, UseGrandmaHerbs, UseCentaur, UseJester, UseKnight,
-                 UseMushroomHunter, UseMinstrel, UsePrincess, UseThief, Resign>;
+                 UseMushroomHunter, UseMinstrel, UsePrincess, UseThief, Resign, EndMatch>;
 
 // Stable snake_case name of a command ("play_assistant", "use_monk", ...): the
 // "type" of its wire message and of its stored event.
 std::string_view command_type(const Command& c);
 // Which character a Use* command activates, if any.
 std::optional<CharacterId> command_character(const Command& c);
-// True for commands only the server may issue (create_match, skip_turn, award_forfeit).
+// True for commands only the server may issue (create_match, skip_turn, award_forfeit,
+// end_match).
 bool is_server_command(const Command& c);
 
 }  // namespace eryantis::rules

@@ -31,6 +31,7 @@ enum class EndReason : std::uint8_t {
   NoAssistants = 4,  // last round: someone played their last assistant (5.2)
   Forfeit = 5,       // the server awarded the match to the last connected player
   Resign = 6,        // a seat resigned: its team lost (decision 26)
+  Ended = 7,         // an operator ended the match (end_match): nobody wins
 };
 
 // Per-turn bookkeeping of the player acting in the action phase.
@@ -86,7 +87,7 @@ struct State {
 };
 
 inline constexpr int kPhaseCount = 4;
-inline constexpr int kEndReasonCount = 7;
+inline constexpr int kEndReasonCount = 8;
 // snake_case names used on the wire and in saves ("game_over", "last_tower", ...).
 std::string_view phase_name(Phase p);
 std::string_view end_reason_name(EndReason r);

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -205,6 +206,49 @@ class Server final : public ConnectionEvents {
   ServerStats stats_;
   // Per-request errors that a fault repeats (a full disk fails every write).
   logging::LogThrottle log_throttle_;
+  // --- operations: eryantis-admin's actions (src/server/admin.cpp) ---------------
+ public:
+  struct AdminSession {
+    ConnectionId connection = 0;
+    std::string peer;
+    std::string nickname;  // "" before login
+    store::MatchId match = 0;
+    int seat = -1;  // -1: no seat (lobby or spectator)
+    bool spectator = false;
+    std::int64_t idle_ms = 0;  // since its last line
+  };
+  struct AdminMatch {
+    store::MatchId id = 0;
+    store::MatchStatus status = store::MatchStatus::Lobby;
+    int players = 0;
+    int connected = 0;
+    std::size_t spectators = 0;
+    store::Seq seq = 0;
+    std::string phase;  // rules::phase_name
+    int round = 0;
+    std::vector<std::string> nicknames;  // by seat; "" = free seat
+  };
+  // Every connection, by id; every match held in memory (unfinished ones), by id.
+  std::vector<AdminSession> admin_sessions() const;
+  std::vector<AdminMatch> admin_matches() const;
+  // Ends an unfinished match with an end_match event (game over, nobody wins), so its
+  // log says what happened; `reason` goes to the server log. The event is written
+  // like any other: room(id) shows status finished (or is gone) once it is durable.
+  // An error when there is no such unfinished match or the server cannot write.
+  std::expected<void, std::string> admin_end_match(store::MatchId id, std::string_view reason);
+  // Closes the nickname's connection (a seat it holds stays its own). False if it
+  // is not connected.
+  bool admin_kick(std::string_view nickname, std::string_view reason);
+  // From now on no match is created or joined (SHUTTING_DOWN with a message);
+  // matches being played go on. drained() once none is left.
+  void admin_drain();
+  bool draining() const { return draining_; }
+  bool drained() const;
+
+ private:
+  // dispatch(): while draining, a request that would start a match is refused.
+  bool refused_while_draining(Session& s, const std::string& id, const protocol::Request& r);
+  bool draining_ = false;
 };
 
 }  // namespace eryantis::server

@@ -1,0 +1,124 @@
+// The operator's actions on a running server (eryantis-admin, through the admin
+// socket in the net layer). Everything a player could see changes through the
+// same paths as a player's request: an ended match gets an end_match event, a
+// kicked player the shutdown line a heartbeat timeout sends.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "eryantis/protocol/codec.hpp"
+#include "eryantis/server/server.hpp"
+
+namespace eryantis::server {
+
+using protocol::ErrorCode;
+
+std::vector<Server::AdminSession> Server::admin_sessions() const {
+  const std::int64_t now = clock_();
+  std::vector<AdminSession> out;
+  out.reserve(sessions_.size());
+  for (const auto& [id, s] : sessions_) {
+    AdminSession a;
+    a.connection = id;
+    a.peer = s.peer;
+    a.nickname = s.nickname.value_or("");
+    a.match = s.match;
+    a.seat = s.spectator ? -1 : s.seat;
+    a.spectator = s.spectator;
+    a.idle_ms = now - s.last_seen_ms;
+    out.push_back(std::move(a));
+  }
+  std::sort(out.begin(), out.end(), [](const AdminSession& a, const AdminSession& b) {
+    return a.connection < b.connection;
+  });
+  return out;
+}
+
+std::vector<Server::AdminMatch> Server::admin_matches() const {
+  std::vector<AdminMatch> out;
+  out.reserve(rooms_.size());
+  for (const auto& [id, room] : rooms_) {
+    AdminMatch m;
+    m.id = id;
+    m.status = room->status;
+    m.players = room->players();
+    m.connected = room->connected();
+    m.spectators = room->spectators.size();
+    m.seq = room->seq;
+    m.phase = std::string(rules::phase_name(room->state.phase));
+    m.round = room->state.round;
+    for (int i = 0; i < room->players(); ++i)
+      m.nicknames.push_back(room->seats[i] ? room->seats[i]->nickname : std::string());
+    out.push_back(std::move(m));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const AdminMatch& a, const AdminMatch& b) { return a.id < b.id; });
+  return out;
+}
+
+std::expected<void, std::string> Server::admin_end_match(store::MatchId id,
+                                                         std::string_view reason) {
+  Room* room = find_room(id);
+  if (!room || room->status == store::MatchStatus::Finished ||
+      room->status == store::MatchStatus::Abandoned)
+    return std::unexpected("match " + std::to_string(id) +
+                           " is not an unfinished match of this server (see `eryantis-admin "
+                           "matches`)");
+  if (degraded_)
+    return std::unexpected(std::string("the server is degraded: it writes nothing any more"));
+  if (shutting_down_) return std::unexpected(std::string("the server is shutting down"));
+  spdlog::info("match {}: ended by the operator: {}", id, reason);
+  // Behind any request already waiting for the room: one write at a time.
+  enqueue(*room, 0, "", [this, id] {
+    if (Room* r = find_room(id); r && r->state.phase != rules::Phase::GameOver)
+      submit_command(*r, 0, rules::EndMatch{}, rules::Authority::Server, 0, "", std::nullopt);
+  });
+  return {};
+}
+
+bool Server::admin_kick(std::string_view nickname, std::string_view reason) {
+  auto it = online_.find(std::string(nickname));
+  if (it == online_.end()) return false;
+  const ConnectionId conn = it->second;
+  spdlog::info("conn {}: {} kicked by the operator: {}", conn, nickname, reason);
+  send(conn, protocol::JsonLine("shutdown")
+                 .field("message", "an operator disconnected you: " + std::string(reason))
+                 .str());
+  transport_.close(conn);
+  return true;
+}
+
+void Server::admin_drain() {
+  if (draining_) return;
+  draining_ = true;
+  std::size_t playing = 0;
+  for (const auto& [id, room] : rooms_)
+    playing += room->status == store::MatchStatus::Running ||
+               (room->status == store::MatchStatus::Lobby && room->full());
+  spdlog::info("drain: no new matches from now on; waiting for {} match(es) in play", playing);
+}
+
+bool Server::drained() const {
+  if (!draining_ || writes_in_flight_ != 0) return false;
+  // A full match choosing wizards is being played too; a lobby still waiting for
+  // players is kept in the database and waits again after the restart.
+  for (const auto& [id, room] : rooms_)
+    if (room->status == store::MatchStatus::Running ||
+        (room->status == store::MatchStatus::Lobby && room->full()))
+      return false;
+  return true;
+}
+
+bool Server::refused_while_draining(Session& s, const std::string& id, const protocol::Request& r) {
+  if (!draining_) return false;
+  if (!std::holds_alternative<protocol::CreateMatchRequest>(r) &&
+      !std::holds_alternative<protocol::JoinMatch>(r) &&
+      !std::holds_alternative<protocol::QuickJoin>(r))
+    return false;
+  send_error(s.id, id, error_code_name(ErrorCode::ShuttingDown),
+             "the server is about to restart for an upgrade: no new match starts now; "
+             "try again in a few minutes");
+  return true;
+}
+
+}  // namespace eryantis::server

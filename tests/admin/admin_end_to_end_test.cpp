@@ -1,0 +1,137 @@
+// The real server, eryantis-admin and bots playing: the admin socket's
+// permissions, the listings, an online backup taken while matches are played
+// (integrity_check and eryantis-replay verify pass on it), ending a match as an
+// event, kicking and draining until the server exits by itself.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+#include "support/child_process.hpp"
+#include "support/polling.hpp"
+#include "support/server_process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace eryantis::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct Reply {
+  int code = -1;
+  std::string out;
+};
+
+Reply admin(const std::string& socket, std::vector<std::string> words) {
+  std::vector<std::string> argv = {ERYANTIS_ADMIN_BIN, "--socket", socket};
+  argv.insert(argv.end(), words.begin(), words.end());
+  Reply r;
+  r.code = run_program(argv, &r.out, 30s);
+  return r;
+}
+
+class AdminEndToEnd : public ::testing::Test {
+ protected:
+  AdminEndToEnd()
+      : db(dir.file("game.db")),
+        config(write_config(dir, "server.toml", db, TestConfig{})),
+        server(config, db) {}
+  std::unique_ptr<ChildProcess> bots(int matches, double seconds) {
+    return std::make_unique<ChildProcess>(
+        Spawn{.argv = {ERYANTIS_BOT_BIN, "--port", std::to_string(server.port()), "--matches",
+                       std::to_string(matches), "--duration", std::to_string(seconds),
+                       "--name-prefix", "bot", "--seed", "7"}});
+  }
+  std::string socket() const { return db + ".sock"; }
+
+  TempDir dir;
+  std::string db;
+  std::string config;
+  ServerProcess server;
+};
+
+TEST_F(AdminEndToEnd, TheSocketIsTheServerUsersOnly) {
+  ASSERT_TRUE(server.start()) << server.log_tail();
+  struct stat st {};
+  ASSERT_EQ(::lstat(socket().c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600);
+  const Reply help = admin(socket(), {"help"});
+  EXPECT_EQ(help.code, 0) << help.out;
+  const Reply unknown = admin(socket(), {"frobnicate"});
+  EXPECT_EQ(unknown.code, 1) << unknown.out;
+  EXPECT_NE(unknown.out.find("unknown command"), std::string::npos) << unknown.out;
+  const Reply token = admin(socket(), {"reissue-token", "1", "0"});
+  EXPECT_EQ(token.code, 1) << token.out;
+  server.signal_term();
+  EXPECT_EQ(server.wait_exit(10s), 0);
+  EXPECT_FALSE(std::filesystem::exists(socket())) << "the socket file is removed at exit";
+}
+
+TEST_F(AdminEndToEnd, BackupWhileBotsPlayThenEndKickAndDrain) {
+  ASSERT_TRUE(server.start()) << server.log_tail();
+  auto players = bots(4, sanitizer_run() ? 8.0 : 4.0);
+  ASSERT_TRUE(eventually(5s, [&] {
+    const Reply m = admin(socket(), {"matches"});
+    return m.out.find("\"status\":\"running\"") != std::string::npos;
+  })) << server.log_tail();
+
+  // An online backup while the bots play.
+  const std::string copy = dir.file("copy.db");
+  const Reply backup = admin(socket(), {"backup", copy});
+  ASSERT_EQ(backup.code, 0) << backup.out << server.log_tail();
+  EXPECT_NE(backup.out.find("\"integrity_check\":\"ok\""), std::string::npos) << backup.out;
+  std::string out;
+  EXPECT_EQ(run_program({"/usr/bin/sqlite3", copy, "PRAGMA integrity_check"}, &out), 0);
+  EXPECT_EQ(out, "ok\n");
+  EXPECT_EQ(run_program({ERYANTIS_REPLAY_BIN, copy, "verify", "--all"}, &out, 60s), 0) << out;
+  // The same through eryantis-replay, and a second backup to an existing file is refused.
+  EXPECT_EQ(run_program({ERYANTIS_REPLAY_BIN, db, "backup", dir.file("copy2.db")}, &out), 0) << out;
+  EXPECT_EQ(admin(socket(), {"backup", copy}).code, 1);
+
+  // Sessions list the bots; ending a running match is an end_match event.
+  const Reply sessions = admin(socket(), {"sessions"});
+  EXPECT_EQ(sessions.code, 0);
+  EXPECT_NE(sessions.out.find("\"nickname\":\"bot"), std::string::npos) << sessions.out;
+  const Reply matches = admin(socket(), {"matches"});
+  const auto at = matches.out.find("\"match\":");
+  ASSERT_NE(at, std::string::npos) << matches.out;
+  const std::string id = matches.out.substr(at + 8, matches.out.find(',', at) - at - 8);
+  const Reply end = admin(socket(), {"end", id, "a test ends it"});
+  // The bots may have finished that match a moment before: then it is refused.
+  if (end.code == 0) {
+    EXPECT_EQ(run_program({ERYANTIS_REPLAY_BIN, db, "log", id}, &out), 0);
+    EXPECT_NE(out.find("server ended the match"), std::string::npos) << out;
+    EXPECT_NE(server.log().find("ended by the operator: a test ends it"), std::string::npos);
+  } else {
+    EXPECT_NE(end.out.find("not an unfinished match"), std::string::npos) << end.out;
+  }
+  const auto nick_at = sessions.out.find("\"nickname\":\"bot");
+  const std::string nick =
+      sessions.out.substr(nick_at + 12, sessions.out.find('"', nick_at + 12) - nick_at - 12);
+  const Reply kick = admin(socket(), {"kick", nick, "testing"});
+  EXPECT_TRUE(kick.code == 0 || kick.code == 1) << kick.out;
+  EXPECT_EQ(admin(socket(), {"kick", "nobody-here"}).code, 1);
+
+  // The metrics saw the play: commands accepted, events appended, commit latencies.
+  const Reply metrics = admin(socket(), {"metrics"});
+  EXPECT_EQ(metrics.code, 0) << metrics.out;
+  for (const char* series :
+       {"eryantis_commands_total{result=\\\"accepted\\\"}", "eryantis_events_appended_total",
+        "eryantis_commit_latency_seconds_count", "eryantis_ack_latency_seconds_bucket",
+        "eryantis_event_loop_lag_seconds_count", "eryantis_resident_memory_bytes"})
+    EXPECT_NE(metrics.out.find(series), std::string::npos) << series << "\n" << metrics.out;
+
+  // Drain: new matches are refused, the server exits by itself once play is over.
+  const Reply drain = admin(socket(), {"drain"});
+  EXPECT_EQ(drain.code, 0) << drain.out;
+  players->wait_exit(30s);
+  EXPECT_EQ(server.wait_exit(60s), 0) << server.log_tail();
+  EXPECT_NE(server.log().find("drain: the last match in play is over; stopping"), std::string::npos)
+      << server.log_tail();
+}
+
+}  // namespace
+}  // namespace eryantis::test

@@ -1,0 +1,170 @@
+// The operator's actions on the server's logic, with a fake transport and a fake
+// store (deterministic): listing, ending a match as an event, kicking, draining.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <set>
+
+#include "eryantis/server/server.hpp"
+#include "fake_secret_source.hpp"
+
+namespace eryantis::server {
+namespace {
+
+struct FakeTransport : Transport {
+  std::map<ConnectionId, std::vector<std::string>> sent;
+  std::set<ConnectionId> closed;
+  void send(ConnectionId id, std::string line) override { sent[id].push_back(std::move(line)); }
+  void close(ConnectionId id) override { closed.insert(id); }
+  bool got(ConnectionId id, std::string_view needle) const {
+    auto it = sent.find(id);
+    if (it == sent.end()) return false;
+    for (const std::string& l : it->second)
+      if (l.find(needle) != std::string::npos) return true;
+    return false;
+  }
+};
+
+struct FakePersistence : Persistence {
+  std::deque<std::pair<MatchWrite, WriteDone>> pending;
+  std::map<store::MatchId, store::Seq> seqs;
+  std::vector<MatchWrite> written;
+  void submit(MatchWrite w, WriteDone done) override {
+    pending.emplace_back(std::move(w), std::move(done));
+  }
+  void complete_all() {
+    while (!pending.empty()) {
+      auto [w, done] = std::move(pending.front());
+      pending.pop_front();
+      store::Seq& seq = seqs[w.match];
+      store::AppendOutcome out{seq + 1, seq + static_cast<store::Seq>(w.events.size()), false};
+      if (w.events.empty()) out = {seq, seq, false};
+      seq += static_cast<store::Seq>(w.events.size());
+      written.push_back(w);
+      done(out);
+    }
+  }
+};
+
+class AdminTest : public ::testing::Test {
+ protected:
+  AdminTest()
+      : server(
+            config(), transport, store, [this] { return now; }, secrets) {}
+  static ServerConfig config() {
+    ServerConfig c;
+    c.limits.commands_per_second = 1000;
+    return c;
+  }
+  void say(ConnectionId c, const std::string& line) {
+    server.on_line(c, line);
+    store.complete_all();
+  }
+  void connect(ConnectionId c, const std::string& nickname) {
+    server.on_open(c, "127.0.0.1:" + std::to_string(c));
+    say(c, R"({"type":"hello","protocol":1})");
+    say(c, R"({"type":"login","nickname":")" + nickname + "\"}");
+  }
+  // Two players seated in match 1: status running once both chose.
+  store::MatchId two_player_match() {
+    connect(1, "alice");
+    connect(2, "bob");
+    say(1, R"({"type":"create_match","players":2,"mode":"simple"})");
+    const store::MatchId m = server.admin_matches().at(0).id;
+    say(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
+    return m;
+  }
+  bool event_written(std::string_view type) const {
+    for (const MatchWrite& w : store.written)
+      for (const store::NewEvent& e : w.events)
+        if (rules::command_type(e.event.command) == type) return true;
+    return false;
+  }
+
+  std::int64_t now = 1'000'000;
+  FakeTransport transport;
+  FakePersistence store;
+  FakeSecretSource secrets;
+  Server server;
+};
+
+TEST_F(AdminTest, ListsSessionsAndMatches) {
+  const store::MatchId m = two_player_match();
+  connect(3, "carol");
+  now += 2500;
+  say(3, R"({"type":"ping"})");
+  const auto sessions = server.admin_sessions();
+  ASSERT_EQ(sessions.size(), 3u);
+  EXPECT_EQ(sessions[0].nickname, "alice");
+  EXPECT_EQ(sessions[0].match, m);
+  EXPECT_EQ(sessions[0].seat, 0);
+  EXPECT_EQ(sessions[0].idle_ms, 2500);
+  EXPECT_EQ(sessions[1].seat, 1);
+  EXPECT_EQ(sessions[2].nickname, "carol");
+  EXPECT_EQ(sessions[2].match, 0u);
+  EXPECT_EQ(sessions[2].idle_ms, 0);
+  const auto matches = server.admin_matches();
+  ASSERT_EQ(matches.size(), 1u);
+  EXPECT_EQ(matches[0].players, 2);
+  EXPECT_EQ(matches[0].connected, 2);
+  EXPECT_EQ(matches[0].phase, "setup");
+  EXPECT_EQ(matches[0].nicknames, (std::vector<std::string>{"alice", "bob"}));
+}
+
+TEST_F(AdminTest, EndingAMatchIsAnEventAndEveryoneIsTold) {
+  const store::MatchId m = two_player_match();
+  ASSERT_TRUE(server.admin_end_match(m, "stuck after a bug report").has_value());
+  store.complete_all();
+  EXPECT_TRUE(event_written("end_match"));
+  ASSERT_FALSE(store.written.empty());
+  EXPECT_EQ(store.written.back().status, store::MatchStatus::Finished);
+  for (ConnectionId c : {1, 2}) {
+    EXPECT_TRUE(transport.got(c, R"("type":"end_match")")) << c;
+    EXPECT_TRUE(transport.got(c, R"("reason":"ended")")) << c;
+  }
+  const Room* room = server.room(m);
+  EXPECT_TRUE(room == nullptr || room->status == store::MatchStatus::Finished);
+  // A second end, or an unknown match, is refused with a sentence.
+  EXPECT_FALSE(server.admin_end_match(m, "again").has_value());
+  auto unknown = server.admin_end_match(999, "x");
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_NE(unknown.error().find("match 999"), std::string::npos);
+}
+
+TEST_F(AdminTest, KickClosesTheConnectionAndKeepsTheSeat) {
+  const store::MatchId m = two_player_match();
+  EXPECT_TRUE(server.admin_kick("bob", "spamming"));
+  EXPECT_TRUE(transport.closed.count(2));
+  EXPECT_TRUE(transport.got(2, "an operator disconnected you: spamming"));
+  server.on_closed(2);
+  EXPECT_EQ(server.room(m)->seats[1]->nickname, "bob");
+  EXPECT_FALSE(server.admin_kick("bob", "again"));  // not connected any more
+  EXPECT_FALSE(server.admin_kick("nobody", "x"));
+}
+
+TEST_F(AdminTest, DrainRefusesNewMatchesAndEndsWhenTheLastOneIsOver) {
+  const store::MatchId m = two_player_match();
+  connect(3, "carol");
+  connect(4, "dave");
+  say(3, R"({"type":"create_match","players":2,"mode":"simple"})");  // a lobby, waiting
+  server.admin_drain();
+  EXPECT_TRUE(server.draining());
+  say(4, R"({"type":"quick_join","players":2,"mode":"simple"})");
+  say(4, R"({"type":"create_match","players":3,"mode":"simple"})");
+  EXPECT_TRUE(transport.got(4, "SHUTTING_DOWN"));
+  EXPECT_EQ(server.admin_matches().size(), 2u);  // nothing new
+  EXPECT_FALSE(server.drained());                // alice and bob still play
+  ASSERT_TRUE(server.admin_end_match(m, "drain test").has_value());
+  store.complete_all();
+  EXPECT_TRUE(server.drained());  // carol's lobby waits in the database for the restart
+}
+
+TEST_F(AdminTest, NotDrainedUntilAsked) {
+  EXPECT_FALSE(server.drained());
+  server.admin_drain();
+  EXPECT_TRUE(server.drained());
+}
+
+}  // namespace
+}  // namespace eryantis::server
