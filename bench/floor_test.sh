@@ -27,7 +27,7 @@ wait_listening() { # port
 field() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])[sys.argv[2]])' "$1" "$2"; }
 
 port=$(free_port)
-"$SERVER" --config "$CONFIG" --port "$port" --db "$WORK/real.db" --log-level warn 2>"$WORK/server.log" &
+"$SERVER" --config "$CONFIG" --port "$port" --no-web --db "$WORK/real.db" --log-level warn 2>"$WORK/server.log" &
 PIDS+=($!)
 wait_listening "$port"
 "$BOT" --port "$port" --json --quiet --matches 4 --players 2 --games 4 --duration 20 --seed 3 \

@@ -56,7 +56,7 @@ std::optional<std::int64_t> number(const std::string& text) {
 
 constexpr std::string_view kHelp =
     "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | backup FILE | "
-    "reissue-token MATCH SEAT | metrics";
+    "reissue-token NICKNAME | metrics";
 
 }  // namespace
 
@@ -213,9 +213,21 @@ void AdminCommands::handle(std::string_view request, net::AdminSocket::Reply rep
     return reply(JsonLine::object().field("ok", true).field("text", metrics_text_()).str());
   }
   if (verb == "reissue-token") {
-    // The seat's new resume token comes from the sessions work (Server::reissue_token),
-    // not in this build yet: said plainly rather than pretended.
-    return reply(error_line("reissue-token is not yet available in this build"));
+    // A player who lost their token gets a new one bound to their seat; the old one
+    // stops working. The reply comes once the new token is durable.
+    const Words w = split(request, 2);
+    if (w.words.size() != 2 || !w.rest.empty())
+      return reply(error_line("usage: reissue-token NICKNAME"));
+    server_.reissue_token(w.words[1], [reply](std::expected<server::ReissuedToken, std::string> r) {
+      if (!r) return reply(error_line(r.error()));
+      reply(JsonLine::object()
+                .field("ok", true)
+                .field("match", static_cast<std::int64_t>(r->match))
+                .field("seat", static_cast<std::int64_t>(r->seat))
+                .field("token", r->token)
+                .str());
+    });
+    return;
   }
   if (verb == "help" || verb.empty())
     return reply(JsonLine::object().field("ok", true).field("commands", kHelp).str());

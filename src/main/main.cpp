@@ -353,6 +353,24 @@ int serve(int argc, char** argv) {
       spdlog::error("SIGHUP: cannot reopen the log file: {}", e.what());
     }
   });
+  // The operator's HTTP surface on the web listener (docs/operations.md, "Monitor").
+  // Routes answer on the loop thread, so an answer to /healthz proves the loop turns.
+  web.add_route("/healthz",
+                [](const net::HttpRequest&) { return net::HttpResponse::text(200, "ok\n"); });
+  // Ready: matches were restored before anything listens; the database takes writes
+  // unless the server went degraded; a draining server takes no new matches.
+  web.add_route("/readyz", [&server](const net::HttpRequest&) {
+    if (server.degraded())
+      return net::HttpResponse::text(503, "degraded: the database refuses writes\n");
+    if (server.draining()) return net::HttpResponse::text(503, "draining\n");
+    return net::HttpResponse::text(200, "ready\n");
+  });
+  if (config.metrics.enabled)
+    web.add_route("/metrics", [&metrics](const net::HttpRequest&) {
+      net::HttpResponse r = net::HttpResponse::text(200, metrics.metrics_text());
+      r.content_type = "text/plain; version=0.0.4; charset=utf-8";  // Prometheus text format
+      return r;
+    });
   if (config.web.enabled) {
     auto web_bound = web.listen(config.web.listen, config.web.port);
     if (!web_bound) {

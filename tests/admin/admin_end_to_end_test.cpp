@@ -63,8 +63,9 @@ TEST_F(AdminEndToEnd, TheSocketIsTheServerUsersOnly) {
   const Reply unknown = admin(socket(), {"frobnicate"});
   EXPECT_EQ(unknown.code, 1) << unknown.out;
   EXPECT_NE(unknown.out.find("unknown command"), std::string::npos) << unknown.out;
-  const Reply token = admin(socket(), {"reissue-token", "1", "0"});
+  const Reply token = admin(socket(), {"reissue-token", "nobody-here"});
   EXPECT_EQ(token.code, 1) << token.out;
+  EXPECT_EQ(admin(socket(), {"reissue-token"}).code, 1);
   server.signal_term();
   EXPECT_EQ(server.wait_exit(10s), 0);
   EXPECT_FALSE(std::filesystem::exists(socket())) << "the socket file is removed at exit";

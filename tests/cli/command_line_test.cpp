@@ -359,10 +359,11 @@ TEST(CommandLine, CommandTextRoundTripsEveryKind) {
   all.emplace_back(UsePostman{});
   all.emplace_back(UseCentaur{});
   all.emplace_back(UseKnight{});
-  all.emplace_back(Resign{});
 
-  // Every player command kind is covered (the server-only ones are never typed).
+  // Every player command kind is covered (the server-only ones are never typed;
+  // resign is typed as an action that asks for confirmation: tested below).
   std::vector<bool> kinds(std::variant_size_v<Command>, false);
+  kinds[Command{Resign{}}.index()] = true;
   for (const auto& c : all) {
     kinds[c.index()] = true;
     expect_round_trip(c);

@@ -180,3 +180,44 @@ TEST_F(WebTest, StaticFilesComeFromTheConfiguredFolder) {
 
 }  // namespace
 }  // namespace eryantis::integration
+
+namespace eryantis::integration {
+namespace {
+
+// The operator's endpoints on the web listener: /healthz, /readyz and /metrics in the
+// Prometheus text format, whose counters have seen the play of a match.
+TEST_F(WebTest, HealthReadinessAndMetricsAreServed) {
+  start_web();
+  auto get = [&](std::string_view target) -> std::optional<test::HttpReply> {
+    auto c = WsClient::connect(web_port_);
+    if (!c) return std::nullopt;
+    return c->get(target);
+  };
+  auto health = get("/healthz");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+  auto ready = get("/readyz");
+  ASSERT_TRUE(ready);
+  EXPECT_EQ(ready->status, 200) << ready->body;
+
+  Game game("ops", GameOptions{}, test_seed());
+  game.connect_all(port());
+  ASSERT_FALSE(HasFatalFailure());
+  game.create_and_join();
+  ASSERT_FALSE(HasFatalFailure());
+  drive({&game}, std::chrono::milliseconds(500));
+  auto metrics = get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_EQ(metrics->status, 200);
+  std::string type;
+  for (const auto& [name, value] : metrics->headers)
+    if (name == "content-type") type = value;
+  EXPECT_NE(type.find("text/plain; version=0.0.4"), std::string::npos) << type;
+  for (const char* series : {"eryantis_commands_total{result=\"accepted\"}",
+                             "eryantis_events_appended_total", "eryantis_ack_latency_seconds_bucket",
+                             "eryantis_event_loop_lag_seconds_count"})
+    EXPECT_NE(metrics->body.find(series), std::string::npos) << series << "\n" << metrics->body;
+}
+
+}  // namespace
+}  // namespace eryantis::integration

@@ -45,8 +45,10 @@ bool ServerProcess::start(std::chrono::milliseconds timeout) {
   if (running()) return false;
   end_run();
   child_ = std::make_unique<ChildProcess>(
+      // --web-port 0: a configuration that turns the web listener on (the shipped one
+      // does) never makes parallel test servers fight over 8080.
       Spawn{.argv = {server_binary(), "--config", config_path_, "--listen", "127.0.0.1", "--port",
-                     std::to_string(fixed_port_), "--db", db_path_}});
+                     std::to_string(fixed_port_), "--db", db_path_, "--web-port", "0"}});
   if (!child_->started()) return false;
   static constexpr std::string_view kListening = "eryantis-server listening on 127.0.0.1:";
   port_ = 0;

@@ -26,6 +26,7 @@ export function parseShow(text) {
   const supply = head.match(/supply (\d+) coins/);
   out.supply = supply ? Number(supply[1]) : null;
   let i = lines.findIndex((l) => l.startsWith('Islands ('));
+  if (/^ {6}island /.test(lines[i + 1] ?? '')) i += 1; // the table's column headers
   for (i += 1; i < lines.length && /^( {2}MN> | {6})\S/.test(lines[i]); ++i) {
     const l = lines[i];
     const mn = l.startsWith('  MN>');
@@ -43,7 +44,12 @@ export function parseShow(text) {
     const coins = title.match(/\| coins (\d+)/);
     const profs = title.match(/\| professors ((?:[YBGRP] ?)+)/);
     const ent = lines[j + 1].match(/^ {2}entrance {2}(.*?)\(\d+\)/);
-    const hand = lines[j + 1].match(/\| hand (.*)$/);
+    // The hand: "  hand      1:1 2:1 ... (assistant:Mother Nature steps)" on its own line
+    // (older boards: "| hand 1 2 ..." at the end of the entrance line).
+    const handLine = lines.slice(j + 1, j + 5).find((l) => l.startsWith('  hand '));
+    const hand = handLine
+      ? [null, handLine.replace(/^ {2}hand\s+/, '').replace(/\s*\(assistant:.*\)\s*$/, '').replace(/(\d+):\d+/g, '$1')]
+      : lines[j + 1].match(/\| hand (.*)$/);
     const dining = {};
     for (const m of lines[j + 2].matchAll(/([YBGRP])\[([^\]]*)\]/g)) dining[m[1]] = (m[2].match(/[YBGRP]/g) ?? []).length;
     out.boards.push({

@@ -2,7 +2,7 @@
 // its admin socket (only the server's user can connect). Run `eryantis-admin --help`.
 //
 //   eryantis-admin [--socket PATH | --config FILE] sessions | matches | end MATCH [REASON] |
-//                  kick NICKNAME [REASON] | drain | backup FILE | reissue-token MATCH SEAT
+//                  kick NICKNAME [REASON] | drain | backup FILE | reissue-token NICKNAME
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
       ->excludes(socket_opt);
   app.add_option("COMMAND", words,
                  "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | "
-                 "backup FILE | reissue-token MATCH SEAT | help")
+                 "backup FILE | reissue-token NICKNAME | help")
       ->required();
   CLI11_PARSE(app, argc, argv);
 

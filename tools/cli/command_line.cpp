@@ -239,7 +239,6 @@ Parsed parse_line(std::string_view line) {
     if (!n || w.size() != 2) return error("usage: cloud <number>, e.g. cloud 1");
     return game(rules::ChooseCloud{static_cast<std::uint8_t>(*n)});
   }
-  if (verb == "resign" && w.size() == 1) return game(rules::Resign{});
   if (verb == "char" || verb == "character") return character(w);
   return error("unknown command \"" + verb + "\"; type help");
 }
