@@ -56,7 +56,7 @@ test-sanitize: deps
 # libFuzzer targets (tests/fuzz, clang, ASan + UBSan): each runs FUZZ_SECONDS over a
 # temporary copy of its seed corpus; a crash fails. One result line per target.
 test-fuzz: deps
-	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DERYANTIS_FUZZ=ON -DERYANTIS_BENCH=OFF >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	@rm -rf $(FUZZ_BUILD)/fuzz-results
