@@ -173,8 +173,7 @@ const std::map<std::string, Key>& keys() {
          c.server.computer.level = *level;
          return {};
        }}},
-      {"computer.playouts",
-       integer<kServer, kComputer, &ComputerConfig::playouts>(1, 10'000'000)},
+      {"computer.playouts", integer<kServer, kComputer, &ComputerConfig::playouts>(1, 10'000'000)},
       {"computer.think_ms", integer<kServer, kComputer, &ComputerConfig::think_ms>(1, 600'000)},
       {"computer.pause_ms", integer<kServer, kComputer, &ComputerConfig::pause_ms>(0, 60'000)},
   };

@@ -157,10 +157,9 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     if (!take(computers, error)) return error;
     auto level = f.optional_level();
     if (!take(level, error)) return error;
-    return CreateMatchRequest{
-        rules::MatchOptions{static_cast<std::uint8_t>(*players),
-                            mode->value_or(rules::Mode::Simple)},
-        static_cast<int>(computers->value_or(0)), std::move(*level)};
+    return CreateMatchRequest{rules::MatchOptions{static_cast<std::uint8_t>(*players),
+                                                  mode->value_or(rules::Mode::Simple)},
+                              static_cast<int>(computers->value_or(0)), std::move(*level)};
   }
   if (type == "add_computer") {
     auto level = f.optional_level();

@@ -88,8 +88,7 @@ Room* Server::owned_lobby_room(Session& s, const std::string& id) {
 // Checked when the request's turn on the room comes (it may have filled meanwhile).
 bool Server::may_change_computers(Room& room, ConnectionId conn, const std::string& id,
                                   const std::string& nickname, bool adding) {
-  if (room.status != store::MatchStatus::Lobby ||
-      (!adding && room.full())) {
+  if (room.status != store::MatchStatus::Lobby || (!adding && room.full())) {
     send_error(conn, id, error_code_name(ErrorCode::MatchStarted),
                "match " + std::to_string(room.id) +
                    " has started: its seats stay as they are until it ends",
@@ -178,9 +177,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::RemoveCom
               if (!room) return;
               if (!done) {  // nothing changed on disk: the computer keeps its seat
                 room->seats[seat] = holder;
-                send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
-                           "removing the computer player could not be saved: " +
-                               done.error().message);
+                send_error(
+                    conn, id, error_code_name(ErrorCode::StoreFailure),
+                    "removing the computer player could not be saved: " + done.error().message);
                 return;
               }
               spdlog::info("match {}: the computer player left seat {}", room->id, seat);

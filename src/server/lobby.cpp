@@ -135,10 +135,10 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
   if (m.computers < 0 || m.computers >= m.options.players || !level ||
       (m.computers > 0 && !decisions_)) {
     send_error(s.id, id, error_code_name(ErrorCode::InvalidField),
-               !decisions_ ? std::string("this server runs no computer players")
-                           : "field \"computers\" must be between 0 and " +
-                                 std::to_string(m.options.players - 1) +
-                                 ": at least one seat is yours");
+               !decisions_
+                   ? std::string("this server runs no computer players")
+                   : "field \"computers\" must be between 0 and " +
+                         std::to_string(m.options.players - 1) + ": at least one seat is yours");
     return;
   }
   if (s.spectator) detach(s);

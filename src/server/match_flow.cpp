@@ -493,8 +493,7 @@ Deadline Server::next_deadline(const Room& room) const {
   };
   consider(room.forfeit);
   // A turn is skipped only while two players are connected (check_timers).
-  if (room.deadline.kind != DeadlineKind::TurnGrace || room.present() >= 2)
-    consider(room.deadline);
+  if (room.deadline.kind != DeadlineKind::TurnGrace || room.present() >= 2) consider(room.deadline);
   consider(room.setup);
   if (room.status == store::MatchStatus::Lobby && !room.full() && room.connected() > 0)
     consider({DeadlineKind::Abandon, rules::kNoSeat, room.lobby_since_ms + config_.lobby_idle_ms});

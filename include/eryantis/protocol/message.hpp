@@ -59,9 +59,9 @@ struct Sync {};  // "send me the full state again"
 struct Ping {};
 struct Pong {};  // the answer to the server's ping: no reply
 
-using Request = std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin,
-                             LeaveMatch, Spectate, Play, Sync, Ping, Pong, AddComputer,
-                             RemoveComputer>;
+using Request =
+    std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin, LeaveMatch,
+                 Spectate, Play, Sync, Ping, Pong, AddComputer, RemoveComputer>;
 
 struct Envelope {
   std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply
@@ -93,9 +93,9 @@ enum class ErrorCode : std::uint8_t {
   ShuttingDown,
   StoreFailure,
   ServerDegraded,
-  NotCreator,      // add_computer / remove_computer by someone else than the match's creator
-  MatchStarted,    // add_computer / remove_computer once every seat is taken
-  NotAComputer,    // remove_computer of a seat no computer holds
+  NotCreator,    // add_computer / remove_computer by someone else than the match's creator
+  MatchStarted,  // add_computer / remove_computer once every seat is taken
+  NotAComputer,  // remove_computer of a seat no computer holds
 };
 // "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
 std::string_view error_code_name(ErrorCode code);

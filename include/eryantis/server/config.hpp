@@ -12,12 +12,12 @@ namespace eryantis::server {
 // [computer]: the server's own players (docs/bots.md). Decisions run on `workers`
 // threads beside the event loop, never on it.
 struct ComputerConfig {
-  int workers = 1;                           // threads deciding for every computer seat
-  ai::Level level = ai::Level::Greedy;       // when create_match / add_computer names none
-  int playouts = 2000;                       // strong: simulations per decision (~20 ms of CPU)
-  int think_ms = 1000;                       // strong: a decision stops searching after this
-  int pause_ms = 800;                        // a computer's move waits at least this long,
-                                             // so people can follow it
+  int workers = 1;                      // threads deciding for every computer seat
+  ai::Level level = ai::Level::Greedy;  // when create_match / add_computer names none
+  int playouts = 2000;                  // strong: simulations per decision (~20 ms of CPU)
+  int think_ms = 1000;                  // strong: a decision stops searching after this
+  int pause_ms = 800;                   // a computer's move waits at least this long,
+                                        // so people can follow it
 };
 
 struct Limits {
