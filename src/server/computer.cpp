@@ -141,7 +141,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::AddComput
               }
               spdlog::info("match {}: a {} computer player took seat {}", room->id,
                            ai::level_name(lv), seat);
-              broadcast_seats(*room);
+              broadcast_seats(*room, conn, id);
               schedule_computers(*room);  // a full match starts its setup
             });
   });
@@ -183,7 +183,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::RemoveCom
                 return;
               }
               spdlog::info("match {}: the computer player left seat {}", room->id, seat);
-              broadcast_seats(*room);
+              broadcast_seats(*room, conn, id);
             });
   });
 }

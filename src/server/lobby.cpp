@@ -74,16 +74,23 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
   send(conn, line.str());
 }
 
-void Server::broadcast_seats(Room& room) {
+void Server::broadcast_seats(Room& room, ConnectionId reply_to, const std::string& id) {
   room.announced = next_deadline(room);
-  const std::string line = protocol::JsonLine("seats")
-                               .field("match", room.id)
-                               .raw_field("seats", seats_json(room))
-                               .raw_field("deadline", deadline_json(room, clock_()))
-                               .str();
+  const std::string seats = seats_json(room);
+  const std::string deadline = deadline_json(room, clock_());
+  auto line_with = [&](const std::string& with_id) {
+    return protocol::JsonLine("seats", with_id)
+        .field("match", room.id)
+        .raw_field("seats", seats)
+        .raw_field("deadline", deadline)
+        .str();
+  };
+  const std::string line = line_with({});
+  // The request that caused it (add_computer, remove_computer) gets its copy as the reply.
+  auto to = [&](ConnectionId c) { send(c, c == reply_to && !id.empty() ? line_with(id) : line); };
   for (int i = 0; i < room.players(); ++i)
-    if (room.seats[i] && room.seats[i]->connection) send(room.seats[i]->connection, line);
-  for (ConnectionId c : room.spectators) send(c, line);
+    if (room.seats[i] && room.seats[i]->connection) to(room.seats[i]->connection);
+  for (ConnectionId c : room.spectators) to(c);
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::ListMatches&) {

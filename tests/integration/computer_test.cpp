@@ -118,17 +118,15 @@ TEST_F(ComputerSeatTest, AComputerSeatSurvivesARestartAndGoesOnPlaying) {
   ASSERT_TRUE(joined && joined->type == "joined") << (joined ? joined->line : "no reply");
   const std::int64_t match = joined->i64("match");
   // Two computers at two levels: one from create's default, one added in the lobby.
-  // The reply is the seats push everyone in the match gets (it carries no id).
-  alice->send_line(R"({"type":"add_computer","level":"random"})");
-  auto seats = alice->wait_type("seats", 5s);
-  ASSERT_TRUE(seats) << "no seats push";
+  // The reply is a seats message with the request's id.
+  auto seats = alice->request(R"("type":"add_computer","level":"random")");
+  ASSERT_TRUE(seats && seats->type == "seats") << (seats ? seats->line : "no reply");
   EXPECT_NE(
       seats->json("seats").find(R"("nickname":"Computer 1","connected":true,"computer":"random")"),
       std::string::npos)
       << seats->line;
-  alice->send_line(R"({"type":"add_computer"})");
-  seats = alice->wait_type("seats", 5s);
-  ASSERT_TRUE(seats) << "no seats push";
+  seats = alice->request(R"("type":"add_computer")");
+  ASSERT_TRUE(seats && seats->type == "seats") << (seats ? seats->line : "no reply");
   EXPECT_NE(seats->json("seats").find(R"("computer":"greedy")"), std::string::npos) << seats->line;
   // Setup and a few moves, then a graceful restart.
   EXPECT_FALSE(play(*alice, rng, 6, Clock::now() + 10s));

@@ -195,7 +195,8 @@ class Server final : public ConnectionEvents {
   // `event_json` is the event as clients may see it (detail::public_event_json).
   void broadcast_event(Room& room, const std::string& view_hash, const std::string& event_json,
                        const std::string& text);
-  void broadcast_seats(Room& room);
+  // `reply_to`'s copy carries the request's `id` (the reply to add/remove_computer).
+  void broadcast_seats(Room& room, ConnectionId reply_to = 0, const std::string& id = {});
   std::string seats_json(const Room& room) const;
   void attach(Session& s, Room& room, rules::Seat seat, bool spectator);
   void detach(Session& s);
