@@ -70,6 +70,8 @@ void read_seats(const Value& o, std::vector<SeatInfo>& out) {
     if (const Value* v = present_member(s, "nickname"); v && v->IsString())
       info.nickname = std::string(v->GetString(), v->GetStringLength());
     read_bool(s, "connected", info.connected);
+    if (const Value* v = present_member(s, "computer"); v && v->IsString())
+      info.computer = std::string(v->GetString(), v->GetStringLength());
     out.push_back(std::move(info));
   }
 }
@@ -291,11 +293,14 @@ std::string ClientProtocol::list_matches(std::string_view id) {
   return protocol::JsonLine("list_matches", id).str();
 }
 
-std::string ClientProtocol::create_match(const rules::MatchOptions& options, std::string_view id) {
-  return protocol::JsonLine("create_match", id)
-      .field("players", static_cast<int>(options.players))
-      .field("mode", rules::mode_name(options.mode))
-      .str();
+std::string ClientProtocol::create_match(const rules::MatchOptions& options, std::string_view id,
+                                         int computers, std::string_view level) {
+  protocol::JsonLine line("create_match", id);
+  line.field("players", static_cast<int>(options.players))
+      .field("mode", rules::mode_name(options.mode));
+  if (computers > 0) line.field("computers", computers);
+  if (!level.empty()) line.field("level", level);
+  return line.str();
 }
 
 std::string ClientProtocol::join_match(std::int64_t match, std::string_view id,

@@ -76,6 +76,8 @@ Key text_list() {
 constexpr auto kServer = &Config::server;
 constexpr auto kWeb = &Config::web;
 constexpr auto kLimits = &server::ServerConfig::limits;
+constexpr auto kComputer = &server::ServerConfig::computer;
+using server::ComputerConfig;
 using server::Limits;
 using server::ServerConfig;
 
@@ -161,6 +163,19 @@ const std::map<std::string, Key>& keys() {
       {"backup.directory", text<&Config::backup, &BackupConfig::directory>(true)},
       {"backup.interval_s", integer<&Config::backup, &BackupConfig::interval_s>(60, 30 * 86400)},
       {"backup.keep", integer<&Config::backup, &BackupConfig::keep>(1, 10'000)},
+      // --- [computer]: the server's computer players (docs/bots.md) ---
+      {"computer.workers", integer<kServer, kComputer, &ComputerConfig::workers>(1, 256)},
+      {"computer.level", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::string>();
+         if (!v) return "must be a string";
+         auto level = ai::parse_level(*v);
+         if (!level) return "must be \"random\", \"greedy\" or \"strong\"";
+         c.server.computer.level = *level;
+         return {};
+       }}},
+      {"computer.playouts", integer<kServer, kComputer, &ComputerConfig::playouts>(1, 10'000'000)},
+      {"computer.think_ms", integer<kServer, kComputer, &ComputerConfig::think_ms>(1, 600'000)},
+      {"computer.pause_ms", integer<kServer, kComputer, &ComputerConfig::pause_ms>(0, 60'000)},
   };
   return k;
 }

@@ -30,6 +30,7 @@
 #include "eryantis/net/tcp_server.hpp"
 #include "eryantis/net/transport_router.hpp"
 #include "eryantis/protocol/codec.hpp"
+#include "eryantis/server/computer_pool.hpp"
 #include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/server.hpp"
 #include "eryantis/store/quick_check.hpp"
@@ -237,7 +238,16 @@ int serve(int argc, char** argv) {
   app::MeteredTransport metered_transport(transport, metrics);
   transport::Transport& server_transport =
       config.metrics.enabled ? static_cast<transport::Transport&>(metered_transport) : transport;
+  // Computer seats decide on [computer] workers threads; their results reach the
+  // loop the way the store's completions do (a wakeup, then deliver() on the loop).
+  std::shared_ptr<net::Wakeup> computer_wakeup;
+  server::ComputerPool computers(
+      {config.server.computer.workers, config.server.computer.think_ms, {}}, [&computer_wakeup] {
+        if (computer_wakeup) computer_wakeup->notify();
+      });
+  computer_wakeup = loop.make_wakeup([&computers] { computers.deliver(); });
   server::Server server(config.server, server_transport, *persistence, unix_ms, *secrets);
+  server.set_decision_runner(&computers);
   app::MeteredEvents metered_events(server, metered_transport);
   if (config.metrics.enabled) {
     tcp.set_events(metered_events);
@@ -312,6 +322,7 @@ int serve(int argc, char** argv) {
     loop.every(10, [&] {
       persistence->deliver();
       if (!server.idle()) return;
+      computers.stop();  // no more computer moves: the workers finish and exit
       (*committer)->stop();
       persistence->deliver();
       tcp.close_all();

@@ -75,6 +75,14 @@ class Fields {
     if (**text == "expert") return rules::Mode::Expert;
     return fail(ErrorCode::InvalidField, "field \"mode\" must be \"simple\" or \"expert\"");
   }
+  // "random", "greedy" or "strong" (the computer players' levels, docs/bots.md).
+  std::expected<std::optional<std::string>, ProtocolError> optional_level() const {
+    auto text = optional_string("level", 16);
+    if (!text) return std::unexpected(text.error());
+    if (!*text || **text == "random" || **text == "greedy" || **text == "strong") return *text;
+    return fail(ErrorCode::InvalidField,
+                "field \"level\" must be \"random\", \"greedy\" or \"strong\"");
+  }
   const std::string& id() const { return id_; }
 
  private:
@@ -145,8 +153,23 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     if (!take(players, error)) return error;
     auto mode = f.optional_mode();
     if (!take(mode, error)) return error;
+    auto computers = f.optional_int("computers", 0, 3);  // the server checks it against players
+    if (!take(computers, error)) return error;
+    auto level = f.optional_level();
+    if (!take(level, error)) return error;
     return CreateMatchRequest{rules::MatchOptions{static_cast<std::uint8_t>(*players),
-                                                  mode->value_or(rules::Mode::Simple)}};
+                                                  mode->value_or(rules::Mode::Simple)},
+                              static_cast<int>(computers->value_or(0)), std::move(*level)};
+  }
+  if (type == "add_computer") {
+    auto level = f.optional_level();
+    if (!take(level, error)) return error;
+    return AddComputer{std::move(*level)};
+  }
+  if (type == "remove_computer") {
+    auto seat = f.required_int("seat", 0, 3);
+    if (!take(seat, error)) return error;
+    return RemoveComputer{static_cast<int>(*seat)};
   }
   if (type == "join_match" || type == "spectate") {
     auto match = f.required_int("match", 1, std::numeric_limits<std::int64_t>::max());
@@ -238,6 +261,12 @@ std::string_view error_code_name(ErrorCode code) {
       return "STORE_FAILURE";
     case ErrorCode::ServerDegraded:
       return "SERVER_DEGRADED";
+    case ErrorCode::NotCreator:
+      return "NOT_CREATOR";
+    case ErrorCode::MatchStarted:
+      return "MATCH_STARTED";
+    case ErrorCode::NotAComputer:
+      return "NOT_A_COMPUTER";
   }
   return "UNKNOWN";
 }

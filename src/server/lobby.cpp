@@ -37,9 +37,13 @@ std::string Server::seats_json(const Room& room) const {
     seat.field("seat", i);
     if (room.seats[i])
       seat.field("nickname", room.seats[i]->nickname)
-          .field("connected", room.seats[i]->connection != 0);
+          .field("connected", room.seats[i]->connection != 0 || room.is_computer(i));
     else
       seat.null_field("nickname").field("connected", false);
+    if (room.is_computer(i))
+      seat.field("computer", ai::level_name(*room.seats[i]->computer));
+    else
+      seat.null_field("computer");
     seats.raw(seat.str());
   }
   return seats.str();
@@ -70,16 +74,23 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
   send(conn, line.str());
 }
 
-void Server::broadcast_seats(Room& room) {
+void Server::broadcast_seats(Room& room, ConnectionId reply_to, const std::string& id) {
   room.announced = next_deadline(room);
-  const std::string line = protocol::JsonLine("seats")
-                               .field("match", room.id)
-                               .raw_field("seats", seats_json(room))
-                               .raw_field("deadline", deadline_json(room, clock_()))
-                               .str();
+  const std::string seats = seats_json(room);
+  const std::string deadline = deadline_json(room, clock_());
+  auto line_with = [&](const std::string& with_id) {
+    return protocol::JsonLine("seats", with_id)
+        .field("match", room.id)
+        .raw_field("seats", seats)
+        .raw_field("deadline", deadline)
+        .str();
+  };
+  const std::string line = line_with({});
+  // The request that caused it (add_computer, remove_computer) gets its copy as the reply.
+  auto to = [&](ConnectionId c) { send(c, c == reply_to && !id.empty() ? line_with(id) : line); };
   for (int i = 0; i < room.players(); ++i)
-    if (room.seats[i] && room.seats[i]->connection) send(room.seats[i]->connection, line);
-  for (ConnectionId c : room.spectators) send(c, line);
+    if (room.seats[i] && room.seats[i]->connection) to(room.seats[i]->connection);
+  for (ConnectionId c : room.spectators) to(c);
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::ListMatches&) {
@@ -103,6 +114,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::ListMatch
         .field("status", store::status_name(room.status))
         .field("phase", rules::phase_name(room.state.phase))
         .field("round", static_cast<int>(room.state.round))
+        .field("computers", room.computers())
         .raw_field("seats", seats_json(room));
     (waiting ? open : running).raw(m.str());
     ++(waiting ? n_open : n_running);
@@ -126,6 +138,16 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
                "the server holds its maximum of matches; try later");
     return;
   }
+  const auto level = computer_level(m.level);
+  if (m.computers < 0 || m.computers >= m.options.players || !level ||
+      (m.computers > 0 && !decisions_)) {
+    send_error(s.id, id, error_code_name(ErrorCode::InvalidField),
+               !decisions_
+                   ? std::string("this server runs no computer players")
+                   : "field \"computers\" must be between 0 and " +
+                         std::to_string(m.options.players - 1) + ": at least one seat is yours");
+    return;
+  }
   if (s.spectator) detach(s);
   // 128 secret bits from the kernel: every future draw of the match follows from them.
   const auto seed = draw_seed(secrets_);
@@ -138,8 +160,11 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
   room->id = next_match_id_++;
   room->state = rules::apply(rules::State{}, *created);
   room->status = store::MatchStatus::Lobby;
-  room->seats[0] = SeatHolder{*s.nickname, token_hash(s.token), 0};
+  room->seats[0] = SeatHolder{*s.nickname, token_hash(s.token), 0, std::nullopt};
   room->lobby_since_ms = clock_();
+  room->creator = *s.nickname;
+  for (int seat = 1; seat <= m.computers; ++seat)
+    room->seats[seat] = SeatHolder{computer_nickname(seat), "", 0, *level};
   Room& r = *room;
   rooms_[r.id] = std::move(room);
   seated_in_[*s.nickname] = r.id;
@@ -147,7 +172,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
   MatchWrite w;
   w.match = r.id;
   w.create = store::NewMatch{m.options, store::MatchStatus::Lobby};
-  w.seats.push_back(detail::seat_record(r, 0));
+  for (int seat = 0; seat <= m.computers; ++seat) w.seats.push_back(detail::seat_record(r, seat));
   w.expected_seq = 0;
   w.events.push_back(
       store::NewEvent{store::Actor::server(), std::nullopt, *created, rules::hash(r.state)});
@@ -177,6 +202,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
             send(conn,
                  protocol::JsonLine("joined", id).field("match", room->id).field("seat", 0).str());
             send_state(conn, *room);
+            schedule_computers(*room);  // full with computers: they choose in setup
           });
 }
 
@@ -210,7 +236,7 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
   } else {
     while (room.seats[seat]) ++seat;
   }
-  room.seats[seat] = SeatHolder{*s->nickname, token_hash(s->token), 0};
+  room.seats[seat] = SeatHolder{*s->nickname, token_hash(s->token), 0, std::nullopt};
   room.lobby_since_ms = clock_();
   seated_in_[*s->nickname] = room.id;
   if (s->spectator) detach(*s);
@@ -239,6 +265,7 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
           send_state(conn, *room);
         }
         broadcast_seats(*room);
+        schedule_computers(*room);
       });
 }
 
@@ -268,7 +295,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::QuickJoin
   if (!best) {
     const rules::MatchOptions options{static_cast<std::uint8_t>(m.players.value_or(2)),
                                       m.mode.value_or(rules::Mode::Simple)};
-    handle(s, id, protocol::CreateMatchRequest{options});
+    handle(s, id, protocol::CreateMatchRequest{options, 0, std::nullopt});
     return;
   }
   handle(s, id, protocol::JoinMatch{best->id, std::nullopt});
@@ -322,7 +349,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
     SeatHolder holder = *room->seats[seat];
     room->seats[seat].reset();
     room->lobby_since_ms = clock_();
-    const bool empty = room->seated() == 0;
+    const bool empty = room->seated() == room->computers();  // nobody but computers
     if (empty) w.status = store::MatchStatus::Abandoned;
     persist(*room, std::move(w),
             [this, conn, id, mid, empty, seat, nickname, holder](
@@ -403,8 +430,10 @@ Room& Server::load(RestoredMatch m) {
   room->recent_commands.assign(m.recent_commands.begin(), m.recent_commands.end());
   for (const store::SeatRecord& r : m.seats) {
     if (r.seat < 0 || r.seat >= rules::kMaxPlayers) continue;
-    room->seats[r.seat] = SeatHolder{r.nickname, r.resume_token_hash, 0};
-    seated_in_[r.nickname] = m.id;
+    std::optional<ai::Level> computer;
+    if (r.computer) computer = ai::parse_level(*r.computer);
+    room->seats[r.seat] = SeatHolder{r.nickname, r.resume_token_hash, 0, computer};
+    if (!computer) seated_in_[r.nickname] = m.id;
   }
   Room& loaded = *room;
   rooms_[m.id] = std::move(room);

@@ -203,7 +203,10 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
                             : payload,
                         text);
         if (status == store::MatchStatus::Running) spdlog::info("match {}: started", room->id);
-        if (room->state.phase == rules::Phase::GameOver) finish_room(*room);
+        if (room->state.phase == rules::Phase::GameOver)
+          finish_room(*room);
+        else
+          schedule_computers(*room);
       });
 }
 
@@ -238,7 +241,8 @@ void Server::broadcast_event(Room& room, const std::string& view_hash,
 
 void Server::keep_unseen_ending(const Room& room, const std::string& line) {
   for (int i = 0; i < room.players(); ++i)
-    if (room.seats[i] && !room.seats[i]->connection) keep_unseen(room.seats[i]->nickname, line);
+    if (room.seats[i] && !room.seats[i]->connection && !room.seats[i]->computer)
+      keep_unseen(room.seats[i]->nickname, line);
 }
 
 void Server::keep_unseen(const std::string& nickname, const std::string& line) {
@@ -263,7 +267,7 @@ void Server::finish_room(Room& room) {
 
 void Server::close_room(Room& room) {
   for (int i = 0; i < rules::kMaxPlayers; ++i) {
-    if (!room.seats[i]) continue;
+    if (!room.seats[i] || room.seats[i]->computer) continue;
     if (auto it = seated_in_.find(room.seats[i]->nickname);
         it != seated_in_.end() && it->second == room.id)
       seated_in_.erase(it);
@@ -325,14 +329,15 @@ void Server::check_timers(Room& room, std::int64_t now) {
     }
     // Nobody here, or a full match stuck in setup because someone left: give up
     // after abandon_after (a match that never started has no forfeit).
-    if (connected == 0 || (room.full() && connected < room.players()))
+    if (connected == 0 || (room.full() && room.present() < room.players()))
       want = {DeadlineKind::Abandon, rules::kNoSeat, now + config_.abandon_after_ms};
   } else if (room.state.phase == rules::Phase::Planning ||
              room.state.phase == rules::Phase::Action) {
     // The forfeit clock measures how long one player has been waiting alone: it
     // stops when they leave too (nobody connected) or someone comes back, and a
     // restart (which disconnects everybody) gives the others the full time again.
-    if (connected == 1 && room.players() > 1) {
+    // Computer seats are always there: a person playing computers is never alone.
+    if (connected == 1 && room.present() == 1 && room.players() > 1) {
       rules::Seat alone = rules::kNoSeat;
       for (int i = 0; i < room.players(); ++i)
         if (room.seats[i] && room.seats[i]->connection) alone = static_cast<rules::Seat>(i);
@@ -362,9 +367,10 @@ void Server::check_timers(Room& room, std::int64_t now) {
     // The grace clock runs from when the absent seat's turn came, whoever else
     // comes and goes; it skips the turn only while two players are connected
     // (one player alone is the forfeit clock's business).
-    if (actor != rules::kNoSeat && room.seats[actor] && room.seats[actor]->connection == 0) {
+    if (actor != rules::kNoSeat && room.seats[actor] && room.seats[actor]->connection == 0 &&
+        !room.seats[actor]->computer) {
       want = {DeadlineKind::TurnGrace, actor, now + config_.turn_grace_ms};
-      if (connected < 2 && room.deadline.kind == want.kind && room.deadline.seat == want.seat)
+      if (room.present() < 2 && room.deadline.kind == want.kind && room.deadline.seat == want.seat)
         return;
     }
   }
@@ -425,7 +431,7 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
   w.expected_seq = room.seq;
   std::vector<std::pair<int, SeatHolder>> removed;
   for (rules::Seat seat : late) {
-    if (!room.seats[seat]) continue;
+    if (!room.seats[seat] || room.seats[seat]->computer) continue;  // computers always choose
     SeatHolder holder = *room.seats[seat];
     spdlog::info("match {}: {} did not choose in setup within {} ms, seat {} freed", room.id,
                  holder.nickname, config_.setup_choice_ms, seat);
@@ -441,7 +447,7 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
   }
   room.setup = {};
   room.lobby_since_ms = now;
-  const bool empty = room.seated() == 0;
+  const bool empty = room.seated() == room.computers();  // nobody but computers
   if (empty) w.status = store::MatchStatus::Abandoned;
   persist(room, std::move(w),
           [this, removed, empty](store::Result<store::AppendOutcome> done, Room* room) {
@@ -487,8 +493,7 @@ Deadline Server::next_deadline(const Room& room) const {
   };
   consider(room.forfeit);
   // A turn is skipped only while two players are connected (check_timers).
-  if (room.deadline.kind != DeadlineKind::TurnGrace || room.connected() >= 2)
-    consider(room.deadline);
+  if (room.deadline.kind != DeadlineKind::TurnGrace || room.present() >= 2) consider(room.deadline);
   consider(room.setup);
   if (room.status == store::MatchStatus::Lobby && !room.full() && room.connected() > 0)
     consider({DeadlineKind::Abandon, rules::kNoSeat, room.lobby_since_ms + config_.lobby_idle_ms});

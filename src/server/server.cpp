@@ -28,6 +28,8 @@ bool writes(const protocol::Request& request) {
          std::holds_alternative<protocol::JoinMatch>(request) ||
          std::holds_alternative<protocol::QuickJoin>(request) ||
          std::holds_alternative<protocol::LeaveMatch>(request) ||
+         std::holds_alternative<protocol::AddComputer>(request) ||
+         std::holds_alternative<protocol::RemoveComputer>(request) ||
          std::holds_alternative<protocol::Play>(request);
 }
 }  // namespace
@@ -382,6 +384,10 @@ void Server::tick() {
     if (Room* room = find_room(id)) {
       check_timers(*room, now);
       if ((room = find_room(id))) announce_deadline(*room);
+      if ((room = find_room(id))) {
+        schedule_computers(*room);  // e.g. a person came back to a match of computers
+        play_due_computers(*room, now);
+      }
     }
 }
 

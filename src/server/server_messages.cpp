@@ -48,6 +48,8 @@ store::SeatRecord seat_record(const Room& room, int seat) {
   r.seat = seat;
   r.nickname = room.seats[seat]->nickname;
   r.resume_token_hash = room.seats[seat]->token_hash;
+  if (room.seats[seat]->computer)
+    r.computer = std::string(ai::level_name(*room.seats[seat]->computer));
   return r;
 }
 

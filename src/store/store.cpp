@@ -184,11 +184,11 @@ Result<void> Store::set_status(MatchId id, MatchStatus status,
 namespace detail {
 Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat) {
   auto upsert = impl.db.cached(
-      "INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+      "INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard, "
+      "computer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
       "ON CONFLICT (match_id, seat) DO UPDATE SET nickname = excluded.nickname, "
       "resume_token_hash = excluded.resume_token_hash, tower_color = excluded.tower_color, "
-      "wizard = excluded.wizard");
+      "wizard = excluded.wizard, computer = excluded.computer");
   if (!upsert) return util::forward_error(upsert);
   auto& statement = **upsert;
   statement.bind(1, seat.match_id)
@@ -205,6 +205,11 @@ Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat) {
   } else {
     statement.bind_null(6);
   }
+  if (seat.computer) {
+    statement.bind(7, std::string_view(*seat.computer));
+  } else {
+    statement.bind_null(7);
+  }
   return statement.run();
 }
 }  // namespace detail
@@ -215,7 +220,7 @@ Result<void> Store::upsert_seat(const SeatRecord& seat) {
 
 Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
   auto select = impl_->db.cached(
-      "SELECT seat, nickname, resume_token_hash, tower_color, wizard FROM seats "
+      "SELECT seat, nickname, resume_token_hash, tower_color, wizard, computer FROM seats "
       "WHERE match_id = ?1 ORDER BY seat");
   if (!select) return util::forward_error(select);
   (*select)->bind(1, id);
@@ -232,6 +237,7 @@ Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
     seat.resume_token_hash = s.column_text(2);
     if (!s.column_is_null(3)) seat.tower_color = rules::parse_tower_color(s.column_text(3));
     if (!s.column_is_null(4)) seat.wizard = static_cast<int>(s.column_int(4));
+    if (!s.column_is_null(5)) seat.computer = s.column_text(5);
     seats.push_back(std::move(seat));
   }
   return seats;

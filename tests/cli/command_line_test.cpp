@@ -125,6 +125,27 @@ TEST(CommandLine, LobbyCommands) {
     EXPECT_EQ(std::get<cli::LobbyCreate>(a).options, (rules::MatchOptions{4, rules::Mode::Simple}));
   }
   {
+    const auto a = action("create 2 expert --computer 1 --level strong");
+    ASSERT_TRUE(holds<cli::LobbyCreate>(a));
+    const auto& c = std::get<cli::LobbyCreate>(a);
+    EXPECT_EQ(c.options, (rules::MatchOptions{2, rules::Mode::Expert}));
+    EXPECT_EQ(c.computers, 1);
+    EXPECT_EQ(c.level, "strong");
+  }
+  {
+    const auto a = action("create 4 --computer 3");
+    ASSERT_TRUE(holds<cli::LobbyCreate>(a));
+    EXPECT_EQ(std::get<cli::LobbyCreate>(a).computers, 3);
+    EXPECT_EQ(std::get<cli::LobbyCreate>(a).level, "");
+    EXPECT_EQ(std::get<cli::LobbyCreate>(a).options.mode, rules::Mode::Simple);
+  }
+  {
+    // A level alone means one computer opponent.
+    const auto a = action("create 3 --level random");
+    ASSERT_TRUE(holds<cli::LobbyCreate>(a));
+    EXPECT_EQ(std::get<cli::LobbyCreate>(a).computers, 1);
+  }
+  {
     const auto a = action("join 4 2");
     ASSERT_TRUE(holds<cli::LobbyJoin>(a));
     EXPECT_EQ(std::get<cli::LobbyJoin>(a).match, 4);
@@ -311,6 +332,10 @@ TEST(CommandLine, MissingAndExtraArguments) {
     EXPECT_NE(e.find("usage"), std::string::npos) << line << ": " << e;
   }
   EXPECT_NE(error_of("create 2 hard").find("simple or expert"), std::string::npos);
+  EXPECT_NE(error_of("create 2 --computer 2").find("1 to 1"), std::string::npos);
+  EXPECT_NE(error_of("create 2 --computer").find("--computer takes"), std::string::npos);
+  EXPECT_NE(error_of("create 2 --level expert").find("random, greedy or strong"),
+            std::string::npos);
   EXPECT_NE(error_of("quick 2 hard").find("usage: quick"), std::string::npos);
 }
 
@@ -471,6 +496,8 @@ TEST(CommandLine, CompletionOffersEachArgumentsValues) {
   EXPECT_EQ(completions("mn ", ""), range(1, 7));
   EXPECT_EQ(completions("create ", ""), range(2, 4));
   EXPECT_EQ(completions("create 4 ", "e"), V{"expert"});
+  EXPECT_EQ(completions("create 2 expert ", "--"), (V{"--computer", "--level"}));
+  EXPECT_EQ(completions("create 2 expert --level ", ""), (V{"random", "greedy", "strong"}));
   EXPECT_EQ(completions("char ", "m"), (V{"monk", "mushroom", "minstrel"}));
   EXPECT_EQ(completions("char monk ", ""), colours);
   EXPECT_EQ(completions("char monk red ", "1"), (V{"1", "10", "11"}));

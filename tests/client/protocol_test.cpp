@@ -41,6 +41,12 @@ TEST(ClientProtocol, RequestsRoundTripThroughTheServerDecoder) {
   auto create =
       decoded<protocol::CreateMatchRequest>(ClientProtocol::create_match({3, rules::Mode::Expert}));
   EXPECT_EQ(create.options, (rules::MatchOptions{3, rules::Mode::Expert}));
+  EXPECT_EQ(create.computers, 0);
+  EXPECT_FALSE(create.level);
+  auto against = decoded<protocol::CreateMatchRequest>(
+      ClientProtocol::create_match({2, rules::Mode::Expert}, {}, 1, "strong"));
+  EXPECT_EQ(against.computers, 1);
+  EXPECT_EQ(against.level, std::optional<std::string>("strong"));
   EXPECT_EQ(decoded<protocol::JoinMatch>(ClientProtocol::join_match(42)).match, 42);
   EXPECT_EQ(decoded<protocol::Spectate>(ClientProtocol::spectate(9)).match, 9);
   auto quick = decoded<protocol::QuickJoin>(ClientProtocol::quick_join(4, rules::Mode::Simple));

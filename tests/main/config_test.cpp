@@ -64,6 +64,35 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->backup.directory, d.backup.directory);
   EXPECT_EQ(c->backup.interval_s, d.backup.interval_s);
   EXPECT_EQ(c->backup.keep, d.backup.keep);
+  EXPECT_EQ(c->server.computer.workers, d.server.computer.workers);
+  EXPECT_EQ(c->server.computer.level, d.server.computer.level);
+  EXPECT_EQ(c->server.computer.playouts, d.server.computer.playouts);
+  EXPECT_EQ(c->server.computer.think_ms, d.server.computer.think_ms);
+  EXPECT_EQ(c->server.computer.pause_ms, d.server.computer.pause_ms);
+}
+
+TEST(Config, ComputerSectionIsReadAndChecked) {
+  auto c = parse_config(R"(
+[computer]
+workers = 3
+level = "strong"
+playouts = 500
+think_ms = 250
+pause_ms = 0
+)");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->server.computer.workers, 3);
+  EXPECT_EQ(c->server.computer.level, ai::Level::Strong);
+  EXPECT_EQ(c->server.computer.playouts, 500);
+  EXPECT_EQ(c->server.computer.think_ms, 250);
+  EXPECT_EQ(c->server.computer.pause_ms, 0);
+  EXPECT_NE(error_of("[computer]\nlevel = \"expert\"\n").find("computer.level: must be"),
+            std::string::npos);
+  EXPECT_NE(error_of("[computer]\nworkers = 0\n").find("computer.workers: must be between"),
+            std::string::npos);
+  EXPECT_NE(error_of("[computer]\npause_ms = -1\n").find("computer.pause_ms"), std::string::npos);
+  EXPECT_NE(error_of("[computer]\nthreads = 2\n").find("computer.threads: unknown option"),
+            std::string::npos);
 }
 
 TEST(Config, WebSectionIsRead) {

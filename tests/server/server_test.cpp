@@ -183,7 +183,8 @@ class ServerTest : public ::testing::Test {
     rm.state = room->state;
     for (int i = 0; i < room->players(); ++i)
       rm.seats.push_back(store::SeatRecord{id, i, room->seats[i]->nickname,
-                                           room->seats[i]->token_hash, std::nullopt, std::nullopt});
+                                           room->seats[i]->token_hash, std::nullopt, std::nullopt,
+                                           std::nullopt});
     rm.deadline = deadline;
     store.seqs[id] = room->seq;
     return rm;
@@ -504,8 +505,10 @@ TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
   rm.status = store::MatchStatus::Lobby;
   rm.last_seq = 1;
   rm.state = rules::apply(rules::State{}, *created);
-  rm.seats = {store::SeatRecord{41, 0, "alice", token_hash("tok-a"), std::nullopt, std::nullopt},
-              store::SeatRecord{41, 1, "bob", token_hash("tok-b"), std::nullopt, std::nullopt}};
+  rm.seats = {store::SeatRecord{41, 0, "alice", token_hash("tok-a"), std::nullopt, std::nullopt,
+                                std::nullopt},
+              store::SeatRecord{41, 1, "bob", token_hash("tok-b"), std::nullopt, std::nullopt,
+                                std::nullopt}};
   store.seqs[41] = 1;
   server.restore({rm}, 42);
   connect(1, "alice", "tok-a");

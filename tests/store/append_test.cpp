@@ -112,14 +112,22 @@ TEST_F(AppendTest, ReopenGivesIdenticalEvents) {
 }
 
 TEST_F(AppendTest, SeatsAndStatusAreStored) {
-  SeatRecord alice{match, 0, "alice", "hash-a", rules::TowerColor::Black, 2};
-  SeatRecord bob{match, 1, "bob", "hash-b", std::nullopt, std::nullopt};
+  SeatRecord alice{match, 0, "alice", "hash-a", rules::TowerColor::Black, 2, std::nullopt};
+  SeatRecord bob{match, 1, "bob", "hash-b", std::nullopt, std::nullopt, std::nullopt};
+  // A computer player's seat (schema 4): its level, no token.
+  SeatRecord computer{match, 2, "Computer 2", "", std::nullopt, std::nullopt, "strong"};
   ASSERT_TRUE(store.upsert_seat(alice));
   ASSERT_TRUE(store.upsert_seat(bob));
+  ASSERT_TRUE(store.upsert_seat(computer));
   bob.wizard = 3;
   bob.nickname = "bobby";
   ASSERT_TRUE(store.upsert_seat(bob));
-  EXPECT_EQ(store.seats(match).value(), (std::vector<SeatRecord>{alice, bob}));
+  EXPECT_EQ(store.seats(match).value(), (std::vector<SeatRecord>{alice, bob, computer}));
+  // The column accepts only the three levels.
+  SeatRecord bad = computer;
+  bad.seat = 3;
+  bad.computer = "expert";
+  EXPECT_FALSE(store.upsert_seat(bad));
 
   ASSERT_TRUE(store.append(match, 0, events(0, 3)));
   ASSERT_TRUE(store.set_status(match, MatchStatus::Finished, R"({"winners":[0]})"));

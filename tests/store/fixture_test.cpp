@@ -58,10 +58,23 @@ TEST_P(FixtureTest, OpensMigratesDecodesAndFolds) {
   auto report = store.restore_unfinished().value();
   EXPECT_TRUE(report.quarantined.empty());
   EXPECT_EQ(report.restored.size(), 3u);  // two running, one lobby
+  // Seats written before schema 4 read as people's; the schema 4 file has a computer's.
+  int computers = 0;
+  for (const MatchSummary& match : matches) {
+    const std::vector<SeatRecord> seats = store.seats(match.id).value();
+    for (const SeatRecord& seat : seats)
+      if (seat.computer) {
+        EXPECT_EQ(*seat.computer, "greedy");
+        EXPECT_EQ(seat.nickname, "Computer 1");
+        ++computers;
+      }
+  }
+  EXPECT_EQ(computers, GetParam() >= 4 ? 1 : 0);
 }
 
-// Schema 1 is the first format; schema 3 moved events to append order.
-INSTANTIATE_TEST_SUITE_P(Schemas, FixtureTest, ::testing::Values(1, 3),
+// Schema 1 is the first format; schema 3 moved events to append order; schema 4 added
+// seats.computer (its file holds a computer seat).
+INSTANTIATE_TEST_SUITE_P(Schemas, FixtureTest, ::testing::Values(1, 3, 4),
                          [](const auto& info) { return "schema" + std::to_string(info.param); });
 
 // Writes fixtures/schema<latest>.db. Run once per new schema, by hand, then add
@@ -78,9 +91,14 @@ TEST(FixtureGenerator, DISABLED_GenerateFixture) {
     testing::store_game(store, testing::play_random_game({3, rules::Mode::Expert}, 202, 90), 202);
     const MatchId running = testing::store_game(
         store, testing::play_random_game({4, rules::Mode::Expert}, 303, 70), 303);
-    ASSERT_TRUE(store.upsert_seat({running, 0, "ada", "sha256:00", rules::TowerColor::Black, 1}));
+    ASSERT_TRUE(store.upsert_seat(
+        {running, 0, "ada", "sha256:00", rules::TowerColor::Black, 1, std::nullopt}));
     const MatchId lobby = store.create_match(NewMatch{{2, rules::Mode::Expert}}).value();
-    ASSERT_TRUE(store.upsert_seat({lobby, 0, "bob", "sha256:01", std::nullopt, std::nullopt}));
+    ASSERT_TRUE(store.upsert_seat(
+        {lobby, 0, "bob", "sha256:01", std::nullopt, std::nullopt, std::nullopt}));
+    // Schema 4: a computer player's seat.
+    ASSERT_TRUE(
+        store.upsert_seat({lobby, 1, "Computer 1", "", std::nullopt, std::nullopt, "greedy"}));
     // A self-contained file: no -wal beside it.
     testing::exec(store, "PRAGMA journal_mode = DELETE");
     testing::exec(store, "VACUUM");

@@ -166,15 +166,34 @@ Parsed parse_line(std::string_view line) {
   if (verb == "leave") return action(LobbyLeave{});
   if (verb == "create") {
     auto players = arg_number(1, 2, 4);
-    if (!players) return error("usage: create <2|3|4> [simple|expert]");
-    rules::Mode mode = rules::Mode::Simple;
-    if (w.size() > 2) {
-      if (w[2] == "expert")
-        mode = rules::Mode::Expert;
-      else if (w[2] != "simple")
-        return error("the mode is simple or expert");
+    if (!players)
+      return error(
+          "usage: create <2|3|4> [simple|expert] [--computer N] [--level random|greedy|strong]");
+    LobbyCreate create{{static_cast<std::uint8_t>(*players), rules::Mode::Simple}, 0, {}};
+    for (std::size_t i = 2; i < w.size(); ++i) {
+      if (w[i] == "expert") {
+        create.options.mode = rules::Mode::Expert;
+      } else if (w[i] == "simple") {
+        create.options.mode = rules::Mode::Simple;
+      } else if (w[i] == "--computer" || w[i] == "--computers") {
+        auto n = arg_number(i + 1, 1, *players - 1);
+        if (!n)
+          return error("--computer takes how many seats the computer plays: 1 to " +
+                       std::to_string(*players - 1) + " (at least one seat is yours)");
+        create.computers = static_cast<int>(*n);
+        ++i;
+      } else if (w[i] == "--level") {
+        if (i + 1 >= w.size() ||
+            (w[i + 1] != "random" && w[i + 1] != "greedy" && w[i + 1] != "strong"))
+          return error("--level is random, greedy or strong");
+        create.level = w[++i];
+      } else {
+        return error(
+            "the mode is simple or expert (then --computer N, --level random|greedy|strong)");
+      }
     }
-    return action(LobbyCreate{{static_cast<std::uint8_t>(*players), mode}});
+    if (!create.level.empty() && create.computers == 0) create.computers = 1;
+    return action(std::move(create));
   }
   if (verb == "join" || verb == "watch") {
     auto match = arg_number(1, 1, 1LL << 62);
@@ -407,6 +426,8 @@ std::string help_text() {
   return std::string(R"(Lobby
   list                         open and running matches
   create <2|3|4> [expert]      a new match (simple mode unless you say expert)
+    [--computer N] [--level L] with N seats played by the computer, at level L:
+                               random, greedy or strong (create 2 --computer 1)
   join <match> [seat]          take a seat (4 players: seats 0+2 and 1+3 are teams)
   quick [2|3|4] [expert]       the first open match that fits, or a new one
   watch <match>                spectate
@@ -482,6 +503,18 @@ std::vector<std::string> completions(std::string_view before, std::string_view w
       if ((verb == "create" || verb == "quick") && at == 1) range(2, 4);
       if ((verb == "create" || verb == "quick") && at == 2)
         for (const char* m : {"simple", "expert"}) add(m);
+      if (verb == "create" && at >= 2) {
+        const std::string& previous = typed[at - 1];
+        if (previous == "--level") {
+          candidates.clear();
+          for (const char* l : {"random", "greedy", "strong"}) add(l);
+        } else if (previous == "--computer") {
+          candidates.clear();
+          range(1, 3);
+        } else {
+          for (const char* f : {"--computer", "--level"}) add(f);
+        }
+      }
       if (verb == "join" && at == 2) range(0, 3);
       if (verb == "resign" && at == 1) add("yes");
       if (verb == "help" && at == 1) {

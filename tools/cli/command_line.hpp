@@ -2,8 +2,8 @@
 // What a person types into eryantis-cli, parsed into an action. Pure: no I/O.
 //   play 7 | dining red | island red 4 | mn 2 | cloud 1 | wizard 2 | tower black
 //   char herald 5 | char jester r,r for b,g | char minstrel blue for red | ...
-//   list | create 2 expert | join 3 [seat] | quick [players] [mode] | leave | watch 3
-//   board | moves | auto | autoplay | wait | help [topic] | resign [yes] | quit
+//   list | create 2 expert [--computer 1] [--level strong] | join 3 [seat] | quick [players] [mode]
+//   | leave | watch 3 board | moves | auto | autoplay | wait | help [topic] | resign [yes] | quit
 #include <expected>
 #include <optional>
 #include <string>
@@ -21,6 +21,8 @@ struct GameCommand {
 struct LobbyList {};
 struct LobbyCreate {
   rules::MatchOptions options;
+  int computers = 0;  // --computer N: seats for the server's computer players
+  std::string level;  // --level random|greedy|strong; "" = the server's default
 };
 struct LobbyJoin {
   std::int64_t match = 0;

@@ -90,6 +90,7 @@ std::string lobby_text(const ServerMessage& m) {
       for (const auto& s : e.seats) {
         out += ' ';
         out += s.nickname.value_or("(free)");
+        if (s.computer) out += " (" + *s.computer + ")";
       }
       out += "\n";
     }
@@ -384,7 +385,8 @@ void Session::on_error(const ServerMessage& m) {
 void Session::update_names(const std::vector<client::SeatInfo>& seats) {
   for (const auto& s : seats) {
     if (s.seat < 0 || s.seat >= rules::kMaxPlayers) continue;
-    const std::string name = s.nickname.value_or("");
+    // A computer seat shows its level: "Computer 1 (strong)".
+    const std::string name = s.nickname.value_or("") + (s.computer ? " (" + *s.computer + ")" : "");
     const auto key = static_cast<std::size_t>(s.seat);
     if (!name.empty() && name == names_[key] && connected_[key] != s.connected &&
         name != options_.nickname)
@@ -500,7 +502,9 @@ void Session::act(const LobbyList&) {
 }
 
 void Session::act(const LobbyCreate& c) {
-  request([&](std::string_view id) { return ClientProtocol::create_match(c.options, id); });
+  request([&](std::string_view id) {
+    return ClientProtocol::create_match(c.options, id, c.computers, c.level);
+  });
 }
 
 void Session::act(const LobbyJoin& j) {

@@ -193,6 +193,8 @@ export function startGame(root: HTMLElement): void {
   );
   const playersSelect = h('select', { name: 'players' }, h('option', { value: 2 }, '2 players'), h('option', { value: 3 }, '3 players'), h('option', { value: 4 }, '4 players (teams)')) as HTMLSelectElement;
   const modeSelect = h('select', { name: 'mode' }, h('option', { value: 'expert' }, 'expert'), h('option', { value: 'simple' }, 'simple')) as HTMLSelectElement;
+  const computersSelect = h('select', { name: 'computers' }, h('option', { value: 0 }, 'no computer'), h('option', { value: 1 }, '1 computer'), h('option', { value: 2 }, '2 computers'), h('option', { value: 3 }, '3 computers')) as HTMLSelectElement;
+  const levelSelect = h('select', { name: 'level' }, h('option', { value: 'greedy' }, 'greedy'), h('option', { value: 'strong' }, 'strong'), h('option', { value: 'random' }, 'random')) as HTMLSelectElement;
   const whoName = h('strong', {});
   const createForm = h(
     'div',
@@ -204,11 +206,15 @@ export function startGame(root: HTMLElement): void {
         class: 'create',
         onsubmit: (ev: Event) => {
           ev.preventDefault();
-          client.request({ type: 'create_match', players: Number(playersSelect.value), mode: modeSelect.value });
+          const players = Number(playersSelect.value);
+          const computers = Math.min(Number(computersSelect.value), players - 1);
+          client.request({ type: 'create_match', players, mode: modeSelect.value, ...(computers > 0 ? { computers, level: levelSelect.value } : {}) });
         },
       },
       playersSelect,
       modeSelect,
+      computersSelect,
+      levelSelect,
       h('button', { type: 'submit', 'data-create': 1 }, 'Create match'),
       h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request({ type: 'quick_join', players: Number(playersSelect.value), mode: modeSelect.value }) }, 'Quick join'),
     ),
@@ -231,7 +237,7 @@ export function startGame(root: HTMLElement): void {
       { 'data-match': ms.match },
       h('span', { class: 'match-id' }, `#${ms.match}`),
       ` ${ms.players} players, ${ms.mode} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
-      ms.seats.map((s) => s.nickname ?? '—').join(', '),
+      ms.seats.map((s) => (s.nickname ?? '—') + (s.computer ? ` (${s.computer})` : '')).join(', '),
       ' ',
       ...seatButtons,
       h('button', { 'data-spectate': ms.match, onclick: () => client.spectate(ms.match) }, 'Watch'),
@@ -292,9 +298,12 @@ export function startGame(root: HTMLElement): void {
     const list = h('div', { class: 'seats' });
     for (const s of m.seats) {
       list.append(
-        h('span', { class: `seat ${s.connected ? 'online' : 'offline'}`, 'data-seat-status': s.seat }, s.nickname ?? `seat ${s.seat} free`, s.nickname && !s.connected ? ' (offline)' : ''),
+        h('span', { class: `seat ${s.connected ? 'online' : 'offline'}`, 'data-seat-status': s.seat }, s.nickname ?? `seat ${s.seat} free`, s.computer ? ` (computer, ${s.computer})` : '', s.nickname && !s.connected ? ' (offline)' : ''),
       );
     }
+    // Waiting for players: the creator may give a free seat to the computer (the server says who may).
+    if (m.status === 'lobby' && m.mySeat !== null && m.seats.some((s) => s.nickname === null))
+      list.append(h('button', { 'data-add-computer': 1, onclick: () => client.request({ type: 'add_computer', level: levelSelect.value }) }, `Add a ${levelSelect.value} computer`));
     const secs = deadlineSeconds(m, Date.now());
     if (m.deadline && secs !== null) list.append(h('span', { class: 'deadline', 'data-deadline': m.deadline.action }, deadlineText(m.deadline, secs)));
     return list;

@@ -99,6 +99,7 @@ export interface SeatInfo {
   seat: number;
   nickname: string | null;
   connected: boolean;
+  computer?: 'random' | 'greedy' | 'strong' | string | null; // a computer player's level
 }
 
 export interface Deadline {
@@ -115,6 +116,7 @@ export interface MatchSummary {
   status: string;
   phase: string;
   round: number;
+  computers?: number;
   seats: SeatInfo[];
 }
 

@@ -39,6 +39,7 @@ struct SeatInfo {
   int seat = 0;
   std::optional<std::string> nickname;  // nullopt = a free seat
   bool connected = false;
+  std::optional<std::string> computer;  // a computer player's level; nullopt = a person
 };
 
 // One entry of match_list's `open` and `running` arrays. An entry that is not an
@@ -140,7 +141,9 @@ class ClientProtocol {
   static std::string login(std::string_view nickname, std::optional<std::string_view> token,
                            std::string_view id = {});
   static std::string list_matches(std::string_view id = {});
-  static std::string create_match(const rules::MatchOptions& options, std::string_view id = {});
+  // `computers` seats for computer players at `level` (the server's default when empty).
+  static std::string create_match(const rules::MatchOptions& options, std::string_view id = {},
+                                  int computers = 0, std::string_view level = {});
   // `seat`: a particular free seat (nullopt: the first free one).
   static std::string join_match(std::int64_t match, std::string_view id = {},
                                 std::optional<int> seat = std::nullopt);

@@ -27,6 +27,16 @@ struct Login {
 struct ListMatches {};
 struct CreateMatchRequest {
   rules::MatchOptions options;
+  int computers = 0;  // seats the server fills with computer players (0..players-1)
+  // "random", "greedy" or "strong" (docs/bots.md); the server's default when absent.
+  std::optional<std::string> level;
+};
+// The creator of a lobby match fills a free seat with a computer player, or frees one.
+struct AddComputer {
+  std::optional<std::string> level;  // as in CreateMatchRequest
+};
+struct RemoveComputer {
+  int seat = 0;
 };
 struct JoinMatch {
   MatchId match = 0;
@@ -49,8 +59,9 @@ struct Sync {};  // "send me the full state again"
 struct Ping {};
 struct Pong {};  // the answer to the server's ping: no reply
 
-using Request = std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin,
-                             LeaveMatch, Spectate, Play, Sync, Ping, Pong>;
+using Request =
+    std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin, LeaveMatch,
+                 Spectate, Play, Sync, Ping, Pong, AddComputer, RemoveComputer>;
 
 struct Envelope {
   std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply
@@ -82,6 +93,9 @@ enum class ErrorCode : std::uint8_t {
   ShuttingDown,
   StoreFailure,
   ServerDegraded,
+  NotCreator,    // add_computer / remove_computer by someone else than the match's creator
+  MatchStarted,  // add_computer / remove_computer once every seat is taken
+  NotAComputer,  // remove_computer of a seat no computer holds
 };
 // "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
 std::string_view error_code_name(ErrorCode code);

@@ -5,7 +5,20 @@
 #include <cstdint>
 #include <string>
 
+#include "eryantis/ai/level.hpp"
+
 namespace eryantis::server {
+
+// [computer]: the server's own players (docs/bots.md). Decisions run on `workers`
+// threads beside the event loop, never on it.
+struct ComputerConfig {
+  int workers = 1;                      // threads deciding for every computer seat
+  ai::Level level = ai::Level::Greedy;  // when create_match / add_computer names none
+  int playouts = 2000;                  // strong: simulations per decision (~20 ms of CPU)
+  int think_ms = 1000;                  // strong: a decision stops searching after this
+  int pause_ms = 800;                   // a computer's move waits at least this long,
+                                        // so people can follow it
+};
 
 struct Limits {
   int max_connections = 20000;
@@ -39,6 +52,7 @@ struct ServerConfig {
   int lobby_idle_ms = 1800000;
   bool require_resume_token = true;
   Limits limits;
+  ComputerConfig computer;
 };
 
 }  // namespace eryantis::server

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "eryantis/ai/level.hpp"
+#include "eryantis/rules/command.hpp"
 #include "eryantis/rules/state.hpp"
 #include "eryantis/server/connection.hpp"
 #include "eryantis/server/persistence.hpp"
@@ -21,6 +23,17 @@ struct SeatHolder {
   std::string nickname;
   std::string token_hash;
   ConnectionId connection = 0;  // 0 = disconnected
+  // A computer player's seat (computer.hpp): never connected, always present.
+  std::optional<ai::Level> computer;
+};
+
+// A computer seat's decision for one position: asked, then answered, then played
+// once its pause is over (src/server/computer.cpp).
+struct ComputerTurn {
+  bool asked = false;
+  std::uint32_t events_applied = 0;       // the position it was asked for
+  std::int64_t due_ms = 0;                // played no sooner (people follow the game)
+  std::optional<rules::Command> command;  // the answer, until it is played
 };
 
 // A request waiting for its room's pending write. If the room disappears first
@@ -58,6 +71,9 @@ struct Room {
   // Recently accepted client command ids and their seqs: a retry is answered with
   // the original ack before the rules see it again.
   std::vector<std::pair<std::string, store::Seq>> recent_commands;
+  // Who created it (add_computer / remove_computer are theirs); "" after a restart.
+  std::string creator;
+  std::array<ComputerTurn, rules::kMaxPlayers> computer_turns;
 
   int players() const { return state.players(); }
   int seated() const {
@@ -71,6 +87,14 @@ struct Room {
     return n;
   }
   bool full() const { return seated() == players(); }
+  bool is_computer(int seat) const { return seats[seat] && seats[seat]->computer.has_value(); }
+  int computers() const {
+    int n = 0;
+    for (int i = 0; i < players(); ++i) n += is_computer(i);
+    return n;
+  }
+  // Connected people plus computer seats: who the timers count as there.
+  int present() const { return connected() + computers(); }
 };
 
 }  // namespace eryantis::server

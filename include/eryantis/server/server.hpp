@@ -16,6 +16,7 @@
 #include "eryantis/log/log_throttle.hpp"
 #include "eryantis/protocol/message.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/server/computer.hpp"
 #include "eryantis/server/config.hpp"
 #include "eryantis/server/connection.hpp"
 #include "eryantis/server/persistence.hpp"
@@ -104,6 +105,10 @@ class Server final : public ConnectionEvents {
   ServerStats stats() const;
   const Room* room(store::MatchId id) const;
 
+  // Where computer seats' decisions run (computer.hpp); it must outlive the server.
+  // Without one, computer seats cannot be created.
+  void set_decision_runner(DecisionRunner* runner);
+
   // True once a write failed because the database is damaged: requests that
   // would write are refused with SERVER_DEGRADED and timers stop, until an
   // operator repairs the file and restarts. Readiness (a health check) is false.
@@ -124,6 +129,24 @@ class Server final : public ConnectionEvents {
   void handle(Session& s, const std::string& id, const protocol::Sync& m);
   void handle(Session& s, const std::string& id, const protocol::Ping& m);
   void handle(Session& s, const std::string& id, const protocol::Pong& m);
+  void handle(Session& s, const std::string& id, const protocol::AddComputer& m);
+  void handle(Session& s, const std::string& id, const protocol::RemoveComputer& m);
+
+  // --- computer seats (src/server/computer.cpp) ---
+  // The level a request names, or the configured default; nullopt for an unknown name.
+  std::optional<ai::Level> computer_level(const std::optional<std::string>& name) const;
+  // Who may add and remove computer players: the creator, else the lowest person's seat.
+  std::string match_owner(const Room& room) const;
+  Room* owned_lobby_room(Session& s, const std::string& id);
+  bool may_change_computers(Room& room, ConnectionId conn, const std::string& id,
+                            const std::string& nickname, bool adding);
+  // Asks the runner for every computer seat that must act now and was not asked yet
+  // for this position; nothing while no person is connected.
+  void schedule_computers(Room& room);
+  void on_decision(store::MatchId mid, ai::DecisionResult result);
+  // Sends the answers whose pause is over through submit_command.
+  void play_due_computers(Room& room, std::int64_t now);
+  void play_due_computer(Room& room, rules::Seat seat, std::int64_t now);
 
   // Room operations run one at a time per room (see Room::busy). A request beyond
   // limits.max_queued_per_match is refused (RATE_LIMITED) and `op` dropped.
@@ -172,7 +195,8 @@ class Server final : public ConnectionEvents {
   // `event_json` is the event as clients may see it (detail::public_event_json).
   void broadcast_event(Room& room, const std::string& view_hash, const std::string& event_json,
                        const std::string& text);
-  void broadcast_seats(Room& room);
+  // `reply_to`'s copy carries the request's `id` (the reply to add/remove_computer).
+  void broadcast_seats(Room& room, ConnectionId reply_to = 0, const std::string& id = {});
   std::string seats_json(const Room& room) const;
   void attach(Session& s, Room& room, rules::Seat seat, bool spectator);
   void detach(Session& s);
@@ -189,6 +213,7 @@ class Server final : public ConnectionEvents {
   Persistence& persistence_;
   Clock clock_;
   SecretSource& secrets_;  // tokens and match seeds; the rules' chance comes from the seed
+  DecisionRunner* decisions_ = nullptr;  // computer seats' moves (set_decision_runner)
   std::unordered_map<ConnectionId, Session> sessions_;
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection

@@ -43,6 +43,8 @@ struct SeatRecord {
   std::string resume_token_hash;
   std::optional<rules::TowerColor> tower_color;
   std::optional<int> wizard;
+  // A computer player's level ("random", "greedy", "strong"); nullopt for a person.
+  std::optional<std::string> computer;
   friend bool operator==(const SeatRecord&, const SeatRecord&) = default;
 };
 
