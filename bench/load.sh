@@ -16,7 +16,7 @@
 #
 # Environment: BUILD (build folder, default build-release), PORT (default 17777), DURATION (default 20),
 # WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
-# FLOOR_PORT (default PORT + 1), DOC (default docs/performance.md; "" = do not write it).
+# FLOOR_PORT (default PORT + 1), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default docs/performance.md; "" = do not write it).
 # Durability is the configuration default, synchronous=FULL. Results are printed as a table and
 # written between the markers of docs/performance.md, with the exact commands.
 set -euo pipefail
@@ -34,11 +34,13 @@ SCENARIOS=("$@")
 # b paces at half of a's maximum: a runs first.
 if [[ " ${SCENARIOS[*]} " == *" b "* && " ${SCENARIOS[*]} " != *" a "* ]]; then SCENARIOS=(a "${SCENARIOS[@]}"); fi
 
-echo "== building (Release) in $BUILD" >&2
-# Google Benchmark (for the BM_Fold figure) is optional.
-if cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DERYANTIS_BENCH=ON -DERYANTIS_TESTS=OFF >/dev/null 2>&1; then
+if [ "${SKIP_BUILD:-0}" = 1 ]; then
+  echo "== using the binaries already in $BUILD (SKIP_BUILD=1)" >&2
+elif echo "== building (Release) in $BUILD" >&2 &&
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DERYANTIS_BENCH=ON -DERYANTIS_TESTS=OFF >/dev/null 2>&1; then
   cmake --build "$BUILD" -j"$(nproc)" --target eryantis-server eryantis-bot eryantis-floor eryantis-bench >/dev/null
 else
+  # Google Benchmark (for the BM_Fold figure) is optional.
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DERYANTIS_BENCH=OFF -DERYANTIS_TESTS=OFF >/dev/null
   cmake --build "$BUILD" -j"$(nproc)" --target eryantis-server eryantis-bot eryantis-floor >/dev/null
 fi
