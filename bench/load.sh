@@ -94,6 +94,9 @@ json_field() { # file key
 for k in sys.argv[2].split("."): v=v[k]
 print(json.dumps(v) if isinstance(v,(dict,list)) else v)' "$1" "$2"
 }
+cpu_ms() { # pid: user + system CPU time so far (ms), from /proc/PID/stat
+  awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15) * 1000 / hz}' "/proc/$1/stat" 2>/dev/null || echo 0
+}
 rss_kib() {
   if [ ! -r "/proc/$1/status" ]; then
     echo "the server (pid $1) is gone; its log:" >&2
@@ -251,6 +254,7 @@ for s in "${SCENARIOS[@]}"; do
       seated_ms=$(grep -o 'seated 5000 matches after [0-9]*' "$WORK/d.err" | grep -o '[0-9]*$' || echo '?')
       sleep 8
       COMMANDS+=("kill -9 <server>; then the same server command again, at --log-level info")
+      bot_cpu0=$(cpu_ms "$bot")
       kill -9 "$SERVER_PID"
       wait "$SERVER_PID" 2>/dev/null || true
       : >"$WORK/server.log"
@@ -263,6 +267,10 @@ for s in "${SCENARIOS[@]}"; do
       else
         rec="not within 60 s"
       fi
+      # CPU time, unlike wall time, does not depend on what else runs on the machine:
+      # the restarted server's whole life so far (restoring included) and the bots' since the kill.
+      server_cpu=$(cpu_ms "$SERVER_PID")
+      bot_cpu=$(($(cpu_ms "$bot") - bot_cpu0))
       kill -TERM "$bot" 2>/dev/null || true
       wait "$bot" || true
       stop_server
@@ -271,6 +279,7 @@ for s in "${SCENARIOS[@]}"; do
       row "d: kill -9 with 5,000 matches" "seating 5,000 matches before the kill (ms)" "" "$seated_ms" ""
       row "d" "restart to listening (ms): of which quick_check / restoring (folding) the matches" "" "$listen_ms: $checked / $restored" ""
       row "d" "first disconnect → every match playing again (ms)" "≤ 3000" "$rec" "$(verdict "${rec%% *}" "<=" 3000)"
+      row "d" "CPU time until then (ms): restarted server (restoring included) / bots (since the kill)" "" "$server_cpu / $bot_cpu" ""
       row "d" "unexpected errors (bots)" "0" "$(json_field "$WORK/d.json" unexpected_errors) $(json_field "$WORK/d.json" errors)" ""
       ;;
     *) echo "unknown scenario $s (a, b, c or d)" >&2; exit 2 ;;

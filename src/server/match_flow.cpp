@@ -78,6 +78,13 @@ void Server::handle(Session& s, const std::string& id, const protocol::Play& m) 
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const rules::Seat seat = s.seat;
+  if (!room->busy && room->waiting.empty() && config_.limits.max_queued_per_match > 0) {
+    // Nothing ahead of it: what enqueue would do at once, without wrapping the
+    // request (and a copy of its command) in a heap-allocated closure.
+    play(*room, conn, id, m);
+    run_next(mid);
+    return;
+  }
   enqueue(*room, conn, id, [this, conn, id, mid, seat, m] {
     Room* room = find_room(mid);
     Session* s = session(conn);

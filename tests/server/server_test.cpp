@@ -330,9 +330,8 @@ TEST_F(ServerTest, EventLinesKeepTheirFieldsInOrder) {
             "spectating");
   std::mt19937_64 rng(3);
   ASSERT_TRUE(step(m, {{0, 1}, {1, 2}}, rng));
-  const std::vector<std::string> seat_keys = {"type",  "match",   "seq",   "hash",
-                                              "event", "text",    "to_act", "allowed",
-                                              "legal", "deadline"};
+  const std::vector<std::string> seat_keys = {"type", "match",  "seq",     "hash",  "event",
+                                              "text", "to_act", "allowed", "legal", "deadline"};
   std::vector<std::string> watcher_keys = seat_keys;
   watcher_keys.push_back("view");
   for (ConnectionId c : {ConnectionId{1}, ConnectionId{2}, ConnectionId{9}}) {
