@@ -150,6 +150,7 @@ run_bot() { # name args...
 
 # The machine, printed beside the results: figures only compare between machines
 # through these (and the ratios to the floor, measured in the same run).
+LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 CPU_MODEL=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 FOLD="not built (Google Benchmark missing)"
 if [ -x "$BUILD/bench/eryantis-bench" ]; then
@@ -294,14 +295,14 @@ for r in "${ROWS[@]}"; do
 | $a | $b | $c | $d | $e |"
 done
 echo
-echo "Machine: $MACHINE"
+echo "Machine: $MACHINE; load average $LOAD_START at the start, $(cut -d' ' -f1 /proc/loadavg) now"
 echo
 echo "$TABLE"
 
 if [ -n "$DOC" ]; then
   {
     echo "<!-- load.sh results begin -->"
-    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; server and bots on the same machine, \`durability = \"full\"\` (synchronous=FULL), Release build, scenarios: ${SCENARIOS[*]}, DURATION=$DURATION, WARMUP=$WARMUP, REPEAT=$REPEAT (medians)."
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; load average $LOAD_START at the start, $(cut -d' ' -f1 /proc/loadavg) at the end; server and bots on the same machine, \`durability = \"full\"\` (synchronous=FULL), Release build, scenarios: ${SCENARIOS[*]}, DURATION=$DURATION, WARMUP=$WARMUP, REPEAT=$REPEAT (medians)."
     echo
     echo "$TABLE"
     echo
