@@ -16,7 +16,7 @@
 #
 # Environment: BUILD (build folder, default build-release), PORT (default 17777), DURATION (default 20),
 # WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
-# FLOOR_PORT (default PORT + 1), DOC (default docs/performance.md; "" = do not write it).
+# FLOOR_PORT (default PORT + 1), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default docs/performance.md; "" = do not write it).
 # Durability is the configuration default, synchronous=FULL. Results are printed as a table and
 # written between the markers of docs/performance.md, with the exact commands.
 set -euo pipefail
@@ -34,11 +34,13 @@ SCENARIOS=("$@")
 # b paces at half of a's maximum: a runs first.
 if [[ " ${SCENARIOS[*]} " == *" b "* && " ${SCENARIOS[*]} " != *" a "* ]]; then SCENARIOS=(a "${SCENARIOS[@]}"); fi
 
-echo "== building (Release) in $BUILD" >&2
-# Google Benchmark (for the BM_Fold figure) is optional.
-if cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DERYANTIS_BENCH=ON -DERYANTIS_TESTS=OFF >/dev/null 2>&1; then
+if [ "${SKIP_BUILD:-0}" = 1 ]; then
+  echo "== using the binaries already in $BUILD (SKIP_BUILD=1)" >&2
+elif echo "== building (Release) in $BUILD" >&2 &&
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DERYANTIS_BENCH=ON -DERYANTIS_TESTS=OFF >/dev/null 2>&1; then
   cmake --build "$BUILD" -j"$(nproc)" --target eryantis-server eryantis-bot eryantis-floor eryantis-bench >/dev/null
 else
+  # Google Benchmark (for the BM_Fold figure) is optional.
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DERYANTIS_BENCH=OFF -DERYANTIS_TESTS=OFF >/dev/null
   cmake --build "$BUILD" -j"$(nproc)" --target eryantis-server eryantis-bot eryantis-floor >/dev/null
 fi
@@ -91,6 +93,9 @@ json_field() { # file key
   python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); v=d
 for k in sys.argv[2].split("."): v=v[k]
 print(json.dumps(v) if isinstance(v,(dict,list)) else v)' "$1" "$2"
+}
+cpu_ms() { # pid: user + system CPU time so far (ms), from /proc/PID/stat
+  awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15) * 1000 / hz}' "/proc/$1/stat" 2>/dev/null || echo 0
 }
 rss_kib() {
   if [ ! -r "/proc/$1/status" ]; then
@@ -145,6 +150,7 @@ run_bot() { # name args...
 
 # The machine, printed beside the results: figures only compare between machines
 # through these (and the ratios to the floor, measured in the same run).
+LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 CPU_MODEL=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 FOLD="not built (Google Benchmark missing)"
 if [ -x "$BUILD/bench/eryantis-bench" ]; then
@@ -249,6 +255,7 @@ for s in "${SCENARIOS[@]}"; do
       seated_ms=$(grep -o 'seated 5000 matches after [0-9]*' "$WORK/d.err" | grep -o '[0-9]*$' || echo '?')
       sleep 8
       COMMANDS+=("kill -9 <server>; then the same server command again, at --log-level info")
+      bot_cpu0=$(cpu_ms "$bot")
       kill -9 "$SERVER_PID"
       wait "$SERVER_PID" 2>/dev/null || true
       : >"$WORK/server.log"
@@ -261,6 +268,10 @@ for s in "${SCENARIOS[@]}"; do
       else
         rec="not within 60 s"
       fi
+      # CPU time, unlike wall time, does not depend on what else runs on the machine:
+      # the restarted server's whole life so far (restoring included) and the bots' since the kill.
+      server_cpu=$(cpu_ms "$SERVER_PID")
+      bot_cpu=$(($(cpu_ms "$bot") - bot_cpu0))
       kill -TERM "$bot" 2>/dev/null || true
       wait "$bot" || true
       stop_server
@@ -269,6 +280,7 @@ for s in "${SCENARIOS[@]}"; do
       row "d: kill -9 with 5,000 matches" "seating 5,000 matches before the kill (ms)" "" "$seated_ms" ""
       row "d" "restart to listening (ms): of which quick_check / restoring (folding) the matches" "" "$listen_ms: $checked / $restored" ""
       row "d" "first disconnect → every match playing again (ms)" "≤ 3000" "$rec" "$(verdict "${rec%% *}" "<=" 3000)"
+      row "d" "CPU time until then (ms): restarted server (restoring included) / bots (since the kill)" "" "$server_cpu / $bot_cpu" ""
       row "d" "unexpected errors (bots)" "0" "$(json_field "$WORK/d.json" unexpected_errors) $(json_field "$WORK/d.json" errors)" ""
       ;;
     *) echo "unknown scenario $s (a, b, c or d)" >&2; exit 2 ;;
@@ -283,14 +295,14 @@ for r in "${ROWS[@]}"; do
 | $a | $b | $c | $d | $e |"
 done
 echo
-echo "Machine: $MACHINE"
+echo "Machine: $MACHINE; load average $LOAD_START at the start, $(cut -d' ' -f1 /proc/loadavg) now"
 echo
 echo "$TABLE"
 
 if [ -n "$DOC" ]; then
   {
     echo "<!-- load.sh results begin -->"
-    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; server and bots on the same machine, \`durability = \"full\"\` (synchronous=FULL), Release build, scenarios: ${SCENARIOS[*]}, DURATION=$DURATION, WARMUP=$WARMUP, REPEAT=$REPEAT (medians)."
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; load average $LOAD_START at the start, $(cut -d' ' -f1 /proc/loadavg) at the end; server and bots on the same machine, \`durability = \"full\"\` (synchronous=FULL), Release build, scenarios: ${SCENARIOS[*]}, DURATION=$DURATION, WARMUP=$WARMUP, REPEAT=$REPEAT (medians)."
     echo
     echo "$TABLE"
     echo

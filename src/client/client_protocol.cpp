@@ -114,7 +114,9 @@ void read_legal(const Value& o, std::optional<std::vector<rules::Command>>& out)
   std::vector<rules::Command> commands;
   for (const Value& c : list->GetArray()) {
     if (!c.IsObject()) continue;
-    if (auto command = codec::command_from_json(json_text(c))) commands.push_back(*command);
+    // Read from the parsed line: writing each command out and parsing it again was
+    // a visible part of the bot's profile (legal lists run to 100+ commands).
+    if (auto command = codec::command_from_json_value(c)) commands.push_back(*command);
   }
   out = std::move(commands);
 }

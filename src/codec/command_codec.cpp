@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/codec/command_list.hpp"
 #include "eryantis/codec/json_value.hpp"
 #include "json_archive.hpp"
 
@@ -102,6 +103,23 @@ rules::Event read_event(JsonIn& in) {
 std::string command_to_json(const Command& c) {
   return detail::write_json({.sparse_students = true},
                             [&](JsonOut& out) { write_command(out, c); });
+}
+
+std::string commands_to_json(std::span<const Command> commands) {
+  std::string text;
+  // ~40-110 bytes per command (a Jester swap is the longest): one growth at most.
+  text.reserve(2 + 64 * commands.size());
+  detail::StringSink sink{text};
+  detail::JsonWriter writer(sink);
+  JsonOut out(writer, {.sparse_students = true});
+  writer.StartArray();
+  for (const Command& c : commands) {
+    writer.StartObject();
+    write_command(out, c);
+    writer.EndObject();
+  }
+  writer.EndArray();
+  return text;
 }
 
 std::expected<Command, DecodeError> command_from_json(std::string_view json) {

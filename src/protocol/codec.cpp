@@ -383,15 +383,26 @@ JsonLine& JsonLine::null_field(std::string_view key) {
 }
 JsonLine& JsonLine::raw_field(std::string_view key, std::string_view json) {
   impl_->writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-  impl_->writer.RawValue(json.data(), json.size(), rapidjson::kObjectType);
+  // An empty RawValue keeps the writer's comma bookkeeping; the text itself is
+  // appended in one piece (rapidjson copies a raw value one Put per byte, and
+  // views and legal lists run to kilobytes).
+  impl_->writer.RawValue(json.data(), 0, rapidjson::kObjectType);
+  impl_->text.append(json);
   return *this;
 }
-std::string JsonLine::str() {
+std::string JsonLine::str() & {
   if (!impl_->closed) {
     impl_->writer.EndObject();
     impl_->closed = true;
   }
   return impl_->text;
+}
+std::string JsonLine::str() && {
+  if (!impl_->closed) {
+    impl_->writer.EndObject();
+    impl_->closed = true;
+  }
+  return std::move(impl_->text);
 }
 
 JsonArray& JsonArray::raw(std::string_view json) {

@@ -78,6 +78,13 @@ void Server::handle(Session& s, const std::string& id, const protocol::Play& m) 
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const rules::Seat seat = s.seat;
+  if (!room->busy && room->waiting.empty() && config_.limits.max_queued_per_match > 0) {
+    // Nothing ahead of it: what enqueue would do at once, without wrapping the
+    // request (and a copy of its command) in a heap-allocated closure.
+    play(*room, conn, id, m);
+    run_next(mid);
+    return;
+  }
   enqueue(*room, conn, id, [this, conn, id, mid, seat, m] {
     Room* room = find_room(mid);
     Session* s = session(conn);
@@ -142,7 +149,11 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
   // Encoded once: the same JSON is stored and (create_match aside) broadcast.
   std::string payload = codec::event_to_json(*event);
   w.events.push_back(store::NewEvent{actor, command_id, *event, rules::hash(next), payload});
-  w.state_after = next;
+  // The store snapshots every snapshot_every events: only then does it need the
+  // state (a State copy per command otherwise).
+  if (const int every = persistence_.snapshot_every();
+      every > 0 && room.seq / every != (room.seq + 1) / every)
+    w.state_after = next;
   std::optional<store::MatchStatus> status;
   if (room.status == store::MatchStatus::Lobby && next.phase != rules::Phase::Setup)
     status = store::MatchStatus::Running;
@@ -213,25 +224,40 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
 void Server::broadcast_event(Room& room, const std::string& view_hash,
                              const std::string& event_json, const std::string& text) {
   const rules::State& st = room.state;
-  const std::string to_act = detail::to_act_json(st);
   room.announced = next_deadline(room);
   const std::string deadline = deadline_json(room, clock_());
+  // What every viewer's line shares is written once (the event, its sentence, who
+  // acts); each viewer's line is that text without its closing brace, then its own
+  // moves, the deadline and (if asked for) its view: the same bytes JsonLine wrote
+  // field by field for each viewer.
+  std::string common = protocol::JsonLine("event")
+                           .field("match", room.id)
+                           .field("seq", room.seq)
+                           .field("hash", view_hash)
+                           .raw_field("event", event_json)
+                           .field("text", text)
+                           .raw_field("to_act", detail::to_act_json(st))
+                           .str();
+  common.pop_back();  // the closing '}'
   auto line_for = [&](ConnectionId conn, rules::Seat seat) {
     const MoveLists moves = move_lists(st, seat);
-    protocol::JsonLine line("event");
-    line.field("match", room.id)
-        .field("seq", room.seq)
-        .field("hash", view_hash)
-        .raw_field("event", event_json)
-        .field("text", text)
-        .raw_field("to_act", to_act)
-        .raw_field("allowed", moves.allowed)
-        .raw_field("legal", moves.legal)
-        .raw_field("deadline", deadline);
     const Session* s = nullptr;
     if (auto it = sessions_.find(conn); it != sessions_.end()) s = &it->second;
-    if (s && s->full_views) line.raw_field("view", codec::view_to_json(rules::view(st, seat)));
-    send(conn, line.str());
+    std::string view;
+    if (s && s->full_views) view = codec::view_to_json(rules::view(st, seat));
+    std::string line;
+    line.reserve(common.size() + moves.allowed.size() + moves.legal.size() + deadline.size() +
+                 view.size() + 48);
+    line.append(common)
+        .append(",\"allowed\":")
+        .append(moves.allowed)
+        .append(",\"legal\":")
+        .append(moves.legal)
+        .append(",\"deadline\":")
+        .append(deadline);
+    if (!view.empty()) line.append(",\"view\":").append(view);
+    line.push_back('}');
+    send(conn, std::move(line));
   };
   for (int i = 0; i < room.players(); ++i)
     if (room.seats[i] && room.seats[i]->connection)

@@ -59,6 +59,8 @@ struct FakePersistence : Persistence {
   bool fail_next = false;
   bool fail_all = false;  // a full disk
   store::StoreCode fail_code = store::StoreCode::Io;
+  int snapshot_interval = 1;  // Persistence::snapshot_every: 1 = every write carries the state
+  int snapshot_every() const override { return snapshot_interval; }
   void submit(MatchWrite w, WriteDone done) override {
     pending.emplace_back(std::move(w), std::move(done));
   }
@@ -293,6 +295,59 @@ TEST_F(ServerTest, FullGameOverTheProtocol) {
       auto again = reply(base, R"({"type":"create_match","players":2})");
       EXPECT_EQ(type_of(again), "joined") << again;
     }
+}
+
+// A State copy per command only when the store will snapshot it: exactly the writes
+// whose events cross a multiple of snapshot_every carry state_after, and it is the
+// state the last event's hash describes.
+TEST_F(ServerTest, StateAfterTravelsOnlyWhenASnapshotFallsDue) {
+  store.snapshot_interval = 4;
+  const store::MatchId m = running_match(2);
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 40 && step(m, {{0, 1}, {1, 2}}, rng); ++i) {
+  }
+  int carried = 0;
+  for (const MatchWrite& w : store.written) {
+    if (w.events.empty() || w.create) continue;  // creating a match is the lobby's write
+    const store::Seq after = w.expected_seq + static_cast<store::Seq>(w.events.size());
+    const bool due = w.expected_seq / 4 != after / 4;
+    EXPECT_EQ(w.state_after.has_value(), due) << "write ending at seq " << after;
+    if (w.state_after) {
+      ++carried;
+      EXPECT_EQ(rules::hash(*w.state_after), w.events.back().state_hash);
+    }
+  }
+  EXPECT_GE(carried, 5);
+}
+
+// Every viewer's event line is written from one shared part: its fields keep the
+// protocol's order, a full-views watcher's line ends with its view, and the
+// seats' lines differ only in what is theirs.
+TEST_F(ServerTest, EventLinesKeepTheirFieldsInOrder) {
+  const store::MatchId m = running_match(2);
+  server.on_open(9, "127.0.0.1:9");
+  ASSERT_EQ(type_of(reply(9, R"({"type":"hello","protocol":1})")), "welcome");
+  ASSERT_EQ(type_of(say(9, R"({"type":"spectate","match":)" + std::to_string(m) + "}").at(0)),
+            "spectating");
+  std::mt19937_64 rng(3);
+  ASSERT_TRUE(step(m, {{0, 1}, {1, 2}}, rng));
+  const std::vector<std::string> seat_keys = {"type", "match",  "seq",     "hash",  "event",
+                                              "text", "to_act", "allowed", "legal", "deadline"};
+  std::vector<std::string> watcher_keys = seat_keys;
+  watcher_keys.push_back("view");
+  for (ConnectionId c : {ConnectionId{1}, ConnectionId{2}, ConnectionId{9}}) {
+    const auto ev = parse(transport.sent[c].back());
+    ASSERT_TRUE(ev.IsObject());
+    std::vector<std::string> keys;
+    for (const auto& member : ev.GetObject()) keys.emplace_back(member.name.GetString());
+    EXPECT_EQ(keys, c == 9 ? watcher_keys : seat_keys) << transport.sent[c].back();
+    EXPECT_STREQ(ev["type"].GetString(), "event");
+  }
+  // What is shared is the same text in every line, up to the viewer's own moves.
+  const std::string& a = transport.sent[1].back();
+  const std::string& b = transport.sent[2].back();
+  const auto shared = a.substr(0, a.find(",\"allowed\":"));
+  EXPECT_EQ(b.substr(0, b.find(",\"allowed\":")), shared);
 }
 
 TEST_F(ServerTest, EveryEventReachesEverySeatAndSpectator) {

@@ -255,6 +255,7 @@ class Runner {
  private:
   void release_paced();
   void start_measuring();
+  void begin_warmup();  // every match seated: the warm-up runs, then measuring starts
   void tick_connects();
   void report(bool final);
   void finish();
@@ -273,6 +274,7 @@ class Runner {
   Clock::time_point last_report_;
   std::size_t logged_in_ = 0;
   std::size_t seated_ = 0;
+  std::optional<Clock::time_point> measure_from_;  // unset until the warm-up is known
   bool announced_connected_ = false;
   bool seating_allowed_ = true;
   std::size_t dead_ = 0;

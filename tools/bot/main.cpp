@@ -36,7 +36,9 @@ int main(int argc, char** argv) {
                  "per command, the probability of a drop+resume, a malformed line or an "
                  "out-of-turn command")
       ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--warmup", o.warmup_s, "seconds excluded from the throughput and latency figures")
+  app.add_option("--warmup", o.warmup_s,
+                 "seconds excluded from the throughput and latency figures, counted from when "
+                 "every match is seated")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--idle", o.idle,
                "seat the matches, then hold them without playing (memory benchmark)");

@@ -131,7 +131,15 @@ bool Runner::may_start_game() const {
 }
 
 bool Runner::measuring(Clock::time_point now) const {
-  return now - started_ >= std::chrono::duration<double>(options_.warmup_s);
+  return measure_from_ && now >= *measure_from_;
+}
+
+void Runner::begin_warmup() {
+  // From when every match is seated: on a loaded machine seating 1,000 matches can
+  // take longer than the warm-up, and its logins and joins are not commands.
+  measure_from_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(options_.warmup_s));
+  loop_.after(static_cast<std::uint64_t>(options_.warmup_s * 1000), [this] { start_measuring(); });
 }
 
 void Runner::queue_connect(Bot& bot) {
@@ -160,6 +168,7 @@ void Runner::on_logged_in() {
 
 void Runner::on_seated() {
   ++seated_;
+  if (seated_ == tables_.size() && options_.warmup_s > 0) begin_warmup();
   if (seated_ == tables_.size())
     std::fprintf(stderr, "eryantis-bot: stage seated %zu matches after %lld ms\n", seated_,
                  static_cast<long long>(ms_between(started_, Clock::now())));
@@ -265,7 +274,10 @@ int Runner::run() {
     pace_at_ = Clock::now();
     loop_.every(1, [this] { release_paced(); });
   }
-  loop_.after(static_cast<std::uint64_t>(options_.warmup_s * 1000), [this] { start_measuring(); });
+  if (options_.warmup_s <= 0) {
+    measure_from_ = started_;
+    loop_.after(0, [this] { start_measuring(); });
+  }  // else from when every match is seated (begin_warmup)
   if (options_.duration_s > 0)
     loop_.after(static_cast<std::uint64_t>(options_.duration_s * 1000), [this] { finish(); });
   loop_.on_signals([this](int) { finish(); });

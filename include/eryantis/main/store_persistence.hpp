@@ -13,6 +13,7 @@ class StorePersistence final : public server::Persistence {
  public:
   explicit StorePersistence(store::GroupCommitter& committer) : committer_(committer) {}
   void submit(server::MatchWrite write, server::WriteDone done) override;
+  int snapshot_every() const override { return committer_.snapshot_every(); }
   // On the loop thread, when woken: runs the completions that are ready.
   std::size_t deliver() { return committer_.deliver_completions(); }
   // Observes each write's commit latency and counts nothing else; null = off.

@@ -35,7 +35,10 @@ class JsonLine {
   JsonLine& null_field(std::string_view key);
   // `json` must already be valid JSON (an object or array produced by a codec).
   JsonLine& raw_field(std::string_view key, std::string_view json);
-  std::string str();
+  // The finished text. On an rvalue (`std::move(line).str()`, or a temporary) the
+  // text is moved out and the line is spent; on an lvalue it is copied.
+  std::string str() &;
+  std::string str() &&;
 
  private:
   JsonLine();

@@ -43,6 +43,9 @@ struct MatchWrite {
   std::optional<std::string> result_json;
   store::Seq expected_seq = 0;
   std::vector<store::NewEvent> events;
+  // The state after the last event, for a snapshot: set only when one falls due
+  // (Persistence::snapshot_every), since copying a State per command costs more
+  // than the rest of the write's bookkeeping.
   std::optional<rules::State> state_after;
   std::optional<Deadline> deadline;  // set (kind None clears it)
 };
@@ -54,6 +57,9 @@ class Persistence {
   virtual ~Persistence() = default;
   // Never blocks on I/O. Writes for one match complete in submission order.
   virtual void submit(MatchWrite write, WriteDone done) = 0;
+  // Events between the store's snapshots: a write whose events cross a multiple of
+  // it carries state_after. 0 = never; 1 (the default) = every write carries it.
+  virtual int snapshot_every() const { return 1; }
 };
 
 }  // namespace eryantis::server

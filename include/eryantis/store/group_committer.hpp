@@ -67,6 +67,10 @@ class GroupCommitter {
   void stop();
 
   Stats stats() const;
+  // The store's snapshot interval (Options::store.snapshot_every): a request whose
+  // events cross a multiple of it should carry state_after, or the writer folds
+  // the match from its previous snapshot instead. Thread-safe (fixed at start).
+  int snapshot_every() const { return options_.store.snapshot_every; }
 
   // True once a transaction failed because the file is damaged (SQLITE_CORRUPT,
   // SQLITE_NOTADB). From then on nothing is written: every request completes
