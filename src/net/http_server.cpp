@@ -1,11 +1,12 @@
 #include "eryantis/net/http_server.hpp"
 
-#include <llhttp.h>
+#include "eryantis/net/http_request_parser.hpp"
+#include "eryantis/net/websocket_session.hpp"
+
 #include <nettle/base64.h>
 #include <nettle/sha1.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
-#include <wslay/wslay.h>
 
 #include <algorithm>
 #include <cctype>
@@ -26,10 +27,6 @@ namespace {
 constexpr std::size_t kReadBufferBytes = 64 * 1024;
 // RFC 6455 §1.3: the accept key is SHA-1(key + this GUID), base64.
 constexpr std::string_view kWebSocketGuid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-
-struct WslayDeleter {
-  void operator()(wslay_event_context* context) const { wslay_event_context_free(context); }
-};
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -156,7 +153,10 @@ std::string_view status_reason(int status) {
   }
 }
 
-struct HttpServer::Connection {
+struct HttpServer::Connection final : HttpRequestParser::Sink, WebSocketSession::Sink {
+  explicit Connection(const HttpServerOptions& options)
+      : parser({options.max_header_bytes, options.max_body_bytes}) {}
+
   enum class Kind { http, websocket };
   enum class State { open, closing, closed };
 
@@ -175,24 +175,25 @@ struct HttpServer::Connection {
   bool peer_eof = false;
   std::uint64_t deadline = 0;  // uv_now() after which it is cut (a slow request, a slow close)
 
-  // HTTP: the request being parsed.
-  llhttp_t parser{};
-  HttpRequest request;
-  std::string header_field;
-  std::string header_value;
-  bool in_value = false;
-  std::size_t header_bytes = 0;
-  std::size_t body_bytes = 0;
-  int reject_status = 0;  // a limit was passed: answered with this status, then closed
-  bool request_done = false;
-
-  // WebSocket.
-  std::unique_ptr<wslay_event_context, WslayDeleter> websocket;
-  std::string_view input;  // what wslay's recv callback still has to read
+  HttpRequestParser parser;                     // HTTP: requests
+  std::unique_ptr<WebSocketSession> websocket;  // after the upgrade: frames
 
   std::string pending;  // bytes queued since the last write
   std::string out;      // bytes of the write in flight
   std::size_t held() const { return pending.size() + out.size(); }
+
+  // HttpRequestParser::Sink: a response per request; a connection that ends
+  // after this response reads no further request.
+  bool on_request(const HttpRequest&) override {
+    server->on_request(*this);
+    return state == State::open;
+  }
+  // WebSocketSession::Sink
+  bool open() const override { return server != nullptr && state == State::open; }
+  void on_text(std::string_view message) override { server->events_->on_line(id, message); }
+  void write(std::string_view bytes) override {
+    if (server != nullptr) server->queue(*this, bytes);
+  }
 };
 
 struct HttpServer::Listener {
@@ -206,133 +207,6 @@ struct HttpServer::Prepare {
 struct HttpServer::Sweeper {
   uv_timer_t timer{};
   HttpServer* server = nullptr;  // not owned
-};
-
-// The C callbacks of llhttp and wslay reach the connection through `data`.
-struct ConnectionAccess {
-  using Connection = HttpServer::Connection;
-
-  static Connection& of(llhttp_t* parser) { return *static_cast<Connection*>(parser->data); }
-
-  static bool over_header_limit(Connection& c, std::size_t length) {
-    c.header_bytes += length;
-    if (c.header_bytes <= c.server->options_.max_header_bytes) return false;
-    c.reject_status = 431;
-    return true;
-  }
-  static void end_header(Connection& c) {
-    if (c.in_value) {
-      c.request.headers.emplace_back(lower(c.header_field), std::move(c.header_value));
-      c.header_field.clear();
-      c.header_value.clear();
-      c.in_value = false;
-    }
-  }
-
-  static const llhttp_settings_t& settings() {
-    static const llhttp_settings_t kSettings = [] {
-      llhttp_settings_t s;
-      llhttp_settings_init(&s);
-      s.on_message_begin = [](llhttp_t* p) {
-        Connection& c = of(p);
-        c.request = HttpRequest{};
-        c.header_field.clear();
-        c.header_value.clear();
-        c.in_value = false;
-        c.header_bytes = 0;
-        c.body_bytes = 0;
-        c.request_done = false;
-        return 0;
-      };
-      s.on_url = [](llhttp_t* p, const char* at, std::size_t length) {
-        Connection& c = of(p);
-        if (over_header_limit(c, length)) return -1;
-        c.request.target.append(at, length);
-        return 0;
-      };
-      s.on_header_field = [](llhttp_t* p, const char* at, std::size_t length) {
-        Connection& c = of(p);
-        if (over_header_limit(c, length)) return -1;
-        end_header(c);
-        c.header_field.append(at, length);
-        return 0;
-      };
-      s.on_header_value = [](llhttp_t* p, const char* at, std::size_t length) {
-        Connection& c = of(p);
-        if (over_header_limit(c, length)) return -1;
-        c.in_value = true;
-        c.header_value.append(at, length);
-        return 0;
-      };
-      s.on_headers_complete = [](llhttp_t* p) {
-        Connection& c = of(p);
-        end_header(c);
-        c.request.method = llhttp_method_name(static_cast<llhttp_method_t>(llhttp_get_method(p)));
-        const std::size_t query = c.request.target.find('?');
-        c.request.path = c.request.target.substr(0, query);
-        if (query != std::string::npos) c.request.query = c.request.target.substr(query + 1);
-        return 0;
-      };
-      s.on_body = [](llhttp_t* p, const char*, std::size_t length) {
-        Connection& c = of(p);
-        c.body_bytes += length;
-        if (c.body_bytes <= c.server->options_.max_body_bytes) return 0;
-        c.reject_status = 413;
-        return -1;
-      };
-      s.on_message_complete = [](llhttp_t* p) {
-        Connection& c = of(p);
-        c.request_done = true;
-        // Upgrades are answered once llhttp has paused (the rest is frames).
-        if (llhttp_get_upgrade(p) != 0) return 0;
-        c.server->on_request(c);
-        // A connection that ends after this response reads no further request.
-        return c.state == Connection::State::open ? 0 : -1;
-      };
-      return s;
-    }();
-    return kSettings;
-  }
-
-  static Connection& of(void* user_data) { return *static_cast<Connection*>(user_data); }
-
-  static const wslay_event_callbacks& websocket_callbacks() {
-    static const wslay_event_callbacks kCallbacks = {
-        // recv: what this read brought, then "would block".
-        [](wslay_event_context_ptr context, std::uint8_t* buffer, std::size_t length, int,
-           void* user_data) -> ssize_t {
-          Connection& c = of(user_data);
-          if (c.input.empty()) {
-            wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK);
-            return -1;
-          }
-          const std::size_t n = std::min(length, c.input.size());
-          std::memcpy(buffer, c.input.data(), n);
-          c.input.remove_prefix(n);
-          return static_cast<ssize_t>(n);
-        },
-        // send: into the connection's queue (its limits apply there).
-        [](wslay_event_context_ptr, const std::uint8_t* data, std::size_t length, int,
-           void* user_data) -> ssize_t {
-          Connection& c = of(user_data);
-          if (c.server == nullptr) return static_cast<ssize_t>(length);
-          c.server->queue(c, std::string_view(reinterpret_cast<const char*>(data), length));
-          return static_cast<ssize_t>(length);
-        },
-        nullptr,  // genmask: servers do not mask
-        nullptr,
-        nullptr,
-        nullptr,
-        [](wslay_event_context_ptr, const wslay_event_on_msg_recv_arg* arg, void* user_data) {
-          Connection& c = of(user_data);
-          if (c.server == nullptr) return;
-          c.server->on_message(
-              c, arg->opcode,
-              std::string_view(reinterpret_cast<const char*>(arg->msg), arg->msg_length));
-        },
-    };
-    return kCallbacks;
-  }
 };
 
 HttpServer::HttpServer(EventLoop& loop, HttpServerOptions options)
@@ -443,7 +317,7 @@ std::expected<int, std::string> HttpServer::listen(const std::string& host, int 
 }
 
 void HttpServer::on_accept() {
-  auto owned = std::make_unique<Connection>();
+  auto owned = std::make_unique<Connection>(options_);
   Connection& connection = *owned;
   if (const int init = uv_tcp_init(loop_.raw(), &connection.tcp); init < 0) {
     log_throttle_.log(spdlog::level::warn, "http accept failed",
@@ -461,8 +335,6 @@ void HttpServer::on_accept() {
   uv_tcp_nodelay(&connection.tcp, 1);
   connection.key = next_key_++;
   connection.deadline = uv_now(loop_.raw()) + options_.request_timeout_ms;
-  llhttp_init(&connection.parser, HTTP_REQUEST, &ConnectionAccess::settings());
-  connection.parser.data = &connection;
   const bool full = connections_.size() >= options_.max_connections;
   connections_.emplace(connection.key, std::move(owned));
 
@@ -505,28 +377,25 @@ void HttpServer::on_read(Connection& connection, const char* data, std::size_t s
     feed_websocket(connection, data, size);
     return;
   }
-  const llhttp_errno_t error = llhttp_execute(&connection.parser, data, size);
+  const HttpRequestParser::Fed fed =
+      connection.parser.feed(std::string_view(data, size), connection);
   if (connection.state != Connection::State::open) return;  // answered and ending
-  if (error == HPE_PAUSED_UPGRADE) {
-    const char* rest = llhttp_get_error_pos(&connection.parser);
-    const std::size_t used = rest != nullptr ? static_cast<std::size_t>(rest - data) : size;
-    if (!connection.request_done) return;
+  if (fed.outcome == HttpRequestParser::Outcome::upgrade) {
     on_request(connection);
-    if (connection.kind == Connection::Kind::websocket && used < size)
-      feed_websocket(connection, data + used, size - used);
+    if (connection.kind == Connection::Kind::websocket && fed.used < size)
+      feed_websocket(connection, data + fed.used, size - fed.used);
     return;
   }
-  if (error != HPE_OK) {
-    const int status = connection.reject_status != 0 ? connection.reject_status : 400;
-    respond(connection, HttpResponse::text(status, std::string(status_reason(status)) + "\n"),
-            false, false);
+  if (fed.outcome == HttpRequestParser::Outcome::refused) {
+    respond(connection,
+            HttpResponse::text(fed.status, std::string(status_reason(fed.status)) + "\n"), false,
+            false);
   }
 }
 
 void HttpServer::on_request(Connection& connection) {
-  const HttpRequest& request = connection.request;
-  const bool keep_alive = llhttp_should_keep_alive(&connection.parser) != 0 &&
-                          llhttp_get_upgrade(&connection.parser) == 0;
+  const HttpRequest& request = connection.parser.request();
+  const bool keep_alive = connection.parser.keep_alive();
   const bool head = request.method == "HEAD";
   const std::optional<std::string> decoded = decode_request_path(request.path);
   if (decoded && !options_.websocket_path.empty() && *decoded == options_.websocket_path &&
@@ -603,14 +472,11 @@ bool HttpServer::try_upgrade(Connection& connection, const HttpRequest& request)
             false, false);
     return false;
   }
-  wslay_event_context_ptr context = nullptr;
-  if (wslay_event_context_server_init(&context, &ConnectionAccess::websocket_callbacks(),
-                                      &connection) != 0) {
+  connection.websocket = WebSocketSession::create(connection, options_.max_message_bytes);
+  if (connection.websocket == nullptr) {
     respond(connection, HttpResponse::text(500, "out of memory\n"), false, false);
     return false;
   }
-  connection.websocket.reset(context);
-  wslay_event_config_set_max_recv_msg_length(context, options_.max_message_bytes);
   queue(connection,
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
         "Connection: Upgrade\r\nSec-WebSocket-Accept: " +
@@ -653,62 +519,35 @@ void HttpServer::respond(Connection& connection, const HttpResponse& response, b
 }
 
 void HttpServer::feed_websocket(Connection& connection, const char* data, std::size_t size) {
-  connection.input = std::string_view(data, size);
-  // A failure needs nothing more here: for a frame its frame layer refuses (a
-  // fragmented or oversized control frame) wslay has queued a close without a
-  // status code and stopped reading; for its other errors, a close with its code.
-  static_cast<void>(wslay_event_recv(connection.websocket.get()));
-  connection.input = {};
+  connection.websocket->feed(std::string_view(data, size));
   if (connection.state != Connection::State::open) return;
   pump_websocket(connection);
 }
 
-// Frames wslay queued (pongs, close replies) go to the write queue; once the
-// close handshake is over (or the peer failed it) the connection ends.
+// Frames the session queued (pongs, close replies) go to the write queue; once
+// our close frame is out (the peer's answering close, its EOF or close_timeout_ms
+// completes it), or the peer failed the handshake, the connection ends.
 void HttpServer::pump_websocket(Connection& connection) {
-  wslay_event_context_ptr context = connection.websocket.get();
-  if (wslay_event_send(context) != 0) {
+  if (!connection.websocket->send()) {
     finish(connection, false);
     return;
   }
-  // Once our close frame is out, the connection ends: the peer's answering close
-  // (or its EOF, or close_timeout_ms) completes it, and nothing more is read.
-  if (connection.state == Connection::State::open &&
-      (wslay_event_get_close_sent(context) != 0 ||
-       (wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0))) {
+  if (connection.state == Connection::State::open && connection.websocket->finished())
     begin_close(connection);
-  }
-}
-
-void HttpServer::on_message(Connection& connection, int opcode, std::string_view message) {
-  if (connection.state != Connection::State::open) return;
-  wslay_event_context_ptr context = connection.websocket.get();
-  if (opcode == WSLAY_TEXT_FRAME) {
-    events_->on_line(connection.id, message);
-    return;
-  }
-  if (opcode == WSLAY_BINARY_FRAME) {
-    static constexpr std::string_view kReason = "binary frames are not part of the protocol";
-    wslay_event_queue_close(context, ws_close::unsupported_data,
-                            reinterpret_cast<const std::uint8_t*>(kReason.data()), kReason.size());
-  }
-  // Ping, pong and close are answered by wslay itself.
 }
 
 void HttpServer::send(ConnectionId id, std::string line) {
   Connection* connection = find(id);
   if (connection == nullptr || connection->state != Connection::State::open) return;
-  wslay_event_msg message{WSLAY_TEXT_FRAME, reinterpret_cast<const std::uint8_t*>(line.data()),
-                          line.size()};
-  if (wslay_event_queue_msg(connection->websocket.get(), &message) != 0) return;
-  if (wslay_event_send(connection->websocket.get()) != 0) finish(*connection, false);
+  if (!connection->websocket->queue_text(line)) return;
+  if (!connection->websocket->send()) finish(*connection, false);
 }
 
 void HttpServer::close(ConnectionId id) {
   Connection* connection = find(id);
   if (connection == nullptr || connection->state != Connection::State::open) return;
-  wslay_event_queue_close(connection->websocket.get(), ws_close::normal, nullptr, 0);
-  wslay_event_send(connection->websocket.get());
+  connection->websocket->queue_close(ws_close::normal);
+  connection->websocket->send();
   begin_close(*connection);
 }
 
@@ -725,8 +564,8 @@ void HttpServer::close_all(std::uint16_t code) {
   for (Connection* connection : all) {
     if (connection->state != Connection::State::open) continue;
     if (connection->kind == Connection::Kind::websocket) {
-      wslay_event_queue_close(connection->websocket.get(), code, nullptr, 0);
-      wslay_event_send(connection->websocket.get());
+      connection->websocket->queue_close(code);
+      connection->websocket->send();
     }
     if (connection->state == Connection::State::open) begin_close(*connection);
   }
@@ -892,7 +731,7 @@ void HttpServer::sweep() {
   for (Connection* connection : late) {
     if (connection->state == Connection::State::open) {
       // A request that did not arrive whole in time (or an idle kept-alive connection).
-      const bool started = connection->header_bytes > 0 && !connection->request_done;
+      const bool started = connection->parser.request_started();
       if (started) {
         respond(*connection, HttpResponse::text(408, "request timeout\n"), false, false);
       } else {
