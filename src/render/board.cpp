@@ -16,7 +16,6 @@ namespace eryantis::render {
 
 using namespace eryantis::rules;
 using words::join;
-using words::reason_words;
 using words::result_words;
 
 namespace {
@@ -159,7 +158,7 @@ class BoardWriter {
     if (s_.events_applied == 0) {
       line("(no match yet: nothing has been created)");
     } else if (s_.phase == Phase::GameOver) {
-      line(p_.bold(fmt::format("Game over ({}): {}", reason_words(s_.result.reason),
+      line(p_.bold(fmt::format("Game over ({}): {}", end_reason_text(s_.result.reason),
                                result_words(s_, short_names()))));
     } else if (s_.phase == Phase::Setup) {
       std::vector<std::string> waiting;
@@ -193,7 +192,7 @@ class BoardWriter {
       notes.push_back("order: " + join(order, " > "));
     }
     if (s_.last_round)
-      notes.push_back(fmt::format("LAST ROUND ({})", reason_words(s_.last_round_reason)));
+      notes.push_back(fmt::format("LAST ROUND ({})", end_reason_text(s_.last_round_reason)));
     if (s_.skip_clouds) notes.push_back("no clouds this round");
     if (s_.phase == Phase::Action) {
       std::vector<std::string> effects;
@@ -395,7 +394,7 @@ class BoardWriter {
       parts.push_back("order " + join(order, ">"));
     }
     if (s_.last_round)
-      parts.push_back(fmt::format("LAST ROUND ({})", reason_words(s_.last_round_reason)));
+      parts.push_back(fmt::format("LAST ROUND ({})", end_reason_text(s_.last_round_reason)));
     if (s_.skip_clouds) parts.push_back("no clouds this round");
     if (s_.phase == Phase::Action && s_.turn.active)
       parts.push_back(character_title(*s_.turn.active) + " active");
@@ -550,9 +549,9 @@ class BoardWriter {
     if (s_.events_applied == 0) {
       line("(no match yet: nothing has been created)");
     } else if (s_.phase == Phase::GameOver) {
-      wrapped(
-          p_.bold("Game over"), 9,
-          fmt::format("({}): {}", reason_words(s_.result.reason), result_words(s_, short_names())));
+      wrapped(p_.bold("Game over"), 9,
+              fmt::format("({}): {}", end_reason_text(s_.result.reason),
+                          result_words(s_, short_names())));
     } else if (s_.phase == Phase::Setup) {
       std::vector<std::string> waiting;
       for (Seat p : seats_to_act(s_)) {
