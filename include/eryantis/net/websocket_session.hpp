@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 
 struct wslay_event_context;
@@ -55,7 +56,8 @@ class WebSocketSession {
   WebSocketSession& operator=(const WebSocketSession&) = delete;
   ~WebSocketSession();
 
-  // Reads every frame in `bytes` (a frame cut short waits for the next feed).
+  // Reads every frame in `bytes` (a frame cut short waits for the next feed; a
+  // control frame is handed to wslay only once it is whole, see whole_control_frames).
   // A bad frame needs nothing from the caller: wslay queues the close (1002,
   // 1007, 1009) and stops reading; send() then writes it.
   void feed(std::string_view bytes);
@@ -64,6 +66,7 @@ class WebSocketSession {
   bool send();
   // Queues one text message; false when the session no longer sends.
   bool queue_text(std::string_view text);
+  // Queues our close; the messages that follow it (in this read or later) are dropped.
   void queue_close(std::uint16_t code, std::string_view reason = {});
   // Our close frame is out, or neither side has anything left to say: the
   // connection can end.
@@ -72,9 +75,16 @@ class WebSocketSession {
  private:
   struct Callbacks;
 
+  // How much of `bytes` (after what is held) wslay may read now: all but a
+  // trailing frame header or control frame cut short, which is held.
+  std::size_t whole_control_frames(std::string_view bytes);
+
   Sink& sink_;
   wslay_event_context* context_ = nullptr;  // owned
   std::string_view input_;                  // what wslay's recv callback still has to read
+  std::string held_;                        // the start of a header or control frame
+  std::uint64_t payload_left_ = 0;          // of the data frame being read
+  bool close_queued_ = false;               // by us: the messages after it are dropped
 };
 
 }  // namespace eryantis::net
