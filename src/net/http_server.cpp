@@ -9,6 +9,9 @@
 #include "eryantis/net/http_request_parser.hpp"
 #include "eryantis/net/websocket_handshake.hpp"
 #include "eryantis/net/websocket_session.hpp"
+#include "listener_socket.hpp"
+#include "outgoing_bytes.hpp"
+#include "peer_name.hpp"
 #include "uv_handle.hpp"
 
 namespace eryantis::net {
@@ -21,26 +24,6 @@ using transport::ConnectionId;
 namespace {
 
 constexpr std::size_t kReadBufferBytes = 64 * 1024;
-
-std::string peer_name(const uv_tcp_t& tcp) {
-  sockaddr_storage address{};
-  int length = sizeof address;
-  if (uv_tcp_getpeername(&tcp, reinterpret_cast<sockaddr*>(&address), &length) != 0)
-    return "unknown";
-  char ip[64] = {};
-  if (address.ss_family == AF_INET6) {
-    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address);
-    uv_ip6_name(in6, ip, sizeof ip);
-    std::string name = "[";
-    name.append(ip).append("]:").append(std::to_string(ntohs(in6->sin6_port)));
-    return name;
-  }
-  const auto* in4 = reinterpret_cast<const sockaddr_in*>(&address);
-  uv_ip4_name(in4, ip, sizeof ip);
-  std::string name(ip);
-  name.append(":").append(std::to_string(ntohs(in4->sin_port)));
-  return name;
-}
 
 }  // namespace
 
@@ -143,10 +126,6 @@ struct HttpServer::Connection final : HttpRequestParser::Sink, WebSocketSession:
   }
 };
 
-struct HttpServer::Listener {
-  uv_tcp_t tcp{};
-  HttpServer* server = nullptr;  // not owned
-};
 struct HttpServer::Prepare {
   uv_prepare_t prepare{};
   HttpServer* server = nullptr;  // not owned
@@ -221,46 +200,17 @@ void HttpServer::add_route(std::string path, HttpHandler handler) {
 std::expected<int, std::string> HttpServer::listen(const std::string& host, int port) {
   if (!init_error_.empty()) return std::unexpected(init_error_);
   if (listener_) return std::unexpected("listen: already listening");
-  if (port < 0 || port > 65535) return std::unexpected("listen: bad port " + std::to_string(port));
-  sockaddr_storage address{};
-  const bool ipv6 = host.find(':') != std::string::npos;
-  int rc = ipv6 ? uv_ip6_addr(host.c_str(), port, reinterpret_cast<sockaddr_in6*>(&address))
-                : uv_ip4_addr(host.c_str(), port, reinterpret_cast<sockaddr_in*>(&address));
-  if (rc < 0) return std::unexpected("listen: bad address '" + host + "': " + uv_strerror(rc));
-  auto listener = std::make_unique<Listener>();
-  rc = uv_tcp_init(loop_.raw(), &listener->tcp);
-  if (rc < 0)
-    return std::unexpected("listen: cannot create a TCP handle: " + std::string(uv_strerror(rc)));
-  listener->server = this;
-  listener->tcp.data = listener.get();
-  rc = uv_tcp_bind(&listener->tcp, reinterpret_cast<const sockaddr*>(&address), 0);
-  if (rc == 0) {
-    rc = uv_listen(as_stream(&listener->tcp), SOMAXCONN, [](uv_stream_t* stream, int status) {
-      auto* owner = static_cast<Listener*>(stream->data);
-      if (owner->server == nullptr) return;
-      if (status < 0) {
-        owner->server->log_throttle_.log(
-            spdlog::level::warn, "http accept failed",
-            fmt::format("http: accept failed: {}", uv_strerror(status)));
-        return;
-      }
-      owner->server->on_accept();
-    });
-  }
-  if (rc < 0) {
-    uv_handle_t* handle = as_handle(&listener->tcp);
-    close_and_free(std::move(listener), handle);
-    return std::unexpected("listen on " + host + ":" + std::to_string(port) + ": " +
-                           uv_strerror(rc));
-  }
-  sockaddr_storage bound{};
-  int length = sizeof bound;
-  uv_tcp_getsockname(&listener->tcp, reinterpret_cast<sockaddr*>(&bound), &length);
-  const int bound_port =
-      ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
-                                        : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-  listener_ = std::move(listener);
-  return bound_port;
+  auto listener = ListenerSocket::open(loop_.raw(), host, port, [this](int status) {
+    if (status < 0) {
+      log_throttle_.log(spdlog::level::warn, "http accept failed",
+                        fmt::format("http: accept failed: {}", uv_strerror(status)));
+      return;
+    }
+    on_accept();
+  });
+  if (!listener) return std::unexpected(listener.error());
+  listener_ = std::move(*listener);
+  return listener_->port();
 }
 
 void HttpServer::on_accept() {
@@ -273,7 +223,7 @@ void HttpServer::on_accept() {
   }
   connection.tcp.data = owned.get();
   connection.server = this;
-  if (const int rc = uv_accept(as_stream(&listener_->tcp), as_stream(&connection.tcp)); rc < 0) {
+  if (const int rc = uv_accept(listener_->stream(), as_stream(&connection.tcp)); rc < 0) {
     log_throttle_.log(spdlog::level::warn, "http accept failed",
                       fmt::format("http: accept failed: {}", uv_strerror(rc)));
     close_and_free(std::move(owned), as_handle(&connection.tcp));
@@ -496,10 +446,7 @@ void HttpServer::close(ConnectionId id) {
 }
 
 void HttpServer::stop_accepting() {
-  if (!listener_) return;
-  listener_->server = nullptr;
-  uv_handle_t* handle = as_handle(&listener_->tcp);
-  close_and_free(std::move(listener_), handle);
+  listener_.reset();
 }
 
 void HttpServer::close_all(std::uint16_t code) {
@@ -524,9 +471,8 @@ HttpServer::Connection* HttpServer::find(ConnectionId id) {
 
 void HttpServer::queue(Connection& connection, std::string_view bytes) {
   if (connection.state == Connection::State::closed) return;
-  const std::size_t queued = connection.pending.size() +
-                             uv_stream_get_write_queue_size(as_stream(&connection.tcp)) +
-                             bytes.size();
+  const std::size_t queued =
+      unsent_after(connection.pending, as_stream(&connection.tcp), bytes.size());
   // An HTTP response may be one whole file (a bundle, a source map): up to
   // max_file_bytes on top of the limit, so one file always fits but a client
   // pipelining requests without reading does not pile them up.
@@ -554,30 +500,25 @@ void HttpServer::mark_dirty(Connection& connection) {
 void HttpServer::flush(Connection& connection) {
   if (connection.writing || connection.pending.empty()) return;
   std::swap(connection.pending, connection.out);
-  uv_stream_t* stream = as_stream(&connection.tcp);
-  uv_buf_t buffer = uv_buf_init(connection.out.data(), connection.out.size());
-  int written = uv_try_write(stream, &buffer, 1);
-  if (written == UV_EAGAIN) written = 0;
-  if (written < 0) {
-    finish(connection, false);
-    return;
+  const WriteResult result = start_write(as_stream(&connection.tcp), &connection.write_req,
+                                         connection.out, [](uv_write_t* request, int status) {
+                                           auto* connection =
+                                               static_cast<Connection*>(request->handle->data);
+                                           if (connection->server != nullptr)
+                                             connection->server->on_write_done(*connection, status);
+                                         });
+  switch (result.state) {
+    case WriteStart::done:
+      queued_bytes_ -= connection.out.size();
+      connection.out.clear();
+      return;
+    case WriteStart::in_flight:
+      connection.writing = true;
+      return;
+    case WriteStart::failed:
+      finish(connection, false);
+      return;
   }
-  if (static_cast<std::size_t>(written) == connection.out.size()) {
-    queued_bytes_ -= connection.out.size();
-    connection.out.clear();
-    return;
-  }
-  buffer = uv_buf_init(connection.out.data() + written, connection.out.size() - written);
-  const int rc =
-      uv_write(&connection.write_req, stream, &buffer, 1, [](uv_write_t* request, int status) {
-        auto* connection = static_cast<Connection*>(request->handle->data);
-        if (connection->server != nullptr) connection->server->on_write_done(*connection, status);
-      });
-  if (rc < 0) {
-    finish(connection, false);
-    return;
-  }
-  connection.writing = true;
 }
 
 void HttpServer::on_write_done(Connection& connection, int status) {

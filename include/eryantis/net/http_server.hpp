@@ -26,6 +26,8 @@
 
 namespace eryantis::net {
 
+class ListenerSocket;
+
 struct HttpServerOptions {
   // The path that upgrades to WebSocket; empty = no WebSocket endpoint.
   std::string websocket_path = "/ws";
@@ -99,7 +101,6 @@ class HttpServer final : public transport::Transport {
   struct Connection;  // defined in the .cpp; public for its C callbacks
 
  private:
-  struct Listener;
   struct Prepare;
   struct Sweeper;
 
@@ -130,7 +131,7 @@ class HttpServer final : public transport::Transport {
   StaticFiles static_files_;
   std::vector<std::pair<std::string, HttpHandler>> routes_;
   EventLoop::StopHook stop_hook_;
-  std::unique_ptr<Listener> listener_;
+  std::unique_ptr<ListenerSocket> listener_;
   std::unique_ptr<Prepare> prepare_;  // flushes writes and reports closes each loop turn
   std::unique_ptr<Sweeper> sweeper_;  // cuts slow requests and slow closes
   std::string init_error_;            // a handle libuv could not set up: listen() reports it
