@@ -76,7 +76,7 @@ void WebSocketSession::feed(std::string_view bytes) {
     held_.clear();
     bytes = joined;
   }
-  const std::size_t ready = whole_control_frames(bytes);
+  const std::size_t ready = whole_control_payloads(bytes);
   held_.assign(bytes.substr(ready));
   input_ = bytes.substr(0, ready);
   // A failure needs nothing more here: for a frame its frame layer refuses (a
@@ -89,40 +89,48 @@ void WebSocketSession::feed(std::string_view bytes) {
 // wslay (1.1.1) checks that a close frame's reason is UTF-8 from the third byte
 // of every piece of it that a read brings, not from the third byte of the
 // payload: a reason split across reads escaped the check and was echoed back in
-// our close frame (found by fuzz_ws_frames). So a control frame (at most 2 + 4 +
-// 125 bytes from a client) goes to wslay whole; data frames go as they come.
-std::size_t WebSocketSession::whole_control_frames(std::string_view bytes) {
+// our close frame (found by fuzz_ws_frames). So a control frame's payload (at
+// most 125 bytes) goes to wslay in one piece; headers and data go as they come,
+// so that wslay refuses a bad header as soon as it sees it.
+std::size_t WebSocketSession::whole_control_payloads(std::string_view bytes) {
   constexpr std::uint64_t kMaxControlPayload = 125;  // RFC 6455 §5.5
   std::size_t at = 0;
   while (at < bytes.size()) {
+    const std::size_t left = bytes.size() - at;
     if (payload_left_ > 0) {
       const std::size_t take =
-          static_cast<std::size_t>(std::min<std::uint64_t>(payload_left_, bytes.size() - at));
+          static_cast<std::size_t>(std::min<std::uint64_t>(payload_left_, left));
       payload_left_ -= take;
       at += take;
       continue;
     }
-    // A frame header: 2 bytes, 2 or 8 more for a long length, 4 for the mask.
-    if (bytes.size() - at < 2) return at;
-    const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(bytes[at + i]); };
-    const bool control = (byte(0) & 0x08) != 0;
+    if (control_left_ > 0) {
+      if (left < control_left_) return at;  // held until the rest comes
+      at += static_cast<std::size_t>(control_left_);
+      control_left_ = 0;
+      continue;
+    }
+    // A frame header, byte by byte: 2 bytes, 2 or 8 more for a long length, 4
+    // for the mask.
+    header_ += bytes[at++];
+    if (header_.size() < 2) continue;
+    const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(header_[i]); };
     const std::uint8_t length7 = byte(1) & 0x7F;
     const std::size_t extra = length7 == 126 ? 2 : length7 == 127 ? 8 : 0;
-    const std::size_t header = 2 + extra + ((byte(1) & 0x80) != 0 ? 4 : 0);
-    if (bytes.size() - at < header) return at;
+    if (header_.size() < 2 + extra + ((byte(1) & 0x80) != 0 ? 4 : 0)) continue;
     std::uint64_t length = length7;
     if (extra > 0) {
       length = 0;
       for (std::size_t i = 0; i < extra; ++i) length = (length << 8) | byte(2 + i);
     }
+    const bool control = (byte(0) & 0x08) != 0;
+    // A control frame longer than 125 bytes is refused by wslay, which stops reading.
     if (control && length <= kMaxControlPayload) {
-      if (bytes.size() - at < header + length) return at;
-      at += header + static_cast<std::size_t>(length);
+      control_left_ = length;
     } else {
-      // Data, or a control frame wslay refuses for its length (and stops reading).
-      at += header;
       payload_left_ = length;
     }
+    header_.clear();
   }
   return at;
 }

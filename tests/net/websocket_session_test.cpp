@@ -135,6 +135,14 @@ TEST(WebSocketSession, RefusesANonUtf8CloseReasonHoweverItIsSplit) {
   }
 }
 
+// A header wslay refuses (reserved bits, a 64-bit length with its top bit set)
+// is refused as soon as it arrives, even before the mask: nothing is held for it.
+TEST(WebSocketSession, RefusesABadHeaderBeforeItIsWhole) {
+  const Peer peer = run(std::string(12, '\xff'));
+  EXPECT_FALSE(peer.is_open);
+  EXPECT_NE(peer.close_code(), 0);
+}
+
 TEST(WebSocketSession, HoldsOnlyWhatACutControlFrameNeeds) {
   // A long text message split everywhere still arrives whole, and a ping cut
   // after its header is answered once its payload comes.

@@ -57,7 +57,8 @@ class WebSocketSession {
   ~WebSocketSession();
 
   // Reads every frame in `bytes` (a frame cut short waits for the next feed; a
-  // control frame is handed to wslay only once it is whole, see whole_control_frames).
+  // control frame's payload is handed to wslay only once it is whole, see
+  // whole_control_payloads).
   // A bad frame needs nothing from the caller: wslay queues the close (1002,
   // 1007, 1009) and stops reading; send() then writes it.
   void feed(std::string_view bytes);
@@ -75,15 +76,17 @@ class WebSocketSession {
  private:
   struct Callbacks;
 
-  // How much of `bytes` (after what is held) wslay may read now: all but a
-  // trailing frame header or control frame cut short, which is held.
-  std::size_t whole_control_frames(std::string_view bytes);
+  // How much of `bytes` (what is held, then the new bytes) wslay may read now:
+  // all but the payload of a control frame cut short, which is held.
+  std::size_t whole_control_payloads(std::string_view bytes);
 
   Sink& sink_;
   wslay_event_context* context_ = nullptr;  // owned
   std::string_view input_;                  // what wslay's recv callback still has to read
-  std::string held_;                        // the start of a header or control frame
+  std::string held_;                        // the start of a control frame's payload
+  std::string header_;                      // the frame header read so far (2 to 14 bytes)
   std::uint64_t payload_left_ = 0;          // of the data frame being read
+  std::uint64_t control_left_ = 0;          // of the control frame being read
   bool close_queued_ = false;               // by us: the messages after it are dropped
 };
 
