@@ -1,17 +1,17 @@
 #include "eryantis/net/http_server.hpp"
 
-#include <llhttp.h>
-#include <nettle/base64.h>
-#include <nettle/sha1.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
-#include <wslay/wslay.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cstring>
 #include <string_view>
 
+#include "eryantis/net/http_request_parser.hpp"
+#include "eryantis/net/websocket_handshake.hpp"
+#include "eryantis/net/websocket_session.hpp"
+#include "listener_socket.hpp"
+#include "outgoing_bytes.hpp"
+#include "peer_name.hpp"
 #include "uv_handle.hpp"
 
 namespace eryantis::net {
@@ -24,79 +24,6 @@ using transport::ConnectionId;
 namespace {
 
 constexpr std::size_t kReadBufferBytes = 64 * 1024;
-// RFC 6455 §1.3: the accept key is SHA-1(key + this GUID), base64.
-constexpr std::string_view kWebSocketGuid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-
-struct WslayDeleter {
-  void operator()(wslay_event_context* context) const { wslay_event_context_free(context); }
-};
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Whether a comma-separated header value lists `token` (case-insensitive).
-bool has_token(const std::string* value, std::string_view token) {
-  if (value == nullptr) return false;
-  const std::string text = lower(*value);
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t end = text.find(',', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view item(text.data() + pos, end - pos);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-    if (item == token) return true;
-    pos = end + 1;
-  }
-  return false;
-}
-
-// A client's key is 16 random bytes in base64 (RFC 6455 §4.1): 24 characters.
-bool valid_websocket_key(const std::string& key) {
-  if (key.size() != 24) return false;
-  base64_decode_ctx ctx;
-  base64_decode_init(&ctx);
-  std::uint8_t bytes[24];
-  std::size_t length = sizeof bytes;
-  return base64_decode_update(&ctx, &length, bytes, key.size(), key.c_str()) == 1 &&
-         base64_decode_final(&ctx) == 1 && length == 16;
-}
-
-std::string websocket_accept(const std::string& key) {
-  sha1_ctx sha;
-  sha1_init(&sha);
-  sha1_update(&sha, key.size(), reinterpret_cast<const std::uint8_t*>(key.data()));
-  sha1_update(&sha, kWebSocketGuid.size(),
-              reinterpret_cast<const std::uint8_t*>(kWebSocketGuid.data()));
-  std::uint8_t digest[SHA1_DIGEST_SIZE];
-  sha1_digest(&sha, sizeof digest, digest);
-  std::string encoded(BASE64_ENCODE_RAW_LENGTH(SHA1_DIGEST_SIZE), '\0');
-  base64_encode_raw(encoded.data(), sizeof digest, digest);
-  return encoded;
-}
-
-std::string peer_name(const uv_tcp_t& tcp) {
-  sockaddr_storage address{};
-  int length = sizeof address;
-  if (uv_tcp_getpeername(&tcp, reinterpret_cast<sockaddr*>(&address), &length) != 0)
-    return "unknown";
-  char ip[64] = {};
-  if (address.ss_family == AF_INET6) {
-    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address);
-    uv_ip6_name(in6, ip, sizeof ip);
-    std::string name = "[";
-    name.append(ip).append("]:").append(std::to_string(ntohs(in6->sin6_port)));
-    return name;
-  }
-  const auto* in4 = reinterpret_cast<const sockaddr_in*>(&address);
-  uv_ip4_name(in4, ip, sizeof ip);
-  std::string name(ip);
-  name.append(":").append(std::to_string(ntohs(in4->sin_port)));
-  return name;
-}
 
 }  // namespace
 
@@ -156,7 +83,10 @@ std::string_view status_reason(int status) {
   }
 }
 
-struct HttpServer::Connection {
+struct HttpServer::Connection final : HttpRequestParser::Sink, WebSocketSession::Sink {
+  explicit Connection(const HttpServerOptions& options)
+      : parser({options.max_header_bytes, options.max_body_bytes}) {}
+
   enum class Kind { http, websocket };
   enum class State { open, closing, closed };
 
@@ -175,30 +105,27 @@ struct HttpServer::Connection {
   bool peer_eof = false;
   std::uint64_t deadline = 0;  // uv_now() after which it is cut (a slow request, a slow close)
 
-  // HTTP: the request being parsed.
-  llhttp_t parser{};
-  HttpRequest request;
-  std::string header_field;
-  std::string header_value;
-  bool in_value = false;
-  std::size_t header_bytes = 0;
-  std::size_t body_bytes = 0;
-  int reject_status = 0;  // a limit was passed: answered with this status, then closed
-  bool request_done = false;
-
-  // WebSocket.
-  std::unique_ptr<wslay_event_context, WslayDeleter> websocket;
-  std::string_view input;  // what wslay's recv callback still has to read
+  HttpRequestParser parser;                     // HTTP: requests
+  std::unique_ptr<WebSocketSession> websocket;  // after the upgrade: frames
 
   std::string pending;  // bytes queued since the last write
   std::string out;      // bytes of the write in flight
   std::size_t held() const { return pending.size() + out.size(); }
+
+  // HttpRequestParser::Sink: a response per request; a connection that ends
+  // after this response reads no further request.
+  bool on_request(const HttpRequest&) override {
+    server->on_request(*this);
+    return state == State::open;
+  }
+  // WebSocketSession::Sink
+  bool open() const override { return server != nullptr && state == State::open; }
+  void on_text(std::string_view message) override { server->events_->on_line(id, message); }
+  void write(std::string_view bytes) override {
+    if (server != nullptr) server->queue(*this, bytes);
+  }
 };
 
-struct HttpServer::Listener {
-  uv_tcp_t tcp{};
-  HttpServer* server = nullptr;  // not owned
-};
 struct HttpServer::Prepare {
   uv_prepare_t prepare{};
   HttpServer* server = nullptr;  // not owned
@@ -206,133 +133,6 @@ struct HttpServer::Prepare {
 struct HttpServer::Sweeper {
   uv_timer_t timer{};
   HttpServer* server = nullptr;  // not owned
-};
-
-// The C callbacks of llhttp and wslay reach the connection through `data`.
-struct ConnectionAccess {
-  using Connection = HttpServer::Connection;
-
-  static Connection& of(llhttp_t* parser) { return *static_cast<Connection*>(parser->data); }
-
-  static bool over_header_limit(Connection& c, std::size_t length) {
-    c.header_bytes += length;
-    if (c.header_bytes <= c.server->options_.max_header_bytes) return false;
-    c.reject_status = 431;
-    return true;
-  }
-  static void end_header(Connection& c) {
-    if (c.in_value) {
-      c.request.headers.emplace_back(lower(c.header_field), std::move(c.header_value));
-      c.header_field.clear();
-      c.header_value.clear();
-      c.in_value = false;
-    }
-  }
-
-  static const llhttp_settings_t& settings() {
-    static const llhttp_settings_t kSettings = [] {
-      llhttp_settings_t s;
-      llhttp_settings_init(&s);
-      s.on_message_begin = [](llhttp_t* p) {
-        Connection& c = of(p);
-        c.request = HttpRequest{};
-        c.header_field.clear();
-        c.header_value.clear();
-        c.in_value = false;
-        c.header_bytes = 0;
-        c.body_bytes = 0;
-        c.request_done = false;
-        return 0;
-      };
-      s.on_url = [](llhttp_t* p, const char* at, std::size_t length) {
-        Connection& c = of(p);
-        if (over_header_limit(c, length)) return -1;
-        c.request.target.append(at, length);
-        return 0;
-      };
-      s.on_header_field = [](llhttp_t* p, const char* at, std::size_t length) {
-        Connection& c = of(p);
-        if (over_header_limit(c, length)) return -1;
-        end_header(c);
-        c.header_field.append(at, length);
-        return 0;
-      };
-      s.on_header_value = [](llhttp_t* p, const char* at, std::size_t length) {
-        Connection& c = of(p);
-        if (over_header_limit(c, length)) return -1;
-        c.in_value = true;
-        c.header_value.append(at, length);
-        return 0;
-      };
-      s.on_headers_complete = [](llhttp_t* p) {
-        Connection& c = of(p);
-        end_header(c);
-        c.request.method = llhttp_method_name(static_cast<llhttp_method_t>(llhttp_get_method(p)));
-        const std::size_t query = c.request.target.find('?');
-        c.request.path = c.request.target.substr(0, query);
-        if (query != std::string::npos) c.request.query = c.request.target.substr(query + 1);
-        return 0;
-      };
-      s.on_body = [](llhttp_t* p, const char*, std::size_t length) {
-        Connection& c = of(p);
-        c.body_bytes += length;
-        if (c.body_bytes <= c.server->options_.max_body_bytes) return 0;
-        c.reject_status = 413;
-        return -1;
-      };
-      s.on_message_complete = [](llhttp_t* p) {
-        Connection& c = of(p);
-        c.request_done = true;
-        // Upgrades are answered once llhttp has paused (the rest is frames).
-        if (llhttp_get_upgrade(p) != 0) return 0;
-        c.server->on_request(c);
-        // A connection that ends after this response reads no further request.
-        return c.state == Connection::State::open ? 0 : -1;
-      };
-      return s;
-    }();
-    return kSettings;
-  }
-
-  static Connection& of(void* user_data) { return *static_cast<Connection*>(user_data); }
-
-  static const wslay_event_callbacks& websocket_callbacks() {
-    static const wslay_event_callbacks kCallbacks = {
-        // recv: what this read brought, then "would block".
-        [](wslay_event_context_ptr context, std::uint8_t* buffer, std::size_t length, int,
-           void* user_data) -> ssize_t {
-          Connection& c = of(user_data);
-          if (c.input.empty()) {
-            wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK);
-            return -1;
-          }
-          const std::size_t n = std::min(length, c.input.size());
-          std::memcpy(buffer, c.input.data(), n);
-          c.input.remove_prefix(n);
-          return static_cast<ssize_t>(n);
-        },
-        // send: into the connection's queue (its limits apply there).
-        [](wslay_event_context_ptr, const std::uint8_t* data, std::size_t length, int,
-           void* user_data) -> ssize_t {
-          Connection& c = of(user_data);
-          if (c.server == nullptr) return static_cast<ssize_t>(length);
-          c.server->queue(c, std::string_view(reinterpret_cast<const char*>(data), length));
-          return static_cast<ssize_t>(length);
-        },
-        nullptr,  // genmask: servers do not mask
-        nullptr,
-        nullptr,
-        nullptr,
-        [](wslay_event_context_ptr, const wslay_event_on_msg_recv_arg* arg, void* user_data) {
-          Connection& c = of(user_data);
-          if (c.server == nullptr) return;
-          c.server->on_message(
-              c, arg->opcode,
-              std::string_view(reinterpret_cast<const char*>(arg->msg), arg->msg_length));
-        },
-    };
-    return kCallbacks;
-  }
 };
 
 HttpServer::HttpServer(EventLoop& loop, HttpServerOptions options)
@@ -400,50 +200,21 @@ void HttpServer::add_route(std::string path, HttpHandler handler) {
 std::expected<int, std::string> HttpServer::listen(const std::string& host, int port) {
   if (!init_error_.empty()) return std::unexpected(init_error_);
   if (listener_) return std::unexpected("listen: already listening");
-  if (port < 0 || port > 65535) return std::unexpected("listen: bad port " + std::to_string(port));
-  sockaddr_storage address{};
-  const bool ipv6 = host.find(':') != std::string::npos;
-  int rc = ipv6 ? uv_ip6_addr(host.c_str(), port, reinterpret_cast<sockaddr_in6*>(&address))
-                : uv_ip4_addr(host.c_str(), port, reinterpret_cast<sockaddr_in*>(&address));
-  if (rc < 0) return std::unexpected("listen: bad address '" + host + "': " + uv_strerror(rc));
-  auto listener = std::make_unique<Listener>();
-  rc = uv_tcp_init(loop_.raw(), &listener->tcp);
-  if (rc < 0)
-    return std::unexpected("listen: cannot create a TCP handle: " + std::string(uv_strerror(rc)));
-  listener->server = this;
-  listener->tcp.data = listener.get();
-  rc = uv_tcp_bind(&listener->tcp, reinterpret_cast<const sockaddr*>(&address), 0);
-  if (rc == 0) {
-    rc = uv_listen(as_stream(&listener->tcp), SOMAXCONN, [](uv_stream_t* stream, int status) {
-      auto* owner = static_cast<Listener*>(stream->data);
-      if (owner->server == nullptr) return;
-      if (status < 0) {
-        owner->server->log_throttle_.log(
-            spdlog::level::warn, "http accept failed",
-            fmt::format("http: accept failed: {}", uv_strerror(status)));
-        return;
-      }
-      owner->server->on_accept();
-    });
-  }
-  if (rc < 0) {
-    uv_handle_t* handle = as_handle(&listener->tcp);
-    close_and_free(std::move(listener), handle);
-    return std::unexpected("listen on " + host + ":" + std::to_string(port) + ": " +
-                           uv_strerror(rc));
-  }
-  sockaddr_storage bound{};
-  int length = sizeof bound;
-  uv_tcp_getsockname(&listener->tcp, reinterpret_cast<sockaddr*>(&bound), &length);
-  const int bound_port =
-      ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
-                                        : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-  listener_ = std::move(listener);
-  return bound_port;
+  auto listener = ListenerSocket::open(loop_.raw(), host, port, [this](int status) {
+    if (status < 0) {
+      log_throttle_.log(spdlog::level::warn, "http accept failed",
+                        fmt::format("http: accept failed: {}", uv_strerror(status)));
+      return;
+    }
+    on_accept();
+  });
+  if (!listener) return std::unexpected(listener.error());
+  listener_ = std::move(*listener);
+  return listener_->port();
 }
 
 void HttpServer::on_accept() {
-  auto owned = std::make_unique<Connection>();
+  auto owned = std::make_unique<Connection>(options_);
   Connection& connection = *owned;
   if (const int init = uv_tcp_init(loop_.raw(), &connection.tcp); init < 0) {
     log_throttle_.log(spdlog::level::warn, "http accept failed",
@@ -452,7 +223,7 @@ void HttpServer::on_accept() {
   }
   connection.tcp.data = owned.get();
   connection.server = this;
-  if (const int rc = uv_accept(as_stream(&listener_->tcp), as_stream(&connection.tcp)); rc < 0) {
+  if (const int rc = uv_accept(listener_->stream(), as_stream(&connection.tcp)); rc < 0) {
     log_throttle_.log(spdlog::level::warn, "http accept failed",
                       fmt::format("http: accept failed: {}", uv_strerror(rc)));
     close_and_free(std::move(owned), as_handle(&connection.tcp));
@@ -461,8 +232,6 @@ void HttpServer::on_accept() {
   uv_tcp_nodelay(&connection.tcp, 1);
   connection.key = next_key_++;
   connection.deadline = uv_now(loop_.raw()) + options_.request_timeout_ms;
-  llhttp_init(&connection.parser, HTTP_REQUEST, &ConnectionAccess::settings());
-  connection.parser.data = &connection;
   const bool full = connections_.size() >= options_.max_connections;
   connections_.emplace(connection.key, std::move(owned));
 
@@ -505,28 +274,25 @@ void HttpServer::on_read(Connection& connection, const char* data, std::size_t s
     feed_websocket(connection, data, size);
     return;
   }
-  const llhttp_errno_t error = llhttp_execute(&connection.parser, data, size);
+  const HttpRequestParser::Fed fed =
+      connection.parser.feed(std::string_view(data, size), connection);
   if (connection.state != Connection::State::open) return;  // answered and ending
-  if (error == HPE_PAUSED_UPGRADE) {
-    const char* rest = llhttp_get_error_pos(&connection.parser);
-    const std::size_t used = rest != nullptr ? static_cast<std::size_t>(rest - data) : size;
-    if (!connection.request_done) return;
+  if (fed.outcome == HttpRequestParser::Outcome::upgrade) {
     on_request(connection);
-    if (connection.kind == Connection::Kind::websocket && used < size)
-      feed_websocket(connection, data + used, size - used);
+    if (connection.kind == Connection::Kind::websocket && fed.used < size)
+      feed_websocket(connection, data + fed.used, size - fed.used);
     return;
   }
-  if (error != HPE_OK) {
-    const int status = connection.reject_status != 0 ? connection.reject_status : 400;
-    respond(connection, HttpResponse::text(status, std::string(status_reason(status)) + "\n"),
-            false, false);
+  if (fed.outcome == HttpRequestParser::Outcome::refused) {
+    respond(connection,
+            HttpResponse::text(fed.status, std::string(status_reason(fed.status)) + "\n"), false,
+            false);
   }
 }
 
 void HttpServer::on_request(Connection& connection) {
-  const HttpRequest& request = connection.request;
-  const bool keep_alive = llhttp_should_keep_alive(&connection.parser) != 0 &&
-                          llhttp_get_upgrade(&connection.parser) == 0;
+  const HttpRequest& request = connection.parser.request();
+  const bool keep_alive = connection.parser.keep_alive();
   const bool head = request.method == "HEAD";
   const std::optional<std::string> decoded = decode_request_path(request.path);
   if (decoded && !options_.websocket_path.empty() && *decoded == options_.websocket_path &&
@@ -582,17 +348,14 @@ bool HttpServer::origin_allowed(const HttpRequest& request) const {
 }
 
 bool HttpServer::try_upgrade(Connection& connection, const HttpRequest& request) {
-  const std::string* key = request.header("sec-websocket-key");
-  const std::string* version = request.header("sec-websocket-version");
-  if (request.method != "GET" || !has_token(request.header("upgrade"), "websocket") ||
-      !has_token(request.header("connection"), "upgrade") || key == nullptr ||
-      !valid_websocket_key(*key)) {
+  const UpgradeCheck check = check_upgrade_request(request);
+  if (check == UpgradeCheck::not_websocket) {
     respond(connection,
             HttpResponse::text(400, "a WebSocket upgrade (RFC 6455) is expected here\n"), false,
             false);
     return false;
   }
-  if (version == nullptr || *version != "13") {
+  if (check == UpgradeCheck::bad_version) {
     HttpResponse response = HttpResponse::text(426, "WebSocket version 13 only\n");
     response.headers.emplace_back("Sec-WebSocket-Version", "13");
     respond(connection, response, false, false);
@@ -603,18 +366,15 @@ bool HttpServer::try_upgrade(Connection& connection, const HttpRequest& request)
             false, false);
     return false;
   }
-  wslay_event_context_ptr context = nullptr;
-  if (wslay_event_context_server_init(&context, &ConnectionAccess::websocket_callbacks(),
-                                      &connection) != 0) {
+  connection.websocket = WebSocketSession::create(connection, options_.max_message_bytes);
+  if (connection.websocket == nullptr) {
     respond(connection, HttpResponse::text(500, "out of memory\n"), false, false);
     return false;
   }
-  connection.websocket.reset(context);
-  wslay_event_config_set_max_recv_msg_length(context, options_.max_message_bytes);
   queue(connection,
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
         "Connection: Upgrade\r\nSec-WebSocket-Accept: " +
-            websocket_accept(*key) + "\r\n\r\n");
+            websocket_accept(*request.header("sec-websocket-key")) + "\r\n\r\n");
   connection.kind = Connection::Kind::websocket;
   connection.deadline = 0;  // the server's heartbeats watch it from now on
   connection.id = next_id_++;
@@ -653,70 +413,40 @@ void HttpServer::respond(Connection& connection, const HttpResponse& response, b
 }
 
 void HttpServer::feed_websocket(Connection& connection, const char* data, std::size_t size) {
-  connection.input = std::string_view(data, size);
-  // A failure needs nothing more here: for a frame its frame layer refuses (a
-  // fragmented or oversized control frame) wslay has queued a close without a
-  // status code and stopped reading; for its other errors, a close with its code.
-  static_cast<void>(wslay_event_recv(connection.websocket.get()));
-  connection.input = {};
+  connection.websocket->feed(std::string_view(data, size));
   if (connection.state != Connection::State::open) return;
   pump_websocket(connection);
 }
 
-// Frames wslay queued (pongs, close replies) go to the write queue; once the
-// close handshake is over (or the peer failed it) the connection ends.
+// Frames the session queued (pongs, close replies) go to the write queue; once
+// our close frame is out (the peer's answering close, its EOF or close_timeout_ms
+// completes it), or the peer failed the handshake, the connection ends.
 void HttpServer::pump_websocket(Connection& connection) {
-  wslay_event_context_ptr context = connection.websocket.get();
-  if (wslay_event_send(context) != 0) {
+  if (!connection.websocket->send()) {
     finish(connection, false);
     return;
   }
-  // Once our close frame is out, the connection ends: the peer's answering close
-  // (or its EOF, or close_timeout_ms) completes it, and nothing more is read.
-  if (connection.state == Connection::State::open &&
-      (wslay_event_get_close_sent(context) != 0 ||
-       (wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0))) {
+  if (connection.state == Connection::State::open && connection.websocket->finished())
     begin_close(connection);
-  }
-}
-
-void HttpServer::on_message(Connection& connection, int opcode, std::string_view message) {
-  if (connection.state != Connection::State::open) return;
-  wslay_event_context_ptr context = connection.websocket.get();
-  if (opcode == WSLAY_TEXT_FRAME) {
-    events_->on_line(connection.id, message);
-    return;
-  }
-  if (opcode == WSLAY_BINARY_FRAME) {
-    static constexpr std::string_view kReason = "binary frames are not part of the protocol";
-    wslay_event_queue_close(context, ws_close::unsupported_data,
-                            reinterpret_cast<const std::uint8_t*>(kReason.data()), kReason.size());
-  }
-  // Ping, pong and close are answered by wslay itself.
 }
 
 void HttpServer::send(ConnectionId id, std::string line) {
   Connection* connection = find(id);
   if (connection == nullptr || connection->state != Connection::State::open) return;
-  wslay_event_msg message{WSLAY_TEXT_FRAME, reinterpret_cast<const std::uint8_t*>(line.data()),
-                          line.size()};
-  if (wslay_event_queue_msg(connection->websocket.get(), &message) != 0) return;
-  if (wslay_event_send(connection->websocket.get()) != 0) finish(*connection, false);
+  if (!connection->websocket->queue_text(line)) return;
+  if (!connection->websocket->send()) finish(*connection, false);
 }
 
 void HttpServer::close(ConnectionId id) {
   Connection* connection = find(id);
   if (connection == nullptr || connection->state != Connection::State::open) return;
-  wslay_event_queue_close(connection->websocket.get(), ws_close::normal, nullptr, 0);
-  wslay_event_send(connection->websocket.get());
+  connection->websocket->queue_close(ws_close::normal);
+  connection->websocket->send();
   begin_close(*connection);
 }
 
 void HttpServer::stop_accepting() {
-  if (!listener_) return;
-  listener_->server = nullptr;
-  uv_handle_t* handle = as_handle(&listener_->tcp);
-  close_and_free(std::move(listener_), handle);
+  listener_.reset();
 }
 
 void HttpServer::close_all(std::uint16_t code) {
@@ -725,8 +455,8 @@ void HttpServer::close_all(std::uint16_t code) {
   for (Connection* connection : all) {
     if (connection->state != Connection::State::open) continue;
     if (connection->kind == Connection::Kind::websocket) {
-      wslay_event_queue_close(connection->websocket.get(), code, nullptr, 0);
-      wslay_event_send(connection->websocket.get());
+      connection->websocket->queue_close(code);
+      connection->websocket->send();
     }
     if (connection->state == Connection::State::open) begin_close(*connection);
   }
@@ -741,9 +471,8 @@ HttpServer::Connection* HttpServer::find(ConnectionId id) {
 
 void HttpServer::queue(Connection& connection, std::string_view bytes) {
   if (connection.state == Connection::State::closed) return;
-  const std::size_t queued = connection.pending.size() +
-                             uv_stream_get_write_queue_size(as_stream(&connection.tcp)) +
-                             bytes.size();
+  const std::size_t queued =
+      unsent_after(connection.pending, as_stream(&connection.tcp), bytes.size());
   // An HTTP response may be one whole file (a bundle, a source map): up to
   // max_file_bytes on top of the limit, so one file always fits but a client
   // pipelining requests without reading does not pile them up.
@@ -771,30 +500,25 @@ void HttpServer::mark_dirty(Connection& connection) {
 void HttpServer::flush(Connection& connection) {
   if (connection.writing || connection.pending.empty()) return;
   std::swap(connection.pending, connection.out);
-  uv_stream_t* stream = as_stream(&connection.tcp);
-  uv_buf_t buffer = uv_buf_init(connection.out.data(), connection.out.size());
-  int written = uv_try_write(stream, &buffer, 1);
-  if (written == UV_EAGAIN) written = 0;
-  if (written < 0) {
-    finish(connection, false);
-    return;
+  const WriteResult result = start_write(as_stream(&connection.tcp), &connection.write_req,
+                                         connection.out, [](uv_write_t* request, int status) {
+                                           auto* connection =
+                                               static_cast<Connection*>(request->handle->data);
+                                           if (connection->server != nullptr)
+                                             connection->server->on_write_done(*connection, status);
+                                         });
+  switch (result.state) {
+    case WriteStart::done:
+      queued_bytes_ -= connection.out.size();
+      connection.out.clear();
+      return;
+    case WriteStart::in_flight:
+      connection.writing = true;
+      return;
+    case WriteStart::failed:
+      finish(connection, false);
+      return;
   }
-  if (static_cast<std::size_t>(written) == connection.out.size()) {
-    queued_bytes_ -= connection.out.size();
-    connection.out.clear();
-    return;
-  }
-  buffer = uv_buf_init(connection.out.data() + written, connection.out.size() - written);
-  const int rc =
-      uv_write(&connection.write_req, stream, &buffer, 1, [](uv_write_t* request, int status) {
-        auto* connection = static_cast<Connection*>(request->handle->data);
-        if (connection->server != nullptr) connection->server->on_write_done(*connection, status);
-      });
-  if (rc < 0) {
-    finish(connection, false);
-    return;
-  }
-  connection.writing = true;
 }
 
 void HttpServer::on_write_done(Connection& connection, int status) {
@@ -892,7 +616,7 @@ void HttpServer::sweep() {
   for (Connection* connection : late) {
     if (connection->state == Connection::State::open) {
       // A request that did not arrive whole in time (or an idle kept-alive connection).
-      const bool started = connection->header_bytes > 0 && !connection->request_done;
+      const bool started = connection->parser.request_started();
       if (started) {
         respond(*connection, HttpResponse::text(408, "request timeout\n"), false, false);
       } else {

@@ -8,6 +8,9 @@
 #include <utility>
 
 #include "eryantis/net/line_splitter.hpp"
+#include "listener_socket.hpp"
+#include "outgoing_bytes.hpp"
+#include "peer_name.hpp"
 #include "uv_handle.hpp"
 
 namespace eryantis::net {
@@ -60,10 +63,6 @@ struct TcpServer::Connection {
 };
 
 // Owners of the server's own handles; handle.data points back to the owner.
-struct TcpServer::Listener {
-  uv_tcp_t tcp{};
-  TcpServer* server = nullptr;  // not owned
-};
 struct TcpServer::Prepare {
   uv_prepare_t prepare{};
   TcpServer* server = nullptr;  // not owned
@@ -77,28 +76,6 @@ namespace {
 
 TcpServer::Connection* connection_of(void* data) {
   return static_cast<TcpServer::Connection*>(data);
-}
-
-std::string peer_name(const uv_tcp_t& tcp) {
-  sockaddr_storage address{};
-  int length = sizeof address;
-  if (uv_tcp_getpeername(&tcp, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    return "unknown";
-  }
-  char ip[64] = {};
-  if (address.ss_family == AF_INET6) {
-    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address);
-    uv_ip6_name(in6, ip, sizeof ip);
-    // Built with append: g++ 12 warns falsely (-Wrestrict) on "[" + std::string(...).
-    std::string name = "[";
-    name.append(ip).append("]:").append(std::to_string(ntohs(in6->sin6_port)));
-    return name;
-  }
-  const auto* in4 = reinterpret_cast<const sockaddr_in*>(&address);
-  uv_ip4_name(in4, ip, sizeof ip);
-  std::string name(ip);
-  name.append(":").append(std::to_string(ntohs(in4->sin_port)));
-  return name;
 }
 
 // Hands the lines of one read to the events while the connection stays open
@@ -176,10 +153,7 @@ TcpServer::~TcpServer() {
     close_and_free(std::move(owned), as_handle(&connection->tcp));
   }
   connections_.clear();
-  if (listener_) {
-    uv_handle_t* handle = as_handle(&listener_->tcp);
-    close_and_free(std::move(listener_), handle);
-  }
+  listener_.reset();
   uv_handle_t* prepare = as_handle(&prepare_->prepare);
   close_and_free(std::move(prepare_), prepare);
   uv_handle_t* sweeper = as_handle(&sweeper_->timer);
@@ -190,49 +164,18 @@ std::expected<int, std::string> TcpServer::listen(const std::string& host, int p
   if (!init_error_.empty()) return std::unexpected(init_error_);
   if (events_ == nullptr) return std::unexpected("listen: no ConnectionEvents set");
   if (listener_) return std::unexpected("listen: already listening");
-  if (port < 0 || port > 65535) return std::unexpected("listen: bad port " + std::to_string(port));
-
-  sockaddr_storage address{};
-  const bool ipv6 = host.find(':') != std::string::npos;
-  int rc = ipv6 ? uv_ip6_addr(host.c_str(), port, reinterpret_cast<sockaddr_in6*>(&address))
-                : uv_ip4_addr(host.c_str(), port, reinterpret_cast<sockaddr_in*>(&address));
-  if (rc < 0) return std::unexpected("listen: bad address '" + host + "': " + uv_strerror(rc));
-
-  auto listener = std::make_unique<Listener>();
-  rc = uv_tcp_init(loop_.raw(), &listener->tcp);
-  if (rc < 0)
-    return std::unexpected("listen: cannot create a TCP handle: " + std::string(uv_strerror(rc)));
-  listener->server = this;
-  listener->tcp.data = listener.get();
-  rc = uv_tcp_bind(&listener->tcp, reinterpret_cast<const sockaddr*>(&address), 0);
-  // On Unix a bind error such as EADDRINUSE may only show up in uv_listen.
-  if (rc == 0) {
-    rc = uv_listen(as_stream(&listener->tcp), SOMAXCONN, [](uv_stream_t* stream, int status) {
-      TcpServer* server = static_cast<Listener*>(stream->data)->server;
-      if (status < 0) {
-        server->log_throttle_.log(spdlog::level::warn, "accept failed",
-                                  fmt::format("net: accept failed: {}", uv_strerror(status)));
-        return;
-      }
-      server->on_accept();
-    });
-  }
-  int length = sizeof address;
-  if (rc == 0) {
-    rc = uv_tcp_getsockname(&listener->tcp, reinterpret_cast<sockaddr*>(&address), &length);
-  }
-  if (rc < 0) {
-    uv_handle_t* handle = as_handle(&listener->tcp);
-    close_and_free(std::move(listener), handle);
-    return std::unexpected("listen on " + host + ":" + std::to_string(port) + ": " +
-                           uv_strerror(rc));
-  }
-  listener_ = std::move(listener);
-  const int bound = address.ss_family == AF_INET6
-                        ? ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port)
-                        : ntohs(reinterpret_cast<const sockaddr_in*>(&address)->sin_port);
-  spdlog::debug("net: listening on {}:{}", host, bound);
-  return bound;
+  auto listener = ListenerSocket::open(loop_.raw(), host, port, [this](int status) {
+    if (status < 0) {
+      log_throttle_.log(spdlog::level::warn, "accept failed",
+                        fmt::format("net: accept failed: {}", uv_strerror(status)));
+      return;
+    }
+    on_accept();
+  });
+  if (!listener) return std::unexpected(listener.error());
+  listener_ = std::move(*listener);
+  spdlog::debug("net: listening on {}:{}", host, listener_->port());
+  return listener_->port();
 }
 
 void TcpServer::on_accept() {
@@ -247,7 +190,7 @@ void TcpServer::on_accept() {
   connection.tcp.data = owned.get();
   connection.server = this;
   // Even a connection we refuse must be accepted, or libuv stops polling the listener.
-  const int rc = uv_accept(as_stream(&listener_->tcp), as_stream(&connection.tcp));
+  const int rc = uv_accept(listener_->stream(), as_stream(&connection.tcp));
   if (rc < 0) {
     log_throttle_.log(spdlog::level::warn, "accept failed",
                       fmt::format("net: accept failed: {}", uv_strerror(rc)));
@@ -367,9 +310,8 @@ void TcpServer::send(ConnectionId id, std::string line) {
       !connection->announced) {
     return;
   }
-  const std::size_t queued = connection->pending.size() +
-                             uv_stream_get_write_queue_size(as_stream(&connection->tcp)) +
-                             line.size() + 1;
+  const std::size_t queued =
+      unsent_after(connection->pending, as_stream(&connection->tcp), line.size() + 1);
   if (queued > options_.max_outgoing_bytes) {
     spdlog::debug("net: connection {}: closed, {} bytes queued (max {})", id, queued,
                   options_.max_outgoing_bytes);
@@ -429,9 +371,7 @@ void TcpServer::close(ConnectionId id) {
 }
 
 void TcpServer::stop_accepting() {
-  if (!listener_) return;
-  uv_handle_t* handle = as_handle(&listener_->tcp);
-  close_and_free(std::move(listener_), handle);
+  listener_.reset();
 }
 
 void TcpServer::close_all() {
@@ -467,32 +407,26 @@ void TcpServer::begin_close(Connection& connection) {
 void TcpServer::flush(Connection& connection) {
   if (connection.writing || connection.pending.empty()) return;
   std::swap(connection.pending, connection.out);
-  uv_stream_t* stream = as_stream(&connection.tcp);
-  uv_buf_t buffer = uv_buf_init(connection.out.data(), connection.out.size());
-  // Most writes fit in the socket buffer at once: no request, no callback.
-  int written = uv_try_write(stream, &buffer, 1);
-  if (written == UV_EAGAIN) written = 0;
-  if (written < 0) {
-    spdlog::debug("net: connection {}: write failed: {}", connection.id, uv_strerror(written));
-    finish(connection, Notify::now);
-    return;
+  const WriteResult result = start_write(as_stream(&connection.tcp), &connection.write_req,
+                                         connection.out, [](uv_write_t* request, int status) {
+                                           Connection* connection =
+                                               connection_of(request->handle->data);
+                                           if (connection->server != nullptr)
+                                             connection->server->on_write_done(*connection, status);
+                                         });
+  switch (result.state) {
+    case WriteStart::done:
+      release_out(connection);
+      return;
+    case WriteStart::in_flight:
+      connection.writing = true;
+      return;
+    case WriteStart::failed:
+      spdlog::debug("net: connection {}: write failed: {}", connection.id,
+                    uv_strerror(result.error));
+      finish(connection, Notify::now);
+      return;
   }
-  if (static_cast<std::size_t>(written) == connection.out.size()) {
-    release_out(connection);
-    return;
-  }
-  buffer = uv_buf_init(connection.out.data() + written, connection.out.size() - written);
-  const int rc =
-      uv_write(&connection.write_req, stream, &buffer, 1, [](uv_write_t* request, int status) {
-        Connection* connection = connection_of(request->handle->data);
-        if (connection->server != nullptr) connection->server->on_write_done(*connection, status);
-      });
-  if (rc < 0) {
-    spdlog::debug("net: connection {}: write failed: {}", connection.id, uv_strerror(rc));
-    finish(connection, Notify::now);
-    return;
-  }
-  connection.writing = true;
 }
 
 void TcpServer::release_out(Connection& connection) {

@@ -16,7 +16,6 @@ namespace eryantis::render {
 
 using namespace eryantis::rules;
 using words::join;
-using words::reason_words;
 using words::result_words;
 using words::students_words;
 
@@ -282,12 +281,13 @@ class EventWriter {
 
   void phases(std::vector<std::string>& out) {
     if (a_.phase == Phase::GameOver && b_.phase != Phase::GameOver) {
-      out.push_back(fmt::format("GAME OVER ({}): {}", reason_words(a_.result.reason),
+      out.push_back(fmt::format("GAME OVER ({}): {}", end_reason_text(a_.result.reason),
                                 result_words(a_, names_)));
       return;
     }
     if (a_.last_round && !b_.last_round) {
-      out.push_back(fmt::format("this is the last round ({})", reason_words(a_.last_round_reason)));
+      out.push_back(
+          fmt::format("this is the last round ({})", end_reason_text(a_.last_round_reason)));
     }
     if (a_.round != b_.round) {
       std::string text =

@@ -32,28 +32,6 @@ std::string printable(std::string text) {
   return text;
 }
 
-std::string_view reason_words(EndReason r) {
-  switch (r) {
-    case EndReason::LastTower:
-      return "last tower built";
-    case EndReason::ThreeGroups:
-      return "three island groups left";
-    case EndReason::BagEmpty:
-      return "bag emptied";
-    case EndReason::NoAssistants:
-      return "assistants used up";
-    case EndReason::Forfeit:
-      return "forfeit";
-    case EndReason::Resign:
-      return "resignation";
-    case EndReason::Ended:
-      return "ended by the operator";
-    case EndReason::None:
-      break;
-  }
-  return "not over";
-}
-
 std::string and_list(const std::vector<std::string>& parts) {
   if (parts.empty()) return "nobody";
   if (parts.size() == 1) return parts[0];
@@ -91,6 +69,28 @@ std::string students_words(const Students& s) {
 }
 
 }  // namespace words
+
+std::string_view end_reason_text(EndReason r) {
+  switch (r) {
+    case EndReason::LastTower:
+      return "last tower built";
+    case EndReason::ThreeGroups:
+      return "three island groups left";
+    case EndReason::BagEmpty:
+      return "bag emptied";
+    case EndReason::NoAssistants:
+      return "assistants used up";
+    case EndReason::Forfeit:
+      return "forfeit";
+    case EndReason::Resign:
+      return "resignation";
+    case EndReason::Ended:
+      return "ended by the operator";
+    case EndReason::None:
+      break;
+  }
+  return "not over";
+}
 
 using words::join;
 using words::printable;

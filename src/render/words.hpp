@@ -15,8 +15,6 @@ std::string and_list(const std::vector<std::string>& parts);
 // Replaces every byte outside printable ASCII, so nicknames cannot break the layout
 // or smuggle escape sequences onto a terminal.
 std::string printable(std::string text);
-// "last tower built", "forfeit", ...
-std::string_view reason_words(rules::EndReason r);
 // Who won, in words: "alice wins", "alice and carol win (team black)", "draw: alice, bob".
 std::string result_words(const rules::State& s, const Names& names);
 // "red, red, blue"; "nothing" when empty.

@@ -10,13 +10,17 @@
 
 #include "eryantis/client/client_protocol.hpp"
 #include "eryantis/client/match_mirror.hpp"
+#include "eryantis/codec/codec.hpp"
 #include "eryantis/main/config_file.hpp"
+#include "eryantis/net/http_request_parser.hpp"
 #include "eryantis/net/line_splitter.hpp"
+#include "eryantis/net/static_files.hpp"
+#include "eryantis/net/websocket_handshake.hpp"
+#include "eryantis/net/websocket_session.hpp"
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/codec/codec.hpp"
 
 namespace eryantis::fuzz {
 
@@ -44,6 +48,19 @@ inline auto parse_config(std::string_view toml) {
 }
 inline auto parse_server_line(std::string_view line) {
   return client::parse_server_message(line);
+}
+
+// The web listener's input path, socket aside (net::HttpServer feeds the same objects).
+using HttpRequestParser = net::HttpRequestParser;
+using WebSocketSession = net::WebSocketSession;
+inline auto decode_request_path(std::string_view path) {
+  return net::decode_request_path(path);
+}
+inline auto check_upgrade_request(const net::HttpRequest& request) {
+  return net::check_upgrade_request(request);
+}
+inline auto websocket_accept(std::string_view key) {
+  return net::websocket_accept(key);
 }
 
 // Encoders, for the round-trip checks and the seed corpus.

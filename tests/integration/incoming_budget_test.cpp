@@ -5,26 +5,17 @@
 // short request are not disturbed.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include "fixture.hpp"
+#include "support/file_edit.hpp"
+#include "support/process_memory.hpp"
 
 namespace eryantis::integration {
 namespace {
 
 using namespace std::chrono_literals;
-
-// Resident memory of a process in bytes (VmRSS), 0 if unknown.
-std::size_t resident_bytes(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  return 0;
-}
 
 class IncomingBudgetTest : public ServerFixture {};
 
@@ -34,17 +25,9 @@ TEST_F(IncomingBudgetTest, UnfinishedLinesStayWithinTheBudgetAndTheLongestAreCut
   constexpr std::size_t kHogBytes = 60 * 1024;
   constexpr int kBystanders = 20;
   const std::string path = write_config(dir_, "eryantis.toml", db_, TestConfig{});
-  {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string config = text.str();
-    const std::string key = "max_outgoing_bytes = 8388608\n";
-    const auto at = config.find(key);
-    ASSERT_NE(at, std::string::npos) << config;
-    config.insert(at + key.size(), "max_incoming_bytes_total = " + std::to_string(kBudget) + "\n");
-    std::ofstream(path) << config;
-  }
+  ASSERT_TRUE(test::insert_after(path, "max_outgoing_bytes = 8388608\n",
+                                 "max_incoming_bytes_total = " + std::to_string(kBudget) + "\n"))
+      << path;
   start_with(path);
 
   // Each bystander is in the middle of a ping when the hogs come.
@@ -59,17 +42,10 @@ TEST_F(IncomingBudgetTest, UnfinishedLinesStayWithinTheBudgetAndTheLongestAreCut
     bystanders.push_back(std::move(c));
   }
   std::this_thread::sleep_for(200ms);
-  const std::size_t base = resident_bytes(server_->pid());
+  const std::size_t base = test::resident_bytes(server_->pid());
   ASSERT_GT(base, 0u);
 
-  std::atomic<bool> sampling{true};
-  std::atomic<std::size_t> peak{base};
-  std::thread sampler([&] {
-    while (sampling) {
-      peak = std::max<std::size_t>(peak, resident_bytes(server_->pid()));
-      std::this_thread::sleep_for(5ms);
-    }
-  });
+  test::PeakResident peak(server_->pid(), base);
   std::vector<std::unique_ptr<Client>> hogs;
   const std::string unfinished(kHogBytes, 'x');
   for (int i = 0; i < kHogs; ++i) {
@@ -79,15 +55,14 @@ TEST_F(IncomingBudgetTest, UnfinishedLinesStayWithinTheBudgetAndTheLongestAreCut
     hogs.push_back(std::move(c));
   }
   std::this_thread::sleep_for(500ms);  // every hog's bytes read
-  sampling = false;
-  sampler.join();
+  const std::size_t peak_bytes = peak.stop();
 
-  std::cout << "[ memory   ] resident before " << (base >> 10) << " KiB, peak " << (peak >> 10)
-            << " KiB, budget " << (kBudget >> 10) << " KiB\n";
+  std::cout << "[ memory   ] resident before " << (base >> 10) << " KiB, peak "
+            << (peak_bytes >> 10) << " KiB, budget " << (kBudget >> 10) << " KiB\n";
   // A sanitizer keeps freed memory in quarantine (and shadows all of it): only
   // a plain build's resident size means something.
   if (!sanitizer_run()) {
-    EXPECT_LE(peak.load(), base + kBudget);
+    EXPECT_LE(peak_bytes, base + kBudget);
   }
   const std::string log = server_->log();
   EXPECT_NE(log.find("bytes of an unfinished line, the most of all connections"), std::string::npos)

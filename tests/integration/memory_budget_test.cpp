@@ -5,26 +5,17 @@
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 
-#include <atomic>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include "fixture.hpp"
+#include "support/file_edit.hpp"
+#include "support/process_memory.hpp"
 
 namespace eryantis::integration {
 namespace {
 
 using namespace std::chrono_literals;
-
-// Resident memory of a process in bytes (VmRSS), 0 if unknown.
-std::size_t resident_bytes(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  return 0;
-}
 
 class MemoryBudgetTest : public ServerFixture {};
 
@@ -35,17 +26,9 @@ TEST_F(MemoryBudgetTest, NeverReadingSpectatorsOfABusyMatchStayWithinTheBudget) 
   const int kSpectators = sanitizer_run() ? 40 : 120;
   constexpr int kSyncsEach = 400;  // ~5 KiB each: ~240 MiB asked for in all
   const std::string path = write_config(dir_, "eryantis.toml", db_, TestConfig{});
-  {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string config = text.str();
-    const std::string key = "max_outgoing_bytes = 8388608\n";
-    const auto at = config.find(key);
-    ASSERT_NE(at, std::string::npos) << config;
-    config.insert(at + key.size(), "max_outgoing_bytes_total = " + std::to_string(kBudget) + "\n");
-    std::ofstream(path) << config;
-  }
+  ASSERT_TRUE(test::insert_after(path, "max_outgoing_bytes = 8388608\n",
+                                 "max_outgoing_bytes_total = " + std::to_string(kBudget) + "\n"))
+      << path;
   start_with(path);
 
   Game game("busy", GameOptions{}, test_seed());
@@ -64,28 +47,20 @@ TEST_F(MemoryBudgetTest, NeverReadingSpectatorsOfABusyMatchStayWithinTheBudget) 
     spectators.push_back(std::move(c));
   }
   std::this_thread::sleep_for(200ms);
-  const std::size_t base = resident_bytes(server_->pid());
+  const std::size_t base = test::resident_bytes(server_->pid());
   ASSERT_GT(base, 0u);
 
-  std::atomic<bool> sampling{true};
-  std::atomic<std::size_t> peak{base};
-  std::thread sampler([&] {
-    while (sampling) {
-      peak = std::max<std::size_t>(peak, resident_bytes(server_->pid()));
-      std::this_thread::sleep_for(5ms);
-    }
-  });
+  test::PeakResident peak(server_->pid(), base);
   std::string syncs;
   for (int i = 0; i < kSyncsEach; ++i)
     syncs += R"({"type":"sync"})"
              "\n";
   for (auto& c : spectators) c->send_raw(syncs);  // and never read
   drive({&game}, 3s);                             // the match goes on meanwhile
-  sampling = false;
-  sampler.join();
+  const std::size_t peak_bytes = peak.stop();
 
-  std::cout << "[ memory   ] resident before " << (base >> 10) << " KiB, peak " << (peak >> 10)
-            << " KiB, budget " << (kBudget >> 10) << " KiB\n";
+  std::cout << "[ memory   ] resident before " << (base >> 10) << " KiB, peak "
+            << (peak_bytes >> 10) << " KiB, budget " << (kBudget >> 10) << " KiB\n";
   // A sanitizer keeps freed memory in quarantine (and shadows all of it): only
   // a plain build's resident size means something.
   // The resident size also holds what the allocator keeps between bursts: one more
@@ -93,7 +68,7 @@ TEST_F(MemoryBudgetTest, NeverReadingSpectatorsOfABusyMatchStayWithinTheBudget) 
   // on the timing of the cuts, base + 9.5 MiB for the same 8 MiB budget).
   constexpr std::size_t kAllocatorSlack = 2 << 20;
   if (!sanitizer_run()) {
-    EXPECT_LE(peak.load(), base + kBudget + kAllocatorSlack);
+    EXPECT_LE(peak_bytes, base + kBudget + kAllocatorSlack);
   }
   const std::string log = server_->log();
   EXPECT_NE(log.find("the most of all connections"), std::string::npos) << server_->log_tail();

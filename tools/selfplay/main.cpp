@@ -11,36 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "eryantis/render/render.hpp"
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/rules/random_game.hpp"
 #include "eryantis/store/store.hpp"
 
 using namespace eryantis::rules;
+namespace render = eryantis::render;
 namespace store = eryantis::store;
 
 namespace {
-
-const char* reason_text(EndReason r) {
-  switch (r) {
-    case EndReason::LastTower:
-      return "last tower built";
-    case EndReason::ThreeGroups:
-      return "three island groups left";
-    case EndReason::BagEmpty:
-      return "bag emptied, last round played";
-    case EndReason::NoAssistants:
-      return "assistants used up, last round played";
-    case EndReason::Forfeit:
-      return "forfeit";
-    case EndReason::Resign:
-      return "resignation";
-    case EndReason::Ended:
-      return "ended by the operator";
-    case EndReason::None:
-      break;
-  }
-  return "not finished";
-}
 
 // Winning seats joined by '+' (teammates in 4p, or the players sharing a draw).
 std::string winners_text(const State& s) {
@@ -258,7 +238,8 @@ int main(int argc, char** argv) {
     if (!quiet)
       std::printf("seed %-10llu rounds %2d  commands %4d  winner %-5s  %s%s\n",
                   static_cast<unsigned long long>(game_seed), s.round, game.commands,
-                  winners_text(s).c_str(), reason_text(s.result.reason),
+                  winners_text(s).c_str(),
+                  std::string(render::end_reason_text(s.result.reason)).c_str(),
                   is_draw(s) ? " (draw)" : "");
   }
   if (db) {
@@ -274,7 +255,9 @@ int main(int argc, char** argv) {
                 double(total_rounds) / ok, double(total_commands) / ok, draws);
     for (int r = 1; r <= 5; ++r)
       if (by_reason[r])
-        std::printf("  %-40s %d\n", reason_text(static_cast<EndReason>(r)), by_reason[r]);
+        std::printf("  %-40s %d\n",
+                    std::string(render::end_reason_text(static_cast<EndReason>(r))).c_str(),
+                    by_reason[r]);
   }
   if (options.mode == Mode::Expert) {
     std::printf("  character uses (games it was drawn in):\n");

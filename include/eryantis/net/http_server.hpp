@@ -21,9 +21,12 @@
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/http_message.hpp"
 #include "eryantis/net/static_files.hpp"
+#include "eryantis/net/websocket_session.hpp"
 #include "eryantis/transport/transport.hpp"
 
 namespace eryantis::net {
+
+class ListenerSocket;
 
 struct HttpServerOptions {
   // The path that upgrades to WebSocket; empty = no WebSocket endpoint.
@@ -58,20 +61,6 @@ struct HttpServerOptions {
   // How long close() may take to flush before the socket is closed anyway.
   std::uint64_t close_timeout_ms = 5000;
 };
-
-// WebSocket close codes (RFC 6455 §7.4.1) and when this server sends them.
-namespace ws_close {
-inline constexpr std::uint16_t normal =
-    1000;  // the server closed (a `shutdown` message came first)
-inline constexpr std::uint16_t going_away =
-    1001;  // the listener stops (no `shutdown` message was possible)
-inline constexpr std::uint16_t protocol_error =
-    1002;  // a bad frame, an unmasked frame, a bad continuation
-inline constexpr std::uint16_t unsupported_data = 1003;  // a binary frame: the protocol is text
-inline constexpr std::uint16_t too_big = 1009;           // a message longer than max_message_bytes
-inline constexpr std::uint16_t invalid_payload =
-    1007;  // a text message that is not UTF-8 (checked by wslay)
-}  // namespace ws_close
 
 class HttpServer final : public transport::Transport {
  public:
@@ -112,10 +101,8 @@ class HttpServer final : public transport::Transport {
   struct Connection;  // defined in the .cpp; public for its C callbacks
 
  private:
-  struct Listener;
   struct Prepare;
   struct Sweeper;
-  friend struct ConnectionAccess;
 
   void on_accept();
   void on_read(Connection& connection, const char* data, std::size_t size);
@@ -126,7 +113,6 @@ class HttpServer final : public transport::Transport {
                bool keep_alive);
   void feed_websocket(Connection& connection, const char* data, std::size_t size);
   void pump_websocket(Connection& connection);
-  void on_message(Connection& connection, int opcode, std::string_view message);
   void queue(Connection& connection, std::string_view bytes);
   void mark_dirty(Connection& connection);
   void flush(Connection& connection);
@@ -145,7 +131,7 @@ class HttpServer final : public transport::Transport {
   StaticFiles static_files_;
   std::vector<std::pair<std::string, HttpHandler>> routes_;
   EventLoop::StopHook stop_hook_;
-  std::unique_ptr<Listener> listener_;
+  std::unique_ptr<ListenerSocket> listener_;
   std::unique_ptr<Prepare> prepare_;  // flushes writes and reports closes each loop turn
   std::unique_ptr<Sweeper> sweeper_;  // cuts slow requests and slow closes
   std::string init_error_;            // a handle libuv could not set up: listen() reports it

@@ -19,6 +19,8 @@
 
 namespace eryantis::net {
 
+class ListenerSocket;
+
 struct TcpServerOptions {
   // Connections beyond this get `busy_line` and are closed without an id.
   std::size_t max_connections = 4096;
@@ -88,7 +90,6 @@ class TcpServer final : public transport::Transport {
   struct Connection;  // defined in the .cpp; public for its libuv callbacks
 
  private:
-  struct Listener;
   struct Prepare;
   struct Sweeper;
   enum class Notify { now, later };
@@ -120,7 +121,7 @@ class TcpServer final : public transport::Transport {
   EventLoop::StopHook stop_hook_;
 
   // Owned while open; handed to libuv when closed (see uv_handle.hpp).
-  std::unique_ptr<Listener> listener_;
+  std::unique_ptr<ListenerSocket> listener_;
   std::unique_ptr<Prepare> prepare_;  // flushes writes and reports closes each iteration
   std::unique_ptr<Sweeper> sweeper_;  // ends closes that take too long
   std::string init_error_;            // a handle libuv could not set up: listen() reports it

@@ -65,6 +65,8 @@ char color_letter(rules::Color c);
 std::string character_title(rules::CharacterId id);
 // The tiles of a group as "7" or "6-8" (wrapping: "11-1").
 std::string group_label(const rules::State& state, int group);
+// Why a game ended, in words: "last tower built", "forfeit", ...; "not over".
+std::string_view end_reason_text(rules::EndReason reason);
 // Students as "Y2 B1 R3" (only the colours present; "-" when empty).
 std::string students_text(const rules::Students& students);
 // What `seat` may do now, from rules::legal_commands, in words
