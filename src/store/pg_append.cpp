@@ -231,6 +231,7 @@ Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest&
 Result<AppendOutcome> PgStore::append(MatchId id, Seq expected_seq,
                                       std::span<const NewEvent> events,
                                       const rules::State* state_after) {
+  if (events.empty()) return fail(StoreCode::Invalid, "an append needs at least one event");
   AppendRequest request = AppendRequest::of(id, expected_seq, {events.begin(), events.end()});
   if (state_after) request.state_after = *state_after;
   auto results = append_batch(std::span(&request, 1));
