@@ -32,8 +32,11 @@ class PostgresCluster {
   std::string conninfo(const std::string& database) const;
   // The same as a postgresql:// URI (what eryantis-replay takes in place of a file).
   std::string uri(const std::string& database) const;
-  // A new empty database (t1, t2, ...): each test gets its own. Throws on failure.
-  std::string create_database();
+  // The connection string of a new empty schema (t1, t2, ...) of the database
+  // "postgres": each test gets its own store. Throws on failure.
+  std::string fresh_conninfo();
+  // The same as a postgresql:// URI.
+  std::string fresh_uri();
 
   // The folder of the PostgreSQL binaries (initdb, postgres, pg_ctl).
   static std::optional<std::string> bin_dir();

@@ -18,7 +18,7 @@ StoreLocation BackendTest::make_location(Backend backend) {
     }();
     return {};
   }
-  return StoreLocation{Backend::Postgresql, cluster->conninfo(cluster->create_database())};
+  return StoreLocation{Backend::Postgresql, cluster->fresh_conninfo()};
 }
 
 std::unique_ptr<EventStore> BackendTest::open(Options options) {

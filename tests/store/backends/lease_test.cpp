@@ -153,7 +153,7 @@ TEST_F(LeaseTest, NodesStartingTogetherMigrateOnce) {
   std::string why_not;
   test::PostgresCluster* cluster = test::PostgresCluster::shared(&why_not);
   ASSERT_NE(cluster, nullptr);
-  const std::string conninfo = cluster->conninfo(cluster->create_database());
+  const std::string conninfo = cluster->fresh_conninfo();
   std::vector<std::thread> nodes;
   std::atomic<int> opened{0};
   for (int i = 0; i < 3; ++i) {
@@ -178,7 +178,7 @@ TEST_F(LeaseTest, RefusesAForeignOrNewerDatabase) {
   std::string why_not;
   test::PostgresCluster* cluster = test::PostgresCluster::shared(&why_not);
   ASSERT_NE(cluster, nullptr);
-  const std::string foreign = cluster->conninfo(cluster->create_database());
+  const std::string foreign = cluster->fresh_conninfo();
   {
     auto conn = pg::Connection::open(foreign);
     ASSERT_TRUE(conn);
@@ -192,7 +192,7 @@ TEST_F(LeaseTest, RefusesAForeignOrNewerDatabase) {
   auto newer = PgStore::open(location_.target);
   ASSERT_FALSE(newer);
   EXPECT_EQ(newer.error().code, StoreCode::TooNew);
-  auto unmigrated = PgStore::open(cluster->conninfo(cluster->create_database()),
+  auto unmigrated = PgStore::open(cluster->fresh_conninfo(),
                                   Options{.read_only = true});
   ASSERT_FALSE(unmigrated);
   EXPECT_EQ(unmigrated.error().code, StoreCode::TooOld);
