@@ -1,5 +1,7 @@
 #include "eryantis/store/open_store.hpp"
 
+#include <libpq-fe.h>
+
 #include <regex>
 
 #include "eryantis/store/pg_store.hpp"
@@ -32,6 +34,19 @@ std::string StoreLocation::describe() const {
   static const std::regex key_password(R"(password\s*=\s*('[^']*'|\S+))");
   std::string shown = std::regex_replace(target, uri_password, "$1:***@");
   return std::regex_replace(shown, key_password, "password=***");
+}
+
+Result<void> check_conninfo(const std::string& conninfo) {
+  char* error = nullptr;
+  PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
+  if (options == nullptr) {
+    std::string message = error ? error : "not a connection string";
+    PQfreemem(error);
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    return fail(StoreCode::Invalid, message);
+  }
+  PQconninfoFree(options);
+  return {};
 }
 
 Result<std::unique_ptr<EventStore>> open_store(const StoreLocation& location,

@@ -26,6 +26,10 @@ struct StoreLocation {
   std::string describe() const;
 };
 
+// Checks a libpq connection string's syntax without connecting (Invalid with
+// libpq's message): what --check-config can say of storage.postgresql.
+Result<void> check_conninfo(const std::string& conninfo);
+
 Result<std::unique_ptr<EventStore>> open_store(const StoreLocation& location,
                                                const Options& options = {});
 
