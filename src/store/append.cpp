@@ -41,8 +41,8 @@ Result<void> write_snapshot(Store::Impl& impl, MatchId id, Seq seq, const rules:
 Result<void> snapshot_if_due(Store::Impl& impl, MatchId id, Seq before, Seq after,
                              std::uint64_t last_hash, const rules::State* state_after) {
   SqliteRows rows(impl.db);
-  auto due = snapshot_due(rows, impl.options.snapshot_every, id, before, after, last_hash,
-                          state_after);
+  auto due =
+      snapshot_due(rows, impl.options.snapshot_every, id, before, after, last_hash, state_after);
   if (!due) return util::forward_error(due);
   if (!*due) return {};
   return write_snapshot(impl, id, after, **due);

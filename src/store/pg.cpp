@@ -122,7 +122,8 @@ Result<Connection> Connection::open(const std::string& conninfo) {
                                            trimmed(PQerrorMessage(conn.conn_.get()))));
   }
   // Notices (NOTICE: relation already exists, ...) would go to stderr: silence them.
-  PQsetNoticeProcessor(conn.conn_.get(), [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      conn.conn_.get(), [](void*, const char*) {}, nullptr);
   return conn;
 }
 
@@ -177,7 +178,8 @@ Result<Transaction> Transaction::begin(Connection& conn, bool read_only) {
   // READ COMMITTED with explicit row locks (SELECT ... FOR UPDATE on the match
   // row) serialises writers of one match; a read-only fold asks for one snapshot
   // of the whole database (REPEATABLE READ), like SQLite's read transaction.
-  if (auto done = conn.exec(read_only ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+  if (auto done =
+          conn.exec(read_only ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
       !done) {
     return util::forward_error(done);
   }

@@ -50,8 +50,11 @@ Result<Lease> PgStore::renew_lease(MatchId id, const LeaseFence& fence,
                   "millisecond' WHERE match_id = $1 AND node = $2 AND epoch = $3 AND "
                   "expires_at > clock_timestamp() RETURNING {}",
                   kLeaseColumns),
-      pg::Params().add(id).add(fence.node).add(fence.epoch).add(
-          static_cast<std::int64_t>(ttl.count())));
+      pg::Params()
+          .add(id)
+          .add(fence.node)
+          .add(fence.epoch)
+          .add(static_cast<std::int64_t>(ttl.count())));
   if (!renewed) return util::forward_error(renewed);
   if (renewed->empty()) {
     return fail(StoreCode::Fenced,
@@ -74,9 +77,9 @@ Result<void> PgStore::release_lease(MatchId id, const LeaseFence& fence) {
 
 Result<std::optional<Lease>> PgStore::lease(MatchId id) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
-  auto rows = impl_->conn.query(fmt::format("SELECT {} FROM leases WHERE match_id = $1",
-                                            kLeaseColumns),
-                                pg::Params().add(id));
+  auto rows =
+      impl_->conn.query(fmt::format("SELECT {} FROM leases WHERE match_id = $1", kLeaseColumns),
+                        pg::Params().add(id));
   if (!rows) return util::forward_error(rows);
   if (rows->empty()) return std::optional<Lease>{};
   return std::optional<Lease>(lease_from(id, *rows));

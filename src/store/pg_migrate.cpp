@@ -91,11 +91,10 @@ Result<int> pg_migrate(pg::Connection& conn, bool read_only) {
                               migration.version, migration.name, done.error().message));
     }
     current = migration.version;
-    spdlog::info("store: applied migration postgresql/{:04}_{}", migration.version,
-                 migration.name);
+    spdlog::info("store: applied migration postgresql/{:04}_{}", migration.version, migration.name);
   }
-  auto stamp =
-      conn.query("UPDATE eryantis_schema SET version = $1", pg::Params().add(std::int64_t{current}));
+  auto stamp = conn.query("UPDATE eryantis_schema SET version = $1",
+                          pg::Params().add(std::int64_t{current}));
   if (!stamp) return util::forward_error(stamp);
   if (auto done = tx->commit(); !done) return util::forward_error(done);
   return current;

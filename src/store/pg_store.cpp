@@ -73,7 +73,11 @@ Result<void> PgStore::set_status(MatchId id, MatchStatus status,
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query(
       "UPDATE matches SET status = $2, result = coalesce($3, result), updated = $4 WHERE id = $1",
-      pg::Params().add(id).add(status_name(status)).add_optional(result_json).add(detail::now_ms()));
+      pg::Params()
+          .add(id)
+          .add(status_name(status))
+          .add_optional(result_json)
+          .add(detail::now_ms()));
   if (!rows) return util::forward_error(rows);
   if (rows->affected() == 0) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   return {};

@@ -15,9 +15,9 @@ Result<void> SqliteRows::events_from(MatchId id, Seq from_seq, const EventVisito
     auto row = rows.step();
     if (!row) return util::forward_error(row);
     if (!*row) return {};
-    const EventRow event{rows.column_int(0),        static_cast<int>(rows.column_int(1)),
-                         rows.column_text(2),       rows.column_text(3),
-                         rows.column_text(4),       rows.column_text(5)};
+    const EventRow event{rows.column_int(0),  static_cast<int>(rows.column_int(1)),
+                         rows.column_text(2), rows.column_text(3),
+                         rows.column_text(4), rows.column_text(5)};
     if (!visit(event)) return {};
   }
 }

@@ -20,7 +20,8 @@ TEST_F(PostgresRestartTest, KilledMidMatchResumesFromPostgresql) {
   std::string why_not;
   test::PostgresCluster* cluster = test::PostgresCluster::shared(&why_not);
   if (!cluster) {
-    if (test::PostgresCluster::required()) FAIL() << "CI is set, so PostgreSQL must be: " << why_not;
+    if (test::PostgresCluster::required())
+      FAIL() << "CI is set, so PostgreSQL must be: " << why_not;
     GTEST_SKIP() << "PostgreSQL backend not tested: " << why_not;
   }
   const std::uint64_t seed = test_seed();

@@ -50,8 +50,8 @@ std::unique_ptr<store::EventStore> open_db(const std::string& path) {
   if (location.backend == store::Backend::Postgresql) {
     auto opened = store::open_store(location, store::Options{.read_only = true});
     if (!opened) {
-      error(fmt::format("cannot open {}: {}", location.describe(),
-                        store_error_text(opened.error())));
+      error(
+          fmt::format("cannot open {}: {}", location.describe(), store_error_text(opened.error())));
       return nullptr;
     }
     return std::move(*opened);

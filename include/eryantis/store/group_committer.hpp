@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "eryantis/store/error.hpp"
-#include "eryantis/store/records.hpp"
 #include "eryantis/store/event_store.hpp"
+#include "eryantis/store/records.hpp"
 #include "eryantis/store/store.hpp"
 
 namespace eryantis::store {

@@ -47,8 +47,8 @@ class Store final : public EventStore {
 
   // --- events --------------------------------------------------------------
   // Rows with from_seq <= seq <= to_seq, in seq order.
-  Result<std::vector<StoredEvent>> load_events(MatchId id, Seq from_seq = 1,
-                                               Seq to_seq = std::numeric_limits<Seq>::max()) override;
+  Result<std::vector<StoredEvent>> load_events(
+      MatchId id, Seq from_seq = 1, Seq to_seq = std::numeric_limits<Seq>::max()) override;
 
   // Appends `events` as seqs expected_seq + 1, ... in one IMMEDIATE transaction:
   // all or nothing, durable when this returns. Conflict (with the real last seq)

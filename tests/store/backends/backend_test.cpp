@@ -248,10 +248,9 @@ TEST_P(BackendTest, ADamagedLogIsQuarantinedNotLoaded) {
   EXPECT_EQ(listed[1].status, MatchStatus::Quarantined);
   EXPECT_TRUE(listed[1].quarantine_reason.has_value());
   // A quarantined match takes no more events.
-  EXPECT_EQ(store->append(bad, static_cast<Seq>(game.events.size()), slice(game, 0, 1))
-                .error()
-                .code,
-            StoreCode::Conflict);
+  EXPECT_EQ(
+      store->append(bad, static_cast<Seq>(game.events.size()), slice(game, 0, 1)).error().code,
+      StoreCode::Conflict);
 }
 
 TEST_P(BackendTest, ReadOnlyOpenReadsAndNeverWrites) {
@@ -283,8 +282,7 @@ TEST_P(BackendTest, GroupCommitterBatchesManyMatches) {
   const Game game = play_random_game(kTwoPlayers, 31, 24);
   std::mutex mutex;
   std::condition_variable woken;
-  auto committer =
-      GroupCommitter::start(std::move(store), {}, [&] { woken.notify_all(); });
+  auto committer = GroupCommitter::start(std::move(store), {}, [&] { woken.notify_all(); });
   ASSERT_TRUE(committer) << committer.error().message;
   std::atomic<int> acknowledged{0};
   std::atomic<int> failed{0};
@@ -297,8 +295,9 @@ TEST_P(BackendTest, GroupCommitterBatchesManyMatches) {
         r ? ++acknowledged : ++failed;
       });
       for (std::size_t i = 1; i < game.events.size(); ++i) {
-        (*committer)->submit(AppendRequest::of(m, static_cast<Seq>(i), {game.events[i]}),
-                             [&](Result<AppendOutcome> r) { r ? ++acknowledged : ++failed; });
+        (*committer)
+            ->submit(AppendRequest::of(m, static_cast<Seq>(i), {game.events[i]}),
+                     [&](Result<AppendOutcome> r) { r ? ++acknowledged : ++failed; });
       }
     });
   }

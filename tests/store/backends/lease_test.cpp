@@ -116,8 +116,7 @@ TEST_F(LeaseTest, AWriterThatLostItsLeaseCannotAppend) {
   const MatchId other = store_->create_match(NewMatch{kTwoPlayers, MatchStatus::Running}).value();
   AppendRequest unleased = AppendRequest::of(other, 0, {game_.events[0]});
   unleased.fence = LeaseFence{"node-a", 1};
-  EXPECT_EQ(store_->append_batch(std::span(&unleased, 1)).front().error().code,
-            StoreCode::Fenced);
+  EXPECT_EQ(store_->append_batch(std::span(&unleased, 1)).front().error().code, StoreCode::Fenced);
 }
 
 // A take-over waits for a write in flight to commit, and the write after it is
@@ -130,9 +129,9 @@ TEST_F(LeaseTest, ATakeOverWaitsForTheWriteInFlight) {
   pg::Connection& conn = store_->connection();
   // Node a's write, still open: the fence holds a share lock on the lease row.
   ASSERT_TRUE(conn.exec("BEGIN"));
-  auto locked = conn.query(
-      "SELECT epoch FROM leases WHERE match_id = $1 AND node = 'node-a' FOR SHARE",
-      pg::Params().add(match_));
+  auto locked =
+      conn.query("SELECT epoch FROM leases WHERE match_id = $1 AND node = 'node-a' FOR SHARE",
+                 pg::Params().add(match_));
   ASSERT_TRUE(locked && locked->size() == 1);
   std::this_thread::sleep_for(300ms);  // the lease expires meanwhile
   std::atomic<bool> taken{false};
@@ -192,8 +191,7 @@ TEST_F(LeaseTest, RefusesAForeignOrNewerDatabase) {
   auto newer = PgStore::open(location_.target);
   ASSERT_FALSE(newer);
   EXPECT_EQ(newer.error().code, StoreCode::TooNew);
-  auto unmigrated = PgStore::open(cluster->fresh_conninfo(),
-                                  Options{.read_only = true});
+  auto unmigrated = PgStore::open(cluster->fresh_conninfo(), Options{.read_only = true});
   ASSERT_FALSE(unmigrated);
   EXPECT_EQ(unmigrated.error().code, StoreCode::TooOld);
 }
