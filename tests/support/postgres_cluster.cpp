@@ -35,7 +35,10 @@ std::vector<std::string> unprivileged(std::vector<std::string> argv, bool die_wi
 }  // namespace
 
 std::optional<std::string> PostgresCluster::bin_dir() {
-  if (const char* dir = std::getenv("ERYANTIS_PG_BIN")) return std::string(dir);
+  if (const char* dir = std::getenv("ERYANTIS_PG_BIN")) {
+    if (!std::filesystem::exists(std::filesystem::path(dir) / "postgres")) return std::nullopt;
+    return std::string(dir);
+  }
   std::vector<std::filesystem::path> found;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/usr/lib/postgresql", ec)) {
@@ -66,8 +69,8 @@ PostgresCluster* PostgresCluster::shared(std::string* why_not) {
     const auto bin = bin_dir();
     if (!bin) {
       failure =
-          "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/postgres; "
-          "tools/install-deps.sh installs it, or set ERYANTIS_PG_BIN)";
+          "PostgreSQL is not installed (no postgres in $ERYANTIS_PG_BIN or "
+          "/usr/lib/postgresql/*/bin; tools/install-deps.sh installs it)";
     } else {
       cluster.reset(new PostgresCluster());
       if (!cluster->start(*bin, &failure)) cluster.reset();
