@@ -39,8 +39,13 @@ StoreError error_from(PGconn* conn, const PGresult* result, std::string_view wha
   const char* sqlstate = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
   const char* message = result ? PQresultErrorMessage(result) : nullptr;
   if (message == nullptr || *message == '\0') message = PQerrorMessage(conn);
+  // `what` is often the statement: its first 60 characters name it well enough
+  // (a migration script would otherwise fill the message).
+  std::string_view head = what.substr(0, what.find('\n'));
+  const bool cut = head.size() > 60 || head.size() < what.size();
+  head = head.substr(0, 60);
   return StoreError{sqlstate ? code_of(sqlstate) : StoreCode::Io,
-                    fmt::format("{}: {}", what, trimmed(message)), -1};
+                    fmt::format("{}{}: {}", head, cut ? "..." : "", trimmed(message)), -1};
 }
 
 // --- Params ------------------------------------------------------------------
