@@ -13,6 +13,9 @@ packages=(
   # The web listener (docs/web.md): WebSocket framing, SHA-1 for the handshake, and
   # llhttp's C sources (Debian ships them in node-llhttp).
   libwslay-dev nettle-dev node-llhttp
+  # The PostgreSQL store backend (docs/cluster.md): libpq to build, and the server,
+  # whose initdb/postgres the store's tests run as `nobody` in a throwaway cluster.
+  libpq-dev postgresql
 )
 # The web client (web/): Node.js and npm build it (Debian's nodejs 18 is enough; a
 # machine that already has node and npm keeps its own), and Debian's chromium runs

@@ -178,6 +178,10 @@ void AdminCommands::handle(std::string_view request, net::AdminSocket::Reply rep
     const Words w = split(request, 2);
     if (w.words.size() != 2 || !w.rest.empty()) return reply(error_line("usage: backup FILE"));
     if (backup_running_) return reply(error_line("a backup is running; try again when it is done"));
+    if (database_.empty())
+      return reply(
+          error_line("this server stores its matches in PostgreSQL: back it up with pg_dump or "
+                     "pg_basebackup (docs/cluster.md)"));
     backup_running_ = true;
     const std::string file = w.words[1];
     auto result = std::make_shared<std::future<store::Result<store::BackupOutcome>>>(

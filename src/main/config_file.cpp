@@ -86,7 +86,16 @@ const std::map<std::string, Key>& keys() {
   static const std::map<std::string, Key> k = {
       {"network.listen", text<kServer, &ServerConfig::listen>(false)},
       {"network.port", integer<kServer, &ServerConfig::port>(0, 65535)},
+      {"storage.backend", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::string>();
+         if (!v) return "must be a string";
+         auto backend = store::parse_backend(*v);
+         if (!backend) return "must be \"sqlite\" or \"postgresql\"";
+         c.storage.backend = *backend;
+         return {};
+       }}},
       {"storage.database", text<&Config::storage, &StorageConfig::database>(false)},
+      {"storage.postgresql", text<&Config::storage, &StorageConfig::postgresql>(true)},
       {"storage.durability", {[](const toml::node& n, Config& c) -> std::string {
          auto v = n.value_exact<std::string>();
          if (!v) return "must be a string";
@@ -223,6 +232,19 @@ std::expected<void, ConfigError> validate_config(const Config& config) {
         ConfigError{"web.port: must differ from network.port (" + std::to_string(c.port) + ")"});
   if (config.storage.database.empty())
     return std::unexpected(ConfigError{"storage.database: must not be empty"});
+  if (config.storage.backend == store::Backend::Postgresql) {
+    if (config.storage.postgresql.empty())
+      return std::unexpected(ConfigError{
+          "storage.postgresql: must be a libpq connection string (e.g. \"host=/run/postgresql "
+          "dbname=eryantis\" or \"postgresql://eryantis@db.example/eryantis\") when "
+          "storage.backend is \"postgresql\""});
+    if (auto ok = store::check_conninfo(config.storage.postgresql); !ok)
+      return std::unexpected(ConfigError{"storage.postgresql: " + ok.error().message});
+    if (!config.backup.directory.empty())
+      return std::unexpected(ConfigError{
+          "backup.directory: periodic backups copy an SQLite file; back a PostgreSQL "
+          "database up with its own tools (pg_dump, pg_basebackup) and leave this empty"});
+  }
   return {};
 }
 
@@ -254,6 +276,12 @@ std::expected<Config, ConfigError> load_config(const std::string& path) {
 
 std::string admin_socket_path(const Config& config) {
   return config.admin.socket.empty() ? config.storage.database + ".sock" : config.admin.socket;
+}
+
+store::StoreLocation store_location(const StorageConfig& storage) {
+  if (storage.backend == store::Backend::Postgresql)
+    return store::StoreLocation{store::Backend::Postgresql, storage.postgresql};
+  return store::StoreLocation{store::Backend::Sqlite, storage.database};
 }
 
 store::Options store_options(const StorageConfig& storage) {

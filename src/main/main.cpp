@@ -33,6 +33,7 @@
 #include "eryantis/server/computer_pool.hpp"
 #include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/server.hpp"
+#include "eryantis/store/open_store.hpp"
 #include "eryantis/store/quick_check.hpp"
 #include "eryantis/store/store.hpp"
 #include "eryantis/store/writer_lock.hpp"
@@ -75,18 +76,22 @@ std::shared_ptr<logging::ReopenableFileSink> setup_logging(const app::LogConfig&
 }
 
 // Every unfinished match, as the store folds it; quarantined ones are reported and skipped.
-std::expected<app::Restored, std::string> restore(const std::string& database,
+std::expected<app::Restored, std::string> restore(const store::StoreLocation& location,
                                                   const store::Options& options) {
-  auto db = store::Store::open(database, options);
+  auto db = store::open_store(location, options);
   if (!db) return std::unexpected(db.error().message);
-  const auto checking = std::chrono::steady_clock::now();
-  if (auto sound = store::quick_check(*db); !sound) return std::unexpected(sound.error().message);
-  spdlog::info("database pages checked in {} ms",
-               std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::steady_clock::now() - checking)
-                   .count());
+  // An SQLite file's pages are checked; PostgreSQL checks its own.
+  if (auto* file = dynamic_cast<store::Store*>(db->get())) {
+    const auto checking = std::chrono::steady_clock::now();
+    if (auto sound = store::quick_check(*file); !sound)
+      return std::unexpected(sound.error().message);
+    spdlog::info("database pages checked in {} ms",
+                 std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - checking)
+                     .count());
+  }
   const auto started = std::chrono::steady_clock::now();
-  auto restored = app::restore_matches(*db);
+  auto restored = app::restore_matches(**db);
   if (!restored) return restored;
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
@@ -153,7 +158,8 @@ int serve(int argc, char** argv) {
   }
   if (check_only) {
     std::printf("%s: OK (listen %s:%d, database %s)\n", config_path.c_str(),
-                config.server.listen.c_str(), config.server.port, config.storage.database.c_str());
+                config.server.listen.c_str(), config.server.port,
+                app::store_location(config.storage).describe().c_str());
     return 0;
   }
   std::shared_ptr<logging::ReopenableFileSink> reopenable_log;
@@ -166,15 +172,22 @@ int serve(int argc, char** argv) {
 
   std::error_code ec;
   const std::string& database = config.storage.database;
-  const auto parent = std::filesystem::path(database).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-
-  // One writer per database, for this process's whole life (exit code 2, like a
-  // configuration mistake: a second server on the same file is one).
-  auto writer_lock = store::WriterLock::acquire(database);
-  if (!writer_lock) {
-    spdlog::critical("not starting: {}", writer_lock.error().message);
-    return writer_lock.error().code == store::StoreCode::Busy ? 2 : 1;
+  const store::StoreLocation location = app::store_location(config.storage);
+  const bool on_sqlite = location.backend == store::Backend::Sqlite;
+  const std::string shown = location.describe();
+  std::optional<store::WriterLock> writer_lock;
+  if (on_sqlite) {
+    const auto parent = std::filesystem::path(database).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    // One writer per database, for this process's whole life (exit code 2, like a
+    // configuration mistake: a second server on the same file is one). On
+    // PostgreSQL several servers share the database (docs/cluster.md).
+    auto lock = store::WriterLock::acquire(database);
+    if (!lock) {
+      spdlog::critical("not starting: {}", lock.error().message);
+      return lock.error().code == store::StoreCode::Busy ? 2 : 1;
+    }
+    writer_lock.emplace(std::move(*lock));
   }
   // Tokens and match seeds come from the kernel's CSPRNG only.
   auto secrets = server::SystemSecretSource::open();
@@ -184,20 +197,26 @@ int serve(int argc, char** argv) {
   }
 
   const store::Options store_options = app::store_options(config.storage);
-  auto restored = restore(database, store_options);
+  auto restored = restore(location, store_options);
   if (!restored) {
-    spdlog::critical("cannot open {}: {}", database, restored.error());
+    spdlog::critical("cannot open {}: {}", shown, restored.error());
     return 1;
   }
 
   net::EventLoop loop;
   std::shared_ptr<net::Wakeup> wakeup;
   std::unique_ptr<app::StorePersistence> persistence;
-  auto committer = store::GroupCommitter::start(database, {store_options, 512}, [&wakeup] {
+  auto notify = [&wakeup] {
     if (wakeup) wakeup->notify();
-  });
+  };
+  auto committer = [&]() -> store::Result<std::unique_ptr<store::GroupCommitter>> {
+    if (on_sqlite) return store::GroupCommitter::start(database, {store_options, 512}, notify);
+    auto connection = store::open_store(location, store_options);
+    if (!connection) return std::unexpected(connection.error());
+    return store::GroupCommitter::start(std::move(*connection), {store_options, 512}, notify);
+  }();
   if (!committer) {
-    spdlog::critical("cannot open {}: {}", database, committer.error().message);
+    spdlog::critical("cannot open {}: {}", shown, committer.error().message);
     return 1;
   }
   persistence = std::make_unique<app::StorePersistence>(**committer);
@@ -333,7 +352,9 @@ int serve(int argc, char** argv) {
   loop.on_signals([&](int signum) { begin_shutdown("signal " + std::to_string(signum)); });
 
   // The operator's channel (eryantis-admin) and the periodic backups.
-  app::AdminCommands admin_commands(loop, server, database, [&] { begin_shutdown("drained"); });
+  // No file to back up on PostgreSQL: the admin backup command says so.
+  app::AdminCommands admin_commands(loop, server, on_sqlite ? database : std::string(),
+                                    [&] { begin_shutdown("drained"); });
   if (config.metrics.enabled)
     admin_commands.set_metrics_text([&metrics] { return metrics.metrics_text(); });
   net::AdminSocket admin_socket(
@@ -399,7 +420,7 @@ int serve(int argc, char** argv) {
     return 1;
   }
   spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})",
-               config.server.listen, *bound, database,
+               config.server.listen, *bound, shown,
                config.storage.durability == store::Durability::Full ? "full" : "normal");
 
 #ifdef ERYANTIS_SYSTEMD

@@ -75,7 +75,9 @@ std::expected<void, ConfigError> preflight(const Config& config) {
   if (config.web.enabled && !is_ip_literal(config.web.listen))
     return problem("web.listen", "\"" + config.web.listen +
                                      "\" is not an IPv4 or IPv6 address (e.g. 127.0.0.1, 0.0.0.0, ::)");
-  if (auto ok = writable_file("storage.database", config.storage.database, true); !ok) return ok;
+  // On PostgreSQL the server opens no database file (the connection is tried at start).
+  if (config.storage.backend == store::Backend::Sqlite)
+    if (auto ok = writable_file("storage.database", config.storage.database, true); !ok) return ok;
   if (!config.log.file.empty())
     if (auto ok = writable_file("log.file", config.log.file); !ok) return ok;
   if (config.admin.enabled) {

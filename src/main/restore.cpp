@@ -6,7 +6,7 @@
 
 namespace eryantis::app {
 
-std::expected<Restored, std::string> restore_matches(store::Store& db) {
+std::expected<Restored, std::string> restore_matches(store::EventStore& db) {
   auto report = db.restore_unfinished();
   if (!report) return std::unexpected(report.error().message);
   for (const auto& q : report->quarantined)

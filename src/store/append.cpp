@@ -5,6 +5,7 @@
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/util/expected.hpp"
+#include "sqlite_rows.hpp"
 #include "store_impl.hpp"
 
 namespace eryantis::store::detail {
@@ -37,31 +38,14 @@ Result<void> write_snapshot(Store::Impl& impl, MatchId id, Seq seq, const rules:
   return (*insert)->run();
 }
 
-// A snapshot falls due whenever the append crosses a multiple of snapshot_every.
 Result<void> snapshot_if_due(Store::Impl& impl, MatchId id, Seq before, Seq after,
                              std::uint64_t last_hash, const rules::State* state_after) {
-  const int every = impl.options.snapshot_every;
-  if (every <= 0 || before / every == after / every) return {};
-  if (state_after != nullptr) {
-    // Never store a snapshot that disagrees with the log: it would poison restores.
-    if (rules::hash(*state_after) != last_hash) {
-      return fail(StoreCode::Invalid,
-                  fmt::format("match {}: state_after does not hash to the last event's "
-                              "state_hash (seq {})",
-                              id, after));
-    }
-    return write_snapshot(impl, id, after, *state_after);
-  }
-  // Only the last hash: the prefix was checked when it was restored or appended.
-  auto folded = fold(impl, id, after, FoldPolicy{.hashes = HashCheck::Last});
-  if (!folded) return util::forward_error(folded);
-  if (!folded->ok()) {
-    // The log itself is suspect; restoring will quarantine it. The append stands.
-    spdlog::warn("store: no snapshot for match {} at seq {}: {}", id, after,
-                 folded->divergence->reason);
-    return {};
-  }
-  return write_snapshot(impl, id, after, folded->state);
+  SqliteRows rows(impl.db);
+  auto due =
+      snapshot_due(rows, impl.options.snapshot_every, id, before, after, last_hash, state_after);
+  if (!due) return util::forward_error(due);
+  if (!*due) return {};
+  return write_snapshot(impl, id, after, **due);
 }
 
 }  // namespace
@@ -206,6 +190,11 @@ Result<void> run_status_and_deadline(Store::Impl& impl, const AppendRequest& r) 
 
 Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& r) {
   if (impl.options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
+  if (r.fence) {
+    return fail(StoreCode::Invalid,
+                "a lease fence needs the PostgreSQL backend: an SQLite file has one writer, "
+                "held by its writer lock");
+  }
   if (auto done = run_row_changes(impl, r); !done) return util::forward_error(done);
   AppendOutcome outcome;
   if (!r.events.empty()) {

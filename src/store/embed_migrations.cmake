@@ -1,6 +1,11 @@
 # Generates a C++ source holding every migrations/NNNN_name.sql as a raw string
 # literal, so binaries carry their schema and work from any directory.
-#   cmake -DMIGRATIONS_DIR=... -DOUTPUT=... -P embed_migrations.cmake
+#   cmake -DMIGRATIONS_DIR=... -DOUTPUT=... [-DFUNCTION=name] -P embed_migrations.cmake
+# FUNCTION names the generated function (embedded_migrations: SQLite's,
+# migrations/*.sql; embedded_pg_migrations: PostgreSQL's, migrations/postgresql/*.sql).
+if(NOT DEFINED FUNCTION)
+  set(FUNCTION embedded_migrations)
+endif()
 file(GLOB sql_files "${MIGRATIONS_DIR}/*.sql")
 list(SORT sql_files)
 
@@ -28,12 +33,12 @@ if(expected EQUAL 1)
   message(FATAL_ERROR "no migrations found in ${MIGRATIONS_DIR}")
 endif()
 
-set(content "// Generated from migrations/*.sql by src/store/embed_migrations.cmake. Do not edit.
+set(content "// Generated from ${MIGRATIONS_DIR}/*.sql by src/store/embed_migrations.cmake. Do not edit.
 #include \"eryantis/store/migrations.hpp\"
 
 namespace eryantis::store {
 
-std::span<const Migration> embedded_migrations() {
+std::span<const Migration> ${FUNCTION}() {
   static constexpr Migration kMigrations[] = {
 ${entries}  };
   return kMigrations;

@@ -11,7 +11,7 @@
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/store/upcast.hpp"
 #include "eryantis/util/expected.hpp"
-#include "store_impl.hpp"
+#include "fold_source.hpp"
 
 namespace eryantis::store::detail {
 
@@ -40,45 +40,38 @@ std::optional<std::string> column_mismatch(Seq seq, std::string_view type_column
 // Folds the events after `from.seq` onto `from.state`. With a snapshot (from.seq >
 // 0) the row at from.seq is read first: its stored hash must vouch for the
 // snapshot, else nullopt (the caller tries an older one).
-Result<std::optional<Folded>> fold_after(Store::Impl& impl, MatchId id, Seq last_seq, Folded from,
+Result<std::optional<Folded>> fold_after(FoldSource& source, MatchId id, Seq last_seq, Folded from,
                                          const FoldPolicy& policy) {
-  auto select = impl.db.cached(
-      "SELECT seq, schema_version, payload, state_hash, type, actor FROM events "
-      "WHERE match_id = ?1 AND seq >= ?2 ORDER BY seq");
-  if (!select) return util::forward_error(select);
-  auto& rows = **select;
-  rows.bind(1, id).bind(2, from.seq == 0 ? Seq{1} : from.seq);
-
   Folded out = std::move(from);
+  bool diverged = false;
+  bool anchor_rejected = false;
   auto diverge = [&](Seq seq, std::string reason, std::uint64_t stored = 0,
-                     std::uint64_t actual = 0) -> Result<std::optional<Folded>> {
+                     std::uint64_t actual = 0) {
     out.divergence = Divergence{seq, std::move(reason), stored, actual};
-    return std::optional<Folded>(std::move(out));
+    diverged = true;
+    return false;  // stop reading
   };
   bool anchor_pending = out.seq != 0;
-  for (;;) {
-    auto row = rows.step();
-    if (!row) return util::forward_error(row);
-    if (!*row) break;
-    const Seq row_seq = rows.column_int(0);
-    const std::string_view stored_text = rows.column_text(3);
-    const std::optional<std::uint64_t> stored = hash_from_hex(stored_text);
-
+  auto visit = [&](const EventRow& row) -> bool {
+    const std::optional<std::uint64_t> stored = hash_from_hex(row.state_hash);
     if (anchor_pending) {
       anchor_pending = false;
-      if (row_seq != out.seq) {
+      if (row.seq != out.seq) {
         return diverge(out.seq, fmt::format("seq gap: event {} is missing", out.seq));
       }
-      if (!stored || *stored != rules::hash(out.state)) return std::optional<Folded>();
-      continue;
+      if (!stored || *stored != rules::hash(out.state)) {
+        anchor_rejected = true;
+        return false;
+      }
+      return true;
     }
     const Seq seq = out.seq + 1;
-    if (row_seq != seq) return diverge(seq, fmt::format("seq gap: event {} is missing", seq));
+    if (row.seq != seq) return diverge(seq, fmt::format("seq gap: event {} is missing", seq));
     if (seq > last_seq) {
       return diverge(seq, fmt::format("events go past the match's last seq {} (event {} is stored)",
                                       last_seq, seq));
     }
-    auto payload = upcast(static_cast<int>(rows.column_int(1)), std::string(rows.column_text(2)));
+    auto payload = upcast(row.schema_version, std::string(row.payload));
     if (!payload) {
       return diverge(seq, fmt::format("event {}: {}", seq, payload.error().message),
                      stored.value_or(0));
@@ -97,7 +90,7 @@ Result<std::optional<Folded>> fold_after(Store::Impl& impl, MatchId id, Seq last
     }
     // After the rules: an illegal event is reported as such, not as its columns.
     if (policy.check_columns) {
-      if (auto mismatch = column_mismatch(seq, rows.column_text(4), rows.column_text(5), *event)) {
+      if (auto mismatch = column_mismatch(seq, row.type, row.actor, *event)) {
         return diverge(seq, std::move(*mismatch), stored.value_or(0));
       }
     }
@@ -106,71 +99,64 @@ Result<std::optional<Folded>> fold_after(Store::Impl& impl, MatchId id, Seq last
       if (!stored || *stored != actual) {
         return diverge(seq,
                        fmt::format("hash mismatch at event {}: stored {}, recomputed {}", seq,
-                                   stored_text, hash_to_hex(actual)),
+                                   row.state_hash, hash_to_hex(actual)),
                        stored.value_or(0), actual);
       }
     }
     out.state = std::move(*next);
     out.seq = seq;
     if (policy.on_event) policy.on_event(seq, *event, out.state);
+    return true;
+  };
+  if (auto done = source.events_from(id, out.seq == 0 ? Seq{1} : out.seq, visit); !done) {
+    return util::forward_error(done);
   }
+  if (anchor_rejected) return std::optional<Folded>();
+  if (diverged) return std::optional<Folded>(std::move(out));
   if (anchor_pending) {
-    return diverge(out.seq, fmt::format("seq gap: event {} is missing", out.seq));
+    out.divergence = Divergence{out.seq, fmt::format("seq gap: event {} is missing", out.seq)};
+    return std::optional<Folded>(std::move(out));
   }
   if (out.seq != last_seq) {
-    return diverge(out.seq + 1, fmt::format("seq gap: events end at {} but the match is at {}",
-                                            out.seq, last_seq));
+    out.divergence = Divergence{out.seq + 1, fmt::format("seq gap: events end at {} but the match "
+                                                         "is at {}",
+                                                         out.seq, last_seq)};
   }
   return std::optional<Folded>(std::move(out));
 }
 
 }  // namespace
 
-Result<Folded> fold(Store::Impl& impl, MatchId id, Seq last_seq, const FoldPolicy& policy) {
+Result<Folded> fold(FoldSource& source, MatchId id, Seq last_seq, const FoldPolicy& policy) {
   if (policy.start == FoldStart::NewestSnapshot) {
-    auto snapshots = impl.db.cached(
-        "SELECT seq, version, state FROM snapshots WHERE match_id = ?1 AND seq <= ?2 "
-        "ORDER BY seq DESC");
-    if (!snapshots) return util::forward_error(snapshots);
-    auto& rows = **snapshots;
-    rows.bind(1, id).bind(2, last_seq);
-    for (;;) {
-      auto row = rows.step();
-      if (!row) return util::forward_error(row);
-      if (!*row) break;
-      if (rows.column_int(1) != codec::kStateSchemaVersion) continue;
-      const Seq seq = rows.column_int(0);
-      auto state = codec::state_from_binary(rows.column_blob(2));
+    for (Seq at_most = last_seq; at_most > 0;) {
+      std::optional<rules::State> state;
+      Seq seq = 0;
+      auto visit = [&](const SnapshotRow& row) {
+        seq = row.seq;
+        if (row.version != codec::kStateSchemaVersion) return;
+        auto decoded = codec::state_from_binary(row.state);
+        if (decoded) state = std::move(*decoded);
+      };
+      auto any = source.newest_snapshot(id, at_most, visit);
+      if (!any) return util::forward_error(any);
+      if (!*any) break;
+      at_most = seq - 1;
       // A snapshot is input too: one that decodes but breaks the game's
       // invariants is skipped like one that does not decode.
       if (!state || static_cast<Seq>(state->events_applied) != seq || seq <= 0 ||
           !rules::invariant_violation(*state).empty()) {
         continue;
       }
-      auto folded = fold_after(impl, id, last_seq, Folded{std::move(*state), seq, seq, {}}, policy);
+      auto folded =
+          fold_after(source, id, last_seq, Folded{std::move(*state), seq, seq, {}}, policy);
       if (!folded) return util::forward_error(folded);
       if (*folded) return std::move(**folded);
     }
   }
-  auto folded = fold_after(impl, id, last_seq, Folded{}, policy);
+  auto folded = fold_after(source, id, last_seq, Folded{}, policy);
   if (!folded) return util::forward_error(folded);
   return std::move(**folded);  // without a snapshot there is no anchor to reject
 }
 
 }  // namespace eryantis::store::detail
-
-namespace eryantis::store {
-
-Result<Folded> Store::fold(MatchId id, const FoldPolicy& policy) {
-  // One read transaction: a consistent picture even while another process writes.
-  auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
-  if (!tx) return util::forward_error(tx);
-  auto last = last_seq(id);
-  if (!last) return util::forward_error(last);
-  auto folded = detail::fold(*impl_, id, *last, policy);
-  if (!folded) return folded;
-  if (auto done = tx->commit(); !done) return util::forward_error(done);
-  return folded;
-}
-
-}  // namespace eryantis::store

@@ -13,10 +13,20 @@ Result<std::unique_ptr<GroupCommitter>> GroupCommitter::start(const std::string&
   if (options.store.read_only) return fail(StoreCode::ReadOnly, "a group committer writes");
   auto store = Store::open(path, options.store);
   if (!store) return util::forward_error(store);
-  return std::make_unique<GroupCommitter>(Key{}, std::move(*store), options, std::move(notify));
+  return start(std::make_unique<Store>(std::move(*store)), options, std::move(notify));
 }
 
-GroupCommitter::GroupCommitter(Key, Store store, const Options& options, Notify notify)
+Result<std::unique_ptr<GroupCommitter>> GroupCommitter::start(std::unique_ptr<EventStore> store,
+                                                              const Options& options,
+                                                              Notify notify) {
+  if (!store || store->options().read_only) {
+    return fail(StoreCode::ReadOnly, "a group committer writes");
+  }
+  return std::make_unique<GroupCommitter>(Key{}, std::move(store), options, std::move(notify));
+}
+
+GroupCommitter::GroupCommitter(Key, std::unique_ptr<EventStore> store, const Options& options,
+                               Notify notify)
     : store_(std::move(store)), options_(options), notify_(std::move(notify)) {
   if (options_.max_batch == 0) options_.max_batch = 1;
   writer_ = std::thread([this] { run_writer(); });
@@ -115,7 +125,7 @@ void GroupCommitter::run_writer() {
     }
     requests.clear();
     for (Pending& pending : batch) requests.push_back(std::move(pending.request));
-    auto results = degraded() ? refuse_degraded(requests.size()) : store_.append_batch(requests);
+    auto results = degraded() ? refuse_degraded(requests.size()) : store_->append_batch(requests);
     if (!degraded()) note_damage(results);
 
     std::uint64_t events = 0;

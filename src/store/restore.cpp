@@ -6,29 +6,27 @@
 #include <algorithm>
 
 #include "eryantis/util/expected.hpp"
+#include "fold_source.hpp"
+#include "sqlite_rows.hpp"
 #include "store_impl.hpp"
 
 namespace eryantis::store {
 
 namespace {
 
-struct Candidate {
-  MatchId id;
-  MatchStatus status;
-  Seq last_seq;
-};
+using detail::RestoreCandidate;
 
-Result<std::vector<Candidate>> unfinished_matches(sqlite::Database& db) {
+Result<std::vector<RestoreCandidate>> unfinished_matches(sqlite::Database& db) {
   auto select = db.cached(
       "SELECT id, status, last_seq FROM matches WHERE status IN ('lobby', 'running') ORDER BY id");
   if (!select) return util::forward_error(select);
-  std::vector<Candidate> matches;
+  std::vector<RestoreCandidate> matches;
   for (;;) {
     auto row = (*select)->step();
     if (!row) return util::forward_error(row);
     if (!*row) break;
     auto status = parse_status((*select)->column_text(1)).value_or(MatchStatus::Running);
-    matches.push_back(Candidate{(*select)->column_int(0), status, (*select)->column_int(2)});
+    matches.push_back(RestoreCandidate{(*select)->column_int(0), status, (*select)->column_int(2)});
   }
   return matches;
 }
@@ -52,6 +50,30 @@ Result<void> quarantine(sqlite::Database& db, const std::vector<QuarantinedMatch
 
 }  // namespace
 
+namespace detail {
+
+Result<RestoreReport> restore_candidates(FoldSource& source,
+                                         const std::vector<RestoreCandidate>& candidates,
+                                         HashCheck hashes) {
+  RestoreReport report;
+  report.restored.reserve(candidates.size());
+  const FoldPolicy policy{.hashes = hashes};
+  for (const RestoreCandidate& match : candidates) {
+    auto folded = fold(source, match.id, match.last_seq, policy);
+    if (!folded) return util::forward_error(folded);
+    if (folded->ok()) {
+      report.restored.push_back(RestoredMatch{match.id, match.status, match.last_seq,
+                                              folded->snapshot_seq, std::move(folded->state)});
+    } else {
+      report.quarantined.push_back(
+          QuarantinedMatch{match.id, std::move(folded->divergence->reason)});
+    }
+  }
+  return report;
+}
+
+}  // namespace detail
+
 Result<RestoreReport> Store::restore_unfinished() {
   RestoreReport report;
   {
@@ -60,19 +82,10 @@ Result<RestoreReport> Store::restore_unfinished() {
     if (!tx) return util::forward_error(tx);
     auto candidates = unfinished_matches(impl_->db);
     if (!candidates) return util::forward_error(candidates);
-    report.restored.reserve(candidates->size());
-    const FoldPolicy policy{.hashes = impl_->options.restore_hashes};
-    for (const Candidate& match : *candidates) {
-      auto folded = detail::fold(*impl_, match.id, match.last_seq, policy);
-      if (!folded) return util::forward_error(folded);
-      if (folded->ok()) {
-        report.restored.push_back(RestoredMatch{match.id, match.status, match.last_seq,
-                                                folded->snapshot_seq, std::move(folded->state)});
-      } else {
-        report.quarantined.push_back(
-            QuarantinedMatch{match.id, std::move(folded->divergence->reason)});
-      }
-    }
+    detail::SqliteRows rows(impl_->db);
+    auto folded = detail::restore_candidates(rows, *candidates, impl_->options.restore_hashes);
+    if (!folded) return util::forward_error(folded);
+    report = std::move(*folded);
     if (auto done = tx->commit(); !done) return util::forward_error(done);
   }
   for (const QuarantinedMatch& match : report.quarantined) {
@@ -84,15 +97,6 @@ Result<RestoreReport> Store::restore_unfinished() {
     }
   }
   return report;
-}
-
-Result<rules::State> Store::restore_state(MatchId id) {
-  auto folded = fold(id, FoldPolicy{});
-  if (!folded) return util::forward_error(folded);
-  if (!folded->ok()) {
-    return fail(StoreCode::Corrupt, fmt::format("match {}: {}", id, folded->divergence->reason));
-  }
-  return std::move(folded->state);
 }
 
 Result<std::vector<std::pair<std::string, Seq>>> Store::recent_command_ids(MatchId id,

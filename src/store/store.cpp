@@ -6,6 +6,7 @@
 
 #include "eryantis/store/migrations.hpp"
 #include "eryantis/util/expected.hpp"
+#include "sqlite_rows.hpp"
 #include "store_impl.hpp"
 
 #ifndef ERYANTIS_VERSION
@@ -375,6 +376,19 @@ std::vector<Result<AppendOutcome>> Store::append_batch(std::span<const AppendReq
   }
   if (auto done = tx->commit(); !done) return fail_all(done.error());
   return results;
+}
+
+Result<Folded> Store::fold(MatchId id, const FoldPolicy& policy) {
+  // One read transaction: a consistent picture even while another process writes.
+  auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
+  if (!tx) return util::forward_error(tx);
+  auto last = last_seq(id);
+  if (!last) return util::forward_error(last);
+  detail::SqliteRows rows(impl_->db);
+  auto folded = detail::fold(rows, id, *last, policy);
+  if (!folded) return folded;
+  if (auto done = tx->commit(); !done) return util::forward_error(done);
+  return folded;
 }
 
 }  // namespace eryantis::store

@@ -31,9 +31,5 @@ Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat);
 // One AppendRequest inside an open transaction (no commit): row changes, then events.
 Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& request);
 
-// The one fold of a match's stored events up to `last_seq` (see fold.hpp),
-// inside the caller's transaction.
-Result<Folded> fold(Store::Impl& impl, MatchId id, Seq last_seq, const FoldPolicy& policy);
-
 }  // namespace detail
 }  // namespace eryantis::store

@@ -2,18 +2,21 @@
 
 #include <filesystem>
 
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/open_store.hpp"
 #include "support/child_process.hpp"
 
 namespace eryantis::integration {
 
 std::map<store::MatchId, DbMatch> read_db(const std::string& path, std::string* error) {
   std::map<store::MatchId, DbMatch> out;
-  auto db = store::Store::open(path, store::Options{.read_only = true});
-  if (!db) {
-    *error = "cannot open " + path + ": " + db.error().message;
+  // A file, or a postgresql:// URI (the PostgreSQL restart test).
+  auto opened = store::open_store(store::StoreLocation::from_argument(path),
+                                  store::Options{.read_only = true});
+  if (!opened) {
+    *error = "cannot open " + path + ": " + opened.error().message;
     return out;
   }
+  auto& db = *opened;
   auto matches = db->list_matches();
   if (!matches) {
     *error = "list_matches: " + matches.error().message;

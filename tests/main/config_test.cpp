@@ -24,6 +24,8 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   const Config d;
   EXPECT_EQ(c->server.listen, d.server.listen);
   EXPECT_EQ(c->server.port, d.server.port);
+  EXPECT_EQ(c->storage.backend, d.storage.backend);
+  EXPECT_EQ(c->storage.postgresql, d.storage.postgresql);
   EXPECT_EQ(c->storage.database, d.storage.database);
   EXPECT_EQ(c->storage.durability, d.storage.durability);
   EXPECT_EQ(c->storage.snapshot_every, d.storage.snapshot_every);
@@ -145,6 +147,29 @@ lobby_idle_ms = 600000
   EXPECT_EQ(c->server.setup_choice_ms, 45000);
   EXPECT_EQ(c->server.lobby_idle_ms, 600000);
   EXPECT_NE(error_of("[matches]\nsetup_choice_ms = 0\n").find("matches.setup_choice_ms"),
+            std::string::npos);
+}
+
+TEST(Config, StorageBackendChoosesSqliteOrPostgresql) {
+  auto pg = parse_config(
+      "[storage]\nbackend = \"postgresql\"\npostgresql = \"host=/tmp dbname=ery\"\n", "t.toml");
+  ASSERT_TRUE(pg.has_value()) << pg.error().message;
+  EXPECT_EQ(pg->storage.backend, store::Backend::Postgresql);
+  const store::StoreLocation location = store_location(pg->storage);
+  EXPECT_EQ(location.backend, store::Backend::Postgresql);
+  EXPECT_EQ(location.target, "host=/tmp dbname=ery");
+  EXPECT_EQ(store_location(Config{}.storage).target, Config{}.storage.database);
+  EXPECT_NE(error_of("[storage]\nbackend = \"mysql\"\n").find("storage.backend: must be"),
+            std::string::npos);
+  EXPECT_NE(error_of("[storage]\nbackend = \"postgresql\"\n").find("storage.postgresql: must be"),
+            std::string::npos);
+  // libpq's own parser judges the string: a key it does not know is refused.
+  EXPECT_NE(error_of("[storage]\nbackend = \"postgresql\"\npostgresql = \"hots=x\"\n")
+                .find("storage.postgresql: invalid connection option"),
+            std::string::npos);
+  EXPECT_NE(error_of("[storage]\nbackend = \"postgresql\"\npostgresql = \"dbname=x\"\n"
+                     "[backup]\ndirectory = \"/tmp/b\"\n")
+                .find("backup.directory"),
             std::string::npos);
 }
 

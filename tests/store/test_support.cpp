@@ -50,7 +50,7 @@ Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_e
   return game;
 }
 
-MatchId store_game(Store& store, const Game& game, std::uint64_t seed, int max_chunk) {
+MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int max_chunk) {
   auto id = store.create_match(NewMatch{game.options, MatchStatus::Running});
   EXPECT_TRUE(id.has_value()) << id.error().message;
   std::mt19937_64 rng(seed);

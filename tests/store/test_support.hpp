@@ -36,7 +36,7 @@ struct Game {
 Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_events = 1'000'000);
 
 // Creates a running match and appends the game's events in chunks of 1..max_chunk.
-MatchId store_game(Store& store, const Game& game, std::uint64_t seed, int max_chunk = 4);
+MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int max_chunk = 4);
 
 // Quick access to an open writable store with the test's options.
 Store open_store(const std::string& path, Options options = {});

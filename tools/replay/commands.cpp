@@ -23,6 +23,7 @@
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/invariants.hpp"
+#include "eryantis/store/open_store.hpp"
 #include "eryantis/store/store.hpp"
 
 namespace eryantis::replay {
@@ -42,16 +43,27 @@ std::string store_error_text(const store::StoreError& e) {
   return fmt::format("{} ({})", e.message, store::store_code_name(e.code));
 }
 
-// Opens `path` read-only; on failure prints why and returns nullopt.
-std::optional<store::Store> open_db(const std::string& path) {
+// Opens `path` read-only (an SQLite file, or a postgresql:// URI); on failure
+// prints why and returns null.
+std::unique_ptr<store::EventStore> open_db(const std::string& path) {
+  const store::StoreLocation location = store::StoreLocation::from_argument(path);
+  if (location.backend == store::Backend::Postgresql) {
+    auto opened = store::open_store(location, store::Options{.read_only = true});
+    if (!opened) {
+      error(
+          fmt::format("cannot open {}: {}", location.describe(), store_error_text(opened.error())));
+      return nullptr;
+    }
+    return std::move(*opened);
+  }
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     error(fmt::format("no such database file: {}", path));
-    return std::nullopt;
+    return nullptr;
   }
   if (std::filesystem::is_directory(path, ec)) {
     error(fmt::format("{} is a directory, not a database file", path));
-    return std::nullopt;
+    return nullptr;
   }
   store::Options options;
   options.read_only = true;
@@ -62,12 +74,12 @@ std::optional<store::Store> open_db(const std::string& path) {
     } else {
       error(fmt::format("cannot open {}: {}", path, store_error_text(opened.error())));
     }
-    return std::nullopt;
+    return nullptr;
   }
   // Reads only: a larger page cache and reads through mmap (no read() per page).
   // Best effort; a failure changes nothing but speed.
   (void)opened->database().exec("PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456");
-  return std::move(*opened);
+  return std::make_unique<store::Store>(std::move(*opened));
 }
 
 // A match's events folded by the store (every event re-validated, every hash
@@ -82,7 +94,7 @@ struct Match {
   Seq last() const { return static_cast<Seq>(events.size()); }
 };
 
-render::Names names_of(store::Store& db, MatchId id) {
+render::Names names_of(store::EventStore& db, MatchId id) {
   render::Names names{};
   if (auto seats = db.seats(id)) {
     for (const store::SeatRecord& seat : *seats)
@@ -94,7 +106,7 @@ render::Names names_of(store::Store& db, MatchId id) {
 }
 
 // Loads and folds a match. Returns the exit code on failure.
-std::expected<Match, int> load_match(store::Store& db, MatchId id) {
+std::expected<Match, int> load_match(store::EventStore& db, MatchId id) {
   Match m;
   m.id = id;
   m.states.emplace_back();
@@ -396,7 +408,7 @@ int run_verify(const std::string& path, const VerifyArgs& args) {
   std::vector<std::string> failures;          // matches that could not be read at all
 
   const auto start = std::chrono::steady_clock::now();
-  auto work = [&](store::Store& conn) {
+  auto work = [&](store::EventStore& conn) {
     for (;;) {
       const std::size_t i = next.fetch_add(1);
       if (i >= ids.size()) return;
@@ -414,14 +426,14 @@ int run_verify(const std::string& path, const VerifyArgs& args) {
       ++done;
     }
   };
-  std::vector<store::Store> connections;
+  std::vector<std::unique_ptr<store::EventStore>> connections;
   for (int t = 1; t < threads; ++t) {
     auto conn = open_db(path);
     if (!conn) return kExitError;
-    connections.push_back(std::move(*conn));
+    connections.push_back(std::move(conn));
   }
   std::vector<std::thread> workers;
-  for (auto& conn : connections) workers.emplace_back(work, std::ref(conn));
+  for (auto& conn : connections) workers.emplace_back(work, std::ref(*conn));
 
   const bool progress = isatty(STDERR_FILENO) != 0 && ids.size() > 1;
   if (progress) {

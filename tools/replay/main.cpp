@@ -25,7 +25,9 @@ int main(int argc, char** argv) {
       "Exit codes: 0 ok, 1 divergence (verify) or rule error (apply), 2 usage or data error."};
   app.require_subcommand(1);
   std::string db;
-  app.add_option("DB", db, "the SQLite database (e.g. data/eryantis.db); not needed by `apply`");
+  app.add_option("DB", db,
+                 "the SQLite database (e.g. data/eryantis.db) or a postgresql:// URI "
+                 "(list, log, show, step, verify, export); not needed by `apply`");
 
   add_backup_command(app, db);
   auto color_default = [] { return isatty(STDOUT_FILENO) != 0; };

@@ -12,12 +12,16 @@
 #include <vector>
 
 #include "eryantis/server/config.hpp"
+#include "eryantis/store/open_store.hpp"
 #include "eryantis/store/store.hpp"
 
 namespace eryantis::app {
 
 struct StorageConfig {
+  // "sqlite" (the embedded default) or "postgresql" (docs/cluster.md).
+  store::Backend backend = store::Backend::Sqlite;
   std::string database = "data/eryantis.db";
+  std::string postgresql;  // a libpq connection string, when backend = "postgresql"
   store::Durability durability = store::Durability::Full;
   int snapshot_every = 64;  // events between snapshots; 0 = never
 };
@@ -96,5 +100,7 @@ std::expected<void, ConfigError> validate_config(const Config& config);
 
 // The store's options for this configuration.
 store::Options store_options(const StorageConfig& storage);
+// Where the matches live: storage.database (SQLite) or storage.postgresql.
+store::StoreLocation store_location(const StorageConfig& storage);
 
 }  // namespace eryantis::app

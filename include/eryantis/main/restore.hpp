@@ -15,9 +15,9 @@ struct Restored {
   std::size_t quarantined = 0;       // matches set aside (logged with their reason)
 };
 
-// Folds every unfinished match (store::Store::restore_unfinished) and adds what
+// Folds every unfinished match (store::EventStore::restore_unfinished) and adds what
 // the server keeps beside the state: seats, the armed timer and the last
 // server::kRecentCommands command ids.
-std::expected<Restored, std::string> restore_matches(store::Store& db);
+std::expected<Restored, std::string> restore_matches(store::EventStore& db);
 
 }  // namespace eryantis::app

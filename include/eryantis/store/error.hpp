@@ -20,6 +20,7 @@ enum class StoreCode : std::uint8_t {
   ReadOnly,  // a write on a read-only store
   Invalid,   // the caller passed something the store refuses (empty append, ...)
   Stopped,   // submitted to a group committer that is stopping
+  Fenced,    // the writer's lease on the match is gone (another node took it): never retry
 };
 
 // "IO", "CONFLICT", ...: stable, never renamed.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "eryantis/store/error.hpp"
+#include "eryantis/store/event_store.hpp"
 #include "eryantis/store/records.hpp"
 #include "eryantis/store/store.hpp"
 
@@ -40,15 +41,20 @@ class GroupCommitter {
   // and thread-safe (the server passes uv_async_send, tests a condition variable).
   using Notify = std::function<void()>;
 
-  // Opens its own connection (migrating if needed) and starts the writer.
+  // Opens its own connection to the SQLite file (migrating if needed) and starts
+  // the writer.
   static Result<std::unique_ptr<GroupCommitter>> start(const std::string& path,
+                                                       const Options& options, Notify notify);
+  // Starts the writer on a connection the caller opened (any backend, writable);
+  // options.store is not used.
+  static Result<std::unique_ptr<GroupCommitter>> start(std::unique_ptr<EventStore> store,
                                                        const Options& options, Notify notify);
   // Only start() can make the key: construction goes through it.
   class Key {
     friend class GroupCommitter;
     Key() = default;
   };
-  GroupCommitter(Key, Store store, const Options& options, Notify notify);
+  GroupCommitter(Key, std::unique_ptr<EventStore> store, const Options& options, Notify notify);
   GroupCommitter(const GroupCommitter&) = delete;
   GroupCommitter& operator=(const GroupCommitter&) = delete;
   ~GroupCommitter();  // stop()
@@ -94,7 +100,7 @@ class GroupCommitter {
   // Degrades on the first result that reports a damaged file.
   void note_damage(const std::vector<Result<AppendOutcome>>& results);
 
-  Store store_;  // used by the writer thread only
+  std::unique_ptr<EventStore> store_;  // used by the writer thread only
   Options options_;
   Notify notify_;
 

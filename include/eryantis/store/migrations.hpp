@@ -24,6 +24,11 @@ std::span<const Migration> embedded_migrations();
 // The user_version this build writes: the last migration's version.
 int latest_schema_version();
 
+// PostgreSQL's migrations (migrations/postgresql/*.sql, numbered like SQLite's:
+// each SQLite migration has its twin there) and the version they reach.
+std::span<const Migration> embedded_pg_migrations();
+int latest_pg_schema_version();
+
 // Refuses a file that is not ours (another application_id, or tables without
 // ours) or that a newer build wrote. Returns the file's user_version.
 Result<int> check_compatible(sqlite::Database& db);

@@ -91,6 +91,15 @@ struct DeadlineRecord {
   friend bool operator==(const DeadlineRecord&, const DeadlineRecord&) = default;
 };
 
+// A cluster node's claim on a match (docs/cluster.md): a write that carries it
+// commits only while the match's lease row still names this node and epoch and
+// has not expired, checked in the write's own transaction.
+struct LeaseFence {
+  std::string node;
+  std::int64_t epoch = 0;
+  friend bool operator==(const LeaseFence&, const LeaseFence&) = default;
+};
+
 // One atomic step of a match: its row changes and its events, all or nothing.
 struct AppendRequest {
   MatchId match_id = 0;
@@ -105,6 +114,8 @@ struct AppendRequest {
   std::optional<MatchStatus> status;
   std::optional<std::string> result_json;
   std::optional<DeadlineRecord> deadline;  // set; an empty kind clears it
+  // Only on a backend with leases (PostgreSQL); SQLite refuses it (one writer per file).
+  std::optional<LeaseFence> fence;
 
   // A plain append of events (no row changes).
   static AppendRequest of(MatchId match_id, Seq expected_seq, std::vector<NewEvent> events,

@@ -1,5 +1,6 @@
 #pragma once
-// The SQLite event store: matches, seats, the append-only event log and
+// The SQLite event store (the embedded default; event_store.hpp is the
+// interface it implements): matches, seats, the append-only event log and
 // snapshots. One Store is one connection, used by one thread at a time (the
 // GroupCommitter's writer, a tool, a test); any number may share a file.
 #include <cstddef>
@@ -13,27 +14,14 @@
 
 #include "eryantis/rules/state.hpp"
 #include "eryantis/store/error.hpp"
+#include "eryantis/store/event_store.hpp"
 #include "eryantis/store/fold.hpp"
 #include "eryantis/store/records.hpp"
 #include "eryantis/store/sqlite.hpp"
 
 namespace eryantis::store {
 
-enum class Durability : std::uint8_t {
-  Full,    // synchronous=FULL: a commit survives power loss
-  Normal,  // synchronous=NORMAL: survives a process crash; power loss may drop the last commits
-};
-
-struct Options {
-  Durability durability = Durability::Full;
-  int snapshot_every = 64;  // events between snapshots; 0 = never
-  bool read_only = false;   // SQLITE_OPEN_READONLY: safe beside a writer, never migrates
-  int busy_timeout_ms = 5000;
-  // Which stored hashes restoring a match compares (FoldStart::NewestSnapshot).
-  HashCheck restore_hashes = HashCheck::Every;
-};
-
-class Store {
+class Store final : public EventStore {
  public:
   // Opens (creating and migrating if writable) the database at `path`. Refuses
   // files of another application or of a newer schema.
@@ -44,66 +32,65 @@ class Store {
   ~Store();
 
   // --- matches and seats ---------------------------------------------------
-  Result<MatchId> create_match(const NewMatch& match);
+  Result<MatchId> create_match(const NewMatch& match) override;
   // `result_json` is stored in matches.result (finished matches).
   Result<void> set_status(MatchId id, MatchStatus status,
-                          const std::optional<std::string>& result_json = std::nullopt);
-  Result<void> upsert_seat(const SeatRecord& seat);
-  Result<std::vector<SeatRecord>> seats(MatchId id);
-  Result<std::vector<MatchSummary>> list_matches();
-  Result<Seq> last_seq(MatchId id);
+                          const std::optional<std::string>& result_json = std::nullopt) override;
+  Result<void> upsert_seat(const SeatRecord& seat) override;
+  Result<std::vector<SeatRecord>> seats(MatchId id) override;
+  Result<std::vector<MatchSummary>> list_matches() override;
+  Result<Seq> last_seq(MatchId id) override;
   // The largest match id ever stored (0 for an empty database).
-  Result<MatchId> max_match_id();
+  Result<MatchId> max_match_id() override;
   // The server's persisted timer of a match, if one is armed.
-  Result<std::optional<DeadlineRecord>> deadline(MatchId id);
+  Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
 
   // --- events --------------------------------------------------------------
   // Rows with from_seq <= seq <= to_seq, in seq order.
-  Result<std::vector<StoredEvent>> load_events(MatchId id, Seq from_seq = 1,
-                                               Seq to_seq = std::numeric_limits<Seq>::max());
+  Result<std::vector<StoredEvent>> load_events(
+      MatchId id, Seq from_seq = 1, Seq to_seq = std::numeric_limits<Seq>::max()) override;
 
   // Appends `events` as seqs expected_seq + 1, ... in one IMMEDIATE transaction:
   // all or nothing, durable when this returns. Conflict (with the real last seq)
   // if the match moved on. If the first event's command_id is already stored,
   // returns the original seqs without writing (a client retry).
   Result<AppendOutcome> append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
-                               const rules::State* state_after = nullptr);
+                               const rules::State* state_after = nullptr) override;
 
   // Applies every request in ONE transaction, each inside its own savepoint: a
   // request that fails (Conflict, ...) is undone alone. Requests run in order.
   // A request creates its match row, changes seats, status and deadline, and
   // appends its events atomically.
   // If the commit itself fails, every request reports that error.
-  std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests);
+  std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests) override;
 
   // --- restoring: reading state back from the log ---------------------------
   // Every path below folds with fold(): events are re-validated, never trusted.
 
   // Folds match `id` as `policy` says, in one read transaction. A log that stops
   // being trustworthy is not an error: Folded::divergence says where and why.
-  Result<Folded> fold(MatchId id, const FoldPolicy& policy);
+  Result<Folded> fold(MatchId id, const FoldPolicy& policy) override;
 
-  // The match's current state: newest valid snapshot plus the events after it
-  // (every hash checked). Corrupt if the log diverges.
-  Result<rules::State> restore_state(MatchId id);
+  using EventStore::restore_state;
 
   // Every lobby/running match, folded from its newest valid snapshot. A match
   // whose events do not decode, are illegal, have a seq gap or disagree with their
   // stored hashes is marked quarantined (unless read-only) and reported instead.
-  Result<RestoreReport> restore_unfinished();
+  Result<RestoreReport> restore_unfinished() override;
 
   // The (command id, seq) of the newest `count` events that carry a command id,
   // oldest first: what a server keeps to answer a retry with its original ack.
   Result<std::vector<std::pair<std::string, Seq>>> recent_command_ids(MatchId id,
-                                                                      std::size_t count);
+                                                                      std::size_t count) override;
 
   // Folds from the first event (FoldStart::FirstEvent), comparing every stored
   // hash, the columns that repeat the payload and every snapshot with the fold;
   // reports the first divergence.
-  Result<VerifyReport> verify(MatchId id);
+  Result<VerifyReport> verify(MatchId id) override;
 
-  const Options& options() const;
-  int schema_version() const;
+  std::string_view backend() const override { return "sqlite"; }
+  const Options& options() const override;
+  int schema_version() const override;
   // The connection itself, for tools and tests that need raw SQL.
   sqlite::Database& database();
 

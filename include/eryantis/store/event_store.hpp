@@ -1,0 +1,113 @@
+#pragma once
+// The event store as the server, main and the tools use it, whichever database
+// holds it: SQLite (store.hpp, the embedded default) or PostgreSQL (pg_store.hpp,
+// for a cluster of servers, docs/cluster.md). Both keep the same promises:
+// appends are committed before they return, all or nothing, refused on a stale
+// expected_seq, idempotent per command id; every read of state folds the log
+// with the one fold (fold.hpp). One object is one connection, used by one thread
+// at a time.
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "eryantis/rules/state.hpp"
+#include "eryantis/store/error.hpp"
+#include "eryantis/store/fold.hpp"
+#include "eryantis/store/records.hpp"
+
+namespace eryantis::store {
+
+enum class Durability : std::uint8_t {
+  // SQLite synchronous=FULL; PostgreSQL synchronous_commit=on: a commit survives power loss
+  Full,
+  // SQLite synchronous=NORMAL; PostgreSQL synchronous_commit=off: survives a crash of
+  // this process; a power loss (or a database crash) may drop the last commits
+  Normal,
+};
+
+struct Options {
+  Durability durability = Durability::Full;
+  int snapshot_every = 64;  // events between snapshots; 0 = never
+  bool read_only = false;   // never writes, never migrates (safe beside a writer)
+  int busy_timeout_ms = 5000;
+  // Which stored hashes restoring a match compares (FoldStart::NewestSnapshot).
+  HashCheck restore_hashes = HashCheck::Every;
+};
+
+class EventStore {
+ public:
+  virtual ~EventStore() = default;
+
+  // "sqlite" or "postgresql", for logs and messages.
+  virtual std::string_view backend() const = 0;
+  virtual const Options& options() const = 0;
+  // The schema version of the database (its last migration).
+  virtual int schema_version() const = 0;
+
+  // --- matches and seats ---------------------------------------------------
+  virtual Result<MatchId> create_match(const NewMatch& match) = 0;
+  // `result_json` is stored in matches.result (finished matches).
+  virtual Result<void> set_status(MatchId id, MatchStatus status,
+                                  const std::optional<std::string>& result_json = std::nullopt) = 0;
+  virtual Result<void> upsert_seat(const SeatRecord& seat) = 0;
+  virtual Result<std::vector<SeatRecord>> seats(MatchId id) = 0;
+  virtual Result<std::vector<MatchSummary>> list_matches() = 0;
+  virtual Result<Seq> last_seq(MatchId id) = 0;
+  // The largest match id ever stored (0 for an empty database).
+  virtual Result<MatchId> max_match_id() = 0;
+  // The server's persisted timer of a match, if one is armed.
+  virtual Result<std::optional<DeadlineRecord>> deadline(MatchId id) = 0;
+
+  // --- events --------------------------------------------------------------
+  // Rows with from_seq <= seq <= to_seq, in seq order.
+  virtual Result<std::vector<StoredEvent>> load_events(
+      MatchId id, Seq from_seq = 1, Seq to_seq = std::numeric_limits<Seq>::max()) = 0;
+
+  // Appends `events` as seqs expected_seq + 1, ... in one transaction: all or
+  // nothing, durable when this returns. Conflict (with the real last seq) if the
+  // match moved on. If the first event's command_id is already stored, returns the
+  // original seqs without writing (a client retry).
+  virtual Result<AppendOutcome> append(MatchId id, Seq expected_seq,
+                                       std::span<const NewEvent> events,
+                                       const rules::State* state_after = nullptr) = 0;
+
+  // Applies every request in ONE transaction, each inside its own savepoint: a
+  // request that fails (Conflict, Fenced, ...) is undone alone. Requests run in
+  // order. A request creates its match row, changes seats, status and deadline,
+  // and appends its events atomically. If the commit itself fails, every request
+  // reports that error. The group committer's one call.
+  virtual std::vector<Result<AppendOutcome>> append_batch(
+      std::span<const AppendRequest> requests) = 0;
+
+  // --- restoring: reading state back from the log ---------------------------
+  // Folds match `id` as `policy` says, in one read transaction. A log that stops
+  // being trustworthy is not an error: Folded::divergence says where and why.
+  virtual Result<Folded> fold(MatchId id, const FoldPolicy& policy) = 0;
+
+  // Every lobby/running match, folded from its newest valid snapshot. A match
+  // whose events do not decode, are illegal, have a seq gap or disagree with their
+  // stored hashes is marked quarantined (unless read-only) and reported instead.
+  virtual Result<RestoreReport> restore_unfinished() = 0;
+
+  // The (command id, seq) of the newest `count` events that carry a command id,
+  // oldest first: what a server keeps to answer a retry with its original ack.
+  virtual Result<std::vector<std::pair<std::string, Seq>>> recent_command_ids(
+      MatchId id, std::size_t count) = 0;
+
+  // Folds from the first event (FoldStart::FirstEvent), comparing every stored
+  // hash, the columns that repeat the payload and every snapshot with the fold;
+  // reports the first divergence.
+  virtual Result<VerifyReport> verify(MatchId id) = 0;
+
+  // The match's current state: newest valid snapshot plus the events after it
+  // (every hash checked). Corrupt if the log diverges.
+  Result<rules::State> restore_state(MatchId id);
+};
+
+}  // namespace eryantis::store

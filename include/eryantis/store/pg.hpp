@@ -1,0 +1,132 @@
+#pragma once
+// Thin RAII over libpq (PostgreSQL's C API), the PostgreSQL twin of sqlite.hpp:
+// a Connection owns its PGconn and a cache of prepared statements, Rows owns a
+// PGresult, and every failure becomes a StoreError with the server's message.
+#include <libpq-fe.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "eryantis/store/error.hpp"
+
+namespace eryantis::store::pg {
+
+// Parameters of one statement, sent as text ($1, $2, ...) except bytes (bytea,
+// sent binary so a snapshot is never escaped).
+class Params {
+ public:
+  Params& add(std::int64_t value);
+  Params& add(std::string_view text);
+  Params& add(const std::string& text) { return add(std::string_view(text)); }
+  Params& add(const char* text) { return add(std::string_view(text)); }
+  Params& add_optional(const std::optional<std::string>& text);
+  Params& add_null();
+  Params& add_bytes(std::string_view bytes);
+
+  int size() const { return static_cast<int>(values_.size()); }
+  // The arrays PQexecPrepared takes; valid until the next add.
+  std::vector<const char*> values() const;
+  const int* lengths() const { return lengths_.data(); }
+  const int* formats() const { return formats_.data(); }
+
+ private:
+  std::vector<std::optional<std::string>> values_;
+  std::vector<int> lengths_;
+  std::vector<int> formats_;
+};
+
+// The rows of one statement's result (text format).
+class Rows {
+ public:
+  Rows() = default;
+  explicit Rows(PGresult* result) : result_(result) {}
+
+  int size() const { return result_ ? PQntuples(result_.get()) : 0; }
+  bool empty() const { return size() == 0; }
+  bool is_null(int row, int column) const { return PQgetisnull(result_.get(), row, column) == 1; }
+  // Valid while this Rows lives.
+  std::string_view text(int row, int column) const;
+  std::optional<std::string> optional_text(int row, int column) const;
+  std::int64_t integer(int row, int column) const;
+  // A bytea column, decoded from PostgreSQL's hex text form.
+  std::string bytes(int row, int column) const;
+  // Rows changed by an INSERT/UPDATE/DELETE.
+  std::int64_t affected() const;
+  const PGresult* raw() const { return result_.get(); }
+
+ private:
+  struct Clear {
+    void operator()(PGresult* result) const { PQclear(result); }
+  };
+  std::unique_ptr<PGresult, Clear> result_;
+};
+
+class Connection {
+ public:
+  // `conninfo` is any libpq connection string ("host=/tmp port=5432 dbname=x" or a
+  // postgresql:// URI). Fails with Io and libpq's message when it cannot connect.
+  static Result<Connection> open(const std::string& conninfo);
+
+  Connection(Connection&&) noexcept = default;
+  Connection& operator=(Connection&&) noexcept = default;
+  ~Connection() = default;
+
+  // Runs one or more statements without parameters (schema scripts, SET, BEGIN).
+  Result<void> exec(std::string_view sql);
+  // One statement with parameters, prepared once per connection and reused.
+  Result<Rows> query(std::string_view sql, const Params& params = {});
+  // A connection the server dropped (restart, failover) is reconnected once;
+  // its prepared statements are prepared again on first use.
+  Result<void> reconnect_if_broken();
+
+  PGconn* handle() const { return conn_.get(); }
+
+ private:
+  struct Finish {
+    void operator()(PGconn* conn) const { PQfinish(conn); }
+  };
+  explicit Connection(PGconn* conn) : conn_(conn) {}
+
+  std::unique_ptr<PGconn, Finish> conn_;
+  std::unordered_map<std::string, std::string> prepared_;  // SQL -> statement name
+};
+
+// Maps a failed result (its SQLSTATE) to a StoreError ("<what>: <message>").
+StoreError error_from(PGconn* conn, const PGresult* result, std::string_view what);
+
+// BEGIN ... COMMIT; rolls back when destroyed uncommitted (an error path).
+class Transaction {
+ public:
+  static Result<Transaction> begin(Connection& conn, bool read_only = false);
+  Transaction(Transaction&& other) noexcept : conn_(std::exchange(other.conn_, nullptr)) {}
+  Transaction& operator=(Transaction&&) = delete;
+  ~Transaction();
+  Result<void> commit();
+
+ private:
+  explicit Transaction(Connection* conn) : conn_(conn) {}
+  Connection* conn_ = nullptr;
+};
+
+// SAVEPOINT inside a transaction: release() keeps its writes, destruction undoes
+// them (and clears the transaction's error state, so the next request can run).
+class Savepoint {
+ public:
+  static Result<Savepoint> begin(Connection& conn);
+  Savepoint(Savepoint&& other) noexcept : conn_(std::exchange(other.conn_, nullptr)) {}
+  Savepoint& operator=(Savepoint&&) = delete;
+  ~Savepoint();
+  Result<void> release();
+
+ private:
+  explicit Savepoint(Connection* conn) : conn_(conn) {}
+  Connection* conn_ = nullptr;
+};
+
+}  // namespace eryantis::store::pg

@@ -1,0 +1,90 @@
+#pragma once
+// The PostgreSQL event store: the same tables, meaning and promises as the SQLite
+// Store (event_store.hpp), on a database several servers share (docs/cluster.md).
+// Besides the interface it keeps the match leases: which node serves a match,
+// with an epoch that fences every write of a node that lost it.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "eryantis/store/event_store.hpp"
+#include "eryantis/store/pg.hpp"
+
+namespace eryantis::store {
+
+// A lease row: the node that serves the match until `expires_at_ms` (unix ms, the
+// database's clock), and the epoch its writes carry (LeaseFence).
+struct Lease {
+  MatchId match_id = 0;
+  std::string node;
+  std::int64_t epoch = 0;
+  std::int64_t expires_at_ms = 0;
+  LeaseFence fence() const { return LeaseFence{node, epoch}; }
+};
+
+class PgStore final : public EventStore {
+ public:
+  // Connects with a libpq connection string, then migrates (serialised between
+  // nodes by an advisory lock) unless read-only. Refuses a database that holds
+  // tables of another application or a newer schema.
+  static Result<PgStore> open(const std::string& conninfo, const Options& options = {});
+
+  PgStore(PgStore&&) noexcept;
+  PgStore& operator=(PgStore&&) noexcept;
+  ~PgStore() override;
+
+  std::string_view backend() const override { return "postgresql"; }
+  const Options& options() const override;
+  int schema_version() const override;
+
+  Result<MatchId> create_match(const NewMatch& match) override;
+  Result<void> set_status(MatchId id, MatchStatus status,
+                          const std::optional<std::string>& result_json = std::nullopt) override;
+  Result<void> upsert_seat(const SeatRecord& seat) override;
+  Result<std::vector<SeatRecord>> seats(MatchId id) override;
+  Result<std::vector<MatchSummary>> list_matches() override;
+  Result<Seq> last_seq(MatchId id) override;
+  Result<MatchId> max_match_id() override;
+  Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
+  Result<std::vector<StoredEvent>> load_events(
+      MatchId id, Seq from_seq = 1, Seq to_seq = std::numeric_limits<Seq>::max()) override;
+  Result<AppendOutcome> append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
+                               const rules::State* state_after = nullptr) override;
+  std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests) override;
+  Result<Folded> fold(MatchId id, const FoldPolicy& policy) override;
+  Result<RestoreReport> restore_unfinished() override;
+  Result<std::vector<std::pair<std::string, Seq>>> recent_command_ids(MatchId id,
+                                                                      std::size_t count) override;
+  Result<VerifyReport> verify(MatchId id) override;
+  using EventStore::restore_state;
+
+  // --- leases (docs/cluster.md) ---------------------------------------------
+  // Takes the match for `node` for `ttl`: free, expired, or already this node's.
+  // Every take raises the epoch by one (a restarted node is a new writer), so the
+  // fences of earlier holders stop working. Conflict, naming the holder, while
+  // another node's lease runs.
+  Result<Lease> acquire_lease(MatchId id, std::string_view node, std::chrono::milliseconds ttl);
+  // Extends a lease still held with this fence; Fenced once it expired or
+  // another node took it (the caller stops serving the match).
+  Result<Lease> renew_lease(MatchId id, const LeaseFence& fence, std::chrono::milliseconds ttl);
+  // Gives the match up at once (graceful shutdown): expires the lease, keeps the
+  // epoch. Nothing happens if the fence no longer holds it.
+  Result<void> release_lease(MatchId id, const LeaseFence& fence);
+  // The lease row, if the match ever had one.
+  Result<std::optional<Lease>> lease(MatchId id);
+
+  // The connection itself, for tools and tests that need raw SQL.
+  pg::Connection& connection();
+
+  struct Impl;
+
+ private:
+  explicit PgStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace eryantis::store

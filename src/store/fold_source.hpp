@@ -1,0 +1,78 @@
+#pragma once
+// What the one fold (fold.hpp) reads, whichever database holds the rows: a
+// match's events from a seq on and its snapshots newest first. Each backend
+// implements it over its own cursor; the fold, the snapshot policy, verify and
+// restore are written once against it.
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "eryantis/rules/state.hpp"
+#include "eryantis/store/error.hpp"
+#include "eryantis/store/fold.hpp"
+#include "eryantis/store/records.hpp"
+
+namespace eryantis::store::detail {
+
+// One events row; the views are valid during the visit only.
+struct EventRow {
+  Seq seq = 0;
+  int schema_version = 0;
+  std::string_view payload;
+  std::string_view state_hash;
+  std::string_view type;
+  std::string_view actor;
+};
+
+// One snapshots row; `state` is the binary state (valid during the visit only).
+struct SnapshotRow {
+  Seq seq = 0;
+  int version = 0;
+  std::string_view state;
+};
+
+// A visitor returns false to stop early.
+using EventVisitor = std::function<bool(const EventRow&)>;
+using SnapshotVisitor = std::function<void(const SnapshotRow&)>;
+
+class FoldSource {
+ public:
+  virtual ~FoldSource() = default;
+  // Rows with seq >= from_seq, in seq order.
+  virtual Result<void> events_from(MatchId id, Seq from_seq, const EventVisitor& visit) = 0;
+  // Visits the newest row with seq <= at_most; false when there is none. One
+  // row at a time: a fold usually needs only the newest, and the caller may read
+  // events before asking for an older one.
+  virtual Result<bool> newest_snapshot(MatchId id, Seq at_most, const SnapshotVisitor& visit) = 0;
+};
+
+// The one fold of a match's stored events up to `last_seq` (see fold.hpp),
+// inside the caller's read transaction.
+Result<Folded> fold(FoldSource& source, MatchId id, Seq last_seq, const FoldPolicy& policy);
+
+// The state to store as a snapshot when an append from `before` to `after` crosses
+// a multiple of `every` (nullopt: none due, or the log is suspect). Refuses a
+// `state_after` that does not hash to `last_hash`: a snapshot must agree with the log.
+Result<std::optional<rules::State>> snapshot_due(FoldSource& source, int every, MatchId id,
+                                                 Seq before, Seq after, std::uint64_t last_hash,
+                                                 const rules::State* state_after);
+
+// verify() of every backend: the fold from the first event with every check on,
+// each snapshot compared with the state at its seq.
+Result<VerifyReport> verify(FoldSource& source, MatchId id, Seq last_seq);
+
+// An unfinished match as listed for restoring.
+struct RestoreCandidate {
+  MatchId id = 0;
+  MatchStatus status = MatchStatus::Lobby;
+  Seq last_seq = 0;
+};
+
+// restore_unfinished() of every backend, before quarantining: each candidate
+// folded from its newest usable snapshot.
+Result<RestoreReport> restore_candidates(FoldSource& source,
+                                         const std::vector<RestoreCandidate>& candidates,
+                                         HashCheck hashes);
+
+}  // namespace eryantis::store::detail

@@ -1,0 +1,227 @@
+#include "eryantis/store/pg.hpp"
+
+#include <spdlog/fmt/fmt.h>
+
+#include <charconv>
+#include <cstring>
+
+#include "eryantis/util/expected.hpp"
+
+namespace eryantis::store::pg {
+
+namespace {
+
+std::string_view trimmed(const char* message) {
+  std::string_view text = message ? message : "";
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  return text;
+}
+
+StoreCode code_of(std::string_view sqlstate) {
+  if (sqlstate == "23505") return StoreCode::Conflict;  // unique_violation (a reused command id)
+  if (sqlstate == "40001" || sqlstate == "40P01" || sqlstate == "55P03") return StoreCode::Busy;
+  if (sqlstate == "25006" || sqlstate == "42501") return StoreCode::ReadOnly;
+  if (sqlstate == "XX001" || sqlstate == "XX002") return StoreCode::Corrupt;
+  if (sqlstate.starts_with("23") || sqlstate.starts_with("22")) return StoreCode::Invalid;
+  return StoreCode::Io;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+StoreError error_from(PGconn* conn, const PGresult* result, std::string_view what) {
+  const char* sqlstate = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  const char* message = result ? PQresultErrorMessage(result) : nullptr;
+  if (message == nullptr || *message == '\0') message = PQerrorMessage(conn);
+  // `what` is often the statement: its first 60 characters name it well enough
+  // (a migration script would otherwise fill the message).
+  std::string_view head = what.substr(0, what.find('\n'));
+  const bool cut = head.size() > 60 || head.size() < what.size();
+  head = head.substr(0, 60);
+  return StoreError{sqlstate ? code_of(sqlstate) : StoreCode::Io,
+                    fmt::format("{}{}: {}", head, cut ? "..." : "", trimmed(message)), -1};
+}
+
+// --- Params ------------------------------------------------------------------
+
+Params& Params::add(std::int64_t value) {
+  return add(std::string_view(std::to_string(value)));
+}
+Params& Params::add(std::string_view text) {
+  values_.emplace_back(std::string(text));
+  lengths_.push_back(0);
+  formats_.push_back(0);
+  return *this;
+}
+Params& Params::add_optional(const std::optional<std::string>& text) {
+  return text ? add(*text) : add_null();
+}
+Params& Params::add_null() {
+  values_.emplace_back(std::nullopt);
+  lengths_.push_back(0);
+  formats_.push_back(0);
+  return *this;
+}
+Params& Params::add_bytes(std::string_view bytes) {
+  values_.emplace_back(std::string(bytes));
+  lengths_.push_back(static_cast<int>(bytes.size()));
+  formats_.push_back(1);
+  return *this;
+}
+std::vector<const char*> Params::values() const {
+  std::vector<const char*> out;
+  out.reserve(values_.size());
+  for (const auto& value : values_) out.push_back(value ? value->data() : nullptr);
+  return out;
+}
+
+// --- Rows --------------------------------------------------------------------
+
+std::string_view Rows::text(int row, int column) const {
+  return {PQgetvalue(result_.get(), row, column),
+          static_cast<std::size_t>(PQgetlength(result_.get(), row, column))};
+}
+std::optional<std::string> Rows::optional_text(int row, int column) const {
+  if (is_null(row, column)) return std::nullopt;
+  return std::string(text(row, column));
+}
+std::int64_t Rows::integer(int row, int column) const {
+  const std::string_view digits = text(row, column);
+  std::int64_t value = 0;
+  std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  return value;
+}
+std::string Rows::bytes(int row, int column) const {
+  std::string_view hex = text(row, column);
+  // bytea_output = 'hex' (the default since 9.0): "\x" then two digits a byte.
+  if (!hex.starts_with("\\x")) return std::string(hex);
+  hex.remove_prefix(2);
+  std::string out;
+  out.reserve(hex.size() / 2);
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    const int high = hex_digit(hex[i]);
+    const int low = hex_digit(hex[i + 1]);
+    if (high < 0 || low < 0) break;
+    out.push_back(static_cast<char>(high * 16 + low));
+  }
+  return out;
+}
+std::int64_t Rows::affected() const {
+  const char* count = PQcmdTuples(result_.get());
+  return count && *count ? std::atoll(count) : 0;
+}
+
+// --- Connection --------------------------------------------------------------
+
+Result<Connection> Connection::open(const std::string& conninfo) {
+  Connection conn(PQconnectdb(conninfo.c_str()));
+  if (!conn.conn_) return fail(StoreCode::Io, "PostgreSQL: out of memory");
+  if (PQstatus(conn.conn_.get()) != CONNECTION_OK) {
+    return fail(StoreCode::Io, fmt::format("cannot connect to PostgreSQL: {}",
+                                           trimmed(PQerrorMessage(conn.conn_.get()))));
+  }
+  // Notices (NOTICE: relation already exists, ...) would go to stderr: silence them.
+  PQsetNoticeProcessor(
+      conn.conn_.get(), [](void*, const char*) {}, nullptr);
+  return conn;
+}
+
+namespace {
+
+// A result that carries no rows (or rows) and no error.
+bool succeeded(const PGresult* result) {
+  const ExecStatusType status = PQresultStatus(result);
+  return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY;
+}
+
+}  // namespace
+
+Result<void> Connection::exec(std::string_view sql) {
+  Rows result(PQexec(conn_.get(), std::string(sql).c_str()));
+  if (!succeeded(result.raw())) return std::unexpected(error_from(conn_.get(), result.raw(), sql));
+  return {};
+}
+
+Result<Rows> Connection::query(std::string_view sql, const Params& params) {
+  auto found = prepared_.find(std::string(sql));
+  if (found == prepared_.end()) {
+    std::string name = fmt::format("eryantis_{}", prepared_.size() + 1);
+    Rows prepared(PQprepare(conn_.get(), name.c_str(), std::string(sql).c_str(), 0, nullptr));
+    if (!succeeded(prepared.raw())) {
+      return std::unexpected(error_from(conn_.get(), prepared.raw(), sql));
+    }
+    found = prepared_.emplace(std::string(sql), std::move(name)).first;
+  }
+  const std::vector<const char*> values = params.values();
+  Rows result(PQexecPrepared(conn_.get(), found->second.c_str(), params.size(), values.data(),
+                             params.lengths(), params.formats(), 0));
+  if (!succeeded(result.raw())) return std::unexpected(error_from(conn_.get(), result.raw(), sql));
+  return result;
+}
+
+Result<void> Connection::reconnect_if_broken() {
+  if (PQstatus(conn_.get()) == CONNECTION_OK) return {};
+  PQreset(conn_.get());
+  prepared_.clear();  // they lived in the old session
+  if (PQstatus(conn_.get()) != CONNECTION_OK) {
+    return fail(StoreCode::Io, fmt::format("lost the PostgreSQL connection: {}",
+                                           trimmed(PQerrorMessage(conn_.get()))));
+  }
+  return {};
+}
+
+// --- Transaction, Savepoint ----------------------------------------------------
+
+Result<Transaction> Transaction::begin(Connection& conn, bool read_only) {
+  if (auto done = conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // READ COMMITTED with explicit row locks (SELECT ... FOR UPDATE on the match
+  // row) serialises writers of one match; a read-only fold asks for one snapshot
+  // of the whole database (REPEATABLE READ), like SQLite's read transaction.
+  if (auto done =
+          conn.exec(read_only ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+      !done) {
+    return util::forward_error(done);
+  }
+  return Transaction(&conn);
+}
+
+Transaction::~Transaction() {
+  if (conn_) (void)conn_->exec("ROLLBACK");
+}
+
+Result<void> Transaction::commit() {
+  Connection* conn = std::exchange(conn_, nullptr);
+  // COMMIT of a failed transaction "succeeds" as a ROLLBACK: PQcmdStatus tells.
+  Rows result(PQexec(conn->handle(), "COMMIT"));
+  if (!succeeded(result.raw())) {
+    return std::unexpected(error_from(conn->handle(), result.raw(), "COMMIT"));
+  }
+  if (std::strcmp(PQcmdStatus(const_cast<PGresult*>(result.raw())), "ROLLBACK") == 0) {
+    return fail(StoreCode::Io, "COMMIT: the transaction had failed and was rolled back");
+  }
+  return {};
+}
+
+Result<Savepoint> Savepoint::begin(Connection& conn) {
+  if (auto done = conn.exec("SAVEPOINT eryantis_request"); !done) return util::forward_error(done);
+  return Savepoint(&conn);
+}
+
+Savepoint::~Savepoint() {
+  if (conn_) {
+    (void)conn_->exec("ROLLBACK TO SAVEPOINT eryantis_request");
+    (void)conn_->exec("RELEASE SAVEPOINT eryantis_request");
+  }
+}
+
+Result<void> Savepoint::release() {
+  return std::exchange(conn_, nullptr)->exec("RELEASE SAVEPOINT eryantis_request");
+}
+
+}  // namespace eryantis::store::pg

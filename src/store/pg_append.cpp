@@ -1,0 +1,288 @@
+// Appending on PostgreSQL: the same promises as append.cpp (conflict check,
+// idempotent retries, snapshots, row changes in the same transaction), plus the
+// lease fence. Writers of one match are serialised by locking its matches row
+// (SELECT ... FOR UPDATE), whichever node they run on.
+#include <spdlog/fmt/fmt.h>
+
+#include "eryantis/codec/codec.hpp"
+#include "eryantis/rules/decider.hpp"
+#include "eryantis/util/expected.hpp"
+#include "pg_impl.hpp"
+
+#ifndef ERYANTIS_VERSION
+#define ERYANTIS_VERSION "unknown"
+#endif
+
+namespace eryantis::store {
+
+namespace detail {
+
+std::int64_t now_ms();
+Result<void> pg_upsert_seat(pg::Connection& conn, const SeatRecord& seat);
+
+namespace {
+
+// The seqs an earlier append stored for the same first command id, if any.
+Result<std::optional<AppendOutcome>> find_retry(pg::Connection& conn, MatchId id,
+                                                const NewEvent& first, std::size_t count) {
+  if (!first.command_id) return std::nullopt;
+  auto rows = conn.query("SELECT seq FROM events WHERE match_id = $1 AND command_id = $2",
+                         pg::Params().add(id).add(*first.command_id));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return std::nullopt;
+  const Seq first_seq = rows->integer(0, 0);
+  return AppendOutcome{first_seq, first_seq + static_cast<Seq>(count) - 1, true};
+}
+
+// The match's last seq, its row locked until the transaction ends; Conflict when
+// quarantined or when `expected_seq` is stale.
+Result<Seq> lock_match(pg::Connection& conn, MatchId id, Seq expected_seq) {
+  auto rows = conn.query("SELECT last_seq, status FROM matches WHERE id = $1 FOR UPDATE",
+                         pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  const Seq last_seq = rows->integer(0, 0);
+  if (rows->text(0, 1) == status_name(MatchStatus::Quarantined)) {
+    return fail(StoreCode::Conflict, fmt::format("match {} is quarantined", id));
+  }
+  if (last_seq != expected_seq) {
+    return std::unexpected(StoreError{
+        StoreCode::Conflict,
+        fmt::format("match {} is at seq {}, the write expected {}", id, last_seq, expected_seq),
+        last_seq});
+  }
+  return last_seq;
+}
+
+// The fence: the lease row must still name this node and epoch and not have
+// expired (the database's clock). FOR SHARE holds a take-over (an UPDATE of the
+// row) back until this transaction ends, so no write slips past a new epoch.
+Result<void> check_fence(pg::Connection& conn, MatchId id, const LeaseFence& fence) {
+  auto rows = conn.query(
+      "SELECT node, epoch, expires_at > clock_timestamp() FROM leases WHERE match_id = $1 "
+      "FOR SHARE",
+      pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) {
+    return fail(StoreCode::Fenced, fmt::format("match {}: node {} holds no lease on it (epoch {})",
+                                               id, fence.node, fence.epoch));
+  }
+  if (rows->text(0, 0) != fence.node || rows->integer(0, 1) != fence.epoch) {
+    return fail(StoreCode::Fenced,
+                fmt::format("match {}: node {} lost its lease (epoch {}); {} holds epoch {}", id,
+                            fence.node, fence.epoch, rows->text(0, 0), rows->integer(0, 1)));
+  }
+  if (rows->text(0, 2) != "t") {
+    return fail(StoreCode::Fenced,
+                fmt::format("match {}: the lease of node {} (epoch {}) expired; renew it first", id,
+                            fence.node, fence.epoch));
+  }
+  return {};
+}
+
+Result<AppendOutcome> append_events(PgStore::Impl& impl, MatchId id, Seq expected_seq,
+                                    std::span<const NewEvent> events,
+                                    const rules::State* state_after) {
+  if (events.empty()) return fail(StoreCode::Invalid, "an append needs at least one event");
+  pg::Connection& conn = impl.conn;
+  // Before the conflict check: a retry carries the stale expected_seq of its first attempt.
+  auto retry = find_retry(conn, id, events.front(), events.size());
+  if (!retry) return util::forward_error(retry);
+  if (*retry) return **retry;
+  auto locked = lock_match(conn, id, expected_seq);
+  if (!locked) return util::forward_error(locked);
+  const Seq last_seq = *locked;
+
+  const std::int64_t time = now_ms();
+  Seq seq = last_seq;
+  for (const NewEvent& event : events) {
+    ++seq;
+    auto inserted = conn.query(
+        "INSERT INTO events (match_id, seq, time, actor, command_id, type, schema_version, "
+        "payload, state_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        pg::Params()
+            .add(id)
+            .add(seq)
+            .add(time)
+            .add(event.actor.text())
+            .add_optional(event.command_id)
+            .add(rules::command_type(event.event.command))
+            .add(std::int64_t{rules::kEventSchemaVersion})
+            .add(event.payload.empty() ? codec::event_to_json(event.event) : event.payload)
+            .add(hash_to_hex(event.state_hash)));
+    if (!inserted) {
+      if (inserted.error().code == StoreCode::Conflict && event.command_id) {
+        inserted.error().message = fmt::format("match {}: command id '{}' was already used ({})",
+                                               id, *event.command_id, inserted.error().message);
+      }
+      return util::forward_error(inserted);
+    }
+  }
+  auto updated = conn.query("UPDATE matches SET last_seq = $2, updated = $3 WHERE id = $1",
+                            pg::Params().add(id).add(seq).add(time));
+  if (!updated) return util::forward_error(updated);
+
+  PgRows rows(conn);
+  auto due = snapshot_due(rows, impl.options.snapshot_every, id, last_seq, seq,
+                          events.back().state_hash, state_after);
+  if (!due) return util::forward_error(due);
+  if (*due) {
+    auto stored = conn.query(
+        "INSERT INTO snapshots (match_id, seq, version, state) VALUES ($1, $2, $3, $4) "
+        "ON CONFLICT DO NOTHING",
+        pg::Params()
+            .add(id)
+            .add(seq)
+            .add(std::int64_t{codec::kStateSchemaVersion})
+            .add_bytes(codec::state_to_binary(**due)));
+    if (!stored) return util::forward_error(stored);
+  }
+  return AppendOutcome{last_seq + 1, seq, false};
+}
+
+Result<void> row_changes(pg::Connection& conn, const AppendRequest& r) {
+  const MatchId id = r.match_id;
+  const std::int64_t time = now_ms();
+  if (r.create) {
+    auto inserted = conn.query(
+        "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated) "
+        "VALUES ($1, $2, $3, $4, $5, 0, $2)",
+        pg::Params()
+            .add(id)
+            .add(time)
+            .add(fmt::format(R"({{"players":{},"mode":"{}"}})",
+                             static_cast<int>(r.create->options.players),
+                             rules::mode_name(r.create->options.mode)))
+            .add(std::string_view(ERYANTIS_VERSION))
+            .add(status_name(r.create->status)));
+    if (!inserted) return util::forward_error(inserted);
+  }
+  for (const SeatRecord& seat : r.seats) {
+    SeatRecord copy = seat;
+    copy.match_id = id;
+    if (auto done = pg_upsert_seat(conn, copy); !done) return done;
+  }
+  for (int seat : r.remove_seats) {
+    auto removed = conn.query("DELETE FROM seats WHERE match_id = $1 AND seat = $2",
+                              pg::Params().add(id).add(std::int64_t{seat}));
+    if (!removed) return util::forward_error(removed);
+  }
+  return {};
+}
+
+Result<void> status_and_deadline(pg::Connection& conn, const AppendRequest& r) {
+  if (r.status) {
+    auto updated = conn.query(
+        "UPDATE matches SET status = $2, result = coalesce($3, result), updated = $4 "
+        "WHERE id = $1",
+        pg::Params()
+            .add(r.match_id)
+            .add(status_name(*r.status))
+            .add_optional(r.result_json)
+            .add(now_ms()));
+    if (!updated) return util::forward_error(updated);
+  }
+  if (r.deadline) {
+    pg::Params params;
+    params.add(r.match_id);
+    if (r.deadline->kind.empty()) {
+      params.add_null().add_null().add_null();
+    } else {
+      params.add(r.deadline->kind).add(std::int64_t{r.deadline->seat}).add(r.deadline->at_ms);
+    }
+    auto updated = conn.query(
+        "UPDATE matches SET deadline_kind = $2, deadline_seat = $3, deadline_at = $4 "
+        "WHERE id = $1",
+        params);
+    if (!updated) return util::forward_error(updated);
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest& r) {
+  if (impl.options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
+  if (r.fence) {
+    if (auto done = check_fence(impl.conn, r.match_id, *r.fence); !done) {
+      return util::forward_error(done);
+    }
+  }
+  if (auto done = row_changes(impl.conn, r); !done) return util::forward_error(done);
+  AppendOutcome outcome;
+  if (!r.events.empty()) {
+    const rules::State* state_after = r.state_after ? &*r.state_after : nullptr;
+    auto appended = append_events(impl, r.match_id, r.expected_seq, r.events, state_after);
+    if (!appended) return appended;
+    if (appended->replayed) return appended;  // a retry changes nothing else either
+    outcome = *appended;
+  } else {
+    // Rows only: still refuse a writer that is behind the match.
+    auto locked = lock_match(impl.conn, r.match_id, r.expected_seq);
+    if (!locked) return util::forward_error(locked);
+    outcome = AppendOutcome{*locked, *locked, false};
+  }
+  if (auto done = status_and_deadline(impl.conn, r); !done) return util::forward_error(done);
+  return outcome;
+}
+
+}  // namespace detail
+
+Result<AppendOutcome> PgStore::append(MatchId id, Seq expected_seq,
+                                      std::span<const NewEvent> events,
+                                      const rules::State* state_after) {
+  if (events.empty()) return fail(StoreCode::Invalid, "an append needs at least one event");
+  AppendRequest request = AppendRequest::of(id, expected_seq, {events.begin(), events.end()});
+  if (state_after) request.state_after = *state_after;
+  auto results = append_batch(std::span(&request, 1));
+  return std::move(results.front());
+}
+
+std::vector<Result<AppendOutcome>> PgStore::append_batch(std::span<const AppendRequest> requests) {
+  std::vector<Result<AppendOutcome>> results;
+  results.reserve(requests.size());
+  auto fail_all = [&](const StoreError& error) {
+    results.assign(requests.size(), std::unexpected(error));
+    return std::move(results);
+  };
+  if (impl_->options.read_only) return fail_all({StoreCode::ReadOnly, "the store is read-only"});
+  // As SQLite's: first the whole batch without a savepoint per request (a failing
+  // request is rare); if one fails, all is rolled back and the batch runs again
+  // with savepoints, so only the failing request is undone.
+  {
+    auto tx = pg::Transaction::begin(impl_->conn);
+    if (!tx) return fail_all(tx.error());
+    bool clean = true;
+    for (const AppendRequest& request : requests) {
+      auto outcome = detail::pg_apply_request(*impl_, request);
+      if (!outcome) {
+        clean = false;
+        if (requests.size() == 1) results.push_back(std::move(outcome));
+        break;
+      }
+      results.push_back(std::move(outcome));
+    }
+    if (clean) {
+      if (auto done = tx->commit(); !done) return fail_all(done.error());
+      return results;
+    }
+    if (requests.size() == 1) return results;  // the transaction rolls back
+  }
+  results.clear();
+  auto tx = pg::Transaction::begin(impl_->conn);
+  if (!tx) return fail_all(tx.error());
+  for (const AppendRequest& request : requests) {
+    auto savepoint = pg::Savepoint::begin(impl_->conn);
+    if (!savepoint) return fail_all(savepoint.error());
+    auto outcome = detail::pg_apply_request(*impl_, request);
+    if (outcome) {
+      if (auto kept = savepoint->release(); !kept) return fail_all(kept.error());
+    }
+    // On failure the savepoint's destructor undoes this request alone.
+    results.push_back(std::move(outcome));
+  }
+  if (auto done = tx->commit(); !done) return fail_all(done.error());
+  return results;
+}
+
+}  // namespace eryantis::store

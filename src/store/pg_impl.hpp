@@ -1,0 +1,36 @@
+#pragma once
+// Internals shared by the PostgreSQL store's source files.
+#include "eryantis/store/pg_store.hpp"
+#include "fold_source.hpp"
+
+namespace eryantis::store {
+
+struct PgStore::Impl {
+  pg::Connection conn;
+  Options options;
+  int schema_version = 0;
+};
+
+namespace detail {
+
+// The fold's rows read from PostgreSQL (each call one query).
+class PgRows final : public FoldSource {
+ public:
+  explicit PgRows(pg::Connection& conn) : conn_(conn) {}
+  Result<void> events_from(MatchId id, Seq from_seq, const EventVisitor& visit) override;
+  Result<bool> newest_snapshot(MatchId id, Seq at_most, const SnapshotVisitor& visit) override;
+
+ private:
+  pg::Connection& conn_;
+};
+
+// Refuses a database that is not ours or too new; applies the missing migrations
+// in one transaction under an advisory lock (several nodes may start at once).
+// Returns the schema version after it.
+Result<int> pg_migrate(pg::Connection& conn, bool read_only);
+
+// One AppendRequest inside an open transaction (no commit).
+Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest& request);
+
+}  // namespace detail
+}  // namespace eryantis::store

@@ -1,0 +1,88 @@
+// Match leases on PostgreSQL (docs/cluster.md): which node serves a match, until
+// when (the database's clock), and the epoch that fences its writes.
+#include <spdlog/fmt/fmt.h>
+
+#include "eryantis/util/expected.hpp"
+#include "pg_impl.hpp"
+
+namespace eryantis::store {
+
+namespace {
+
+constexpr const char* kLeaseColumns =
+    "node, epoch, (extract(epoch FROM expires_at) * 1000)::bigint";
+
+Lease lease_from(MatchId id, const pg::Rows& rows) {
+  return Lease{id, std::string(rows.text(0, 0)), rows.integer(0, 1), rows.integer(0, 2)};
+}
+
+}  // namespace
+
+Result<Lease> PgStore::acquire_lease(MatchId id, std::string_view node,
+                                     std::chrono::milliseconds ttl) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // One statement, so two nodes racing for a free lease serialise on the row:
+  // the second sees the first's unexpired lease and gets nothing back.
+  auto taken = impl_->conn.query(
+      fmt::format("INSERT INTO leases (match_id, node, epoch, expires_at) "
+                  "VALUES ($1, $2, 1, clock_timestamp() + $3::bigint * interval '1 millisecond') "
+                  "ON CONFLICT (match_id) DO UPDATE SET node = excluded.node, "
+                  "epoch = leases.epoch + 1, expires_at = excluded.expires_at "
+                  "WHERE leases.expires_at <= clock_timestamp() OR leases.node = excluded.node "
+                  "RETURNING {}",
+                  kLeaseColumns),
+      pg::Params().add(id).add(node).add(static_cast<std::int64_t>(ttl.count())));
+  if (!taken) return util::forward_error(taken);
+  if (!taken->empty()) return lease_from(id, *taken);
+  auto holder = lease(id);
+  if (!holder) return util::forward_error(holder);
+  if (!*holder) return fail(StoreCode::Conflict, fmt::format("match {}: lease not taken", id));
+  return fail(StoreCode::Conflict,
+              fmt::format("match {} is served by node {} (lease epoch {}, expires at {} ms)", id,
+                          (*holder)->node, (*holder)->epoch, (*holder)->expires_at_ms));
+}
+
+Result<Lease> PgStore::renew_lease(MatchId id, const LeaseFence& fence,
+                                   std::chrono::milliseconds ttl) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto renewed = impl_->conn.query(
+      fmt::format("UPDATE leases SET expires_at = clock_timestamp() + $4::bigint * interval '1 "
+                  "millisecond' WHERE match_id = $1 AND node = $2 AND epoch = $3 AND "
+                  "expires_at > clock_timestamp() RETURNING {}",
+                  kLeaseColumns),
+      pg::Params()
+          .add(id)
+          .add(fence.node)
+          .add(fence.epoch)
+          .add(static_cast<std::int64_t>(ttl.count())));
+  if (!renewed) return util::forward_error(renewed);
+  if (renewed->empty()) {
+    return fail(StoreCode::Fenced,
+                fmt::format("match {}: node {} lost its lease (epoch {}): it expired or another "
+                            "node took it",
+                            id, fence.node, fence.epoch));
+  }
+  return lease_from(id, *renewed);
+}
+
+Result<void> PgStore::release_lease(MatchId id, const LeaseFence& fence) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto released = impl_->conn.query(
+      "UPDATE leases SET expires_at = clock_timestamp() WHERE match_id = $1 AND node = $2 AND "
+      "epoch = $3 AND expires_at > clock_timestamp()",
+      pg::Params().add(id).add(fence.node).add(fence.epoch));
+  if (!released) return util::forward_error(released);
+  return {};
+}
+
+Result<std::optional<Lease>> PgStore::lease(MatchId id) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows =
+      impl_->conn.query(fmt::format("SELECT {} FROM leases WHERE match_id = $1", kLeaseColumns),
+                        pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return std::optional<Lease>{};
+  return std::optional<Lease>(lease_from(id, *rows));
+}
+
+}  // namespace eryantis::store

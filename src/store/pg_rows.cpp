@@ -1,0 +1,33 @@
+#include "eryantis/util/expected.hpp"
+#include "pg_impl.hpp"
+
+namespace eryantis::store::detail {
+
+Result<void> PgRows::events_from(MatchId id, Seq from_seq, const EventVisitor& visit) {
+  auto rows = conn_.query(
+      "SELECT seq, schema_version, payload, state_hash, type, actor FROM events "
+      "WHERE match_id = $1 AND seq >= $2 ORDER BY seq",
+      pg::Params().add(id).add(from_seq));
+  if (!rows) return util::forward_error(rows);
+  for (int r = 0; r < rows->size(); ++r) {
+    const EventRow event{rows->integer(r, 0), static_cast<int>(rows->integer(r, 1)),
+                         rows->text(r, 2),    rows->text(r, 3),
+                         rows->text(r, 4),    rows->text(r, 5)};
+    if (!visit(event)) break;
+  }
+  return {};
+}
+
+Result<bool> PgRows::newest_snapshot(MatchId id, Seq at_most, const SnapshotVisitor& visit) {
+  auto rows = conn_.query(
+      "SELECT seq, version, state FROM snapshots WHERE match_id = $1 AND seq <= $2 "
+      "ORDER BY seq DESC LIMIT 1",
+      pg::Params().add(id).add(at_most));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return false;
+  const std::string state = rows->bytes(0, 2);
+  visit(SnapshotRow{rows->integer(0, 0), static_cast<int>(rows->integer(0, 1)), state});
+  return true;
+}
+
+}  // namespace eryantis::store::detail

@@ -1,0 +1,287 @@
+// The PostgreSQL store: opening, the match and seat rows, and every read. The
+// appends are in pg_append.cpp, the leases in pg_lease.cpp.
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "eryantis/util/expected.hpp"
+#include "pg_impl.hpp"
+
+#ifndef ERYANTIS_VERSION
+#define ERYANTIS_VERSION "unknown"
+#endif
+
+namespace eryantis::store {
+
+namespace detail {
+std::int64_t now_ms();
+}  // namespace detail
+
+PgStore::PgStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+PgStore::PgStore(PgStore&&) noexcept = default;
+PgStore& PgStore::operator=(PgStore&&) noexcept = default;
+PgStore::~PgStore() = default;
+
+Result<PgStore> PgStore::open(const std::string& conninfo, const Options& options) {
+  auto conn = pg::Connection::open(conninfo);
+  if (!conn) return util::forward_error(conn);
+  // Durability::Normal waits for no WAL flush: a crash of this process loses
+  // nothing, a crash of the database server may lose the last commits.
+  const std::string settings = fmt::format(
+      "SET client_min_messages = warning; SET synchronous_commit = {}; SET lock_timeout = {}; "
+      "SET default_transaction_read_only = {}",
+      options.durability == Durability::Full ? "on" : "off", options.busy_timeout_ms,
+      options.read_only ? "on" : "off");
+  if (auto done = conn->exec(settings); !done) return util::forward_error(done);
+  auto version = detail::pg_migrate(*conn, options.read_only);
+  if (!version) return util::forward_error(version);
+  return PgStore(std::make_unique<Impl>(Impl{std::move(*conn), options, *version}));
+}
+
+const Options& PgStore::options() const {
+  return impl_->options;
+}
+int PgStore::schema_version() const {
+  return impl_->schema_version;
+}
+pg::Connection& PgStore::connection() {
+  return impl_->conn;
+}
+
+Result<MatchId> PgStore::create_match(const NewMatch& match) {
+  if (impl_->options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // The next id after the largest (SQLite's INTEGER PRIMARY KEY does the same);
+  // two concurrent creators collide on the primary key (Conflict), never share.
+  auto rows = impl_->conn.query(
+      "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated) "
+      "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1 FROM matches RETURNING id",
+      pg::Params()
+          .add(detail::now_ms())
+          .add(fmt::format(R"({{"players":{},"mode":"{}"}})",
+                           static_cast<int>(match.options.players),
+                           rules::mode_name(match.options.mode)))
+          .add(std::string_view(ERYANTIS_VERSION))
+          .add(status_name(match.status)));
+  if (!rows) return util::forward_error(rows);
+  return rows->integer(0, 0);
+}
+
+Result<void> PgStore::set_status(MatchId id, MatchStatus status,
+                                 const std::optional<std::string>& result_json) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "UPDATE matches SET status = $2, result = coalesce($3, result), updated = $4 WHERE id = $1",
+      pg::Params()
+          .add(id)
+          .add(status_name(status))
+          .add_optional(result_json)
+          .add(detail::now_ms()));
+  if (!rows) return util::forward_error(rows);
+  if (rows->affected() == 0) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  return {};
+}
+
+namespace detail {
+Result<void> pg_upsert_seat(pg::Connection& conn, const SeatRecord& seat) {
+  pg::Params params;
+  params.add(seat.match_id)
+      .add(std::int64_t{seat.seat})
+      .add(seat.nickname)
+      .add(seat.resume_token_hash);
+  if (seat.tower_color) {
+    params.add(rules::tower_color_name(*seat.tower_color));
+  } else {
+    params.add_null();
+  }
+  if (seat.wizard) {
+    params.add(std::int64_t{*seat.wizard});
+  } else {
+    params.add_null();
+  }
+  auto rows = conn.query(
+      "INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard) "
+      "VALUES ($1, $2, $3, $4, $5, $6) "
+      "ON CONFLICT (match_id, seat) DO UPDATE SET nickname = excluded.nickname, "
+      "resume_token_hash = excluded.resume_token_hash, tower_color = excluded.tower_color, "
+      "wizard = excluded.wizard",
+      params);
+  if (!rows) return util::forward_error(rows);
+  return {};
+}
+}  // namespace detail
+
+Result<void> PgStore::upsert_seat(const SeatRecord& seat) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  return detail::pg_upsert_seat(impl_->conn, seat);
+}
+
+Result<std::vector<SeatRecord>> PgStore::seats(MatchId id) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT seat, nickname, resume_token_hash, tower_color, wizard FROM seats "
+      "WHERE match_id = $1 ORDER BY seat",
+      pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  std::vector<SeatRecord> seats;
+  for (int r = 0; r < rows->size(); ++r) {
+    SeatRecord seat;
+    seat.match_id = id;
+    seat.seat = static_cast<int>(rows->integer(r, 0));
+    seat.nickname = rows->text(r, 1);
+    seat.resume_token_hash = rows->text(r, 2);
+    if (!rows->is_null(r, 3)) seat.tower_color = rules::parse_tower_color(rows->text(r, 3));
+    if (!rows->is_null(r, 4)) seat.wizard = static_cast<int>(rows->integer(r, 4));
+    seats.push_back(std::move(seat));
+  }
+  return seats;
+}
+
+Result<std::vector<MatchSummary>> PgStore::list_matches() {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT id, status, players, mode, events, created, last_activity, result, "
+      "quarantine_reason FROM match_summary ORDER BY id");
+  if (!rows) return util::forward_error(rows);
+  std::vector<MatchSummary> matches;
+  for (int r = 0; r < rows->size(); ++r) {
+    MatchSummary summary;
+    summary.id = rows->integer(r, 0);
+    summary.status = parse_status(rows->text(r, 1)).value_or(MatchStatus::Quarantined);
+    summary.players = static_cast<int>(rows->integer(r, 2));
+    summary.mode = rows->text(r, 3);
+    summary.events = rows->integer(r, 4);
+    summary.created = rows->text(r, 5);
+    summary.last_activity = rows->text(r, 6);
+    summary.result = rows->optional_text(r, 7);
+    summary.quarantine_reason = rows->optional_text(r, 8);
+    matches.push_back(std::move(summary));
+  }
+  return matches;
+}
+
+Result<Seq> PgStore::last_seq(MatchId id) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query("SELECT last_seq FROM matches WHERE id = $1", pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  return rows->integer(0, 0);
+}
+
+Result<MatchId> PgStore::max_match_id() {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query("SELECT coalesce(max(id), 0) FROM matches");
+  if (!rows) return util::forward_error(rows);
+  return rows->integer(0, 0);
+}
+
+Result<std::optional<DeadlineRecord>> PgStore::deadline(MatchId id) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT deadline_kind, deadline_seat, deadline_at FROM matches WHERE id = $1",
+      pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  if (rows->is_null(0, 0)) return std::optional<DeadlineRecord>{};
+  return DeadlineRecord{std::string(rows->text(0, 0)), static_cast<int>(rows->integer(0, 1)),
+                        rows->integer(0, 2)};
+}
+
+Result<std::vector<StoredEvent>> PgStore::load_events(MatchId id, Seq from_seq, Seq to_seq) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT seq, time, actor, command_id, type, schema_version, payload, state_hash "
+      "FROM events WHERE match_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq",
+      pg::Params().add(id).add(from_seq).add(to_seq));
+  if (!rows) return util::forward_error(rows);
+  std::vector<StoredEvent> events;
+  events.reserve(static_cast<std::size_t>(rows->size()));
+  for (int r = 0; r < rows->size(); ++r) {
+    events.push_back(StoredEvent{rows->integer(r, 0), rows->integer(r, 1),
+                                 std::string(rows->text(r, 2)), rows->optional_text(r, 3),
+                                 std::string(rows->text(r, 4)),
+                                 static_cast<int>(rows->integer(r, 5)),
+                                 std::string(rows->text(r, 6)), std::string(rows->text(r, 7))});
+  }
+  return events;
+}
+
+Result<Folded> PgStore::fold(MatchId id, const FoldPolicy& policy) {
+  // One snapshot of the database for the whole fold, even while nodes write.
+  auto tx = pg::Transaction::begin(impl_->conn, true);
+  if (!tx) return util::forward_error(tx);
+  auto last = last_seq(id);
+  if (!last) return util::forward_error(last);
+  detail::PgRows rows(impl_->conn);
+  auto folded = detail::fold(rows, id, *last, policy);
+  if (!folded) return folded;
+  if (auto done = tx->commit(); !done) return util::forward_error(done);
+  return folded;
+}
+
+Result<VerifyReport> PgStore::verify(MatchId id) {
+  auto tx = pg::Transaction::begin(impl_->conn, true);
+  if (!tx) return util::forward_error(tx);
+  auto last = last_seq(id);
+  if (!last) return util::forward_error(last);
+  detail::PgRows rows(impl_->conn);
+  return detail::verify(rows, id, *last);
+}
+
+Result<RestoreReport> PgStore::restore_unfinished() {
+  RestoreReport report;
+  {
+    auto tx = pg::Transaction::begin(impl_->conn, true);
+    if (!tx) return util::forward_error(tx);
+    auto listed = impl_->conn.query(
+        "SELECT id, status, last_seq FROM matches WHERE status IN ('lobby', 'running') "
+        "ORDER BY id");
+    if (!listed) return util::forward_error(listed);
+    std::vector<detail::RestoreCandidate> candidates;
+    for (int r = 0; r < listed->size(); ++r) {
+      candidates.push_back(detail::RestoreCandidate{
+          listed->integer(r, 0), parse_status(listed->text(r, 1)).value_or(MatchStatus::Running),
+          listed->integer(r, 2)});
+    }
+    detail::PgRows rows(impl_->conn);
+    auto folded = detail::restore_candidates(rows, candidates, impl_->options.restore_hashes);
+    if (!folded) return util::forward_error(folded);
+    report = std::move(*folded);
+    if (auto done = tx->commit(); !done) return util::forward_error(done);
+  }
+  for (const QuarantinedMatch& match : report.quarantined) {
+    spdlog::warn("store: match {} quarantined: {}", match.id, match.reason);
+  }
+  if (report.quarantined.empty() || impl_->options.read_only) return report;
+  // Marks them quarantined; their events stay exactly as they are.
+  auto tx = pg::Transaction::begin(impl_->conn);
+  if (!tx) return util::forward_error(tx);
+  for (const QuarantinedMatch& match : report.quarantined) {
+    auto done = impl_->conn.query(
+        "UPDATE matches SET status = 'quarantined', quarantine_reason = $2, updated = $3 "
+        "WHERE id = $1 AND status IN ('lobby', 'running')",
+        pg::Params().add(match.id).add(match.reason).add(detail::now_ms()));
+    if (!done) return util::forward_error(done);
+  }
+  if (auto done = tx->commit(); !done) return util::forward_error(done);
+  return report;
+}
+
+Result<std::vector<std::pair<std::string, Seq>>> PgStore::recent_command_ids(MatchId id,
+                                                                             std::size_t count) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT command_id, seq FROM events WHERE match_id = $1 AND command_id IS NOT NULL "
+      "ORDER BY seq DESC LIMIT $2",
+      pg::Params().add(id).add(static_cast<std::int64_t>(count)));
+  if (!rows) return util::forward_error(rows);
+  std::vector<std::pair<std::string, Seq>> recent;
+  for (int r = 0; r < rows->size(); ++r) {
+    recent.emplace_back(std::string(rows->text(r, 0)), rows->integer(r, 1));
+  }
+  std::reverse(recent.begin(), recent.end());
+  return recent;
+}
+
+}  // namespace eryantis::store

@@ -1,0 +1,328 @@
+// The store's promises, checked on both backends (SQLite and PostgreSQL) by the
+// same tests: rows, appends (dense seqs, conflicts, idempotent retries, atomic
+// requests, batches that undo only the failing request), snapshots, restoring,
+// quarantine, verify, read-only opens and the group committer.
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "backend_fixture.hpp"
+#include "eryantis/codec/codec.hpp"
+#include "eryantis/store/group_committer.hpp"
+#include "eryantis/store/migrations.hpp"
+
+namespace eryantis::store::testing {
+namespace {
+
+constexpr rules::MatchOptions kTwoPlayers{2, rules::Mode::Simple};
+constexpr rules::MatchOptions kFourExpert{4, rules::Mode::Expert};
+
+std::span<const NewEvent> slice(const Game& game, std::size_t from, std::size_t count) {
+  return {game.events.data() + from, count};
+}
+
+TEST_P(BackendTest, MatchAndSeatRowsReadBack) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  EXPECT_EQ(store->backend(), backend_name(GetParam()));
+  EXPECT_EQ(store->max_match_id().value(), 0);
+  auto id = store->create_match(NewMatch{kFourExpert, MatchStatus::Lobby});
+  ASSERT_TRUE(id) << id.error().message;
+  EXPECT_EQ(*id, 1);
+  SeatRecord seat{*id, 2, "ada", "hash-a", rules::TowerColor::Grey, 3};
+  ASSERT_TRUE(store->upsert_seat(seat));
+  SeatRecord bare{*id, 0, "bob", "hash-b", std::nullopt, std::nullopt};
+  ASSERT_TRUE(store->upsert_seat(bare));
+  seat.nickname = "ada2";
+  ASSERT_TRUE(store->upsert_seat(seat));  // an upsert replaces
+  EXPECT_EQ(store->seats(*id).value(), (std::vector<SeatRecord>{bare, seat}));
+
+  ASSERT_TRUE(store->set_status(*id, MatchStatus::Finished, R"({"winner":2})"));
+  EXPECT_EQ(store->set_status(99, MatchStatus::Running).error().code, StoreCode::NotFound);
+  auto listed = store->list_matches();
+  ASSERT_TRUE(listed) << listed.error().message;
+  ASSERT_EQ(listed->size(), 1u);
+  const MatchSummary& summary = listed->front();
+  EXPECT_EQ(summary.id, *id);
+  EXPECT_EQ(summary.status, MatchStatus::Finished);
+  EXPECT_EQ(summary.players, 4);
+  EXPECT_EQ(summary.mode, "expert");
+  EXPECT_EQ(summary.events, 0);
+  EXPECT_EQ(summary.result, R"({"winner":2})");
+  // ISO 8601 UTC with milliseconds, as both backends' match_summary view writes it.
+  ASSERT_EQ(summary.created.size(), 24u) << summary.created;
+  EXPECT_EQ(summary.created[10], 'T');
+  EXPECT_EQ(summary.created.back(), 'Z');
+  EXPECT_EQ(store->max_match_id().value(), *id);
+  EXPECT_EQ(store->deadline(*id).value(), std::nullopt);
+  EXPECT_EQ(store->deadline(42).error().code, StoreCode::NotFound);
+}
+
+TEST_P(BackendTest, AppendsAreDenseAndReadBackExactly) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  const Game game = play_random_game(kFourExpert, 7, 40);
+  const MatchId match = store->create_match(NewMatch{kFourExpert, MatchStatus::Running}).value();
+  EXPECT_EQ(store->append(match, 0, slice(game, 0, 1)).value(), (AppendOutcome{1, 1, false}));
+  EXPECT_EQ(store->append(match, 1, slice(game, 1, 3)).value(), (AppendOutcome{2, 4, false}));
+  auto stored = store->load_events(match);
+  ASSERT_TRUE(stored) << stored.error().message;
+  ASSERT_EQ(stored->size(), 4u);
+  for (std::size_t i = 0; i < stored->size(); ++i) {
+    const StoredEvent& row = (*stored)[i];
+    EXPECT_EQ(row.seq, static_cast<Seq>(i + 1));
+    EXPECT_EQ(row.payload, codec::event_to_json(game.events[i].event));
+    EXPECT_EQ(row.state_hash, hash_to_hex(game.events[i].state_hash));
+    EXPECT_EQ(row.actor, game.events[i].actor.text());
+    EXPECT_EQ(row.command_id, game.events[i].command_id);
+    EXPECT_EQ(row.type, rules::command_type(game.events[i].event.command));
+    EXPECT_EQ(row.schema_version, rules::kEventSchemaVersion);
+    EXPECT_GT(row.time_ms, 0);
+  }
+  EXPECT_EQ(store->load_events(match, 2, 3).value().size(), 2u);
+  EXPECT_EQ(store->last_seq(match).value(), 4);
+  EXPECT_EQ(store->last_seq(77).error().code, StoreCode::NotFound);
+}
+
+TEST_P(BackendTest, StaleExpectedSeqConflictsAndWritesNothing) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  const Game game = play_random_game(kTwoPlayers, 11, 20);
+  const MatchId match = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Running}).value();
+  ASSERT_TRUE(store->append(match, 0, slice(game, 0, 2)));
+  auto stale = store->append(match, 1, slice(game, 2, 2));
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.error().code, StoreCode::Conflict);
+  EXPECT_EQ(stale.error().last_seq, 2);
+  EXPECT_EQ(store->append(match, 5, slice(game, 2, 1)).error().code, StoreCode::Conflict);
+  auto empty = store->append(match, 2, {});
+  ASSERT_FALSE(empty);
+  EXPECT_EQ(empty.error().code, StoreCode::Invalid) << empty.error().message;
+  EXPECT_EQ(store->append(123, 0, slice(game, 0, 1)).error().code, StoreCode::NotFound);
+  EXPECT_EQ(store->last_seq(match).value(), 2);
+  EXPECT_EQ(store->load_events(match).value().size(), 2u);
+}
+
+TEST_P(BackendTest, RetriedCommandIdGetsItsOriginalSeqs) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  const Game game = play_random_game(kTwoPlayers, 5, 20);
+  const MatchId match = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Running}).value();
+  ASSERT_TRUE(store->append(match, 0, slice(game, 0, 1)));
+  ASSERT_TRUE(game.events[1].command_id.has_value());
+  EXPECT_EQ(store->append(match, 1, slice(game, 1, 2)).value(), (AppendOutcome{2, 3, false}));
+  // The same command again, with the stale expected_seq of its first attempt.
+  EXPECT_EQ(store->append(match, 1, slice(game, 1, 2)).value(), (AppendOutcome{2, 3, true}));
+  EXPECT_EQ(store->last_seq(match).value(), 3);
+  // A command id reused by another event (not a retry of the first) is refused.
+  NewEvent reused = game.events[3];
+  reused.command_id = game.events[2].command_id;
+  const std::vector<NewEvent> batch{game.events[3], reused};
+  std::vector<NewEvent> fresh = batch;
+  fresh[0].command_id = "never-seen";
+  auto refused = store->append(match, 3, fresh);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, StoreCode::Conflict);
+  EXPECT_EQ(store->last_seq(match).value(), 3);  // all or nothing
+}
+
+TEST_P(BackendTest, OneRequestIsAtomicAndABatchUndoesOnlyItsFailingRequest) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  const Game a = play_random_game(kTwoPlayers, 21, 12);
+  const Game b = play_random_game(kFourExpert, 22, 12);
+
+  AppendRequest create_a = AppendRequest::of(1, 0, {a.events.begin(), a.events.begin() + 3});
+  create_a.create = NewMatch{kTwoPlayers, MatchStatus::Running};
+  create_a.seats = {SeatRecord{0, 0, "ada", "h0", std::nullopt, std::nullopt},
+                    SeatRecord{0, 1, "bob", "h1", std::nullopt, std::nullopt}};
+  create_a.deadline = DeadlineRecord{"turn_grace", 1, 123456};
+  AppendRequest create_b = AppendRequest::of(2, 0, {b.events.begin(), b.events.begin() + 2});
+  create_b.create = NewMatch{kFourExpert, MatchStatus::Lobby};
+  // Match 3 is created but its events expect seq 5: the whole request is undone.
+  AppendRequest broken = AppendRequest::of(3, 5, {b.events.begin(), b.events.begin() + 1});
+  broken.create = NewMatch{kFourExpert, MatchStatus::Running};
+  broken.seats = {SeatRecord{0, 0, "eve", "h", std::nullopt, std::nullopt}};
+  const std::vector<AppendRequest> first{create_a, broken, create_b};
+  auto results = store->append_batch(first);
+  ASSERT_EQ(results.size(), 3u);
+  ASSERT_TRUE(results[0]) << results[0].error().message;
+  EXPECT_EQ(*results[0], (AppendOutcome{1, 3, false}));
+  ASSERT_FALSE(results[1]);
+  EXPECT_EQ(results[1].error().code, StoreCode::Conflict);
+  ASSERT_TRUE(results[2]) << results[2].error().message;
+  EXPECT_EQ(*results[2], (AppendOutcome{1, 2, false}));
+
+  EXPECT_EQ(store->list_matches().value().size(), 2u);  // no row of match 3
+  EXPECT_EQ(store->seats(3).value().size(), 0u);
+  EXPECT_EQ(store->seats(1).value().size(), 2u);
+  EXPECT_EQ(store->deadline(1).value(), (DeadlineRecord{"turn_grace", 1, 123456}));
+
+  // Rows only (no events): a status, a deadline cleared, a seat removed.
+  AppendRequest finish;
+  finish.match_id = 1;
+  finish.expected_seq = 3;
+  finish.status = MatchStatus::Finished;
+  finish.result_json = R"({"winner":0})";
+  finish.deadline = DeadlineRecord{};
+  finish.remove_seats = {1};
+  AppendRequest behind = finish;
+  behind.match_id = 2;
+  behind.expected_seq = 1;  // match 2 is at 2
+  const std::vector<AppendRequest> second{finish, behind};
+  results = store->append_batch(second);
+  ASSERT_TRUE(results[0]) << results[0].error().message;
+  EXPECT_EQ(*results[0], (AppendOutcome{3, 3, false}));
+  ASSERT_FALSE(results[1]);
+  EXPECT_EQ(results[1].error().code, StoreCode::Conflict);
+  EXPECT_EQ(results[1].error().last_seq, 2);
+  EXPECT_EQ(store->deadline(1).value(), std::nullopt);
+  EXPECT_EQ(store->seats(1).value().size(), 1u);
+  EXPECT_EQ(store->list_matches().value().front().status, MatchStatus::Finished);
+}
+
+TEST_P(BackendTest, SnapshotsRestoreAndVerify) {
+  auto store = open(Options{.snapshot_every = 16});
+  ASSERT_TRUE(store);
+  const std::uint64_t seed = test_seed("SnapshotsRestoreAndVerify");
+  const Game game = play_random_game(kFourExpert, seed, 70);
+  const MatchId match = store_game(*store, game, seed);
+  // Half the appends without state_after: the store folds the snapshot itself.
+  const Game other = play_random_game(kTwoPlayers, seed + 1, 40);
+  const MatchId second = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}).value();
+  for (std::size_t i = 0; i < other.events.size(); ++i) {
+    ASSERT_TRUE(store->append(second, static_cast<Seq>(i), slice(other, i, 1)));
+  }
+  auto report = store->verify(match);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->ok()) << report->divergence->reason;
+  EXPECT_EQ(report->events_checked, static_cast<Seq>(game.events.size()));
+  EXPECT_EQ(report->snapshots_checked, static_cast<int>(game.events.size() / 16));
+  EXPECT_TRUE(report->bad_snapshots.empty());
+
+  auto reopened = open();  // a new connection: what a restarted server sees
+  ASSERT_TRUE(reopened);
+  auto restored = reopened->restore_unfinished();
+  ASSERT_TRUE(restored) << restored.error().message;
+  ASSERT_EQ(restored->restored.size(), 2u);
+  EXPECT_TRUE(restored->quarantined.empty());
+  const RestoredMatch& first = restored->restored[0];
+  EXPECT_EQ(first.id, match);
+  EXPECT_EQ(first.last_seq, static_cast<Seq>(game.events.size()));
+  // The append that crossed the last multiple of 16 stored it (chunks of 1..4).
+  EXPECT_GE(first.snapshot_seq, static_cast<Seq>(game.events.size() / 16 * 16));
+  EXPECT_LE(first.snapshot_seq, first.last_seq);
+  EXPECT_TRUE(first.state == game.states.back());
+  EXPECT_EQ(restored->restored[1].status, MatchStatus::Lobby);
+  EXPECT_TRUE(restored->restored[1].state == other.states.back());
+  EXPECT_TRUE(reopened->restore_state(second).value() == other.states.back());
+
+  auto recent = reopened->recent_command_ids(match, 3);
+  ASSERT_TRUE(recent);
+  ASSERT_EQ(recent->size(), 3u);
+  EXPECT_EQ(recent->back().first, *game.events.back().command_id);
+  EXPECT_EQ(recent->back().second, static_cast<Seq>(game.events.size()));
+}
+
+TEST_P(BackendTest, ADamagedLogIsQuarantinedNotLoaded) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  const Game game = play_random_game(kTwoPlayers, 3, 12);
+  const MatchId good = store_game(*store, game, 3);
+  const MatchId bad = store_game(*store, game, 4);
+  raw_exec(*store, "UPDATE events SET state_hash = '0123456789abcdef' WHERE match_id = " +
+                       std::to_string(bad) + " AND seq = 5");
+  auto report = store->verify(bad);
+  ASSERT_TRUE(report);
+  ASSERT_FALSE(report->ok());
+  EXPECT_EQ(report->divergence->seq, 5);
+  auto restored = store->restore_unfinished();
+  ASSERT_TRUE(restored) << restored.error().message;
+  ASSERT_EQ(restored->restored.size(), 1u);
+  EXPECT_EQ(restored->restored[0].id, good);
+  ASSERT_EQ(restored->quarantined.size(), 1u);
+  EXPECT_EQ(restored->quarantined[0].id, bad);
+  EXPECT_NE(restored->quarantined[0].reason.find("event 5"), std::string::npos);
+  auto listed = store->list_matches().value();
+  EXPECT_EQ(listed[1].status, MatchStatus::Quarantined);
+  EXPECT_TRUE(listed[1].quarantine_reason.has_value());
+  // A quarantined match takes no more events.
+  EXPECT_EQ(
+      store->append(bad, static_cast<Seq>(game.events.size()), slice(game, 0, 1)).error().code,
+      StoreCode::Conflict);
+}
+
+TEST_P(BackendTest, ReadOnlyOpenReadsAndNeverWrites) {
+  {
+    auto writer = open();
+    ASSERT_TRUE(writer);
+    const Game game = play_random_game(kTwoPlayers, 9, 8);
+    store_game(*writer, game, 9);
+    EXPECT_EQ(writer->schema_version(),
+              GetParam() == Backend::Sqlite ? latest_schema_version() : latest_pg_schema_version());
+  }
+  auto reader = open(Options{.read_only = true});
+  ASSERT_TRUE(reader);
+  EXPECT_EQ(reader->load_events(1).value().size(), 8u);
+  EXPECT_TRUE(reader->verify(1).value().ok());
+  const Game game = play_random_game(kTwoPlayers, 9, 9);
+  auto refused = reader->append(1, 8, slice(game, 8, 1));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, StoreCode::ReadOnly);
+  EXPECT_FALSE(reader->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}));
+}
+
+// The one committer over either backend: many threads' writes for many matches,
+// each acknowledged once, committed in fewer transactions than requests.
+TEST_P(BackendTest, GroupCommitterBatchesManyMatches) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  constexpr int kMatches = 8;
+  const Game game = play_random_game(kTwoPlayers, 31, 24);
+  std::mutex mutex;
+  std::condition_variable woken;
+  auto committer = GroupCommitter::start(std::move(store), {}, [&] { woken.notify_all(); });
+  ASSERT_TRUE(committer) << committer.error().message;
+  std::atomic<int> acknowledged{0};
+  std::atomic<int> failed{0};
+  std::vector<std::thread> writers;
+  for (int m = 1; m <= kMatches; ++m) {
+    writers.emplace_back([&, m] {
+      AppendRequest create = AppendRequest::of(m, 0, {game.events.front()});
+      create.create = NewMatch{kTwoPlayers, MatchStatus::Running};
+      (*committer)->submit(std::move(create), [&](Result<AppendOutcome> r) {
+        r ? ++acknowledged : ++failed;
+      });
+      for (std::size_t i = 1; i < game.events.size(); ++i) {
+        (*committer)
+            ->submit(AppendRequest::of(m, static_cast<Seq>(i), {game.events[i]}),
+                     [&](Result<AppendOutcome> r) { r ? ++acknowledged : ++failed; });
+      }
+    });
+  }
+  for (auto& writer : writers) writer.join();
+  (*committer)->flush();
+  (*committer)->deliver_completions();
+  const int requests = kMatches * static_cast<int>(game.events.size());
+  EXPECT_EQ(acknowledged.load(), requests);
+  EXPECT_EQ(failed.load(), 0);
+  const auto stats = (*committer)->stats();
+  EXPECT_EQ(stats.requests, static_cast<std::uint64_t>(requests));
+  EXPECT_EQ(stats.events, static_cast<std::uint64_t>(requests));
+  EXPECT_LT(stats.batches, stats.requests);
+  (*committer)->stop();
+  auto check = open();
+  ASSERT_TRUE(check);
+  for (int m = 1; m <= kMatches; ++m) {
+    EXPECT_EQ(check->last_seq(m).value(), static_cast<Seq>(game.events.size()));
+    EXPECT_TRUE(check->verify(m).value().ok());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, BackendTest,
+                         ::testing::Values(Backend::Sqlite, Backend::Postgresql),
+                         backend_test_name);
+
+}  // namespace
+}  // namespace eryantis::store::testing
