@@ -100,12 +100,17 @@ Result<void> pg_upsert_seat(pg::Connection& conn, const SeatRecord& seat) {
   } else {
     params.add_null();
   }
+  if (seat.computer) {
+    params.add(std::string_view(*seat.computer));
+  } else {
+    params.add_null();
+  }
   auto rows = conn.query(
-      "INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard) "
-      "VALUES ($1, $2, $3, $4, $5, $6) "
+      "INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard, "
+      "computer) VALUES ($1, $2, $3, $4, $5, $6, $7) "
       "ON CONFLICT (match_id, seat) DO UPDATE SET nickname = excluded.nickname, "
       "resume_token_hash = excluded.resume_token_hash, tower_color = excluded.tower_color, "
-      "wizard = excluded.wizard",
+      "wizard = excluded.wizard, computer = excluded.computer",
       params);
   if (!rows) return util::forward_error(rows);
   return {};
@@ -120,7 +125,7 @@ Result<void> PgStore::upsert_seat(const SeatRecord& seat) {
 Result<std::vector<SeatRecord>> PgStore::seats(MatchId id) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query(
-      "SELECT seat, nickname, resume_token_hash, tower_color, wizard FROM seats "
+      "SELECT seat, nickname, resume_token_hash, tower_color, wizard, computer FROM seats "
       "WHERE match_id = $1 ORDER BY seat",
       pg::Params().add(id));
   if (!rows) return util::forward_error(rows);
@@ -133,6 +138,7 @@ Result<std::vector<SeatRecord>> PgStore::seats(MatchId id) {
     seat.resume_token_hash = rows->text(r, 2);
     if (!rows->is_null(r, 3)) seat.tower_color = rules::parse_tower_color(rows->text(r, 3));
     if (!rows->is_null(r, 4)) seat.wizard = static_cast<int>(rows->integer(r, 4));
+    if (!rows->is_null(r, 5)) seat.computer = rows->text(r, 5);
     seats.push_back(std::move(seat));
   }
   return seats;
