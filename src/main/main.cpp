@@ -281,6 +281,7 @@ int serve(int argc, char** argv) {
     persistence->set_metrics(&metrics);
   }
   server.restore(std::move(restored->matches), restored->next_match_id);
+  server.restore_unseen_endings(std::move(restored->unseen_endings));
   if (config.metrics.enabled) {
     // Gauges every second; event-loop lag from a 100 ms timer's lateness.
     loop.every(1'000, [&] {

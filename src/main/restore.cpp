@@ -29,6 +29,9 @@ std::expected<Restored, std::string> restore_matches(store::EventStore& db) {
     if (deadline && *deadline) r.deadline = from_record(**deadline);
     out.matches.push_back(std::move(r));
   }
+  auto unseen = db.unseen_endings(server::kUnseenEndings);
+  if (!unseen) return std::unexpected(unseen.error().message);
+  out.unseen_endings = std::move(*unseen);
   auto max_id = db.max_match_id();
   if (!max_id) return std::unexpected(max_id.error().message);
   out.next_match_id = *max_id + 1;

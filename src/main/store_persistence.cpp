@@ -37,6 +37,8 @@ void StorePersistence::submit(server::MatchWrite w, server::WriteDone done) {
   r.status = w.status;
   r.result_json = std::move(w.result_json);
   if (w.deadline) r.deadline = to_record(*w.deadline);
+  r.keep_endings = std::move(w.keep_endings);
+  r.delivered_endings = std::move(w.delivered_endings);
   if (metrics_) {
     done = [metrics = metrics_, started = std::chrono::steady_clock::now(),
             done = std::move(done)](store::Result<store::AppendOutcome> outcome) {

@@ -55,6 +55,7 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
   const rules::Seat seat = s && !s->spectator ? s->seat : rules::kNoSeat;
   const rules::View v = rules::view(room.state, seat);
   const MoveLists moves = move_lists(room.state, seat);
+  update_deadlines(room, clock_());
   room.announced = next_deadline(room);
   protocol::JsonLine line("state", id);
   line.field("match", room.id)
@@ -75,6 +76,7 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
 }
 
 void Server::broadcast_seats(Room& room, ConnectionId reply_to, const std::string& id) {
+  update_deadlines(room, clock_());
   room.announced = next_deadline(room);
   const std::string seats = seats_json(room);
   const std::string deadline = deadline_json(room, clock_());

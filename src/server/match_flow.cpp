@@ -157,73 +157,80 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
   std::optional<store::MatchStatus> status;
   if (room.status == store::MatchStatus::Lobby && next.phase != rules::Phase::Setup)
     status = store::MatchStatus::Running;
+  // The result, and its push kept for the players away, are stored with the last event.
+  std::vector<store::UnseenEnding> kept;
   if (next.phase == rules::Phase::GameOver) {
     status = store::MatchStatus::Finished;
     w.result_json = detail::result_json(room, next);
+    kept = absent_endings(room, seated_nicknames(room),
+                          detail::game_over_line(room.id, *w.result_json));
+    w.keep_endings = kept;
   }
   w.status = status;
   if (room.deadline.kind != DeadlineKind::None)
-    w.deadline = Deadline{};  // the situation changed: re-armed by tick
-  persist(
-      room, std::move(w),
-      [this, reply_to, id, command_id, status, ev = std::move(*event), next = std::move(next),
-       payload = std::move(payload)](store::Result<store::AppendOutcome> done, Room* room) mutable {
-        if (!room) return;
-        if (!done) {
-          if (reply_to)
-            send_error(reply_to, id, error_code_name(ErrorCode::StoreFailure),
-                       "your command could not be saved: " + done.error().message, room);
-          return;
-        }
-        if (done->replayed) {
-          if (reply_to)
-            send(reply_to, protocol::JsonLine("ack", id)
-                               .field("match", room->id)
-                               .field("seq", done->last_seq)
-                               .field("replayed", true)
-                               .str());
-          return;
-        }
-        // The sentence of the move log, once for every viewer, from the states around it.
-        render::Names names;
-        for (int i = 0; i < room->players(); ++i)
-          if (room->seats[i]) names[i] = room->seats[i]->nickname;
-        const std::string text = render::describe_event(room->state, ev, next, names);
-        room->state = std::move(next);
-        room->seq = done->last_seq;
-        room->deadline = Deadline{};
-        if (status) room->status = *status;
-        if (command_id) {
-          room->recent_commands.emplace_back(*command_id, room->seq);
-          if (room->recent_commands.size() > kRecentCommands)
-            room->recent_commands.erase(room->recent_commands.begin());
-        }
-        ++stats_.commands_accepted;
-        // One fingerprint of the public state serves the ack and every update.
-        const std::string view_hash =
-            detail::hex(rules::hash(rules::view(room->state, rules::kNoSeat).state));
-        if (reply_to && session(reply_to))
-          send(reply_to, protocol::JsonLine("ack", id)
-                             .field("match", room->id)
-                             .field("seq", room->seq)
-                             .field("hash", view_hash)
-                             .str());
-        broadcast_event(*room, view_hash,
-                        std::holds_alternative<rules::CreateMatch>(ev.command)
-                            ? detail::public_event_json(ev)
-                            : payload,
-                        text);
-        if (status == store::MatchStatus::Running) spdlog::info("match {}: started", room->id);
-        if (room->state.phase == rules::Phase::GameOver)
-          finish_room(*room);
-        else
-          schedule_computers(*room);
-      });
+    w.deadline = Deadline{};  // the situation changed: re-armed as the event is told
+  persist(room, std::move(w),
+          [this, reply_to, id, command_id, status, ev = std::move(*event), next = std::move(next),
+           payload = std::move(payload),
+           kept = std::move(kept)](store::Result<store::AppendOutcome> done, Room* room) mutable {
+            if (!room) return;
+            if (!done) {
+              if (reply_to)
+                send_error(reply_to, id, error_code_name(ErrorCode::StoreFailure),
+                           "your command could not be saved: " + done.error().message, room);
+              return;
+            }
+            if (done->replayed) {
+              if (reply_to)
+                send(reply_to, protocol::JsonLine("ack", id)
+                                   .field("match", room->id)
+                                   .field("seq", done->last_seq)
+                                   .field("replayed", true)
+                                   .str());
+              return;
+            }
+            // The sentence of the move log, once for every viewer, from the states around it.
+            render::Names names;
+            for (int i = 0; i < room->players(); ++i)
+              if (room->seats[i]) names[i] = room->seats[i]->nickname;
+            const std::string text = render::describe_event(room->state, ev, next, names);
+            room->state = std::move(next);
+            room->seq = done->last_seq;
+            room->deadline = Deadline{};
+            if (status) room->status = *status;
+            if (command_id) {
+              room->recent_commands.emplace_back(*command_id, room->seq);
+              if (room->recent_commands.size() > kRecentCommands)
+                room->recent_commands.erase(room->recent_commands.begin());
+            }
+            ++stats_.commands_accepted;
+            // One fingerprint of the public state serves the ack and every update.
+            const std::string view_hash =
+                detail::hex(rules::hash(rules::view(room->state, rules::kNoSeat).state));
+            if (reply_to && session(reply_to))
+              send(reply_to, protocol::JsonLine("ack", id)
+                                 .field("match", room->id)
+                                 .field("seq", room->seq)
+                                 .field("hash", view_hash)
+                                 .str());
+            broadcast_event(*room, view_hash,
+                            std::holds_alternative<rules::CreateMatch>(ev.command)
+                                ? detail::public_event_json(ev)
+                                : payload,
+                            text);
+            if (status == store::MatchStatus::Running) spdlog::info("match {}: started", room->id);
+            if (room->state.phase == rules::Phase::GameOver)
+              finish_room(*room, kept);
+            else
+              schedule_computers(*room);
+          });
 }
 
 void Server::broadcast_event(Room& room, const std::string& view_hash,
                              const std::string& event_json, const std::string& text) {
   const rules::State& st = room.state;
+  const std::string to_act = detail::to_act_json(st);
+  update_deadlines(room, clock_());
   room.announced = next_deadline(room);
   const std::string deadline = deadline_json(room, clock_());
   // What every viewer's line shares is written once (the event, its sentence, who
@@ -265,28 +272,11 @@ void Server::broadcast_event(Room& room, const std::string& view_hash,
   for (ConnectionId c : room.spectators) line_for(c, rules::kNoSeat);
 }
 
-void Server::keep_unseen_ending(const Room& room, const std::string& line) {
-  for (int i = 0; i < room.players(); ++i)
-    if (room.seats[i] && !room.seats[i]->connection && !room.seats[i]->computer)
-      keep_unseen(room.seats[i]->nickname, line);
-}
-
-void Server::keep_unseen(const std::string& nickname, const std::string& line) {
-  if (unseen_endings_.insert_or_assign(nickname, line).second) unseen_order_.push_back(nickname);
-  while (unseen_endings_.size() > kUnseenEndings && !unseen_order_.empty()) {
-    unseen_endings_.erase(unseen_order_.front());
-    unseen_order_.pop_front();
-  }
-}
-
-void Server::finish_room(Room& room) {
+void Server::finish_room(Room& room, const std::vector<store::UnseenEnding>& kept) {
   const std::string result = detail::result_json(room, room.state);
-  const std::string line =
-      protocol::JsonLine("game_over").field("match", room.id).raw_field("result", result).str();
-  for (int i = 0; i < room.players(); ++i)
-    if (room.seats[i] && room.seats[i]->connection) send(room.seats[i]->connection, line);
+  const std::string line = detail::game_over_line(room.id, result);
+  tell_ending(room, seated_nicknames(room), line, kept);
   for (ConnectionId c : room.spectators) send(c, line);
-  keep_unseen_ending(room, line);
   spdlog::info("match {}: finished, {}", room.id, result);
   close_room(room);
 }
@@ -315,44 +305,49 @@ void Server::close_room(Room& room) {
 
 void Server::arm(Room& room, Deadline d) {
   room.deadline = d;
-  MatchWrite w;
-  w.match = room.id;
-  w.expected_seq = room.seq;
-  w.deadline = d;
-  persist(room, std::move(w), [](store::Result<store::AppendOutcome>, Room*) {});
+  // The room's own write comes first (a write behind it would use a stale seq):
+  // the deadline is written after it, as it stands then.
+  auto save = [this, mid = room.id] {
+    Room* r = find_room(mid);
+    if (!r || r->status == store::MatchStatus::Finished ||
+        r->status == store::MatchStatus::Abandoned)
+      return;
+    MatchWrite w;
+    w.match = mid;
+    w.expected_seq = r->seq;
+    w.deadline = r->deadline;
+    persist(*r, std::move(w), [](store::Result<store::AppendOutcome>, Room*) {});
+  };
+  if (room.busy || !room.waiting.empty())
+    room.waiting.push_back(WaitingRequest{0, "", std::move(save)});
+  else
+    save();
 }
 
-void Server::check_timers(Room& room, std::int64_t now) {
-  if (room.busy || !room.waiting.empty()) return;
-  if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned) {
-    rooms_.erase(room.id);  // idle and over: nothing refers to it any more
+void Server::update_deadlines(Room& room, std::int64_t now) {
+  // A degraded server decides nothing more (and writes nothing).
+  if (degraded_ || room.status == store::MatchStatus::Finished ||
+      room.status == store::MatchStatus::Abandoned)
     return;
-  }
   const int connected = room.connected();
-  Deadline want;
+  // Each clock belongs to one stage: setup choices to the lobby, forfeit to play.
+  if (room.status != store::MatchStatus::Lobby) room.setup = {};
+  if (room.state.phase != rules::Phase::Planning && room.state.phase != rules::Phase::Action)
+    room.forfeit = {};
+  Deadline want;      // the persisted timer this situation calls for
+  bool keep = false;  // the persisted timer stays as it is
   if (room.status == store::MatchStatus::Lobby) {
     // Nobody is held hostage: seats still choosing in a full match are freed after
     // setup_choice_ms (the clock runs while someone is there to wait for them), and
-    // a match nobody joins or leaves for lobby_idle_ms is given up.
+    // a match nobody joins or leaves for lobby_idle_ms is given up (next_deadline).
     const auto choosing = rules::seats_to_act(room.state);
     if (!room.full() || connected == 0 || room.state.phase != rules::Phase::Setup ||
-        choosing.empty()) {
+        choosing.empty())
       room.setup = {};
-    } else if (room.setup.kind != DeadlineKind::Remove) {
+    else if (room.setup.kind != DeadlineKind::Remove)
       room.setup = {DeadlineKind::Remove, choosing.front(), now + config_.setup_choice_ms};
-    } else if (now >= room.setup.at_ms) {
-      remove_late_seats(room, now);
-      return;
-    } else {
+    else
       room.setup.seat = choosing.front();
-    }
-    if (!room.full() && connected > 0 && now - room.lobby_since_ms >= config_.lobby_idle_ms) {
-      spdlog::info("match {}: abandoned (nobody joined or left for {} ms)", room.id,
-                   config_.lobby_idle_ms);
-      abandon_room(room, "the match was given up: nobody joined for " +
-                             std::to_string(config_.lobby_idle_ms / 60000) + " minutes");
-      return;
-    }
     // Nobody here, or a full match stuck in setup because someone left: give up
     // after abandon_after (a match that never started has no forfeit).
     if (connected == 0 || (room.full() && room.present() < room.players()))
@@ -367,85 +362,109 @@ void Server::check_timers(Room& room, std::int64_t now) {
       rules::Seat alone = rules::kNoSeat;
       for (int i = 0; i < room.players(); ++i)
         if (room.seats[i] && room.seats[i]->connection) alone = static_cast<rules::Seat>(i);
-      if (room.forfeit.kind != DeadlineKind::Forfeit || room.forfeit.seat != alone) {
+      if (room.forfeit.kind != DeadlineKind::Forfeit || room.forfeit.seat != alone)
         room.forfeit = {DeadlineKind::Forfeit, alone, now + config_.forfeit_after_ms};
-      } else if (now >= room.forfeit.at_ms) {
-        room.forfeit = {};
-        spdlog::info("match {}: {} is the only player left, wins by forfeit", room.id,
-                     room.seats[alone]->nickname);
-        submit_command(room, alone, rules::AwardForfeit{}, rules::Authority::Server, 0, "",
-                       std::nullopt);
-        return;
-      }
     } else {
       room.forfeit = {};
     }
-    // Nobody to play with: no turn is skipped, and the turn grace deadline (of this
-    // turn, perhaps restored from before a restart) is kept as it is.
-    if (connected == 0) return;
     const rules::Seat actor = room.state.current_seat();
-    if (room.state.phase == rules::Phase::Action && actor != rules::kNoSeat &&
-        room.state.boards[actor].skipped_planning) {
-      // Absent in planning: the rules only allow skipping this turn, so do it now (decision 23).
-      submit_command(room, actor, rules::SkipTurn{}, rules::Authority::Server, 0, "", std::nullopt);
-      return;
-    }
-    // The grace clock runs from when the absent seat's turn came, whoever else
-    // comes and goes; it skips the turn only while two players are connected
-    // (one player alone is the forfeit clock's business).
-    if (actor != rules::kNoSeat && room.seats[actor] && room.seats[actor]->connection == 0 &&
-        !room.seats[actor]->computer) {
+    if (connected == 0) {
+      // Nobody to play with: no turn is skipped, and the turn grace deadline (of this
+      // turn, perhaps restored from before a restart) is kept as it is.
+      keep = true;
+    } else if (room.state.phase == rules::Phase::Action && actor != rules::kNoSeat &&
+               room.state.boards[actor].skipped_planning) {
+      keep = true;  // skipped at once by check_timers (decision 23)
+    } else if (actor != rules::kNoSeat && room.seats[actor] && room.seats[actor]->connection == 0 &&
+               !room.seats[actor]->computer) {
+      // The grace clock runs from when the absent seat's turn came, whoever else
+      // comes and goes; it skips the turn only while two players are present
+      // (one player alone is the forfeit clock's business; computers are present).
       want = {DeadlineKind::TurnGrace, actor, now + config_.turn_grace_ms};
-      if (room.present() < 2 && room.deadline.kind == want.kind && room.deadline.seat == want.seat)
-        return;
+      keep = room.present() < 2 && room.deadline.kind == want.kind &&
+             room.deadline.seat == want.seat;
     }
   }
-  if (want.kind == DeadlineKind::None) {
-    if (room.deadline.kind != DeadlineKind::None) arm(room, Deadline{});
-    return;
+  if (keep) return;
+  // The same timer still in force keeps its time (one restored from before a restart too).
+  if (room.deadline.kind != want.kind || room.deadline.seat != want.seat) arm(room, want);
+}
+
+bool Server::check_timers(Room& room, std::int64_t now) {
+  if (room.busy || !room.waiting.empty()) return false;
+  if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned) {
+    rooms_.erase(room.id);  // idle and over: nothing refers to it any more
+    return true;
   }
-  if (room.deadline.kind != want.kind || room.deadline.seat != want.seat) {
-    arm(room, want);  // a new situation (a deadline restored from before a restart is kept below)
-    return;
-  }
-  if (now < room.deadline.at_ms) return;
-  switch (want.kind) {
-    case DeadlineKind::TurnGrace:
-      spdlog::info("match {}: seat {} ({}) absent past the grace time, turn skipped", room.id,
-                   want.seat, room.seats[want.seat]->nickname);
-      submit_command(room, want.seat, rules::SkipTurn{}, rules::Authority::Server, 0, "",
-                     std::nullopt);
-      break;
-    case DeadlineKind::Abandon:
+  update_deadlines(room, now);
+  if (room.busy) return false;  // a new timer is being written: it starts now
+  const int connected = room.connected();
+  if (room.status == store::MatchStatus::Lobby) {
+    if (room.setup.kind == DeadlineKind::Remove && now >= room.setup.at_ms) {
+      remove_late_seats(room, now);
+      return true;
+    }
+    if (!room.full() && connected > 0 && now - room.lobby_since_ms >= config_.lobby_idle_ms) {
+      spdlog::info("match {}: abandoned (nobody joined or left for {} ms)", room.id,
+                   config_.lobby_idle_ms);
+      abandon_room(room, "the match was given up: nobody joined for " +
+                             std::to_string(config_.lobby_idle_ms / 60000) + " minutes");
+      return true;
+    }
+    if (room.deadline.kind == DeadlineKind::Abandon && now >= room.deadline.at_ms) {
       spdlog::info("match {}: abandoned (nobody connected while waiting for players)", room.id);
       abandon_room(room, "the match could not start: a player stayed away");
-      break;
-    case DeadlineKind::Forfeit:  // not persisted any more (see Room::forfeit)
-    case DeadlineKind::Remove:   // in memory (see Room::setup)
-    case DeadlineKind::None:
-      break;
+      return true;
+    }
+    return false;
   }
+  if (room.state.phase != rules::Phase::Planning && room.state.phase != rules::Phase::Action)
+    return false;
+  if (room.forfeit.kind == DeadlineKind::Forfeit && now >= room.forfeit.at_ms) {
+    // The forfeit stays in force until its event is applied (and is tried again if
+    // the write fails): nothing announces it as gone before the event says so.
+    const rules::Seat alone = room.forfeit.seat;
+    spdlog::info("match {}: {} is the only player left, wins by forfeit", room.id,
+                 room.seats[alone]->nickname);
+    submit_command(room, alone, rules::AwardForfeit{}, rules::Authority::Server, 0, "",
+                   std::nullopt);
+    return true;
+  }
+  if (connected == 0) return false;
+  const rules::Seat actor = room.state.current_seat();
+  if (room.state.phase == rules::Phase::Action && actor != rules::kNoSeat &&
+      room.state.boards[actor].skipped_planning) {
+    // Absent in planning: the rules only allow skipping this turn, so do it now (decision 23).
+    submit_command(room, actor, rules::SkipTurn{}, rules::Authority::Server, 0, "", std::nullopt);
+    return true;
+  }
+  if (room.deadline.kind == DeadlineKind::TurnGrace && room.deadline.seat == actor &&
+      room.present() >= 2 && now >= room.deadline.at_ms) {
+    spdlog::info("match {}: seat {} ({}) absent past the grace time, turn skipped", room.id, actor,
+                 room.seats[actor]->nickname);
+    submit_command(room, actor, rules::SkipTurn{}, rules::Authority::Server, 0, "", std::nullopt);
+    return true;
+  }
+  return false;
 }
 
 void Server::abandon_room(Room& room, std::string message) {
+  const std::string line =
+      protocol::JsonLine("match_abandoned").field("match", room.id).field("message", message).str();
   MatchWrite w;
   w.match = room.id;
   w.expected_seq = room.seq;
   w.status = store::MatchStatus::Abandoned;
   w.deadline = Deadline{};
+  std::vector<store::UnseenEnding> kept = absent_endings(room, seated_nicknames(room), line);
+  w.keep_endings = kept;
   persist(
       room, std::move(w),
-      [this, message = std::move(message)](store::Result<store::AppendOutcome> done, Room* room) {
+      [this, line, kept = std::move(kept)](store::Result<store::AppendOutcome> done, Room* room) {
         if (!room || !done) return;
         room->status = store::MatchStatus::Abandoned;
-        const std::string line = protocol::JsonLine("match_abandoned")
-                                     .field("match", room->id)
-                                     .field("message", message)
-                                     .str();
-        for (int i = 0; i < room->players(); ++i)
-          if (room->seats[i] && room->seats[i]->connection) send(room->seats[i]->connection, line);
+        tell_ending(*room, seated_nicknames(*room), line, kept);
         for (ConnectionId c : room->spectators) send(c, line);
-        keep_unseen_ending(*room, line);
         close_room(*room);
       });
 }
@@ -475,8 +494,20 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
   room.lobby_since_ms = now;
   const bool empty = room.seated() == room.computers();  // nobody but computers
   if (empty) w.status = store::MatchStatus::Abandoned;
+  const std::string line = protocol::JsonLine("left")
+                               .field("match", room.id)
+                               .field("reason", "setup_timeout")
+                               .field("message",
+                                      "you did not choose your wizard and towers in "
+                                      "time; your seat was given up")
+                               .str();
+  std::vector<std::string> freed;
+  for (const auto& [seat, holder] : removed) freed.push_back(holder.nickname);
+  std::vector<store::UnseenEnding> kept = absent_endings(room, freed, line);
+  w.keep_endings = kept;
   persist(room, std::move(w),
-          [this, removed, empty](store::Result<store::AppendOutcome> done, Room* room) {
+          [this, removed, empty, line, freed = std::move(freed), kept = std::move(kept)](
+              store::Result<store::AppendOutcome> done, Room* room) {
             if (!room) return;
             if (!done) {  // nothing changed on disk: the seats are still theirs (tried again)
               for (const auto& [seat, holder] : removed) {
@@ -487,18 +518,7 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
               }
               return;
             }
-            const std::string line = protocol::JsonLine("left")
-                                         .field("match", room->id)
-                                         .field("reason", "setup_timeout")
-                                         .field("message",
-                                                "you did not choose your wizard and towers in "
-                                                "time; your seat was given up")
-                                         .str();
-            for (const auto& [seat, holder] : removed)
-              if (Session* s = session(holder.connection); s && s->nickname == holder.nickname)
-                send(s->id, line);
-              else
-                keep_unseen(holder.nickname, line);  // told at their next login
+            tell_ending(*room, freed, line, kept);  // the away ones at their next login
             if (empty) {
               room->status = store::MatchStatus::Abandoned;  // dropped by the next tick
               close_room(*room);

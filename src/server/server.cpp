@@ -15,13 +15,7 @@ using protocol::error_code_name;
 using protocol::ErrorCode;
 
 namespace {
-bool valid_nickname(std::string_view n) {
-  if (n.empty() || n.size() > 24) return false;
-  return std::all_of(n.begin(), n.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-' || c == '.';
-  });
-}
+using detail::valid_nickname;
 // Requests whose handling may write to the store.
 bool writes(const protocol::Request& request) {
   return std::holds_alternative<protocol::CreateMatchRequest>(request) ||
@@ -287,11 +281,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
     return;
   }
   // Their match ended while they were away: tell them how.
-  if (auto it = unseen_endings_.find(m.nickname); it != unseen_endings_.end()) {
-    send(s.id, std::move(it->second));
-    unseen_endings_.erase(it);
-    std::erase(unseen_order_, m.nickname);
-  }
+  deliver_unseen_ending(s);
 }
 
 void Server::handle(Session&, const std::string&, const protocol::Pong&) {}
@@ -382,12 +372,12 @@ void Server::tick() {
   for (auto& [id, room] : rooms_) ids.push_back(id);
   for (store::MatchId id : ids)
     if (Room* room = find_room(id)) {
-      check_timers(*room, now);
-      if ((room = find_room(id))) announce_deadline(*room);
-      if ((room = find_room(id))) {
-        schedule_computers(*room);  // e.g. a person came back to a match of computers
-        play_due_computers(*room, now);
-      }
+      // A timer that acted is told by the messages of its own write (no seats push
+      // with the spent deadline just before them); a room writing is told after.
+      if (check_timers(*room, now)) continue;
+      if (!room->busy) announce_deadline(*room);
+      schedule_computers(*room);  // e.g. a person came back to a match of computers
+      play_due_computers(*room, now);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "server_messages.hpp"
 
+#include <algorithm>
+
 #include <vector>
 
 namespace eryantis::server::detail {
@@ -53,11 +55,26 @@ store::SeatRecord seat_record(const Room& room, int seat) {
   return r;
 }
 
+bool valid_nickname(std::string_view n) {
+  if (n.empty() || n.size() > 24) return false;
+  return std::all_of(n.begin(), n.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
+  });
+}
+
 std::string hex(std::uint64_t v) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out(16, '0');
   for (int i = 15; i >= 0; --i, v >>= 4) out[i] = kHex[v & 0xf];
   return out;
+}
+
+std::string game_over_line(store::MatchId match, const std::string& result_json) {
+  return protocol::JsonLine("game_over")
+      .field("match", match)
+      .raw_field("result", result_json)
+      .str();
 }
 
 }  // namespace eryantis::server::detail

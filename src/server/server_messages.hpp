@@ -1,6 +1,7 @@
 #pragma once
 // Pieces of the server's outgoing messages that several files build.
 #include <string>
+#include <string_view>
 
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/protocol/codec.hpp"
@@ -16,8 +17,12 @@ std::string to_act_json(const rules::State& s);
 std::string public_event_json(const rules::Event& e);
 // {"reason":"last_tower","winners":[0],"nicknames":["alice"],"draw":false}
 std::string result_json(const Room& room, const rules::State& s);
+// {"type":"game_over","match":M,"result":...}: the push that ends a match.
+std::string game_over_line(store::MatchId match, const std::string& result_json);
 // The stored record of a seat (nickname and token hash).
 store::SeatRecord seat_record(const Room& room, int seat);
+// A name someone can log in with: 1 to 24 letters, digits, '_', '-' or '.'.
+bool valid_nickname(std::string_view n);
 // 16 hex digits.
 std::string hex(std::uint64_t v);
 

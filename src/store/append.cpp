@@ -144,6 +144,15 @@ Result<void> run_row_changes(Store::Impl& impl, const AppendRequest& r) {
     copy.match_id = id;
     if (auto done = upsert_seat_row(impl, copy); !done) return done;
   }
+  for (const UnseenEnding& ending : r.keep_endings) {
+    auto upsert = impl.db.cached(
+        "INSERT INTO unseen_endings (nickname, match_id, time, line) VALUES (?1, ?2, ?3, ?4) "
+        "ON CONFLICT (nickname) DO UPDATE SET match_id = excluded.match_id, time = "
+        "excluded.time, line = excluded.line");
+    if (!upsert) return util::forward_error(upsert);
+    (*upsert)->bind(1, ending.nickname).bind(2, ending.match_id).bind(3, time).bind(4, ending.line);
+    if (auto done = (*upsert)->run(); !done) return done;
+  }
   for (int seat : r.remove_seats) {
     auto remove = impl.db.cached("DELETE FROM seats WHERE match_id = ?1 AND seat = ?2");
     if (!remove) return util::forward_error(remove);
@@ -186,6 +195,24 @@ Result<void> run_status_and_deadline(Store::Impl& impl, const AppendRequest& r) 
   return {};
 }
 
+// Deleted only if the row still holds this match's ending (a newer one stays).
+Result<void> forget_delivered_endings(Store::Impl& impl, const AppendRequest& r) {
+  for (const std::string& nickname : r.delivered_endings) {
+    auto remove =
+        impl.db.cached("DELETE FROM unseen_endings WHERE nickname = ?1 AND match_id = ?2");
+    if (!remove) return util::forward_error(remove);
+    (*remove)->bind(1, nickname).bind(2, r.match_id);
+    if (auto done = (*remove)->run(); !done) return done;
+  }
+  return {};
+}
+
+bool only_delivers_endings(const AppendRequest& r) {
+  return !r.delivered_endings.empty() && r.events.empty() && !r.create && r.seats.empty() &&
+         r.remove_seats.empty() && !r.status && !r.result_json && !r.deadline &&
+         r.keep_endings.empty();
+}
+
 }  // namespace
 
 Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& r) {
@@ -195,6 +222,8 @@ Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const Appe
                 "a lease fence needs the PostgreSQL backend: an SQLite file has one writer, "
                 "held by its writer lock");
   }
+  if (auto done = forget_delivered_endings(impl, r); !done) return util::forward_error(done);
+  if (only_delivers_endings(r)) return AppendOutcome{};
   if (auto done = run_row_changes(impl, r); !done) return util::forward_error(done);
   AppendOutcome outcome;
   if (!r.events.empty()) {

@@ -162,6 +162,14 @@ Result<void> row_changes(pg::Connection& conn, const AppendRequest& r) {
     copy.match_id = id;
     if (auto done = pg_upsert_seat(conn, copy); !done) return done;
   }
+  for (const UnseenEnding& ending : r.keep_endings) {
+    auto kept = conn.query(
+        "INSERT INTO unseen_endings (nickname, match_id, time, line) VALUES ($1, $2, $3, $4) "
+        "ON CONFLICT (nickname) DO UPDATE SET match_id = excluded.match_id, "
+        "time = excluded.time, line = excluded.line",
+        pg::Params().add(ending.nickname).add(ending.match_id).add(time).add(ending.line));
+    if (!kept) return util::forward_error(kept);
+  }
   for (int seat : r.remove_seats) {
     auto removed = conn.query("DELETE FROM seats WHERE match_id = $1 AND seat = $2",
                               pg::Params().add(id).add(std::int64_t{seat}));
@@ -199,6 +207,22 @@ Result<void> status_and_deadline(pg::Connection& conn, const AppendRequest& r) {
   return {};
 }
 
+// As SQLite's: deleted only if the row still holds this match's ending (a newer one stays).
+Result<void> forget_delivered_endings(pg::Connection& conn, const AppendRequest& r) {
+  for (const std::string& nickname : r.delivered_endings) {
+    auto removed = conn.query("DELETE FROM unseen_endings WHERE nickname = $1 AND match_id = $2",
+                              pg::Params().add(nickname).add(r.match_id));
+    if (!removed) return util::forward_error(removed);
+  }
+  return {};
+}
+
+bool only_delivers_endings(const AppendRequest& r) {
+  return !r.delivered_endings.empty() && r.events.empty() && !r.create && r.seats.empty() &&
+         r.remove_seats.empty() && !r.status && !r.result_json && !r.deadline &&
+         r.keep_endings.empty();
+}
+
 }  // namespace
 
 Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest& r) {
@@ -208,6 +232,9 @@ Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest&
       return util::forward_error(done);
     }
   }
+  // Told a player their ending: changes nothing of the match, so no seq check.
+  if (auto done = forget_delivered_endings(impl.conn, r); !done) return util::forward_error(done);
+  if (only_delivers_endings(r)) return AppendOutcome{};
   if (auto done = row_changes(impl.conn, r); !done) return util::forward_error(done);
   AppendOutcome outcome;
   if (!r.events.empty()) {

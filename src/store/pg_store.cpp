@@ -194,6 +194,22 @@ Result<std::optional<DeadlineRecord>> PgStore::deadline(MatchId id) {
                         rows->integer(0, 2)};
 }
 
+Result<std::vector<UnseenEnding>> PgStore::unseen_endings(std::size_t limit) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT nickname, match_id, line FROM (SELECT * FROM unseen_endings "
+      "ORDER BY time DESC, nickname LIMIT $1) newest ORDER BY time, nickname",
+      pg::Params().add(static_cast<std::int64_t>(limit)));
+  if (!rows) return util::forward_error(rows);
+  std::vector<UnseenEnding> out;
+  out.reserve(static_cast<std::size_t>(rows->size()));
+  for (int r = 0; r < rows->size(); ++r) {
+    out.push_back(UnseenEnding{std::string(rows->text(r, 0)), rows->integer(r, 1),
+                               std::string(rows->text(r, 2))});
+  }
+  return out;
+}
+
 Result<std::vector<StoredEvent>> PgStore::load_events(MatchId id, Seq from_seq, Seq to_seq) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query(

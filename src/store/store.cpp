@@ -291,6 +291,23 @@ Result<std::optional<DeadlineRecord>> Store::deadline(MatchId id) {
                         static_cast<int>((*select)->column_int(1)), (*select)->column_int(2)};
 }
 
+Result<std::vector<UnseenEnding>> Store::unseen_endings(std::size_t limit) {
+  auto select = impl_->db.cached(
+      "SELECT nickname, match_id, line FROM (SELECT * FROM unseen_endings ORDER BY time DESC, "
+      "nickname LIMIT ?1) ORDER BY time, nickname");
+  if (!select) return util::forward_error(select);
+  (*select)->bind(1, static_cast<std::int64_t>(limit));
+  std::vector<UnseenEnding> out;
+  while (true) {
+    auto row = (*select)->step();
+    if (!row) return util::forward_error(row);
+    if (!*row) break;
+    out.push_back(UnseenEnding{std::string((*select)->column_text(0)), (*select)->column_int(1),
+                               std::string((*select)->column_text(2))});
+  }
+  return out;
+}
+
 Result<Seq> Store::last_seq(MatchId id) {
   auto select = impl_->db.cached("SELECT last_seq FROM matches WHERE id = ?1");
   if (!select) return util::forward_error(select);

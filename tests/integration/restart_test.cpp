@@ -200,5 +200,49 @@ TEST_F(RestartTest, AMatchReleasedAfterItsPlayersMovedOnResumesWhenTheyAreFree) 
   EXPECT_TRUE(db[first].verified) << db[first].problem;
 }
 
+// Issue 11: a player away when their match ended is told the result at their next
+// login, even across a restart, exactly once (also across a second restart).
+TEST_F(RestartTest, AResultMissedIsToldAtLoginAfterARestartExactlyOnce) {
+  TestConfig config;
+  config.forfeit_after_ms = 1000;
+  start(config);
+  Person alice{"alice", {}, nullptr};
+  Person bob{"bob", {}, nullptr};
+  log_in(alice);
+  log_in(bob);
+  const std::int64_t match = start_match({&alice, &bob});
+  ASSERT_FALSE(HasFailure());
+  // bob goes away; alice, alone, wins by forfeit a second later.
+  bob.client.reset();
+  auto over = alice.client->wait_type("game_over", 10s);
+  ASSERT_TRUE(over) << server_->log_tail();
+  EXPECT_EQ(over->i64("match"), match);
+  // Stored with the ending, before anybody told bob anything.
+  EXPECT_EQ(sql_text("SELECT match_id FROM unseen_endings WHERE nickname = 'bob'"),
+            std::to_string(match));
+  stop({&alice, &bob});
+  restart();
+
+  auto back = log_in(bob);
+  EXPECT_FALSE(back.has("match"));  // no seat any more
+  auto missed = bob.client->next(5s);
+  ASSERT_TRUE(missed) << server_->log_tail();
+  EXPECT_EQ(missed->type, "game_over") << missed->line;
+  EXPECT_EQ(missed->i64("match"), match);
+  EXPECT_EQ(missed->json("result"), over->json("result"));
+  // Once: nothing else comes on this connection, nor after logging in again.
+  EXPECT_FALSE(bob.client->wait_type("game_over", 300ms));
+  bob.client.reset();
+  log_in(bob);
+  EXPECT_FALSE(bob.client->wait_type("game_over", 300ms));
+  // Nor after one more restart: the delivery was stored too.
+  stop({&alice, &bob});
+  EXPECT_EQ(sql_text("SELECT count(*) FROM unseen_endings"), "0");
+  restart();
+  log_in(bob);
+  EXPECT_FALSE(bob.client->wait_type("game_over", 300ms));
+  bob.client.reset();
+}
+
 }  // namespace
 }  // namespace eryantis::integration

@@ -13,6 +13,8 @@ struct Restored {
   std::vector<server::RestoredMatch> matches;
   store::MatchId next_match_id = 1;  // one more than the largest id ever stored
   std::size_t quarantined = 0;       // matches set aside (logged with their reason)
+  // Endings players have not been told yet (Server::restore_unseen_endings).
+  std::vector<store::UnseenEnding> unseen_endings;
 };
 
 // Folds every unfinished match (store::EventStore::restore_unfinished) and adds what

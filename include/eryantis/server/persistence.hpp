@@ -48,6 +48,11 @@ struct MatchWrite {
   // than the rest of the write's bookkeeping.
   std::optional<rules::State> state_after;
   std::optional<Deadline> deadline;  // set (kind None clears it)
+  // Endings kept for players away (store::AppendRequest::keep_endings), and the
+  // nicknames told this match's ending (their record is deleted). A write with
+  // only delivered_endings is not checked against expected_seq.
+  std::vector<store::UnseenEnding> keep_endings;
+  std::vector<std::string> delivered_endings;
 };
 
 using WriteDone = std::function<void(store::Result<store::AppendOutcome>)>;

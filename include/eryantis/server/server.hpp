@@ -44,8 +44,10 @@ struct RestoredMatch {
   std::vector<std::pair<std::string, store::Seq>> recent_commands;
 };
 
-// How many match endings (game_over or match_abandoned pushes) are kept for players
-// who were away when their match ended, until they log in again. Oldest dropped first.
+// How many match endings (game_over, match_abandoned or left pushes) are held in
+// memory for players who were away when their match ended, until they log in
+// again; oldest dropped first. They are stored too (Persistence writes them with
+// the ending), and a restart loads the newest kUnseenEndings back.
 inline constexpr std::size_t kUnseenEndings = 10000;
 
 // A seat's new resume token (Server::reissue_token).
@@ -82,6 +84,9 @@ class Server final : public ConnectionEvents {
   void restore(std::vector<RestoredMatch> matches, store::MatchId next_match_id);
   // Matches restore() set aside, waiting for their players.
   std::vector<store::MatchId> waiting_matches() const;
+  // Start-up after a restart: the endings stored for players who have not logged
+  // in since (store::Store::unseen_endings), told at their next login.
+  void restore_unseen_endings(std::vector<store::UnseenEnding> endings);
 
   void on_open(ConnectionId id, std::string_view peer) override;
   void on_line(ConnectionId id, std::string_view line) override;
@@ -165,14 +170,22 @@ class Server final : public ConnectionEvents {
   void submit_command(Room& room, rules::Seat seat, const rules::Command& command,
                       rules::Authority authority, ConnectionId reply_to, const std::string& id,
                       std::optional<std::string> command_id);
-  void finish_room(Room& room);
+  // `kept`: the game_over pushes the ending write stored for players away then.
+  void finish_room(Room& room, const std::vector<store::UnseenEnding>& kept);
   Room& load(RestoredMatch m);
   // Loads every waiting match whose players are all free again, seating those online.
   void resume_waiting_matches();
   // Everyone back to the lobby; the room is dropped once idle.
   void close_room(Room& room);
+  // Sets the persisted timer (in memory at once, written after the room's pending write).
   void arm(Room& room, Deadline d);
-  void check_timers(Room& room, std::int64_t now);
+  // Sets the room's timers for the situation now (who is connected, whose turn, the
+  // phase) without acting on any: called before every state, event and seats
+  // message, so the message that reports a change already carries its deadline.
+  void update_deadlines(Room& room, std::int64_t now);
+  // update_deadlines, then acts on a timer that ran out. True if it acted (a write
+  // is on its way whose own messages tell everybody).
+  bool check_timers(Room& room, std::int64_t now);
   // Frees the seats still choosing in setup past setup_choice_ms; their players are told.
   void remove_late_seats(Room& room, std::int64_t now);
   // Persists the abandonment, tells everyone in the match and closes it.
@@ -183,9 +196,21 @@ class Server final : public ConnectionEvents {
   std::string deadline_json(const Room& room, std::int64_t now) const;
   // Pushes `seats` when the next deadline changed since clients last heard of it.
   void announce_deadline(Room& room);
-  // Keeps a match's ending for each seated player not connected when it ended.
-  void keep_unseen_ending(const Room& room, const std::string& line);
-  void keep_unseen(const std::string& nickname, const std::string& line);
+  // Endings you missed (src/server/endings.cpp). `line` ends match `room` for
+  // `nicknames`: records for those not connected now, to store with the ending.
+  std::vector<store::UnseenEnding> absent_endings(const Room& room,
+                                                  const std::vector<std::string>& nicknames,
+                                                  const std::string& line) const;
+  // Once the ending is durable: sends `line` to those connected, keeps it for the
+  // others; whoever came or went while it was written (`kept` no longer right) is
+  // corrected by one more write.
+  void tell_ending(Room& room, const std::vector<std::string>& nicknames, const std::string& line,
+                   const std::vector<store::UnseenEnding>& kept);
+  void keep_unseen(store::UnseenEnding ending);
+  // After logged_in: the ending this nickname missed, if any, sent once and then
+  // deleted from the store.
+  void deliver_unseen_ending(Session& s);
+  std::vector<std::string> seated_nicknames(const Room& room) const;
 
   // Messages.
   void send(ConnectionId conn, std::string line);
@@ -220,9 +245,9 @@ class Server final : public ConnectionEvents {
   std::unordered_map<std::string, store::MatchId> seated_in_;  // nickname -> unfinished match
   std::vector<RestoredMatch> waiting_matches_;                 // see restore(); newest first
   // nickname -> the game_over / match_abandoned / left push of a match that ended
-  // (or freed their seat) while they were away; sent after their next logged_in. In memory (see
-  // kUnseenEndings).
-  std::unordered_map<std::string, std::string> unseen_endings_;
+  // (or freed their seat) while they were away; sent after their next logged_in.
+  // Stored as well (see kUnseenEndings).
+  std::unordered_map<std::string, store::UnseenEnding> unseen_endings_;
   std::deque<std::string> unseen_order_;  // nicknames, oldest first, for the bound
   store::MatchId next_match_id_ = 1;
   std::size_t writes_in_flight_ = 0;

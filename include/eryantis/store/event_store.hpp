@@ -63,6 +63,9 @@ class EventStore {
   virtual Result<MatchId> max_match_id() = 0;
   // The server's persisted timer of a match, if one is armed.
   virtual Result<std::optional<DeadlineRecord>> deadline(MatchId id) = 0;
+  // The endings kept for players who have not logged in since (the newest
+  // `limit`, oldest first): what a restarted server tells them at login.
+  virtual Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) = 0;
 
   // --- events --------------------------------------------------------------
   // Rows with from_seq <= seq <= to_seq, in seq order.

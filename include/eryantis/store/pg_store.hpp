@@ -50,6 +50,7 @@ class PgStore final : public EventStore {
   Result<Seq> last_seq(MatchId id) override;
   Result<MatchId> max_match_id() override;
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
+  Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) override;
   Result<std::vector<StoredEvent>> load_events(
       MatchId id, Seq from_seq = 1, Seq to_seq = std::numeric_limits<Seq>::max()) override;
   Result<AppendOutcome> append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,

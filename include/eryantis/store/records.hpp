@@ -48,6 +48,15 @@ struct SeatRecord {
   friend bool operator==(const SeatRecord&, const SeatRecord&) = default;
 };
 
+// The ending of a match (the game_over, match_abandoned or left push) kept for a
+// player who was not connected when it happened, until their next login.
+struct UnseenEnding {
+  std::string nickname;
+  MatchId match_id = 0;
+  std::string line;  // the push, exactly as it is sent
+  friend bool operator==(const UnseenEnding&, const UnseenEnding&) = default;
+};
+
 // An event to append. The caller applied it and passes the resulting state's hash.
 struct NewEvent {
   NewEvent() = default;
@@ -116,6 +125,12 @@ struct AppendRequest {
   std::optional<DeadlineRecord> deadline;  // set; an empty kind clears it
   // Only on a backend with leases (PostgreSQL); SQLite refuses it (one writer per file).
   std::optional<LeaseFence> fence;
+  // Endings to keep for absent players (upserts by nickname; match_id is taken
+  // from each record), and nicknames whose ending of THIS match was delivered
+  // (their row is deleted). A request that only delivers endings is not checked
+  // against the match's seq: it changes nothing of the match.
+  std::vector<UnseenEnding> keep_endings;
+  std::vector<std::string> delivered_endings;
 
   // A plain append of events (no row changes).
   static AppendRequest of(MatchId match_id, Seq expected_seq, std::vector<NewEvent> events,

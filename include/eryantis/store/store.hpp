@@ -44,6 +44,9 @@ class Store final : public EventStore {
   Result<MatchId> max_match_id() override;
   // The server's persisted timer of a match, if one is armed.
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
+  // The endings kept for players who have not logged in since (the newest
+  // `limit`, oldest first): what a restarted server tells them at login.
+  Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) override;
 
   // --- events --------------------------------------------------------------
   // Rows with from_seq <= seq <= to_seq, in seq order.
