@@ -1,0 +1,84 @@
+// The worker pool that runs computer players' decisions off the event loop: each
+// decision on a worker thread, each callback on the thread that calls deliver()
+// (the loop), the same answer for the same request, nothing after stop(). Its own
+// small binary so the ThreadSanitizer build (`make test-tsan`) runs it.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "eryantis/rules/decider.hpp"
+#include "eryantis/server/computer.hpp"
+#include "eryantis/server/computer_pool.hpp"
+
+namespace eryantis::server {
+namespace {
+
+TEST(ComputerPool, DecidesOnWorkersAndDeliversOnTheCallersThread) {
+  const std::thread::id caller = std::this_thread::get_id();
+  std::mutex mutex;
+  std::condition_variable cv;
+  int notified = 0;
+  std::set<std::thread::id> deciding;
+  ComputerPool::Options options;
+  options.workers = 2;
+  options.think_ms = 0;
+  options.on_worker = [&](const ai::DecisionRequest&) {
+    std::lock_guard lock(mutex);
+    deciding.insert(std::this_thread::get_id());
+  };
+  ComputerPool pool(options, [&] {
+    std::lock_guard lock(mutex);
+    ++notified;
+    cv.notify_all();
+  });
+  auto created =
+      rules::create_match(rules::MatchOptions{2, rules::Mode::Expert}, rules::MatchSeed{11, 12});
+  const rules::State state = rules::apply(rules::State{}, *created);
+  constexpr int kRequests = 6;
+  std::vector<std::thread::id> delivered_on;
+  std::vector<ai::DecisionResult> results;
+  for (int i = 0; i < kRequests; ++i)
+    pool.submit(computer_request(i, state, 1, static_cast<rules::Seat>(i % 2),
+                                 i < 3 ? ai::Level::Strong : ai::Level::Greedy, 40),
+                [&](ai::DecisionResult r) {
+                  delivered_on.push_back(std::this_thread::get_id());
+                  results.push_back(std::move(r));
+                });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (static_cast<int>(results.size()) < kRequests &&
+         std::chrono::steady_clock::now() < deadline) {
+    {
+      std::unique_lock lock(mutex);
+      cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return notified > 0; });
+      notified = 0;
+    }
+    pool.deliver();  // the loop's side: callbacks run here, never on a worker
+  }
+  ASSERT_EQ(static_cast<int>(results.size()), kRequests);
+  for (const auto& id : delivered_on) EXPECT_EQ(id, caller);
+  {
+    std::lock_guard lock(mutex);
+    EXPECT_FALSE(deciding.empty());
+    EXPECT_EQ(deciding.count(caller), 0u) << "a decision ran on the caller's thread";
+  }
+  for (const auto& r : results) EXPECT_TRUE(r.command.has_value());
+  // The same requests decided again give the same commands (no clock: think_ms 0).
+  for (const auto& r : results) {
+    const auto again = ai::run_decision(
+        computer_request(static_cast<store::MatchId>(r.match_id), state, 1, r.seat,
+                         r.match_id < 3 ? ai::Level::Strong : ai::Level::Greedy, 40));
+    EXPECT_EQ(again.command, r.command) << "match " << r.match_id;
+  }
+  pool.stop();
+  pool.submit(computer_request(9, state, 1, 0, ai::Level::Random, 1),
+              [](ai::DecisionResult) { ADD_FAILURE() << "ran after stop"; });
+  EXPECT_EQ(pool.deliver(), 0u);
+}
+
+}  // namespace
+}  // namespace eryantis::server
