@@ -25,6 +25,10 @@ struct Login {
   std::optional<std::string> token;  // the resume token from an earlier login
 };
 struct ListMatches {};
+// Lobby push: a match_list now, then one whenever the list changes (at most one per
+// 250 ms per connection), until unwatch_lobby or the connection ends.
+struct WatchLobby {};
+struct UnwatchLobby {};
 struct CreateMatchRequest {
   rules::MatchOptions options;
 };
@@ -49,8 +53,9 @@ struct Sync {};  // "send me the full state again"
 struct Ping {};
 struct Pong {};  // the answer to the server's ping: no reply
 
-using Request = std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin,
-                             LeaveMatch, Spectate, Play, Sync, Ping, Pong>;
+using Request =
+    std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin, LeaveMatch,
+                 Spectate, Play, Sync, Ping, Pong, WatchLobby, UnwatchLobby>;
 
 struct Envelope {
   std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply
