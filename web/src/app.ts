@@ -427,13 +427,13 @@ export function startGame(root: HTMLElement): void {
 
   const requestDraw = guardedRedraw(draw);
   client.onChange(() => requestDraw());
-  // Countdowns and fading notices each second; the lobby's list every 2 s (the
-  // protocol has no push for the list of matches).
+  // Countdowns and fading notices each second. The lobby's list is pushed by the
+  // server (watch_lobby); a server without the push is asked every 2 s.
   let tick = 0;
   window.setInterval(() => {
     const m = client.model;
     tick += 1;
-    if (!m.match && client.connection === 'open' && tick % 2 === 0) client.request({ type: 'list_matches' });
+    if (!m.match && m.lobbyPush === 'poll' && client.connection === 'open' && tick % 2 === 0) client.request({ type: 'list_matches' });
     const noticeShown = m.notices.some((n) => Date.now() - n.at < kNoticeMs + 1000);
     if (m.match?.deadline || noticeShown || client.connection !== 'open') requestDraw();
   }, 1000);
