@@ -9,6 +9,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <random>
 
 namespace eryantis::client {
 
@@ -164,7 +165,11 @@ struct WebSocketCodec::Callbacks {
 
   static int genmask(wslay_event_context_ptr, std::uint8_t* buf, std::size_t len, void* user_data) {
     WebSocketCodec& c = self(user_data);
-    for (std::size_t i = 0; i < len; ++i) buf[i] = static_cast<std::uint8_t>(c.mask_rng_());
+    for (std::size_t i = 0; i < len; i += 8) {
+      const std::uint64_t bits = c.next_mask_bits();
+      for (std::size_t j = 0; j < 8 && i + j < len; ++j)
+        buf[i + j] = static_cast<std::uint8_t>(bits >> (8 * j));
+    }
     return 0;
   }
 
@@ -197,8 +202,7 @@ WebSocketCodec::WebSocketCodec(std::string_view host, int port, std::string_view
                                std::size_t max_message_bytes)
     : context_(std::make_unique<Context>()), max_message_bytes_(max_message_bytes) {
   std::random_device kernel;
-  std::seed_seq seed{kernel(), kernel(), kernel(), kernel()};
-  mask_rng_.seed(seed);
+  mask_state_ = (std::uint64_t{kernel()} << 32) | kernel();
   // The key: 16 random bytes (RFC 6455 §4.1), so a cache cannot answer for the server.
   std::array<std::uint8_t, 16> nonce{};
   for (std::uint8_t& b : nonce) b = static_cast<std::uint8_t>(kernel());
@@ -226,6 +230,14 @@ WebSocketCodec::WebSocketCodec(std::string_view host, int port, std::string_view
 }
 
 WebSocketCodec::~WebSocketCodec() = default;
+
+std::uint64_t WebSocketCodec::next_mask_bits() {
+  // splitmix64 (Steele, Lea, Flood 2014).
+  std::uint64_t z = (mask_state_ += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
 
 void WebSocketCodec::end(Sink& sink, std::string reason) {
   if (state_ == State::Ended) return;
