@@ -1,6 +1,6 @@
-// libuv TCP client connections. Each socket lives in a heap box that libuv owns
-// from uv_close() until its close callback; the LineConnection only points at the
-// box while it is current, so a reconnect or a close never waits for libuv.
+// libuv client connections, TCP lines or a WebSocket. Each socket lives in a heap box that libuv
+// owns from uv_close() until its close callback; the LineConnection only points at the box while it
+// is current, so a reconnect or a close never waits for libuv.
 #include "eryantis/client/connection.hpp"
 
 #include <uv.h>
@@ -23,13 +23,8 @@ struct LineConnection::Socket final : net::LineSplitter::Sink, WebSocketCodec::S
     if (owner) owner->lost("the server sent a line longer than the limit");
   }
   void on_message(std::string_view text) override {
-    if (!owner) return;
-    if (!upgraded) {  // the first message came with the 101
-      upgraded = true;
-      LineConnection* o = owner;
-      o->handler_.on_connected();
-      if (o->socket_ != this) return;
-    }
+    // The first message may come in the same read as the 101.
+    if (!owner || !announce_open()) return;
     owner->handler_.on_line(text);
   }
   void on_ended(std::string reason) override {
@@ -39,14 +34,17 @@ struct LineConnection::Socket final : net::LineSplitter::Sink, WebSocketCodec::S
   // Bytes of a WebSocket connection: the upgrade's answer, then frames.
   void read_websocket(std::string_view bytes) {
     websocket->feed(bytes, *this);
-    if (!owner) return;
-    if (!upgraded && websocket->open()) {
-      upgraded = true;
-      LineConnection* o = owner;
-      o->handler_.on_connected();
-      if (o->socket_ != this) return;
-    }
+    if (!owner || (websocket->open() && !announce_open())) return;
     owner->pool_.mark_dirty(*owner);  // pongs, the close answer, messages queued meanwhile
+  }
+  // The upgrade is done: the handler hears of it once. False when the handler let go
+  // of this socket from on_connected (closed or reconnected).
+  bool announce_open() {
+    if (upgraded) return true;
+    upgraded = true;
+    LineConnection* o = owner;
+    o->handler_.on_connected();
+    return o->socket_ == this;
   }
 
   uv_tcp_t tcp{};
