@@ -8,6 +8,9 @@
 // changing every few milliseconds costs each watcher at most 4 lists a second.
 #include <functional>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/server.hpp"
@@ -37,6 +40,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::UnwatchLo
 void Server::push_lobby_updates(std::int64_t now) {
   if (lobby_watchers_.empty()) return;
   std::optional<MatchListing> listing;  // built once per tick, only if a watcher is due
+  // Sent after the walk: a transport that reported a close from inside send() would
+  // erase from lobby_watchers_ under the loop.
+  std::vector<std::pair<ConnectionId, std::string>> pushes;
   for (auto& [conn, watch] : lobby_watchers_) {
     if (now - watch.pushed_ms < kLobbyPushGapMs) continue;
     const Session* s = session(conn);
@@ -47,8 +53,9 @@ void Server::push_lobby_updates(std::int64_t now) {
     if (hash == watch.hash) continue;
     watch.hash = hash;
     watch.pushed_ms = now;
-    send(conn, std::move(line));
+    pushes.emplace_back(conn, std::move(line));
   }
+  for (auto& [conn, line] : pushes) send(conn, std::move(line));
 }
 
 }  // namespace eryantis::server
