@@ -3,6 +3,7 @@
 #
 #   bench/load.sh            # all scenarios: a b c d
 #   bench/load.sh a b        # only throughput and latency
+#   bench/load.sh w          # WebSocket against TCP (not in the default set)
 #
 # a  throughput: 1,000 concurrent 2-player matches for $DURATION s, against the real server
 #    and against the floor (bench/floor_server.cpp: the same loop, transport, SQLite settings
@@ -13,10 +14,15 @@
 #    (runs a first when it is not asked for)
 # c  scale: 10,000 connections (5,000 seated idle matches); server RSS per connection / per match
 # d  restart: kill -9 the server with 5,000 matches running, restart it, time until every match plays again
+# w  WebSocket against TCP: $W_MATCHES (1,000) 2-player matches played by eryantis-bot over the
+#    web listener (--ws) and over TCP, alternated on fresh servers in one run; commands/s, CPU per
+#    command, ack latency, and the load average beside them (the machine may be shared)
 #
 # Environment: BUILD (build folder, default build-release), PORT (default 17777), DURATION (default 20),
 # WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
-# FLOOR_PORT (default PORT + 1), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default docs/performance.md; "" = do not write it).
+# FLOOR_PORT (default PORT + 1), WEB_PORT (the web listener, default PORT + 2), W_MATCHES (w's
+# matches, default 1000), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default
+# docs/performance.md; "" = do not write it).
 # Durability is the configuration default, synchronous=FULL. Results are printed as a table and
 # written between the markers of docs/performance.md, with the exact commands.
 set -euo pipefail
@@ -28,6 +34,8 @@ DURATION=${DURATION:-20}
 WARMUP=${WARMUP:-3}
 REPEAT=${REPEAT:-1}
 FLOOR_PORT=${FLOOR_PORT:-$((PORT + 1))}
+WEB_PORT=${WEB_PORT:-$((PORT + 2))}
+W_MATCHES=${W_MATCHES:-1000}
 DOC=${DOC-$ROOT/docs/performance.md}
 SCENARIOS=("$@")
 [ ${#SCENARIOS[@]} -eq 0 ] && SCENARIOS=(a b c d)
@@ -109,6 +117,10 @@ rss_kib() {
 start_server() { # db [log level]
   launch "$PORT" "$SERVER --config $ROOT/config/eryantis.toml --port $PORT --db $1 --log-level ${2:-warn}"
 }
+start_web_server() { # db: the same server, its web listener on WEB_PORT (w)
+  launch "$PORT" "$SERVER --config $ROOT/config/eryantis.toml --port $PORT --web-port $WEB_PORT --db $1 --log-level warn"
+}
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 start_floor() { # db transcript
   launch "$FLOOR_PORT" "$FLOOR --port $FLOOR_PORT --db $1 --transcript $2"
 }
@@ -283,7 +295,39 @@ for s in "${SCENARIOS[@]}"; do
       row "d" "CPU time until then (ms): restarted server (restoring included) / bots (since the kill)" "" "$server_cpu / $bot_cpu" ""
       row "d" "unexpected errors (bots)" "0" "$(json_field "$WORK/d.json" unexpected_errors) $(json_field "$WORK/d.json" errors)" ""
       ;;
-    *) echo "unknown scenario $s (a, b, c or d)" >&2; exit 2 ;;
+    w)
+      # Alternate TCP and WebSocket runs (fresh server and database each) so that drift on a
+      # shared machine hits both; the load average is read around each run.
+      : >"$WORK/w.load"
+      for i in $(seq 1 "$REPEAT"); do
+        for transport in tcp ws; do
+          start_web_server "$WORK/w-$transport-$i.db"
+          if [ "$transport" = ws ]; then target=(--ws --port "$WEB_PORT"); else target=(--port "$PORT"); fi
+          echo "$transport $(loadavg)" >>"$WORK/w.load"
+          run_bot "w-$transport-$i" "${target[@]}" --matches "$W_MATCHES" --players 2 --mode simple \
+            --duration "$DURATION" --warmup "$WARMUP" --seed "$i" --watch-pid "$SERVER_PID"
+          echo "$transport $(loadavg)" >>"$WORK/w.load"
+          stop_server
+        done
+      done
+      W_TCP=$(median w-tcp commands_per_s)
+      W_WS=$(median w-ws commands_per_s)
+      w_ratio=$(ratio "$W_WS" "$W_TCP")
+      errors=$(($(median w-tcp unexpected_errors) + $(median w-ws unexpected_errors)))
+      row "w: $W_MATCHES 2p matches, ${DURATION} s, WebSocket vs TCP" "acknowledged commands/s: WebSocket / TCP (ratio)" "ratio ≥ 0.8" \
+        "$W_WS / $W_TCP ($w_ratio)" "$(verdict "$w_ratio" ">=" 0.8)"
+      row "w" "server CPU per command (µs): WebSocket / TCP" "" \
+        "$(median w-ws server_cpu_us_per_command) / $(median w-tcp server_cpu_us_per_command)" ""
+      row "w" "bot CPU per command (µs): WebSocket / TCP" "" \
+        "$(median w-ws bot_cpu_us_per_command) / $(median w-tcp bot_cpu_us_per_command)" ""
+      row "w" "ack p50 / p99 (ms): WebSocket; TCP" "" \
+        "$(median w-ws ack_p50_ms) / $(median w-ws ack_p99_ms); $(median w-tcp ack_p50_ms) / $(median w-tcp ack_p99_ms)" ""
+      row "w" "games finished: WebSocket / TCP; unexpected errors (both)" "0 errors" \
+        "$(median w-ws games_finished) / $(median w-tcp games_finished); $errors" "$(verdict "$errors" "==" 0)"
+      row "w" "load average (1/5/15 min) before and after each run" "" \
+        "$(tr '\n' ';' <"$WORK/w.load" | sed 's/;$//; s/;/; /g')" ""
+      ;;
+    *) echo "unknown scenario $s (a, b, c, d or w)" >&2; exit 2 ;;
   esac
 done
 

@@ -1,18 +1,19 @@
-// libuv TCP client connections. Each socket lives in a heap box that libuv owns
-// from uv_close() until its close callback; the LineConnection only points at the
-// box while it is current, so a reconnect or a close never waits for libuv.
+// libuv client connections, TCP lines or a WebSocket. Each socket lives in a heap box that libuv
+// owns from uv_close() until its close callback; the LineConnection only points at the box while it
+// is current, so a reconnect or a close never waits for libuv.
 #include "eryantis/client/connection.hpp"
 
 #include <uv.h>
 
 #include <algorithm>
 #include <array>
+#include <memory>
 
 #include "eryantis/net/line_splitter.hpp"
 
 namespace eryantis::client {
 
-struct LineConnection::Socket final : net::LineSplitter::Sink {
+struct LineConnection::Socket final : net::LineSplitter::Sink, WebSocketCodec::Sink {
   explicit Socket(std::size_t max_line_bytes) : splitter(max_line_bytes) {}
 
   void on_line(std::string_view line) override {
@@ -21,13 +22,39 @@ struct LineConnection::Socket final : net::LineSplitter::Sink {
   void on_too_long() override {
     if (owner) owner->lost("the server sent a line longer than the limit");
   }
+  void on_message(std::string_view text) override {
+    // The first message may come in the same read as the 101.
+    if (!owner || !announce_open()) return;
+    owner->handler_.on_line(text);
+  }
+  void on_ended(std::string reason) override {
+    if (owner) owner->lost(std::move(reason));
+  }
+
+  // Bytes of a WebSocket connection: the upgrade's answer, then frames.
+  void read_websocket(std::string_view bytes) {
+    websocket->feed(bytes, *this);
+    if (!owner || (websocket->open() && !announce_open())) return;
+    owner->pool_.mark_dirty(*owner);  // pongs, the close answer, messages queued meanwhile
+  }
+  // The upgrade is done: the handler hears of it once. False when the handler let go
+  // of this socket from on_connected (closed or reconnected).
+  bool announce_open() {
+    if (upgraded) return true;
+    upgraded = true;
+    LineConnection* o = owner;
+    o->handler_.on_connected();
+    return o->socket_ == this;
+  }
 
   uv_tcp_t tcp{};
   uv_connect_t connect_req{};
   uv_write_t write_req{};
   LineConnection* owner = nullptr;  // null once the connection let go of this socket
   net::LineSplitter splitter;
-  std::string writing;  // handed to uv_write
+  std::unique_ptr<WebSocketCodec> websocket;  // null: TCP lines
+  bool upgraded = false;                      // the WebSocket's handshake is done
+  std::string writing;                        // handed to uv_write
   bool write_pending = false;
   bool connected = false;
   int failed = 0;           // a synchronous connect error, reported from the next flush
@@ -79,12 +106,24 @@ LineConnection::~LineConnection() {
 
 LineConnection::Status LineConnection::status() const {
   if (!socket_) return Status::Idle;
-  return socket_->connected ? Status::Open : Status::Connecting;
+  const bool open = socket_->connected && (!socket_->websocket || socket_->upgraded);
+  return open ? Status::Open : Status::Connecting;
 }
 
 void LineConnection::connect(const std::string& host, int port) {
+  connect(Endpoint{host, port, {}});
+}
+
+void LineConnection::connect(const Endpoint& endpoint) {
   close();
+  const std::string& host = endpoint.host;
+  const int port = endpoint.port;
   auto* s = new Socket(pool_.max_line_bytes());
+  if (endpoint.websocket()) {
+    s->websocket = std::make_unique<WebSocketCodec>(host, port, endpoint.websocket_path,
+                                                    pool_.max_line_bytes());
+    out_ = s->websocket->handshake_request();  // the first bytes on the socket
+  }
   s->owner = this;
   s->tcp.data = s;
   s->connect_req.data = s;
@@ -112,21 +151,25 @@ void LineConnection::connect(const std::string& host, int port) {
             return;
           }
           s->connected = true;
-          uv_read_start(
-              stream_of(s), on_alloc, [](uv_stream_t* stream, ssize_t n, const uv_buf_t* buf) {
-                auto* s = static_cast<Socket*>(stream->data);
-                if (!s->owner) return;
-                if (n > 0) {
-                  s->owner->bytes_in_ += static_cast<std::uint64_t>(n);
-                  s->splitter.feed(std::string_view(buf->base, static_cast<std::size_t>(n)), *s);
-                } else if (n < 0) {
-                  s->owner->lost(n == UV_EOF ? "the server closed the connection"
-                                             : std::string("read failed: ") +
-                                                   uv_strerror(static_cast<int>(n)));
-                }
-              });
+          uv_read_start(stream_of(s), on_alloc,
+                        [](uv_stream_t* stream, ssize_t n, const uv_buf_t* buf) {
+                          auto* s = static_cast<Socket*>(stream->data);
+                          if (!s->owner) return;
+                          if (n > 0) {
+                            s->owner->bytes_in_ += static_cast<std::uint64_t>(n);
+                            const std::string_view bytes(buf->base, static_cast<std::size_t>(n));
+                            if (s->websocket)
+                              s->read_websocket(bytes);
+                            else
+                              s->splitter.feed(bytes, *s);
+                          } else if (n < 0) {
+                            s->owner->lost(n == UV_EOF ? "the server closed the connection"
+                                                       : std::string("read failed: ") +
+                                                             uv_strerror(static_cast<int>(n)));
+                          }
+                        });
           LineConnection* owner = s->owner;
-          owner->handler_.on_connected();
+          if (!s->websocket) owner->handler_.on_connected();  // a WebSocket: after the 101
           if (owner->socket_ == s && !owner->out_.empty()) owner->pool_.mark_dirty(*owner);
         });
   if (rc < 0) {
@@ -137,14 +180,27 @@ void LineConnection::connect(const std::string& host, int port) {
 
 void LineConnection::send(std::string_view line) {
   if (!socket_) return;
-  out_.append(line);
-  out_.push_back('\n');
+  if (socket_->websocket) {
+    socket_->websocket->queue_text(line);
+  } else {
+    out_.append(line);
+    out_.push_back('\n');
+  }
   if (socket_->connected) pool_.mark_dirty(*this);
 }
 
 void LineConnection::close() {
   out_.clear();
   if (!socket_) return;
+  if (socket_->websocket && socket_->websocket->open() && socket_->connected &&
+      !socket_->write_pending) {
+    // Say goodbye (RFC 6455 §7.1.2) without waiting: 6 bytes a socket always takes.
+    std::string bye;
+    socket_->websocket->queue_close();
+    socket_->websocket->take_output(bye);
+    uv_buf_t buf = uv_buf_init(bye.data(), static_cast<unsigned>(bye.size()));
+    uv_try_write(stream_of(socket_), &buf, 1);
+  }
   close_socket(socket_);
   socket_ = nullptr;
 }
@@ -161,7 +217,9 @@ void LineConnection::flush() {
     lost(std::string("cannot connect: ") + uv_strerror(s->failed));
     return;
   }
-  if (!s->connected || s->write_pending || out_.empty()) return;
+  if (!s->connected || s->write_pending) return;
+  if (s->websocket) s->websocket->take_output(out_);
+  if (out_.empty()) return;
   s->writing.swap(out_);
   out_.clear();
   bytes_out_ += s->writing.size();

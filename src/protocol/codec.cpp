@@ -148,6 +148,8 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     return Login{std::move(*nickname), std::move(*token)};
   }
   if (type == "list_matches") return ListMatches{};
+  if (type == "watch_lobby") return WatchLobby{};
+  if (type == "unwatch_lobby") return UnwatchLobby{};
   if (type == "create_match") {
     auto players = f.required_int("players", 2, 4);
     if (!take(players, error)) return error;

@@ -96,6 +96,10 @@ void Server::broadcast_seats(Room& room, ConnectionId reply_to, const std::strin
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::ListMatches&) {
+  send(s.id, match_list_line(s, id, match_listing()));
+}
+
+Server::MatchListing Server::match_listing() const {
   protocol::JsonArray open;
   protocol::JsonArray running;
   std::size_t n_open = 0;
@@ -121,12 +125,17 @@ void Server::handle(Session& s, const std::string& id, const protocol::ListMatch
     (waiting ? open : running).raw(m.str());
     ++(waiting ? n_open : n_running);
   }
+  return MatchListing{open.str(), running.str()};
+}
+
+std::string Server::match_list_line(const Session& s, const std::string& id,
+                                    const MatchListing& listing) const {
   protocol::JsonLine reply("match_list", id);
-  reply.raw_field("open", open.str()).raw_field("running", running.str());
+  reply.raw_field("open", listing.open).raw_field("running", listing.running);
   if (s.nickname)
     if (auto it = seated_in_.find(*s.nickname); it != seated_in_.end())
       reply.field("yours", it->second);
-  send(s.id, reply.str());
+  return reply.str();
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::CreateMatchRequest& m) {

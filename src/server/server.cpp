@@ -164,6 +164,8 @@ void Server::dispatch(Session& s, protocol::Envelope env) {
       !std::holds_alternative<protocol::Login>(env.request) &&
       !std::holds_alternative<protocol::Ping>(env.request) &&
       !std::holds_alternative<protocol::ListMatches>(env.request) &&
+      !std::holds_alternative<protocol::WatchLobby>(env.request) &&
+      !std::holds_alternative<protocol::UnwatchLobby>(env.request) &&
       !std::holds_alternative<protocol::Spectate>(env.request) &&
       !std::holds_alternative<protocol::Sync>(env.request) &&
       // A spectator is answered as one (leave works, play is NOT_A_PLAYER), logged in or not.
@@ -334,6 +336,7 @@ void Server::on_closed(ConnectionId id) {
   else
     spdlog::info("conn {}: {} disconnected", id, s->nickname.value_or("(not logged in)"));
   detach(*s);
+  lobby_watchers_.erase(id);
   if (s->nickname) {
     auto it = online_.find(*s->nickname);
     if (it != online_.end() && it->second == id) online_.erase(it);
@@ -367,6 +370,7 @@ void Server::tick() {
     transport_.close(id);
   }
   if (shutting_down_ || degraded_) return;  // a degraded server decides nothing more
+  push_lobby_updates(now);
   std::vector<store::MatchId> ids;
   ids.reserve(rooms_.size());
   for (auto& [id, room] : rooms_) ids.push_back(id);

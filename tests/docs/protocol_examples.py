@@ -396,10 +396,17 @@ def session(server, steps_failed, problems):
 
     def lobby():
         a, b, c = ctx["alice"], ctx["bob"], ctx["carol"]
+        # dave watches the lobby (7.2, watching): the list now, then a push per change.
+        d = Conn(port, "dave")
+        d.hello()
+        d.request({"type": "watch_lobby"})
         a.request({"type": "list_matches"})
         joined = a.request({"type": "create_match", "players": 2, "mode": "simple"})
         ctx["m1"] = joined["match"]
         remember(a.wait_type("state"))
+        d.wait(lambda m: m.get("type") == "match_list" and "id" not in m and m["open"])
+        expect(d.request({"type": "unwatch_lobby"}), "unwatched", "7.2")
+        d.close()
         joined2 = c.request({"type": "create_match", "players": 3, "mode": "expert"})
         c.wait_type("state")
         b.request({"type": "list_matches"})

@@ -7,13 +7,15 @@
 //   4. both players see the game-over screen, the spectator the final board;
 //   5. eryantis-replay DB serve: the viewer steps to event N and the board in the
 //      DOM equals `eryantis-replay DB show M --at N`;
-//   6. the draw times: the first board after a page load, and every event on a
-//      4-player expert board (a selfplay match in the replay viewer).
+//   6. the draw times: the first board after a page load, every event on a
+//      4-player expert board (a selfplay match in the replay viewer), and from each
+//      event's WebSocket message to its board drawn, live (the spectator of step 1,
+//      and a page watching a 4-player expert match that eryantis-bots play).
 // Screenshots go to --out. Usage (CTest passes these):
 //   node browser_test.mjs --web WEBDIR --out DIR --server BIN --replay BIN --selfplay BIN
-//                         [--chromium PATH] [--seed N]
+//                         --bot BIN [--chromium PATH] [--seed N]
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,6 +32,7 @@ const chromiumPath = args.chromium ?? '/usr/bin/chromium';
 const serverBin = resolve(args.server ?? join(build, 'eryantis-server'));
 const replayBin = resolve(args.replay ?? join(build, 'tools', 'eryantis-replay'));
 const selfplayBin = resolve(args.selfplay ?? join(build, 'tools', 'eryantis-selfplay'));
+const botBin = resolve(args.bot ?? join(build, 'tools', 'eryantis-bot'));
 const seed = Number(args.seed ?? Date.now() % 1_000_000);
 const kSkipped = 77; // CTest's SKIP_RETURN_CODE
 const kDeadlineMs = 200_000; // the whole run: about a minute on an idle machine, 2.5 on a loaded one
@@ -393,6 +396,42 @@ try {
   alicePerf.sort((a, b) => a - b);
   results.figures.live_draw_ms_min = alicePerf[0];
   results.figures.live_draw_ms_median = alicePerf[Math.floor(alicePerf.length / 2)];
+
+  // The WebSocket message of each event to its board drawn (JSON, model, DOM, style,
+  // layout): eve's 2-player expert match above, then a 4-player expert match that four
+  // eryantis-bots play over TCP while a page watches it. Reported, never asserted.
+  const summary = (xs) => {
+    const v = [...xs].sort((a, b) => a - b);
+    return v.length ? { n: v.length, min: v[0], median: v[Math.floor(v.length / 2)], p95: v[Math.floor(v.length * 0.95)], max: v[v.length - 1] } : null;
+  };
+  const eveLive = summary(await eve.evaluate(() => window.eryantisLivePerf.map((p) => p.ms)));
+  if (eveLive) {
+    for (const [k, v] of Object.entries(eveLive)) results.figures[`message_to_board_2p_expert_ms_${k}`] = v;
+    console.log(`# message to board drawn, 2-player expert (spectator, ${eveLive.n} events): min ${eveLive.min.toFixed(1)} median ${eveLive.median.toFixed(1)} p95 ${eveLive.p95.toFixed(1)} max ${eveLive.max.toFixed(1)} ms`);
+  }
+  if (existsSync(botBin)) {
+    const watcher = await newPage('4-player watcher');
+    await watcher.goto(base);
+    // Ten plays a second per bot: each event is drawn before the next one arrives.
+    const bots = spawn(botBin, ['--port', String(tcpPort), '--matches', '1', '--players', '4', '--mode', 'expert', '--games', '1', '--duration', '90', '--rate', '10', '--seed', String(seed), '--quiet', '--name-prefix', 'b4'], { stdio: 'ignore' });
+    const botsDone = new Promise((res) => bots.once('exit', res));
+    await watcher.waitForSelector('[data-spectate]', { timeout: 20_000 }); // the lobby push shows it
+    const id4 = await watcher.getAttribute('[data-spectate]', 'data-spectate');
+    await watcher.click(`[data-spectate="${id4}"]`);
+    await watcher.waitForSelector('.match[data-seat="-1"] svg.table');
+    await Promise.race([botsDone, sleep(60_000)]);
+    await sleep(500);
+    await shot(watcher, 'board-4p-expert-live.png');
+    const live4 = summary(await watcher.evaluate(() => window.eryantisLivePerf.filter((p) => p.players === 4).map((p) => p.ms)));
+    check(live4 !== null && live4.n > 0, `a page watched a 4-player expert match played by eryantis-bot (match ${id4}, ${live4?.n ?? 0} events drawn)`);
+    if (live4) {
+      for (const [k, v] of Object.entries(live4)) results.figures[`message_to_board_4p_expert_ms_${k}`] = v;
+      console.log(`# message to board drawn, 4-player expert (spectator, ${live4.n} events): min ${live4.min.toFixed(1)} median ${live4.median.toFixed(1)} p95 ${live4.p95.toFixed(1)} max ${live4.max.toFixed(1)} ms`);
+    }
+    bots.kill('SIGTERM');
+  } else {
+    console.log(`# eryantis-bot not found at ${botBin}: no 4-player live figure`);
+  }
 
   await killServer('SIGTERM');
 

@@ -37,7 +37,7 @@ Bot::Bot(Runner& runner, Table& table, int index, std::string nickname, std::uin
 void Bot::connect() {
   if (phase_ == Phase::Dead || runner_.stopping()) return;
   phase_ = Phase::Connecting;
-  conn_.connect(runner_.options().host, runner_.options().port);
+  conn_.connect(runner_.options().endpoint());
 }
 
 void Bot::on_connected() {

@@ -31,6 +31,8 @@ struct Options {
   std::uint64_t seed = 1;
   std::string host = "127.0.0.1";
   int port = 7777;
+  std::string websocket_path;  // non-empty: play over a WebSocket at this path (--ws, --url)
+  client::Endpoint endpoint() const { return client::Endpoint{host, port, websocket_path}; }
   bool json = false;
   double chaos = 0;
   double warmup_s = 0;          // excluded from the throughput and latency figures

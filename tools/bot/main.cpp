@@ -1,7 +1,8 @@
 // eryantis-bot: load generator and protocol conformance client. Opens
 // --matches x --players connections on one libuv loop, creates and fills the
 // matches, plays uniformly random legal moves chosen on each bot's mirrored
-// state, and reports throughput, ack latency and errors (see docs/performance.md).
+// state, over TCP or a WebSocket (--ws, --url ws://...), and reports throughput, ack latency and
+// errors (see docs/performance.md).
 #include <CLI/CLI.hpp>
 
 #include "bot.hpp"
@@ -31,6 +32,16 @@ int main(int argc, char** argv) {
   app.add_option("--port", o.port, "server port")
       ->check(CLI::Range(1, 65535))
       ->capture_default_str();
+  bool websocket = false;
+  app.add_flag("--ws", websocket,
+               "play over a WebSocket at ws://HOST:PORT/ws (give the web listener's port)");
+  std::string url;
+  app.add_option("--url", url,
+                 "the server as ws://host:port/path (WebSocket) or host:port (TCP); replaces "
+                 "--host, --port and --ws")
+      ->excludes("--host")
+      ->excludes("--port")
+      ->excludes("--ws");
   app.add_flag("--json", o.json, "print one JSON object with the results as the last stdout line");
   app.add_option("--chaos", o.chaos,
                  "per command, the probability of a drop+resume, a malformed line or an "
@@ -78,6 +89,18 @@ int main(int argc, char** argv) {
         stderr,
         "eryantis-bot: --name-prefix is at most 12 characters (nicknames are at most 24)\n");
     return 2;
+  }
+  if (websocket) o.websocket_path = "/ws";
+  if (!url.empty()) {
+    std::string error;
+    auto endpoint = client::Endpoint::parse(url, error);
+    if (!endpoint) {
+      std::fprintf(stderr, "eryantis-bot: --url %s: %s\n", url.c_str(), error.c_str());
+      return 2;
+    }
+    o.host = endpoint->host;
+    o.port = endpoint->port;
+    o.websocket_path = endpoint->websocket_path;
   }
   o.mode = mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple;
   if (!floor_path.empty()) {

@@ -317,8 +317,8 @@ int Runner::run() {
         "\"chaos\":{\"drops\":%llu,\"malformed\":%llu,\"out_of_turn\":%llu},\"disconnects\":%llu,"
         "\"reconnects\":%llu,\"syncs\":%llu,\"events_applied\":%llu,\"recovery_max_ms\":%lld,"
         "\"tables_in_outage\":%llu,\"connections\":%zu,\"bot_cpu_s\":%.2f,"
-        "\"bot_cpu_us_per_command\":%.1f,\"server_cpu_s\":%.2f,\"server_cpu_us_per_command\":%.1f}"
-        "\n",
+        "\"bot_cpu_us_per_command\":%.1f,\"server_cpu_s\":%.2f,\"server_cpu_us_per_command\":%.1f,"
+        "\"transport\":\"%s\"}\n",
         static_cast<unsigned long long>(stats_.games_started),
         static_cast<unsigned long long>(stats_.games_finished),
         static_cast<unsigned long long>(stats_.commands_sent),
@@ -337,7 +337,7 @@ int Runner::run() {
         static_cast<long long>(stats_.recovery_max_ms),
         static_cast<unsigned long long>(stats_.tables_in_outage),
         tables_.size() * static_cast<std::size_t>(options_.players), stats_.bot_cpu_s, bot_us,
-        stats_.server_cpu_s, server_us);
+        stats_.server_cpu_s, server_us, options_.websocket_path.empty() ? "tcp" : "websocket");
     std::fflush(stdout);
   }
   if (stats_.unexpected_error_total() > 0) return 1;

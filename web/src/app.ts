@@ -38,8 +38,15 @@ function wsUrl(): string {
 }
 
 export function startGame(root: HTMLElement): void {
+  let lastMessageAt: number | null = null;
   const client = new Client({
-    open: () => new WebSocket(wsUrl()) as unknown as SocketLike,
+    open: () => {
+      const ws = new WebSocket(wsUrl());
+      // Registered before the client's onmessage, so it runs first: when the message
+      // reached the page, for the "message to board drawn" figure.
+      ws.addEventListener('message', () => (lastMessageAt = performance.now()));
+      return ws as unknown as SocketLike;
+    },
     now: () => Date.now(),
     setTimer: (fn, ms) => window.setTimeout(fn, ms),
     clearTimer: (t) => window.clearTimeout(t as number),
@@ -56,6 +63,9 @@ export function startGame(root: HTMLElement): void {
   let shownState: GameState | null = null;
   let shownSeq = -1;
   const perf = ((window as unknown as { eryantisPerf?: unknown[] }).eryantisPerf = [] as unknown[]);
+  // Per event drawn: milliseconds from its WebSocket message to the board drawn
+  // (JSON, the model's update, the DOM patch, style and layout; not paint).
+  const livePerf = ((window as unknown as { eryantisLivePerf?: unknown[] }).eryantisLivePerf = [] as unknown[]);
 
   const names = (m: MatchModel): string[] => {
     const out = ['', '', '', ''];
@@ -398,6 +408,7 @@ export function startGame(root: HTMLElement): void {
     const t0 = performance.now();
     const m = client.model.match;
     const state = m?.view?.state ?? null;
+    const newEvent = Boolean(m && state && m.seq !== shownSeq && m.seq === shownSeq + 1 && lastMessageAt !== null);
     if (m && state && m.seq !== shownSeq) {
       changed = m.match === (root.dataset['shownMatch'] ? Number(root.dataset['shownMatch']) : -1) ? changedKeys(shownState, state) : new Set();
       if (selection.kind !== 'none') selection = { kind: 'none' }; // the choices were for the old state
@@ -430,19 +441,23 @@ export function startGame(root: HTMLElement): void {
       if (w.eryantisFirstBoardMs === undefined) w.eryantisFirstBoardMs = performance.now();
       perf.push({ seq: m.seq, ms });
       if (perf.length > 1000) perf.shift();
+      if (newEvent && lastMessageAt !== null) {
+        livePerf.push({ seq: m.seq, ms: performance.now() - lastMessageAt, players: state.options.players });
+        if (livePerf.length > 1000) livePerf.shift();
+      }
       root.dataset['drawnSeq'] = String(m.seq);
     }
   }
 
   const requestDraw = guardedRedraw(draw);
   client.onChange(() => requestDraw());
-  // Countdowns and fading notices each second; the lobby's list every 2 s (the
-  // protocol has no push for the list of matches).
+  // Countdowns and fading notices each second. The lobby's list is pushed by the
+  // server (watch_lobby); a server without the push is asked every 2 s.
   let tick = 0;
   window.setInterval(() => {
     const m = client.model;
     tick += 1;
-    if (!m.match && client.connection === 'open' && tick % 2 === 0) client.request({ type: 'list_matches' });
+    if (!m.match && m.lobbyPush === 'poll' && client.connection === 'open' && tick % 2 === 0) client.request({ type: 'list_matches' });
     const noticeShown = m.notices.some((n) => Date.now() - n.at < kNoticeMs + 1000);
     if (m.match?.deadline || noticeShown || client.connection !== 'open') requestDraw();
   }, 1000);

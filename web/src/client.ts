@@ -3,7 +3,7 @@
 // backoff after a drop or a server restart (back in the seat, or back to the
 // match being watched). The socket, timers and storage are passed in, so the
 // tests drive it with fakes; the page passes WebSocket, setTimeout, localStorage.
-import { type Model, type Request, backToLobby, disconnected, initialModel, reduce } from './model.js';
+import { type Model, type Request, backToLobby, disconnected, initialModel, lobbyRequest, reduce } from './model.js';
 import type { Command, ServerMessage } from './protocol.js';
 
 export interface SocketLike {
@@ -136,7 +136,11 @@ export class Client {
       this.attempts = 0;
       if (this.model.nickname) this.login(this.model.nickname);
       else if (this.model.watching) this.request({ type: 'spectate', match: this.model.watching });
-      else this.request({ type: 'list_matches' });
+      else {
+        const step = lobbyRequest(this.model);
+        this.model = step.model;
+        this.request(step.request);
+      }
     }
     if (msg.type === 'logged_in') {
       this.deps.tokens.setItem(tokenKey(msg.nickname), msg.token);

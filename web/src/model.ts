@@ -50,6 +50,10 @@ export interface Model {
   gameOver: { match: number; result: MatchResult; players: number; mode: string } | null;
   notices: Notice[];
   lastMatchOptions: { players: number; mode: string } | null;
+  // Lobby push (watch_lobby): 'unknown' until the server answered it, 'push' when it
+  // did, 'poll' when it did not know the request (an older server: list_matches every 2 s).
+  lobbyPush: 'unknown' | 'push' | 'poll';
+  watchingLobby: boolean; // watch_lobby was sent on this connection and not taken back
 }
 
 export type Request = Record<string, unknown> & { type: string };
@@ -65,7 +69,23 @@ export function initialModel(): Model {
     gameOver: null,
     notices: [],
     lastMatchOptions: null,
+    lobbyPush: 'unknown',
+    watchingLobby: false,
   };
+}
+
+// The request that fills the lobby's list: watch it (pushes follow) unless the
+// server is known not to push, then ask once.
+export function lobbyRequest(model: Model): { model: Model; request: Request } {
+  if (model.lobbyPush === 'poll') return { model, request: { type: 'list_matches' } };
+  return { model: { ...model, watchingLobby: true }, request: { type: 'watch_lobby' } };
+}
+
+// Leaving the lobby for a match: its list is not on screen, so stop its pushes.
+function leaveLobby(model: Model, requests: Request[]): Model {
+  if (!model.watchingLobby) return model;
+  if (model.lobbyPush !== 'poll') requests.push({ type: 'unwatch_lobby' });
+  return { ...model, watchingLobby: false };
 }
 
 const kLogLines = 400; // a whole 4-player match is about 300 events
@@ -113,21 +133,23 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
       if (msg.match === undefined) {
         // Not seated: the lobby (a logged-in connection no longer spectates).
         if (m.match && m.match.mySeat === null) m = { ...m, match: null };
-        requests.push({ type: 'list_matches' });
+        m = toLobby(m, requests);
       }
       break;
     case 'match_list':
       m = { ...m, open: msg.open, running: msg.running };
+      // Only watch_lobby is asked while the answer is unknown: this list is its answer.
+      if (m.lobbyPush === 'unknown' && m.watchingLobby) m = { ...m, lobbyPush: 'push' };
       break;
     case 'joined':
-      m = { ...m, gameOver: null, watching: null };
+      m = leaveLobby({ ...m, gameOver: null, watching: null }, requests);
       break;
     case 'spectating':
-      m = { ...m, gameOver: null, watching: msg.match };
+      m = leaveLobby({ ...m, gameOver: null, watching: msg.match }, requests);
       break;
     case 'left':
       m = { ...m, match: null, watching: null };
-      requests.push({ type: 'list_matches' });
+      m = toLobby(m, requests);
       break;
     case 'state': {
       const same = m.match && m.match.match === msg.match ? m.match : null;
@@ -192,16 +214,22 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
       const opts = m.lastMatchOptions ?? { players: 2, mode: 'simple' };
       m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts }, watching: null };
       if (m.match && m.match.match === msg.match) m = { ...m, match: { ...m.match, legal: [], toAct: [], deadline: null } };
-      requests.push({ type: 'list_matches' });
+      m = toLobby(m, requests);
       break;
     }
     case 'match_abandoned':
       m = addNotice(m, 'MATCH_ABANDONED', msg.message, now);
       if (m.match && m.match.match === msg.match) m = { ...m, match: null };
       m = { ...m, watching: null };
-      requests.push({ type: 'list_matches' });
+      m = toLobby(m, requests);
       break;
     case 'error':
+      if (msg.code === 'UNKNOWN_TYPE' && msg.message.includes('"watch_lobby"')) {
+        // A server from before lobby push: poll it (not an error for the player).
+        m = { ...m, lobbyPush: 'poll', watchingLobby: false };
+        requests.push({ type: 'list_matches' });
+        break;
+      }
       m = addNotice(m, msg.code, msg.message, now);
       if (msg.code === 'STALE_SEQ' && m.match) requests.push({ type: 'sync' });
       if (msg.code === 'NOT_IN_MATCH' && m.match) m = { ...m, match: null, watching: null };
@@ -218,9 +246,17 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
   return { model: m, requests };
 }
 
+// Back in the lobby: its list, pushed from now on (or asked once).
+function toLobby(model: Model, requests: Request[]): Model {
+  const step = lobbyRequest(model);
+  requests.push(step.request);
+  return step.model;
+}
+
 // After a dropped connection: what the model keeps (who we are, what we watched).
+// The next server may be another version: whether it pushes the lobby is asked again.
 export function disconnected(model: Model): Model {
-  return { ...model, loggedIn: false };
+  return { ...model, loggedIn: false, lobbyPush: 'unknown', watchingLobby: false };
 }
 
 // Leaving the game-over screen.

@@ -136,6 +136,7 @@ export type ServerMessage =
   | { type: 'joined'; id?: Id; match: number; seat: number }
   | { type: 'left'; id?: Id; match: number }
   | { type: 'spectating'; id?: Id; match: number }
+  | { type: 'unwatched'; id?: Id }
   | {
       type: 'state';
       id?: Id;

@@ -125,7 +125,7 @@ test('a logged-in spectator logs in, then watches again', () => {
   const s = h.connect();
   assert.deepEqual(s.types(), ['hello', 'login']);
   s.push({ type: 'logged_in', id: 2, nickname: 'carol', token: 'c'.repeat(64) });
-  assert.deepEqual(s.types(), ['hello', 'login', 'spectate', 'list_matches']);
+  assert.deepEqual(s.types(), ['hello', 'login', 'spectate', 'watch_lobby']);
 });
 
 test('replaced by another connection: no reconnect fight', () => {
@@ -154,4 +154,28 @@ test('play carries expected_seq and a fresh command_id; pings get pongs', () => 
   assert.equal(a!['expected_seq'], 12);
   assert.deepEqual(a!['command'], { type: 'choose_cloud', cloud: 1 });
   assert.notEqual(a!['command_id'], b!['command_id']);
+});
+
+test('the lobby is watched, not polled: watch_lobby after welcome; an older server is polled', () => {
+  const h = harness();
+  h.client.start();
+  const s = h.connect();
+  assert.deepEqual(s.types(), ['hello', 'watch_lobby']);
+  s.push({ type: 'match_list', id: s.sent[1]!['id'], open: [], running: [] });
+  assert.equal(h.client.model.lobbyPush, 'push');
+  s.push({ type: 'match_list', open: [], running: [] }); // a push: no request in answer
+  assert.deepEqual(s.types(), ['hello', 'watch_lobby']);
+
+  const old = harness();
+  old.client.start();
+  const o = old.connect();
+  o.push({ type: 'error', id: o.sent[1]!['id'], code: 'UNKNOWN_TYPE', message: 'unknown message type "watch_lobby"; see docs/protocol.md for the list' });
+  assert.deepEqual(o.types(), ['hello', 'watch_lobby', 'list_matches']);
+  assert.equal(old.client.model.lobbyPush, 'poll');
+  assert.deepEqual(old.client.model.notices, [], 'not an error for the player');
+  // After a reconnect (perhaps to an upgraded server) the push is tried again.
+  o.onclose?.();
+  old.timers.at(-1)!.fn();
+  const o2 = old.connect();
+  assert.deepEqual(o2.types(), ['hello', 'watch_lobby']);
 });

@@ -93,7 +93,7 @@ test('game over keeps the last board and offers the same kind of match again', (
   assert.equal(model.gameOver!.players, 2);
   assert.equal(model.gameOver!.mode, 'expert');
   assert.deepEqual(model.match!.legal, []);
-  assert.deepEqual(requests, [{ type: 'list_matches' }]);
+  assert.deepEqual(requests, [{ type: 'watch_lobby' }]);
 });
 
 test('a spectator is remembered as watching; abandoning clears the match', () => {
@@ -108,4 +108,33 @@ test('a spectator is remembered as watching; abandoning clears the match', () =>
 
 test('ping is answered with pong', () => {
   assert.deepEqual(run([{ type: 'ping' }]).requests, [{ type: 'pong' }]);
+});
+
+test('the lobby list is watched while in the lobby and unwatched in a match', () => {
+  const login: ServerMessage = { type: 'logged_in', nickname: 'alice', token: 't' };
+  const list: ServerMessage = { type: 'match_list', open: [], running: [] };
+  const inLobby = run([login, list]);
+  assert.deepEqual(inLobby.requests, [{ type: 'watch_lobby' }]);
+  assert.equal(inLobby.model.lobbyPush, 'push');
+  assert.equal(inLobby.model.watchingLobby, true);
+  const playing = run([{ type: 'joined', match: 1, seat: 0 }, stateMsg(1)], inLobby.model);
+  assert.deepEqual(playing.requests, [{ type: 'unwatch_lobby' }]);
+  assert.equal(playing.model.watchingLobby, false);
+  const back = run([{ type: 'left', match: 1 }], playing.model);
+  assert.deepEqual(back.requests, [{ type: 'watch_lobby' }]);
+  const watching = run([{ type: 'spectating', match: 2 }], back.model);
+  assert.deepEqual(watching.requests, [{ type: 'unwatch_lobby' }]);
+});
+
+test('a server without lobby push is polled, and nothing is unwatched there', () => {
+  const refused: ServerMessage = { type: 'error', code: 'UNKNOWN_TYPE', message: 'unknown message type "watch_lobby"; see docs/protocol.md for the list' };
+  const { model, requests } = run([{ type: 'logged_in', nickname: 'alice', token: 't' }, refused]);
+  assert.deepEqual(requests, [{ type: 'watch_lobby' }, { type: 'list_matches' }]);
+  assert.equal(model.lobbyPush, 'poll');
+  assert.deepEqual(model.notices, []);
+  const later = run([{ type: 'joined', match: 1, seat: 0 }, { type: 'left', match: 1 }], model);
+  assert.deepEqual(later.requests, [{ type: 'list_matches' }]);
+  // Another unknown type is still shown to the player.
+  const other = run([{ type: 'error', code: 'UNKNOWN_TYPE', message: 'unknown message type "add_computer"' }], model);
+  assert.equal(other.model.notices.length, 1);
 });

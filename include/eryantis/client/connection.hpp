@@ -1,7 +1,9 @@
 #pragma once
-// A line-oriented libuv TCP client for many connections on one loop (bots, the
-// terminal client). Lines are split with net::LineSplitter; what send() queues
-// is written once per loop iteration per connection (batched). Loop thread only.
+// A line-oriented libuv client for many connections on one loop (bots, the
+// terminal client), over either transport of the server: TCP, where lines are
+// split with net::LineSplitter, or a WebSocket (one line per text message,
+// client::WebSocketCodec). What send() queues is written once per loop iteration
+// per connection (batched). Loop thread only.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -10,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "eryantis/client/websocket_codec.hpp"
 #include "eryantis/net/event_loop.hpp"
 
 namespace eryantis::client {
@@ -21,14 +24,17 @@ class LineConnection {
   class Handler {
    public:
     virtual ~Handler() = default;
+    // Over a WebSocket: once the server accepted the upgrade.
     virtual void on_connected() = 0;
-    // One line without '\n' (and without a trailing '\r'); valid during the call.
+    // One line without '\n' (and without a trailing '\r'), or one WebSocket text
+    // message; valid during the call.
     virtual void on_line(std::string_view line) = 0;
     // The connection failed or the peer closed it (never for our own close()).
     // Called from a loop callback, never from inside send()/connect()/close().
     virtual void on_closed(std::string_view reason) = 0;
   };
 
+  // Open: connected (for a WebSocket, the upgrade accepted).
   enum class Status : std::uint8_t { Idle, Connecting, Open };
 
   // `pool` and `handler` must outlive the connection. The handler may call
@@ -41,9 +47,13 @@ class LineConnection {
 
   // `host`: an IPv4/IPv6 literal or "localhost". Closes any current socket first.
   void connect(const std::string& host, int port);
-  // Queues `line` + '\n' (ignored unless Open or Connecting: sent once connected).
+  // TCP lines or a WebSocket, as `endpoint` says.
+  void connect(const Endpoint& endpoint);
+  // Queues `line` + '\n', or a text message (ignored unless Open or Connecting:
+  // sent once connected).
   void send(std::string_view line);
-  // Closes at once (queued bytes are dropped); no on_closed.
+  // Closes at once (queued bytes are dropped); no on_closed. An open WebSocket is
+  // sent a close frame (1000) first if the socket takes it without waiting.
   void close();
 
   Status status() const;

@@ -25,6 +25,10 @@ struct Login {
   std::optional<std::string> token;  // the resume token from an earlier login
 };
 struct ListMatches {};
+// Lobby push: a match_list now, then one whenever the list changes (at most one per
+// 250 ms per connection), until unwatch_lobby or the connection ends.
+struct WatchLobby {};
+struct UnwatchLobby {};
 struct CreateMatchRequest {
   rules::MatchOptions options;
   int computers = 0;  // seats the server fills with computer players (0..players-1)
@@ -61,7 +65,8 @@ struct Pong {};  // the answer to the server's ping: no reply
 
 using Request =
     std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin, LeaveMatch,
-                 Spectate, Play, Sync, Ping, Pong, AddComputer, RemoveComputer>;
+                 Spectate, Play, Sync, Ping, Pong, AddComputer, RemoveComputer, WatchLobby,
+                 UnwatchLobby>;
 
 struct Envelope {
   std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply

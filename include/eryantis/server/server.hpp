@@ -134,6 +134,8 @@ class Server final : public ConnectionEvents {
   void handle(Session& s, const std::string& id, const protocol::Sync& m);
   void handle(Session& s, const std::string& id, const protocol::Ping& m);
   void handle(Session& s, const std::string& id, const protocol::Pong& m);
+  void handle(Session& s, const std::string& id, const protocol::WatchLobby& m);
+  void handle(Session& s, const std::string& id, const protocol::UnwatchLobby& m);
   void handle(Session& s, const std::string& id, const protocol::AddComputer& m);
   void handle(Session& s, const std::string& id, const protocol::RemoveComputer& m);
 
@@ -212,6 +214,18 @@ class Server final : public ConnectionEvents {
   void deliver_unseen_ending(Session& s);
   std::vector<std::string> seated_nicknames(const Room& room) const;
 
+  // The lobby's matches, as the "open" and "running" arrays of a match_list.
+  struct MatchListing {
+    std::string open;
+    std::string running;
+  };
+  MatchListing match_listing() const;
+  std::string match_list_line(const Session& s, const std::string& id,
+                              const MatchListing& listing) const;
+  // Lobby push (src/server/lobby_watch.cpp): a new match_list to each watcher whose
+  // list changed and who got none in the last kLobbyPushGapMs. Called by tick().
+  void push_lobby_updates(std::int64_t now);
+
   // Messages.
   void send(ConnectionId conn, std::string line);
   void send_error(ConnectionId conn, const std::string& id, std::string_view code,
@@ -249,6 +263,13 @@ class Server final : public ConnectionEvents {
   // Stored as well (see kUnseenEndings).
   std::unordered_map<std::string, store::UnseenEnding> unseen_endings_;
   std::deque<std::string> unseen_order_;  // nicknames, oldest first, for the bound
+  // Connections that sent watch_lobby: when they were last sent a match_list, and a
+  // hash of it (a push goes out only when the list differs). Erased on unwatch or close.
+  struct LobbyWatch {
+    std::int64_t pushed_ms = 0;
+    std::size_t hash = 0;
+  };
+  std::unordered_map<ConnectionId, LobbyWatch> lobby_watchers_;
   store::MatchId next_match_id_ = 1;
   std::size_t writes_in_flight_ = 0;
   bool shutting_down_ = false;
