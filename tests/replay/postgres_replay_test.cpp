@@ -40,8 +40,8 @@ TEST(PostgresReplay, ListLogShowAndVerifyReadAPostgresqlUri) {
     }
     store::AppendRequest r = store::AppendRequest::of(1, 0, std::move(events), game.state);
     r.create = store::NewMatch{{2, Mode::Expert}, store::MatchStatus::Running};
-    r.seats = {store::SeatRecord{0, 0, "alice", "00", std::nullopt, std::nullopt},
-               store::SeatRecord{0, 1, "bob", "01", std::nullopt, std::nullopt}};
+    r.seats = {store::SeatRecord{0, 0, "alice", "00", std::nullopt, std::nullopt, std::nullopt},
+               store::SeatRecord{0, 1, "bob", "01", std::nullopt, std::nullopt, std::nullopt}};
     r.status = store::MatchStatus::Finished;
     auto done = store->append_batch(std::span(&r, 1));
     ASSERT_TRUE(done.at(0)) << done.at(0).error().message;

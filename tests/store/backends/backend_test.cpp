@@ -30,9 +30,9 @@ TEST_P(BackendTest, MatchAndSeatRowsReadBack) {
   auto id = store->create_match(NewMatch{kFourExpert, MatchStatus::Lobby});
   ASSERT_TRUE(id) << id.error().message;
   EXPECT_EQ(*id, 1);
-  SeatRecord seat{*id, 2, "ada", "hash-a", rules::TowerColor::Grey, 3};
+  SeatRecord seat{*id, 2, "ada", "hash-a", rules::TowerColor::Grey, 3, "strong"};
   ASSERT_TRUE(store->upsert_seat(seat));
-  SeatRecord bare{*id, 0, "bob", "hash-b", std::nullopt, std::nullopt};
+  SeatRecord bare{*id, 0, "bob", "hash-b", std::nullopt, std::nullopt, std::nullopt};
   ASSERT_TRUE(store->upsert_seat(bare));
   seat.nickname = "ada2";
   ASSERT_TRUE(store->upsert_seat(seat));  // an upsert replaces
@@ -135,15 +135,15 @@ TEST_P(BackendTest, OneRequestIsAtomicAndABatchUndoesOnlyItsFailingRequest) {
 
   AppendRequest create_a = AppendRequest::of(1, 0, {a.events.begin(), a.events.begin() + 3});
   create_a.create = NewMatch{kTwoPlayers, MatchStatus::Running};
-  create_a.seats = {SeatRecord{0, 0, "ada", "h0", std::nullopt, std::nullopt},
-                    SeatRecord{0, 1, "bob", "h1", std::nullopt, std::nullopt}};
+  create_a.seats = {SeatRecord{0, 0, "ada", "h0", std::nullopt, std::nullopt, std::nullopt},
+                    SeatRecord{0, 1, "bob", "h1", std::nullopt, std::nullopt, std::nullopt}};
   create_a.deadline = DeadlineRecord{"turn_grace", 1, 123456};
   AppendRequest create_b = AppendRequest::of(2, 0, {b.events.begin(), b.events.begin() + 2});
   create_b.create = NewMatch{kFourExpert, MatchStatus::Lobby};
   // Match 3 is created but its events expect seq 5: the whole request is undone.
   AppendRequest broken = AppendRequest::of(3, 5, {b.events.begin(), b.events.begin() + 1});
   broken.create = NewMatch{kFourExpert, MatchStatus::Running};
-  broken.seats = {SeatRecord{0, 0, "eve", "h", std::nullopt, std::nullopt}};
+  broken.seats = {SeatRecord{0, 0, "eve", "h", std::nullopt, std::nullopt, std::nullopt}};
   const std::vector<AppendRequest> first{create_a, broken, create_b};
   auto results = store->append_batch(first);
   ASSERT_EQ(results.size(), 3u);
