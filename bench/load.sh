@@ -4,6 +4,7 @@
 #   bench/load.sh            # all scenarios: a b c d
 #   bench/load.sh a b        # only throughput and latency
 #   bench/load.sh w          # WebSocket against TCP (not in the default set)
+#   bench/load.sh m          # metrics on against off (not in the default set)
 #
 # a  throughput: 1,000 concurrent 2-player matches for $DURATION s, against the real server
 #    and against the floor (bench/floor_server.cpp: the same loop, transport, SQLite settings
@@ -17,6 +18,8 @@
 # w  WebSocket against TCP: $W_MATCHES (1,000) 2-player matches played by eryantis-bot over the
 #    web listener (--ws) and over TCP, alternated on fresh servers in one run; commands/s, CPU per
 #    command, ack latency, and the load average beside them (the machine may be shared)
+# m  metrics on (the shipped configuration) against [metrics] enabled = false: 1,000 2-player
+#    matches each way, alternated on fresh servers (not in the default set)
 #
 # Environment: BUILD (build folder, default build-release), PORT (default 17777), DURATION (default 20),
 # WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
@@ -116,6 +119,11 @@ rss_kib() {
 
 start_server() { # db [log level]
   launch "$PORT" "$SERVER --config $ROOT/config/eryantis.toml --port $PORT --db $1 --log-level ${2:-warn}"
+}
+start_server_without_metrics() { # db: the same server with [metrics] enabled = false (m)
+  sed '/^\[metrics\]/,/^\[/ s/^enabled = true/enabled = false/' "$ROOT/config/eryantis.toml" >"$WORK/no-metrics.toml"
+  grep -q '^enabled = false' "$WORK/no-metrics.toml" || { echo "m: could not turn [metrics] off" >&2; exit 1; }
+  launch "$PORT" "$SERVER --config $WORK/no-metrics.toml --port $PORT --db $1 --log-level warn"
 }
 start_web_server() { # db: the same server, its web listener on WEB_PORT (w)
   launch "$PORT" "$SERVER --config $ROOT/config/eryantis.toml --port $PORT --web-port $WEB_PORT --db $1 --log-level warn"
@@ -327,7 +335,30 @@ for s in "${SCENARIOS[@]}"; do
       row "w" "load average (1/5/15 min) before and after each run" "" \
         "$(tr '\n' ';' <"$WORK/w.load" | sed 's/;$//; s/;/; /g')" ""
       ;;
-    *) echo "unknown scenario $s (a, b, c, d or w)" >&2; exit 2 ;;
+    m)
+      # Metrics on (the shipped configuration) and off, alternated like a and w: what
+      # collecting the Prometheus metrics costs (issue 14: no regression with them on).
+      for i in $(seq 1 "$REPEAT"); do
+        for metrics in on off; do
+          if [ "$metrics" = on ]; then start_server "$WORK/m-on-$i.db"; else start_server_without_metrics "$WORK/m-off-$i.db"; fi
+          run_bot "m-$metrics-$i" --port "$PORT" --matches 1000 --players 2 --mode simple --duration "$DURATION" \
+            --warmup "$WARMUP" --seed "$i" --watch-pid "$SERVER_PID"
+          stop_server
+        done
+      done
+      M_ON=$(median m-on commands_per_s)
+      M_OFF=$(median m-off commands_per_s)
+      m_ratio=$(ratio "$M_ON" "$M_OFF")
+      row "m: 1,000 2p matches, ${DURATION} s, metrics on vs off" "acknowledged commands/s: on / off (ratio)" "ratio ≥ 0.95" \
+        "$M_ON / $M_OFF ($m_ratio)" "$(verdict "$m_ratio" ">=" 0.95)"
+      row "m" "server CPU per command (µs): on / off" "" \
+        "$(median m-on server_cpu_us_per_command) / $(median m-off server_cpu_us_per_command)" ""
+      row "m" "ack p50 / p99 (ms): on; off" "" \
+        "$(median m-on ack_p50_ms) / $(median m-on ack_p99_ms); $(median m-off ack_p50_ms) / $(median m-off ack_p99_ms)" ""
+      row "m" "unexpected errors (both)" "0" \
+        "$(($(median m-on unexpected_errors) + $(median m-off unexpected_errors)))" ""
+      ;;
+    *) echo "unknown scenario $s (a, b, c, d, m or w)" >&2; exit 2 ;;
   esac
 done
 
