@@ -207,12 +207,6 @@ Result<void> forget_delivered_endings(Store::Impl& impl, const AppendRequest& r)
   return {};
 }
 
-bool only_delivers_endings(const AppendRequest& r) {
-  return !r.delivered_endings.empty() && r.events.empty() && !r.create && r.seats.empty() &&
-         r.remove_seats.empty() && !r.status && !r.result_json && !r.deadline &&
-         r.keep_endings.empty();
-}
-
 }  // namespace
 
 Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& r) {
@@ -223,7 +217,7 @@ Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const Appe
                 "held by its writer lock");
   }
   if (auto done = forget_delivered_endings(impl, r); !done) return util::forward_error(done);
-  if (only_delivers_endings(r)) return AppendOutcome{};
+  if (r.only_delivers_endings()) return AppendOutcome{};
   if (auto done = run_row_changes(impl, r); !done) return util::forward_error(done);
   AppendOutcome outcome;
   if (!r.events.empty()) {

@@ -217,12 +217,6 @@ Result<void> forget_delivered_endings(pg::Connection& conn, const AppendRequest&
   return {};
 }
 
-bool only_delivers_endings(const AppendRequest& r) {
-  return !r.delivered_endings.empty() && r.events.empty() && !r.create && r.seats.empty() &&
-         r.remove_seats.empty() && !r.status && !r.result_json && !r.deadline &&
-         r.keep_endings.empty();
-}
-
 }  // namespace
 
 Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest& r) {
@@ -234,7 +228,7 @@ Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest&
   }
   // Told a player their ending: changes nothing of the match, so no seq check.
   if (auto done = forget_delivered_endings(impl.conn, r); !done) return util::forward_error(done);
-  if (only_delivers_endings(r)) return AppendOutcome{};
+  if (r.only_delivers_endings()) return AppendOutcome{};
   if (auto done = row_changes(impl.conn, r); !done) return util::forward_error(done);
   AppendOutcome outcome;
   if (!r.events.empty()) {

@@ -132,6 +132,13 @@ struct AppendRequest {
   std::vector<UnseenEnding> keep_endings;
   std::vector<std::string> delivered_endings;
 
+  // Only tells that endings were delivered: changes nothing of the match, so both
+  // backends skip its seq check.
+  bool only_delivers_endings() const {
+    return !delivered_endings.empty() && events.empty() && !create && seats.empty() &&
+           remove_seats.empty() && !status && !result_json && !deadline && keep_endings.empty();
+  }
+
   // A plain append of events (no row changes).
   static AppendRequest of(MatchId match_id, Seq expected_seq, std::vector<NewEvent> events,
                           std::optional<rules::State> state_after = std::nullopt) {

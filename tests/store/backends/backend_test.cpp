@@ -320,6 +320,53 @@ TEST_P(BackendTest, GroupCommitterBatchesManyMatches) {
   }
 }
 
+// Endings kept for players who were away (schema 5): written with the request that
+// ends a match, all or nothing; deleted by the request that records their delivery,
+// which is not checked against the match's seq; a newer ending replaces an older one.
+TEST_P(BackendTest, KeptEndingsAreDeletedWhenDelivered) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  auto line = [](MatchId match) {
+    return R"({"type":"game_over","match":)" + std::to_string(match) + R"(,"result":{}})";
+  };
+  auto ending = [&](MatchId match, Seq seq, std::vector<std::string> away) {
+    AppendRequest r;
+    r.match_id = match;
+    r.expected_seq = seq;
+    r.status = MatchStatus::Finished;
+    for (std::string& n : away)
+      r.keep_endings.push_back(UnseenEnding{std::move(n), match, line(match)});
+    return r;
+  };
+  auto delivered = [](MatchId match, std::string nickname) {
+    AppendRequest r;
+    r.match_id = match;
+    r.expected_seq = 999;  // whatever it says: a delivery changes nothing of the match
+    r.delivered_endings.push_back(std::move(nickname));
+    return r;
+  };
+  const MatchId a = store->create_match({kTwoPlayers, MatchStatus::Running}).value();
+  const MatchId b = store->create_match({kTwoPlayers, MatchStatus::Running}).value();
+  std::vector<AppendRequest> batch{ending(a, 0, {"bob", "carol"})};
+  for (auto& r : store->append_batch(batch)) ASSERT_TRUE(r) << r.error().message;
+  auto kept = store->unseen_endings(100).value();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0], (UnseenEnding{"bob", a, line(a)}));
+  EXPECT_EQ(kept[1], (UnseenEnding{"carol", a, line(a)}));
+
+  std::vector<AppendRequest> stale{ending(b, 5, {"dave"})};
+  EXPECT_FALSE(store->append_batch(stale)[0]);
+  EXPECT_EQ(store->unseen_endings(100).value().size(), 2u);
+
+  std::vector<AppendRequest> newer{ending(b, 0, {"carol"}), delivered(a, "carol"),
+                                   delivered(a, "bob")};
+  for (auto& r : store->append_batch(newer)) ASSERT_TRUE(r) << r.error().message;
+  kept = store->unseen_endings(100).value();
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0], (UnseenEnding{"carol", b, line(b)}));
+  EXPECT_EQ(store->last_seq(a).value(), 0);  // the deliveries touched no match
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, BackendTest,
                          ::testing::Values(Backend::Sqlite, Backend::Postgresql),
                          backend_test_name);
