@@ -12,6 +12,10 @@ int main(int argc, char** argv) {
   using namespace eryantis;
   CLI::App app{
       "Plays many Eryantis matches against a server with random legal moves and measures it."};
+  app.footer(
+      "Against computer players (docs/bots.md), e.g. the 200-match figure of issue 15:\n"
+      "  eryantis-bot --matches 200 --players 2 --mode expert --computers 1 --level strong "
+      "--duration 30 --warmup 5 --json\n");
   bot::Options o;
   std::string mode = "simple";
   app.add_option("--matches", o.matches, "concurrent matches")
@@ -21,8 +25,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({2, 3, 4}))
       ->capture_default_str();
   app.add_option("--computers", o.computers,
-                 "seats of each match (1, 2, ...) the server's computer players take; the bots "
-                 "play the other players - K seats and measure only their own commands")
+                 "K: seats 1..K of each match go to the server's computer players; the bots "
+                 "take the other seats and measure only their own commands (K < --players)")
       ->check(CLI::Range(0, 3))
       ->capture_default_str();
   app.add_option("--level", o.level,
