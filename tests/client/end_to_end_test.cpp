@@ -6,6 +6,7 @@
 #include "eryantis/codec/json.hpp"
 
 #include <chrono>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -27,8 +28,7 @@ class EndToEnd : public ::testing::Test {
   // The server with the shipped configuration (port 0: any; else that port on every start).
   void start_server(int port = 0) {
     if (!server_)
-      server_ = std::make_unique<eryantis::test::ServerProcess>(
-          std::string(ERYANTIS_SOURCE_DIR) + "/config/eryantis.toml", dir_.file("e2e.db"), port);
+      server_ = std::make_unique<eryantis::test::ServerProcess>(config_, dir_.file("e2e.db"), port);
     ASSERT_TRUE(server_->start()) << "the server did not start listening:\n" << server_->log_tail();
   }
 
@@ -63,7 +63,20 @@ class EndToEnd : public ::testing::Test {
 
   std::string bot_log() const { return read_file(dir_.file("bot.log")); }
 
+  // The shipped configuration with computer players that answer at once: its 800 ms
+  // pause per computer move would stretch a short game to a minute.
+  void use_instant_computers() {
+    std::string text = read_file(config_);
+    const std::string pause = "\npause_ms = 800\n";
+    const auto at = text.find(pause);
+    ASSERT_NE(at, std::string::npos) << "config/eryantis.toml: no [computer] pause_ms = 800";
+    text.replace(at, pause.size(), "\npause_ms = 0\n");
+    config_ = dir_.file("instant-computers.toml");
+    std::ofstream(config_) << text;
+  }
+
   eryantis::test::TempDir dir_{"eryantis-e2e"};
+  std::string config_ = std::string(ERYANTIS_SOURCE_DIR) + "/config/eryantis.toml";
   std::unique_ptr<eryantis::test::ServerProcess> server_;
 };
 
@@ -97,6 +110,53 @@ TEST_F(EndToEnd, ChaosErrorsAreOnlyTheProvokedOnes) {
   EXPECT_GT(provoked, 0u);
   EXPECT_LE(r["reconnects"].GetUint64(),
             chaos["drops"].GetUint64());  // the last drop may not be back yet
+}
+
+// Issue 15's load figure: each match holds the server's computer players and only
+// the other seats are bots. The bots create the matches with computer seats, join
+// none of them, wait for the computers' turns and finish whole games with no error.
+TEST_F(EndToEnd, BotsPlayAgainstComputerSeats) {
+  ASSERT_NO_FATAL_FAILURE(use_instant_computers());
+  rapidjson::Document r;
+  const int rc = run_bot(
+      "--matches 2 --players 2 --computers 1 --level random --games 2 --duration 60 --seed 7", r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_GE(r["games_finished"].GetUint64(), 2u);  // impossible unless the computers played
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  EXPECT_EQ(r["syncs"].GetUint64(), 0u) << bot_log();
+  EXPECT_EQ(r["connections"].GetUint64(), 2u);  // one bot per match: the human seat
+  EXPECT_EQ(r["computers"].GetInt(), 1);
+  EXPECT_GT(r["commands_acked"].GetUint64(), 0u);
+  // The bots see the computers' moves as events but acknowledge only their own.
+  EXPECT_LT(r["commands_acked"].GetUint64(), r["events_applied"].GetUint64());
+}
+
+// Two humans and a computer: the second bot joins the seat after the computer's,
+// and in setup, where every seat chooses at once, the bots let the computer go first.
+TEST_F(EndToEnd, TwoBotsAndAComputerShareAMatch) {
+  ASSERT_NO_FATAL_FAILURE(use_instant_computers());
+  rapidjson::Document r;
+  const int rc = run_bot(
+      "--matches 1 --players 3 --mode expert --computers 1 --level greedy --games 1 --duration 60 "
+      "--seed 3",
+      r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_GE(r["games_finished"].GetUint64(), 1u);
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  EXPECT_EQ(r["connections"].GetUint64(), 2u);
+}
+
+TEST_F(EndToEnd, ComputersMustLeaveASeatForABot) {
+  eryantis::test::ChildProcess bot(eryantis::test::Spawn{
+      .argv = {ERYANTIS_BOT_BIN, "--players", "2", "--computers", "2", "--games", "1"},
+      .stdout_file = dir_.file("bot.out"),
+      .stderr_file = dir_.file("bot.log")});
+  EXPECT_EQ(bot.wait_exit(std::chrono::seconds(10)).value_or(-1), 2);
+  EXPECT_NE(bot_log().find("--computers 2 leaves no seat for a bot"), std::string::npos)
+      << bot_log();
 }
 
 // The load bots are the instrument of the restart benchmark: after any kill of

@@ -332,6 +332,9 @@ void Bot::note_seats(const std::vector<client::SeatInfo>& seats) {
   if (seats.empty()) return;  // not told: keep what we knew
   seats_free_ = std::any_of(seats.begin(), seats.end(),
                             [](const client::SeatInfo& s) { return !s.nickname.has_value(); });
+  computer_seats_.clear();
+  for (const auto& s : seats)
+    if (s.computer) computer_seats_.push_back(s.seat);
 }
 
 void Bot::request_sync() {
@@ -355,8 +358,14 @@ void Bot::maybe_act() {
   if (!mirror_.my_turn()) return;
   // In setup several seats may choose at once: the lowest goes first, so the bots
   // never race each other for the same wizard (legal play must show no errors).
+  // The server's computer players go before any bot: they decide off our clock, so
+  // only waiting for their event rules out a race (a STALE_SEQ or a taken wizard).
   const auto to_act = mirror_.to_act();
   if (to_act.empty() || to_act.front() != mirror_.seat()) return;
+  const bool computer_to_act = std::any_of(to_act.begin(), to_act.end(), [this](rules::Seat seat) {
+    return std::find(computer_seats_.begin(), computer_seats_.end(), seat) != computer_seats_.end();
+  });
+  if (computer_to_act) return;
 
   if (const double wait = token_wait_ms(); wait > 0) {
     retry_later(static_cast<std::uint64_t>(wait) + 1);
@@ -424,6 +433,7 @@ void Bot::went_offline(bool intentional) {
   retry_scheduled_ = false;  // its timer belongs to the old generation and does nothing
   pace_granted_ = false;     // a grant still queued finds the bot not ready and is spent
   seats_free_ = false;
+  computer_seats_.clear();
   sync_requested_ = false;
   pending_malformed_ = 0;
   out_of_turn_armed_ = false;
@@ -462,9 +472,10 @@ void Bot::schedule_reconnect(std::uint64_t delay_ms) {
   });
 }
 
-void Bot::send_create(const rules::MatchOptions& options) {
+void Bot::send_create(const rules::MatchOptions& options, int computers, const std::string& level) {
   phase_ = Phase::Joining;
-  join_line_ = ClientProtocol::create_match(options);
+  join_line_ =
+      ClientProtocol::create_match(options, {}, computers, computers > 0 ? level : std::string());
   spend_token();
   conn_.send(join_line_);
 }

@@ -25,6 +25,11 @@ using Clock = std::chrono::steady_clock;
 struct Options {
   int matches = 1;
   int players = 2;
+  // Seats 1..computers of each match go to the server's computer players at `level`
+  // (empty: the server's default); the bots take the other seats.
+  int computers = 0;
+  std::string level;
+  int humans() const { return players - computers; }  // bots per table
   rules::Mode mode = rules::Mode::Simple;
   double duration_s = 0;  // 0 = until --games are done
   int games = 0;          // 0 = until --duration is over
@@ -117,7 +122,8 @@ class Bot final : public client::LineConnection::Handler {
   Bot(Runner& runner, Table& table, int index, std::string nickname, std::uint64_t seed);
 
   void connect();
-  void send_create(const rules::MatchOptions& options);
+  // `computers` seats for the server's computer players at `level` (empty: its default).
+  void send_create(const rules::MatchOptions& options, int computers, const std::string& level);
   void send_join(std::int64_t match);
 
   enum class Phase : std::uint8_t {
@@ -180,6 +186,7 @@ class Bot final : public client::LineConnection::Handler {
   bool out_of_turn_armed_ = false;
   bool retry_scheduled_ = false;
   bool seats_free_ = false;  // our match still waits for players (status lobby, a free seat)
+  std::vector<int> computer_seats_;  // seats the server's computer players hold
   std::uint64_t backoff_ms_ = 50;
   std::optional<Clock::time_point> offline_since_;
   std::uint64_t generation_ = 0;  // invalidates scheduled reconnects

@@ -1,8 +1,9 @@
 // eryantis-bot: load generator and protocol conformance client. Opens
-// --matches x --players connections on one libuv loop, creates and fills the
-// matches, plays uniformly random legal moves chosen on each bot's mirrored
-// state, over TCP or a WebSocket (--ws, --url ws://...), and reports throughput, ack latency and
-// errors (see docs/performance.md).
+// --matches x (--players - --computers) connections on one libuv loop, creates and
+// fills the matches (the server's computer players, if asked for, take seats 1..K),
+// plays random legal moves chosen on each bot's mirrored state, over TCP or a
+// WebSocket (--ws, --url ws://...), and reports throughput, ack latency and errors
+// (see docs/performance.md and, with computer players, docs/bots.md).
 #include <CLI/CLI.hpp>
 
 #include "bot.hpp"
@@ -11,6 +12,10 @@ int main(int argc, char** argv) {
   using namespace eryantis;
   CLI::App app{
       "Plays many Eryantis matches against a server with random legal moves and measures it."};
+  app.footer(
+      "Against computer players (docs/bots.md), e.g. the 200-match figure of issue 15:\n"
+      "  eryantis-bot --matches 200 --players 2 --mode expert --computers 1 --level strong "
+      "--duration 30 --warmup 5 --json\n");
   bot::Options o;
   std::string mode = "simple";
   app.add_option("--matches", o.matches, "concurrent matches")
@@ -19,6 +24,14 @@ int main(int argc, char** argv) {
   app.add_option("--players", o.players, "players per match")
       ->check(CLI::IsMember({2, 3, 4}))
       ->capture_default_str();
+  app.add_option("--computers", o.computers,
+                 "K: seats 1..K of each match go to the server's computer players; the bots "
+                 "take the other seats and measure only their own commands (K < --players)")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
+  app.add_option("--level", o.level,
+                 "the computer players' strength (default: the server's [computer] level)")
+      ->check(CLI::IsMember({"random", "greedy", "strong"}));
   app.add_option("--mode", mode, "simple or expert")
       ->check(CLI::IsMember({"simple", "expert"}))
       ->capture_default_str();
@@ -88,6 +101,25 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "eryantis-bot: --name-prefix is at most 12 characters (nicknames are at most 24)\n");
+    return 2;
+  }
+  if (o.computers >= o.players) {
+    std::fprintf(stderr,
+                 "eryantis-bot: --computers %d leaves no seat for a bot in a %d-player match; give "
+                 "at most --computers %d\n",
+                 o.computers, o.players, o.players - 1);
+    return 2;
+  }
+  if (o.computers > 0 && (!floor_path.empty() || !o.record_path.empty())) {
+    std::fprintf(stderr,
+                 "eryantis-bot: --floor and --record replay every seat's lines: they take no "
+                 "--computers\n");
+    return 2;
+  }
+  if (!o.level.empty() && o.computers == 0) {
+    std::fprintf(
+        stderr,
+        "eryantis-bot: --level is the computer players' strength: give --computers K too\n");
     return 2;
   }
   if (websocket) o.websocket_path = "/ws";

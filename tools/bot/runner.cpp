@@ -80,7 +80,7 @@ Runner::Runner(Options options) : options_(std::move(options)), pool_(loop_) {
   }
   for (int t = 0; t < options_.matches; ++t) {
     auto table = std::make_unique<Table>(*this, t);
-    for (int s = 0; s < options_.players; ++s) {
+    for (int s = 0; s < options_.humans(); ++s) {  // the computer seats are the server's
       const std::uint64_t seed = options_.seed * 1'000'003ULL +
                                  static_cast<std::uint64_t>(t) * 7919ULL +
                                  static_cast<std::uint64_t>(s);
@@ -153,7 +153,7 @@ void Runner::tick_connects() {
 
 void Runner::on_logged_in() {
   ++logged_in_;
-  const std::size_t total = tables_.size() * static_cast<std::size_t>(options_.players);
+  const std::size_t total = tables_.size() * static_cast<std::size_t>(options_.humans());
   if (logged_in_ == total && !announced_connected_) {
     announced_connected_ = true;
     std::fprintf(stderr, "eryantis-bot: stage connected %zu connections logged in after %lld ms\n",
@@ -193,7 +193,7 @@ void Runner::on_ack(std::uint32_t latency_us) {
 }
 
 void Runner::on_dead() {
-  if (++dead_ == tables_.size() * static_cast<std::size_t>(options_.players)) {
+  if (++dead_ == tables_.size() * static_cast<std::size_t>(options_.humans())) {
     std::fprintf(stderr, "eryantis-bot: every connection gave up\n");
     finish();
   }
@@ -240,7 +240,7 @@ void Runner::report(bool final) {
                  "%.0f/s (total "
                  "%llu) | ack ms p50 %.2f p99 %.2f max %.2f | errors: %s | expected: %s\n",
                  final ? "final " : "", std::chrono::duration<double>(now - started_).count(),
-                 connected, tables_.size() * static_cast<std::size_t>(options_.players), running,
+                 connected, tables_.size() * static_cast<std::size_t>(options_.humans()), running,
                  static_cast<unsigned long long>(stats_.games_finished),
                  since_last > 0 ? static_cast<double>(window_acks) / since_last : 0.0,
                  static_cast<unsigned long long>(stats_.commands_acked), p50, p99, wmax,
@@ -318,7 +318,7 @@ int Runner::run() {
         "\"reconnects\":%llu,\"syncs\":%llu,\"events_applied\":%llu,\"recovery_max_ms\":%lld,"
         "\"tables_in_outage\":%llu,\"connections\":%zu,\"bot_cpu_s\":%.2f,"
         "\"bot_cpu_us_per_command\":%.1f,\"server_cpu_s\":%.2f,\"server_cpu_us_per_command\":%.1f,"
-        "\"transport\":\"%s\"}\n",
+        "\"computers\":%d,\"transport\":\"%s\"}\n",
         static_cast<unsigned long long>(stats_.games_started),
         static_cast<unsigned long long>(stats_.games_finished),
         static_cast<unsigned long long>(stats_.commands_sent),
@@ -336,8 +336,9 @@ int Runner::run() {
         static_cast<unsigned long long>(stats_.events_applied),
         static_cast<long long>(stats_.recovery_max_ms),
         static_cast<unsigned long long>(stats_.tables_in_outage),
-        tables_.size() * static_cast<std::size_t>(options_.players), stats_.bot_cpu_s, bot_us,
-        stats_.server_cpu_s, server_us, options_.websocket_path.empty() ? "tcp" : "websocket");
+        tables_.size() * static_cast<std::size_t>(options_.humans()), stats_.bot_cpu_s, bot_us,
+        stats_.server_cpu_s, server_us, options_.computers,
+        options_.websocket_path.empty() ? "tcp" : "websocket");
     std::fflush(stdout);
   }
   if (stats_.unexpected_error_total() > 0) return 1;

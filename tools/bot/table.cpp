@@ -38,7 +38,8 @@ void Table::start_if_ready() {
   state_ = State::Creating;
   ++runner_.stats().games_started;
   const Options& o = runner_.options();
-  bots_[0]->send_create(rules::MatchOptions{static_cast<std::uint8_t>(o.players), o.mode});
+  bots_[0]->send_create(rules::MatchOptions{static_cast<std::uint8_t>(o.players), o.mode},
+                        o.computers, o.level);
 }
 
 void Table::on_created(std::int64_t match) {
@@ -46,6 +47,7 @@ void Table::on_created(std::int64_t match) {
   state_ = State::Filling;
   match_ = match;
   // Only bots in the lobby can join now; one still offline joins once it is back.
+  // (The computer seats are taken by the server with the match: no bot joins them.)
   for (std::size_t i = 1; i < bots_.size(); ++i)
     if (bots_[i]->phase() == Bot::Phase::Lobby) bots_[i]->send_join(match);
 }
