@@ -1,6 +1,7 @@
 // The real server, eryantis-admin and bots playing: the admin socket's
 // permissions, the listings, an online backup taken while matches are played
-// (integrity_check and eryantis-replay verify pass on it), ending a match as an
+// (integrity_check and eryantis-replay verify pass on it, a server started on it
+// resumes every unfinished match), ending a match as an
 // event, kicking and draining until the server exits by itself.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -88,6 +89,25 @@ TEST_F(AdminEndToEnd, BackupWhileBotsPlayThenEndKickAndDrain) {
   EXPECT_EQ(run_program({"/usr/bin/sqlite3", copy, "PRAGMA integrity_check"}, &out), 0);
   EXPECT_EQ(out, "ok\n");
   EXPECT_EQ(run_program({ERYANTIS_REPLAY_BIN, copy, "verify", "--all"}, &out, 60s), 0) << out;
+  // A server started on the copy resumes every unfinished match in it: each one is
+  // folded from its events and checked against the stored hashes, none quarantined.
+  std::string unfinished;
+  ASSERT_EQ(run_program({"/usr/bin/sqlite3", copy,
+                         "SELECT count(*) FROM matches WHERE status IN ('lobby', 'running')"},
+                        &unfinished),
+            0);
+  while (!unfinished.empty() && unfinished.back() == '\n') unfinished.pop_back();
+  EXPECT_NE(unfinished, "0") << "the backup was taken while matches were played";
+  {
+    ServerProcess restored(write_config(dir, "restored.toml", copy, TestConfig{}), copy);
+    ASSERT_TRUE(restored.start()) << restored.log_tail();
+    const std::string log = restored.log();
+    EXPECT_NE(log.find("restored " + unfinished + " unfinished match(es) in "), std::string::npos)
+        << log;
+    EXPECT_NE(log.find(" ms (0 quarantined)"), std::string::npos) << log;
+    restored.signal_term();
+    EXPECT_EQ(restored.wait_exit(10s), 0);
+  }
   // The same through eryantis-replay, and a second backup to an existing file is refused.
   EXPECT_EQ(run_program({ERYANTIS_REPLAY_BIN, db, "backup", dir.file("copy2.db")}, &out), 0) << out;
   EXPECT_EQ(admin(socket(), {"backup", copy}).code, 1);
