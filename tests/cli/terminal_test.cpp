@@ -198,6 +198,34 @@ TEST_F(CliTerminal, TabCompletesCommandsAndTheirValues) {
   expect_exit(eryantis::cli::kExitOk);
 }
 
+// A message from the server while the person is half-way through a line (here:
+// bob joins alice's match and her board is redrawn) is printed above the line;
+// what she had typed is still there and the rest of it completes the command.
+TEST_F(CliTerminal, AMessageWhileTypingKeepsTheTypedLine) {
+  ASSERT_NO_FATAL_FAILURE(start_at_prompt("alice"));
+  client_->type("create 2\r");
+  ASSERT_TRUE(client_->wait_output("waiting for", 5s)) << client_->output();
+  client_->type("help jes");
+  ASSERT_TRUE(client_->wait_output("help jes", 5s)) << client_->output();
+  const std::size_t before = client_->output().size();
+
+  PtyProcess bob(cli_args("bob", "bob.tokens"));
+  ASSERT_TRUE(bob.started());
+  ASSERT_TRUE(bob.wait_output("eryantis> ", 10s)) << bob.output();
+  bob.type("quick\r");
+  // alice's terminal shows the news, then her line again, still unfinished.
+  ASSERT_TRUE(eventually(5s, [&] {
+    const std::string out = client_->output();
+    const auto news = out.find("bob", before);
+    return news != std::string::npos && out.find("help jes", news) != std::string::npos;
+  })) << client_->output();
+  client_->type("ter\r");
+  ASSERT_TRUE(client_->wait_output("Jester (1 coin)", 5s)) << client_->output();
+  client_->type("quit\r");
+  expect_exit(eryantis::cli::kExitOk);
+  bob.type("quit\r");
+}
+
 // In an 80x24 terminal the board takes the compact layout: 80 columns at most.
 TEST_F(CliTerminal, ASmallTerminalGetsTheCompactBoard) {
   client_ = std::make_unique<PtyProcess>(cli_args("alice", "alice.tokens"), 24, 80);

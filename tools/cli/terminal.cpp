@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -113,13 +114,21 @@ Prompt::~Prompt() {
   std::fflush(stdout);
 }
 
+// A message arrives while the person is typing: the half-typed line is lifted off
+// the screen, the message printed above it, and the line put back exactly as it
+// was, cursor included. Clearing it instead would throw away what they typed.
 void Prompt::print(const std::string& text) {
+  const std::unique_ptr<char, decltype(&std::free)> typed(
+      rl_line_buffer != nullptr ? rl_copy_text(0, rl_end) : nullptr, &std::free);
+  const int cursor = rl_point;
   rl_save_prompt();
   rl_replace_line("", 0);
   rl_redisplay();
   std::fputs(text.c_str(), stdout);
   if (text.empty() || text.back() != '\n') std::fputc('\n', stdout);
   rl_restore_prompt();
+  rl_replace_line(typed ? typed.get() : "", 0);
+  rl_point = cursor;
   rl_on_new_line();
   rl_redisplay();
 }
