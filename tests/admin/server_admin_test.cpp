@@ -8,44 +8,10 @@
 
 #include "eryantis/server/server.hpp"
 #include "fake_secret_source.hpp"
+#include "fakes.hpp"
 
 namespace eryantis::server {
 namespace {
-
-struct FakeTransport : Transport {
-  std::map<ConnectionId, std::vector<std::string>> sent;
-  std::set<ConnectionId> closed;
-  void send(ConnectionId id, std::string line) override { sent[id].push_back(std::move(line)); }
-  void close(ConnectionId id) override { closed.insert(id); }
-  bool got(ConnectionId id, std::string_view needle) const {
-    auto it = sent.find(id);
-    if (it == sent.end()) return false;
-    for (const std::string& l : it->second)
-      if (l.find(needle) != std::string::npos) return true;
-    return false;
-  }
-};
-
-struct FakePersistence : Persistence {
-  std::deque<std::pair<MatchWrite, WriteDone>> pending;
-  std::map<store::MatchId, store::Seq> seqs;
-  std::vector<MatchWrite> written;
-  void submit(MatchWrite w, WriteDone done) override {
-    pending.emplace_back(std::move(w), std::move(done));
-  }
-  void complete_all() {
-    while (!pending.empty()) {
-      auto [w, done] = std::move(pending.front());
-      pending.pop_front();
-      store::Seq& seq = seqs[w.match];
-      store::AppendOutcome out{seq + 1, seq + static_cast<store::Seq>(w.events.size()), false};
-      if (w.events.empty()) out = {seq, seq, false};
-      seq += static_cast<store::Seq>(w.events.size());
-      written.push_back(w);
-      done(out);
-    }
-  }
-};
 
 class AdminTest : public ::testing::Test {
  protected:

@@ -19,36 +19,10 @@
 #include "eryantis/server/computer_pool.hpp"
 #include "eryantis/server/server.hpp"
 #include "fake_secret_source.hpp"
+#include "fakes.hpp"
 
 namespace eryantis::server {
 namespace {
-
-struct FakeTransport : Transport {
-  std::map<ConnectionId, std::vector<std::string>> sent;
-  void send(ConnectionId id, std::string line) override { sent[id].push_back(std::move(line)); }
-  void close(ConnectionId) override {}
-};
-
-struct FakePersistence : Persistence {
-  std::deque<std::pair<MatchWrite, WriteDone>> pending;
-  std::map<store::MatchId, store::Seq> seqs;
-  std::vector<MatchWrite> written;
-  void submit(MatchWrite w, WriteDone done) override {
-    pending.emplace_back(std::move(w), std::move(done));
-  }
-  void complete_all() {
-    while (!pending.empty()) {
-      auto [w, done] = std::move(pending.front());
-      pending.pop_front();
-      store::Seq& seq = seqs[w.match];
-      store::AppendOutcome out{seq + 1, seq + static_cast<store::Seq>(w.events.size()), false};
-      if (w.events.empty()) out = {seq, seq, false};
-      seq += static_cast<store::Seq>(w.events.size());
-      written.push_back(w);
-      done(out);
-    }
-  }
-};
 
 // Keeps each request until the test answers it; answers run the real decision on
 // another thread, as the pool would, and come back on the test's thread.

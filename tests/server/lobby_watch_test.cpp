@@ -13,35 +13,10 @@
 
 #include "eryantis/server/server.hpp"
 #include "fake_secret_source.hpp"
+#include "fakes.hpp"
 
 namespace eryantis::server {
 namespace {
-
-struct RecordingTransport : Transport {
-  std::map<ConnectionId, std::vector<std::string>> sent;
-  void send(ConnectionId id, std::string line) override { sent[id].push_back(std::move(line)); }
-  void close(ConnectionId) override {}
-};
-
-// Completes every write as soon as the test asks, in order.
-struct ImmediateStore : Persistence {
-  std::deque<std::pair<MatchWrite, WriteDone>> pending;
-  std::map<store::MatchId, store::Seq> seqs;
-  void submit(MatchWrite w, WriteDone done) override {
-    pending.emplace_back(std::move(w), std::move(done));
-  }
-  void complete_all() {
-    while (!pending.empty()) {
-      auto [w, done] = std::move(pending.front());
-      pending.pop_front();
-      store::Seq& seq = seqs[w.match];
-      store::AppendOutcome out{seq + 1, seq + static_cast<store::Seq>(w.events.size()), false};
-      if (w.events.empty()) out = {seq, seq, false};
-      seq += static_cast<store::Seq>(w.events.size());
-      done(out);
-    }
-  }
-};
 
 rapidjson::Document parse(const std::string& line) {
   rapidjson::Document d;
@@ -106,8 +81,8 @@ class LobbyWatchTest : public ::testing::Test {
   }
 
   std::int64_t now = 1'000'000;
-  RecordingTransport transport;
-  ImmediateStore store;
+  FakeTransport transport;
+  FakePersistence store;
   FakeSecretSource secrets;
   Server server;
 };

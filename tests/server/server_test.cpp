@@ -17,20 +17,10 @@
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/server/token.hpp"
 #include "fake_secret_source.hpp"
+#include "fakes.hpp"
 
 namespace eryantis::server {
 namespace {
-
-struct FakeTransport : Transport {
-  std::map<ConnectionId, std::vector<std::string>> sent;
-  std::set<ConnectionId> closed;
-  int close_calls = 0;
-  void send(ConnectionId id, std::string line) override { sent[id].push_back(std::move(line)); }
-  void close(ConnectionId id) override {
-    closed.insert(id);
-    ++close_calls;
-  }
-};
 
 // Routes the default logger into a string while it lives.
 class LogCapture {
@@ -50,45 +40,6 @@ class LogCapture {
  private:
   std::ostringstream out_;
   std::shared_ptr<spdlog::logger> previous_;
-};
-
-struct FakePersistence : Persistence {
-  std::deque<std::pair<MatchWrite, WriteDone>> pending;
-  std::map<store::MatchId, store::Seq> seqs;
-  std::vector<MatchWrite> written;
-  bool fail_next = false;
-  bool fail_all = false;  // a full disk
-  store::StoreCode fail_code = store::StoreCode::Io;
-  int snapshot_interval = 1;  // Persistence::snapshot_every: 1 = every write carries the state
-  int snapshot_every() const override { return snapshot_interval; }
-  void submit(MatchWrite w, WriteDone done) override {
-    pending.emplace_back(std::move(w), std::move(done));
-  }
-  // Completes every pending write (and those they cause), like the store's writer.
-  void complete_all() {
-    while (!pending.empty()) {
-      auto [w, done] = std::move(pending.front());
-      pending.pop_front();
-      if (fail_next || fail_all) {
-        fail_next = false;
-        done(std::unexpected(store::StoreError{fail_code, "disk on fire", -1}));
-        continue;
-      }
-      store::Seq& seq = seqs[w.match];
-      if (!w.delivered_endings.empty() && w.events.empty() && !w.status && w.seats.empty() &&
-          !w.deadline && w.keep_endings.empty()) {  // told an ending: no seq to check
-        written.push_back(w);
-        done(store::AppendOutcome{});
-        continue;
-      }
-      EXPECT_EQ(w.expected_seq, seq) << "writes of a match must follow each other";
-      store::AppendOutcome out{seq + 1, seq + static_cast<store::Seq>(w.events.size()), false};
-      if (w.events.empty()) out = {seq, seq, false};
-      seq += static_cast<store::Seq>(w.events.size());
-      written.push_back(w);
-      done(out);
-    }
-  }
 };
 
 rapidjson::Document parse(const std::string& line) {

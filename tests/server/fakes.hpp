@@ -1,0 +1,80 @@
+#pragma once
+// The server's two ports faked for tests that drive Server directly: a transport
+// that records every line per connection, and a store whose writes wait until
+// the test completes them (in order, like the group committer), so a test decides
+// exactly when an acknowledgement happens, or that the disk fails.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "eryantis/server/server.hpp"
+
+namespace eryantis::server {
+
+struct FakeTransport : Transport {
+  std::map<ConnectionId, std::vector<std::string>> sent;
+  std::set<ConnectionId> closed;
+  int close_calls = 0;
+  void send(ConnectionId id, std::string line) override { sent[id].push_back(std::move(line)); }
+  void close(ConnectionId id) override {
+    closed.insert(id);
+    ++close_calls;
+  }
+  // Whether any line sent to `id` contains `needle`.
+  bool got(ConnectionId id, std::string_view needle) const {
+    auto it = sent.find(id);
+    if (it == sent.end()) return false;
+    for (const std::string& l : it->second)
+      if (l.find(needle) != std::string::npos) return true;
+    return false;
+  }
+};
+
+struct FakePersistence : Persistence {
+  std::deque<std::pair<MatchWrite, WriteDone>> pending;
+  std::map<store::MatchId, store::Seq> seqs;
+  std::vector<MatchWrite> written;
+  bool fail_next = false;
+  bool fail_all = false;  // a full disk
+  store::StoreCode fail_code = store::StoreCode::Io;
+  int snapshot_interval = 1;  // Persistence::snapshot_every: 1 = every write carries the state
+  int snapshot_every() const override { return snapshot_interval; }
+  void submit(MatchWrite w, WriteDone done) override {
+    pending.emplace_back(std::move(w), std::move(done));
+  }
+  // Completes every pending write (and those they cause), like the store's writer.
+  void complete_all() {
+    while (!pending.empty()) {
+      auto [w, done] = std::move(pending.front());
+      pending.pop_front();
+      if (fail_next || fail_all) {
+        fail_next = false;
+        done(std::unexpected(store::StoreError{fail_code, "disk on fire", -1}));
+        continue;
+      }
+      store::Seq& seq = seqs[w.match];
+      // Only tells that an ending was delivered: no seq to check (as the store does).
+      if (!w.delivered_endings.empty() && w.events.empty() && !w.create && w.seats.empty() &&
+          w.remove_seats.empty() && !w.status && !w.result_json && !w.deadline &&
+          w.keep_endings.empty()) {
+        written.push_back(w);
+        done(store::AppendOutcome{});
+        continue;
+      }
+      EXPECT_EQ(w.expected_seq, seq) << "writes of a match must follow each other";
+      store::AppendOutcome out{seq + 1, seq + static_cast<store::Seq>(w.events.size()), false};
+      if (w.events.empty()) out = {seq, seq, false};
+      seq += static_cast<store::Seq>(w.events.size());
+      written.push_back(w);
+      done(out);
+    }
+  }
+};
+
+}  // namespace eryantis::server
