@@ -191,6 +191,9 @@ class Bot final : public client::LineConnection::Handler {
   std::optional<Clock::time_point> offline_since_;
   std::uint64_t generation_ = 0;  // invalidates scheduled reconnects
   bool ever_logged_in_ = false;
+  // Logged in again after a lost connection at least once: a reply may have been
+  // lost with the server (a join committed whose `joined` never came).
+  bool ever_reconnected_ = false;
   std::string join_line_;  // create/join request, resent if refused
   double tokens_ = 10;
   Clock::time_point tokens_at_ = Clock::now();
