@@ -13,7 +13,7 @@ import {
 import { reconcile } from './patch.js';
 import type { LogLine } from './model.js';
 import { changedKeys } from './changes.js';
-import { Client, type SocketLike } from './client.js';
+import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { guardedRedraw } from './redraw.js';
 import {
@@ -60,8 +60,8 @@ export function startGame(root: HTMLElement): void {
   setFullRedraw(new URLSearchParams(location.search).get('redraw') === 'full');
   let lastMessageAt: number | null = null;
   const client = new Client({
-    open: () => {
-      const ws = new WebSocket(wsUrl());
+    open: (url) => {
+      const ws = new WebSocket(url ?? wsUrl());
       // Registered before the client's onmessage, so it runs first: when the message
       // reached the page, for the "message to board drawn" figure.
       ws.addEventListener('message', () => (lastMessageAt = performance.now()));
@@ -181,6 +181,11 @@ export function startGame(root: HTMLElement): void {
   // --- screens -----------------------------------------------------------------
 
   const connectionBar = (): HTMLElement | null => {
+    const r = client.redirecting;
+    if (r && client.connection !== 'waiting') {
+      const doing = client.connection === 'open' ? 'joining it at' : 'connecting to';
+      return h('div', { class: 'banner', 'data-redirect': r.hop }, `Match #${r.match} is on another server: ${doing} ${r.to} (redirect ${r.hop} of ${kMaxRedirects}).`);
+    }
     if (client.connection === 'open') return null;
     if (client.replaced) {
       return h('div', { class: 'banner warn' }, 'This nickname is now playing from another tab or device. ', h('button', { onclick: () => client.reconnectNow() }, 'Play here instead'));
