@@ -13,6 +13,7 @@ import {
 import { reconcile } from './patch.js';
 import type { LogLine } from './model.js';
 import { changedKeys } from './changes.js';
+import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbySeatsText, removeComputerRequest, seatsShown } from './computers.js';
 import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { guardedRedraw } from './redraw.js';
@@ -232,7 +233,7 @@ export function startGame(root: HTMLElement): void {
   const playersSelect = h('select', { name: 'players' }, h('option', { value: 2 }, '2 players'), h('option', { value: 3 }, '3 players'), h('option', { value: 4 }, '4 players (teams)')) as HTMLSelectElement;
   const modeSelect = h('select', { name: 'mode' }, h('option', { value: 'expert' }, 'expert'), h('option', { value: 'simple' }, 'simple')) as HTMLSelectElement;
   const computersSelect = h('select', { name: 'computers' }, h('option', { value: 0 }, 'no computer'), h('option', { value: 1 }, '1 computer'), h('option', { value: 2 }, '2 computers'), h('option', { value: 3 }, '3 computers')) as HTMLSelectElement;
-  const levelSelect = h('select', { name: 'level' }, h('option', { value: 'greedy' }, 'greedy'), h('option', { value: 'strong' }, 'strong'), h('option', { value: 'random' }, 'random')) as HTMLSelectElement;
+  const levelSelect = h('select', { name: 'level' }, ...kLevels.map((l) => h('option', { value: l }, l))) as HTMLSelectElement;
   const whoName = h('strong', {});
   const createForm = h(
     'div',
@@ -244,9 +245,7 @@ export function startGame(root: HTMLElement): void {
         class: 'create',
         onsubmit: (ev: Event) => {
           ev.preventDefault();
-          const players = Number(playersSelect.value);
-          const computers = Math.min(Number(computersSelect.value), players - 1);
-          client.request({ type: 'create_match', players, mode: modeSelect.value, ...(computers > 0 ? { computers, level: levelSelect.value } : {}) });
+          client.request(createMatchRequest(Number(playersSelect.value), modeSelect.value, Number(computersSelect.value), levelSelect.value));
         },
       },
       playersSelect,
@@ -275,7 +274,7 @@ export function startGame(root: HTMLElement): void {
       { 'data-match': ms.match },
       h('span', { class: 'match-id' }, `#${ms.match}`),
       ` ${ms.players} players, ${ms.mode} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
-      ms.seats.map((s) => (s.nickname ?? '—') + (s.computer ? ` (${s.computer})` : '')).join(', '),
+      lobbySeatsText(ms),
       ' ',
       ...seatButtons,
       h('button', { 'data-spectate': ms.match, onclick: () => client.spectate(ms.match) }, 'Watch'),
@@ -333,14 +332,30 @@ export function startGame(root: HTMLElement): void {
 
   const seatsBar = (m: MatchModel): HTMLElement => {
     const list = h('div', { class: 'seats' });
-    for (const s of m.seats) {
+    for (const s of seatsShown(m)) {
       list.append(
-        h('span', { class: `seat ${s.connected ? 'online' : 'offline'}`, 'data-seat-status': s.seat }, s.nickname ?? `seat ${s.seat} free`, s.computer ? ` (computer, ${s.computer})` : '', s.nickname && !s.connected ? ' (offline)' : ''),
+        h(
+          'span',
+          { class: `seat ${s.online ? 'online' : 'offline'} ${s.computer ? 'computer' : ''}`, 'data-seat-status': s.seat, 'data-computer': s.computer ?? undefined },
+          s.text,
+          s.removable ? h('button', { class: 'link', 'data-remove-computer': s.seat, onclick: () => client.request(removeComputerRequest(s.seat)) }, 'remove') : null,
+        ),
       );
     }
     // Waiting for players: the creator may give a free seat to the computer (the server says who may).
-    if (m.status === 'lobby' && m.mySeat !== null && m.seats.some((s) => s.nickname === null))
-      list.append(h('button', { 'data-add-computer': 1, onclick: () => client.request({ type: 'add_computer', level: levelSelect.value }) }, `Add a ${levelSelect.value} computer`));
+    if (canAddComputer(m)) {
+      list.append(
+        h(
+          'span',
+          { class: 'add-computer' },
+          // The level is read from the select on screen when clicked: redraws morph it in
+          // place, so the choice survives them.
+          h('button', { 'data-add-computer': 1, onclick: (ev: Event) => client.request(addComputerRequest(((ev.currentTarget as Element).parentElement?.querySelector('select[name=add-level]') as HTMLSelectElement | null)?.value ?? kLevels[0])) }, 'Add a computer'),
+          ' ',
+          h('select', { name: 'add-level', 'aria-label': 'computer level' }, ...kLevels.map((l) => h('option', { value: l }, l))),
+        ),
+      );
+    }
     const secs = deadlineSeconds(m, Date.now());
     if (m.deadline && secs !== null) list.append(h('span', { class: 'deadline', 'data-deadline': m.deadline.action }, deadlineText(m.deadline, secs)));
     return list;
