@@ -68,6 +68,19 @@ function fakeSocket({ match, state }) {
   window.WebSocket = BenchSocket;
 }
 
+// The page's match screen as text: tags, attributes in name order, texts. Two ways of
+// drawing the same messages must give the same text (attribute order may differ).
+function canonicalPage() {
+  const walk = (n) => {
+    if (n.nodeType === 3) return n.nodeValue;
+    if (n.nodeType !== 1) return '';
+    const attrs = [...n.attributes].map((a) => `${a.name}="${a.value}"`).sort().join(' ');
+    return `<${n.nodeName} ${attrs}>${[...n.childNodes].map(walk).join('')}</${n.nodeName}>`;
+  };
+  const m = document.querySelector('.match');
+  return m ? walk(m) : '';
+}
+
 function summary(xs) {
   const v = [...xs].sort((a, b) => a - b);
   const at = (q) => v[Math.min(v.length - 1, Math.floor(v.length * q))];
@@ -122,10 +135,20 @@ export async function drawBench(browser, { script, variants, events = Infinity, 
         p.cpuMs += 1000 * ((await p.cpu()) - c0);
       }
     }
-    for (const p of pages) p.ms.push(...(await p.page.evaluate(() => window.eryantisLivePerf.map((x) => x.ms))));
+    for (const p of pages) {
+      p.ms.push(...(await p.page.evaluate(() => window.eryantisLivePerf.map((x) => x.ms))));
+      p.dom = await p.page.evaluate(canonicalPage);
+      if (p.dom.length < 1000) throw new Error(`draw bench ${p.v.name}: no match screen drawn`);
+    }
   }
   const out = {};
   for (const p of pages) out[p.v.name] = { ...summary(p.ms), cpu_per_event: p.cpuMs / (list.length * rounds) };
+  // Variants of one build must end on the same page (in place = rebuilt).
+  const differ = [];
+  for (const p of pages) {
+    const twin = pages.find((q) => q.v.dist === p.v.dist);
+    if (twin !== p && twin.dom !== p.dom) differ.push(`${p.v.name} != ${twin.v.name}`);
+  }
   for (const p of pages) await p.page.context().close();
   const base = out[variants[0].name];
   for (const v of variants.slice(1)) {
@@ -134,7 +157,7 @@ export async function drawBench(browser, { script, variants, events = Infinity, 
     o.p95_ratio = o.p95 / base.p95;
     o.cpu_ratio = o.cpu_per_event / base.cpu_per_event;
   }
-  return out;
+  return { result: out, differ };
 }
 
 export function formatBench(result) {
@@ -164,9 +187,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (!script) throw new Error('no spectator state in the frames');
   const browser = await chromium.launch({ executablePath: opt('chromium', '/usr/bin/chromium'), args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
   try {
-    const result = await drawBench(browser, { script, variants, events: Number(opt('events', 'Infinity')), rounds: Number(opt('rounds', '1')) });
+    const { result, differ } = await drawBench(browser, { script, variants, events: Number(opt('events', 'Infinity')), rounds: Number(opt('rounds', '1')) });
     console.log(formatBench(result));
+    console.log(differ.length ? `pages differ: ${differ.join(', ')}` : 'pages of the same build are equal');
     console.log(JSON.stringify(result));
+    if (differ.length) process.exitCode = 1;
   } finally {
     await browser.close();
   }
