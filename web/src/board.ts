@@ -2,7 +2,7 @@
 // middle, the characters, the hand and every school board. Drawn from a state
 // and what the player may click; every drawn thing also carries its facts in
 // data-* attributes (read by the browser tests, never by the app).
-import { h, memo, s } from './dom.js';
+import { h, memo, morphAttrs, s } from './dom.js';
 import { type Keyed, reconcile, slot } from './patch.js';
 import {
   type StudentTargets,
@@ -329,7 +329,17 @@ export function patchBoards(wrap: HTMLElement, inp: BoardInput): void {
     items.push({
       key,
       sig: JSON.stringify([state.boards[seat], professorsOf(state, seat), state.options, seat === acting, mine, inp.names[seat], inp.changed.has(key) && (inp.flash ?? 'a'), selSig]),
-      build: () => boardNode(inp, seat, acting),
+      build: () => {
+        const node = boardShell(inp, seat, acting);
+        boardParts(node, inp, seat);
+        return node;
+      },
+      // The section's own attributes, then its header and school board each only when
+      // they changed: a turn passing changes a border, not two school boards.
+      update: (node) => {
+        morphAttrs(node, boardShell(inp, seat, acting));
+        boardParts(node, inp, seat);
+      },
     });
   }
   reconcile(wrap, items);
@@ -341,12 +351,28 @@ export function drawBoards(inp: BoardInput): HTMLElement {
   return wrap;
 }
 
-function boardNode(inp: BoardInput, seat: number, acting: number): HTMLElement {
+// A school board's section without its children (boardParts fills them).
+function boardShell(inp: BoardInput, seat: number, acting: number): HTMLElement {
   const { state } = inp;
   const b = state.boards[seat]!;
   const hand: number[] = [];
   for (let v = 1; v <= 10; ++v) if (b.hand & (1 << (v - 1))) hand.push(v);
   const key = `board-${seat}`;
+  return h('section', {
+    class: `board ${seat === acting ? 'acting' : ''} ${seat === inp.viewer ? 'mine' : ''} ${changedClass(inp, key)}`,
+    'data-board': seat,
+    'data-entrance': compactStudents(b.entrance),
+    'data-dining': compactStudents(b.dining),
+    'data-towers': b.towers,
+    'data-coins': b.coins,
+    'data-professors': professorsOf(state, seat),
+    'data-hand': hand.join(' '),
+  });
+}
+
+function boardParts(node: Element, inp: BoardInput, seat: number): void {
+  const { state } = inp;
+  const b = state.boards[seat]!;
   const team = state.options.players === 4 ? ` · team ${seat % 2 === 0 ? 'A' : 'B'}` : '';
   const facts = [
     b.tower_color ? `${b.tower_color} towers${b.tower_color && (state.options.players !== 4 || b.holds_towers) ? ` ${b.towers}` : ''}` : 'no towers yet',
@@ -354,26 +380,18 @@ function boardNode(inp: BoardInput, seat: number, acting: number): HTMLElement {
     b.played ? `played ${b.played} (MN ${motherNatureSteps(b.played)})` : b.skipped_planning ? 'skipped (absent)' : b.discard ? `last ${b.discard}` : '',
     b.wizard !== null ? `wizard ${b.wizard}` : '',
   ].filter(Boolean);
-  return h(
-      'section',
-      {
-        class: `board ${seat === acting ? 'acting' : ''} ${seat === inp.viewer ? 'mine' : ''} ${changedClass(inp, key)}`,
-        'data-board': seat,
-        'data-entrance': compactStudents(b.entrance),
-        'data-dining': compactStudents(b.dining),
-        'data-towers': b.towers,
-        'data-coins': b.coins,
-        'data-professors': professorsOf(state, seat),
-        'data-hand': hand.join(' '),
-      },
-      h(
-        'header',
-        {},
-        h('strong', {}, seatName(inp.names, seat), seat === inp.viewer ? ' (you)' : ''),
-        h('span', { class: 'facts' }, `${team ? team.slice(3) + ' · ' : ''}${facts.join(' · ')}`),
-      ),
-      drawSchool(inp, seat),
-    );
+  const name = `${seatName(inp.names, seat)}${seat === inp.viewer ? ' (you)' : ''}`;
+  const factsText = `${team ? team.slice(3) + ' · ' : ''}${facts.join(' · ')}`;
+  const mine = seat === inp.viewer;
+  const sel = inp.selection;
+  const schoolSig = JSON.stringify([
+    b.entrance, b.dining, b.towers, b.tower_color, b.holds_towers, professorsOf(state, seat), state.options, mine,
+    mine ? [sel.kind, sel.kind === 'student' ? [sel.color, sel.targets.dining !== null] : sel.kind === 'character' ? [sel.draft, [...sel.choices.swapA], [...sel.choices.swapB]] : null, inp.legal] : null,
+  ]);
+  reconcile(node, [
+    { key: 'header', sig: JSON.stringify([name, factsText]), build: () => h('header', {}, h('strong', {}, name), h('span', { class: 'facts' }, factsText)) },
+    { key: 'school', sig: schoolSig, build: () => drawSchool(inp, seat) },
+  ]);
 }
 
 // --- characters and hand --------------------------------------------------------

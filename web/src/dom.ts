@@ -81,6 +81,12 @@ export function morph(live: Element, fresh: Element): void {
   if (sig !== undefined && memos.get(live) === sig) return;
   if (sig !== undefined) memos.set(live, sig);
   else memos.delete(live);
+  morphAttrs(live, fresh);
+  morphChildren(live, Array.from(fresh.childNodes));
+}
+
+// Only the element itself: its attributes and handlers (its children are kept).
+export function morphAttrs(live: Element, fresh: Element): void {
   const want = given.get(fresh);
   const have = given.get(live);
   if (want && have) {
@@ -102,7 +108,6 @@ export function morph(live: Element, fresh: Element): void {
   const freshOn = handlers.get(fresh);
   if (liveOn) for (const type of Object.keys(liveOn)) if (!freshOn || !(type in freshOn)) delete liveOn[type];
   if (freshOn) for (const [type, fn] of Object.entries(freshOn)) setHandler(live, type, fn);
-  morphChildren(live, Array.from(fresh.childNodes));
 }
 
 // Make `parent`'s children look like `fresh`, position by position: a child of the

@@ -9,6 +9,9 @@ export interface Keyed {
   key: string;
   sig: string; // everything the drawing depends on (handlers read current state when clicked)
   build(): Element;
+  // Brings a kept element up to date itself (e.g. its own keyed parts) instead of a
+  // build and a morph of the whole subtree.
+  update?(node: Element): void;
 }
 
 const sigs = new WeakMap<Element, string>();
@@ -27,6 +30,10 @@ export function reconcile(parent: Element, items: Keyed[]): void {
     let node: Element;
     if (prev && sigs.get(prev) === item.sig && !isFullRedraw()) {
       node = prev;
+    } else if (prev && item.update && !isFullRedraw()) {
+      item.update(prev);
+      node = prev;
+      sigs.set(node, item.sig);
     } else {
       const fresh = item.build();
       if (prev && !isFullRedraw() && prev.nodeName === fresh.nodeName && prev.namespaceURI === fresh.namespaceURI) {
