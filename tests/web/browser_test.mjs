@@ -450,6 +450,28 @@ try {
     console.log(`# eryantis-bot not found at ${botBin}: no 4-player live figure`);
   }
 
+  // Computer players in a waiting match: add one at a chosen level, see it, remove it.
+  {
+    const carol = await newPage('carol');
+    await login(carol, 'carol');
+    await carol.selectOption('select[name=players]', '3');
+    await carol.selectOption('select[name=computers]', '0');
+    await carol.click('[data-create]');
+    await carol.waitForSelector('.match[data-seat="0"] [data-add-computer]');
+    await carol.selectOption('select[name=add-level]', 'strong');
+    await carol.click('[data-add-computer]');
+    await carol.waitForSelector('[data-seat-status="1"][data-computer="strong"]', { timeout: 5000 });
+    const seatText = await carol.textContent('[data-seat-status="1"]');
+    check(/\(computer, strong\)/.test(seatText ?? ''), `carol added a strong computer to a waiting match: "${seatText}"`);
+    check((await carol.inputValue('select[name=add-level]')) === 'strong', 'the level chosen survives the redraws');
+    await carol.click('[data-remove-computer="1"]');
+    await carol.waitForSelector('[data-seat-status="1"]:not([data-computer])', { timeout: 5000 });
+    check(/free/.test((await carol.textContent('[data-seat-status="1"]')) ?? ''), 'and removed it: seat 1 is free again');
+    await carol.click('[data-leave]');
+    await carol.context().close();
+    openPages.splice(openPages.indexOf(carol), 1);
+  }
+
   await killServer('SIGTERM');
 
   // --- the replay viewer --------------------------------------------------------------

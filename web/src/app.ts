@@ -302,9 +302,11 @@ export function startGame(root: HTMLElement): void {
     const wizards = wizardChoices(m.legal);
     const towers = towerChoices(m.legal);
     if (!wizards.length && !towers.length) return null;
+    // While seats are still being filled the panel stays in the flow: floating, it would
+    // cover the seat list's "Add a computer" and "remove".
     return h(
       'div',
-      { class: 'setup' },
+      { class: `setup ${m.status === 'lobby' ? 'in-flow' : ''}` },
       wizards.length ? h('span', {}, 'Choose a wizard: ', ...wizards.map((w) => h('button', { 'data-wizard': w, onclick: () => play({ type: 'choose_wizard', wizard: w }) }, `Wizard ${w}`))) : null,
       towers.length ? h('span', {}, ' Choose your towers: ', ...towers.map((t) => h('button', { class: `tw-btn tw-${t}`, 'data-tower': t, onclick: () => play({ type: 'choose_tower_color', color: t }) }, t))) : null,
     );
