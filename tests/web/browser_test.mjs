@@ -13,7 +13,8 @@
 //      and a page watching a 4-player expert match that eryantis-bots play);
 //   7. the draw benchmark: the watcher's messages played again into the client
 //      drawing in place and into the client rebuilding the page (?redraw=full),
-//      taking turns in the same browser: the ratio of the two.
+//      taking turns in the same browser: the ratio of the two;
+//   8. a computer player added to a waiting match at a chosen level, shown, removed.
 // Screenshots go to --out. Usage (CTest passes these):
 //   node browser_test.mjs --web WEBDIR --out DIR --server BIN --replay BIN --selfplay BIN
 //                         --bot BIN [--chromium PATH] [--seed N]
