@@ -10,7 +10,11 @@
 //   6. the draw times: the first board after a page load, every event on a
 //      4-player expert board (a selfplay match in the replay viewer), and from each
 //      event's WebSocket message to its board drawn, live (the spectator of step 1,
-//      and a page watching a 4-player expert match that eryantis-bots play).
+//      and a page watching a 4-player expert match that eryantis-bots play);
+//   7. the draw benchmark: the watcher's messages played again into the client
+//      drawing in place and into the client rebuilding the page (?redraw=full),
+//      taking turns in the same browser: the ratio of the two;
+//   8. a computer player added to a waiting match at a chosen level, shown, removed.
 // Screenshots go to --out. Usage (CTest passes these):
 //   node browser_test.mjs --web WEBDIR --out DIR --server BIN --replay BIN --selfplay BIN
 //                         --bot BIN [--chromium PATH] [--seed N]
@@ -20,6 +24,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { drawBench, formatBench, spectatorScript } from './draw_bench.mjs';
 import { compareFacts, domFacts, parseShow } from './show_summary.mjs';
 
 const args = Object.fromEntries(
@@ -411,6 +416,8 @@ try {
   }
   if (existsSync(botBin)) {
     const watcher = await newPage('4-player watcher');
+    const watcherFrames = []; // every message it receives: the draw benchmark plays them again
+    watcher.on('websocket', (ws) => ws.on('framereceived', (f) => watcherFrames.push(String(f.payload))));
     await watcher.goto(base);
     // Ten plays a second per bot: each event is drawn before the next one arrives.
     const bots = spawn(botBin, ['--port', String(tcpPort), '--matches', '1', '--players', '4', '--mode', 'expert', '--games', '1', '--duration', '90', '--rate', '10', '--seed', String(seed), '--quiet', '--name-prefix', 'b4'], { stdio: 'ignore' });
@@ -429,8 +436,41 @@ try {
       console.log(`# message to board drawn, 4-player expert (spectator, ${live4.n} events): min ${live4.min.toFixed(1)} median ${live4.median.toFixed(1)} p95 ${live4.p95.toFixed(1)} max ${live4.max.toFixed(1)} ms`);
     }
     bots.kill('SIGTERM');
+    writeFileSync(join(out, 'frames-4p-expert.json'), JSON.stringify(watcherFrames) + '\n');
+    const script = spectatorScript(watcherFrames);
+    if (check(script !== null && script.events.length > 0, `the watcher's messages make a benchmark script (${script?.events.length ?? 0} events)`)) {
+      const dist = join(web, 'dist');
+      // 60 events each way (about 6 s of the CI budget); by hand it runs on the whole recording (docs/web.md).
+      const { result: bench, differ } = await drawBench(browser, { script, events: 60, variants: [{ name: 'in-place', dist }, { name: 'full-redraw', dist, query: '?redraw=full' }] });
+      console.log(`# draw benchmark, 4-player expert, message to board drawn:\n# ${formatBench(bench).replace(/\n/g, '\n# ')}`);
+      for (const [name, s] of Object.entries(bench)) for (const [k, v] of Object.entries(s)) results.figures[`bench_${name.replace('-', '_')}_ms_${k}`] = v;
+      check(bench['in-place'].n === bench['full-redraw'].n && bench['in-place'].n > 0, `the draw benchmark timed ${bench['in-place'].n} events both ways`);
+      check(differ.length === 0, 'drawn in place or rebuilt, the page is the same after those events');
+    }
   } else {
     console.log(`# eryantis-bot not found at ${botBin}: no 4-player live figure`);
+  }
+
+  // Computer players in a waiting match: add one at a chosen level, see it, remove it.
+  {
+    const carol = await newPage('carol');
+    await login(carol, 'carol');
+    await carol.selectOption('select[name=players]', '3');
+    await carol.selectOption('select[name=computers]', '0');
+    await carol.click('[data-create]');
+    await carol.waitForSelector('.match[data-seat="0"] [data-add-computer]');
+    await carol.selectOption('select[name=add-level]', 'strong');
+    await carol.click('[data-add-computer]');
+    await carol.waitForSelector('[data-seat-status="1"][data-computer="strong"]', { timeout: 5000 });
+    const seatText = await carol.textContent('[data-seat-status="1"]');
+    check(/\(computer, strong\)/.test(seatText ?? ''), `carol added a strong computer to a waiting match: "${seatText}"`);
+    check((await carol.inputValue('select[name=add-level]')) === 'strong', 'the level chosen survives the redraws');
+    await carol.click('[data-remove-computer="1"]');
+    await carol.waitForSelector('[data-seat-status="1"]:not([data-computer])', { timeout: 5000 });
+    check(/free/.test((await carol.textContent('[data-seat-status="1"]')) ?? ''), 'and removed it: seat 1 is free again');
+    await carol.click('[data-leave]');
+    await carol.context().close();
+    openPages.splice(openPages.indexOf(carol), 1);
   }
 
   await killServer('SIGTERM');

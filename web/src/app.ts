@@ -11,9 +11,11 @@ import {
   seatName,
 } from './board.js';
 import { reconcile } from './patch.js';
+import type { LogLine } from './model.js';
 import { changedKeys } from './changes.js';
-import { Client, type SocketLike } from './client.js';
-import { clear, h } from './dom.js';
+import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbySeatsText, removeComputerRequest, seatsShown } from './computers.js';
+import { Client, type SocketLike, kMaxRedirects } from './client.js';
+import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { guardedRedraw } from './redraw.js';
 import {
   characterParams,
@@ -37,11 +39,30 @@ function wsUrl(): string {
   return `${proto}//${location.host}/ws`;
 }
 
+// The move log: events only add lines at its end and the model drops the oldest
+// past its limit, so a redraw appends the new lines and removes the dropped ones
+// instead of walking hundreds of lines. Anything else (a first draw) rebuilds it.
+function patchLog(log: HTMLElement, lines: LogLine[]): void {
+  const first = lines[0]?.seq ?? Infinity;
+  while (log.firstElementChild && (log.firstElementChild as HTMLLIElement).value < first) log.firstElementChild.remove();
+  const last = log.lastElementChild ? (log.lastElementChild as HTMLLIElement).value : -1;
+  let from = lines.length;
+  while (from > 0 && lines[from - 1]!.seq > last) from -= 1;
+  const fresh = lines.slice(from).map((l) => h('li', { value: l.seq }, l.text));
+  if (isFullRedraw() || log.childElementCount + fresh.length !== lines.length || (from > 0 && (log.firstElementChild as HTMLLIElement).value !== first)) {
+    clear(log);
+    log.append(...lines.map((l) => h('li', { value: l.seq }, l.text)));
+  } else if (fresh.length) log.append(...fresh);
+}
+
 export function startGame(root: HTMLElement): void {
+  // `?redraw=full` rebuilds the whole page on every change, as the client did before
+  // its in-place updates: the draw benchmark compares both on the same messages.
+  setFullRedraw(new URLSearchParams(location.search).get('redraw') === 'full');
   let lastMessageAt: number | null = null;
   const client = new Client({
-    open: () => {
-      const ws = new WebSocket(wsUrl());
+    open: (url) => {
+      const ws = new WebSocket(url ?? wsUrl());
       // Registered before the client's onmessage, so it runs first: when the message
       // reached the page, for the "message to board drawn" figure.
       ws.addEventListener('message', () => (lastMessageAt = performance.now()));
@@ -60,6 +81,8 @@ export function startGame(root: HTMLElement): void {
   clear(root);
   root.append(top, screen);
   let changed = new Set<string>();
+  let flash: 'a' | 'b' = 'a';
+  let logAtEnd = true; // the move log was scrolled to its end before this draw
   let shownState: GameState | null = null;
   let shownSeq = -1;
   const perf = ((window as unknown as { eryantisPerf?: unknown[] }).eryantisPerf = [] as unknown[]);
@@ -104,6 +127,7 @@ export function startGame(root: HTMLElement): void {
     legal: m.legal,
     selection,
     changed,
+    flash,
     onStudent: (color: Color) => {
       const c = now();
       if (!c) return;
@@ -158,6 +182,11 @@ export function startGame(root: HTMLElement): void {
   // --- screens -----------------------------------------------------------------
 
   const connectionBar = (): HTMLElement | null => {
+    const r = client.redirecting;
+    if (r && client.connection !== 'waiting') {
+      const doing = client.connection === 'open' ? 'joining it at' : 'connecting to';
+      return h('div', { class: 'banner', 'data-redirect': r.hop }, `Match #${r.match} is on another server: ${doing} ${r.to} (redirect ${r.hop} of ${kMaxRedirects}).`);
+    }
     if (client.connection === 'open') return null;
     if (client.replaced) {
       return h('div', { class: 'banner warn' }, 'This nickname is now playing from another tab or device. ', h('button', { onclick: () => client.reconnectNow() }, 'Play here instead'));
@@ -204,7 +233,7 @@ export function startGame(root: HTMLElement): void {
   const playersSelect = h('select', { name: 'players' }, h('option', { value: 2 }, '2 players'), h('option', { value: 3 }, '3 players'), h('option', { value: 4 }, '4 players (teams)')) as HTMLSelectElement;
   const modeSelect = h('select', { name: 'mode' }, h('option', { value: 'expert' }, 'expert'), h('option', { value: 'simple' }, 'simple')) as HTMLSelectElement;
   const computersSelect = h('select', { name: 'computers' }, h('option', { value: 0 }, 'no computer'), h('option', { value: 1 }, '1 computer'), h('option', { value: 2 }, '2 computers'), h('option', { value: 3 }, '3 computers')) as HTMLSelectElement;
-  const levelSelect = h('select', { name: 'level' }, h('option', { value: 'greedy' }, 'greedy'), h('option', { value: 'strong' }, 'strong'), h('option', { value: 'random' }, 'random')) as HTMLSelectElement;
+  const levelSelect = h('select', { name: 'level' }, ...kLevels.map((l) => h('option', { value: l }, l))) as HTMLSelectElement;
   const whoName = h('strong', {});
   const createForm = h(
     'div',
@@ -216,9 +245,7 @@ export function startGame(root: HTMLElement): void {
         class: 'create',
         onsubmit: (ev: Event) => {
           ev.preventDefault();
-          const players = Number(playersSelect.value);
-          const computers = Math.min(Number(computersSelect.value), players - 1);
-          client.request({ type: 'create_match', players, mode: modeSelect.value, ...(computers > 0 ? { computers, level: levelSelect.value } : {}) });
+          client.request(createMatchRequest(Number(playersSelect.value), modeSelect.value, Number(computersSelect.value), levelSelect.value));
         },
       },
       playersSelect,
@@ -247,7 +274,7 @@ export function startGame(root: HTMLElement): void {
       { 'data-match': ms.match },
       h('span', { class: 'match-id' }, `#${ms.match}`),
       ` ${ms.players} players, ${ms.mode} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
-      ms.seats.map((s) => (s.nickname ?? '—') + (s.computer ? ` (${s.computer})` : '')).join(', '),
+      lobbySeatsText(ms),
       ' ',
       ...seatButtons,
       h('button', { 'data-spectate': ms.match, onclick: () => client.spectate(ms.match) }, 'Watch'),
@@ -261,14 +288,13 @@ export function startGame(root: HTMLElement): void {
       clear(authSlot);
       authSlot.append(auth);
     }
-    whoName.textContent = m.nickname ?? '';
-    clear(listSlot);
-    listSlot.append(
+    if (whoName.textContent !== (m.nickname ?? '')) whoName.textContent = m.nickname ?? '';
+    patchChildren(listSlot, [
       h('h3', {}, 'Open matches'),
       m.open.length ? h('ul', { class: 'matches open' }, ...m.open.map((x) => matchRow(x, true))) : h('p', { class: 'hint' }, 'None yet: create one.'),
       h('h3', {}, 'Being played'),
       m.running.length ? h('ul', { class: 'matches running' }, ...m.running.map((x) => matchRow(x, false))) : h('p', { class: 'hint' }, 'None.'),
-    );
+    ]);
     return lobbyEl;
   };
 
@@ -276,9 +302,11 @@ export function startGame(root: HTMLElement): void {
     const wizards = wizardChoices(m.legal);
     const towers = towerChoices(m.legal);
     if (!wizards.length && !towers.length) return null;
+    // While seats are still being filled the panel stays in the flow: floating, it would
+    // cover the seat list's "Add a computer" and "remove".
     return h(
       'div',
-      { class: 'setup' },
+      { class: `setup ${m.status === 'lobby' ? 'in-flow' : ''}` },
       wizards.length ? h('span', {}, 'Choose a wizard: ', ...wizards.map((w) => h('button', { 'data-wizard': w, onclick: () => play({ type: 'choose_wizard', wizard: w }) }, `Wizard ${w}`))) : null,
       towers.length ? h('span', {}, ' Choose your towers: ', ...towers.map((t) => h('button', { class: `tw-btn tw-${t}`, 'data-tower': t, onclick: () => play({ type: 'choose_tower_color', color: t }) }, t))) : null,
     );
@@ -306,14 +334,30 @@ export function startGame(root: HTMLElement): void {
 
   const seatsBar = (m: MatchModel): HTMLElement => {
     const list = h('div', { class: 'seats' });
-    for (const s of m.seats) {
+    for (const s of seatsShown(m)) {
       list.append(
-        h('span', { class: `seat ${s.connected ? 'online' : 'offline'}`, 'data-seat-status': s.seat }, s.nickname ?? `seat ${s.seat} free`, s.computer ? ` (computer, ${s.computer})` : '', s.nickname && !s.connected ? ' (offline)' : ''),
+        h(
+          'span',
+          { class: `seat ${s.online ? 'online' : 'offline'} ${s.computer ? 'computer' : ''}`, 'data-seat-status': s.seat, 'data-computer': s.computer ?? undefined },
+          s.text,
+          s.removable ? h('button', { class: 'link', 'data-remove-computer': s.seat, onclick: () => client.request(removeComputerRequest(s.seat)) }, 'remove') : null,
+        ),
       );
     }
     // Waiting for players: the creator may give a free seat to the computer (the server says who may).
-    if (m.status === 'lobby' && m.mySeat !== null && m.seats.some((s) => s.nickname === null))
-      list.append(h('button', { 'data-add-computer': 1, onclick: () => client.request({ type: 'add_computer', level: levelSelect.value }) }, `Add a ${levelSelect.value} computer`));
+    if (canAddComputer(m)) {
+      list.append(
+        h(
+          'span',
+          { class: 'add-computer' },
+          // The level is read from the select on screen when clicked: redraws morph it in
+          // place, so the choice survives them.
+          h('button', { 'data-add-computer': 1, onclick: (ev: Event) => client.request(addComputerRequest(((ev.currentTarget as Element).parentElement?.querySelector('select[name=add-level]') as HTMLSelectElement | null)?.value ?? kLevels[0])) }, 'Add a computer'),
+          ' ',
+          h('select', { name: 'add-level', 'aria-label': 'computer level' }, ...kLevels.map((l) => h('option', { value: l }, l))),
+        ),
+      );
+    }
     const secs = deadlineSeconds(m, Date.now());
     if (m.deadline && secs !== null) list.append(h('span', { class: 'deadline', 'data-deadline': m.deadline.action }, deadlineText(m.deadline, secs)));
     return list;
@@ -355,32 +399,31 @@ export function startGame(root: HTMLElement): void {
       frame = { match: m.match, root, header, bars, table, chars, hand, boards, log };
     }
     const f = frame;
-    f.root.className = `match ${mine ? 'my-turn' : ''}`;
+    const rootClass = `match ${mine ? 'my-turn' : ''}`;
+    if (f.root.className !== rootClass) f.root.className = rootClass;
     f.root.dataset['match'] = String(m.match);
     f.root.dataset['seq'] = String(m.seq);
     f.root.dataset['seat'] = String(m.mySeat ?? -1);
     const leave = m.status === 'lobby' || m.mySeat === null
       ? h('button', { 'data-leave': 1, onclick: () => client.leave() }, m.mySeat === null ? 'Stop watching' : 'Leave')
       : h('button', { 'data-resign': 1, onclick: () => { if (window.confirm('Resign this match?')) play({ type: 'resign' }); } }, 'Resign');
-    clear(f.header);
-    f.header.append(
+    patchChildren(f.header, [
       h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${state.options.players} players, ${state.options.mode} · ${roundText(state)}`, ' ', leave),
       h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1 }, turnText(state, nm, m.mySeat ?? -1, m.toAct)),
       orderText(state, nm) ? h('div', { class: 'order' }, `Turn order: ${orderText(state, nm)}`) : '',
       seatsBar(m),
-    );
-    clear(f.bars);
-    for (const bar of [setupPanel(m), selectionBar(m, state)]) if (bar) f.bars.append(bar);
+    ]);
+    patchChildren(f.bars, [setupPanel(m), selectionBar(m, state)]);
     patchTable(f.table, inp);
     const selSig = JSON.stringify([selection.kind, selection.kind === 'character' ? [selection.draft, [...selection.choices.colors], [...selection.choices.swapA]] : null]);
-    const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`));
+    const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`) && flash);
     reconcile(f.chars, [{ key: 'characters', sig: JSON.stringify([state.characters, state.turn.active, m.legal, selSig, charKeys]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
     const handBoard = m.mySeat !== null ? state.boards[m.mySeat]?.hand : null;
     reconcile(f.hand, [{ key: 'hand', sig: JSON.stringify([handBoard, m.legal, selection.kind]), build: () => drawHand(inp) ?? h('div', {}) }]);
     patchBoards(f.boards, inp);
-    const atEnd = f.log.scrollTop + f.log.clientHeight >= f.log.scrollHeight - 4;
-    reconcile(f.log, m.log.map((l) => ({ key: String(l.seq), sig: l.text, build: () => h('li', { value: l.seq }, l.text) })));
-    if (atEnd) queueMicrotask(() => (f.log.scrollTop = f.log.scrollHeight));
+    const logCount = f.log.childElementCount;
+    patchLog(f.log, m.log);
+    if (logAtEnd && f.log.childElementCount !== logCount) queueMicrotask(() => (f.log.scrollTop = f.log.scrollHeight));
     return f.root;
   };
 
@@ -406,18 +449,22 @@ export function startGame(root: HTMLElement): void {
 
   function draw(): void {
     const t0 = performance.now();
+    // Layout is read before anything is written (a read after a write would force a
+    // second layout within the draw).
+    if (frame) logAtEnd = frame.log.scrollTop + frame.log.clientHeight >= frame.log.scrollHeight - 4;
+    if (isFullRedraw()) frame = null;
     const m = client.model.match;
     const state = m?.view?.state ?? null;
     const newEvent = Boolean(m && state && m.seq !== shownSeq && m.seq === shownSeq + 1 && lastMessageAt !== null);
     if (m && state && m.seq !== shownSeq) {
       changed = m.match === (root.dataset['shownMatch'] ? Number(root.dataset['shownMatch']) : -1) ? changedKeys(shownState, state) : new Set();
       if (selection.kind !== 'none') selection = { kind: 'none' }; // the choices were for the old state
+      flash = flash === 'a' ? 'b' : 'a';
       shownState = state;
       shownSeq = m.seq;
       root.dataset['shownMatch'] = String(m.match);
     }
-    clear(top);
-    top.append(h('h1', { class: 'brand' }, 'Eryantis'), ...[connectionBar(), notices(), gameOverScreen()].filter((x): x is HTMLElement => x !== null));
+    patchChildren(top, [h('h1', { class: 'brand' }, 'Eryantis'), connectionBar(), notices(), gameOverScreen()]);
     document.body.classList.toggle('in-match', Boolean(m && state));
     if (m && state) {
       const el = matchScreen(m);

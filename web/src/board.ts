@@ -2,7 +2,7 @@
 // middle, the characters, the hand and every school board. Drawn from a state
 // and what the player may click; every drawn thing also carries its facts in
 // data-* attributes (read by the browser tests, never by the app).
-import { h, s } from './dom.js';
+import { h, memo, morphAttrs, s } from './dom.js';
 import { type Keyed, reconcile, slot } from './patch.js';
 import {
   type StudentTargets,
@@ -44,6 +44,9 @@ export interface BoardInput {
   legal: Command[];
   selection: Selection;
   changed: Set<string>; // keys of things the last event changed (highlighted)
+  // Alternates with each new state: an element kept in place that changes again
+  // must get a new animation name, or its flash would not play again.
+  flash?: 'a' | 'b';
   onStudent(color: Color): void; // an entrance student
   onDining(): void;
   onGroup(group: number): void;
@@ -60,6 +63,10 @@ const CENTER = 320;
 
 export function seatName(names: string[], seat: number): string {
   return names[seat] || `seat ${seat}`;
+}
+
+function changedClass(inp: BoardInput, key: string): string {
+  return inp.changed.has(key) ? `changed flash-${inp.flash ?? 'a'}` : '';
 }
 
 function tileXY(tile: number): [number, number] {
@@ -109,7 +116,7 @@ function groupItems(inp: BoardInput): Keyed[] {
     const changed = inp.changed.has(key);
     items.push({
       key,
-      sig: JSON.stringify([g, grp, g === state.mother_nature, target, changed]),
+      sig: JSON.stringify([g, grp, g === state.mother_nature, target, changed && (inp.flash ?? 'a')]),
       build: () => groupNode(inp, g, target, changed),
     });
   }
@@ -120,7 +127,7 @@ function groupNode(inp: BoardInput, g: number, target: string | null, changed: b
   const { state } = inp;
   const grp = state.groups[g]!;
   const tiles = Array.from({ length: grp.tiles }, (_, i) => (grp.first_tile + i) % 12);
-  const cls = ['group', target ? 'target' : '', changed ? 'changed' : ''].join(' ');
+  const cls = ['group', target ? 'target' : '', changed ? changedClass(inp, `group-${grp.first_tile}`) : ''].join(' ');
   const node = s('g', {
     class: cls,
     'data-group': g,
@@ -177,7 +184,7 @@ function cloudItems(inp: BoardInput): Keyed[] {
     const changed = inp.changed.has(key);
     items.push({
       key,
-      sig: JSON.stringify([c, n, target, changed]),
+      sig: JSON.stringify([c, n, target, changed && (inp.flash ?? 'a')]),
       build: () => {
         const a = (i / n) * 2 * Math.PI - Math.PI / 2 + (n === 2 ? Math.PI / 2 : 0);
         const x = CENTER + (n === 2 ? 62 : 78) * Math.cos(a);
@@ -185,7 +192,7 @@ function cloudItems(inp: BoardInput): Keyed[] {
         return s(
           'g',
           {
-            class: `cloud ${target ? 'target' : ''} ${c.taken ? 'taken' : ''} ${changed ? 'changed' : ''}`,
+            class: `cloud ${target ? 'target' : ''} ${c.taken ? 'taken' : ''} ${changedClass(inp, key)}`,
             'data-cloud': i,
             'data-students': c.taken ? 'taken' : compactStudents(c.students),
             onclick: target ? () => inp.onCloud(i) : undefined,
@@ -229,16 +236,20 @@ export function drawSchool(inp: BoardInput, seat: number): SVGElement {
   const sel = inp.selection;
   const movable = mine && sel.kind === 'none' ? movableColors(inp.legal) : new Set<Color>();
   const svg = s('svg', { viewBox: `0 0 520 ${ROW_H * 5 + 12}`, class: 'school' });
-  // Entrance: one disc per student, sorted by colour, two columns.
+  // Entrance: one disc per student, sorted by colour, two columns. Each part is
+  // memoised by what it shows, so a redraw of the board morphs only the parts that changed.
   const entrance: Color[] = [];
   for (const c of COLORS) for (let i = 0; i < count(b.entrance, c); ++i) entrance.push(c);
-  svg.append(s('rect', { x: 4, y: 4, width: 72, height: ROW_H * 5, class: 'area' }));
+  const selSig = mine ? JSON.stringify([sel.kind, sel.kind === 'student' ? [sel.color, sel.targets.dining !== null] : sel.kind === 'character' ? [sel.draft.character, [...sel.choices.swapA], [...sel.choices.swapB]] : null, [...movable]]) : '';
+  const entranceG = memo(s('g', { class: 'entrance' }), JSON.stringify([entrance, selSig]));
+  svg.append(entranceG);
+  entranceG.append(s('rect', { x: 4, y: 4, width: 72, height: ROW_H * 5, class: 'area' }));
   for (let i = 0; i < Math.max(kEntranceSlots, entrance.length); ++i) {
     const c = entrance[i];
     const x = 22 + (i % 2) * 36;
     const y = 20 + Math.floor(i / 2) * ROW_H;
     if (!c) {
-      svg.append(s('circle', { cx: x, cy: y, r: 10, class: 'slot' }));
+      entranceG.append(s('circle', { cx: x, cy: y, r: 10, class: 'slot' }));
       continue;
     }
     let clickable = false;
@@ -256,7 +267,7 @@ export function drawSchool(inp: BoardInput, seat: number): SVGElement {
         onclick = () => inp.onStudent(c);
       }
     }
-    svg.append(
+    entranceG.append(
       s('circle', {
         cx: x,
         cy: y,
@@ -273,12 +284,13 @@ export function drawSchool(inp: BoardInput, seat: number): SVGElement {
   COLORS.forEach((c, row) => {
     const y = 20 + row * ROW_H;
     const target = diningTarget && sel.kind === 'student' && sel.color === c;
-    const rowNode = s('g', {
+    const prof = state.professors[c] === seat;
+    const rowNode = memo(s('g', {
       class: `dining-row ${target ? 'target' : ''}`,
       'data-dining': c,
       'data-count': count(b.dining, c),
       onclick: target ? () => inp.onDining() : minstrelSide?.has(c) ? () => inp.onDiningStudent(c) : undefined,
-    });
+    }), JSON.stringify([count(b.dining, c), prof, target, minstrelSide?.has(c) ?? false, expert]));
     rowNode.append(s('rect', { x: 88, y: y - 13, width: 318, height: 26, rx: 5, class: `row row-${c} ${minstrelSide?.has(c) ? 'pick' : ''}` }));
     for (let i = 0; i < 10; ++i) {
       const x = 104 + i * 30;
@@ -286,14 +298,15 @@ export function drawSchool(inp: BoardInput, seat: number): SVGElement {
       if (filled) rowNode.append(s('circle', { cx: x, cy: y, r: 10, class: `st st-${c}` }));
       else rowNode.append(s('circle', { cx: x, cy: y, r: 10, class: expert && i % 3 === 2 ? 'slot coin-seat' : 'slot' }));
     }
-    const prof = state.professors[c] === seat;
     rowNode.append(s('polygon', { points: `${424},${y - 11} ${436},${y} ${424},${y + 11} ${412},${y}`, class: prof ? `prof st-${c}` : 'prof-slot' }));
     svg.append(rowNode);
   });
   // Towers.
   const holds = b.tower_color && (state.options.players !== 4 || b.holds_towers);
+  const towers = memo(s('g', { class: 'towers' }), `${holds ? b.towers : 0} ${b.tower_color}`);
+  svg.append(towers);
   if (b.tower_color && holds) {
-    for (let i = 0; i < b.towers; ++i) svg.append(tower(458 + (i % 2) * 26, 22 + Math.floor(i / 2) * 36, b.tower_color, null));
+    for (let i = 0; i < b.towers; ++i) towers.append(tower(458 + (i % 2) * 26, 22 + Math.floor(i / 2) * 36, b.tower_color, null));
   }
   return svg;
 }
@@ -315,8 +328,18 @@ export function patchBoards(wrap: HTMLElement, inp: BoardInput): void {
     const selSig = mine ? JSON.stringify([sel.kind, sel.kind === 'student' ? [sel.color, sel.targets.dining !== null] : sel.kind === 'character' ? [sel.draft, [...sel.choices.swapA], [...sel.choices.swapB]] : null, inp.legal]) : '';
     items.push({
       key,
-      sig: JSON.stringify([state.boards[seat], professorsOf(state, seat), state.options, seat === acting, mine, inp.names[seat], inp.changed.has(key), selSig]),
-      build: () => boardNode(inp, seat, acting),
+      sig: JSON.stringify([state.boards[seat], professorsOf(state, seat), state.options, seat === acting, mine, inp.names[seat], inp.changed.has(key) && (inp.flash ?? 'a'), selSig]),
+      build: () => {
+        const node = boardShell(inp, seat, acting);
+        boardParts(node, inp, seat);
+        return node;
+      },
+      // The section's own attributes, then its header and school board each only when
+      // they changed: a turn passing changes a border, not two school boards.
+      update: (node) => {
+        morphAttrs(node, boardShell(inp, seat, acting));
+        boardParts(node, inp, seat);
+      },
     });
   }
   reconcile(wrap, items);
@@ -328,12 +351,28 @@ export function drawBoards(inp: BoardInput): HTMLElement {
   return wrap;
 }
 
-function boardNode(inp: BoardInput, seat: number, acting: number): HTMLElement {
+// A school board's section without its children (boardParts fills them).
+function boardShell(inp: BoardInput, seat: number, acting: number): HTMLElement {
   const { state } = inp;
   const b = state.boards[seat]!;
   const hand: number[] = [];
   for (let v = 1; v <= 10; ++v) if (b.hand & (1 << (v - 1))) hand.push(v);
   const key = `board-${seat}`;
+  return h('section', {
+    class: `board ${seat === acting ? 'acting' : ''} ${seat === inp.viewer ? 'mine' : ''} ${changedClass(inp, key)}`,
+    'data-board': seat,
+    'data-entrance': compactStudents(b.entrance),
+    'data-dining': compactStudents(b.dining),
+    'data-towers': b.towers,
+    'data-coins': b.coins,
+    'data-professors': professorsOf(state, seat),
+    'data-hand': hand.join(' '),
+  });
+}
+
+function boardParts(node: Element, inp: BoardInput, seat: number): void {
+  const { state } = inp;
+  const b = state.boards[seat]!;
   const team = state.options.players === 4 ? ` · team ${seat % 2 === 0 ? 'A' : 'B'}` : '';
   const facts = [
     b.tower_color ? `${b.tower_color} towers${b.tower_color && (state.options.players !== 4 || b.holds_towers) ? ` ${b.towers}` : ''}` : 'no towers yet',
@@ -341,26 +380,18 @@ function boardNode(inp: BoardInput, seat: number, acting: number): HTMLElement {
     b.played ? `played ${b.played} (MN ${motherNatureSteps(b.played)})` : b.skipped_planning ? 'skipped (absent)' : b.discard ? `last ${b.discard}` : '',
     b.wizard !== null ? `wizard ${b.wizard}` : '',
   ].filter(Boolean);
-  return h(
-      'section',
-      {
-        class: `board ${seat === acting ? 'acting' : ''} ${seat === inp.viewer ? 'mine' : ''} ${inp.changed.has(key) ? 'changed' : ''}`,
-        'data-board': seat,
-        'data-entrance': compactStudents(b.entrance),
-        'data-dining': compactStudents(b.dining),
-        'data-towers': b.towers,
-        'data-coins': b.coins,
-        'data-professors': professorsOf(state, seat),
-        'data-hand': hand.join(' '),
-      },
-      h(
-        'header',
-        {},
-        h('strong', {}, seatName(inp.names, seat), seat === inp.viewer ? ' (you)' : ''),
-        h('span', { class: 'facts' }, `${team ? team.slice(3) + ' · ' : ''}${facts.join(' · ')}`),
-      ),
-      drawSchool(inp, seat),
-    );
+  const name = `${seatName(inp.names, seat)}${seat === inp.viewer ? ' (you)' : ''}`;
+  const factsText = `${team ? team.slice(3) + ' · ' : ''}${facts.join(' · ')}`;
+  const mine = seat === inp.viewer;
+  const sel = inp.selection;
+  const schoolSig = JSON.stringify([
+    b.entrance, b.dining, b.towers, b.tower_color, b.holds_towers, professorsOf(state, seat), state.options, mine,
+    mine ? [sel.kind, sel.kind === 'student' ? [sel.color, sel.targets.dining !== null] : sel.kind === 'character' ? [sel.draft, [...sel.choices.swapA], [...sel.choices.swapB]] : null, inp.legal] : null,
+  ]);
+  reconcile(node, [
+    { key: 'header', sig: JSON.stringify([name, factsText]), build: () => h('header', {}, h('strong', {}, name), h('span', { class: 'facts' }, factsText)) },
+    { key: 'school', sig: schoolSig, build: () => drawSchool(inp, seat) },
+  ]);
 }
 
 // --- characters and hand --------------------------------------------------------
@@ -410,7 +441,7 @@ export function drawCharacters(inp: BoardInput): HTMLElement | null {
       h(
         'div',
         {
-          class: `card ${can ? 'target' : ''} ${drafting ? 'drafting' : ''} ${state.turn.active === card.id ? 'active' : ''} ${inp.changed.has(key) ? 'changed' : ''}`,
+          class: `card ${can ? 'target' : ''} ${drafting ? 'drafting' : ''} ${state.turn.active === card.id ? 'active' : ''} ${changedClass(inp, key)}`,
           'data-character': card.id,
           'data-cost': characterCost(card),
           title: CHARACTER_HINTS[card.id] ?? '',

@@ -3,7 +3,7 @@
 // backoff after a drop or a server restart (back in the seat, or back to the
 // match being watched). The socket, timers and storage are passed in, so the
 // tests drive it with fakes; the page passes WebSocket, setTimeout, localStorage.
-import { type Model, type Request, backToLobby, disconnected, initialModel, lobbyRequest, reduce } from './model.js';
+import { type Model, type Request, addNotice, backToLobby, disconnected, initialModel, lobbyRequest, reduce } from './model.js';
 import type { Command, ServerMessage } from './protocol.js';
 
 export interface SocketLike {
@@ -22,7 +22,7 @@ export interface StorageLike {
 }
 
 export interface ClientDeps {
-  open(): SocketLike;
+  open(url: string | null): SocketLike; // null: the page's own server; else a `redirect`'s `web`
   now(): number;
   setTimer(fn: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
@@ -32,6 +32,18 @@ export interface ClientDeps {
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'waiting';
+
+// A `redirect` being followed: shown to the player until the match is reached.
+export interface Redirecting {
+  match: number;
+  to: string; // the WebSocket address
+  hop: number; // 1..kMaxRedirects
+  reason: string;
+}
+
+// docs/protocol.md: at most 3 redirects in a row; a 4th is an error (a loop between
+// servers that disagree about who owns a match must not bounce the page forever).
+export const kMaxRedirects = 3;
 
 // Reconnect delays: quick first tries for a dropped Wi-Fi, then at most every 8 s
 // (a server restart of a few seconds is caught on the 3rd or 4th try).
@@ -46,6 +58,10 @@ export class Client {
   connection: ConnectionState = 'waiting';
   retryAt: number | null = null;
   replaced = false; // another connection took this nickname: do not fight over it
+  redirecting: Redirecting | null = null;
+  private hops = 0; // redirects followed in a row
+  private pending: Request | null = null; // the last join_match/spectate not yet answered
+  private repeat: Request | null = null; // to send again once logged in on the new server
   private socket: SocketLike | null = null;
   private nextId = 1;
   private attempts = 0;
@@ -53,6 +69,7 @@ export class Client {
   private commandCounter = 0;
   private readonly session: string;
   private listeners: Array<(msg: ServerMessage | null) => void> = [];
+  private savedWatching: string | null | undefined = undefined; // what the tab storage holds
 
   constructor(private readonly deps: ClientDeps) {
     this.session = Math.floor(deps.random() * 0xffffffff).toString(36);
@@ -75,11 +92,14 @@ export class Client {
     this.connect();
   }
 
-  private connect(): void {
+  // url: null for the page's own server. A reconnect after a drop goes there too:
+  // it redirects again if the match moved (a failover), while the node we were sent
+  // to may be the one that died.
+  private connect(url: string | null = null): void {
     this.timer = null;
     this.retryAt = null;
     this.connection = 'connecting';
-    const sock = this.deps.open();
+    const sock = this.deps.open(url);
     this.socket = sock;
     sock.onopen = () => {
       if (this.socket !== sock) return;
@@ -130,11 +150,53 @@ export class Client {
     this.connect();
   }
 
+  // Follow a `redirect`: close, connect to its `web`, log in again with the same
+  // nickname and token (welcome does), then repeat the request it answered (a
+  // resuming login needs no repeat: logging in there resumes the seat).
+  private redirected(msg: Extract<ServerMessage, { type: 'redirect' }>): void {
+    const fail = (text: string): void => {
+      this.redirecting = null;
+      this.hops = 0;
+      this.pending = null;
+      this.model = addNotice(this.model, 'REDIRECT', text, this.deps.now());
+    };
+    if (this.hops >= kMaxRedirects) {
+      return fail(`Match ${msg.match} could not be reached: the servers sent this page on more than ${kMaxRedirects} times in a row (last to ${msg.web ?? msg.address}: ${msg.reason}).`);
+    }
+    if (!msg.web) {
+      return fail(`Match ${msg.match} is served by ${msg.address}, which has no web address: it can be played from eryantis-cli there, not from this page.`);
+    }
+    this.hops += 1;
+    this.repeat = this.pending && this.pending['match'] === msg.match ? this.pending : null;
+    this.pending = null;
+    this.redirecting = { match: msg.match, to: msg.web, hop: this.hops, reason: msg.reason };
+    const sock = this.socket;
+    this.socket = null; // its close is ours: no reconnect
+    sock?.close();
+    this.attempts = 0;
+    this.connect(msg.web);
+  }
+
+  // A request that reached its match (or was refused there): the redirects ended.
+  private arrived(): void {
+    this.redirecting = null;
+    this.hops = 0;
+    this.pending = null;
+  }
+
   private receive(msg: ServerMessage): void {
+    if (msg.type === 'redirect') {
+      this.redirected(msg);
+      this.changed(msg);
+      return;
+    }
+    if (msg.type === 'joined' || msg.type === 'spectating' || msg.type === 'state' || msg.type === 'error') this.arrived();
+    if (msg.type === 'logged_in' && msg.match !== undefined) this.arrived(); // a seat resumed
     if (msg.type === 'welcome') {
       this.connection = 'open';
       this.attempts = 0;
       if (this.model.nickname) this.login(this.model.nickname);
+      else if (this.repeat) this.request(this.repeat);
       else if (this.model.watching) this.request({ type: 'spectate', match: this.model.watching });
       else {
         const step = lobbyRequest(this.model);
@@ -146,7 +208,9 @@ export class Client {
       this.deps.tokens.setItem(tokenKey(msg.nickname), msg.token);
       this.deps.tab.setItem('eryantis.nickname', msg.nickname);
       const watch = this.model.watching;
-      if (msg.match === undefined && watch) {
+      const again = this.repeat;
+      if (again) this.request(again); // the join or spectate a redirect answered
+      else if (msg.match === undefined && watch) {
         // A logged-in spectator: login ended the watching; take it up again.
         this.request({ type: 'spectate', match: watch });
       }
@@ -159,8 +223,13 @@ export class Client {
     if (msg.type === 'shutdown' && /another connection/.test(msg.message)) this.replaced = true;
     const step = reduce(this.model, msg, this.deps.now());
     this.model = step.model;
-    if (this.model.watching) this.deps.tab.setItem('eryantis.watching', String(this.model.watching));
-    else this.deps.tab.removeItem('eryantis.watching');
+    // Written only when it changes: a storage write per message cost 0.6 ms of each event's draw.
+    const watching = this.model.watching ? String(this.model.watching) : null;
+    if (watching !== this.savedWatching) {
+      if (watching) this.deps.tab.setItem('eryantis.watching', watching);
+      else this.deps.tab.removeItem('eryantis.watching');
+      this.savedWatching = watching;
+    }
     for (const r of step.requests) {
       if (r.type === 'pong') this.sendRaw(r);
       else this.request(r);
@@ -179,6 +248,12 @@ export class Client {
   }
 
   request(req: Request): boolean {
+    if (req.type === 'join_match' || req.type === 'spectate') {
+      // Remembered for a redirect; a new one from the player starts a new count.
+      if (req !== this.repeat) this.hops = 0;
+      this.pending = req;
+    }
+    if (req === this.repeat) this.repeat = null;
     return this.sendRaw({ ...req, id: this.nextId++ });
   }
 
@@ -192,6 +267,7 @@ export class Client {
   logout(): void {
     this.deps.tab.removeItem('eryantis.nickname');
     this.deps.tab.removeItem('eryantis.watching');
+    this.savedWatching = null;
     this.model = initialModel();
     const sock = this.socket;
     this.socket = null;

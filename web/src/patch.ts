@@ -1,11 +1,17 @@
 // Keyed in-place updates: a redraw keeps every child whose key and signature did
-// not change, still attached, so the browser neither rebuilds nor restyles nor
-// lays it out again. An event changes one or two island groups and boards; the
-// rest of the page stays as it is.
+// not change, untouched, so the browser neither rebuilds nor restyles nor lays it
+// out again; a child whose signature changed is morphed (dom.ts): its elements
+// stay, only the attributes and texts that differ are written. An event changes
+// one or two island groups and boards; the rest of the page stays as it is.
+import { isFullRedraw, morph } from './dom.js';
+
 export interface Keyed {
   key: string;
   sig: string; // everything the drawing depends on (handlers read current state when clicked)
   build(): Element;
+  // Brings a kept element up to date itself (e.g. its own keyed parts) instead of a
+  // build and a morph of the whole subtree.
+  update?(node: Element): void;
 }
 
 const sigs = new WeakMap<Element, string>();
@@ -22,13 +28,23 @@ export function reconcile(parent: Element, items: Keyed[]): void {
   items.forEach((item, i) => {
     const prev = old.get(item.key);
     let node: Element;
-    if (prev && sigs.get(prev) === item.sig) {
+    if (prev && sigs.get(prev) === item.sig && !isFullRedraw()) {
       node = prev;
-    } else {
-      node = item.build();
-      keys.set(node, item.key);
+    } else if (prev && item.update && !isFullRedraw()) {
+      item.update(prev);
+      node = prev;
       sigs.set(node, item.sig);
-      if (prev) prev.replaceWith(node);
+    } else {
+      const fresh = item.build();
+      if (prev && !isFullRedraw() && prev.nodeName === fresh.nodeName && prev.namespaceURI === fresh.namespaceURI) {
+        morph(prev, fresh);
+        node = prev;
+      } else {
+        node = fresh;
+        keys.set(node, item.key);
+        if (prev) prev.replaceWith(node);
+      }
+      sigs.set(node, item.sig);
     }
     old.delete(item.key);
     const at = parent.children[i];

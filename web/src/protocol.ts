@@ -137,6 +137,9 @@ export type ServerMessage =
   | { type: 'left'; id?: Id; match: number }
   | { type: 'spectating'; id?: Id; match: number }
   | { type: 'unwatched'; id?: Id }
+  // Another server of the cluster serves the match (docs/protocol.md, issue 16): `web`
+  // is its WebSocket address for browsers (null: it has none), `address` its TCP one.
+  | { type: 'redirect'; id?: Id; address: string; web: string | null; match: number; reason: string }
   | {
       type: 'state';
       id?: Id;

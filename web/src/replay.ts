@@ -250,6 +250,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     return { root, pos, scrub, jump, error, board, eventLine, turn, order, table, chars, boards };
   }
 
+  let flash: 'a' | 'b' = 'a'; // alternates per board drawn: a kept element's flash plays again
   function draw(at: AtResponse | null): void {
     const t0 = performance.now();
     const c = current!;
@@ -275,6 +276,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       const state = at.view.state;
       const changed = changedKeys(c.shown, state);
       c.shown = state;
+      flash = flash === 'a' ? 'b' : 'a';
       const inp: BoardInput = {
         state,
         names,
@@ -282,6 +284,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
         legal: [],
         selection: { kind: 'none' },
         changed,
+        flash,
         onStudent: () => {},
         onDining: () => {},
         onGroup: () => {},
@@ -299,7 +302,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       const order = orderText(state, names);
       f.order.textContent = order ? `Turn order: ${order}` : '';
       patchTable(f.table, inp);
-      const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`));
+      const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`) && flash);
       reconcile(f.chars, [{ key: 'characters', sig: JSON.stringify([state.options.mode, state.characters, state.turn.active, charKeys]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
       patchBoards(f.boards, inp);
       root.dataset['drawnSeq'] = String(c.seq);

@@ -1,0 +1,63 @@
+// Computer players in the page (issue 15, docs/protocol.md `add_computer`): the
+// requests the forms and buttons send and how seats held by a computer are shown.
+// Pure, so the unit tests check exactly what the page sends and shows.
+import type { MatchModel, Request } from './model.js';
+import type { MatchSummary, SeatInfo } from './protocol.js';
+
+export const kLevels = ['greedy', 'strong', 'random'] as const; // the form's order: the default first
+
+// The create form: `computers` seats for the computer at `level`; a match keeps at
+// least one seat for its creator, and no computer means no level sent.
+export function createMatchRequest(players: number, mode: string, computers: number, level: string): Request {
+  const n = Math.max(0, Math.min(computers, players - 1));
+  return { type: 'create_match', players, mode, ...(n > 0 ? { computers: n, level } : {}) };
+}
+
+export function addComputerRequest(level: string): Request {
+  return { type: 'add_computer', level };
+}
+
+export function removeComputerRequest(seat: number): Request {
+  return { type: 'remove_computer', seat };
+}
+
+// Seats may change only while the match waits for players, and only its creator may
+// change them; the page does not know who created it, so every seated player is
+// offered the buttons and the server's refusal (NOT_CREATOR) is shown in words.
+function seatsEditable(m: MatchModel): boolean {
+  return m.status === 'lobby' && m.mySeat !== null;
+}
+
+export function canAddComputer(m: MatchModel): boolean {
+  return seatsEditable(m) && m.seats.some((s) => s.nickname === null);
+}
+
+export interface SeatShown {
+  seat: number;
+  text: string;
+  computer: string | null; // its level
+  online: boolean;
+  removable: boolean; // a "remove" button frees it
+}
+
+export function seatText(s: SeatInfo): string {
+  if (s.nickname === null) return `seat ${s.seat} free`;
+  if (s.computer) return `${s.nickname} (computer, ${s.computer})`;
+  return s.connected ? s.nickname : `${s.nickname} (offline)`;
+}
+
+// The match screen's seat list.
+export function seatsShown(m: MatchModel): SeatShown[] {
+  return m.seats.map((s) => ({
+    seat: s.seat,
+    text: seatText(s),
+    computer: s.computer ?? null,
+    online: s.connected,
+    removable: Boolean(s.computer) && seatsEditable(m),
+  }));
+}
+
+// A lobby row's seats: "alice, Computer 1 (strong), —".
+export function lobbySeatsText(ms: MatchSummary): string {
+  return ms.seats.map((s) => (s.nickname ?? '—') + (s.computer ? ` (${s.computer})` : '')).join(', ');
+}
