@@ -3,7 +3,9 @@
 // fills the matches (the server's computer players, if asked for, take seats 1..K),
 // plays random legal moves chosen on each bot's mirrored state, over TCP or a
 // WebSocket (--ws, --url ws://...), and reports throughput, ack latency and errors
-// (see docs/performance.md and, with computer players, docs/bots.md).
+// (see docs/performance.md and, with computer players, docs/bots.md). With --nodes,
+// a match's bots start on different nodes of a cluster and follow the redirects to
+// the node serving it (counted: docs/cluster-demo.md).
 #include <CLI/CLI.hpp>
 
 #include "bot.hpp"
