@@ -87,15 +87,15 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# The command line that runs a program unprivileged: itself, or through setpriv as
-# root. --pdeathsig: the program dies with this script even if it is SIGKILLed.
-as_user() {
-  if [[ "$(id -u)" -eq 0 ]]; then
-    /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --pdeathsig=SIGQUIT -- "$@"
-  else
-    /usr/bin/setpriv --pdeathsig=SIGQUIT -- "$@"
-  fi
-}
+# The prefix that runs a program unprivileged: setpriv as `nobody` when root. A
+# prefix, not a function, so that `... &` gives the program's own pid in $! (a
+# function in the background is a subshell). --pdeathsig: the program dies with
+# this script even if it is SIGKILLed.
+if [[ "$(id -u)" -eq 0 ]]; then
+  AS_USER=(/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --pdeathsig=SIGQUIT --)
+else
+  AS_USER=(/usr/bin/setpriv --pdeathsig=SIGQUIT --)
+fi
 
 # Waits up to $2 seconds for $1 to contain $3; fails when process $4 died.
 wait_for_line() {
@@ -117,14 +117,14 @@ if [[ "$(id -u)" -eq 0 ]]; then
 fi
 chmod 700 "$PG_DIR"
 echo "cluster-demo: initdb into $PG_DIR (PostgreSQL from $PG_BIN)"
-if ! as_user "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U eryantis -E UTF8 --locale=C \
+if ! "${AS_USER[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U eryantis -E UTF8 --locale=C \
     --no-sync > "$WORK/initdb.log" 2>&1; then
   cat "$WORK/initdb.log" >&2
   exit 1
 fi
 PG_PORT="$(free_port)"
 # Only the Unix socket in $PG_DIR (listen_addresses empty): nothing else can reach it.
-as_user "$PG_BIN/postgres" -D "$PG_DIR/data" -k "$PG_DIR" -p "$PG_PORT" \
+"${AS_USER[@]}" "$PG_BIN/postgres" -D "$PG_DIR/data" -k "$PG_DIR" -p "$PG_PORT" \
   -c listen_addresses= -c max_connections=100 > "$WORK/postgres.log" 2>&1 &
 PG_PID=$!
 for _ in $(seq 300); do
