@@ -281,4 +281,21 @@ TEST_F(EndToEnd, ABotStopsFollowingALoopOfRedirects) {
   EXPECT_EQ(r["games_finished"].GetUint64(), 0u);
 }
 
+// A node that is down: a bot that starts there tries the next one of --nodes.
+TEST_F(EndToEnd, BotsTryTheNextNodeWhenOneIsDown) {
+  ASSERT_NO_FATAL_FAILURE(start_server());
+  const int down = eryantis::test::free_port();  // nobody listens there
+  ASSERT_GT(down, 0);
+  auto bot = start_bot(
+      "--matches 1 --players 2 --mode simple --games 1 --duration 60 --seed 4",
+      "127.0.0.1:" + std::to_string(down) + ",127.0.0.1:" + std::to_string(server_->port()));
+  rapidjson::Document r;
+  const int rc = finish_bot(*bot, r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_GE(r["games_finished"].GetUint64(), 1u);
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+}
+
 }  // namespace

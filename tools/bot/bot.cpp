@@ -211,6 +211,7 @@ void Bot::handle(const ServerMessage& m) {
         break;
       }
       hops_.reset();
+      node_tries_ = 0;
       if (offline_since_) {
         ++st.reconnects;
         offline_since_.reset();
@@ -495,12 +496,20 @@ void Bot::on_redirect(const ServerMessage& m) {
   connect();
 }
 
+client::Endpoint Bot::next_node() {
+  const auto& nodes = runner_.options().nodes;
+  if (nodes.size() < 2) return home_;
+  const std::size_t first = static_cast<std::size_t>(table_.index() + index_) % nodes.size();
+  ++node_tries_;
+  return nodes[(first + node_tries_) % nodes.size()];
+}
+
 void Bot::on_closed(std::string_view reason) {
   if (runner_.stopping()) return;
-  // The node a redirect sent us to is lost: start again from the first one (any
-  // node redirects to the match's new owner).
+  // A node that cannot be reached (dead, or lost before the login): the next one
+  // of --nodes, starting from the first; any node redirects to the match's owner.
   if (phase_ == Phase::Connecting || phase_ == Phase::Greeting || phase_ == Phase::LoggingIn)
-    node_ = home_;
+    node_ = next_node();
   repeat_line_.clear();
   const bool was_connecting = phase_ == Phase::Connecting;
   went_offline(false);

@@ -172,6 +172,8 @@ class Bot final : public client::LineConnection::Handler {
   // A node sent us to the one serving our match: go there and log in (then repeat
   // the join it answered).
   void on_redirect(const client::ServerMessage& m);
+  // Where to try after a node could not be reached (home_ without --nodes).
+  client::Endpoint next_node();
   void schedule_reconnect(std::uint64_t delay_ms);
   void login();
   // Client-side pacing under the server's per-connection rate limit: every request
@@ -188,7 +190,8 @@ class Bot final : public client::LineConnection::Handler {
   client::Endpoint home_;  // where the bot starts and goes back to when a node is lost
   client::Endpoint node_;  // where it is connected now (home_ until a redirect)
   client::RedirectHops hops_;
-  std::string repeat_line_;  // the redirected join, sent again once logged in there
+  std::size_t node_tries_ = 0;  // nodes tried in a row without a login
+  std::string repeat_line_;     // the redirected join, sent again once logged in there
   client::LineConnection conn_;
   client::MatchMirror mirror_;
   rules::Prng prng_;
