@@ -50,6 +50,7 @@ MessageType type_of(std::string_view t) {
       {"pong", MessageType::Pong},
       {"ping", MessageType::Ping},
       {"shutdown", MessageType::Shutdown},
+      {"redirect", MessageType::Redirect},
   };
   for (const auto& [name, type] : kTypes)
     if (name == t) return type;
@@ -198,6 +199,12 @@ void fill(const Value& doc, ServerMessage& m) {
     case MessageType::Error:
       read_string(doc, "code", m.code);
       break;
+    case MessageType::Redirect:
+      read_string(doc, "address", m.address);
+      read_string(doc, "reason", m.reason);
+      if (const Value* v = present_member(doc, "web"); v && v->IsString())
+        m.web = std::string(v->GetString(), v->GetStringLength());
+      break;
     default:
       break;
   }
@@ -237,6 +244,8 @@ std::string_view message_type_name(MessageType t) {
       return "ping";
     case MessageType::Shutdown:
       return "shutdown";
+    case MessageType::Redirect:
+      return "redirect";
     case MessageType::Unknown:
       break;
   }

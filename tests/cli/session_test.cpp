@@ -19,7 +19,10 @@ namespace {
 
 class FakeHost final : public SessionHost {
  public:
-  void connect() override { ++connects; }
+  void connect(const std::string& host, int port) override {
+    ++connects;
+    connected_to = host + ":" + std::to_string(port);
+  }
   void send(std::string_view line) override { sent.emplace_back(line); }
   void print(const std::string& text) override { printed += text + "\n"; }
   void after(std::uint64_t delay_ms, std::function<void()> callback) override {
@@ -44,6 +47,7 @@ class FakeHost final : public SessionHost {
   }
 
   int connects = 0;
+  std::string connected_to;  // the last connect's host:port
   int quits = 0;
   std::uint64_t clock_ms = 1000000;
   std::vector<std::string> sent;
@@ -427,6 +431,104 @@ TEST_F(SessionTest, HelpOnACharacterAndOnTheTurn) {
   EXPECT_TRUE(host_.printed_text("A round, for each player in turn:"));
   s->typed("help dragon");
   EXPECT_TRUE(host_.printed_text("? no help on \"dragon\""));
+}
+
+// issue 16: a node that does not serve the match redirects; the client moves
+// there with its token, repeats the request with its id, and says so.
+TEST_F(SessionTest, ARedirectIsFollowedAndTheRequestRepeated) {
+  auto s = logged_in(false);
+  s->typed("join 12");
+  s->typed("list");  // waits for the join's answer, wherever it comes from
+  ASSERT_EQ(host_.sent.size(), 1u);
+  const std::string join = host_.sent[0];
+  EXPECT_EQ(join, R"({"type":"join_match","id":1,"match":12})");
+  host_.sent.clear();
+  s->line(
+      R"({"type":"redirect","id":1,"address":"127.0.0.1:7002","web":null,"match":12,"reason":"node b"})");
+  EXPECT_TRUE(host_.printed_text("match 12 is served by 127.0.0.1:7002: moving there (node b)"));
+  EXPECT_EQ(host_.connects, 2);
+  EXPECT_EQ(host_.connected_to, "127.0.0.1:7002");
+  EXPECT_TRUE(host_.sent.empty());
+  s->connected();
+  ASSERT_EQ(host_.sent.size(), 2u);  // hello, login with the token of the first node
+  EXPECT_EQ(host_.sent[1], R"({"type":"login","id":"login","nickname":"alice","token":"tok-1"})");
+  s->line(R"({"type":"logged_in","id":"login","nickname":"alice","token":"tok-1"})");
+  ASSERT_EQ(host_.sent.size(), 3u);
+  EXPECT_EQ(host_.sent[2], join);  // the same request, the same id
+  EXPECT_TRUE(host_.printed_text("logged in as alice on 127.0.0.1:7002"));
+  EXPECT_EQ(client::TokenStore(dir_.path() / "tokens").get("127.0.0.1:7002", "alice"), "tok-1");
+  s->line(R"({"type":"joined","id":1,"match":12,"seat":1})");
+  EXPECT_TRUE(host_.printed_text("joined match 12 as seat 1"));
+  ASSERT_EQ(host_.sent.size(), 4u);  // now the next typed line goes
+  EXPECT_TRUE(host_.sent_type("list_matches"));
+
+  // A lost connection reconnects to the node it was on.
+  s->closed("reset");
+  host_.fire_timers();
+  EXPECT_EQ(host_.connected_to, "127.0.0.1:7002");
+}
+
+// A resuming login answered with a redirect: log in there, nothing to repeat.
+TEST_F(SessionTest, ARedirectedLoginLogsInAtTheOtherNode) {
+  auto s = make(false);
+  s->start();
+  s->connected();
+  host_.sent.clear();
+  s->line(R"({"type":"redirect","id":"login","address":"127.0.0.1:7003","match":5})");
+  EXPECT_TRUE(host_.printed_text("match 5 is served by 127.0.0.1:7003: moving there"));
+  EXPECT_EQ(host_.connected_to, "127.0.0.1:7003");
+  s->connected();
+  ASSERT_EQ(host_.sent.size(), 2u);
+  EXPECT_TRUE(host_.sent_type("login"));
+  s->line(
+      R"({"type":"logged_in","id":"login","nickname":"alice","token":"tok-9","match":5,"seat":0})");
+  EXPECT_TRUE(host_.printed_text("back in match 5 (seat 0)"));
+  EXPECT_EQ(host_.sent.size(), 2u);  // no repeat
+  // The node a redirect named dies: after a failed reconnection, the first node again.
+  s->closed("reset");
+  host_.fire_timers();
+  EXPECT_EQ(host_.connected_to, "127.0.0.1:7003");
+  s->closed("connection refused");
+  host_.fire_timers();
+  EXPECT_EQ(host_.connected_to, "127.0.0.1:7777");
+}
+
+// Nodes that disagree must not bounce the client for ever: the 4th redirect in a
+// row is an error shown to the person, and the input goes on.
+TEST_F(SessionTest, ALoopOfRedirectsStopsAfterThree) {
+  auto s = logged_in(false);
+  s->typed("watch 3");
+  s->typed("list");
+  for (int hop = 1; hop <= 4; ++hop) {
+    const std::string port = std::to_string(7000 + hop);
+    s->line(R"({"type":"redirect","id":1,"address":"127.0.0.1:)" + port + R"(","match":3})");
+    if (hop == 4) break;
+    EXPECT_EQ(host_.connected_to, "127.0.0.1:" + port);
+    s->connected();
+    s->line(R"({"type":"logged_in","id":"login","nickname":"alice","token":"tok-1"})");
+    EXPECT_EQ(host_.sent.back(), R"({"type":"spectate","id":1,"match":3})");
+  }
+  EXPECT_EQ(host_.connects, 4);  // the first node and three hops, not a fourth
+  EXPECT_TRUE(host_.printed_text("✗ TOO_MANY_REDIRECTS: match 3 is served by 127.0.0.1:7004"));
+  EXPECT_TRUE(host_.sent_type("list_matches"));  // the request is over
+  EXPECT_FALSE(s->quitting());
+
+  // A real answer starts the count again.
+  host_.sent.clear();
+  s->line(R"({"type":"match_list","id":2,"open":[],"running":[]})");
+  s->typed("join 3");
+  s->line(R"({"type":"redirect","id":3,"address":"127.0.0.1:7005","match":3})");
+  EXPECT_EQ(host_.connected_to, "127.0.0.1:7005");
+}
+
+TEST_F(SessionTest, ARedirectWithoutAnAddressIsAnError) {
+  auto s = logged_in(false);
+  s->typed("join 2");
+  s->line(R"({"type":"redirect","id":1,"address":"nowhere","match":2})");
+  EXPECT_TRUE(host_.printed_text("✗ REDIRECT: bad \"address\" nowhere"));
+  EXPECT_EQ(host_.connects, 1);
+  s->typed("list");
+  EXPECT_TRUE(host_.sent_type("list_matches"));
 }
 
 }  // namespace

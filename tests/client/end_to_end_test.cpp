@@ -5,14 +5,17 @@
 
 #include "eryantis/codec/json.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cli/fake_server.hpp"
 #include "support/child_process.hpp"
 #include "support/network.hpp"
 #include "support/polling.hpp"
@@ -33,9 +36,15 @@ class EndToEnd : public ::testing::Test {
   }
 
   // Starts the bot (in the background); its JSON report is the last line of bot.out.
-  std::unique_ptr<eryantis::test::ChildProcess> start_bot(const std::string& args) {
-    std::vector<std::string> argv = {ERYANTIS_BOT_BIN, "--port", std::to_string(server_->port()),
-                                     "--json", "--quiet"};
+  // `nodes` non-empty: --nodes (a cluster) in place of --port.
+  std::unique_ptr<eryantis::test::ChildProcess> start_bot(const std::string& args,
+                                                          const std::string& nodes = {}) {
+    std::vector<std::string> argv = {ERYANTIS_BOT_BIN, "--json", "--quiet"};
+    if (nodes.empty()) {
+      argv.insert(argv.end(), {"--port", std::to_string(server_->port())});
+    } else {
+      argv.insert(argv.end(), {"--nodes", nodes});
+    }
     std::istringstream words(args);
     for (std::string w; words >> w;) argv.push_back(w);
     return std::make_unique<eryantis::test::ChildProcess>(eryantis::test::Spawn{
@@ -195,6 +204,98 @@ TEST_F(EndToEnd, EveryTablePlaysAgainAfterServerKills) {
   ASSERT_TRUE(r.HasMember("tables_in_outage") && r.HasMember("recovery_max_ms"));
   EXPECT_EQ(r["tables_in_outage"].GetUint64(), 0u) << bot_log();
   EXPECT_GE(r["recovery_max_ms"].GetInt64(), 0) << bot_log();
+}
+
+// A node that serves no match (a fake: it logs anyone in and redirects every
+// join_match to `to`). Each line's answer, as a cluster node would give it.
+eryantis::test::FakeServer redirecting_node(const std::function<int()>& to) {
+  return eryantis::test::FakeServer([to](const std::string& line) -> std::string {
+    if (line.find(R"("type":"hello")") != std::string::npos)
+      return R"({"type":"welcome","protocol":1,"server":"fake-node"})"
+             "\n";
+    if (line.find(R"("type":"login")") != std::string::npos)
+      return R"({"type":"logged_in","nickname":"bot"})"
+             "\n";
+    if (line.find(R"("type":"join_match")") != std::string::npos) {
+      const auto at = line.find(R"("match":)");
+      const std::string match = at == std::string::npos
+                                    ? "0"
+                                    : line.substr(at + 8, line.find_first_of(",}", at) - at - 8);
+      return R"({"type":"redirect","address":"127.0.0.1:)" + std::to_string(to()) +
+             R"(","web":null,"match":)" + match +
+             R"(,"reason":"another node serves it"})"
+             "\n";
+    }
+    return {};
+  });
+}
+
+// issue 16: a match's second bot starts on another node (--nodes), is redirected
+// to the one serving the match, logs in there, repeats its join and plays.
+TEST_F(EndToEnd, BotsFollowARedirectToTheNodeServingTheMatch) {
+  ASSERT_NO_FATAL_FAILURE(start_server());
+  const int real = server_->port();
+  auto node_b = redirecting_node([real] { return real; });
+  ASSERT_GT(node_b.port(), 0);
+  auto bot = start_bot(
+      "--matches 1 --players 2 --mode simple --games 2 --duration 60 --seed 3",
+      "127.0.0.1:" + std::to_string(real) + ",127.0.0.1:" + std::to_string(node_b.port()));
+  rapidjson::Document r;
+  const int rc = finish_bot(*bot, r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_GE(r["games_finished"].GetUint64(), 2u);
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  EXPECT_GE(r["redirects"].GetUint64(), 1u) << bot_log();
+  EXPECT_EQ(r["redirect_loops"].GetUint64(), 0u);
+  // The join went to node b first, then again (the same line) to the real server.
+  bool joined_at_b = false;
+  for (const auto& line : node_b.received())
+    joined_at_b = joined_at_b || line.find(R"("type":"join_match")") != std::string::npos;
+  EXPECT_TRUE(joined_at_b);
+}
+
+// Nodes that keep sending the bot on (here: back to the same node) are followed
+// three times in a row; the 4th is counted as an error, not followed.
+TEST_F(EndToEnd, ABotStopsFollowingALoopOfRedirects) {
+  ASSERT_NO_FATAL_FAILURE(start_server());
+  std::atomic<int> self{0};
+  auto node_b = redirecting_node([&self] { return self.load(); });
+  self = node_b.port();
+  auto bot = start_bot("--matches 1 --players 2 --mode simple --duration 2 --seed 3",
+                       "127.0.0.1:" + std::to_string(server_->port()) +
+                           ",127.0.0.1:" + std::to_string(node_b.port()));
+  rapidjson::Document r;
+  const int rc = finish_bot(*bot, r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 1) << bot_log();  // an unexpected error: the loop
+  const auto loops = r["redirect_loops"].GetUint64();
+  EXPECT_GE(loops, 1u) << bot_log();
+  ASSERT_TRUE(r["errors"].HasMember("TOO_MANY_REDIRECTS")) << bot_log();
+  EXPECT_EQ(r["errors"]["TOO_MANY_REDIRECTS"].GetUint64(), loops);
+  // Three followed per loop (the last loop may be cut short by the end of the run).
+  EXPECT_GE(r["redirects"].GetUint64(), 3 * loops);
+  EXPECT_LE(r["redirects"].GetUint64(), 3 * loops + 3);
+  EXPECT_EQ(r["games_finished"].GetUint64(), 0u);
+}
+
+// A node that is down: a bot that starts there tries the next one of --nodes.
+TEST_F(EndToEnd, BotsTryTheNextNodeWhenOneIsDown) {
+  ASSERT_NO_FATAL_FAILURE(start_server());
+  const int down = eryantis::test::free_port();  // nobody listens there
+  ASSERT_GT(down, 0);
+  auto bot = start_bot(
+      "--matches 1 --players 2 --mode simple --games 1 --duration 60 --seed 4",
+      "127.0.0.1:" + std::to_string(down) + ",127.0.0.1:" + std::to_string(server_->port()));
+  rapidjson::Document r;
+  const int rc = finish_bot(*bot, r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_GE(r["games_finished"].GetUint64(), 1u);
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "eryantis/rules/random_game.hpp"
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/rules/random_game.hpp"
 
 namespace eryantis::client {
 namespace {

@@ -30,6 +30,8 @@ Bot::Bot(Runner& runner, Table& table, int index, std::string nickname, std::uin
       table_(table),
       index_(index),
       nickname_(std::move(nickname)),
+      home_(runner.options().first_node(table.index(), index)),
+      node_(home_),
       conn_(runner.pool(), *this),
       prng_(seed),
       chaos_rng_(seed ^ 0xc4a05ULL) {}
@@ -37,7 +39,7 @@ Bot::Bot(Runner& runner, Table& table, int index, std::string nickname, std::uin
 void Bot::connect() {
   if (phase_ == Phase::Dead || runner_.stopping()) return;
   phase_ = Phase::Connecting;
-  conn_.connect(runner_.options().endpoint());
+  conn_.connect(node_);
 }
 
 void Bot::on_connected() {
@@ -200,6 +202,16 @@ void Bot::handle(const ServerMessage& m) {
       break;
     case MessageType::LoggedIn: {
       token_ = m.token;
+      if (!repeat_line_.empty()) {
+        // Here after a redirect: the join goes again (its answer resets the hops).
+        phase_ = Phase::Joining;
+        spend_token();
+        conn_.send(repeat_line_);
+        repeat_line_.clear();
+        break;
+      }
+      hops_.reset();
+      node_tries_ = 0;
       if (offline_since_) {
         ++st.reconnects;
         offline_since_.reset();
@@ -221,6 +233,7 @@ void Bot::handle(const ServerMessage& m) {
       break;
     }
     case MessageType::Joined:
+      hops_.reset();
       phase_ = Phase::InMatch;
       mirror_.clear();
       acked_seq_ = 0;
@@ -281,6 +294,9 @@ void Bot::handle(const ServerMessage& m) {
       break;
     case MessageType::Shutdown:
       // The server closes next; on_closed reconnects.
+      break;
+    case MessageType::Redirect:
+      on_redirect(m);
       break;
     default:
       break;
@@ -457,8 +473,56 @@ void Bot::went_offline(bool intentional) {
   }
 }
 
+void Bot::on_redirect(const ServerMessage& m) {
+  Stats& st = runner_.stats();
+  auto to = client::redirect_endpoint(m, node_.websocket());
+  const bool follow = to.has_value() && hops_.follow();
+  if (!to) {
+    ++st.errors["BAD_REDIRECT"];
+    if (!runner_.options().quiet)
+      std::fprintf(stderr, "eryantis-bot: %s: %s\n", nickname_.c_str(), to.error().c_str());
+  } else if (!follow) {
+    ++st.redirect_loops;
+    ++st.errors["TOO_MANY_REDIRECTS"];
+  }
+  // A join answered with a redirect is repeated there; a login (resuming a seat)
+  // or a redirect of its own (the match moved) needs only the login.
+  const bool repeat = phase_ == Phase::Joining && !join_line_.empty();
+  const std::string join = join_line_;
+  const auto outage = offline_since_;
+  conn_.close();
+  went_offline(true);
+  offline_since_ = outage;  // moving is not an outage: only a lost connection is
+  if (!follow) {
+    // Not followable: start again from the first node after a pause, as after a
+    // lost connection (its login lands in the lobby and the table seats it again).
+    hops_.reset();
+    node_ = home_;
+    schedule_reconnect(backoff_ms_);
+    backoff_ms_ = std::min<std::uint64_t>(backoff_ms_ * 2, 500);
+    return;
+  }
+  ++st.redirects;
+  if (repeat) repeat_line_ = join;
+  node_ = *to;
+  connect();
+}
+
+client::Endpoint Bot::next_node() {
+  const auto& nodes = runner_.options().nodes;
+  if (nodes.size() < 2) return home_;
+  const std::size_t first = static_cast<std::size_t>(table_.index() + index_) % nodes.size();
+  ++node_tries_;
+  return nodes[(first + node_tries_) % nodes.size()];
+}
+
 void Bot::on_closed(std::string_view reason) {
   if (runner_.stopping()) return;
+  // A node that cannot be reached (dead, or lost before the login): the next one
+  // of --nodes, starting from the first; any node redirects to the match's owner.
+  if (phase_ == Phase::Connecting || phase_ == Phase::Greeting || phase_ == Phase::LoggingIn)
+    node_ = next_node();
+  repeat_line_.clear();
   const bool was_connecting = phase_ == Phase::Connecting;
   went_offline(false);
   if (offline_since_ &&

@@ -14,6 +14,7 @@
 #include "eryantis/client/client_protocol.hpp"
 #include "eryantis/client/connection.hpp"
 #include "eryantis/client/match_mirror.hpp"
+#include "eryantis/client/redirect.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/rules/prng.hpp"
 #include "transcript.hpp"
@@ -38,6 +39,14 @@ struct Options {
   int port = 7777;
   std::string websocket_path;  // non-empty: play over a WebSocket at this path (--ws, --url)
   client::Endpoint endpoint() const { return client::Endpoint{host, port, websocket_path}; }
+  // A cluster's nodes (--nodes): the bot of `seat` at `table` starts at node
+  // (table + seat) % n, so a match's players sit on different nodes and follow
+  // redirects to the one serving it. Empty: every bot starts at endpoint().
+  std::vector<client::Endpoint> nodes;
+  client::Endpoint first_node(int table, int seat) const {
+    if (nodes.empty()) return endpoint();
+    return nodes[static_cast<std::size_t>(table + seat) % nodes.size()];
+  }
   bool json = false;
   double chaos = 0;
   double warmup_s = 0;          // excluded from the throughput and latency figures
@@ -67,6 +76,8 @@ struct Stats {
   std::uint64_t syncs = 0;
   std::uint64_t disconnects = 0;  // not caused by chaos
   std::uint64_t reconnects = 0;
+  std::uint64_t redirects = 0;       // followed (a cluster's node sent us to another)
+  std::uint64_t redirect_loops = 0;  // a 4th redirect in a row: not followed (an error too)
   std::uint64_t chaos_drops = 0;
   std::uint64_t chaos_malformed = 0;
   std::uint64_t chaos_out_of_turn = 0;
@@ -158,6 +169,11 @@ class Bot final : public client::LineConnection::Handler {
   void send_out_of_turn();
   void request_sync();
   void went_offline(bool intentional);
+  // A node sent us to the one serving our match: go there and log in (then repeat
+  // the join it answered).
+  void on_redirect(const client::ServerMessage& m);
+  // Where to try after a node could not be reached (home_ without --nodes).
+  client::Endpoint next_node();
   void schedule_reconnect(std::uint64_t delay_ms);
   void login();
   // Client-side pacing under the server's per-connection rate limit: every request
@@ -171,6 +187,11 @@ class Bot final : public client::LineConnection::Handler {
   int index_;
   std::string nickname_;
   std::string token_;
+  client::Endpoint home_;  // where the bot starts and goes back to when a node is lost
+  client::Endpoint node_;  // where it is connected now (home_ until a redirect)
+  client::RedirectHops hops_;
+  std::size_t node_tries_ = 0;  // nodes tried in a row without a login
+  std::string repeat_line_;     // the redirected join, sent again once logged in there
   client::LineConnection conn_;
   client::MatchMirror mirror_;
   rules::Prng prng_;

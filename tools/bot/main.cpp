@@ -3,7 +3,9 @@
 // fills the matches (the server's computer players, if asked for, take seats 1..K),
 // plays random legal moves chosen on each bot's mirrored state, over TCP or a
 // WebSocket (--ws, --url ws://...), and reports throughput, ack latency and errors
-// (see docs/performance.md and, with computer players, docs/bots.md).
+// (see docs/performance.md and, with computer players, docs/bots.md). With --nodes,
+// a match's bots start on different nodes of a cluster and follow the redirects to
+// the node serving it (counted: docs/cluster-demo.md).
 #include <CLI/CLI.hpp>
 
 #include "bot.hpp"
@@ -55,6 +57,14 @@ int main(int argc, char** argv) {
       ->excludes("--host")
       ->excludes("--port")
       ->excludes("--ws");
+  std::vector<std::string> node_urls;
+  app.add_option("--nodes", node_urls,
+                 "a cluster's nodes, host:port[,host:port...] (or ws:// URLs): a match's bots "
+                 "start on different nodes and follow redirects; replaces --host, --port, --url")
+      ->delimiter(',')
+      ->excludes("--host")
+      ->excludes("--port")
+      ->excludes("--url");
   app.add_flag("--json", o.json, "print one JSON object with the results as the last stdout line");
   app.add_option("--chaos", o.chaos,
                  "per command, the probability of a drop+resume, a malformed line or an "
@@ -133,6 +143,21 @@ int main(int argc, char** argv) {
     o.host = endpoint->host;
     o.port = endpoint->port;
     o.websocket_path = endpoint->websocket_path;
+  }
+  for (const auto& node : node_urls) {
+    std::string error;
+    auto endpoint = client::Endpoint::parse(node, error);
+    if (!endpoint) {
+      std::fprintf(stderr, "eryantis-bot: --nodes %s: %s\n", node.c_str(), error.c_str());
+      return 2;
+    }
+    if (websocket && !endpoint->websocket()) endpoint->websocket_path = "/ws";
+    o.nodes.push_back(*endpoint);
+  }
+  if (!o.nodes.empty()) {
+    o.host = o.nodes.front().host;
+    o.port = o.nodes.front().port;
+    o.websocket_path = o.nodes.front().websocket_path;
   }
   o.mode = mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple;
   if (!floor_path.empty()) {

@@ -300,12 +300,14 @@ int Runner::run() {
       stderr,
       "eryantis-bot: summary: %llu game(s) finished, %llu command(s) acked, %.0f commands/s, ack "
       "ms p50 "
-      "%.2f p99 %.2f max %.2f, %llu unexpected error(s), %llu reconnect(s), %llu sync(s)\n",
+      "%.2f p99 %.2f max %.2f, %llu unexpected error(s), %llu reconnect(s), %llu sync(s), %llu "
+      "redirect(s)\n",
       static_cast<unsigned long long>(stats_.games_finished),
       static_cast<unsigned long long>(stats_.commands_acked), rate, p50, p99,
       stats_.max_us / 1000.0, static_cast<unsigned long long>(stats_.unexpected_error_total()),
       static_cast<unsigned long long>(stats_.reconnects),
-      static_cast<unsigned long long>(stats_.syncs));
+      static_cast<unsigned long long>(stats_.syncs),
+      static_cast<unsigned long long>(stats_.redirects));
   if (options_.json) {
     std::printf(
         "{\"games_started\":%llu,\"games_finished\":%llu,\"commands_sent\":%llu,\"commands_acked\":"
@@ -315,7 +317,8 @@ int Runner::run() {
         "\"ack_p99_ms\":%.3f,\"ack_max_ms\":%.3f,\"errors\":%s,\"expected_errors\":%s,\"unexpected_"
         "errors\":%llu,"
         "\"chaos\":{\"drops\":%llu,\"malformed\":%llu,\"out_of_turn\":%llu},\"disconnects\":%llu,"
-        "\"reconnects\":%llu,\"syncs\":%llu,\"events_applied\":%llu,\"recovery_max_ms\":%lld,"
+        "\"reconnects\":%llu,\"redirects\":%llu,\"redirect_loops\":%llu,\"syncs\":%llu,\"events_"
+        "applied\":%llu,\"recovery_max_ms\":%lld,"
         "\"tables_in_outage\":%llu,\"connections\":%zu,\"bot_cpu_s\":%.2f,"
         "\"bot_cpu_us_per_command\":%.1f,\"server_cpu_s\":%.2f,\"server_cpu_us_per_command\":%.1f,"
         "\"computers\":%d,\"transport\":\"%s\"}\n",
@@ -332,6 +335,8 @@ int Runner::run() {
         static_cast<unsigned long long>(stats_.chaos_out_of_turn),
         static_cast<unsigned long long>(stats_.disconnects),
         static_cast<unsigned long long>(stats_.reconnects),
+        static_cast<unsigned long long>(stats_.redirects),
+        static_cast<unsigned long long>(stats_.redirect_loops),
         static_cast<unsigned long long>(stats_.syncs),
         static_cast<unsigned long long>(stats_.events_applied),
         static_cast<long long>(stats_.recovery_max_ms),

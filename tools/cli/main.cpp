@@ -2,6 +2,8 @@
 // token kept per server and nickname), shows the lobby, and draws the whole board
 // after every update (compact in a terminal smaller than 100x40: --layout). Reconnects
 // by itself with backoff and lands back in the match, or watches the same match again.
+// In a cluster (docs/cluster.md) it follows a node's `redirect` to the node serving
+// the match (at most 3 in a row).
 //
 // The game flow is the Session (session.hpp); this file only wires it to the
 // world: the connection, the loop's timers and signals, and the input (readline
@@ -38,8 +40,6 @@ class Shell final : public cli::SessionHost, public client::LineConnection::Hand
         const std::string& token_file)
       : loop_(loop),
         connection_(pool, *this),
-        host_(options.host),
-        port_(options.port),
         session_(
             *this, options,
             client::TokenStore(token_file.empty()
@@ -51,7 +51,7 @@ class Shell final : public cli::SessionHost, public client::LineConnection::Hand
   void set_prompt(cli::Prompt* prompt) { prompt_ = prompt; }
 
   // cli::SessionHost
-  void connect() override { connection_.connect(host_, port_); }
+  void connect(const std::string& host, int port) override { connection_.connect(host, port); }
   void send(std::string_view line) override { connection_.send(line); }
   void print(const std::string& text) override {
     if (prompt_ != nullptr)
@@ -80,8 +80,6 @@ class Shell final : public cli::SessionHost, public client::LineConnection::Hand
  private:
   net::EventLoop& loop_;
   client::LineConnection connection_;
-  std::string host_;
-  int port_;
   cli::Prompt* prompt_ = nullptr;
   cli::Session session_;
 };

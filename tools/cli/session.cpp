@@ -104,15 +104,28 @@ std::string lobby_text(const ServerMessage& m) {
 
 Session::Session(SessionHost& host, SessionOptions options, client::TokenStore tokens,
                  std::uint64_t seed)
-    : host_(host), options_(std::move(options)), tokens_(std::move(tokens)), random_(seed) {}
+    : host_(host),
+      options_(std::move(options)),
+      tokens_(std::move(tokens)),
+      random_(seed),
+      node_host_(options_.host),
+      node_port_(options_.port) {}
 
+namespace {
+const std::string& login_id() {
+  static const std::string id = ClientProtocol::string_id("login");
+  return id;
+}
+}  // namespace
+
+// Tokens are kept per node: any node of a cluster accepts them.
 std::string Session::server_key() const {
-  return options_.host + ":" + std::to_string(options_.port);
+  return node_host_ + ":" + std::to_string(node_port_);
 }
 
 void Session::start() {
   host_.print("connecting to " + server_key() + " as " + options_.nickname + " ...");
-  host_.connect();
+  host_.connect(node_host_, node_port_);
 }
 
 // --- input ------------------------------------------------------------------
@@ -151,10 +164,12 @@ void Session::quit(int exit_code) {
 void Session::connected() {
   backoff_ms_ = 250;
   host_.send(ClientProtocol::hello("eryantis-cli", client::Updates::Events));
-  const auto token = tokens_.get(server_key(), options_.nickname);
+  // The token of this session first: after a redirect the new node has none saved.
+  auto token = token_.empty() ? tokens_.get(server_key(), options_.nickname)
+                              : std::optional<std::string>(token_);
   host_.send(ClientProtocol::login(options_.nickname,
                                    token ? std::optional<std::string_view>(*token) : std::nullopt,
-                                   ClientProtocol::string_id("login")));
+                                   login_id()));
 }
 
 void Session::closed(std::string_view reason) {
@@ -168,8 +183,19 @@ void Session::closed(std::string_view reason) {
     host_.print("(you will watch match " + std::to_string(*watching_) + " again once back)");
   respectate_id_.clear();
   leaving_ = false;
+  repeat_line_.clear();
+  if (!node_reached_ && server_key() != options_.host + ":" + std::to_string(options_.port)) {
+    // The node a redirect named does not answer (dead, or its lease moved): any
+    // node redirects again, so go back to the one of the command line.
+    node_host_ = options_.host;
+    node_port_ = options_.port;
+    host_.print("(trying " + server_key() + " again)");
+  }
   host_.after(static_cast<std::uint64_t>(backoff_ms_), [this] {
-    if (!quitting_) host_.connect();
+    if (!quitting_) {
+      node_reached_ = false;
+      host_.connect(node_host_, node_port_);
+    }
   });
   backoff_ms_ = std::min(backoff_ms_ * 2, 5000);
 }
@@ -283,6 +309,10 @@ void Session::handle(const ServerMessage& m) {
     case MessageType::Shutdown:
       host_.print("server: " + m.message);
       break;
+    case MessageType::Redirect:
+      // The request (or login) it answers goes on at the other node: still awaited.
+      on_redirect(m, answers_pending);
+      return;
     case MessageType::Unknown:
       if (m.type_name == "match_abandoned") {
         host_.print("the match was abandoned: a player stayed away");
@@ -293,17 +323,30 @@ void Session::handle(const ServerMessage& m) {
   if (answers_pending) {
     pending_id_.clear();
     leaving_ = false;
+    hops_.reset();
   }
   if (!respectate_id_.empty() && m.id == respectate_id_) respectate_id_.clear();
 }
 
 void Session::on_logged_in(const ServerMessage& m) {
   logged_in_ = true;
+  node_reached_ = true;
   if (m.token.empty()) {
     host_.print("(the server sent no resume token: none saved)");
-  } else if (auto saved = tokens_.put(server_key(), m.nickname, m.token); !saved) {
-    host_.print("(could not save the resume token: " + saved.error() + ")");
+  } else {
+    token_ = m.token;
+    if (auto saved = tokens_.put(server_key(), m.nickname, m.token); !saved)
+      host_.print("(could not save the resume token: " + saved.error() + ")");
   }
+  if (!repeat_line_.empty()) {
+    // Here after a redirect: the request goes again, with its id (still awaited).
+    host_.print("logged in as " + m.nickname + " on " + server_key());
+    host_.send(repeat_line_);
+    repeat_line_.clear();
+    greeted_ = true;
+    return;
+  }
+  hops_.reset();
   if (m.match) {
     watching_.reset();
     host_.print("logged in as " + m.nickname + ", back in match " + std::to_string(*m.match) +
@@ -320,6 +363,57 @@ void Session::on_logged_in(const ServerMessage& m) {
     if (!greeted_) host_.send(ClientProtocol::list_matches());
   }
   greeted_ = true;
+}
+
+void Session::on_redirect(const ServerMessage& m, bool answers_request) {
+  const bool answers_login = !logged_in_ || m.id == login_id();
+  // What cannot be followed ends the request as a refusal would; a login that
+  // cannot be followed is tried again later, as after a lost connection.
+  auto give_up = [&](const std::string& why) {
+    host_.print("✗ " + why);
+    hops_.reset();
+    if (answers_login) {
+      host_.print("(not logged in anywhere: trying " + options_.host + ":" +
+                  std::to_string(options_.port) + " again)");
+      node_reached_ = false;
+      closed("redirected in a loop");
+    } else if (answers_request) {
+      pending_id_.clear();
+      leaving_ = false;
+      if (!respectate_id_.empty() && m.id == respectate_id_) {
+        respectate_id_.clear();
+        watching_.reset();
+      }
+    }
+  };
+  auto to = client::redirect_endpoint(m, false);
+  if (!to) {
+    give_up("REDIRECT: " + to.error());
+    return;
+  }
+  const std::string where = client::redirect_text(m, *to);
+  if (!hops_.follow()) {
+    give_up("TOO_MANY_REDIRECTS: " + where + ", but that is redirect " +
+            std::to_string(client::kMaxRedirectHops + 1) +
+            " in a row: the nodes disagree about who serves it. Try again in a moment.");
+    return;
+  }
+  host_.print(where + ": moving there" + (m.reason.empty() ? "" : " (" + m.reason + ")"));
+  repeat_line_.clear();
+  if (answers_request && !answers_login) {
+    repeat_line_ = pending_line_;
+  } else if (!answers_login) {
+    // Sent on its own (the match moved): a request in flight here has no answer coming.
+    pending_id_.clear();
+    leaving_ = false;
+    respectate_id_.clear();
+  }
+  logged_in_ = false;
+  node_reached_ = false;
+  result_due_ = false;
+  node_host_ = to->host;
+  node_port_ = to->port;
+  host_.connect(node_host_, node_port_);  // closes this connection first
 }
 
 void Session::on_event(const ServerMessage& m) {
@@ -426,7 +520,8 @@ void Session::draw_board() {
 
 void Session::request(const std::function<std::string(std::string_view id)>& build) {
   pending_id_ = ClientProtocol::number_id(++ids_);
-  host_.send(build(pending_id_));
+  pending_line_ = build(pending_id_);
+  host_.send(pending_line_);
 }
 
 // Handles queued input lines while nothing is in flight.

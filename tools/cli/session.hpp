@@ -27,6 +27,7 @@
 #include "command_line.hpp"
 #include "eryantis/client/client_protocol.hpp"
 #include "eryantis/client/match_mirror.hpp"
+#include "eryantis/client/redirect.hpp"
 #include "eryantis/client/token_store.hpp"
 #include "eryantis/render/render.hpp"
 
@@ -50,9 +51,9 @@ inline constexpr int kExitLoginRefused = 3;  // BAD_TOKEN or NICKNAME_TAKEN: ret
 class SessionHost {
  public:
   virtual ~SessionHost() = default;
-  // Opens (or re-opens) the connection to the server; the outcome comes back as
-  // Session::connected() or Session::closed().
-  virtual void connect() = 0;
+  // Opens (or re-opens) the connection to host:port, closing the current one
+  // first; the outcome comes back as Session::connected() or Session::closed().
+  virtual void connect(const std::string& host, int port) = 0;
   // Queues one request line (without '\n') on the connection.
   virtual void send(std::string_view line) = 0;
   // Shows text to the person (one or more lines; a missing final '\n' is added).
@@ -97,6 +98,8 @@ class Session {
   std::string server_key() const;
   void handle(const client::ServerMessage& m);
   void on_logged_in(const client::ServerMessage& m);
+  // A redirect: move to the node it names and repeat `answers_request`'s request there.
+  void on_redirect(const client::ServerMessage& m, bool answers_request);
   void on_event(const client::ServerMessage& m);
   void on_error(const client::ServerMessage& m);
   void draw_board();
@@ -149,9 +152,18 @@ class Session {
   bool result_due_ = false;  // the match's last event is here, its game_over push not yet
   int exit_code_ = kExitOk;
   std::string pending_id_;
+  std::string pending_line_;    // the request line sent with pending_id_
   std::int64_t acked_seq_ = 0;  // the seq of our last acknowledged command
   std::int64_t ids_ = 0;
   int backoff_ms_ = 250;
+  // The node this session talks to: the one of the command line until a redirect
+  // moves it. A node that does not answer sends the session back to the first one.
+  std::string node_host_;
+  int node_port_ = 0;
+  bool node_reached_ = false;  // logged in on node_ since the last connect
+  std::string token_;          // the last resume token a node gave (valid on every node)
+  client::RedirectHops hops_;
+  std::string repeat_line_;  // the redirected request, sent again once logged in there
   // The match I watch as a spectator: watched again after a reconnection.
   std::optional<std::int64_t> watching_;
   std::string respectate_id_;  // the id of that spectate request ("" = none in flight)

@@ -31,6 +31,7 @@ enum class MessageType : std::uint8_t {
   Pong,
   Ping,
   Shutdown,
+  Redirect,  // another node serves the match: go there (docs/cluster.md)
   Unknown,
 };
 std::string_view message_type_name(MessageType t);
@@ -122,6 +123,12 @@ struct ServerMessage {
 
   // game_over, typed (nullopt: no `result` object)
   std::optional<GameResult> result;
+
+  // redirect: the node serving `match` — `address` (host:port) for TCP clients,
+  // `web` (a ws:// URL; nullopt when null or absent) for WebSocket ones — and why.
+  std::string address;
+  std::optional<std::string> web;
+  std::string reason;
 };
 
 // Never throws; an error says why the line is not a server message.

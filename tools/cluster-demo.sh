@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# tools/cluster-demo.sh: Eryantis as a cluster (docs/cluster.md, issue 16) on this
+# machine: a throwaway PostgreSQL (initdb into a temporary folder; as root it runs
+# as `nobody`, which PostgreSQL insists on), then three eryantis-server nodes a, b,
+# c on it, each with its TCP and web listener on a free port of 127.0.0.1. Prints
+# how to connect, optionally runs bots across the three nodes, and on Ctrl-C or
+# exit stops everything and removes the folder. See docs/cluster-demo.md.
+#
+#   tools/cluster-demo.sh [--build DIR] [--bots N] [--duration S] [--lease-ms MS] [--keep-logs]
+#
+# Needs Debian's postgresql package (tools/install-deps.sh installs it) and a
+# build (make build, or cmake --build build).
+set -euo pipefail
+
+BUILD=build
+BOTS=0
+DURATION=0
+LEASE_MS=3000
+KEEP_LOGS=0
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --build) BUILD="$2"; shift 2 ;;
+    --bots) BOTS="$2"; shift 2 ;;
+    --duration) DURATION="$2"; shift 2 ;;
+    --lease-ms) LEASE_MS="$2"; shift 2 ;;
+    --keep-logs) KEEP_LOGS=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "cluster-demo: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ "$BOTS" =~ ^[0-9]+$ ]] || { echo "cluster-demo: --bots takes a number" >&2; exit 2; }
+[[ "$DURATION" =~ ^[0-9]+$ ]] || { echo "cluster-demo: --duration takes seconds" >&2; exit 2; }
+
+SERVER="$BUILD/eryantis-server"
+BOT="$BUILD/tools/eryantis-bot"
+CLI="$BUILD/tools/eryantis-cli"
+[[ -x "$SERVER" ]] || { echo "cluster-demo: no $SERVER: build first (make build)" >&2; exit 2; }
+if [[ "$BOTS" -gt 0 && ! -x "$BOT" ]]; then
+  echo "cluster-demo: no $BOT: build it first (cmake --build $BUILD --target eryantis-bot)" >&2
+  exit 2
+fi
+PG_BIN="${ERYANTIS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}"
+if [[ -z "$PG_BIN" || ! -x "$PG_BIN/postgres" ]]; then
+  echo "cluster-demo: PostgreSQL is not installed (apt-get install postgresql, or set ERYANTIS_PG_BIN)" >&2
+  exit 2
+fi
+
+# --- everything started is stopped, everything made is removed ------------------
+WORK="$(mktemp -d /tmp/eryantis-cluster-XXXXXX)"
+PG_PID=""
+NODE_PIDS=()
+BOT_PIDS=()
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  # Bots first (they would only reconnect), then the nodes (SIGTERM: a graceful
+  # drain, 10 s at most), then PostgreSQL (SIGINT: its fast shutdown).
+  for pid in "${BOT_PIDS[@]}" "${NODE_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${BOT_PIDS[@]}" "${NODE_PIDS[@]}"; do
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [[ -n "$PG_PID" ]]; then
+    kill -INT "$PG_PID" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$PG_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$PG_PID" 2>/dev/null || true
+    wait "$PG_PID" 2>/dev/null || true
+  fi
+  if [[ "$KEEP_LOGS" -eq 1 ]]; then
+    local logs
+    logs="$(mktemp -d /tmp/eryantis-cluster-logs-XXXXXX)"
+    cp "$WORK"/*.log "$logs"/ 2>/dev/null || true
+    echo "cluster-demo: logs kept in $logs"
+  fi
+  rm -rf "$WORK"
+  echo "cluster-demo: stopped; $WORK removed"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A port nobody listens on now (the kernel's pick for port 0).
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# The prefix that runs a program unprivileged: setpriv as `nobody` when root. A
+# prefix, not a function, so that `... &` gives the program's own pid in $! (a
+# function in the background is a subshell). --pdeathsig: the program dies with
+# this script even if it is SIGKILLed.
+if [[ "$(id -u)" -eq 0 ]]; then
+  AS_USER=(/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --pdeathsig=SIGQUIT --)
+else
+  AS_USER=(/usr/bin/setpriv --pdeathsig=SIGQUIT --)
+fi
+
+# Waits up to $2 seconds for $1 to contain $3; fails when process $4 died.
+wait_for_line() {
+  local file="$1" seconds="$2" text="$3" pid="$4"
+  for _ in $(seq $((seconds * 10))); do
+    grep -q "$text" "$file" 2>/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# --- PostgreSQL -----------------------------------------------------------------
+PG_DIR="$WORK/pg"
+mkdir -p "$PG_DIR"
+if [[ "$(id -u)" -eq 0 ]]; then
+  chmod 711 "$WORK"  # nobody must reach $PG_DIR, not read the rest
+  chown 65534:65534 "$PG_DIR"
+fi
+chmod 700 "$PG_DIR"
+echo "cluster-demo: initdb into $PG_DIR (PostgreSQL from $PG_BIN)"
+if ! "${AS_USER[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U eryantis -E UTF8 --locale=C \
+    --no-sync > "$WORK/initdb.log" 2>&1; then
+  cat "$WORK/initdb.log" >&2
+  exit 1
+fi
+PG_PORT="$(free_port)"
+# Only the Unix socket in $PG_DIR (listen_addresses empty): nothing else can reach it.
+"${AS_USER[@]}" "$PG_BIN/postgres" -D "$PG_DIR/data" -k "$PG_DIR" -p "$PG_PORT" \
+  -c listen_addresses= -c max_connections=100 > "$WORK/postgres.log" 2>&1 &
+PG_PID=$!
+for _ in $(seq 300); do
+  "$PG_BIN/pg_isready" -q -h "$PG_DIR" -p "$PG_PORT" && break
+  kill -0 "$PG_PID" 2>/dev/null || { cat "$WORK/postgres.log" >&2; exit 1; }
+  sleep 0.1
+done
+"$PG_BIN/pg_isready" -q -h "$PG_DIR" -p "$PG_PORT" ||
+  { echo "cluster-demo: PostgreSQL did not come up in 30 s" >&2; cat "$WORK/postgres.log" >&2; exit 1; }
+PG_URI="postgresql://eryantis@/postgres?host=$PG_DIR&port=$PG_PORT"
+echo "cluster-demo: PostgreSQL ready on $PG_URI"
+
+# --- the three nodes ------------------------------------------------------------
+NODES=(a b c)
+declare -A TCP_PORT WEB_PORT
+for n in "${NODES[@]}"; do
+  TCP_PORT[$n]="$(free_port)"
+  WEB_PORT[$n]="$(free_port)"
+done
+
+# write_config NODE FILE WITH_CLUSTER(0/1)
+write_config() {
+  local n="$1" file="$2" cluster="$3"
+  cat > "$file" <<EOF
+# Node $n of the cluster demo (tools/cluster-demo.sh).
+[network]
+listen = "127.0.0.1"
+port = ${TCP_PORT[$n]}
+
+[storage]
+backend = "postgresql"
+postgresql = "$PG_URI"
+# Not used by the PostgreSQL backend; the admin socket and backups are named after it.
+database = "$WORK/node-$n.db"
+durability = "full"
+
+[web]
+enabled = true
+listen = "127.0.0.1"
+port = ${WEB_PORT[$n]}
+
+[admin]
+socket = "$WORK/node-$n.sock"
+
+[log]
+level = "info"
+EOF
+  if [[ "$cluster" -eq 1 ]]; then
+    cat >> "$file" <<EOF
+
+[cluster]
+node = "$n"
+public_address = "127.0.0.1:${TCP_PORT[$n]}"
+public_web = "ws://127.0.0.1:${WEB_PORT[$n]}/ws"
+lease_ms = $LEASE_MS
+EOF
+  fi
+}
+
+# The [cluster] section goes in only when this server accepts it (--check-config):
+# a server without the cluster's server side refuses an unknown section.
+CLUSTER=1
+write_config a "$WORK/check.toml" 1
+if ! "$SERVER" --config "$WORK/check.toml" --check-config > "$WORK/check.log" 2>&1; then
+  CLUSTER=0
+  echo "cluster-demo: WARNING: this eryantis-server refuses the [cluster] section:" >&2
+  sed 's/^/  /' "$WORK/check.log" >&2
+  echo "  The nodes start without it: three independent servers on one PostgreSQL, with" >&2
+  echo "  no leases and no redirects (a match is only reachable on the node it was made on)." >&2
+fi
+rm -f "$WORK/check.toml" "$WORK/check.log"
+
+for n in "${NODES[@]}"; do
+  write_config "$n" "$WORK/node-$n.toml" "$CLUSTER"
+  setpriv --pdeathsig=SIGTERM -- "$SERVER" --config "$WORK/node-$n.toml" > "$WORK/node-$n.log" 2>&1 &
+  pid=$!
+  NODE_PIDS+=("$pid")
+  # One at a time: the first node runs the migrations, the others find them done.
+  if ! wait_for_line "$WORK/node-$n.log" 30 "listening on 127.0.0.1:${TCP_PORT[$n]}" "$pid"; then
+    echo "cluster-demo: node $n did not start:" >&2
+    tail -n 30 "$WORK/node-$n.log" >&2
+    exit 1
+  fi
+  echo "cluster-demo: node $n listening on 127.0.0.1:${TCP_PORT[$n]} (web ws://127.0.0.1:${WEB_PORT[$n]}/ws), log $WORK/node-$n.log"
+done
+
+cat <<EOF
+
+Three nodes on one PostgreSQL are running. Connect to any of them:
+  $CLI --port ${TCP_PORT[a]} --nickname alice
+  $CLI --port ${TCP_PORT[b]} --nickname bob
+  $CLI --port ${TCP_PORT[c]} --nickname carol
+or open http://127.0.0.1:${WEB_PORT[a]}/ (the web client, when web/dist is built).
+EOF
+if [[ "$CLUSTER" -eq 1 ]]; then
+  echo "A match created on one node is joined from the others by following a redirect."
+fi
+echo "Ctrl-C stops everything and removes $WORK."
+echo
+
+# --- bots -------------------------------------------------------------------------
+if [[ "$BOTS" -gt 0 ]]; then
+  bot_duration="$DURATION"
+  [[ "$bot_duration" -eq 0 ]] && bot_duration=86400
+  if [[ "$CLUSTER" -eq 1 ]]; then
+    # One run across the nodes: each match's bots start on different nodes.
+    "$BOT" --nodes "127.0.0.1:${TCP_PORT[a]},127.0.0.1:${TCP_PORT[b]},127.0.0.1:${TCP_PORT[c]}" \
+      --matches "$BOTS" --duration "$bot_duration" --name-prefix demo &
+    BOT_PIDS+=($!)
+  else
+    # No redirects: each node plays its own share of the matches.
+    for n in "${NODES[@]}"; do
+      share=$(((BOTS + 2) / 3))
+      "$BOT" --port "${TCP_PORT[$n]}" --matches "$share" --duration "$bot_duration" \
+        --name-prefix "demo$n" &
+      BOT_PIDS+=($!)
+    done
+  fi
+fi
+
+# Runs until Ctrl-C, --duration, or a node's exit.
+deadline=0
+[[ "$DURATION" -gt 0 ]] && deadline=$((SECONDS + DURATION))
+while true; do
+  for i in "${!NODES[@]}"; do
+    if ! kill -0 "${NODE_PIDS[$i]}" 2>/dev/null; then
+      echo "cluster-demo: node ${NODES[$i]} exited:" >&2
+      tail -n 20 "$WORK/node-${NODES[$i]}.log" >&2
+      exit 1
+    fi
+  done
+  if [[ "$deadline" -gt 0 && "$SECONDS" -ge "$deadline" ]]; then
+    for pid in "${BOT_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    BOT_PIDS=()
+    exit 0
+  fi
+  sleep 1
+done
