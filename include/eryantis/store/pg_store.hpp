@@ -26,6 +26,20 @@ struct Lease {
   LeaseFence fence() const { return LeaseFence{node, epoch}; }
 };
 
+// Where a cluster node is reached (the nodes table): what a redirect names.
+struct NodeInfo {
+  std::string node;
+  std::string public_address;             // host:port
+  std::optional<std::string> public_web;  // ws://host:port/ws
+  friend bool operator==(const NodeInfo&, const NodeInfo&) = default;
+};
+
+// A lease to renew: the match and the epoch this node holds it with.
+struct HeldLease {
+  MatchId match_id = 0;
+  std::int64_t epoch = 0;
+};
+
 class PgStore final : public EventStore {
  public:
   // Connects with a libpq connection string, then migrates (serialised between
@@ -77,6 +91,25 @@ class PgStore final : public EventStore {
   Result<void> release_lease(MatchId id, const LeaseFence& fence);
   // The lease row, if the match ever had one.
   Result<std::optional<Lease>> lease(MatchId id);
+
+  // Renews every lease in `held` that `node` still holds with that epoch, in ONE
+  // statement (a node renews all its matches every lease_ms / 3). Returns the
+  // matches NOT renewed: expired or taken by another node (the caller stops
+  // serving them; their writes are fenced anyway).
+  Result<std::vector<MatchId>> renew_leases(std::string_view node, std::span<const HeldLease> held,
+                                            std::chrono::milliseconds ttl);
+
+  // --- cluster (pg_cluster.cpp, docs/cluster.md) ----------------------------
+  // Records where `info.node` is reached (at the node's start), and moves the
+  // match id sequence past every stored id (matches a single server created).
+  Result<void> register_node(const NodeInfo& info);
+  Result<std::optional<NodeInfo>> node_info(std::string_view node);
+  // A match id no other node gets (the match_ids sequence).
+  Result<MatchId> next_match_id();
+  // The newest unfinished match where `nickname` holds a person's seat, if any:
+  // where a resuming login belongs, whichever node created it.
+  Result<std::optional<MatchId>> unfinished_seat_of(std::string_view nickname);
+  Result<std::optional<MatchStatus>> match_status(MatchId id);
 
   // The connection itself, for tools and tests that need raw SQL.
   pg::Connection& connection();
