@@ -159,6 +159,32 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
                          std::to_string(m.options.players - 1) + ": at least one seat is yours");
     return;
   }
+  if (cluster_) {  // the id and its lease come from the cluster, off the loop
+    const ConnectionId conn = s.id;
+    cluster_->new_match([this, conn, id, m](store::Result<store::HeldLease> lease) {
+      Session* s = session(conn);
+      if (!s || !s->nickname) return;
+      if (!lease) {
+        send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                   "the match could not be created: " + lease.error().message);
+        return;
+      }
+      open_match(*s, id, m, *lease);
+    });
+    return;
+  }
+  open_match(s, id, m, std::nullopt);
+}
+
+void Server::open_match(Session& s, const std::string& id, const protocol::CreateMatchRequest& m,
+                        std::optional<store::HeldLease> lease) {
+  // Checked again after the cluster's answer: the player may have sat down meanwhile.
+  if (auto it = seated_in_.find(*s.nickname); lease && it != seated_in_.end()) {
+    send_error(s.id, id, error_code_name(ErrorCode::AlreadyInMatch),
+               "you hold a seat in match " + std::to_string(it->second) + "; leave it first");
+    return;
+  }
+  const auto level = computer_level(m.level);
   if (s.spectator) detach(s);
   // 128 secret bits from the kernel: every future draw of the match follows from them.
   const auto seed = draw_seed(secrets_);
@@ -168,7 +194,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
     return;
   }
   auto room = std::make_unique<Room>();
-  room->id = next_match_id_++;
+  room->id = lease ? lease->match_id : next_match_id_++;
+  room->epoch = lease ? lease->epoch : 0;
   room->state = rules::apply(rules::State{}, *created);
   room->status = store::MatchStatus::Lobby;
   room->seats[0] = SeatHolder{*s.nickname, token_hash(s.token), 0, std::nullopt};
@@ -282,6 +309,12 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
 
 void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch& m) {
   Room* room = find_room(m.match);
+  if (!room && cluster_) {
+    route_elsewhere(s, id, m.match, [this, conn = s.id, id, m] {
+      if (Session* s = session(conn)) handle(*s, id, m);
+    });
+    return;
+  }
   if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
                room ? ended_message(*room) : "there is no open match " + std::to_string(m.match));
@@ -391,6 +424,12 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
 
 void Server::handle(Session& s, const std::string& id, const protocol::Spectate& m) {
   Room* room = find_room(m.match);
+  if (!room && cluster_) {
+    route_elsewhere(s, id, m.match, [this, conn = s.id, id, m] {
+      if (Session* s = session(conn)) handle(*s, id, m);
+    });
+    return;
+  }
   if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
                room ? ended_message(*room) : "there is no match " + std::to_string(m.match));

@@ -197,7 +197,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Hello& m)
                  .str());
 }
 
-void Server::handle(Session& s, const std::string& id, const protocol::Login& m) {
+void Server::login(Session& s, const std::string& id, const protocol::Login& m) {
   if (s.nickname) {
     send_error(s.id, id, error_code_name(ErrorCode::AlreadyLoggedIn),
                "you are already logged in as " + *s.nickname);
@@ -369,6 +369,8 @@ void Server::tick() {
          protocol::JsonLine("shutdown").field("message", "no heartbeat: connection closed").str());
     transport_.close(id);
   }
+  // Writes in flight during a shutdown still need their leases.
+  if (cluster_) renew_leases(now);
   if (shutting_down_ || degraded_) return;  // a degraded server decides nothing more
   push_lobby_updates(now);
   std::vector<store::MatchId> ids;

@@ -34,12 +34,6 @@ struct NodeInfo {
   friend bool operator==(const NodeInfo&, const NodeInfo&) = default;
 };
 
-// A lease to renew: the match and the epoch this node holds it with.
-struct HeldLease {
-  MatchId match_id = 0;
-  std::int64_t epoch = 0;
-};
-
 class PgStore final : public EventStore {
  public:
   // Connects with a libpq connection string, then migrates (serialised between
