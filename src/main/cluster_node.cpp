@@ -144,4 +144,22 @@ void ClusterNode::renew(std::vector<store::HeldLease> held, RenewDone done) {
       });
 }
 
+void ClusterNode::open_matches(std::size_t limit, LobbyDone done) {
+  committer_.run_on_writer([limit, done = std::move(done)](store::EventStore& db) {
+    store::PgStore* pg = as_pg(db);
+    using Listed = store::Result<std::vector<server::ListedMatch>>;
+    Listed listed = [&]() -> Listed {
+      if (!pg) return not_postgresql();
+      auto open = pg->open_matches(limit);
+      if (!open) return std::unexpected(open.error());
+      std::vector<server::ListedMatch> out;
+      for (store::OpenMatch& m : *open)
+        out.push_back(server::ListedMatch{m.id, m.players, std::move(m.mode), std::move(m.seats)});
+      return out;
+    }();
+    return std::function<void()>(
+        [done, listed = std::move(listed)]() mutable { done(std::move(listed)); });
+  });
+}
+
 }  // namespace eryantis::app

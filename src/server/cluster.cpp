@@ -11,6 +11,14 @@
 namespace eryantis::server {
 
 using protocol::error_code_name;
+
+namespace {
+// How often a node reads the cluster's open matches: a match created on another
+// node is listed here within this (one indexed query per node per period).
+constexpr std::int64_t kClusterLobbyMs = 500;
+// As many as one match_list shows (lobby.cpp's kListLimit), plus this node's own.
+constexpr std::size_t kClusterLobbyLimit = 200;
+}  // namespace
 using protocol::ErrorCode;
 
 void Server::handle(Session& s, const std::string& id, const protocol::Login& m) {
@@ -127,6 +135,17 @@ void Server::renew_leases(std::int64_t now) {
       if (same_lease) lose_match(mid, "its lease expired or another node took it");
     }
   });
+}
+
+void Server::refresh_cluster_lobby(std::int64_t now) {
+  if (lobby_refreshing_ || now < next_lobby_refresh_ms_) return;
+  next_lobby_refresh_ms_ = now + kClusterLobbyMs;
+  lobby_refreshing_ = true;
+  cluster_->open_matches(kClusterLobbyLimit,
+                         [this](store::Result<std::vector<ListedMatch>> listed) {
+                           lobby_refreshing_ = false;
+                           if (listed) cluster_lobby_ = std::move(*listed);
+                         });
 }
 
 void Server::lose_match(store::MatchId mid, std::string_view why) {

@@ -99,15 +99,66 @@ void Server::handle(Session& s, const std::string& id, const protocol::ListMatch
   send(s.id, match_list_line(s, id, match_listing()));
 }
 
+namespace {
+
+// A match another node serves, as the database has it: waiting for players, so
+// in setup at round 0. Whether its people are connected there is not known here.
+std::string listed_match_json(const ListedMatch& m) {
+  protocol::JsonArray seats;
+  int computers = 0;
+  for (int i = 0; i < m.players; ++i) {
+    protocol::JsonLine seat = protocol::JsonLine::object();
+    seat.field("seat", i);
+    const store::SeatRecord* held = nullptr;
+    for (const store::SeatRecord& r : m.seats)
+      if (r.seat == i) held = &r;
+    if (held)
+      seat.field("nickname", held->nickname).field("connected", held->computer.has_value());
+    else
+      seat.null_field("nickname").field("connected", false);
+    if (held && held->computer) {
+      seat.field("computer", *held->computer);
+      ++computers;
+    } else {
+      seat.null_field("computer");
+    }
+    seats.raw(seat.str());
+  }
+  protocol::JsonLine line = protocol::JsonLine::object();
+  line.field("match", m.id)
+      .field("players", m.players)
+      .field("mode", m.mode)
+      .field("status", "lobby")
+      .field("phase", "setup")
+      .field("round", 0)
+      .field("computers", computers)
+      .raw_field("seats", seats.str());
+  return std::move(line).str();
+}
+
+}  // namespace
+
 Server::MatchListing Server::match_listing() const {
   protocol::JsonArray open;
   protocol::JsonArray running;
   std::size_t n_open = 0;
   std::size_t n_running = 0;
-  std::vector<store::MatchId> ids;
-  for (auto& [mid, room] : rooms_) ids.push_back(mid);
+  // A match served here, or (a cluster) one waiting for players on another node.
+  std::vector<std::pair<store::MatchId, const ListedMatch*>> ids;
+  for (auto& [mid, room] : rooms_) ids.emplace_back(mid, nullptr);
+  for (const ListedMatch& listed : cluster_lobby_)
+    if (!rooms_.count(listed.id)) ids.emplace_back(listed.id, &listed);
   std::sort(ids.begin(), ids.end());
-  for (store::MatchId mid : ids) {
+  for (const auto& [mid, listed] : ids) {
+    if (listed) {
+      int seated = 0;
+      for (const store::SeatRecord& seat : listed->seats) seated += seat.seat < listed->players;
+      const bool waiting = seated < listed->players;
+      if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
+      (waiting ? open : running).raw(listed_match_json(*listed));
+      ++(waiting ? n_open : n_running);
+      continue;
+    }
     const Room& room = *rooms_.at(mid);
     if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned)
       continue;

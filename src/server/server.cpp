@@ -370,7 +370,10 @@ void Server::tick() {
     transport_.close(id);
   }
   // Writes in flight during a shutdown still need their leases.
-  if (cluster_) renew_leases(now);
+  if (cluster_) {
+    renew_leases(now);
+    refresh_cluster_lobby(now);
+  }
   if (shutting_down_ || degraded_) return;  // a degraded server decides nothing more
   push_lobby_updates(now);
   std::vector<store::MatchId> ids;

@@ -106,4 +106,31 @@ Result<std::optional<MatchStatus>> PgStore::match_status(MatchId id) {
   return std::optional<MatchStatus>(*status);
 }
 
+Result<std::vector<OpenMatch>> PgStore::open_matches(std::size_t limit) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // One statement: the matches and their seats (a match with no seat row yet
+  // comes once with a NULL seat).
+  auto rows = impl_->conn.query(
+      "SELECT m.id, (m.options::jsonb ->> 'players')::int, m.options::jsonb ->> 'mode', s.seat, "
+      "s.nickname, s.computer FROM (SELECT id, options FROM matches WHERE status = 'lobby' "
+      "ORDER BY id LIMIT $1) AS m LEFT JOIN seats s ON s.match_id = m.id ORDER BY m.id, s.seat",
+      pg::Params().add(static_cast<std::int64_t>(limit)));
+  if (!rows) return util::forward_error(rows);
+  std::vector<OpenMatch> out;
+  for (int row = 0; row < rows->size(); ++row) {
+    const MatchId id = rows->integer(row, 0);
+    if (out.empty() || out.back().id != id)
+      out.push_back(OpenMatch{
+          id, static_cast<int>(rows->integer(row, 1)), std::string(rows->text(row, 2)), {}});
+    if (!rows->optional_text(row, 3)) continue;
+    SeatRecord seat;
+    seat.match_id = id;
+    seat.seat = static_cast<int>(rows->integer(row, 3));
+    seat.nickname = std::string(rows->text(row, 4));
+    seat.computer = rows->optional_text(row, 5);
+    out.back().seats.push_back(std::move(seat));
+  }
+  return out;
+}
+
 }  // namespace eryantis::store

@@ -26,6 +26,7 @@ struct FakeCluster : Cluster {
   std::deque<std::pair<store::MatchId, LocateDone>> locates;
   std::deque<std::pair<std::string, SeatDone>> seat_lookups;
   std::deque<std::pair<std::vector<store::HeldLease>, RenewDone>> renewals;
+  std::deque<std::pair<std::size_t, LobbyDone>> lobby_reads;
 
   const std::string& node() const override { return name; }
   std::int64_t lease_ms() const override { return lease; }
@@ -38,6 +39,9 @@ struct FakeCluster : Cluster {
   }
   void renew(std::vector<store::HeldLease> held, RenewDone done) override {
     renewals.emplace_back(std::move(held), std::move(done));
+  }
+  void open_matches(std::size_t limit, LobbyDone done) override {
+    lobby_reads.emplace_back(limit, std::move(done));
   }
   template <class Queue, class... Args>
   static void answer(Queue& queue, Args&&... args) {
@@ -212,6 +216,48 @@ TEST_F(ClusterTest, AFencedWriteDropsTheMatchClosesItsClientsAndIsNeverRetried) 
   say(2, R"({"type":"spectate","match":41})");
   ASSERT_EQ(cluster.locates.size(), 1u);
   EXPECT_EQ(cluster.locates.front().first, 41);
+}
+
+TEST_F(ClusterTest, TheLobbyListsOpenMatchesOfEveryNode) {
+  connect(1, "ada");
+  create(1, 41, 7);
+  server.tick();
+  ASSERT_EQ(cluster.lobby_reads.size(), 1u);
+  // The database's open matches: 40 and 42 on other nodes, 41 (served here, listed
+  // from memory, once), 43 full but still in the lobby status.
+  std::vector<ListedMatch> listed = {
+      {40, 2, "expert", {store::SeatRecord{40, 0, "bob", "", {}, {}, {}}}},
+      {41, 2, "simple", {store::SeatRecord{41, 0, "ada", "", {}, {}, {}}}},
+      {42, 3, "simple", {store::SeatRecord{42, 1, "Computer 1", "", {}, {}, "greedy"}}},
+      {43,
+       2,
+       "simple",
+       {store::SeatRecord{43, 0, "cy", "", {}, {}, {}},
+        store::SeatRecord{43, 1, "dee", "", {}, {}, {}}}}};
+  FakeCluster::answer(cluster.lobby_reads, listed);
+  say(1, R"({"type":"list_matches"})");
+  auto d = parse(last(1));
+  ASSERT_TRUE(d["open"].IsArray());
+  std::vector<std::int64_t> open;
+  for (const auto& m : d["open"].GetArray()) open.push_back(m["match"].GetInt64());
+  EXPECT_EQ(open, (std::vector<std::int64_t>{40, 41, 42}));  // 41 once, from memory
+  ASSERT_EQ(d["running"].Size(), 1u);
+  EXPECT_EQ(d["running"][0]["match"].GetInt64(), 43);
+  const auto& bobs = d["open"][0];
+  EXPECT_STREQ(bobs["mode"].GetString(), "expert");
+  EXPECT_STREQ(bobs["status"].GetString(), "lobby");
+  EXPECT_STREQ(bobs["seats"][0]["nickname"].GetString(), "bob");
+  EXPECT_TRUE(bobs["seats"][1]["nickname"].IsNull());
+  EXPECT_TRUE(d["open"][1]["seats"][0]["connected"].GetBool());  // ada, here
+  EXPECT_EQ(d["open"][2]["computers"].GetInt(), 1);
+  EXPECT_STREQ(d["open"][2]["seats"][1]["computer"].GetString(), "greedy");
+  // Not read again before kClusterLobbyMs (500 ms).
+  now += 499;
+  server.tick();
+  EXPECT_TRUE(cluster.lobby_reads.empty());
+  now += 1;
+  server.tick();
+  EXPECT_EQ(cluster.lobby_reads.size(), 1u);
 }
 
 TEST_F(ClusterTest, ARenewalThatLostAMatchDropsOnlyThatMatch) {

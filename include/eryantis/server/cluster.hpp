@@ -42,6 +42,14 @@ struct Located {
   std::string message;
 };
 
+// A match waiting for players that another node may serve: listed in match_list.
+struct ListedMatch {
+  store::MatchId id = 0;
+  int players = 0;
+  std::string mode;                      // "simple" / "expert"
+  std::vector<store::SeatRecord> seats;  // nickname and computer
+};
+
 class Cluster {
  public:
   virtual ~Cluster() = default;
@@ -62,6 +70,9 @@ class Cluster {
   // Renews all of these leases in one call; `done` gets the matches lost.
   using RenewDone = std::function<void(store::Result<std::vector<store::MatchId>>)>;
   virtual void renew(std::vector<store::HeldLease> held, RenewDone done) = 0;
+  // The cluster's open matches (status lobby), oldest first, at most `limit`.
+  using LobbyDone = std::function<void(store::Result<std::vector<ListedMatch>>)>;
+  virtual void open_matches(std::size_t limit, LobbyDone done) = 0;
 };
 
 }  // namespace eryantis::server

@@ -146,6 +146,8 @@ class Server final : public ConnectionEvents {
                      const NodeAddress& holder);
   // Every lease_ms / 3: all of this node's leases renewed in one store call.
   void renew_leases(std::int64_t now);
+  // Every kClusterLobbyMs: the cluster's open matches, for match_list and lobby pushes.
+  void refresh_cluster_lobby(std::int64_t now);
   // The lease is gone (FENCED write, renewal refused): the match leaves memory and
   // its connections are closed, so their clients reconnect and are redirected.
   void lose_match(store::MatchId mid, std::string_view why);
@@ -268,6 +270,9 @@ class Server final : public ConnectionEvents {
   std::int64_t next_renewal_ms_ = 0;
   bool renewing_ = false;  // one renewal in flight at a time
   std::unordered_map<store::MatchId, std::vector<std::function<void(const Located&)>>> locating_;
+  std::vector<ListedMatch> cluster_lobby_;  // open matches in the database, oldest first
+  std::int64_t next_lobby_refresh_ms_ = 0;
+  bool lobby_refreshing_ = false;
   std::unordered_map<ConnectionId, Session> sessions_;
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection

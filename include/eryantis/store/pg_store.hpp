@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "eryantis/store/event_store.hpp"
 #include "eryantis/store/pg.hpp"
@@ -32,6 +33,14 @@ struct NodeInfo {
   std::string public_address;             // host:port
   std::optional<std::string> public_web;  // ws://host:port/ws
   friend bool operator==(const NodeInfo&, const NodeInfo&) = default;
+};
+
+// A match waiting for players, as every node's lobby lists it.
+struct OpenMatch {
+  MatchId id = 0;
+  int players = 0;
+  std::string mode;
+  std::vector<SeatRecord> seats;  // nickname and computer only
 };
 
 class PgStore final : public EventStore {
@@ -104,6 +113,9 @@ class PgStore final : public EventStore {
   // where a resuming login belongs, whichever node created it.
   Result<std::optional<MatchId>> unfinished_seat_of(std::string_view nickname);
   Result<std::optional<MatchStatus>> match_status(MatchId id);
+  // The oldest `limit` matches in status lobby, with their seats: the cluster's
+  // lobby (each node lists the ones it does not serve from here).
+  Result<std::vector<OpenMatch>> open_matches(std::size_t limit);
 
   // The connection itself, for tools and tests that need raw SQL.
   pg::Connection& connection();

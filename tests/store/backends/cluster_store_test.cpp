@@ -93,5 +93,27 @@ TEST_F(ClusterStoreTest, AResumingLoginFindsItsUnfinishedSeatAndStatus) {
   EXPECT_EQ(store_->match_status(lobby + 100).value(), std::nullopt);
 }
 
+TEST_F(ClusterStoreTest, OpenMatchesAreTheLobbyMatchesWithTheirSeats) {
+  const MatchId running = new_match(MatchStatus::Running);
+  const MatchId empty = new_match(MatchStatus::Lobby);
+  const MatchId waiting = new_match(MatchStatus::Lobby);
+  ASSERT_TRUE(store_->upsert_seat({running, 0, "ada", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat({waiting, 1, "bob", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat(
+      {waiting, 0, "Computer 1", "", std::nullopt, std::nullopt, std::string("strong")}));
+  auto open = store_->open_matches(10);
+  ASSERT_TRUE(open) << open.error().message;
+  ASSERT_EQ(open->size(), 2u);
+  EXPECT_EQ((*open)[0].id, empty);
+  EXPECT_EQ((*open)[0].players, 2);
+  EXPECT_EQ((*open)[0].mode, "simple");
+  EXPECT_TRUE((*open)[0].seats.empty());
+  EXPECT_EQ((*open)[1].id, waiting);
+  ASSERT_EQ((*open)[1].seats.size(), 2u);
+  EXPECT_EQ((*open)[1].seats[0].computer, std::optional<std::string>("strong"));
+  EXPECT_EQ((*open)[1].seats[1].nickname, "bob");
+  EXPECT_EQ(store_->open_matches(1).value().size(), 1u);
+}
+
 }  // namespace
 }  // namespace eryantis::store::testing
