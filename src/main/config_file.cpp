@@ -172,6 +172,11 @@ const std::map<std::string, Key>& keys() {
       {"backup.directory", text<&Config::backup, &BackupConfig::directory>(true)},
       {"backup.interval_s", integer<&Config::backup, &BackupConfig::interval_s>(60, 30 * 86400)},
       {"backup.keep", integer<&Config::backup, &BackupConfig::keep>(1, 10'000)},
+      // --- [cluster]: one node of several on one PostgreSQL (docs/cluster.md) ---
+      {"cluster.node", text<&Config::cluster, &ClusterConfig::node>(true)},
+      {"cluster.public_address", text<&Config::cluster, &ClusterConfig::public_address>(true)},
+      {"cluster.public_web", text<&Config::cluster, &ClusterConfig::public_web>(true)},
+      {"cluster.lease_ms", integer<&Config::cluster, &ClusterConfig::lease_ms>(300, 600'000)},
       // --- [computer]: the server's computer players (docs/bots.md) ---
       {"computer.workers", integer<kServer, kComputer, &ComputerConfig::workers>(1, 256)},
       {"computer.level", {[](const toml::node& n, Config& c) -> std::string {
@@ -206,6 +211,55 @@ std::string walk(const toml::table& table, const std::string& prefix, Config& co
     if (auto problem = it->second.read(node, config); !problem.empty())
       return std::string(source) + ": " + key + ": " + problem;
   }
+  return {};
+}
+
+// host:port with a non-empty host and a port 1..65535 (an IPv6 host in brackets).
+bool host_port(const std::string& text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) return false;
+  const std::string port = text.substr(colon + 1);
+  if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return false;
+  const int n = std::stoi(port);
+  return n >= 1 && n <= 65535 && text.find_first_of(" \t/") == std::string::npos;
+}
+
+bool valid_node_name(const std::string& name) {
+  if (name.size() > 64) return false;
+  for (char ch : name) {
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::expected<void, ConfigError> validate_cluster(const Config& config) {
+  const ClusterConfig& k = config.cluster;
+  if (!k.enabled()) {
+    if (!k.public_address.empty() || !k.public_web.empty())
+      return std::unexpected(ConfigError{
+          "cluster.node: must name this node (e.g. \"a\") when cluster.public_address or "
+          "cluster.public_web is set"});
+    return {};
+  }
+  if (config.storage.backend != store::Backend::Postgresql)
+    return std::unexpected(ConfigError{
+        "cluster.node: a cluster shares one PostgreSQL database; set storage.backend = "
+        "\"postgresql\" or remove the [cluster] section (one server on SQLite needs none)"});
+  if (!valid_node_name(k.node))
+    return std::unexpected(
+        ConfigError{"cluster.node: 1 to 64 letters, digits, '-', '_' or '.' (\"" + k.node + "\")"});
+  if (!host_port(k.public_address))
+    return std::unexpected(ConfigError{
+        "cluster.public_address: must be host:port as clients reach this node's TCP listener "
+        "(e.g. \"127.0.0.1:7001\"), not \"" +
+        k.public_address + "\""});
+  if (!k.public_web.empty() && k.public_web.rfind("ws://", 0) != 0 &&
+      k.public_web.rfind("wss://", 0) != 0)
+    return std::unexpected(ConfigError{
+        "cluster.public_web: must start with ws:// or wss:// (e.g. \"ws://127.0.0.1:8001/ws\"), "
+        "or be empty"});
   return {};
 }
 
@@ -245,7 +299,7 @@ std::expected<void, ConfigError> validate_config(const Config& config) {
           "backup.directory: periodic backups copy an SQLite file; back a PostgreSQL "
           "database up with its own tools (pg_dump, pg_basebackup) and leave this empty"});
   }
-  return {};
+  return validate_cluster(config);
 }
 
 std::expected<Config, ConfigError> parse_config(std::string_view toml_text,

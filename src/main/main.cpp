@@ -16,6 +16,7 @@
 #include "eryantis/log/escaping_formatter.hpp"
 #include "eryantis/log/reopenable_file_sink.hpp"
 #include "eryantis/main/admin_commands.hpp"
+#include "eryantis/main/cluster_node.hpp"
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/main/heap_trim.hpp"
 #include "eryantis/main/metered.hpp"
@@ -98,6 +99,21 @@ std::expected<app::Restored, std::string> restore(const store::StoreLocation& lo
   spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined)",
                restored->matches.size(), ms.count(), restored->quarantined);
   return restored;
+}
+
+// A cluster node (docs/cluster.md) restores nothing at start: the unfinished
+// matches belong to whichever node holds their lease, and this node adopts one
+// when a client asks for it. It records where clients reach it.
+std::expected<app::Restored, std::string> join_cluster(const store::StoreLocation& location,
+                                                       const store::Options& options,
+                                                       const app::ClusterConfig& cluster) {
+  auto db = store::PgStore::open(location.target, options);
+  if (!db) return std::unexpected(db.error().message);
+  if (auto registered = app::register_node(*db, cluster); !registered)
+    return std::unexpected(registered.error().message);
+  spdlog::info("cluster: node {} at {} (lease {} ms); matches are adopted on demand", cluster.node,
+               cluster.public_address, cluster.lease_ms);
+  return app::Restored{};
 }
 
 }  // namespace
@@ -197,7 +213,8 @@ int serve(int argc, char** argv) {
   }
 
   const store::Options store_options = app::store_options(config.storage);
-  auto restored = restore(location, store_options);
+  auto restored = config.cluster.enabled() ? join_cluster(location, store_options, config.cluster)
+                                           : restore(location, store_options);
   if (!restored) {
     spdlog::critical("cannot open {}: {}", shown, restored.error());
     return 1;
@@ -267,6 +284,11 @@ int serve(int argc, char** argv) {
   computer_wakeup = loop.make_wakeup([&computers] { computers.deliver(); });
   server::Server server(config.server, server_transport, *persistence, unix_ms, *secrets);
   server.set_decision_runner(&computers);
+  std::optional<app::ClusterNode> cluster_node;
+  if (config.cluster.enabled()) {
+    cluster_node.emplace(**committer, config.cluster);
+    server.set_cluster(&*cluster_node);
+  }
   app::MeteredEvents metered_events(server, metered_transport);
   if (config.metrics.enabled) {
     tcp.set_events(metered_events);

@@ -39,6 +39,7 @@ void StorePersistence::submit(server::MatchWrite w, server::WriteDone done) {
   if (w.deadline) r.deadline = to_record(*w.deadline);
   r.keep_endings = std::move(w.keep_endings);
   r.delivered_endings = std::move(w.delivered_endings);
+  r.fence = std::move(w.fence);
   if (metrics_) {
     done = [metrics = metrics_, started = std::chrono::steady_clock::now(),
             done = std::move(done)](store::Result<store::AppendOutcome> outcome) {

@@ -426,4 +426,17 @@ std::string json_quote(std::string_view s) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+std::string encode_redirect(std::string_view id, std::string_view address,
+                            const std::optional<std::string>& web, std::int64_t match,
+                            std::string_view reason) {
+  JsonLine line("redirect", id);
+  line.field("address", address);
+  if (web)
+    line.field("web", *web);
+  else
+    line.null_field("web");
+  line.field("match", match).field("reason", reason);
+  return std::move(line).str();
+}
+
 }  // namespace eryantis::protocol

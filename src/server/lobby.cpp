@@ -99,15 +99,66 @@ void Server::handle(Session& s, const std::string& id, const protocol::ListMatch
   send(s.id, match_list_line(s, id, match_listing()));
 }
 
+namespace {
+
+// A match another node serves, as the database has it: waiting for players, so
+// in setup at round 0. Whether its people are connected there is not known here.
+std::string listed_match_json(const ListedMatch& m) {
+  protocol::JsonArray seats;
+  int computers = 0;
+  for (int i = 0; i < m.players; ++i) {
+    protocol::JsonLine seat = protocol::JsonLine::object();
+    seat.field("seat", i);
+    const store::SeatRecord* held = nullptr;
+    for (const store::SeatRecord& r : m.seats)
+      if (r.seat == i) held = &r;
+    if (held)
+      seat.field("nickname", held->nickname).field("connected", held->computer.has_value());
+    else
+      seat.null_field("nickname").field("connected", false);
+    if (held && held->computer) {
+      seat.field("computer", *held->computer);
+      ++computers;
+    } else {
+      seat.null_field("computer");
+    }
+    seats.raw(seat.str());
+  }
+  protocol::JsonLine line = protocol::JsonLine::object();
+  line.field("match", m.id)
+      .field("players", m.players)
+      .field("mode", m.mode)
+      .field("status", "lobby")
+      .field("phase", "setup")
+      .field("round", 0)
+      .field("computers", computers)
+      .raw_field("seats", seats.str());
+  return std::move(line).str();
+}
+
+}  // namespace
+
 Server::MatchListing Server::match_listing() const {
   protocol::JsonArray open;
   protocol::JsonArray running;
   std::size_t n_open = 0;
   std::size_t n_running = 0;
-  std::vector<store::MatchId> ids;
-  for (auto& [mid, room] : rooms_) ids.push_back(mid);
+  // A match served here, or (a cluster) one waiting for players on another node.
+  std::vector<std::pair<store::MatchId, const ListedMatch*>> ids;
+  for (auto& [mid, room] : rooms_) ids.emplace_back(mid, nullptr);
+  for (const ListedMatch& listed : cluster_lobby_)
+    if (!rooms_.count(listed.id)) ids.emplace_back(listed.id, &listed);
   std::sort(ids.begin(), ids.end());
-  for (store::MatchId mid : ids) {
+  for (const auto& [mid, listed] : ids) {
+    if (listed) {
+      int seated = 0;
+      for (const store::SeatRecord& seat : listed->seats) seated += seat.seat < listed->players;
+      const bool waiting = seated < listed->players;
+      if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
+      (waiting ? open : running).raw(listed_match_json(*listed));
+      ++(waiting ? n_open : n_running);
+      continue;
+    }
     const Room& room = *rooms_.at(mid);
     if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned)
       continue;
@@ -159,6 +210,32 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
                          std::to_string(m.options.players - 1) + ": at least one seat is yours");
     return;
   }
+  if (cluster_) {  // the id and its lease come from the cluster, off the loop
+    const ConnectionId conn = s.id;
+    cluster_->new_match([this, conn, id, m](store::Result<store::HeldLease> lease) {
+      Session* s = session(conn);
+      if (!s || !s->nickname) return;
+      if (!lease) {
+        send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                   "the match could not be created: " + lease.error().message);
+        return;
+      }
+      open_match(*s, id, m, *lease);
+    });
+    return;
+  }
+  open_match(s, id, m, std::nullopt);
+}
+
+void Server::open_match(Session& s, const std::string& id, const protocol::CreateMatchRequest& m,
+                        std::optional<store::HeldLease> lease) {
+  // Checked again after the cluster's answer: the player may have sat down meanwhile.
+  if (auto it = seated_in_.find(*s.nickname); lease && it != seated_in_.end()) {
+    send_error(s.id, id, error_code_name(ErrorCode::AlreadyInMatch),
+               "you hold a seat in match " + std::to_string(it->second) + "; leave it first");
+    return;
+  }
+  const auto level = computer_level(m.level);
   if (s.spectator) detach(s);
   // 128 secret bits from the kernel: every future draw of the match follows from them.
   const auto seed = draw_seed(secrets_);
@@ -168,7 +245,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
     return;
   }
   auto room = std::make_unique<Room>();
-  room->id = next_match_id_++;
+  room->id = lease ? lease->match_id : next_match_id_++;
+  room->epoch = lease ? lease->epoch : 0;
   room->state = rules::apply(rules::State{}, *created);
   room->status = store::MatchStatus::Lobby;
   room->seats[0] = SeatHolder{*s.nickname, token_hash(s.token), 0, std::nullopt};
@@ -282,6 +360,12 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
 
 void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch& m) {
   Room* room = find_room(m.match);
+  if (!room && cluster_) {
+    route_elsewhere(s, id, m.match, [this, conn = s.id, id, m] {
+      if (Session* s = session(conn)) handle(*s, id, m);
+    });
+    return;
+  }
   if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
                room ? ended_message(*room) : "there is no open match " + std::to_string(m.match));
@@ -391,6 +475,12 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
 
 void Server::handle(Session& s, const std::string& id, const protocol::Spectate& m) {
   Room* room = find_room(m.match);
+  if (!room && cluster_) {
+    route_elsewhere(s, id, m.match, [this, conn = s.id, id, m] {
+      if (Session* s = session(conn)) handle(*s, id, m);
+    });
+    return;
+  }
   if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
                room ? ended_message(*room) : "there is no match " + std::to_string(m.match));

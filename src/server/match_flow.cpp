@@ -49,9 +49,12 @@ void Server::persist(Room& room, MatchWrite write,
   room.busy = true;
   ++writes_in_flight_;
   const store::MatchId mid = room.id;
+  if (room.epoch != 0) write.fence = store::LeaseFence{cluster_->node(), room.epoch};
   persistence_.submit(std::move(write), [this, mid, after = std::move(after)](
                                             store::Result<store::AppendOutcome> r) {
     --writes_in_flight_;
+    // Another node serves the match now: never retried, the match leaves memory.
+    if (!r && r.error().code == store::StoreCode::Fenced) lose_match(mid, r.error().message);
     Room* room = find_room(mid);
     if (room) room->busy = false;
     if (!r)
@@ -381,8 +384,8 @@ void Server::update_deadlines(Room& room, std::int64_t now) {
       // comes and goes; it skips the turn only while two players are present
       // (one player alone is the forfeit clock's business; computers are present).
       want = {DeadlineKind::TurnGrace, actor, now + config_.turn_grace_ms};
-      keep = room.present() < 2 && room.deadline.kind == want.kind &&
-             room.deadline.seat == want.seat;
+      keep =
+          room.present() < 2 && room.deadline.kind == want.kind && room.deadline.seat == want.seat;
     }
   }
   if (keep) return;

@@ -197,7 +197,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Hello& m)
                  .str());
 }
 
-void Server::handle(Session& s, const std::string& id, const protocol::Login& m) {
+void Server::login(Session& s, const std::string& id, const protocol::Login& m) {
   if (s.nickname) {
     send_error(s.id, id, error_code_name(ErrorCode::AlreadyLoggedIn),
                "you are already logged in as " + *s.nickname);
@@ -368,6 +368,11 @@ void Server::tick() {
     send(id,
          protocol::JsonLine("shutdown").field("message", "no heartbeat: connection closed").str());
     transport_.close(id);
+  }
+  // Writes in flight during a shutdown still need their leases.
+  if (cluster_) {
+    renew_leases(now);
+    refresh_cluster_lobby(now);
   }
   if (shutting_down_ || degraded_) return;  // a degraded server decides nothing more
   push_lobby_updates(now);

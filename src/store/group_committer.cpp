@@ -51,16 +51,28 @@ void GroupCommitter::submit(AppendRequest request, AppendCompletion completion) 
   notify_();
 }
 
+void GroupCommitter::run_on_writer(Job job) {
+  std::lock_guard lock(mutex_);
+  if (stopping_) return;
+  jobs_.push_back(std::move(job));
+  work_ready_.notify_one();
+}
+
 std::size_t GroupCommitter::deliver_completions() {
   std::vector<Completed> ready;
+  std::vector<std::function<void()>> jobs_done;
   {
     std::lock_guard lock(mutex_);
     ready.swap(completed_);
+    jobs_done.swap(jobs_done_);
   }
+  // Jobs ran before the batch whose completions are delivered with them.
+  for (auto& done : jobs_done)
+    if (done) done();
   for (Completed& done : ready) {
     if (done.completion) done.completion(std::move(done.result));
   }
-  return ready.size();
+  return ready.size() + jobs_done.size();
 }
 
 void GroupCommitter::flush() {
@@ -108,6 +120,7 @@ void GroupCommitter::note_damage(const std::vector<Result<AppendOutcome>>& resul
 void GroupCommitter::run_writer() {
   std::vector<Pending> batch;
   std::vector<AppendRequest> requests;
+  std::deque<Job> jobs;
   // A full disk fails every append: one line per 10 s, with a count (the server
   // logs the same failures per match, also throttled).
   logging::LogThrottle failures;
@@ -115,12 +128,26 @@ void GroupCommitter::run_writer() {
     batch.clear();
     {
       std::unique_lock lock(mutex_);
-      work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and everything is committed
+      work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty() || !jobs_.empty(); });
+      if (queue_.empty() && jobs_.empty()) return;  // stopping, and everything is committed
+      jobs.swap(jobs_);
       // Whatever queued while the previous commit ran becomes this batch.
       while (!queue_.empty() && batch.size() < options_.max_batch) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
+      }
+    }
+    if (!jobs.empty()) {
+      std::vector<std::function<void()>> done;
+      for (Job& job : jobs) done.push_back(job(*store_));
+      jobs.clear();
+      {
+        std::lock_guard lock(mutex_);
+        for (auto& d : done) jobs_done_.push_back(std::move(d));
+      }
+      if (batch.empty()) {
+        notify_();
+        continue;
       }
     }
     requests.clear();

@@ -71,6 +71,62 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->server.computer.playouts, d.server.computer.playouts);
   EXPECT_EQ(c->server.computer.think_ms, d.server.computer.think_ms);
   EXPECT_EQ(c->server.computer.pause_ms, d.server.computer.pause_ms);
+  EXPECT_EQ(c->cluster.node, d.cluster.node);
+  EXPECT_EQ(c->cluster.public_address, d.cluster.public_address);
+  EXPECT_EQ(c->cluster.public_web, d.cluster.public_web);
+  EXPECT_EQ(c->cluster.lease_ms, d.cluster.lease_ms);
+  EXPECT_FALSE(c->cluster.enabled());
+}
+
+constexpr const char* kPostgres = R"(
+[storage]
+backend = "postgresql"
+postgresql = "host=/tmp dbname=eryantis"
+)";
+
+TEST(Config, ClusterSectionIsReadAndChecked) {
+  auto c = parse_config(std::string(kPostgres) + R"(
+[cluster]
+node = "a"
+public_address = "127.0.0.1:7001"
+public_web = "ws://127.0.0.1:8001/ws"
+lease_ms = 1500
+)");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_TRUE(c->cluster.enabled());
+  EXPECT_EQ(c->cluster.node, "a");
+  EXPECT_EQ(c->cluster.public_address, "127.0.0.1:7001");
+  EXPECT_EQ(c->cluster.public_web, "ws://127.0.0.1:8001/ws");
+  EXPECT_EQ(c->cluster.lease_ms, 1500);
+}
+
+TEST(Config, ClusterMistakesNameTheKey) {
+  // Only on PostgreSQL: SQLite has one writer per file.
+  EXPECT_NE(error_of("[cluster]\nnode = \"a\"\npublic_address = \"127.0.0.1:7001\"\n")
+                .find("cluster.node: a cluster shares one PostgreSQL"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kPostgres) + "[cluster]\nnode = \"a b\"\n"
+                                              "public_address = \"127.0.0.1:7001\"\n")
+                .find("cluster.node: 1 to 64"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kPostgres) + "[cluster]\nnode = \"a\"\n")
+                .find("cluster.public_address: must be host:port"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kPostgres) +
+                     "[cluster]\nnode = \"a\"\npublic_address = \"127.0.0.1:0\"\n")
+                .find("cluster.public_address"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kPostgres) + "[cluster]\nnode = \"a\"\n"
+                                              "public_address = \"h:7001\"\n"
+                                              "public_web = \"http://h/ws\"\n")
+                .find("cluster.public_web: must start with ws://"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kPostgres) + "[cluster]\nnode = \"a\"\n"
+                                              "public_address = \"h:7001\"\nlease_ms = 10\n")
+                .find("cluster.lease_ms: must be between 300"),
+            std::string::npos);
+  EXPECT_NE(error_of("[cluster]\npublic_address = \"h:7001\"\n").find("cluster.node: must name"),
+            std::string::npos);
 }
 
 TEST(Config, ComputerSectionIsReadAndChecked) {

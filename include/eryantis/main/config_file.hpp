@@ -73,8 +73,19 @@ struct BackupConfig {
   int keep = 24;  // the newest this many periodic backups are kept
 };
 
+// [cluster]: this server as one node of several sharing one PostgreSQL database
+// (docs/cluster.md). Absent (node empty): no cluster, no lease work at all.
+struct ClusterConfig {
+  std::string node;            // unique in the cluster; "" = not a cluster
+  std::string public_address;  // host:port of the TCP listener as clients reach it
+  std::string public_web;      // optional: ws://host:port/ws as web clients reach it
+  int lease_ms = 3000;         // a match's lease lasts this long; renewed every lease_ms/3
+  bool enabled() const { return !node.empty(); }
+};
+
 struct Config {
   server::ServerConfig server;
+  ClusterConfig cluster;
   StorageConfig storage;
   LogConfig log;
   WebConfig web;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <expected>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -57,6 +58,13 @@ class JsonArray {
  private:
   std::string body_;
 };
+
+// {"type":"redirect","address":"host:port","web":"ws://host:port/ws"|null,"match":N,
+// "reason":"..."} (docs/protocol.md, "Redirect"): match N is served by another node of
+// the cluster; `id` echoes the request redirected ("" = none).
+std::string encode_redirect(std::string_view id, std::string_view address,
+                            const std::optional<std::string>& web, std::int64_t match,
+                            std::string_view reason);
 
 // A JSON string literal with escapes ("a\"b").
 std::string json_quote(std::string_view s);

@@ -53,6 +53,9 @@ struct MatchWrite {
   // only delivered_endings is not checked against expected_seq.
   std::vector<store::UnseenEnding> keep_endings;
   std::vector<std::string> delivered_endings;
+  // In a cluster: this node's lease on the match (node, epoch); the store refuses
+  // the write with FENCED once another node took the match.
+  std::optional<store::LeaseFence> fence;
 };
 
 using WriteDone = std::function<void(store::Result<store::AppendOutcome>)>;

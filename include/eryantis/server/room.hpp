@@ -63,6 +63,9 @@ struct Room {
   std::int64_t lobby_since_ms = 0;
   // The deadline clients were last told of (state, event or seats): a change is pushed.
   Deadline announced;
+  // In a cluster, the epoch of this node's lease on the match: every write carries
+  // it as its fence (docs/cluster.md). 0 = no cluster.
+  std::int64_t epoch = 0;
   bool busy = false;  // a write is in flight: later requests wait (one write at a time)
   // Vectors, not deques: libstdc++'s deque allocates ~600 bytes even when empty,
   // and an idle match should cost little. Both stay short.

@@ -16,33 +16,17 @@
 #include "eryantis/log/log_throttle.hpp"
 #include "eryantis/protocol/message.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/server/cluster.hpp"
 #include "eryantis/server/computer.hpp"
 #include "eryantis/server/config.hpp"
 #include "eryantis/server/connection.hpp"
 #include "eryantis/server/persistence.hpp"
+#include "eryantis/server/restored_match.hpp"
 #include "eryantis/server/room.hpp"
 #include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/session.hpp"
 
 namespace eryantis::server {
-
-// How many (command id, seq) pairs a match keeps to answer a client's retry with
-// its original ack: while running, and restored after a restart (the same number,
-// so a retry is answered the same either side of a restart).
-inline constexpr std::size_t kRecentCommands = 64;
-
-// A match loaded from the store at start-up.
-struct RestoredMatch {
-  store::MatchId id = 0;
-  store::MatchStatus status = store::MatchStatus::Lobby;
-  store::Seq last_seq = 0;
-  rules::State state;
-  std::vector<store::SeatRecord> seats;
-  Deadline deadline;
-  // (command id, seq) of the last kRecentCommands commands, so a client's retry
-  // after the restart gets its original ack.
-  std::vector<std::pair<std::string, store::Seq>> recent_commands;
-};
 
 // How many match endings (game_over, match_abandoned or left pushes) are held in
 // memory for players who were away when their match ended, until they log in
@@ -114,6 +98,10 @@ class Server final : public ConnectionEvents {
   // Without one, computer seats cannot be created.
   void set_decision_runner(DecisionRunner* runner);
 
+  // Makes this server one node of a cluster (docs/cluster.md); it must outlive the
+  // server. Without one (the SQLite default) the server does no lease work at all.
+  void set_cluster(Cluster* cluster) { cluster_ = cluster; }
+
   // True once a write failed because the database is damaged: requests that
   // would write are refused with SERVER_DEGRADED and timers stop, until an
   // operator repairs the file and restarts. Readiness (a health check) is false.
@@ -138,6 +126,31 @@ class Server final : public ConnectionEvents {
   void handle(Session& s, const std::string& id, const protocol::UnwatchLobby& m);
   void handle(Session& s, const std::string& id, const protocol::AddComputer& m);
   void handle(Session& s, const std::string& id, const protocol::RemoveComputer& m);
+  // handle(Login) once the cluster said where the nickname's seat is (or without one).
+  void login(Session& s, const std::string& id, const protocol::Login& m);
+  // handle(CreateMatchRequest) with the new match's id and lease (a cluster), or
+  // with the next local id (nullopt, no cluster).
+  void open_match(Session& s, const std::string& id, const protocol::CreateMatchRequest& m,
+                  std::optional<store::HeldLease> lease);
+
+  // --- cluster (src/server/cluster.cpp, docs/cluster.md); all no-ops without cluster_ ---
+  // Finds match `mid`, which this node does not hold: adopts it when its lease is
+  // free or expired (loaded like a restored match), else `then` learns who holds it.
+  // Concurrent requests for one match share one lookup.
+  void locate_match(store::MatchId mid, std::function<void(const Located&)> then);
+  // A request about a match not in memory: `retry` runs once this node adopted it;
+  // a redirect, NO_SUCH_MATCH or STORE_FAILURE answers it otherwise.
+  void route_elsewhere(Session& s, const std::string& id, store::MatchId mid,
+                       std::function<void()> retry);
+  void send_redirect(ConnectionId conn, const std::string& id, store::MatchId mid,
+                     const NodeAddress& holder);
+  // Every lease_ms / 3: all of this node's leases renewed in one store call.
+  void renew_leases(std::int64_t now);
+  // Every kClusterLobbyMs: the cluster's open matches, for match_list and lobby pushes.
+  void refresh_cluster_lobby(std::int64_t now);
+  // The lease is gone (FENCED write, renewal refused): the match leaves memory and
+  // its connections are closed, so their clients reconnect and are redirected.
+  void lose_match(store::MatchId mid, std::string_view why);
 
   // --- computer seats (src/server/computer.cpp) ---
   // The level a request names, or the configured default; nullopt for an unknown name.
@@ -253,6 +266,13 @@ class Server final : public ConnectionEvents {
   Clock clock_;
   SecretSource& secrets_;  // tokens and match seeds; the rules' chance comes from the seed
   DecisionRunner* decisions_ = nullptr;  // computer seats' moves (set_decision_runner)
+  Cluster* cluster_ = nullptr;           // set_cluster; null = one server, no leases
+  std::int64_t next_renewal_ms_ = 0;
+  bool renewing_ = false;  // one renewal in flight at a time
+  std::unordered_map<store::MatchId, std::vector<std::function<void(const Located&)>>> locating_;
+  std::vector<ListedMatch> cluster_lobby_;  // open matches in the database, oldest first
+  std::int64_t next_lobby_refresh_ms_ = 0;
+  bool lobby_refreshing_ = false;
   std::unordered_map<ConnectionId, Session> sessions_;
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection

@@ -63,6 +63,15 @@ class GroupCommitter {
   // order they are submitted. After stop() the completion reports Stopped.
   void submit(AppendRequest request, AppendCompletion completion);
 
+  // Runs `job` on the writer thread with the writer's connection, between two
+  // transactions: a job submitted before an append runs before it. The function
+  // it returns runs on the caller's thread in deliver_completions(). What a
+  // cluster node asks of the database besides appends (leases, adopting a
+  // match, docs/cluster.md) goes here, so the event loop never waits on the
+  // network. Thread-safe; after stop() the job is dropped unrun.
+  using Job = std::function<std::function<void()>(EventStore&)>;
+  void run_on_writer(Job job);
+
   // Runs the completions that are ready, on the calling thread. Returns how many.
   std::size_t deliver_completions();
 
@@ -109,6 +118,8 @@ class GroupCommitter {
   std::condition_variable batch_done_;
   std::deque<Pending> queue_;
   std::vector<Completed> completed_;
+  std::deque<Job> jobs_;                          // run_on_writer, run before the next batch
+  std::vector<std::function<void()>> jobs_done_;  // their completions
   std::uint64_t submitted_ = 0;
   std::uint64_t finished_ = 0;
   bool stopping_ = false;

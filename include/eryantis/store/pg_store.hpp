@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "eryantis/store/event_store.hpp"
 #include "eryantis/store/pg.hpp"
@@ -24,6 +25,22 @@ struct Lease {
   std::int64_t epoch = 0;
   std::int64_t expires_at_ms = 0;
   LeaseFence fence() const { return LeaseFence{node, epoch}; }
+};
+
+// Where a cluster node is reached (the nodes table): what a redirect names.
+struct NodeInfo {
+  std::string node;
+  std::string public_address;             // host:port
+  std::optional<std::string> public_web;  // ws://host:port/ws
+  friend bool operator==(const NodeInfo&, const NodeInfo&) = default;
+};
+
+// A match waiting for players, as every node's lobby lists it.
+struct OpenMatch {
+  MatchId id = 0;
+  int players = 0;
+  std::string mode;
+  std::vector<SeatRecord> seats;  // nickname and computer only
 };
 
 class PgStore final : public EventStore {
@@ -77,6 +94,28 @@ class PgStore final : public EventStore {
   Result<void> release_lease(MatchId id, const LeaseFence& fence);
   // The lease row, if the match ever had one.
   Result<std::optional<Lease>> lease(MatchId id);
+
+  // Renews every lease in `held` that `node` still holds with that epoch, in ONE
+  // statement (a node renews all its matches every lease_ms / 3). Returns the
+  // matches NOT renewed: expired or taken by another node (the caller stops
+  // serving them; their writes are fenced anyway).
+  Result<std::vector<MatchId>> renew_leases(std::string_view node, std::span<const HeldLease> held,
+                                            std::chrono::milliseconds ttl);
+
+  // --- cluster (pg_cluster.cpp, docs/cluster.md) ----------------------------
+  // Records where `info.node` is reached (at the node's start), and moves the
+  // match id sequence past every stored id (matches a single server created).
+  Result<void> register_node(const NodeInfo& info);
+  Result<std::optional<NodeInfo>> node_info(std::string_view node);
+  // A match id no other node gets (the match_ids sequence).
+  Result<MatchId> next_match_id();
+  // The newest unfinished match where `nickname` holds a person's seat, if any:
+  // where a resuming login belongs, whichever node created it.
+  Result<std::optional<MatchId>> unfinished_seat_of(std::string_view nickname);
+  Result<std::optional<MatchStatus>> match_status(MatchId id);
+  // The oldest `limit` matches in status lobby, with their seats: the cluster's
+  // lobby (each node lists the ones it does not serve from here).
+  Result<std::vector<OpenMatch>> open_matches(std::size_t limit);
 
   // The connection itself, for tools and tests that need raw SQL.
   pg::Connection& connection();

@@ -109,6 +109,13 @@ struct LeaseFence {
   friend bool operator==(const LeaseFence&, const LeaseFence&) = default;
 };
 
+// A lease a node holds, to renew: the match and the epoch it took it with.
+struct HeldLease {
+  MatchId match_id = 0;
+  std::int64_t epoch = 0;
+  friend bool operator==(const HeldLease&, const HeldLease&) = default;
+};
+
 // One atomic step of a match: its row changes and its events, all or nothing.
 struct AppendRequest {
   MatchId match_id = 0;

@@ -1,0 +1,78 @@
+#pragma once
+// The server as one node of a cluster sharing one PostgreSQL database
+// (docs/cluster.md): what it asks of the cluster, never on its own thread.
+// Every call completes later on the server's thread, like Persistence. Without
+// a Cluster (the SQLite default) the server does no lease work at all.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eryantis/server/restored_match.hpp"
+#include "eryantis/store/error.hpp"
+#include "eryantis/store/records.hpp"
+
+namespace eryantis::server {
+
+// Where a client is sent for a match another node serves.
+struct NodeAddress {
+  std::string address;             // host:port of its TCP listener
+  std::optional<std::string> web;  // ws://host:port/ws, if it has one
+  friend bool operator==(const NodeAddress&, const NodeAddress&) = default;
+};
+
+// A match this node just took the lease of.
+struct Adopted {
+  std::int64_t epoch = 0;  // the lease's epoch: every write of the match carries it
+  RestoredMatch match;     // folded from its snapshot and events
+};
+
+// What locate() found for a match this node does not hold.
+struct Located {
+  enum class Kind : std::uint8_t {
+    Adopted,    // free or expired: this node took it (`adopted`)
+    Elsewhere,  // another node's lease runs: send the client to `holder`
+    Missing,    // no such unfinished match
+    Failed,     // the database could not answer (`message`)
+  };
+  Kind kind = Kind::Missing;
+  Adopted adopted;
+  NodeAddress holder;
+  std::string message;
+};
+
+// A match waiting for players that another node may serve: listed in match_list.
+struct ListedMatch {
+  store::MatchId id = 0;
+  int players = 0;
+  std::string mode;                      // "simple" / "expert"
+  std::vector<store::SeatRecord> seats;  // nickname and computer
+};
+
+class Cluster {
+ public:
+  virtual ~Cluster() = default;
+  // This node's name (the fence's node), and the lease's length.
+  virtual const std::string& node() const = 0;
+  virtual std::int64_t lease_ms() const = 0;
+
+  // A match id no other node gets, with its lease taken by this node.
+  using NewMatchDone = std::function<void(store::Result<store::HeldLease>)>;
+  virtual void new_match(NewMatchDone done) = 0;
+  // Takes an unfinished match this node does not hold if its lease is free or
+  // expired (folding it), else says who holds it.
+  using LocateDone = std::function<void(Located)>;
+  virtual void locate(store::MatchId id, LocateDone done) = 0;
+  // The unfinished match where `nickname` holds a person's seat, on any node.
+  using SeatDone = std::function<void(store::Result<std::optional<store::MatchId>>)>;
+  virtual void seat_of(const std::string& nickname, SeatDone done) = 0;
+  // Renews all of these leases in one call; `done` gets the matches lost.
+  using RenewDone = std::function<void(store::Result<std::vector<store::MatchId>>)>;
+  virtual void renew(std::vector<store::HeldLease> held, RenewDone done) = 0;
+  // The cluster's open matches (status lobby), oldest first, at most `limit`.
+  using LobbyDone = std::function<void(store::Result<std::vector<ListedMatch>>)>;
+  virtual void open_matches(std::size_t limit, LobbyDone done) = 0;
+};
+
+}  // namespace eryantis::server

@@ -1,0 +1,33 @@
+#pragma once
+// A match read back from the store, as the server takes it: at start-up (every
+// unfinished match) and, in a cluster, when a node adopts one (docs/cluster.md).
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "eryantis/rules/state.hpp"
+#include "eryantis/server/persistence.hpp"
+#include "eryantis/store/records.hpp"
+
+namespace eryantis::server {
+
+// How many (command id, seq) pairs a match keeps to answer a client's retry with
+// its original ack: while running, and restored after a restart (the same number,
+// so a retry is answered the same either side of a restart).
+inline constexpr std::size_t kRecentCommands = 64;
+
+// A match loaded from the store at start-up.
+struct RestoredMatch {
+  store::MatchId id = 0;
+  store::MatchStatus status = store::MatchStatus::Lobby;
+  store::Seq last_seq = 0;
+  rules::State state;
+  std::vector<store::SeatRecord> seats;
+  Deadline deadline;
+  // (command id, seq) of the last kRecentCommands commands, so a client's retry
+  // after the restart gets its original ack.
+  std::vector<std::pair<std::string, store::Seq>> recent_commands;
+};
+
+}  // namespace eryantis::server

@@ -1,0 +1,179 @@
+// The server as one node of a cluster (docs/cluster.md): leases kept, matches
+// adopted or redirected, matches lost when the store fences a write. None of it
+// runs without a Cluster (the SQLite default): every caller checks cluster_.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "eryantis/server/server.hpp"
+#include "server_messages.hpp"
+
+namespace eryantis::server {
+
+using protocol::error_code_name;
+
+namespace {
+// How often a node reads the cluster's open matches: a match created on another
+// node is listed here within this (one indexed query per node per period).
+constexpr std::int64_t kClusterLobbyMs = 500;
+// As many as one match_list shows (lobby.cpp's kListLimit), plus this node's own.
+constexpr std::size_t kClusterLobbyLimit = 200;
+}  // namespace
+using protocol::ErrorCode;
+
+void Server::handle(Session& s, const std::string& id, const protocol::Login& m) {
+  // Not a cluster, or the seat is here: nothing to ask. A bad nickname is refused
+  // by login() before anything is looked up.
+  if (!cluster_ || s.nickname || !detail::valid_nickname(m.nickname) ||
+      seated_in_.count(m.nickname)) {
+    login(s, id, m);
+    return;
+  }
+  // The nickname may hold a seat in a match another node created or serves.
+  const ConnectionId conn = s.id;
+  cluster_->seat_of(
+      m.nickname, [this, conn, id, m](store::Result<std::optional<store::MatchId>> seat) {
+        Session* s = session(conn);
+        if (!s || s->nickname) return;
+        if (!seat) {
+          send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                     "your seat could not be looked up: " + seat.error().message + "; try again");
+          return;
+        }
+        if (!*seat || find_room(**seat)) {
+          login(*s, id, m);
+          return;
+        }
+        locate_match(**seat, [this, conn, id, m, mid = **seat](const Located& found) {
+          Session* s = session(conn);
+          if (!s || s->nickname) return;
+          if (found.kind == Located::Kind::Elsewhere) {
+            send_redirect(conn, id, mid, found.holder);
+            return;
+          }
+          // Adopted (the room is here now), gone, or unknown: an ordinary login.
+          login(*s, id, m);
+        });
+      });
+}
+
+void Server::route_elsewhere(Session& s, const std::string& id, store::MatchId mid,
+                             std::function<void()> retry) {
+  const ConnectionId conn = s.id;
+  locate_match(mid, [this, conn, id, mid, retry = std::move(retry)](const Located& found) {
+    if (!session(conn)) return;
+    switch (found.kind) {
+      case Located::Kind::Adopted:
+        retry();
+        return;
+      case Located::Kind::Elsewhere:
+        send_redirect(conn, id, mid, found.holder);
+        return;
+      case Located::Kind::Missing:
+        send_error(conn, id, error_code_name(ErrorCode::NoSuchMatch),
+                   "there is no unfinished match " + std::to_string(mid));
+        return;
+      case Located::Kind::Failed:
+        send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                   "match " + std::to_string(mid) + " could not be looked up: " + found.message);
+        return;
+    }
+  });
+}
+
+void Server::locate_match(store::MatchId mid, std::function<void(const Located&)> then) {
+  auto [waiting, first] = locating_.try_emplace(mid);
+  waiting->second.push_back(std::move(then));
+  if (!first) return;
+  cluster_->locate(mid, [this, mid](Located found) {
+    if (found.kind == Located::Kind::Adopted && !find_room(mid)) {
+      const std::int64_t epoch = found.adopted.epoch;
+      Room& room = load(std::move(found.adopted.match));
+      room.epoch = epoch;
+      spdlog::info("match {}: adopted by node {} (lease epoch {}, {} events)", mid,
+                   cluster_->node(), epoch, room.seq);
+    }
+    auto it = locating_.find(mid);
+    if (it == locating_.end()) return;
+    auto callbacks = std::move(it->second);
+    locating_.erase(it);
+    for (auto& callback : callbacks) callback(found);
+  });
+}
+
+void Server::send_redirect(ConnectionId conn, const std::string& id, store::MatchId mid,
+                           const NodeAddress& holder) {
+  spdlog::info("conn {}: match {} is served by {}: redirected", conn, mid, holder.address);
+  send(conn, protocol::encode_redirect(
+                 id, holder.address, holder.web, mid,
+                 "match " + std::to_string(mid) + " is served by another node of the cluster"));
+}
+
+void Server::renew_leases(std::int64_t now) {
+  if (renewing_ || now < next_renewal_ms_) return;
+  next_renewal_ms_ = now + cluster_->lease_ms() / 3;
+  std::vector<store::HeldLease> held;
+  for (const auto& [mid, room] : rooms_)
+    if (room->epoch != 0) held.push_back(store::HeldLease{mid, room->epoch});
+  if (held.empty()) return;
+  renewing_ = true;
+  cluster_->renew(held, [this, held](store::Result<std::vector<store::MatchId>> lost) {
+    renewing_ = false;
+    if (!lost) {
+      // The database is away: the leases run out unless a later renewal reaches it,
+      // and then every write is fenced (nothing is written twice).
+      log_throttle_.log(spdlog::level::warn, "lease renewal failed",
+                        fmt::format("cluster: renewing {} lease(s) failed: {}", held.size(),
+                                    lost.error().message));
+      return;
+    }
+    for (store::MatchId mid : *lost) {
+      const Room* room = find_room(mid);
+      const bool same_lease = room && std::any_of(held.begin(), held.end(), [&](const auto& h) {
+                                return h.match_id == mid && h.epoch == room->epoch;
+                              });
+      if (same_lease) lose_match(mid, "its lease expired or another node took it");
+    }
+  });
+}
+
+void Server::refresh_cluster_lobby(std::int64_t now) {
+  if (lobby_refreshing_ || now < next_lobby_refresh_ms_) return;
+  next_lobby_refresh_ms_ = now + kClusterLobbyMs;
+  lobby_refreshing_ = true;
+  cluster_->open_matches(kClusterLobbyLimit,
+                         [this](store::Result<std::vector<ListedMatch>> listed) {
+                           lobby_refreshing_ = false;
+                           if (listed) cluster_lobby_ = std::move(*listed);
+                         });
+}
+
+void Server::lose_match(store::MatchId mid, std::string_view why) {
+  Room* room = find_room(mid);
+  if (!room || room->epoch == 0) return;
+  spdlog::warn("match {}: node {} no longer serves it ({}); dropped, its clients reconnect", mid,
+               cluster_->node(), why);
+  std::vector<ConnectionId> connections(room->spectators.begin(), room->spectators.end());
+  for (int i = 0; i < rules::kMaxPlayers; ++i) {
+    if (!room->seats[i] || room->seats[i]->computer) continue;
+    if (auto it = seated_in_.find(room->seats[i]->nickname);
+        it != seated_in_.end() && it->second == mid)
+      seated_in_.erase(it);
+    if (room->seats[i]->connection != 0) connections.push_back(room->seats[i]->connection);
+  }
+  for (ConnectionId c : connections) {
+    Session* s = session(c);
+    if (!s || s->match != mid) continue;
+    s->match = 0;
+    s->seat = rules::kNoSeat;
+    s->spectator = false;
+    // Closed without a word: clients reconnect and resume after a dropped connection,
+    // and their resuming login is redirected to whoever serves the match now.
+    transport_.close(c);
+  }
+  drop_room(mid, error_code_name(ErrorCode::NoSuchMatch),
+            "match " + std::to_string(mid) +
+                " moved to another node of the cluster; reconnect and try again");
+}
+
+}  // namespace eryantis::server

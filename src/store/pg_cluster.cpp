@@ -1,0 +1,136 @@
+// What the nodes of a cluster share beside the leases (docs/cluster.md): where
+// each node is reached, the match id sequence, where a nickname's seat is.
+#include <spdlog/fmt/fmt.h>
+
+#include <algorithm>
+
+#include "eryantis/util/expected.hpp"
+#include "pg_impl.hpp"
+
+namespace eryantis::store {
+
+namespace {
+
+// '{1,2,3}': a bigint[] parameter as text.
+std::string array_text(std::span<const HeldLease> held, bool epochs) {
+  std::string out = "{";
+  for (const HeldLease& h : held) {
+    if (out.size() > 1) out += ',';
+    out += std::to_string(epochs ? h.epoch : h.match_id);
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+Result<std::vector<MatchId>> PgStore::renew_leases(std::string_view node,
+                                                   std::span<const HeldLease> held,
+                                                   std::chrono::milliseconds ttl) {
+  if (held.empty()) return std::vector<MatchId>{};
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto renewed = impl_->conn.query(
+      "UPDATE leases SET expires_at = clock_timestamp() + $4::bigint * interval '1 millisecond' "
+      "FROM unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
+      "WHERE leases.match_id = held.match_id AND leases.epoch = held.epoch AND "
+      "leases.node = $1 AND leases.expires_at > clock_timestamp() RETURNING leases.match_id",
+      pg::Params()
+          .add(node)
+          .add(array_text(held, false))
+          .add(array_text(held, true))
+          .add(static_cast<std::int64_t>(ttl.count())));
+  if (!renewed) return util::forward_error(renewed);
+  std::vector<MatchId> kept;
+  for (int row = 0; row < renewed->size(); ++row) kept.push_back(renewed->integer(row, 0));
+  std::sort(kept.begin(), kept.end());
+  std::vector<MatchId> lost;
+  for (const HeldLease& h : held)
+    if (!std::binary_search(kept.begin(), kept.end(), h.match_id)) lost.push_back(h.match_id);
+  return lost;
+}
+
+Result<void> PgStore::register_node(const NodeInfo& info) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto upserted = impl_->conn.query(
+      "INSERT INTO nodes (node, public_address, public_web) VALUES ($1, $2, $3) "
+      "ON CONFLICT (node) DO UPDATE SET public_address = excluded.public_address, "
+      "public_web = excluded.public_web, started_at = clock_timestamp()",
+      pg::Params().add(info.node).add(info.public_address).add_optional(info.public_web));
+  if (!upserted) return util::forward_error(upserted);
+  // Matches a single server (no [cluster]) created took max(id) + 1, not the
+  // sequence. Only moves it forward: nodes running meanwhile keep their ids.
+  auto bumped = impl_->conn.query(
+      "SELECT setval('match_ids', m) FROM (SELECT max(id) AS m FROM matches) AS x "
+      "WHERE m IS NOT NULL AND m >= (SELECT last_value FROM match_ids)");
+  if (!bumped) return util::forward_error(bumped);
+  return {};
+}
+
+Result<std::optional<NodeInfo>> PgStore::node_info(std::string_view node) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT node, public_address, public_web FROM nodes WHERE node = $1", pg::Params().add(node));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return std::optional<NodeInfo>{};
+  return std::optional<NodeInfo>(NodeInfo{
+      std::string(rows->text(0, 0)), std::string(rows->text(0, 1)), rows->optional_text(0, 2)});
+}
+
+Result<MatchId> PgStore::next_match_id() {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query("SELECT nextval('match_ids')");
+  if (!rows) return util::forward_error(rows);
+  return rows->integer(0, 0);
+}
+
+Result<std::optional<MatchId>> PgStore::unfinished_seat_of(std::string_view nickname) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT s.match_id FROM seats s JOIN matches m ON m.id = s.match_id "
+      "WHERE s.nickname = $1 AND s.computer IS NULL AND m.status IN ('lobby', 'running') "
+      "ORDER BY s.match_id DESC LIMIT 1",
+      pg::Params().add(nickname));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return std::optional<MatchId>{};
+  return std::optional<MatchId>(rows->integer(0, 0));
+}
+
+Result<std::optional<MatchStatus>> PgStore::match_status(MatchId id) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query("SELECT status FROM matches WHERE id = $1", pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return std::optional<MatchStatus>{};
+  auto status = parse_status(rows->text(0, 0));
+  if (!status)
+    return fail(StoreCode::Corrupt,
+                fmt::format("match {}: unknown status '{}'", id, rows->text(0, 0)));
+  return std::optional<MatchStatus>(*status);
+}
+
+Result<std::vector<OpenMatch>> PgStore::open_matches(std::size_t limit) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // One statement: the matches and their seats (a match with no seat row yet
+  // comes once with a NULL seat).
+  auto rows = impl_->conn.query(
+      "SELECT m.id, (m.options::jsonb ->> 'players')::int, m.options::jsonb ->> 'mode', s.seat, "
+      "s.nickname, s.computer FROM (SELECT id, options FROM matches WHERE status = 'lobby' "
+      "ORDER BY id LIMIT $1) AS m LEFT JOIN seats s ON s.match_id = m.id ORDER BY m.id, s.seat",
+      pg::Params().add(static_cast<std::int64_t>(limit)));
+  if (!rows) return util::forward_error(rows);
+  std::vector<OpenMatch> out;
+  for (int row = 0; row < rows->size(); ++row) {
+    const MatchId id = rows->integer(row, 0);
+    if (out.empty() || out.back().id != id)
+      out.push_back(OpenMatch{
+          id, static_cast<int>(rows->integer(row, 1)), std::string(rows->text(row, 2)), {}});
+    if (!rows->optional_text(row, 3)) continue;
+    SeatRecord seat;
+    seat.match_id = id;
+    seat.seat = static_cast<int>(rows->integer(row, 3));
+    seat.nickname = std::string(rows->text(row, 4));
+    seat.computer = rows->optional_text(row, 5);
+    out.back().seats.push_back(std::move(seat));
+  }
+  return out;
+}
+
+}  // namespace eryantis::store

@@ -1,0 +1,192 @@
+// Two real eryantis-server nodes on one throwaway PostgreSQL (docs/cluster.md):
+// a match created on node A is joined from node B through a redirect; a node
+// SIGKILLed mid-match has its match adopted by the other, where it finishes with
+// every acknowledged command stored; a node SIGSTOPped past its lease cannot
+// append once resumed (its clients are cut off, the other node serves the match).
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <iostream>
+#include <random>
+#include <thread>
+
+#include "fixture.hpp"
+#include "support/network.hpp"
+#include "support/postgres_cluster.hpp"
+
+namespace eryantis::integration {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kLeaseMs = 1000;
+
+struct Node {
+  std::string name;
+  int port = 0;
+  std::unique_ptr<ServerProcess> process;
+  std::string address() const { return "127.0.0.1:" + std::to_string(port); }
+};
+
+class ClusterTest : public ServerFixture {
+ protected:
+  void SetUp() override {
+    std::string why_not;
+    cluster_ = test::PostgresCluster::shared(&why_not);
+    if (!cluster_) {
+      if (test::PostgresCluster::required())
+        FAIL() << "CI is set, so PostgreSQL must be: " << why_not;
+      GTEST_SKIP() << "cluster not tested: " << why_not;
+    }
+    uri_ = cluster_->fresh_uri();
+  }
+
+  // A node on a fixed free port (its public address must be known in advance).
+  Node start_node(const std::string& name) {
+    Node node{name, test::free_port(), nullptr};
+    TestConfig config;
+    config.snapshot_every = 8;
+    const std::string db = dir_.file(name + ".db");  // unused on PostgreSQL but its admin socket
+    std::string toml = test::read_file(write_config(dir_, name + "-base.toml", db, config));
+    const std::string section = "[storage]\n";
+    toml.insert(toml.find(section) + section.size(),
+                "backend = \"postgresql\"\npostgresql = \"" + uri_ + "\"\n");
+    toml += "\n[cluster]\nnode = \"" + name + "\"\npublic_address = \"" + node.address() +
+            "\"\nlease_ms = " + std::to_string(kLeaseMs) + "\n";
+    const std::string path = dir_.file(name + ".toml");
+    test::write_file(path, toml);
+    node.process = std::make_unique<ServerProcess>(path, db, node.port);
+    EXPECT_TRUE(node.process->start()) << node.process->log_tail();
+    return node;
+  }
+
+  static std::unique_ptr<Client> logged_in(int port, const std::string& nickname,
+                                           const std::string& token = {}) {
+    auto c = Client::connect(port, nickname);
+    EXPECT_TRUE(c && c->hello());
+    if (!c) return c;
+    auto reply = c->login(nickname, token);
+    EXPECT_TRUE(reply && reply->type == "logged_in") << (reply ? reply->line : "no reply");
+    return c;
+  }
+
+  test::PostgresCluster* cluster_ = nullptr;
+  std::string uri_;
+};
+
+TEST_F(ClusterTest, AMatchCreatedOnOneNodeIsJoinedFromAnotherThroughARedirect) {
+  Node a = start_node("a");
+  Node b = start_node("b");
+  ASSERT_FALSE(HasFatalFailure());
+  auto ada = logged_in(a.port, "ada");
+  auto created = ada->create(2, "simple");
+  ASSERT_TRUE(created && created->type == "joined") << (created ? created->line : "no reply");
+  const std::int64_t match = created->i64("match");
+
+  auto bob = logged_in(b.port, "bob");
+  auto answer = bob->join(match);
+  ASSERT_TRUE(answer) << b.process->log_tail();
+  ASSERT_EQ(answer->type, "redirect") << answer->line;
+  EXPECT_EQ(answer->str("address"), a.address());
+  EXPECT_EQ(answer->i64("match"), match);
+  // Followed as a client does: the same request on the node named.
+  auto bob_on_a = logged_in(a.port, "bob");
+  auto joined = bob_on_a->join(match);
+  ASSERT_TRUE(joined && joined->type == "joined") << (joined ? joined->line : "no reply");
+  // Both nodes took their ids from one sequence: a match created on B is new.
+  auto cy = logged_in(b.port, "cy");
+  auto other = cy->create(2, "simple");
+  ASSERT_TRUE(other && other->type == "joined");
+  EXPECT_NE(other->i64("match"), match);
+}
+
+// Plays `game` on `port` until `commands` are acknowledged.
+void play_some(Game& game, std::size_t commands) {
+  drive({&game}, 20s, [&] { return game.acked().size() >= commands; });
+}
+
+TEST_F(ClusterTest, AKilledNodesMatchIsAdoptedByAnotherAndFinishes) {
+  const std::uint64_t seed = test_seed();
+  std::cout << "[ seed     ] ERYANTIS_TEST_SEED=" << seed << "\n";
+  std::mt19937_64 rng(seed);
+  Node a = start_node("a");
+  Node b = start_node("b");
+  ASSERT_FALSE(HasFatalFailure());
+  GameOptions options{2, rules::Mode::Expert};
+  options.tolerate_command_errors = false;
+  Game game("failover", options, rng());
+  game.connect_all(a.port);
+  ASSERT_FALSE(HasFatalFailure());
+  game.create_and_join();
+  ASSERT_FALSE(HasFatalFailure());
+  play_some(game, 5 + rng() % 20);
+  ASSERT_FALSE(game.over());
+
+  a.process->kill_hard();
+  game.pump();
+  game.lost_server();
+  // A's lease runs out after at most lease_ms; the players' resuming logins on B
+  // then make B adopt the match (before that, B would redirect them to dead A).
+  std::this_thread::sleep_for(std::chrono::milliseconds(kLeaseMs + 300));
+  for (int i = 0; i < game.players(); ++i)
+    ASSERT_TRUE(game.reconnect(i, b.port)) << "player " << i << ":\n" << b.process->log_tail();
+  EXPECT_NE(b.process->log().find("adopted by node b"), std::string::npos);
+  ASSERT_TRUE(drive({&game}, 30s)) << "the game did not end on node b";
+
+  std::string error;
+  auto db = read_db(uri_, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  expect_finished_in_db(db, game);
+}
+
+TEST_F(ClusterTest, ANodePausedPastItsLeaseCannotAppendOnceResumed) {
+  const std::uint64_t seed = test_seed();
+  std::cout << "[ seed     ] ERYANTIS_TEST_SEED=" << seed << "\n";
+  std::mt19937_64 rng(seed);
+  Node a = start_node("a");
+  Node b = start_node("b");
+  ASSERT_FALSE(HasFatalFailure());
+  GameOptions options{2, rules::Mode::Simple};
+  options.tolerate_command_errors = true;
+  Game game("fenced", options, rng());
+  game.connect_all(a.port);
+  ASSERT_FALSE(HasFatalFailure());
+  game.create_and_join();
+  ASSERT_FALSE(HasFatalFailure());
+  play_some(game, 4);
+
+  // A stops (a long GC pause, a partition) past its lease; B takes the match over
+  // for a player who reconnects there.
+  ASSERT_EQ(::kill(a.process->pid(), SIGSTOP), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(kLeaseMs + 300));
+  const std::string nickname = game.player(0).nickname;
+  auto on_b = logged_in(b.port, nickname, game.player(0).token);
+  ASSERT_FALSE(HasFatalFailure());
+  std::string error;
+  auto before = read_db(uri_, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  const std::size_t events_at_takeover = before[game.match()].seqs.size();
+
+  // A wakes up with the players' old connections: whatever it tries to write is
+  // fenced, it drops the match and closes them.
+  ASSERT_EQ(::kill(a.process->pid(), SIGCONT), 0);
+  Client& stale = *game.player(1).client;
+  stale.send_line(R"({"type":"sync"})");
+  EXPECT_TRUE(stale.wait_closed(5000ms)) << a.process->log_tail();
+  EXPECT_NE(a.process->log().find("no longer serves it"), std::string::npos)
+      << a.process->log_tail();
+  auto after = read_db(uri_, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(after[game.match()].seqs.size(), events_at_takeover)
+      << "the paused node appended after losing its lease";
+  // The resuming player on A is sent to B, which serves the match now.
+  auto back_on_a = Client::connect(a.port, "again");
+  ASSERT_TRUE(back_on_a && back_on_a->hello());
+  auto redirected = back_on_a->login(game.player(1).nickname, game.player(1).token);
+  ASSERT_TRUE(redirected) << a.process->log_tail();
+  EXPECT_EQ(redirected->type, "redirect") << redirected->line;
+  EXPECT_EQ(redirected->str("address"), b.address());
+}
+
+}  // namespace
+}  // namespace eryantis::integration

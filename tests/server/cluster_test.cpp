@@ -1,0 +1,349 @@
+// The server as a cluster node (docs/cluster.md), driven directly: a fake cluster
+// holds every lease call until the test answers it, the fake store fences a write
+// when told. Leases taken on create and adoption, every write fenced, renewals
+// batched, redirects for matches another node serves, a FENCED write never retried.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "eryantis/codec/json.hpp"
+#include "eryantis/server/server.hpp"
+#include "eryantis/server/token.hpp"
+#include "fake_secret_source.hpp"
+#include "fakes.hpp"
+
+namespace eryantis::server {
+namespace {
+
+// Every call waits in its queue until the test answers it (in order).
+struct FakeCluster : Cluster {
+  std::string name = "a";
+  std::int64_t lease = 3000;
+  std::deque<NewMatchDone> creates;
+  std::deque<std::pair<store::MatchId, LocateDone>> locates;
+  std::deque<std::pair<std::string, SeatDone>> seat_lookups;
+  std::deque<std::pair<std::vector<store::HeldLease>, RenewDone>> renewals;
+  std::deque<std::pair<std::size_t, LobbyDone>> lobby_reads;
+
+  const std::string& node() const override { return name; }
+  std::int64_t lease_ms() const override { return lease; }
+  void new_match(NewMatchDone done) override { creates.push_back(std::move(done)); }
+  void locate(store::MatchId id, LocateDone done) override {
+    locates.emplace_back(id, std::move(done));
+  }
+  void seat_of(const std::string& nickname, SeatDone done) override {
+    seat_lookups.emplace_back(nickname, std::move(done));
+  }
+  void renew(std::vector<store::HeldLease> held, RenewDone done) override {
+    renewals.emplace_back(std::move(held), std::move(done));
+  }
+  void open_matches(std::size_t limit, LobbyDone done) override {
+    lobby_reads.emplace_back(limit, std::move(done));
+  }
+  template <class Queue, class... Args>
+  static void answer(Queue& queue, Args&&... args) {
+    ASSERT_FALSE(queue.empty());
+    auto call = std::move(queue.front());
+    queue.pop_front();
+    if constexpr (requires { call.second; })
+      call.second(std::forward<Args>(args)...);
+    else
+      call(std::forward<Args>(args)...);
+  }
+};
+
+rapidjson::Document parse(const std::string& line) {
+  rapidjson::Document d;
+  d.Parse(line.c_str());
+  EXPECT_FALSE(d.HasParseError()) << line;
+  return d;
+}
+std::string type_of(const std::string& line) {
+  auto d = parse(line);
+  return d.HasMember("type") && d["type"].IsString() ? d["type"].GetString() : "";
+}
+
+class ClusterTest : public ::testing::Test {
+ protected:
+  ClusterTest()
+      : server(
+            ServerConfig{}, transport, store, [this] { return now; }, secrets) {
+    server.set_cluster(&cluster);
+  }
+  bool got_type(ConnectionId c, std::string_view type) {
+    for (const auto& l : transport.sent[c])
+      if (type_of(l) == type) return true;
+    return false;
+  }
+  std::string last(ConnectionId c) {
+    return transport.sent[c].empty() ? "" : transport.sent[c].back();
+  }
+  void say(ConnectionId c, const std::string& line) {
+    server.on_line(c, line);
+    store.complete_all();
+  }
+  void hello(ConnectionId c) {
+    server.on_open(c, "127.0.0.1:1");
+    say(c, R"({"type":"hello","protocol":1})");
+  }
+  // A login that holds no seat anywhere: the cluster is asked and says so.
+  void connect(ConnectionId c, const std::string& nickname) {
+    hello(c);
+    say(c, R"({"type":"login","nickname":")" + nickname + "\"}");
+    ASSERT_EQ(cluster.seat_lookups.size(), 1u);
+    EXPECT_EQ(cluster.seat_lookups.front().first, nickname);
+    FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+    ASSERT_EQ(type_of(last(c)), "logged_in") << last(c);
+  }
+  // create_match answered with the cluster's id and lease.
+  store::MatchId create(ConnectionId c, store::MatchId id, std::int64_t epoch) {
+    say(c, R"({"type":"create_match","players":2})");
+    EXPECT_TRUE(transport.sent[c].empty() || type_of(last(c)) != "joined");
+    FakeCluster::answer(cluster.creates, store::HeldLease{id, epoch});
+    store.complete_all();
+    EXPECT_TRUE(got_type(c, "joined"));
+    return id;
+  }
+  // A lobby match of 2 with `ada` in seat 0, as the store folds it.
+  static RestoredMatch lobby_match(store::MatchId id) {
+    auto created = rules::create_match({2, rules::Mode::Simple}, 5);
+    RestoredMatch m;
+    m.id = id;
+    m.status = store::MatchStatus::Lobby;
+    m.last_seq = 1;
+    m.state = rules::apply(rules::State{}, *created);
+    m.seats = {store::SeatRecord{id, 0, "ada", token_hash("tok-ada"), std::nullopt, std::nullopt,
+                                 std::nullopt}};
+    return m;
+  }
+  static Located adopted(RestoredMatch m, std::int64_t epoch) {
+    Located found;
+    found.kind = Located::Kind::Adopted;
+    found.adopted = Adopted{epoch, std::move(m)};
+    return found;
+  }
+  static Located elsewhere() {
+    Located found;
+    found.kind = Located::Kind::Elsewhere;
+    found.holder = NodeAddress{"127.0.0.1:7002", std::string("ws://127.0.0.1:8002/ws")};
+    return found;
+  }
+
+  std::int64_t now = 1'000'000;
+  FakeTransport transport;
+  FakePersistence store;
+  FakeSecretSource secrets;
+  FakeCluster cluster;
+  Server server;
+};
+
+TEST(ClusterOff, WritesCarryNoFence) {
+  FakeTransport transport;
+  FakePersistence store;
+  FakeSecretSource secrets;
+  Server server(
+      ServerConfig{}, transport, store, [] { return std::int64_t{1}; }, secrets);
+  server.on_open(1, "p");
+  server.on_line(1, R"({"type":"hello","protocol":1})");
+  server.on_line(1, R"({"type":"login","nickname":"ada"})");
+  server.on_line(1, R"({"type":"create_match","players":2})");
+  store.complete_all();
+  ASSERT_EQ(store.written.size(), 1u);
+  EXPECT_EQ(store.written[0].match, 1);
+  EXPECT_FALSE(store.written[0].fence);
+  server.tick();  // no cluster: nothing to renew, nothing asked
+}
+
+TEST_F(ClusterTest, ACreatedMatchTakesTheClustersIdAndEveryWriteCarriesTheFence) {
+  connect(1, "ada");
+  const store::MatchId mid = create(1, 41, 7);
+  ASSERT_NE(server.room(mid), nullptr);
+  EXPECT_EQ(server.room(mid)->epoch, 7);
+  connect(2, "bob");
+  say(2, R"({"type":"join_match","match":41})");
+  EXPECT_TRUE(got_type(2, "joined"));
+  ASSERT_EQ(store.written.size(), 2u);
+  for (const MatchWrite& w : store.written) {
+    EXPECT_EQ(w.match, 41);
+    EXPECT_EQ(w.fence, (store::LeaseFence{"a", 7}));
+  }
+  EXPECT_TRUE(cluster.locates.empty());  // a match held here is never looked up
+}
+
+TEST_F(ClusterTest, OneRenewalForAllLeasesEveryThirdOfTheLease) {
+  connect(1, "ada");
+  connect(2, "bob");
+  create(1, 41, 7);
+  create(2, 42, 3);
+  server.tick();
+  ASSERT_EQ(cluster.renewals.size(), 1u);
+  auto held = cluster.renewals.front().first;
+  std::sort(held.begin(), held.end(), [](auto& x, auto& y) { return x.match_id < y.match_id; });
+  EXPECT_EQ(held, (std::vector<store::HeldLease>{{41, 7}, {42, 3}}));
+  now += cluster.lease / 3;
+  server.tick();  // the previous renewal has not answered: no second one meanwhile
+  EXPECT_EQ(cluster.renewals.size(), 1u);
+  FakeCluster::answer(cluster.renewals, std::vector<store::MatchId>{});
+  server.tick();  // due since the skipped tick
+  ASSERT_EQ(cluster.renewals.size(), 1u);
+  FakeCluster::answer(cluster.renewals, std::vector<store::MatchId>{});
+  now += cluster.lease / 3 - 1;
+  server.tick();
+  EXPECT_EQ(cluster.renewals.size(), 0u);
+  now += 1;
+  server.tick();
+  EXPECT_EQ(cluster.renewals.size(), 1u);
+}
+
+TEST_F(ClusterTest, AFencedWriteDropsTheMatchClosesItsClientsAndIsNeverRetried) {
+  connect(1, "ada");
+  connect(2, "bob");
+  create(1, 41, 7);
+  const std::size_t writes = store.written.size();
+  store.fail_next = true;
+  store.fail_code = store::StoreCode::Fenced;
+  say(2, R"({"type":"join_match","match":41})");
+  EXPECT_EQ(server.room(41), nullptr);
+  EXPECT_TRUE(transport.closed.count(1));   // the creator, seated in it
+  EXPECT_FALSE(transport.closed.count(2));  // bob was not seated yet
+  EXPECT_EQ(store.written.size(), writes);
+  EXPECT_TRUE(store.pending.empty());
+  // Nothing of it is left here: ada may sit down elsewhere, and a new request for
+  // match 41 asks the cluster again.
+  say(2, R"({"type":"spectate","match":41})");
+  ASSERT_EQ(cluster.locates.size(), 1u);
+  EXPECT_EQ(cluster.locates.front().first, 41);
+}
+
+TEST_F(ClusterTest, TheLobbyListsOpenMatchesOfEveryNode) {
+  connect(1, "ada");
+  create(1, 41, 7);
+  server.tick();
+  ASSERT_EQ(cluster.lobby_reads.size(), 1u);
+  // The database's open matches: 40 and 42 on other nodes, 41 (served here, listed
+  // from memory, once), 43 full but still in the lobby status.
+  std::vector<ListedMatch> listed = {
+      {40, 2, "expert", {store::SeatRecord{40, 0, "bob", "", {}, {}, {}}}},
+      {41, 2, "simple", {store::SeatRecord{41, 0, "ada", "", {}, {}, {}}}},
+      {42, 3, "simple", {store::SeatRecord{42, 1, "Computer 1", "", {}, {}, "greedy"}}},
+      {43,
+       2,
+       "simple",
+       {store::SeatRecord{43, 0, "cy", "", {}, {}, {}},
+        store::SeatRecord{43, 1, "dee", "", {}, {}, {}}}}};
+  FakeCluster::answer(cluster.lobby_reads, listed);
+  say(1, R"({"type":"list_matches"})");
+  auto d = parse(last(1));
+  ASSERT_TRUE(d["open"].IsArray());
+  std::vector<std::int64_t> open;
+  for (const auto& m : d["open"].GetArray()) open.push_back(m["match"].GetInt64());
+  EXPECT_EQ(open, (std::vector<std::int64_t>{40, 41, 42}));  // 41 once, from memory
+  ASSERT_EQ(d["running"].Size(), 1u);
+  EXPECT_EQ(d["running"][0]["match"].GetInt64(), 43);
+  const auto& bobs = d["open"][0];
+  EXPECT_STREQ(bobs["mode"].GetString(), "expert");
+  EXPECT_STREQ(bobs["status"].GetString(), "lobby");
+  EXPECT_STREQ(bobs["seats"][0]["nickname"].GetString(), "bob");
+  EXPECT_TRUE(bobs["seats"][1]["nickname"].IsNull());
+  EXPECT_TRUE(d["open"][1]["seats"][0]["connected"].GetBool());  // ada, here
+  EXPECT_EQ(d["open"][2]["computers"].GetInt(), 1);
+  EXPECT_STREQ(d["open"][2]["seats"][1]["computer"].GetString(), "greedy");
+  // Not read again before kClusterLobbyMs (500 ms).
+  now += 499;
+  server.tick();
+  EXPECT_TRUE(cluster.lobby_reads.empty());
+  now += 1;
+  server.tick();
+  EXPECT_EQ(cluster.lobby_reads.size(), 1u);
+}
+
+TEST_F(ClusterTest, ARenewalThatLostAMatchDropsOnlyThatMatch) {
+  connect(1, "ada");
+  connect(2, "bob");
+  create(1, 41, 7);
+  create(2, 42, 3);
+  server.tick();
+  FakeCluster::answer(cluster.renewals, std::vector<store::MatchId>{42});
+  EXPECT_NE(server.room(41), nullptr);
+  EXPECT_EQ(server.room(42), nullptr);
+  EXPECT_TRUE(transport.closed.count(2));
+  EXPECT_FALSE(transport.closed.count(1));
+}
+
+TEST_F(ClusterTest, JoinAndSpectateOfAMatchAnotherNodeServesAreRedirected) {
+  connect(1, "ada");
+  say(1, R"({"type":"join_match","id":5,"match":99})");
+  ASSERT_EQ(cluster.locates.size(), 1u);
+  FakeCluster::answer(cluster.locates, elsewhere());
+  auto d = parse(last(1));
+  EXPECT_STREQ(d["type"].GetString(), "redirect");
+  EXPECT_EQ(d["id"].GetInt(), 5);
+  EXPECT_STREQ(d["address"].GetString(), "127.0.0.1:7002");
+  EXPECT_STREQ(d["web"].GetString(), "ws://127.0.0.1:8002/ws");
+  EXPECT_EQ(d["match"].GetInt64(), 99);
+  EXPECT_TRUE(d["reason"].IsString());
+  EXPECT_EQ(server.room(99), nullptr);
+
+  say(1, R"({"type":"spectate","match":99})");
+  Located no_web = elsewhere();
+  no_web.holder.web.reset();
+  FakeCluster::answer(cluster.locates, no_web);
+  EXPECT_TRUE(parse(last(1))["web"].IsNull());
+
+  say(1, R"({"type":"join_match","match":98})");
+  FakeCluster::answer(cluster.locates, Located{});  // missing
+  EXPECT_STREQ(parse(last(1))["code"].GetString(), "NO_SUCH_MATCH");
+}
+
+TEST_F(ClusterTest, AMatchWithAFreeLeaseIsAdoptedOnceAndServedWithItsEpoch) {
+  connect(1, "bob");
+  connect(2, "cy");
+  say(1, R"({"type":"join_match","match":41})");
+  say(2, R"({"type":"spectate","match":41})");
+  ASSERT_EQ(cluster.locates.size(), 1u);  // both wait for one lookup
+  store.seqs[41] = 1;
+  FakeCluster::answer(cluster.locates, adopted(lobby_match(41), 9));
+  store.complete_all();
+  ASSERT_NE(server.room(41), nullptr);
+  EXPECT_EQ(server.room(41)->epoch, 9);
+  EXPECT_TRUE(got_type(1, "joined"));
+  EXPECT_EQ(server.room(41)->seats[1]->nickname, "bob");
+  ASSERT_FALSE(store.written.empty());
+  EXPECT_EQ(store.written.back().fence, (store::LeaseFence{"a", 9}));
+  EXPECT_EQ(store.written.back().expected_seq, 1);
+  EXPECT_TRUE(got_type(2, "spectating"));
+}
+
+TEST_F(ClusterTest, AResumingLoginIsRedirectedToTheNodeServingItsSeat) {
+  hello(1);
+  say(1, R"({"type":"login","id":"l","nickname":"ada","token":"tok-ada"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>(41));
+  ASSERT_EQ(cluster.locates.size(), 1u);
+  FakeCluster::answer(cluster.locates, elsewhere());
+  auto d = parse(last(1));
+  EXPECT_STREQ(d["type"].GetString(), "redirect");
+  EXPECT_STREQ(d["id"].GetString(), "l");
+  EXPECT_EQ(d["match"].GetInt64(), 41);
+  // Not logged in here: after the redirect the client logs in on the other node.
+  say(1, R"({"type":"create_match","players":2})");
+  EXPECT_NE(last(1).find("NOT_LOGGED_IN"), std::string::npos) << last(1);
+}
+
+TEST_F(ClusterTest, AResumingLoginOfAnOrphanedMatchAdoptsItAndTakesTheSeatBack) {
+  hello(1);
+  say(1, R"({"type":"login","nickname":"ada","token":"tok-ada"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>(41));
+  store.seqs[41] = 1;
+  FakeCluster::answer(cluster.locates, adopted(lobby_match(41), 2));
+  auto d = parse(transport.sent[1].at(1));
+  EXPECT_STREQ(d["type"].GetString(), "logged_in");
+  EXPECT_EQ(d["match"].GetInt64(), 41);
+  EXPECT_EQ(d["seat"].GetInt(), 0);
+  EXPECT_EQ(server.room(41)->seats[0]->connection, 1u);
+}
+
+}  // namespace
+}  // namespace eryantis::server

@@ -1,0 +1,119 @@
+// PostgreSQL only: what the nodes of a cluster share beside one lease (docs/cluster.md):
+// the batched renewal, where nodes are reached, the match id sequence, where a
+// nickname's unfinished seat is.
+#include <thread>
+
+#include "backend_fixture.hpp"
+
+namespace eryantis::store::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr rules::MatchOptions kTwoPlayers{2, rules::Mode::Simple};
+
+class ClusterStoreTest : public BackendTest {
+ protected:
+  void SetUp() override {
+    location_ = make_location(Backend::Postgresql);
+    if (IsSkipped() || HasFatalFailure()) return;
+    auto opened = PgStore::open(location_.target);
+    ASSERT_TRUE(opened) << opened.error().message;
+    store_ = std::make_unique<PgStore>(std::move(*opened));
+  }
+  MatchId new_match(MatchStatus status = MatchStatus::Running) {
+    return store_->create_match(NewMatch{kTwoPlayers, status}).value();
+  }
+  std::unique_ptr<PgStore> store_;
+};
+
+TEST_F(ClusterStoreTest, RenewLeasesRenewsWhatIsHeldAndNamesWhatIsLost) {
+  const MatchId kept = new_match();
+  const MatchId taken = new_match();
+  const MatchId expired = new_match();
+  const auto a_kept = store_->acquire_lease(kept, "a", 10s).value();
+  const auto a_taken = store_->acquire_lease(taken, "a", 1ms).value();
+  const auto a_expired = store_->acquire_lease(expired, "a", 1ms).value();
+  std::this_thread::sleep_for(20ms);
+  ASSERT_TRUE(store_->acquire_lease(taken, "b", 10s));  // b took it once it expired
+  const std::vector<HeldLease> held = {
+      {kept, a_kept.epoch}, {taken, a_taken.epoch}, {expired, a_expired.epoch}};
+  auto lost = store_->renew_leases("a", held, 10s);
+  ASSERT_TRUE(lost) << lost.error().message;
+  EXPECT_EQ(*lost, (std::vector<MatchId>{taken, expired}));
+  auto row = store_->lease(kept).value();
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->epoch, a_kept.epoch);  // a renewal keeps the epoch
+  EXPECT_GT(row->expires_at_ms, a_kept.expires_at_ms);
+  EXPECT_EQ(store_->lease(taken).value()->node, "b");
+  // A stale epoch renews nothing, even on the node that holds the row now.
+  auto stale = store_->renew_leases("b", std::vector<HeldLease>{{taken, a_taken.epoch}}, 10s);
+  ASSERT_TRUE(stale);
+  EXPECT_EQ(*stale, std::vector<MatchId>{taken});
+  EXPECT_TRUE(store_->renew_leases("a", {}, 10s).value().empty());
+}
+
+TEST_F(ClusterStoreTest, NodesAreFoundByName) {
+  ASSERT_TRUE(store_->register_node({"a", "127.0.0.1:7001", "ws://127.0.0.1:8001/ws"}));
+  ASSERT_TRUE(store_->register_node({"b", "127.0.0.1:7002", std::nullopt}));
+  ASSERT_TRUE(store_->register_node({"a", "127.0.0.1:7011", std::nullopt}));  // restarted
+  EXPECT_EQ(store_->node_info("a").value(),
+            (std::optional<NodeInfo>(NodeInfo{"a", "127.0.0.1:7011", std::nullopt})));
+  EXPECT_EQ(store_->node_info("b").value()->public_address, "127.0.0.1:7002");
+  EXPECT_EQ(store_->node_info("c").value(), std::nullopt);
+}
+
+TEST_F(ClusterStoreTest, MatchIdsComeFromOneSequencePastEveryStoredId) {
+  // A single server's matches (max(id) + 1) before the cluster started.
+  new_match();
+  const MatchId before = new_match();
+  ASSERT_TRUE(store_->register_node({"a", "127.0.0.1:7001", std::nullopt}));
+  const MatchId first = store_->next_match_id().value();
+  EXPECT_GT(first, before);
+  auto other = PgStore::open(location_.target);  // a second node's connection
+  ASSERT_TRUE(other);
+  const MatchId second = other->next_match_id().value();
+  const MatchId third = store_->next_match_id().value();
+  EXPECT_LT(first, second);
+  EXPECT_LT(second, third);
+}
+
+TEST_F(ClusterStoreTest, AResumingLoginFindsItsUnfinishedSeatAndStatus) {
+  const MatchId done = new_match(MatchStatus::Finished);
+  const MatchId lobby = new_match(MatchStatus::Lobby);
+  ASSERT_TRUE(store_->upsert_seat({done, 0, "ada", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat({lobby, 1, "ada", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat(
+      {lobby, 0, "computer-1", "", std::nullopt, std::nullopt, std::string("greedy")}));
+  EXPECT_EQ(store_->unfinished_seat_of("ada").value(), std::optional<MatchId>(lobby));
+  EXPECT_EQ(store_->unfinished_seat_of("bob").value(), std::nullopt);
+  EXPECT_EQ(store_->unfinished_seat_of("computer-1").value(), std::nullopt);
+  EXPECT_EQ(store_->match_status(done).value(), std::optional(MatchStatus::Finished));
+  EXPECT_EQ(store_->match_status(lobby).value(), std::optional(MatchStatus::Lobby));
+  EXPECT_EQ(store_->match_status(lobby + 100).value(), std::nullopt);
+}
+
+TEST_F(ClusterStoreTest, OpenMatchesAreTheLobbyMatchesWithTheirSeats) {
+  const MatchId running = new_match(MatchStatus::Running);
+  const MatchId empty = new_match(MatchStatus::Lobby);
+  const MatchId waiting = new_match(MatchStatus::Lobby);
+  ASSERT_TRUE(store_->upsert_seat({running, 0, "ada", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat({waiting, 1, "bob", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat(
+      {waiting, 0, "Computer 1", "", std::nullopt, std::nullopt, std::string("strong")}));
+  auto open = store_->open_matches(10);
+  ASSERT_TRUE(open) << open.error().message;
+  ASSERT_EQ(open->size(), 2u);
+  EXPECT_EQ((*open)[0].id, empty);
+  EXPECT_EQ((*open)[0].players, 2);
+  EXPECT_EQ((*open)[0].mode, "simple");
+  EXPECT_TRUE((*open)[0].seats.empty());
+  EXPECT_EQ((*open)[1].id, waiting);
+  ASSERT_EQ((*open)[1].seats.size(), 2u);
+  EXPECT_EQ((*open)[1].seats[0].computer, std::optional<std::string>("strong"));
+  EXPECT_EQ((*open)[1].seats[1].nickname, "bob");
+  EXPECT_EQ(store_->open_matches(1).value().size(), 1u);
+}
+
+}  // namespace
+}  // namespace eryantis::store::testing
