@@ -3,14 +3,14 @@
 # hits both: the median of REPEAT runs of each benchmark, and after / before.
 #
 #   bench/compare_bench.sh BEFORE/eryantis-bench AFTER/eryantis-bench \
-#       ['^BM_(Resume10000Matches|VerifyThroughput|Fold2pSimple|Fold4pExpert)$']
+#       ['^BM_(Resume10000Matches|VerifyThroughput|Fold2pSimple|Fold4pExpert)(/|$)']
 #
 # Environment: REPEAT (default 3). Times are real time per iteration (the benchmark's
 # own unit); items/s where the benchmark counts items.
 set -euo pipefail
 BEFORE=$1
 AFTER=$2
-FILTER=${3:-'^BM_(Resume10000Matches|VerifyThroughput|Fold2pSimple|Fold4pExpert)$'}
+FILTER=${3:-'^BM_(Resume10000Matches|VerifyThroughput|Fold2pSimple|Fold4pExpert)(/|$)'}
 REPEAT=${REPEAT:-3}
 WORK=$(mktemp -d /tmp/eryantis-compare.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
