@@ -15,6 +15,8 @@
 #    (runs a first when it is not asked for)
 # c  scale: 10,000 connections (5,000 seated idle matches); server RSS per connection / per match
 # d  restart: kill -9 the server with 5,000 matches running, restart it, time until every match plays again
+#    (REPEAT restarts, medians; BASELINE=<build folder>: that build's server and this one's alternate,
+#    with this build's bots, and their ratio is reported)
 # w  WebSocket against TCP: $W_MATCHES (1,000) 2-player matches played by eryantis-bot over the
 #    web listener (--ws) and over TCP, alternated on fresh servers in one run; commands/s, CPU per
 #    command, ack latency, and the load average beside them (the machine may be shared)
@@ -23,7 +25,8 @@
 #
 # Environment: BUILD (build folder, default build-release), PORT (default 17777), DURATION (default 20),
 # WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
-# FLOOR_PORT (default PORT + 1), WEB_PORT (the web listener, default PORT + 2), W_MATCHES (w's
+# BASELINE (d: a build folder whose eryantis-server is compared), KEEP_D_STORE (d: a folder
+# to keep the store the kill left, for bench/restore_cpu.sh), FLOOR_PORT (default PORT + 1), WEB_PORT (the web listener, default PORT + 2), W_MATCHES (w's
 # matches, default 1000), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default
 # docs/performance.md; "" = do not write it).
 # Durability is the configuration default, synchronous=FULL. Results are printed as a table and
@@ -118,7 +121,8 @@ rss_kib() {
 }
 
 start_server() { # db [log level]
-  launch "$PORT" "$SERVER --config $ROOT/config/eryantis.toml --port $PORT --db $1 --log-level ${2:-warn}"
+  # The web listener on WEB_PORT: the configured 8080 may be another server's on a shared machine.
+  launch "$PORT" "$SERVER --config $ROOT/config/eryantis.toml --port $PORT --web-port $WEB_PORT --db $1 --log-level ${2:-warn}"
 }
 start_server_without_metrics() { # db: the same server with [metrics] enabled = false (m)
   sed '/^\[metrics\]/,/^\[/ s/^enabled = true/enabled = false/' "$ROOT/config/eryantis.toml" >"$WORK/no-metrics.toml"
@@ -166,6 +170,81 @@ run_bot() { # name args...
   echo "== $name: $cmd" >&2
   $cmd >"$WORK/$name.json" 2>"$WORK/$name.err" || true
   tail -2 "$WORK/$name.err" >&2
+}
+
+# d's one restart: seat 5,000 matches on SERVER_BIN, kill -9 it 8 s later, start it again
+# on the same file, and time the phases; one JSON line in $WORK/<name>.json.
+restart_run() { # server-binary name
+  local server_bin=$1 name=$2 saved=$SERVER
+  SERVER=$server_bin
+  rm -f "$WORK/d.db" "$WORK/d.db-wal" "$WORK/d.db-shm"
+  start_server "$WORK/d.db"
+  # A long --duration: the bots are stopped (SIGTERM) once the matches play again, so a
+  # slow machine's seating does not eat into the window after the kill.
+  local cmd="$BOT --port $PORT --json --quiet --matches 5000 --players 2 --duration 300 --give-up 30 --connect-rate 200 --seed 4"
+  COMMANDS+=("$cmd")
+  echo "== d ($name): $cmd" >&2
+  $cmd >"$WORK/bot-$name.json" 2>"$WORK/$name.err" &
+  local bot=$!
+  wait_for_line "$WORK/$name.err" "stage seated" 120 || echo "d: matches not all seated" >&2
+  local seated_ms
+  seated_ms=$(grep -o 'seated 5000 matches after [0-9]*' "$WORK/$name.err" | grep -o '[0-9]*$' || echo nan)
+  sleep 8
+  COMMANDS+=("kill -9 <server>; then the same server command again, at --log-level info")
+  local bot_cpu0 t0 t1
+  bot_cpu0=$(cpu_ms "$bot")
+  kill -9 "$SERVER_PID"
+  wait "$SERVER_PID" 2>/dev/null || true
+  # KEEP_D_STORE=<folder>: the store as the kill left it, for bench/restore_cpu.sh.
+  if [ -n "${KEEP_D_STORE:-}" ]; then mkdir -p "$KEEP_D_STORE" && cp "$WORK"/d.db "$WORK"/d.db-wal "$WORK"/d.db-shm "$KEEP_D_STORE"/; fi
+  : >"$WORK/server.log"
+  t0=$(date +%s%N)
+  start_server "$WORK/d.db" info
+  t1=$(date +%s%N)
+  # The CPU the restart took until it listened (opening, checking, restoring): what
+  # a change to the restore moves, whatever else the machine runs.
+  local listen_cpu
+  listen_cpu=$(cpu_ms "$SERVER_PID")
+  local rec="nan"
+  if wait_for_line "$WORK/$name.err" "recovered:" 60; then
+    rec=$(grep -o 'recovered: every table playing again [0-9]*' "$WORK/$name.err" | head -1 | grep -o '[0-9]*$')
+  fi
+  # CPU time, unlike wall time, does not depend on what else runs on the machine:
+  # the restarted server's whole life so far (restoring included) and the bots' since the kill.
+  local server_cpu bot_cpu
+  server_cpu=$(cpu_ms "$SERVER_PID")
+  bot_cpu=$(($(cpu_ms "$bot") - bot_cpu0))
+  kill -TERM "$bot" 2>/dev/null || true
+  wait "$bot" || true
+  stop_server
+  SERVER=$saved
+  # The last resumed login, from the server's log (wall clock, like t0).
+  local last_resume
+  last_resume=$(grep 'resuming seat' "$WORK/server.log" | tail -1 | grep -o '^\[[^]]*\]' | tr -d '[]' || true)
+  python3 - "$WORK/$name.json" "$WORK/server.log" "$WORK/bot-$name.json" "$t0" "$t1" "$seated_ms" "$rec" \
+    "$server_cpu" "$bot_cpu" "$last_resume" "$listen_cpu" <<'PY'
+import datetime, json, re, sys
+out, log, bot, t0, t1, seated, rec, scpu, bcpu, last, lcpu = sys.argv[1:]
+text = open(log).read()
+def num(pattern):
+    m = re.search(pattern, text)
+    return int(m.group(1)) if m else float("nan")
+last_ms = float("nan")
+if last:
+    at = datetime.datetime.strptime(last, "%Y-%m-%d %H:%M:%S.%f").timestamp()
+    last_ms = round(at * 1000 - int(t0) / 1e6)
+try:
+    errors = json.loads(open(bot).read().strip().splitlines()[-1]).get("unexpected_errors", 0)
+except (ValueError, IndexError):
+    errors = float("nan")
+num_or_nan = lambda v: float(v) if v not in ("", "nan", "?") else float("nan")
+json.dump({"seated_ms": num_or_nan(seated), "listen_ms": (int(t1) - int(t0)) // 1000000,
+           "quick_check_ms": num(r"pages checked in (\d+)"), "restore_ms": num(r"match\(es\) in (\d+)"),
+           "last_resume_ms": last_ms, "recovered_ms": num_or_nan(rec), "server_cpu_ms": int(scpu), "listen_cpu_ms": int(lcpu),
+           "bot_cpu_ms": int(bcpu), "unexpected_errors": errors}, open(out, "w"))
+PY
+  cat "$WORK/$name.json" >&2
+  echo >&2
 }
 
 # The machine, printed beside the results: figures only compare between machines
@@ -263,45 +342,36 @@ for s in "${SCENARIOS[@]}"; do
       row "c" "time to log in 10,000 / seat 5,000 (ms)" "" "$(grep -o 'logged in after [0-9]*' "$WORK/c.err" | grep -o '[0-9]*$' || echo '?') / $(grep -o 'seated 5000 matches after [0-9]*' "$WORK/c.err" | grep -o '[0-9]*$' || echo '?')" ""
       ;;
     d)
-      start_server "$WORK/d.db"
-      # A long --duration: the bots are stopped (SIGTERM) once the matches play again, so a
-      # slow machine's seating does not eat into the window after the kill.
-      cmd="$BOT --port $PORT --json --quiet --matches 5000 --players 2 --duration 300 --give-up 30 --connect-rate 200 --seed 4"
-      COMMANDS+=("$cmd")
-      echo "== d: $cmd" >&2
-      $cmd >"$WORK/d.json" 2>"$WORK/d.err" &
-      bot=$!
-      wait_for_line "$WORK/d.err" "stage seated" 120 || echo "d: matches not all seated" >&2
-      seated_ms=$(grep -o 'seated 5000 matches after [0-9]*' "$WORK/d.err" | grep -o '[0-9]*$' || echo '?')
-      sleep 8
-      COMMANDS+=("kill -9 <server>; then the same server command again, at --log-level info")
-      bot_cpu0=$(cpu_ms "$bot")
-      kill -9 "$SERVER_PID"
-      wait "$SERVER_PID" 2>/dev/null || true
-      : >"$WORK/server.log"
-      t0=$(date +%s%N)
-      start_server "$WORK/d.db" info
-      t1=$(date +%s%N)
-      listen_ms=$(((t1 - t0) / 1000000))
-      if wait_for_line "$WORK/d.err" "recovered:" 60; then
-        rec=$(grep -o 'recovered: every table playing again [0-9]*' "$WORK/d.err" | head -1 | grep -o '[0-9]*$')
+      # REPEAT restarts, medians; with BASELINE (a build folder) the baseline server and
+      # this build's alternate, with the same bots, so that drift on a shared machine hits both.
+      D_SERVERS=(after)
+      [ -n "${BASELINE:-}" ] && D_SERVERS=(before after)
+      for i in $(seq 1 "$REPEAT"); do
+        for which in "${D_SERVERS[@]}"; do
+          if [ "$which" = before ]; then restart_run "$BASELINE/eryantis-server" "d-before-$i"; else restart_run "$SERVER" "d-after-$i"; fi
+        done
+      done
+      d_row() { # label prefix
+        row "d: kill -9 with 5,000 matches${2:+ ($1)}" "seating 5,000 matches before the kill (ms)" "" "$(median "$2" seated_ms)" ""
+        row "d${2:+ ($1)}" "kill → listening again (ms): of which quick_check / restoring the matches" "" \
+          "$(median "$2" listen_ms): $(median "$2" quick_check_ms) / $(median "$2" restore_ms)" ""
+        row "d${2:+ ($1)}" "server CPU until listening (ms)" "" "$(median "$2" listen_cpu_ms)" ""
+        row "d${2:+ ($1)}" "kill → the last seat's login resumed (ms)" "" "$(median "$2" last_resume_ms)" ""
+        local rec
+        rec=$(median "$2" recovered_ms)
+        row "d${2:+ ($1)}" "first disconnect → every match playing again (ms)" "≤ 3000" "$rec" "$(verdict "$rec" "<=" 3000)"
+        row "d${2:+ ($1)}" "CPU time until then (ms): restarted server (restoring included) / bots (since the kill)" "" \
+          "$(median "$2" server_cpu_ms) / $(median "$2" bot_cpu_ms)" ""
+        row "d${2:+ ($1)}" "unexpected errors (bots)" "0" "$(median "$2" unexpected_errors)" ""
+      }
+      if [ -n "${BASELINE:-}" ]; then
+        d_row "baseline $BASELINE" d-before
+        d_row "this build" d-after
+        row "d" "this build / baseline: recovery; server CPU until listening; until recovered" "" \
+          "$(ratio "$(median d-after recovered_ms)" "$(median d-before recovered_ms)"); $(ratio "$(median d-after listen_cpu_ms)" "$(median d-before listen_cpu_ms)"); $(ratio "$(median d-after server_cpu_ms)" "$(median d-before server_cpu_ms)")" ""
       else
-        rec="not within 60 s"
+        d_row "" d-after
       fi
-      # CPU time, unlike wall time, does not depend on what else runs on the machine:
-      # the restarted server's whole life so far (restoring included) and the bots' since the kill.
-      server_cpu=$(cpu_ms "$SERVER_PID")
-      bot_cpu=$(($(cpu_ms "$bot") - bot_cpu0))
-      kill -TERM "$bot" 2>/dev/null || true
-      wait "$bot" || true
-      stop_server
-      checked=$(grep -o 'pages checked in [0-9]*' "$WORK/server.log" | grep -o '[0-9]*$' || echo '?')
-      restored=$(grep -o 'match(es) in [0-9]*' "$WORK/server.log" | grep -o '[0-9]*$' || echo '?')
-      row "d: kill -9 with 5,000 matches" "seating 5,000 matches before the kill (ms)" "" "$seated_ms" ""
-      row "d" "restart to listening (ms): of which quick_check / restoring (folding) the matches" "" "$listen_ms: $checked / $restored" ""
-      row "d" "first disconnect → every match playing again (ms)" "≤ 3000" "$rec" "$(verdict "${rec%% *}" "<=" 3000)"
-      row "d" "CPU time until then (ms): restarted server (restoring included) / bots (since the kill)" "" "$server_cpu / $bot_cpu" ""
-      row "d" "unexpected errors (bots)" "0" "$(json_field "$WORK/d.json" unexpected_errors) $(json_field "$WORK/d.json" errors)" ""
       ;;
     w)
       # Alternate TCP and WebSocket runs (fresh server and database each) so that drift on a

@@ -78,7 +78,10 @@ std::shared_ptr<logging::ReopenableFileSink> setup_logging(const app::LogConfig&
 
 // Every unfinished match, as the store folds it; quarantined ones are reported and skipped.
 std::expected<app::Restored, std::string> restore(const store::StoreLocation& location,
-                                                  const store::Options& options) {
+                                                  store::Options options) {
+  // The group committer opens the file right after: its first commit checkpoints,
+  // on the writer thread, instead of this close on the way to listening.
+  options.checkpoint_on_close = false;
   auto db = store::open_store(location, options);
   if (!db) return std::unexpected(db.error().message);
   // An SQLite file's pages are checked; PostgreSQL checks its own.

@@ -2,9 +2,15 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "eryantis/main/store_persistence.hpp"
 
 namespace eryantis::app {
+
+static_assert(server::kRecentCommands <= store::kRestoredCommandIds,
+              "restoring must read every command id the server keeps");
 
 std::expected<Restored, std::string> restore_matches(store::EventStore& db) {
   auto report = db.restore_unfinished();
@@ -13,20 +19,19 @@ std::expected<Restored, std::string> restore_matches(store::EventStore& db) {
     spdlog::error("match {}: quarantined, not loaded: {} (see docs/operations.md)", q.id, q.reason);
   Restored out;
   out.quarantined = report->quarantined.size();
+  out.matches.reserve(report->restored.size());
   for (auto& m : report->restored) {
     server::RestoredMatch r;
     r.id = m.id;
     r.status = m.status;
     r.last_seq = m.last_seq;
     r.state = std::move(m.state);
-    auto seats = db.seats(m.id);
-    if (!seats) return std::unexpected(seats.error().message);
-    r.seats = std::move(*seats);
-    auto recent = db.recent_command_ids(m.id, server::kRecentCommands);
-    if (!recent) return std::unexpected(recent.error().message);
-    r.recent_commands = std::move(*recent);
-    auto deadline = db.deadline(m.id);
-    if (deadline && *deadline) r.deadline = from_record(**deadline);
+    r.seats = std::move(m.seats);
+    // The store reads kRestoredCommandIds; the server keeps the newest kRecentCommands.
+    const std::size_t keep = std::min(server::kRecentCommands, m.recent_commands.size());
+    r.recent_commands.assign(std::make_move_iterator(m.recent_commands.end() - keep),
+                             std::make_move_iterator(m.recent_commands.end()));
+    if (m.deadline) r.deadline = from_record(*m.deadline);
     out.matches.push_back(std::move(r));
   }
   auto unseen = db.unseen_endings(server::kUnseenEndings);

@@ -67,10 +67,12 @@ struct RestoreCandidate {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
   Seq last_seq = 0;
+  std::optional<DeadlineRecord> deadline;  // from the same matches row
 };
 
 // restore_unfinished() of every backend, before quarantining: each candidate
-// folded from its newest usable snapshot.
+// folded from its newest usable snapshot, with its deadline (the backend reads
+// its seats and recent command ids).
 Result<RestoreReport> restore_candidates(FoldSource& source,
                                          const std::vector<RestoreCandidate>& candidates,
                                          HashCheck hashes);

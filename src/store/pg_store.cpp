@@ -264,12 +264,24 @@ Result<RestoreReport> PgStore::restore_unfinished() {
     for (int r = 0; r < listed->size(); ++r) {
       candidates.push_back(detail::RestoreCandidate{
           listed->integer(r, 0), parse_status(listed->text(r, 1)).value_or(MatchStatus::Running),
-          listed->integer(r, 2)});
+          listed->integer(r, 2), std::nullopt});
     }
     detail::PgRows rows(impl_->conn);
     auto folded = detail::restore_candidates(rows, candidates, impl_->options.restore_hashes);
     if (!folded) return util::forward_error(folded);
     report = std::move(*folded);
+    // The rows a server takes a match over with, in the same read transaction.
+    for (RestoredMatch& match : report.restored) {
+      auto seats_of = seats(match.id);
+      if (!seats_of) return util::forward_error(seats_of);
+      match.seats = std::move(*seats_of);
+      auto deadline_of = deadline(match.id);
+      if (!deadline_of) return util::forward_error(deadline_of);
+      match.deadline = std::move(*deadline_of);
+      auto recent = recent_command_ids(match.id, kRestoredCommandIds);
+      if (!recent) return util::forward_error(recent);
+      match.recent_commands = std::move(*recent);
+    }
     if (auto done = tx->commit(); !done) return util::forward_error(done);
   }
   for (const QuarantinedMatch& match : report.quarantined) {

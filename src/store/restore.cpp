@@ -16,19 +16,52 @@ namespace {
 
 using detail::RestoreCandidate;
 
+// The unfinished matches with their deadlines: one query for all (Store::deadline
+// reads the same columns of one row).
 Result<std::vector<RestoreCandidate>> unfinished_matches(sqlite::Database& db) {
   auto select = db.cached(
-      "SELECT id, status, last_seq FROM matches WHERE status IN ('lobby', 'running') ORDER BY id");
+      "SELECT id, status, last_seq, deadline_kind, deadline_seat, deadline_at FROM matches "
+      "WHERE status IN ('lobby', 'running') ORDER BY id");
   if (!select) return util::forward_error(select);
+  auto& rows = **select;
   std::vector<RestoreCandidate> matches;
   for (;;) {
-    auto row = (*select)->step();
+    auto row = rows.step();
     if (!row) return util::forward_error(row);
     if (!*row) break;
-    auto status = parse_status((*select)->column_text(1)).value_or(MatchStatus::Running);
-    matches.push_back(RestoreCandidate{(*select)->column_int(0), status, (*select)->column_int(2)});
+    auto status = parse_status(rows.column_text(1)).value_or(MatchStatus::Running);
+    RestoreCandidate match{rows.column_int(0), status, rows.column_int(2), std::nullopt};
+    if (!rows.column_is_null(3)) {
+      match.deadline = DeadlineRecord{std::string(rows.column_text(3)),
+                                      static_cast<int>(rows.column_int(4)), rows.column_int(5)};
+    }
+    matches.push_back(std::move(match));
   }
   return matches;
+}
+
+// The seats of every restored match in one query (Store::seats reads one match's),
+// merged by match id: both lists are in id order.
+Result<void> read_seats(sqlite::Database& db, std::vector<RestoredMatch>& restored) {
+  auto select = db.cached(
+      "SELECT s.match_id, s.seat, s.nickname, s.resume_token_hash, s.tower_color, s.wizard, "
+      "s.computer FROM seats s JOIN matches m ON m.id = s.match_id "
+      "WHERE m.status IN ('lobby', 'running') ORDER BY s.match_id, s.seat");
+  if (!select) return util::forward_error(select);
+  auto& rows = **select;
+  auto match = restored.begin();
+  for (;;) {
+    auto row = rows.step();
+    if (!row) return util::forward_error(row);
+    if (!*row) return {};
+    const MatchId id = rows.column_int(0);
+    while (match != restored.end() && match->id < id) ++match;
+    if (match == restored.end()) return {};
+    if (match->id != id) continue;  // a quarantined match's seat
+    SeatRecord seat = detail::seat_from_row(rows, 1);
+    seat.match_id = id;
+    match->seats.push_back(std::move(seat));
+  }
 }
 
 // Marks matches quarantined; their events stay exactly as they are.
@@ -62,8 +95,14 @@ Result<RestoreReport> restore_candidates(FoldSource& source,
     auto folded = fold(source, match.id, match.last_seq, policy);
     if (!folded) return util::forward_error(folded);
     if (folded->ok()) {
-      report.restored.push_back(RestoredMatch{match.id, match.status, match.last_seq,
-                                              folded->snapshot_seq, std::move(folded->state)});
+      RestoredMatch restored;
+      restored.id = match.id;
+      restored.status = match.status;
+      restored.last_seq = match.last_seq;
+      restored.snapshot_seq = folded->snapshot_seq;
+      restored.state = std::move(folded->state);
+      restored.deadline = match.deadline;
+      report.restored.push_back(std::move(restored));
     } else {
       report.quarantined.push_back(
           QuarantinedMatch{match.id, std::move(folded->divergence->reason)});
@@ -86,6 +125,12 @@ Result<RestoreReport> Store::restore_unfinished() {
     auto folded = detail::restore_candidates(rows, *candidates, impl_->options.restore_hashes);
     if (!folded) return util::forward_error(folded);
     report = std::move(*folded);
+    if (auto done = read_seats(impl_->db, report.restored); !done) return util::forward_error(done);
+    for (RestoredMatch& match : report.restored) {
+      auto recent = recent_command_ids(match.id, kRestoredCommandIds);
+      if (!recent) return util::forward_error(recent);
+      match.recent_commands = std::move(*recent);
+    }
     if (auto done = tx->commit(); !done) return util::forward_error(done);
   }
   for (const QuarantinedMatch& match : report.quarantined) {

@@ -103,6 +103,10 @@ Result<Store> Store::open(const std::string& path, const Options& options) {
   flags |= SQLITE_OPEN_NOMUTEX;
   auto db = sqlite::Database::open(path, flags);
   if (!db) return util::forward_error(db);
+  if (!options.checkpoint_on_close &&
+      sqlite3_db_config(db->handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr) != SQLITE_OK) {
+    return fail(StoreCode::Io, fmt::format("{}: cannot turn off the checkpoint on close", path));
+  }
   if (auto done = configure_reads(*db, options); !done) {
     return util::forward_error(done);
   }
@@ -215,6 +219,22 @@ Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat) {
 }
 }  // namespace detail
 
+namespace detail {
+
+SeatRecord seat_from_row(const sqlite::Statement& row, int first) {
+  SeatRecord seat;
+  seat.seat = static_cast<int>(row.column_int(first));
+  seat.nickname = row.column_text(first + 1);
+  seat.resume_token_hash = row.column_text(first + 2);
+  if (!row.column_is_null(first + 3))
+    seat.tower_color = rules::parse_tower_color(row.column_text(first + 3));
+  if (!row.column_is_null(first + 4)) seat.wizard = static_cast<int>(row.column_int(first + 4));
+  if (!row.column_is_null(first + 5)) seat.computer = row.column_text(first + 5);
+  return seat;
+}
+
+}  // namespace detail
+
 Result<void> Store::upsert_seat(const SeatRecord& seat) {
   return detail::upsert_seat_row(*impl_, seat);
 }
@@ -230,15 +250,8 @@ Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
     auto row = (*select)->step();
     if (!row) return util::forward_error(row);
     if (!*row) break;
-    auto& s = **select;
-    SeatRecord seat;
+    SeatRecord seat = detail::seat_from_row(**select, 0);
     seat.match_id = id;
-    seat.seat = static_cast<int>(s.column_int(0));
-    seat.nickname = s.column_text(1);
-    seat.resume_token_hash = s.column_text(2);
-    if (!s.column_is_null(3)) seat.tower_color = rules::parse_tower_color(s.column_text(3));
-    if (!s.column_is_null(4)) seat.wizard = static_cast<int>(s.column_int(4));
-    if (!s.column_is_null(5)) seat.computer = s.column_text(5);
     seats.push_back(std::move(seat));
   }
   return seats;

@@ -28,6 +28,10 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
 
 Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat);
 
+// A seats row's seat, nickname, resume_token_hash, tower_color, wizard and computer,
+// from column `first` on (match_id is the caller's).
+SeatRecord seat_from_row(const sqlite::Statement& row, int first);
+
 // One AppendRequest inside an open transaction (no commit): row changes, then events.
 Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& request);
 

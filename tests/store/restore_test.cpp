@@ -2,6 +2,8 @@
 // quarantined alone with its reason, its events untouched.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "test_support.hpp"
 
 namespace eryantis::store {
@@ -136,6 +138,45 @@ TEST_F(RestoreTest, ReadOnlyRestoreReportsButDoesNotMark) {
                 .query_int("SELECT count(*) FROM matches WHERE status = 'quarantined'")
                 .value(),
             0);
+}
+
+}  // namespace
+}  // namespace eryantis::store
+
+namespace eryantis::store {
+namespace {
+
+// The server's restore connection closes without checkpointing (the group committer
+// opens the file next): the WAL stays, and the next connection reads everything in it.
+TEST(RestoreConnection, LeavesTheCheckpointToTheNextWriter) {
+  testing::TempDir dir;
+  const std::string path = dir.file("eryantis.db");
+  const std::uint64_t seed = testing::test_seed("LeavesTheCheckpointToTheNextWriter");
+  const Game game = testing::play_random_game({2, rules::Mode::Simple}, seed, 40);
+  MatchId id = 0;
+  {
+    Store store = testing::open_store(path);
+    id = testing::store_game(store, game, seed, 1);
+  }
+  // The default: the last close moves the WAL into the file and removes it.
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+  {
+    Store store = testing::open_store(path, Options{.checkpoint_on_close = false});
+    auto report = store.restore_unfinished();
+    ASSERT_TRUE(report) << report.error().message;
+    ASSERT_EQ(report->restored.size(), 1u);
+    // A write, so that the WAL has frames to leave behind.
+    ASSERT_TRUE(store.set_status(id, MatchStatus::Running));
+  }
+  ASSERT_TRUE(std::filesystem::exists(path + "-wal"));
+  EXPECT_GT(std::filesystem::file_size(path + "-wal"), 0u);
+  Store next = testing::open_store(path);
+  auto report = next.restore_unfinished();
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_EQ(report->restored.size(), 1u);
+  EXPECT_EQ(report->restored[0].state, game.states.back());
+  EXPECT_EQ(next.database().query_int("PRAGMA wal_checkpoint(TRUNCATE)").value(), 0);
+  EXPECT_EQ(std::filesystem::file_size(path + "-wal"), 0u);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #pragma once
 // The values the store reads and writes: matches, seats and events as rows.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "eryantis/rules/event.hpp"
@@ -178,13 +180,22 @@ struct MatchSummary {
   std::optional<std::string> quarantine_reason;
 };
 
-// A match restored at start: its state folded from the newest usable snapshot.
+// How many of a restored match's newest command ids restore_unfinished reads: what
+// a server keeps to answer a client's retry with its original ack.
+inline constexpr std::size_t kRestoredCommandIds = 64;
+
+// A match restored at start: its state folded from the newest usable snapshot, and
+// the rows a server needs to take it over, read in the same read transaction.
 struct RestoredMatch {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
   Seq last_seq = 0;
   Seq snapshot_seq = 0;  // the snapshot the fold started from (0 = none)
   rules::State state;
+  std::vector<SeatRecord> seats;           // as seats(id) returns them
+  std::optional<DeadlineRecord> deadline;  // as deadline(id) returns it
+  // As recent_command_ids(id, kRestoredCommandIds) returns them.
+  std::vector<std::pair<std::string, Seq>> recent_commands;
 };
 
 struct QuarantinedMatch {

@@ -2,6 +2,7 @@
 // same tests: rows, appends (dense seqs, conflicts, idempotent retries, atomic
 // requests, batches that undo only the failing request), snapshots, restoring,
 // quarantine, verify, read-only opens and the group committer.
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -223,6 +224,95 @@ TEST_P(BackendTest, SnapshotsRestoreAndVerify) {
   ASSERT_EQ(recent->size(), 3u);
   EXPECT_EQ(recent->back().first, *game.events.back().command_id);
   EXPECT_EQ(recent->back().second, static_cast<Seq>(game.events.size()));
+}
+
+// restore_unfinished reads every match's seats, deadline and recent command ids in
+// its own transaction (SQLite: one query for all seats); each must be exactly what
+// the per-match reads return. Finished and quarantined matches' seats stay out.
+TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
+  auto store = open(Options{.snapshot_every = 16});
+  ASSERT_TRUE(store);
+  const std::uint64_t seed = test_seed("RestoredMatchesCarryExactlyTheirPerMatchRows");
+  auto seat_up = [&](MatchId id, int seat, std::optional<std::string> computer = std::nullopt) {
+    SeatRecord r{id,
+                 seat,
+                 "p" + std::to_string(id) + "s" + std::to_string(seat),
+                 "hash-" + std::to_string(id * 10 + seat),
+                 std::nullopt,
+                 std::nullopt,
+                 computer};
+    if (seat % 2 == 1) {
+      r.tower_color = rules::TowerColor::Black;
+      r.wizard = seat;
+    }
+    ASSERT_TRUE(store->upsert_seat(r));
+  };
+  auto arm = [&](MatchId id, Seq at_seq, DeadlineRecord deadline) {
+    AppendRequest r;
+    r.match_id = id;
+    r.expected_seq = at_seq;
+    r.deadline = std::move(deadline);
+    for (auto& done : store->append_batch({&r, 1})) ASSERT_TRUE(done) << done.error().message;
+  };
+  // More commands than kRestoredCommandIds; a deadline; two seats.
+  const Game longer = play_random_game(kTwoPlayers, seed, 90);
+  ASSERT_GT(longer.events.size(), kRestoredCommandIds);
+  const MatchId a = store_game(*store, longer, seed, 3);
+  seat_up(a, 1);
+  seat_up(a, 0);
+  arm(a, static_cast<Seq>(longer.events.size()), DeadlineRecord{"turn_grace", 1, 1'234'567});
+  // Finished, with seats: not restored.
+  const MatchId finished = store_game(*store, longer, seed + 1, 2);
+  seat_up(finished, 0);
+  ASSERT_TRUE(store->set_status(finished, MatchStatus::Finished));
+  // A lobby match with a computer seat and no events.
+  const MatchId lobby = store->create_match(NewMatch{kFourExpert, MatchStatus::Lobby}).value();
+  seat_up(lobby, 2, "strong");
+  // Quarantined at restore, with seats between two restored matches.
+  const Game shorter = play_random_game(kFourExpert, seed + 2, 30);
+  const MatchId bad = store_game(*store, shorter, seed + 2, 4);
+  for (int seat = 0; seat < 4; ++seat) seat_up(bad, seat);
+  raw_exec(*store, "UPDATE events SET state_hash = '0123456789abcdef' WHERE match_id = " +
+                       std::to_string(bad) + " AND seq = " + std::to_string(shorter.events.size()));
+  // Four seats, fewer commands than kRestoredCommandIds, a deadline without a seat.
+  const MatchId d = store_game(*store, shorter, seed + 3, 2);
+  for (int seat = 3; seat >= 0; --seat)
+    seat_up(d, seat, seat == 2 ? std::optional<std::string>("greedy") : std::nullopt);
+  arm(d, static_cast<Seq>(shorter.events.size()), DeadlineRecord{"abandon", -1, 42});
+
+  auto reopened = open();  // a new connection: what a restarted server sees
+  ASSERT_TRUE(reopened);
+  auto report = reopened->restore_unfinished();
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_EQ(report->quarantined.size(), 1u);
+  EXPECT_EQ(report->quarantined[0].id, bad);
+  ASSERT_EQ(report->restored.size(), 3u);
+  EXPECT_EQ(report->restored[0].id, a);
+  EXPECT_EQ(report->restored[1].id, lobby);
+  EXPECT_EQ(report->restored[2].id, d);
+  for (const RestoredMatch& m : report->restored) {
+    SCOPED_TRACE("match " + std::to_string(m.id));
+    EXPECT_EQ(m.seats, reopened->seats(m.id).value());
+    EXPECT_EQ(m.deadline, reopened->deadline(m.id).value());
+    EXPECT_EQ(m.recent_commands, reopened->recent_command_ids(m.id, kRestoredCommandIds).value());
+  }
+  // And what those reads are, so that the comparison is not between two empties.
+  const RestoredMatch& first = report->restored[0];
+  ASSERT_EQ(first.seats.size(), 2u);
+  EXPECT_EQ(first.seats[1].wizard, 1);
+  EXPECT_EQ(first.deadline, (DeadlineRecord{"turn_grace", 1, 1'234'567}));
+  ASSERT_EQ(first.recent_commands.size(), kRestoredCommandIds);
+  EXPECT_EQ(first.recent_commands.back().first, *longer.events.back().command_id);
+  EXPECT_EQ(first.recent_commands.back().second, static_cast<Seq>(longer.events.size()));
+  EXPECT_EQ(report->restored[1].seats.size(), 1u);
+  EXPECT_EQ(report->restored[1].seats[0].computer, "strong");
+  EXPECT_EQ(report->restored[1].deadline, std::nullopt);
+  EXPECT_TRUE(report->restored[1].recent_commands.empty());
+  EXPECT_EQ(report->restored[2].seats.size(), 4u);
+  const auto commands = std::count_if(shorter.events.begin(), shorter.events.end(),
+                                      [](const NewEvent& e) { return e.command_id.has_value(); });
+  EXPECT_EQ(report->restored[2].recent_commands.size(), static_cast<std::size_t>(commands));
+  EXPECT_EQ(report->restored[2].deadline, (DeadlineRecord{"abandon", -1, 42}));
 }
 
 TEST_P(BackendTest, ADamagedLogIsQuarantinedNotLoaded) {
