@@ -82,7 +82,8 @@ struct Stats {
   std::uint64_t chaos_malformed = 0;
   std::uint64_t chaos_out_of_turn = 0;
   std::map<std::string, std::uint64_t> errors;           // unexpected, by code
-  std::map<std::string, std::uint64_t> expected_errors;  // provoked by --chaos
+  // Provoked by --chaos, or left by a server kill (a seat whose `joined` was lost).
+  std::map<std::string, std::uint64_t> expected_errors;
   std::vector<std::uint32_t> latency_us;                 // after the warm-up
   std::vector<std::uint32_t> window_us;                  // since the last progress line
   std::uint32_t max_us = 0;
