@@ -31,53 +31,78 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
   }
   // The nickname may hold a seat in a match another node created or serves.
   const ConnectionId conn = s.id;
+  hold_requests(s);
   cluster_->seat_of(
       m.nickname, [this, conn, id, m](store::Result<std::optional<store::MatchId>> seat) {
         Session* s = session(conn);
-        if (!s || s->nickname) return;
+        if (!s) return;
+        if (s->nickname) {
+          release_requests(conn);
+          return;
+        }
         if (!seat) {
           send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
                      "your seat could not be looked up: " + seat.error().message + "; try again");
+          release_requests(conn);
           return;
         }
         if (!*seat || find_room(**seat)) {
           login(*s, id, m);
+          release_requests(conn);
           return;
         }
         locate_match(**seat, [this, conn, id, m, mid = **seat](const Located& found) {
           Session* s = session(conn);
-          if (!s || s->nickname) return;
+          if (!s) return;
           if (found.kind == Located::Kind::Elsewhere) {
-            send_redirect(conn, id, mid, found.holder);
-            return;
+            if (!s->nickname) send_redirect(conn, id, mid, found.holder);
+          } else if (!s->nickname) {
+            // Adopted (the room is here now), gone, or unknown: an ordinary login.
+            login(*s, id, m);
           }
-          // Adopted (the room is here now), gone, or unknown: an ordinary login.
-          login(*s, id, m);
+          release_requests(conn);
         });
       });
+}
+
+void Server::hold_requests(Session& s) { ++s.awaiting; }
+
+void Server::release_requests(ConnectionId conn) {
+  Session* s = session(conn);
+  if (!s) return;
+  if (s->awaiting > 0) --s->awaiting;
+  // Each held request may start another lookup, which holds the rest again.
+  while (s && s->awaiting == 0 && !s->held.empty()) {
+    protocol::Envelope env = std::move(s->held.front());
+    s->held.pop_front();
+    dispatch(*s, std::move(env));
+    s = session(conn);
+  }
 }
 
 void Server::route_elsewhere(Session& s, const std::string& id, store::MatchId mid,
                              std::function<void()> retry) {
   const ConnectionId conn = s.id;
+  hold_requests(s);
   locate_match(mid, [this, conn, id, mid, retry = std::move(retry)](const Located& found) {
     if (!session(conn)) return;
     switch (found.kind) {
       case Located::Kind::Adopted:
         retry();
-        return;
+        break;
       case Located::Kind::Elsewhere:
         send_redirect(conn, id, mid, found.holder);
-        return;
+        break;
       case Located::Kind::Missing:
         send_error(conn, id, error_code_name(ErrorCode::NoSuchMatch),
                    "there is no unfinished match " + std::to_string(mid));
-        return;
+        break;
       case Located::Kind::Failed:
         send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
                    "match " + std::to_string(mid) + " could not be looked up: " + found.message);
-        return;
+        break;
     }
+    release_requests(conn);
   });
 }
 

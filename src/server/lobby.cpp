@@ -212,15 +212,17 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
   }
   if (cluster_) {  // the id and its lease come from the cluster, off the loop
     const ConnectionId conn = s.id;
+    hold_requests(s);
     cluster_->new_match([this, conn, id, m](store::Result<store::HeldLease> lease) {
       Session* s = session(conn);
-      if (!s || !s->nickname) return;
+      if (!s) return;
       if (!lease) {
         send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
                    "the match could not be created: " + lease.error().message);
-        return;
+      } else if (s->nickname) {
+        open_match(*s, id, m, *lease);
       }
-      open_match(*s, id, m, *lease);
+      release_requests(conn);
     });
     return;
   }

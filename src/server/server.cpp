@@ -16,6 +16,8 @@ using protocol::ErrorCode;
 
 namespace {
 using detail::valid_nickname;
+// Requests a session may pipeline behind one the cluster is still answering.
+constexpr std::size_t kMaxHeldRequests = 32;
 // Requests whose handling may write to the store.
 bool writes(const protocol::Request& request) {
   return std::holds_alternative<protocol::CreateMatchRequest>(request) ||
@@ -132,6 +134,15 @@ void Server::on_line(ConnectionId id, std::string_view line) {
   }
   if (!env) {
     send_error(id, env.error().id, error_code_name(env.error().code), env.error().message);
+    return;
+  }
+  if (s->awaiting > 0 && !std::holds_alternative<protocol::Pong>(env->request)) {
+    if (s->held.size() >= kMaxHeldRequests) {
+      send_error(id, env->id, error_code_name(ErrorCode::RateLimited),
+                 "too many requests while your previous one is being answered; wait for it");
+      return;
+    }
+    s->held.push_back(std::move(*env));
     return;
   }
   dispatch(*s, std::move(*env));

@@ -4,6 +4,7 @@
 // batched, redirects for matches another node serves, a FENCED write never retried.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -343,6 +344,66 @@ TEST_F(ClusterTest, AResumingLoginOfAnOrphanedMatchAdoptsItAndTakesTheSeatBack) 
   EXPECT_EQ(d["match"].GetInt64(), 41);
   EXPECT_EQ(d["seat"].GetInt(), 0);
   EXPECT_EQ(server.room(41)->seats[0]->connection, 1u);
+}
+
+// A client may pipeline: login and create_match in one write. The create waits
+// for the cluster's answer to the login instead of failing NOT_LOGGED_IN, and the
+// requests run in the order they were sent.
+TEST_F(ClusterTest, RequestsPipelinedBehindAClusterLookupRunInOrderOnceItIsAnswered) {
+  hello(1);
+  say(1, R"({"type":"login","id":"l","nickname":"ada"})");
+  say(1, R"({"type":"create_match","id":"c","players":2})");
+  say(1, R"({"type":"list_matches","id":"m"})");
+  ASSERT_EQ(transport.sent[1].size(), 1u);  // only the welcome: both wait for the login
+  EXPECT_TRUE(cluster.creates.empty());
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  ASSERT_EQ(transport.sent[1].size(), 2u);
+  EXPECT_EQ(type_of(transport.sent[1][1]), "logged_in");
+  ASSERT_EQ(cluster.creates.size(), 1u);  // the create ran and now waits for its id
+  FakeCluster::answer(cluster.creates, store::HeldLease{41, 3});
+  store.complete_all();
+  std::vector<std::string> ids;
+  for (std::size_t i = 1; i < transport.sent[1].size(); ++i) {
+    auto d = parse(transport.sent[1][i]);
+    EXPECT_STRNE(d["type"].GetString(), "error") << transport.sent[1][i];
+    if (d.HasMember("id") && d["id"].IsString()) ids.push_back(d["id"].GetString());
+  }
+  // Run in order: the listing ran after the create, so it shows match 41. (The
+  // create's "joined" may come after it: it waits until the match is durable.)
+  std::sort(ids.begin() + 1, ids.end());
+  EXPECT_EQ(ids, (std::vector<std::string>{"l", "c", "m"}));
+  for (const auto& line : transport.sent[1]) {
+    const bool listing = type_of(line) == "match_list";
+    EXPECT_TRUE(!listing || line.find("\"match\":41") != std::string::npos) << line;
+  }
+  ASSERT_NE(server.room(41), nullptr);
+  EXPECT_EQ(server.room(41)->epoch, 3);
+}
+
+// The wait is bounded: past 32 held requests the next is refused, not queued.
+TEST_F(ClusterTest, HeldRequestsAreBoundedAndTheRestAreRefused) {
+  hello(1);
+  say(1, R"({"type":"login","id":"l","nickname":"ada"})");
+  for (int i = 0; i < 40; ++i) say(1, R"({"type":"ping","id":"p)" + std::to_string(i) + "\"}");
+  int refused = 0;
+  for (const auto& line : transport.sent[1])
+    if (line.find("previous one is being answered") != std::string::npos) ++refused;
+  EXPECT_EQ(refused, 8);
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  int pongs = 0;
+  for (const auto& line : transport.sent[1]) pongs += type_of(line) == "pong";
+  EXPECT_EQ(pongs, 32);
+}
+
+// A client gone while its lookup is out: the answer finds no session and does nothing.
+TEST_F(ClusterTest, AnAnswerForAClosedConnectionIsDropped) {
+  hello(1);
+  say(1, R"({"type":"login","nickname":"ada"})");
+  say(1, R"({"type":"create_match","players":2})");
+  server.on_closed(1);
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  EXPECT_TRUE(cluster.creates.empty());
+  EXPECT_TRUE(store.written.empty());
 }
 
 }  // namespace

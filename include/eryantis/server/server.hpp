@@ -110,6 +110,9 @@ class Server final : public ConnectionEvents {
  private:
   struct Reply;
   void dispatch(Session& s, protocol::Envelope env);
+  // A session's requests wait while a cluster lookup for it is out (cluster.cpp).
+  void hold_requests(Session& s);
+  void release_requests(ConnectionId conn);
   void handle(Session& s, const std::string& id, const protocol::Hello& m);
   void handle(Session& s, const std::string& id, const protocol::Login& m);
   void handle(Session& s, const std::string& id, const protocol::ListMatches& m);

@@ -1,9 +1,11 @@
 #pragma once
 // One client connection as the server sees it.
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 
+#include "eryantis/protocol/message.hpp"
 #include "eryantis/rules/state.hpp"
 #include "eryantis/server/connection.hpp"
 #include "eryantis/store/records.hpp"
@@ -26,6 +28,11 @@ struct Session {
   // Token bucket for the request rate limit.
   double tokens = 0;
   std::int64_t tokens_at_ms = 0;
+  // A cluster node answers some requests after a lookup in the shared store
+  // (login, create, join, spectate). What the client pipelined meanwhile waits
+  // here and runs in order once the answer is out, as on a single server.
+  int awaiting = 0;
+  std::deque<protocol::Envelope> held;
 };
 
 }  // namespace eryantis::server
