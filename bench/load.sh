@@ -26,7 +26,8 @@
 # Environment: BUILD (build folder, default build-release), PORT (default 17777), DURATION (default 20),
 # WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
 # BASELINE (d: a build folder whose eryantis-server is compared), KEEP_D_STORE (d: a folder
-# to keep the store the kill left, for bench/restore_cpu.sh), FLOOR_PORT (default PORT + 1), WEB_PORT (the web listener, default PORT + 2), W_MATCHES (w's
+# to keep the store the kill left, for bench/restore_cpu.sh), PERF_D (d: a folder for perf
+# profiles of the restarted server and the bots until recovery), FLOOR_PORT (default PORT + 1), WEB_PORT (the web listener, default PORT + 2), W_MATCHES (w's
 # matches, default 1000), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default
 # docs/performance.md; "" = do not write it).
 # Durability is the configuration default, synchronous=FULL. Results are printed as a table and
@@ -203,12 +204,26 @@ restart_run() { # server-binary name
   t1=$(date +%s%N)
   # The CPU the restart took until it listened (opening, checking, restoring): what
   # a change to the restore moves, whatever else the machine runs.
-  local listen_cpu
+  local listen_cpu bot_listen_cpu
   listen_cpu=$(cpu_ms "$SERVER_PID")
+  # What the bots' reconnection attempts cost while the server was down: on a
+  # shared machine it is CPU the restore did not get.
+  bot_listen_cpu=$(($(cpu_ms "$bot") - bot_cpu0))
+  # PERF_D=<folder>: call-graph profiles of the restarted server and of the bots until
+  # every table plays again (perf report -i <folder>/server-<name>.data).
+  local perf_pids=()
+  if [ -n "${PERF_D:-}" ]; then
+    mkdir -p "$PERF_D"
+    perf record -q -F 999 -g -p "$SERVER_PID" -o "$PERF_D/server-$name.data" 2>/dev/null &
+    perf_pids+=($!)
+    perf record -q -F 999 -g -p "$bot" -o "$PERF_D/bot-$name.data" 2>/dev/null &
+    perf_pids+=($!)
+  fi
   local rec="nan"
   if wait_for_line "$WORK/$name.err" "recovered:" 60; then
     rec=$(grep -o 'recovered: every table playing again [0-9]*' "$WORK/$name.err" | head -1 | grep -o '[0-9]*$')
   fi
+  for p in "${perf_pids[@]}"; do kill -INT "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   # CPU time, unlike wall time, does not depend on what else runs on the machine:
   # the restarted server's whole life so far (restoring included) and the bots' since the kill.
   local server_cpu bot_cpu
@@ -222,9 +237,9 @@ restart_run() { # server-binary name
   local last_resume
   last_resume=$(grep 'resuming seat' "$WORK/server.log" | tail -1 | grep -o '^\[[^]]*\]' | tr -d '[]' || true)
   python3 - "$WORK/$name.json" "$WORK/server.log" "$WORK/bot-$name.json" "$t0" "$t1" "$seated_ms" "$rec" \
-    "$server_cpu" "$bot_cpu" "$last_resume" "$listen_cpu" <<'PY'
+    "$server_cpu" "$bot_cpu" "$last_resume" "$listen_cpu" "$bot_listen_cpu" <<'PY'
 import datetime, json, re, sys
-out, log, bot, t0, t1, seated, rec, scpu, bcpu, last, lcpu = sys.argv[1:]
+out, log, bot, t0, t1, seated, rec, scpu, bcpu, last, lcpu, blcpu = sys.argv[1:]
 text = open(log).read()
 def num(pattern):
     m = re.search(pattern, text)
@@ -241,7 +256,7 @@ num_or_nan = lambda v: float(v) if v not in ("", "nan", "?") else float("nan")
 json.dump({"seated_ms": num_or_nan(seated), "listen_ms": (int(t1) - int(t0)) // 1000000,
            "quick_check_ms": num(r"pages checked in (\d+)"), "restore_ms": num(r"match\(es\) in (\d+)"),
            "last_resume_ms": last_ms, "recovered_ms": num_or_nan(rec), "server_cpu_ms": int(scpu), "listen_cpu_ms": int(lcpu),
-           "bot_cpu_ms": int(bcpu), "unexpected_errors": errors}, open(out, "w"))
+           "bot_cpu_ms": int(bcpu), "bot_listen_cpu_ms": int(blcpu), "unexpected_errors": errors}, open(out, "w"))
 PY
   cat "$WORK/$name.json" >&2
   echo >&2
@@ -355,7 +370,7 @@ for s in "${SCENARIOS[@]}"; do
         row "d: kill -9 with 5,000 matches${2:+ ($1)}" "seating 5,000 matches before the kill (ms)" "" "$(median "$2" seated_ms)" ""
         row "d${2:+ ($1)}" "kill → listening again (ms): of which quick_check / restoring the matches" "" \
           "$(median "$2" listen_ms): $(median "$2" quick_check_ms) / $(median "$2" restore_ms)" ""
-        row "d${2:+ ($1)}" "server CPU until listening (ms)" "" "$(median "$2" listen_cpu_ms)" ""
+        row "d${2:+ ($1)}" "CPU from the kill until listening (ms): restarted server / bots' reconnection attempts" "" "$(median "$2" listen_cpu_ms) / $(median "$2" bot_listen_cpu_ms)" ""
         row "d${2:+ ($1)}" "kill → the last seat's login resumed (ms)" "" "$(median "$2" last_resume_ms)" ""
         local rec
         rec=$(median "$2" recovered_ms)

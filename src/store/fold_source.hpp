@@ -72,9 +72,11 @@ struct RestoreCandidate {
 
 // restore_unfinished() of every backend, before quarantining: each candidate
 // folded from its newest usable snapshot, with its deadline (the backend reads
-// its seats and recent command ids).
+// its seats and recent command ids). `source` is read on the calling thread
+// only; with `threads` > 1 (0 = one per core) the folds run on that many
+// (restore_candidates.cpp). The report is the same whatever `threads` is.
 Result<RestoreReport> restore_candidates(FoldSource& source,
                                          const std::vector<RestoreCandidate>& candidates,
-                                         HashCheck hashes);
+                                         HashCheck hashes, unsigned threads);
 
 }  // namespace eryantis::store::detail
