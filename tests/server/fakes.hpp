@@ -13,9 +13,23 @@
 #include <utility>
 #include <vector>
 
+#include "eryantis/codec/json.hpp"
 #include "eryantis/server/server.hpp"
 
 namespace eryantis::server {
+
+// Reading what FakeTransport recorded: one line as JSON (a test failure if it is
+// not), and its "type" ("" when it has none).
+inline rapidjson::Document parse(const std::string& line) {
+  rapidjson::Document d;
+  d.Parse(line.c_str());
+  EXPECT_FALSE(d.HasParseError()) << line;
+  return d;
+}
+inline std::string type_of(const std::string& line) {
+  auto d = parse(line);
+  return d.HasMember("type") && d["type"].IsString() ? d["type"].GetString() : "";
+}
 
 struct FakeTransport : Transport {
   std::map<ConnectionId, std::vector<std::string>> sent;

@@ -18,13 +18,6 @@
 namespace eryantis::server {
 namespace {
 
-rapidjson::Document parse(const std::string& line) {
-  rapidjson::Document d;
-  d.Parse(line.c_str());
-  EXPECT_FALSE(d.HasParseError()) << line;
-  return d;
-}
-
 class LobbyWatchTest : public ::testing::Test {
  protected:
   static constexpr ConnectionId kWatcher = 10;

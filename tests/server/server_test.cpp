@@ -42,17 +42,6 @@ class LogCapture {
   std::shared_ptr<spdlog::logger> previous_;
 };
 
-rapidjson::Document parse(const std::string& line) {
-  rapidjson::Document d;
-  d.Parse(line.c_str());
-  EXPECT_FALSE(d.HasParseError()) << line;
-  return d;
-}
-std::string type_of(const std::string& line) {
-  auto d = parse(line);
-  return d.HasMember("type") && d["type"].IsString() ? d["type"].GetString() : "";
-}
-
 class ServerTest : public ::testing::Test {
  protected:
   ServerTest()
