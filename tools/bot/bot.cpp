@@ -266,6 +266,7 @@ void Bot::handle(const ServerMessage& m) {
       if (m.id != pending_id_ || !awaiting_ack_) break;
       awaiting_ack_ = false;
       acked_seq_ = m.seq.value_or(acked_seq_);
+      if (m.seq) runner_.record_ack(mirror_.match(), *m.seq, pending_command_id_, node_);
       const auto us =
           std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent_at_).count();
       runner_.on_ack(static_cast<std::uint32_t>(std::min<std::int64_t>(us, UINT32_MAX)));
@@ -428,6 +429,7 @@ void Bot::maybe_act() {
   ++counter_;
   const std::string command_id = fmt::format("{}-{}", nickname_, counter_);
   pending_id_ = ClientProtocol::string_id(fmt::format("c{}", counter_));
+  pending_command_id_ = command_id;
   std::string play = ClientProtocol::play(command, command_id, mirror_.seq(), pending_id_);
   if (Recorder* r = runner_.recorder(); r && r->wants(table_.index(), index_))
     r->play(index_, play);
