@@ -526,6 +526,10 @@ void Bot::on_closed(std::string_view reason) {
     node_ = next_node();
   repeat_line_.clear();
   const bool was_connecting = phase_ == Phase::Connecting;
+  // A redirect to a node nobody answers at (killed: its lease runs for up to
+  // lease_ms more) ends that chain of redirects: what follows is a reconnect after
+  // an outage, not a loop between live nodes, so the hops start again.
+  if (was_connecting) hops_.reset();
   went_offline(false);
   if (offline_since_ &&
       Clock::now() - *offline_since_ > std::chrono::duration<double>(runner_.options().give_up_s)) {
