@@ -16,9 +16,8 @@
 // killed node acknowledges a command again.
 //
 // ERYANTIS_FAILOVER_KILLS sets K (default 5, 2 in a sanitizer run); the long run
-// of docs/cluster.md is ERYANTIS_FAILOVER_KILLS=20.
+// of docs/cluster.md is ERYANTIS_FAILOVER_KILLS=24.
 #include <gtest/gtest.h>
-#include <rapidjson/document.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -31,6 +30,7 @@
 #include <thread>
 
 #include "db_check.hpp"
+#include "eryantis/codec/json.hpp"
 #include "support/child_process.hpp"
 #include "support/cluster_nodes.hpp"
 #include "support/polling.hpp"
