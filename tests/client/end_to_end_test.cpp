@@ -298,4 +298,45 @@ TEST_F(EndToEnd, BotsTryTheNextNodeWhenOneIsDown) {
   EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
 }
 
+// A killed node's lease runs on for up to lease_ms: meanwhile every node redirects
+// a resuming login to its dead address. Each such redirect ends in a refused
+// connection, not at a live node, so it is an outage and no loop: the bot keeps
+// trying (here 8 redirects to a dead port, ~4 in a row per bot, before the nodes
+// send it to the real server) and counts no TOO_MANY_REDIRECTS.
+TEST_F(EndToEnd, RedirectsToADeadNodeAreNoLoop) {
+  ASSERT_NO_FATAL_FAILURE(start_server());
+  const int real = server_->port();
+  const int dead = eryantis::test::free_port();  // nobody listens there
+  ASSERT_GT(dead, 0);
+  std::atomic<int> to_dead{8};
+  auto node = [&] {
+    return eryantis::test::FakeServer([&, real, dead](const std::string& line) -> std::string {
+      if (line.find(R"("type":"hello")") != std::string::npos)
+        return R"({"type":"welcome","protocol":1,"server":"fake-node"})"
+               "\n";
+      if (line.find(R"("type":"login")") == std::string::npos) return {};
+      const int to = to_dead.fetch_sub(1) > 0 ? dead : real;
+      return R"({"type":"redirect","address":"127.0.0.1:)" + std::to_string(to) +
+             R"(","web":null,"match":1,"reason":"the lease of a dead node"})"
+             "\n";
+    });
+  };
+  auto b = node();
+  auto c = node();
+  ASSERT_GT(b.port(), 0);
+  ASSERT_GT(c.port(), 0);
+  auto bot =
+      start_bot("--matches 1 --players 2 --mode simple --games 1 --duration 60 --seed 6",
+                "127.0.0.1:" + std::to_string(b.port()) + ",127.0.0.1:" + std::to_string(c.port()));
+  rapidjson::Document r;
+  const int rc = finish_bot(*bot, r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_GE(r["games_finished"].GetUint64(), 1u);
+  EXPECT_EQ(r["redirect_loops"].GetUint64(), 0u) << bot_log();
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  EXPECT_GE(r["redirects"].GetUint64(), 9u);  // 8 to the dead port, then to the server
+}
+
 }  // namespace

@@ -33,6 +33,7 @@ std::map<store::MatchId, DbMatch> read_db(const std::string& path, std::string* 
     for (const store::StoredEvent& e : *events) {
       m.seqs.insert(e.seq);
       if (e.actor != "server") m.by_player.insert(e.seq);
+      if (e.command_id) m.command_ids[e.seq] = *e.command_id;
     }
     auto report = db->verify(s.id);
     if (!report) {

@@ -16,6 +16,9 @@ struct DbMatch {
   std::set<store::Seq> by_player;  // events a seat caused (acknowledged commands)
   bool verified = false;           // Store::verify found no divergence
   std::string problem;             // why not
+
+  // The events that carry a client's command id: seq -> command id.
+  std::map<store::Seq, std::string> command_ids;
 };
 
 // Every match of the database; a message in `error` if it cannot be read.

@@ -267,6 +267,7 @@ void Bot::handle(const ServerMessage& m) {
       if (m.id != pending_id_ || !awaiting_ack_) break;
       awaiting_ack_ = false;
       acked_seq_ = m.seq.value_or(acked_seq_);
+      if (m.seq) runner_.record_ack(mirror_.match(), *m.seq, pending_command_id_, node_);
       const auto us =
           std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent_at_).count();
       runner_.on_ack(static_cast<std::uint32_t>(std::min<std::int64_t>(us, UINT32_MAX)));
@@ -429,6 +430,7 @@ void Bot::maybe_act() {
   ++counter_;
   const std::string command_id = fmt::format("{}-{}", nickname_, counter_);
   pending_id_ = ClientProtocol::string_id(fmt::format("c{}", counter_));
+  pending_command_id_ = command_id;
   std::string play = ClientProtocol::play(command, command_id, mirror_.seq(), pending_id_);
   if (Recorder* r = runner_.recorder(); r && r->wants(table_.index(), index_))
     r->play(index_, play);
@@ -524,6 +526,10 @@ void Bot::on_closed(std::string_view reason) {
   if (phase_ == Phase::Connecting || phase_ == Phase::LoggingIn) node_ = next_node();
   repeat_line_.clear();
   const bool was_connecting = phase_ == Phase::Connecting;
+  // A redirect to a node nobody answers at (killed: its lease runs for up to
+  // lease_ms more) ends that chain of redirects: what follows is a reconnect after
+  // an outage, not a loop between live nodes, so the hops start again.
+  if (was_connecting) hops_.reset();
   went_offline(false);
   if (offline_since_ &&
       Clock::now() - *offline_since_ > std::chrono::duration<double>(runner_.options().give_up_s)) {

@@ -61,6 +61,11 @@ struct Options {
   // acks come): load.sh's "half of the measured maximum".
   double target_rate = 0;
   std::string record_path;  // write table 0's first game here (the floor's transcript)
+  // --acks: one line per acknowledged command (the failover tests' independent record).
+  std::string acks_path;
+  // --drain: at the end (--duration or a signal) stop starting games and let the
+  // running ones finish, for at most this many seconds; 0 = stop at once.
+  double drain_s = 0;
   // Floor mode: play this transcript against bench/floor_server.cpp instead of a game.
   std::shared_ptr<const Transcript> floor;
   int watch_pid = 0;  // report this process's CPU per command (the server's)
@@ -81,15 +86,16 @@ struct Stats {
   std::uint64_t chaos_drops = 0;
   std::uint64_t chaos_malformed = 0;
   std::uint64_t chaos_out_of_turn = 0;
-  std::map<std::string, std::uint64_t> errors;           // unexpected, by code
+  std::map<std::string, std::uint64_t> errors;  // unexpected, by code
   // Provoked by --chaos, or left by a server kill (a seat whose `joined` was lost).
   std::map<std::string, std::uint64_t> expected_errors;
-  std::vector<std::uint32_t> latency_us;                 // after the warm-up
-  std::vector<std::uint32_t> window_us;                  // since the last progress line
+  std::vector<std::uint32_t> latency_us;  // after the warm-up
+  std::vector<std::uint32_t> window_us;   // since the last progress line
   std::uint32_t max_us = 0;
   std::int64_t recovery_max_ms =
       -1;  // longest outage: first disconnect -> every table playing again
   std::uint64_t tables_in_outage = 0;  // at the end: lost a connection, never played again
+  std::uint64_t games_unfinished = 0;  // at the end: tables still in a game (after --drain)
   // CPU (user + system, from /proc) over the measured window; < 0 = not measured.
   double bot_cpu_s = -1;
   double server_cpu_s = -1;
@@ -200,6 +206,7 @@ class Bot final : public client::LineConnection::Handler {
   bool awaiting_ack_ = false;
   std::int64_t acked_seq_ = 0;
   std::string pending_id_;
+  std::string pending_command_id_;  // the command id of the play awaiting its ack
   Clock::time_point sent_at_{};
   std::uint64_t counter_ = 0;
   bool sync_requested_ = false;
@@ -246,6 +253,7 @@ class Table {
   void on_disconnect(Clock::time_point at);
   void on_ack();
   bool seated() const { return seated_; }
+  bool idle() const { return state_ == State::Idle; }
   bool in_outage() const { return outage_since_.has_value(); }
   void start_if_ready();
 
@@ -263,6 +271,9 @@ class Table {
 class Runner {
  public:
   explicit Runner(Options options);
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
   int run();  // the exit code
 
   const Options& options() const { return options_; }
@@ -282,6 +293,9 @@ class Runner {
   void outage_started(Clock::time_point at);
   void outage_ended(Clock::time_point since);
   Recorder* recorder() { return recorder_.get(); }
+  // --acks: records an acknowledged command (match, seq, command id, the node that acked it).
+  void record_ack(std::int64_t match, std::int64_t seq, const std::string& command_id,
+                  const client::Endpoint& node);
   // --target-rate: `bot` waits for its turn to send (on_pace is called later).
   void wait_for_pace(Bot& bot);
 
@@ -292,6 +306,8 @@ class Runner {
   void tick_connects();
   void report(bool final);
   void finish();
+  // The end of the run: finish() at once, or first let the running games end (--drain).
+  void end_run();
 
   Options options_;
   net::EventLoop loop_;
@@ -317,6 +333,8 @@ class Runner {
   std::optional<Clock::time_point> outage_started_;
   std::int64_t outage_table_max_ms_ = 0;
   std::unique_ptr<Recorder> recorder_;
+  std::FILE* acks_ = nullptr;  // --acks, line buffered; closed in ~Runner
+  bool draining_ = false;
   std::vector<Bot*> pace_queue_;
   std::size_t pace_head_ = 0;
   double pace_tokens_ = 0;

@@ -94,6 +94,13 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--record", o.record_path,
                  "write table 0's first game to this file (a transcript for --floor)");
+  app.add_option("--acks", o.acks_path,
+                 "write one line per acknowledged command to this file: unix ms, match, seq, "
+                 "command id, node (the failover tests' record)");
+  app.add_option("--drain", o.drain_s,
+                 "at the end (--duration, SIGINT or SIGTERM) start no game and let the running "
+                 "ones finish for at most this many seconds (a second signal stops at once)")
+      ->check(CLI::NonNegativeNumber);
   std::string floor_path;
   app.add_option("--floor", floor_path,
                  "play this transcript against the floor server (bench/floor_server.cpp)");

@@ -92,6 +92,32 @@ Runner::Runner(Options options) : options_(std::move(options)), pool_(loop_) {
   seating_allowed_ = !(options_.idle && options_.stage_pause_s > 0);
   if (!options_.record_path.empty())
     recorder_ = std::make_unique<Recorder>(options_.record_path, options_.players);
+  if (!options_.acks_path.empty()) {
+    acks_ = std::fopen(options_.acks_path.c_str(), "w");
+    if (acks_) {
+      std::setvbuf(acks_, nullptr, _IOLBF, 1 << 16);  // whole lines, even if we are killed
+    } else {
+      std::fprintf(stderr, "eryantis-bot: --acks: cannot write %s\n", options_.acks_path.c_str());
+      ++stats_.errors["ACKS_FILE"];
+    }
+  }
+}
+
+Runner::~Runner() {
+  if (acks_) std::fclose(acks_);
+}
+
+// "<unix ms> <match> <seq> <command id> <host:port>": what the failover tests check
+// against the database (every acknowledged command stored once, by its node's epoch).
+void Runner::record_ack(std::int64_t match, std::int64_t seq, const std::string& command_id,
+                        const client::Endpoint& node) {
+  if (!acks_) return;
+  const auto unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count();
+  std::fprintf(acks_, "%lld %lld %lld %s %s:%d\n", static_cast<long long>(unix_ms),
+               static_cast<long long>(match), static_cast<long long>(seq), command_id.c_str(),
+               node.host.c_str(), node.port);
 }
 
 void Runner::wait_for_pace(Bot& bot) {
@@ -125,7 +151,7 @@ void Runner::start_measuring() {
 }
 
 bool Runner::may_start_game() const {
-  if (stopping_ || !seating_allowed_) return false;
+  if (stopping_ || draining_ || !seating_allowed_) return false;
   if (options_.idle) return true;
   return options_.games <= 0 || stats_.games_started < static_cast<std::uint64_t>(options_.games);
 }
@@ -264,6 +290,23 @@ void Runner::finish() {
   loop_.after(0, [this] { loop_.stop(); });
 }
 
+void Runner::end_run() {
+  if (options_.drain_s <= 0 || stopping_) {
+    finish();
+    return;
+  }
+  if (draining_) return;
+  draining_ = true;
+  std::fprintf(stderr, "eryantis-bot: draining: no new game, up to %.0f s for the running ones\n",
+               options_.drain_s);
+  loop_.after(static_cast<std::uint64_t>(options_.drain_s * 1000), [this] { finish(); });
+  // A table is idle once every bot is back in the lobby after its game_over.
+  loop_.every(50, [this] {
+    if (std::all_of(tables_.begin(), tables_.end(), [](const auto& t) { return t->idle(); }))
+      finish();
+  });
+}
+
 int Runner::run() {
   started_ = last_report_ = Clock::now();
   for (auto& t : tables_)
@@ -279,14 +322,18 @@ int Runner::run() {
     loop_.after(0, [this] { start_measuring(); });
   }  // else from when every match is seated (begin_warmup)
   if (options_.duration_s > 0)
-    loop_.after(static_cast<std::uint64_t>(options_.duration_s * 1000), [this] { finish(); });
-  loop_.on_signals([this](int) { finish(); });
+    loop_.after(static_cast<std::uint64_t>(options_.duration_s * 1000), [this] { end_run(); });
+  // A second signal while draining ends the run at once.
+  loop_.on_signals([this](int) { draining_ ? finish() : end_run(); });
   tick_connects();
   loop_.run();
 
   report(true);
   if (recorder_) recorder_->write();
-  for (auto& t : tables_) stats_.tables_in_outage += t->in_outage();
+  for (auto& t : tables_) {
+    stats_.tables_in_outage += t->in_outage();
+    stats_.games_unfinished += !t->idle();
+  }
   const auto end = last_ack_.value_or(Clock::now());
   const double seconds =
       first_ack_ ? std::chrono::duration<double>(end - *first_ack_).count() : 0.0;
@@ -319,7 +366,8 @@ int Runner::run() {
         "\"chaos\":{\"drops\":%llu,\"malformed\":%llu,\"out_of_turn\":%llu},\"disconnects\":%llu,"
         "\"reconnects\":%llu,\"redirects\":%llu,\"redirect_loops\":%llu,\"syncs\":%llu,\"events_"
         "applied\":%llu,\"recovery_max_ms\":%lld,"
-        "\"tables_in_outage\":%llu,\"connections\":%zu,\"bot_cpu_s\":%.2f,"
+        "\"tables_in_outage\":%llu,\"games_unfinished\":%llu,\"connections\":%zu,\"bot_cpu_s\":%."
+        "2f,"
         "\"bot_cpu_us_per_command\":%.1f,\"server_cpu_s\":%.2f,\"server_cpu_us_per_command\":%.1f,"
         "\"computers\":%d,\"transport\":\"%s\"}\n",
         static_cast<unsigned long long>(stats_.games_started),
@@ -341,12 +389,14 @@ int Runner::run() {
         static_cast<unsigned long long>(stats_.events_applied),
         static_cast<long long>(stats_.recovery_max_ms),
         static_cast<unsigned long long>(stats_.tables_in_outage),
+        static_cast<unsigned long long>(stats_.games_unfinished),
         tables_.size() * static_cast<std::size_t>(options_.humans()), stats_.bot_cpu_s, bot_us,
         stats_.server_cpu_s, server_us, options_.computers,
         options_.websocket_path.empty() ? "tcp" : "websocket");
     std::fflush(stdout);
   }
   if (stats_.unexpected_error_total() > 0) return 1;
+  if (options_.drain_s > 0 && stats_.games_unfinished > 0) return 1;
   if (options_.games > 0 && stats_.games_finished < static_cast<std::uint64_t>(options_.games))
     return 1;
   return 0;
