@@ -9,9 +9,8 @@ FUZZ_SECONDS ?= 30
 # The tests that run threads: the store's group committer and concurrent readers,
 # the event loop's cross-thread wake-ups, the client library's connections, the
 # terminal client's reader thread (eryantis-cli run by CliEndToEnd, itself built with
-# TSan), the computer players' worker pool, the restore's folding threads. ctest -R over
-# the GoogleTest names.
-TSAN_TESTS ?= GroupCommit|ReaderTest|Concurren|EventLoop|LineConnection|ReaderThread|InputReader|CliEndToEnd|ComputerPool|RestoreThreads
+# TSan), the computer players' worker pool. ctest -R over the GoogleTest names.
+TSAN_TESTS ?= GroupCommit|ReaderTest|Concurren|EventLoop|LineConnection|ReaderThread|InputReader|CliEndToEnd|ComputerPool
 TSAN_BINARIES ?= eryantis-store-tests eryantis-net-tests eryantis-client-tests eryantis-cli-tests \
   eryantis-computer-pool-tests
 JOBS       ?= $(shell nproc)

@@ -72,11 +72,9 @@ struct RestoreCandidate {
 
 // restore_unfinished() of every backend, before quarantining: each candidate
 // folded from its newest usable snapshot, with its deadline (the backend reads
-// its seats and recent command ids). `source` is read on the calling thread
-// only; with `threads` > 1 (0 = one per core) the folds run on that many
-// (restore_candidates.cpp). The report is the same whatever `threads` is.
+// its seats and recent command ids).
 Result<RestoreReport> restore_candidates(FoldSource& source,
                                          const std::vector<RestoreCandidate>& candidates,
-                                         HashCheck hashes, unsigned threads);
+                                         HashCheck hashes);
 
 }  // namespace eryantis::store::detail

@@ -267,8 +267,7 @@ Result<RestoreReport> PgStore::restore_unfinished() {
           listed->integer(r, 2), std::nullopt});
     }
     detail::PgRows rows(impl_->conn);
-    auto folded = detail::restore_candidates(rows, candidates, impl_->options.restore_hashes,
-                                               impl_->options.restore_threads);
+    auto folded = detail::restore_candidates(rows, candidates, impl_->options.restore_hashes);
     if (!folded) return util::forward_error(folded);
     report = std::move(*folded);
     // The rows a server takes a match over with, in the same read transaction.

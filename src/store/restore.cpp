@@ -83,6 +83,35 @@ Result<void> quarantine(sqlite::Database& db, const std::vector<QuarantinedMatch
 
 }  // namespace
 
+namespace detail {
+
+Result<RestoreReport> restore_candidates(FoldSource& source,
+                                         const std::vector<RestoreCandidate>& candidates,
+                                         HashCheck hashes) {
+  RestoreReport report;
+  report.restored.reserve(candidates.size());
+  const FoldPolicy policy{.hashes = hashes};
+  for (const RestoreCandidate& match : candidates) {
+    auto folded = fold(source, match.id, match.last_seq, policy);
+    if (!folded) return util::forward_error(folded);
+    if (folded->ok()) {
+      RestoredMatch restored;
+      restored.id = match.id;
+      restored.status = match.status;
+      restored.last_seq = match.last_seq;
+      restored.snapshot_seq = folded->snapshot_seq;
+      restored.state = std::move(folded->state);
+      restored.deadline = match.deadline;
+      report.restored.push_back(std::move(restored));
+    } else {
+      report.quarantined.push_back(
+          QuarantinedMatch{match.id, std::move(folded->divergence->reason)});
+    }
+  }
+  return report;
+}
+
+}  // namespace detail
 
 Result<RestoreReport> Store::restore_unfinished() {
   RestoreReport report;
@@ -93,8 +122,7 @@ Result<RestoreReport> Store::restore_unfinished() {
     auto candidates = unfinished_matches(impl_->db);
     if (!candidates) return util::forward_error(candidates);
     detail::SqliteRows rows(impl_->db);
-    auto folded = detail::restore_candidates(rows, *candidates, impl_->options.restore_hashes,
-                                               impl_->options.restore_threads);
+    auto folded = detail::restore_candidates(rows, *candidates, impl_->options.restore_hashes);
     if (!folded) return util::forward_error(folded);
     report = std::move(*folded);
     if (auto done = read_seats(impl_->db, report.restored); !done) return util::forward_error(done);

@@ -140,65 +140,6 @@ TEST_F(RestoreTest, ReadOnlyRestoreReportsButDoesNotMark) {
             0);
 }
 
-// Enough matches for the folds to run on worker threads (restore_candidates.cpp
-// goes parallel from 256): the report is the same, match for match, with 1, 2
-// or 4 threads, including a match whose newest snapshot is damaged (its rows
-// were read ahead without the older one: it is folded again from the database)
-// and a match quarantined for a damaged event.
-TEST(RestoreThreads, TheReportIsTheSameOnOneOrManyThreads) {
-  TempDir dir;
-  const std::string path = dir.file("eryantis.db");
-  const std::uint64_t seed = testing::test_seed("RestoreThreads");
-  std::vector<MatchId> ids;
-  std::vector<rules::State> last;
-  {
-    // Not synced per append: 6,000 appends, and the test reads them back in-process.
-    Store store =
-        testing::open_store(path, Options{.durability = Durability::Normal, .snapshot_every = 8});
-    for (int i = 0; ids.size() < 300; ++i) {
-      Game game = testing::play_random_game({2, rules::Mode::Expert}, seed + i, 20);
-      if (game.events.size() != 20) continue;  // ended sooner: not unfinished
-      ids.push_back(testing::store_game(store, game, seed + i, /*max_chunk=*/1));
-      last.push_back(game.states.back());
-    }
-    // Match 7: its newest snapshot (seq 16) does not decode; the one at 8 does.
-    testing::exec(store, "UPDATE snapshots SET state = X'00' WHERE match_id = " +
-                             std::to_string(ids[7]) + " AND seq = 16");
-    // Match 200: an event after its newest snapshot is damaged.
-    testing::exec(store, "UPDATE events SET payload = substr(payload, 1, 20) WHERE match_id = " +
-                             std::to_string(ids[200]) + " AND seq = 18");
-  }
-  auto restore = [&](unsigned threads) {
-    Store store = testing::open_store(path, Options{.read_only = true, .restore_threads = threads});
-    auto report = store.restore_unfinished();
-    EXPECT_TRUE(report) << report.error().message;
-    return report.value_or(RestoreReport{});
-  };
-  const RestoreReport one = restore(1);
-  ASSERT_EQ(one.restored.size(), ids.size() - 1);
-  ASSERT_EQ(one.quarantined.size(), 1u);
-  EXPECT_EQ(one.quarantined[0].id, ids[200]);
-  for (const RestoredMatch& m : one.restored) {
-    const auto at = static_cast<std::size_t>(std::find(ids.begin(), ids.end(), m.id) - ids.begin());
-    ASSERT_LT(at, ids.size());
-    EXPECT_EQ(m.state, last[at]) << "match " << m.id;
-    EXPECT_EQ(m.snapshot_seq, at == 7 ? 8 : 16) << "match " << m.id;
-  }
-  for (unsigned threads : {2u, 4u}) {
-    const RestoreReport many = restore(threads);
-    ASSERT_EQ(many.restored.size(), one.restored.size()) << threads << " threads";
-    for (std::size_t i = 0; i < one.restored.size(); ++i) {
-      EXPECT_EQ(many.restored[i].id, one.restored[i].id);
-      EXPECT_EQ(many.restored[i].state, one.restored[i].state);
-      EXPECT_EQ(many.restored[i].snapshot_seq, one.restored[i].snapshot_seq);
-      EXPECT_EQ(many.restored[i].last_seq, one.restored[i].last_seq);
-    }
-    ASSERT_EQ(many.quarantined.size(), 1u);
-    EXPECT_EQ(many.quarantined[0].id, one.quarantined[0].id);
-    EXPECT_EQ(many.quarantined[0].reason, one.quarantined[0].reason);
-  }
-}
-
 }  // namespace
 }  // namespace eryantis::store
 

@@ -38,9 +38,6 @@ struct Options {
   int busy_timeout_ms = 5000;
   // Which stored hashes restoring a match compares (FoldStart::NewestSnapshot).
   HashCheck restore_hashes = HashCheck::Every;
-  // Threads that fold the matches restore_unfinished() returns (0 = one per core):
-  // a restart's clients wait for it, and the other cores are idle then.
-  unsigned restore_threads = 0;
   // SQLite: the last connection to close copies the WAL into the database file and
   // syncs both (about 100 ms for the 16 MiB WAL of 5,000 running matches). false
   // leaves that to the next writer's automatic checkpoint: what the server's restore
