@@ -74,7 +74,7 @@ void Server::release_requests(ConnectionId conn) {
   // Each held request may start another lookup, which holds the rest again.
   while (s && s->awaiting == 0 && !s->held.empty()) {
     protocol::Envelope env = std::move(s->held.front());
-    s->held.pop_front();
+    s->held.erase(s->held.begin());
     dispatch(*s, std::move(env));
     s = session(conn);
   }
