@@ -65,7 +65,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
       });
 }
 
-void Server::hold_requests(Session& s) { ++s.awaiting; }
+void Server::hold_requests(Session& s) {
+  ++s.awaiting;
+}
 
 void Server::release_requests(ConnectionId conn) {
   Session* s = session(conn);
@@ -135,7 +137,8 @@ void Server::send_redirect(ConnectionId conn, const std::string& id, store::Matc
 }
 
 void Server::renew_leases(std::int64_t now) {
-  if (renewing_ || now < next_renewal_ms_) return;
+  // Released leases stay released: renewing them would find them lost.
+  if (renewing_ || release_ != Release::None || now < next_renewal_ms_) return;
   next_renewal_ms_ = now + cluster_->lease_ms() / 3;
   std::vector<store::HeldLease> held;
   for (const auto& [mid, room] : rooms_)
@@ -160,6 +163,31 @@ void Server::renew_leases(std::int64_t now) {
       if (same_lease) lose_match(mid, "its lease expired or another node took it");
     }
   });
+}
+
+bool Server::leases_released() {
+  if (!cluster_ || release_ == Release::Done) return true;
+  if (release_ == Release::InFlight || !idle() || creating_ != 0 || !locating_.empty())
+    return false;
+  std::vector<store::HeldLease> held;
+  for (const auto& [mid, room] : rooms_)
+    if (room->epoch != 0) held.push_back(store::HeldLease{mid, room->epoch});
+  if (held.empty()) {
+    release_ = Release::Done;
+    return true;
+  }
+  release_ = Release::InFlight;
+  cluster_->release(held, [this, count = held.size()](store::Result<std::size_t> released) {
+    release_ = Release::Done;
+    if (!released) {
+      spdlog::warn("cluster: releasing {} lease(s) failed ({}); they run out after {} ms", count,
+                   released.error().message, cluster_->lease_ms());
+      return;
+    }
+    spdlog::info("cluster: node {} released {} of {} lease(s); other nodes adopt them at once",
+                 cluster_->node(), *released, count);
+  });
+  return false;
 }
 
 void Server::refresh_cluster_lobby(std::int64_t now) {

@@ -48,6 +48,20 @@ Result<std::vector<MatchId>> PgStore::renew_leases(std::string_view node,
   return lost;
 }
 
+Result<std::size_t> PgStore::release_leases(std::string_view node,
+                                            std::span<const HeldLease> held) {
+  if (held.empty()) return std::size_t{0};
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto released = impl_->conn.query(
+      "UPDATE leases SET expires_at = clock_timestamp() "
+      "FROM unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
+      "WHERE leases.match_id = held.match_id AND leases.epoch = held.epoch AND "
+      "leases.node = $1 AND leases.expires_at > clock_timestamp() RETURNING leases.match_id",
+      pg::Params().add(node).add(array_text(held, false)).add(array_text(held, true)));
+  if (!released) return util::forward_error(released);
+  return static_cast<std::size_t>(released->size());
+}
+
 Result<void> PgStore::register_node(const NodeInfo& info) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto upserted = impl_->conn.query(

@@ -42,7 +42,7 @@ class ClusterTest : public ServerFixture {
   }
 
   // A node on a fixed free port (its public address must be known in advance).
-  Node start_node(const std::string& name) {
+  Node start_node(const std::string& name, int lease_ms = kLeaseMs) {
     Node node{name, test::free_port(), nullptr};
     TestConfig config;
     config.snapshot_every = 8;
@@ -52,7 +52,7 @@ class ClusterTest : public ServerFixture {
     toml.insert(toml.find(section) + section.size(),
                 "backend = \"postgresql\"\npostgresql = \"" + uri_ + "\"\n");
     toml += "\n[cluster]\nnode = \"" + name + "\"\npublic_address = \"" + node.address() +
-            "\"\nlease_ms = " + std::to_string(kLeaseMs) + "\n";
+            "\"\nlease_ms = " + std::to_string(lease_ms) + "\n";
     const std::string path = dir_.file(name + ".toml");
     test::write_file(path, toml);
     node.process = std::make_unique<ServerProcess>(path, db, node.port);
@@ -137,6 +137,51 @@ TEST_F(ClusterTest, AKilledNodesMatchIsAdoptedByAnotherAndFinishes) {
   auto db = read_db(uri_, &error);
   ASSERT_TRUE(error.empty()) << error;
   expect_finished_in_db(db, game);
+}
+
+TEST_F(ClusterTest, AGracefullyStoppedNodesMatchIsAdoptedAtOnceNotAfterItsLease) {
+  const std::uint64_t seed = test_seed();
+  std::cout << "[ seed     ] ERYANTIS_TEST_SEED=" << seed << "\n";
+  std::mt19937_64 rng(seed);
+  // A lease far longer than the test: only a released lease can move this fast.
+  constexpr int kLongLeaseMs = 10'000;
+  Node a = start_node("a", kLongLeaseMs);
+  Node b = start_node("b", kLongLeaseMs);
+  ASSERT_FALSE(HasFatalFailure());
+  GameOptions options{2, rules::Mode::Simple};
+  options.tolerate_command_errors = true;
+  Game game("released", options, rng());
+  game.connect_all(a.port);
+  ASSERT_FALSE(HasFatalFailure());
+  game.create_and_join();
+  ASSERT_FALSE(HasFatalFailure());
+  play_some(game, 3);
+  game.options().paused = true;
+  ASSERT_TRUE(drive({&game}, 5s, [&] { return game.idle(); }));
+  const std::size_t acked = game.acked().size();
+
+  const auto stopped_at = std::chrono::steady_clock::now();
+  a.process->signal_term();
+  // The players hang up (they were told "shutdown"), so A's closing does not wait
+  // for them.
+  game.lost_server();
+  ASSERT_TRUE(a.process->wait_exit(5s)) << a.process->log_tail();
+  EXPECT_NE(a.process->log().find("released 1 of 1 lease"), std::string::npos)
+      << a.process->log_tail();
+  ASSERT_TRUE(game.reconnect(0, b.port)) << b.process->log_tail();
+  const auto moved = std::chrono::steady_clock::now() - stopped_at;
+  EXPECT_LT(moved, std::chrono::milliseconds(kLongLeaseMs / 2))
+      << "the match moved only after its lease ran out";
+  EXPECT_NE(b.process->log().find("adopted by node b"), std::string::npos) << b.process->log_tail();
+  ASSERT_TRUE(game.reconnect(1, b.port)) << b.process->log_tail();
+  // The match goes on from where A left it: nothing acknowledged there is missing.
+  game.options().paused = false;
+  play_some(game, acked + 2);
+  std::string error;
+  auto db = read_db(uri_, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  for (const auto& [seq, times] : game.acked())
+    EXPECT_TRUE(db[game.match()].seqs.count(seq)) << "acknowledged seq " << seq << " is missing";
 }
 
 TEST_F(ClusterTest, ANodePausedPastItsLeaseCannotAppendOnceResumed) {

@@ -28,6 +28,7 @@ struct FakeCluster : Cluster {
   std::deque<std::pair<std::string, SeatDone>> seat_lookups;
   std::deque<std::pair<std::vector<store::HeldLease>, RenewDone>> renewals;
   std::deque<std::pair<std::size_t, LobbyDone>> lobby_reads;
+  std::deque<std::pair<std::vector<store::HeldLease>, ReleaseDone>> releases;
 
   const std::string& node() const override { return name; }
   std::int64_t lease_ms() const override { return lease; }
@@ -40,6 +41,9 @@ struct FakeCluster : Cluster {
   }
   void renew(std::vector<store::HeldLease> held, RenewDone done) override {
     renewals.emplace_back(std::move(held), std::move(done));
+  }
+  void release(std::vector<store::HeldLease> held, ReleaseDone done) override {
+    releases.emplace_back(std::move(held), std::move(done));
   }
   void open_matches(std::size_t limit, LobbyDone done) override {
     lobby_reads.emplace_back(limit, std::move(done));
@@ -197,6 +201,60 @@ TEST_F(ClusterTest, OneRenewalForAllLeasesEveryThirdOfTheLease) {
   now += 1;
   server.tick();
   EXPECT_EQ(cluster.renewals.size(), 1u);
+}
+
+TEST_F(ClusterTest, AShutdownReleasesEveryLeaseOnceTheLastWriteCommitted) {
+  connect(1, "ada");
+  connect(2, "bob");
+  create(1, 41, 7);
+  create(2, 42, 3);
+  connect(3, "cy");
+  server.on_line(3, R"({"type":"join_match","match":41})");  // a write still in flight
+  ASSERT_FALSE(store.pending.empty());
+  server.begin_shutdown("bye");
+  EXPECT_FALSE(server.leases_released());
+  EXPECT_TRUE(cluster.releases.empty());  // not before the last write committed
+  store.complete_all();
+  EXPECT_FALSE(server.leases_released());
+  ASSERT_EQ(cluster.releases.size(), 1u);
+  auto held = cluster.releases.front().first;
+  std::sort(held.begin(), held.end(), [](auto& x, auto& y) { return x.match_id < y.match_id; });
+  EXPECT_EQ(held, (std::vector<store::HeldLease>{{41, 7}, {42, 3}}));
+  EXPECT_FALSE(server.leases_released());  // one release, still in flight
+  EXPECT_EQ(cluster.releases.size(), 1u);
+  now += cluster.lease;
+  server.tick();  // released leases are not renewed
+  EXPECT_TRUE(cluster.renewals.empty());
+  FakeCluster::answer(cluster.releases, std::size_t{2});
+  EXPECT_TRUE(server.leases_released());
+  EXPECT_TRUE(cluster.releases.empty());
+}
+
+TEST_F(ClusterTest, AShutdownWaitsForACreationInFlightAndReleasesItsLeaseToo) {
+  connect(1, "ada");
+  say(1, R"({"type":"create_match","players":2})");
+  ASSERT_EQ(cluster.creates.size(), 1u);
+  server.begin_shutdown("bye");
+  EXPECT_FALSE(server.leases_released());  // the creation may still take a lease
+  EXPECT_TRUE(cluster.releases.empty());
+  FakeCluster::answer(cluster.creates, store::HeldLease{41, 7});
+  store.complete_all();
+  EXPECT_FALSE(server.leases_released());
+  ASSERT_EQ(cluster.releases.size(), 1u);
+  EXPECT_EQ(cluster.releases.front().first, (std::vector<store::HeldLease>{{41, 7}}));
+  FakeCluster::answer(cluster.releases, store::Result<std::size_t>(store::fail(
+                                            store::StoreCode::Io, "the database is away")));
+  EXPECT_TRUE(server.leases_released());  // a failed release: the leases run out instead
+}
+
+TEST(ClusterOff, NoLeasesToRelease) {
+  FakeTransport transport;
+  FakePersistence store;
+  FakeSecretSource secrets;
+  Server server(
+      ServerConfig{}, transport, store, [] { return std::int64_t{1}; }, secrets);
+  server.begin_shutdown("bye");
+  EXPECT_TRUE(server.leases_released());
 }
 
 TEST_F(ClusterTest, AFencedWriteDropsTheMatchClosesItsClientsAndIsNeverRetried) {

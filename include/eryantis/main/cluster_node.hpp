@@ -24,6 +24,7 @@ class ClusterNode final : public server::Cluster {
   void locate(store::MatchId id, LocateDone done) override;
   void seat_of(const std::string& nickname, SeatDone done) override;
   void renew(std::vector<store::HeldLease> held, RenewDone done) override;
+  void release(std::vector<store::HeldLease> held, ReleaseDone done) override;
   void open_matches(std::size_t limit, LobbyDone done) override;
 
  private:

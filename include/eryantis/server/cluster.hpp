@@ -70,6 +70,10 @@ class Cluster {
   // Renews all of these leases in one call; `done` gets the matches lost.
   using RenewDone = std::function<void(store::Result<std::vector<store::MatchId>>)>;
   virtual void renew(std::vector<store::HeldLease> held, RenewDone done) = 0;
+  // Gives these leases up now (a graceful shutdown, after the last write
+  // committed); `done` gets how many were still held and are released.
+  using ReleaseDone = std::function<void(store::Result<std::size_t>)>;
+  virtual void release(std::vector<store::HeldLease> held, ReleaseDone done) = 0;
   // The cluster's open matches (status lobby), oldest first, at most `limit`.
   using LobbyDone = std::function<void(store::Result<std::vector<ListedMatch>>)>;
   virtual void open_matches(std::size_t limit, LobbyDone done) = 0;

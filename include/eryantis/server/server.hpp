@@ -82,6 +82,13 @@ class Server final : public ConnectionEvents {
   // Refuses new requests and tells every client; writes already submitted still complete.
   void begin_shutdown(std::string_view reason);
   bool idle() const;  // no write in flight
+  // In a cluster, once idle() during a shutdown: gives up the leases of every
+  // match this node serves (one cluster call, after its last write committed), so
+  // other nodes adopt them at once rather than after lease_ms. Call until true:
+  // true once the release answered (or failed: the leases then run out), and
+  // always without a cluster. Waits for cluster lookups and creations in flight
+  // (each may take a lease) to come back first.
+  bool leases_released();
 
   // For operators (the admin channel): draws a new resume token for the seat
   // `nickname` holds in an unfinished match, binds it to the seat (the old one
@@ -272,6 +279,9 @@ class Server final : public ConnectionEvents {
   Cluster* cluster_ = nullptr;           // set_cluster; null = one server, no leases
   std::int64_t next_renewal_ms_ = 0;
   bool renewing_ = false;  // one renewal in flight at a time
+  int creating_ = 0;       // new_match calls in flight (each takes a lease)
+  enum class Release : std::uint8_t { None, InFlight, Done };
+  Release release_ = Release::None;  // leases_released()
   std::unordered_map<store::MatchId, std::vector<std::function<void(const Located&)>>> locating_;
   std::vector<ListedMatch> cluster_lobby_;  // open matches in the database, oldest first
   std::int64_t next_lobby_refresh_ms_ = 0;

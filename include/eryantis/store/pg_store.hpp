@@ -101,6 +101,12 @@ class PgStore final : public EventStore {
   // serving them; their writes are fenced anyway).
   Result<std::vector<MatchId>> renew_leases(std::string_view node, std::span<const HeldLease> held,
                                             std::chrono::milliseconds ttl);
+  // Gives up every lease in `held` that `node` still holds with that epoch, in
+  // ONE statement (a graceful shutdown or the end of a drain, after the node's
+  // last write committed): they expire now, keep their epochs, and any node may
+  // adopt the matches at once instead of after the lease's ttl. Returns how many
+  // were released (the others had expired or been taken already).
+  Result<std::size_t> release_leases(std::string_view node, std::span<const HeldLease> held);
 
   // --- cluster (pg_cluster.cpp, docs/cluster.md) ----------------------------
   // Records where `info.node` is reached (at the node's start), and moves the

@@ -53,6 +53,29 @@ TEST_F(ClusterStoreTest, RenewLeasesRenewsWhatIsHeldAndNamesWhatIsLost) {
   EXPECT_TRUE(store_->renew_leases("a", {}, 10s).value().empty());
 }
 
+TEST_F(ClusterStoreTest, ReleaseLeasesFreesWhatIsHeldAtOnceAndLeavesTheRest) {
+  const MatchId mine = new_match();
+  const MatchId taken = new_match();
+  const auto a_mine = store_->acquire_lease(mine, "a", 10s).value();
+  const auto a_taken = store_->acquire_lease(taken, "a", 1ms).value();
+  std::this_thread::sleep_for(20ms);
+  const auto b_taken = store_->acquire_lease(taken, "b", 10s).value();
+  auto released = store_->release_leases(
+      "a", std::vector<HeldLease>{{mine, a_mine.epoch}, {taken, a_taken.epoch}});
+  ASSERT_TRUE(released) << released.error().message;
+  EXPECT_EQ(*released, 1u);  // only the lease a still held
+  // Another node takes the released match at once (not after the 10 s), one epoch on.
+  auto adopted = store_->acquire_lease(mine, "b", 10s);
+  ASSERT_TRUE(adopted) << adopted.error().message;
+  EXPECT_EQ(adopted->epoch, a_mine.epoch + 1);
+  // b's running lease on `taken` was not touched by a's stale epoch.
+  auto row = store_->lease(taken).value();
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->node, "b");
+  EXPECT_EQ(row->expires_at_ms, b_taken.expires_at_ms);
+  EXPECT_EQ(store_->release_leases("a", {}).value(), 0u);
+}
+
 TEST_F(ClusterStoreTest, NodesAreFoundByName) {
   ASSERT_TRUE(store_->register_node({"a", "127.0.0.1:7001", "ws://127.0.0.1:8001/ws"}));
   ASSERT_TRUE(store_->register_node({"b", "127.0.0.1:7002", std::nullopt}));
