@@ -173,4 +173,14 @@ void ClusterNode::open_matches(std::size_t limit, LobbyDone done) {
   });
 }
 
+void ClusterNode::due_orphans(std::int64_t due_before_ms, std::size_t limit, OrphansDone done) {
+  committer_.run_on_writer([due_before_ms, limit, done = std::move(done)](store::EventStore& db) {
+    store::PgStore* pg = as_pg(db);
+    store::Result<std::vector<store::MatchId>> due =
+        pg ? pg->due_orphans(due_before_ms, limit)
+           : store::Result<std::vector<store::MatchId>>(not_postgresql());
+    return std::function<void()>([done, due = std::move(due)]() mutable { done(std::move(due)); });
+  });
+}
+
 }  // namespace eryantis::app

@@ -18,6 +18,10 @@ namespace {
 constexpr std::int64_t kClusterLobbyMs = 500;
 // As many as one match_list shows (lobby.cpp's kListLimit), plus this node's own.
 constexpr std::size_t kClusterLobbyLimit = 200;
+// Matches one sweep adopts at most: 50 folds (a snapshot and up to 64 events each)
+// on the writer's connection between two commits, every lease_ms per node, keep
+// the appends' latency unharmed; more wait for the next sweep or another node.
+constexpr std::size_t kSweepLimit = 50;
 }  // namespace
 using protocol::ErrorCode;
 
@@ -188,6 +192,31 @@ bool Server::leases_released() {
                  cluster_->node(), *released, count);
   });
   return false;
+}
+
+void Server::sweep_orphans(std::int64_t now) {
+  if (sweeping_ || now < next_sweep_ms_) return;
+  next_sweep_ms_ = now + cluster_->lease_ms();
+  sweeping_ = true;
+  cluster_->due_orphans(
+      now + cluster_->lease_ms(), kSweepLimit,
+      [this](store::Result<std::vector<store::MatchId>> due) {
+        sweeping_ = false;
+        if (!due) {
+          log_throttle_.log(spdlog::level::warn, "sweep failed",
+                            fmt::format("cluster: looking for matches nobody serves failed: {}",
+                                        due.error().message));
+          return;
+        }
+        for (store::MatchId mid : *due) {
+          if (shutting_down_ || find_room(mid)) continue;
+          spdlog::info("match {}: its timer falls due and no node serves it: adopting it", mid);
+          locate_match(mid, [mid](const Located& found) {
+            if (found.kind == Located::Kind::Failed)
+              spdlog::warn("match {}: not adopted: {}", mid, found.message);
+          });
+        }
+      });
 }
 
 void Server::refresh_cluster_lobby(std::int64_t now) {

@@ -147,4 +147,18 @@ Result<std::vector<OpenMatch>> PgStore::open_matches(std::size_t limit) {
   return out;
 }
 
+Result<std::vector<MatchId>> PgStore::due_orphans(std::int64_t due_before_ms, std::size_t limit) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT m.id FROM matches m LEFT JOIN leases l ON l.match_id = m.id "
+      "WHERE m.status IN ('lobby', 'running') AND m.deadline_kind IS NOT NULL AND "
+      "m.deadline_at <= $1 AND (l.match_id IS NULL OR l.expires_at <= clock_timestamp()) "
+      "ORDER BY m.deadline_at, m.id LIMIT $2",
+      pg::Params().add(due_before_ms).add(static_cast<std::int64_t>(limit)));
+  if (!rows) return util::forward_error(rows);
+  std::vector<MatchId> out;
+  for (int row = 0; row < rows->size(); ++row) out.push_back(rows->integer(row, 0));
+  return out;
+}
+
 }  // namespace eryantis::store

@@ -156,6 +156,10 @@ class Server final : public ConnectionEvents {
                      const NodeAddress& holder);
   // Every lease_ms / 3: all of this node's leases renewed in one store call.
   void renew_leases(std::int64_t now);
+  // Every lease_ms: adopts up to kSweepLimit matches no node serves whose stored
+  // timer falls due within the next lease_ms, so their turn grace, forfeit or
+  // abandonment happens even when all their players left and their node died.
+  void sweep_orphans(std::int64_t now);
   // Every kClusterLobbyMs: the cluster's open matches, for match_list and lobby pushes.
   void refresh_cluster_lobby(std::int64_t now);
   // The lease is gone (FENCED write, renewal refused): the match leaves memory and
@@ -286,6 +290,8 @@ class Server final : public ConnectionEvents {
   std::vector<ListedMatch> cluster_lobby_;  // open matches in the database, oldest first
   std::int64_t next_lobby_refresh_ms_ = 0;
   bool lobby_refreshing_ = false;
+  std::int64_t next_sweep_ms_ = 0;  // the first tick sweeps: a node starting alone adopts at once
+  bool sweeping_ = false;           // one sweep in flight at a time
   std::unordered_map<ConnectionId, Session> sessions_;
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection

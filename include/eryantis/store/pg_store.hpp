@@ -122,6 +122,12 @@ class PgStore final : public EventStore {
   // The oldest `limit` matches in status lobby, with their seats: the cluster's
   // lobby (each node lists the ones it does not serve from here).
   Result<std::vector<OpenMatch>> open_matches(std::size_t limit);
+  // The sweeper's look-up: unfinished matches nobody serves (no lease row, or an
+  // expired one) whose stored timer (`deadline_at`, unix ms) is due at or before
+  // `due_before_ms`, soonest first, at most `limit`. One statement through the
+  // status index; what it returns is only a hint: acquire_lease decides who takes
+  // each, so nodes sweeping together are harmless.
+  Result<std::vector<MatchId>> due_orphans(std::int64_t due_before_ms, std::size_t limit);
 
   // The connection itself, for tools and tests that need raw SQL.
   pg::Connection& connection();
