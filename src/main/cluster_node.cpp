@@ -144,6 +144,17 @@ void ClusterNode::renew(std::vector<store::HeldLease> held, RenewDone done) {
       });
 }
 
+void ClusterNode::release(std::vector<store::HeldLease> held, ReleaseDone done) {
+  committer_.run_on_writer(
+      [this, held = std::move(held), done = std::move(done)](store::EventStore& db) {
+        store::PgStore* pg = as_pg(db);
+        store::Result<std::size_t> released = pg ? pg->release_leases(config_.node, held)
+                                                 : store::Result<std::size_t>(not_postgresql());
+        return std::function<void()>(
+            [done, released = std::move(released)]() mutable { done(std::move(released)); });
+      });
+}
+
 void ClusterNode::open_matches(std::size_t limit, LobbyDone done) {
   committer_.run_on_writer([limit, done = std::move(done)](store::EventStore& db) {
     store::PgStore* pg = as_pg(db);
@@ -159,6 +170,16 @@ void ClusterNode::open_matches(std::size_t limit, LobbyDone done) {
     }();
     return std::function<void()>(
         [done, listed = std::move(listed)]() mutable { done(std::move(listed)); });
+  });
+}
+
+void ClusterNode::due_orphans(std::int64_t due_before_ms, std::size_t limit, OrphansDone done) {
+  committer_.run_on_writer([due_before_ms, limit, done = std::move(done)](store::EventStore& db) {
+    store::PgStore* pg = as_pg(db);
+    store::Result<std::vector<store::MatchId>> due =
+        pg ? pg->due_orphans(due_before_ms, limit)
+           : store::Result<std::vector<store::MatchId>>(not_postgresql());
+    return std::function<void()>([done, due = std::move(due)]() mutable { done(std::move(due)); });
   });
 }
 

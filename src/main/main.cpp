@@ -375,6 +375,8 @@ int serve(int argc, char** argv) {
     loop.every(10, [&] {
       persistence->deliver();
       if (!server.idle()) return;
+      // A cluster node hands its matches over now that its last write committed.
+      if (!server.leases_released()) return;
       computers.stop();  // no more computer moves: the workers finish and exit
       (*committer)->stop();
       persistence->deliver();

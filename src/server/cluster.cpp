@@ -18,6 +18,10 @@ namespace {
 constexpr std::int64_t kClusterLobbyMs = 500;
 // As many as one match_list shows (lobby.cpp's kListLimit), plus this node's own.
 constexpr std::size_t kClusterLobbyLimit = 200;
+// Matches one sweep adopts at most: 50 folds (a snapshot and up to 64 events each)
+// on the writer's connection between two commits, every lease_ms per node, keep
+// the appends' latency unharmed; more wait for the next sweep or another node.
+constexpr std::size_t kSweepLimit = 50;
 }  // namespace
 using protocol::ErrorCode;
 
@@ -65,7 +69,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
       });
 }
 
-void Server::hold_requests(Session& s) { ++s.awaiting; }
+void Server::hold_requests(Session& s) {
+  ++s.awaiting;
+}
 
 void Server::release_requests(ConnectionId conn) {
   Session* s = session(conn);
@@ -135,7 +141,8 @@ void Server::send_redirect(ConnectionId conn, const std::string& id, store::Matc
 }
 
 void Server::renew_leases(std::int64_t now) {
-  if (renewing_ || now < next_renewal_ms_) return;
+  // Released leases stay released: renewing them would find them lost.
+  if (renewing_ || release_ != Release::None || now < next_renewal_ms_) return;
   next_renewal_ms_ = now + cluster_->lease_ms() / 3;
   std::vector<store::HeldLease> held;
   for (const auto& [mid, room] : rooms_)
@@ -160,6 +167,56 @@ void Server::renew_leases(std::int64_t now) {
       if (same_lease) lose_match(mid, "its lease expired or another node took it");
     }
   });
+}
+
+bool Server::leases_released() {
+  if (!cluster_ || release_ == Release::Done) return true;
+  if (release_ == Release::InFlight || !idle() || creating_ != 0 || !locating_.empty())
+    return false;
+  std::vector<store::HeldLease> held;
+  for (const auto& [mid, room] : rooms_)
+    if (room->epoch != 0) held.push_back(store::HeldLease{mid, room->epoch});
+  if (held.empty()) {
+    release_ = Release::Done;
+    return true;
+  }
+  release_ = Release::InFlight;
+  cluster_->release(held, [this, count = held.size()](store::Result<std::size_t> released) {
+    release_ = Release::Done;
+    if (!released) {
+      spdlog::warn("cluster: releasing {} lease(s) failed ({}); they run out after {} ms", count,
+                   released.error().message, cluster_->lease_ms());
+      return;
+    }
+    spdlog::info("cluster: node {} released {} of {} lease(s); other nodes adopt them at once",
+                 cluster_->node(), *released, count);
+  });
+  return false;
+}
+
+void Server::sweep_orphans(std::int64_t now) {
+  if (sweeping_ || now < next_sweep_ms_) return;
+  next_sweep_ms_ = now + cluster_->lease_ms();
+  sweeping_ = true;
+  cluster_->due_orphans(
+      now + cluster_->lease_ms(), kSweepLimit,
+      [this](store::Result<std::vector<store::MatchId>> due) {
+        sweeping_ = false;
+        if (!due) {
+          log_throttle_.log(spdlog::level::warn, "sweep failed",
+                            fmt::format("cluster: looking for matches nobody serves failed: {}",
+                                        due.error().message));
+          return;
+        }
+        for (store::MatchId mid : *due) {
+          if (shutting_down_ || find_room(mid)) continue;
+          spdlog::info("match {}: its timer falls due and no node serves it: adopting it", mid);
+          locate_match(mid, [mid](const Located& found) {
+            if (found.kind == Located::Kind::Failed)
+              spdlog::warn("match {}: not adopted: {}", mid, found.message);
+          });
+        }
+      });
 }
 
 void Server::refresh_cluster_lobby(std::int64_t now) {

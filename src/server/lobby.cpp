@@ -213,7 +213,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
   if (cluster_) {  // the id and its lease come from the cluster, off the loop
     const ConnectionId conn = s.id;
     hold_requests(s);
+    ++creating_;
     cluster_->new_match([this, conn, id, m](store::Result<store::HeldLease> lease) {
+      --creating_;
       Session* s = session(conn);
       if (!s) return;
       if (!lease) {

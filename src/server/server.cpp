@@ -386,6 +386,7 @@ void Server::tick() {
     refresh_cluster_lobby(now);
   }
   if (shutting_down_ || degraded_) return;  // a degraded server decides nothing more
+  if (cluster_) sweep_orphans(now);
   push_lobby_updates(now);
   std::vector<store::MatchId> ids;
   ids.reserve(rooms_.size());

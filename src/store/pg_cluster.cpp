@@ -48,6 +48,20 @@ Result<std::vector<MatchId>> PgStore::renew_leases(std::string_view node,
   return lost;
 }
 
+Result<std::size_t> PgStore::release_leases(std::string_view node,
+                                            std::span<const HeldLease> held) {
+  if (held.empty()) return std::size_t{0};
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto released = impl_->conn.query(
+      "UPDATE leases SET expires_at = clock_timestamp() "
+      "FROM unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
+      "WHERE leases.match_id = held.match_id AND leases.epoch = held.epoch AND "
+      "leases.node = $1 AND leases.expires_at > clock_timestamp() RETURNING leases.match_id",
+      pg::Params().add(node).add(array_text(held, false)).add(array_text(held, true)));
+  if (!released) return util::forward_error(released);
+  return static_cast<std::size_t>(released->size());
+}
+
 Result<void> PgStore::register_node(const NodeInfo& info) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto upserted = impl_->conn.query(
@@ -130,6 +144,20 @@ Result<std::vector<OpenMatch>> PgStore::open_matches(std::size_t limit) {
     seat.computer = rows->optional_text(row, 5);
     out.back().seats.push_back(std::move(seat));
   }
+  return out;
+}
+
+Result<std::vector<MatchId>> PgStore::due_orphans(std::int64_t due_before_ms, std::size_t limit) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT m.id FROM matches m LEFT JOIN leases l ON l.match_id = m.id "
+      "WHERE m.status IN ('lobby', 'running') AND m.deadline_kind IS NOT NULL AND "
+      "m.deadline_at <= $1 AND (l.match_id IS NULL OR l.expires_at <= clock_timestamp()) "
+      "ORDER BY m.deadline_at, m.id LIMIT $2",
+      pg::Params().add(due_before_ms).add(static_cast<std::int64_t>(limit)));
+  if (!rows) return util::forward_error(rows);
+  std::vector<MatchId> out;
+  for (int row = 0; row < rows->size(); ++row) out.push_back(rows->integer(row, 0));
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "eryantis/store/pg_store.hpp"
 #include "fixture.hpp"
 #include "support/network.hpp"
 #include "support/postgres_cluster.hpp"
@@ -28,6 +29,18 @@ struct Node {
   std::string address() const { return "127.0.0.1:" + std::to_string(port); }
 };
 
+// Whether `text` shows up in the node's log within `timeout` (its output is read
+// by another thread, so a line written just before a reply may come after it).
+bool log_shows(ServerProcess& node, std::string_view text,
+               std::chrono::milliseconds timeout = std::chrono::seconds(2)) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (node.log().find(text) == std::string::npos) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
 class ClusterTest : public ServerFixture {
  protected:
   void SetUp() override {
@@ -42,7 +55,8 @@ class ClusterTest : public ServerFixture {
   }
 
   // A node on a fixed free port (its public address must be known in advance).
-  Node start_node(const std::string& name) {
+  Node start_node(const std::string& name, int lease_ms = kLeaseMs,
+                  int abandon_after_ms = 600'000) {
     Node node{name, test::free_port(), nullptr};
     TestConfig config;
     config.snapshot_every = 8;
@@ -51,8 +65,11 @@ class ClusterTest : public ServerFixture {
     const std::string section = "[storage]\n";
     toml.insert(toml.find(section) + section.size(),
                 "backend = \"postgresql\"\npostgresql = \"" + uri_ + "\"\n");
+    const std::string abandon = "abandon_after_ms = 600000";
+    toml.replace(toml.find(abandon), abandon.size(),
+                 "abandon_after_ms = " + std::to_string(abandon_after_ms));
     toml += "\n[cluster]\nnode = \"" + name + "\"\npublic_address = \"" + node.address() +
-            "\"\nlease_ms = " + std::to_string(kLeaseMs) + "\n";
+            "\"\nlease_ms = " + std::to_string(lease_ms) + "\n";
     const std::string path = dir_.file(name + ".toml");
     test::write_file(path, toml);
     node.process = std::make_unique<ServerProcess>(path, db, node.port);
@@ -130,13 +147,104 @@ TEST_F(ClusterTest, AKilledNodesMatchIsAdoptedByAnotherAndFinishes) {
   std::this_thread::sleep_for(std::chrono::milliseconds(kLeaseMs + 300));
   for (int i = 0; i < game.players(); ++i)
     ASSERT_TRUE(game.reconnect(i, b.port)) << "player " << i << ":\n" << b.process->log_tail();
-  EXPECT_NE(b.process->log().find("adopted by node b"), std::string::npos);
+  EXPECT_TRUE(log_shows(*b.process, "adopted by node b")) << b.process->log_tail();
   ASSERT_TRUE(drive({&game}, 30s)) << "the game did not end on node b";
 
   std::string error;
   auto db = read_db(uri_, &error);
   ASSERT_TRUE(error.empty()) << error;
   expect_finished_in_db(db, game);
+}
+
+TEST_F(ClusterTest, AGracefullyStoppedNodesMatchIsAdoptedAtOnceNotAfterItsLease) {
+  const std::uint64_t seed = test_seed();
+  std::cout << "[ seed     ] ERYANTIS_TEST_SEED=" << seed << "\n";
+  std::mt19937_64 rng(seed);
+  // A lease far longer than the test: only a released lease can move this fast.
+  constexpr int kLongLeaseMs = 10'000;
+  Node a = start_node("a", kLongLeaseMs);
+  Node b = start_node("b", kLongLeaseMs);
+  ASSERT_FALSE(HasFatalFailure());
+  GameOptions options{2, rules::Mode::Simple};
+  options.tolerate_command_errors = true;
+  Game game("released", options, rng());
+  game.connect_all(a.port);
+  ASSERT_FALSE(HasFatalFailure());
+  game.create_and_join();
+  ASSERT_FALSE(HasFatalFailure());
+  play_some(game, 3);
+  game.options().paused = true;
+  ASSERT_TRUE(drive({&game}, 5s, [&] { return game.idle(); }));
+  const std::size_t acked = game.acked().size();
+
+  const auto stopped_at = std::chrono::steady_clock::now();
+  a.process->signal_term();
+  // The players hang up (they were told "shutdown"), so A's closing does not wait
+  // for them.
+  game.lost_server();
+  ASSERT_TRUE(a.process->wait_exit(5s)) << a.process->log_tail();
+  EXPECT_TRUE(log_shows(*a.process, "released 1 of 1 lease")) << a.process->log_tail();
+  ASSERT_TRUE(game.reconnect(0, b.port)) << b.process->log_tail();
+  const auto moved = std::chrono::steady_clock::now() - stopped_at;
+  EXPECT_LT(moved, std::chrono::milliseconds(kLongLeaseMs / 2))
+      << "the match moved only after its lease ran out";
+  EXPECT_TRUE(log_shows(*b.process, "adopted by node b")) << b.process->log_tail();
+  ASSERT_TRUE(game.reconnect(1, b.port)) << b.process->log_tail();
+  // The match goes on from where A left it: nothing acknowledged there is missing.
+  game.options().paused = false;
+  play_some(game, acked + 2);
+  std::string error;
+  auto db = read_db(uri_, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  for (const auto& [seq, times] : game.acked())
+    EXPECT_TRUE(db[game.match()].seqs.count(seq)) << "acknowledged seq " << seq << " is missing";
+}
+
+TEST_F(ClusterTest, AnOrphanedMatchsTimerFiresOnAnotherNodeWithNoClientThere) {
+  // A 2-player match on A whose creator left: A arms its abandon timer (1.5 s) and
+  // dies before it fires. Nobody ever connects to B.
+  constexpr int kAbandonMs = 1500;
+  Node a = start_node("a", kLeaseMs, kAbandonMs);
+  Node b = start_node("b", kLeaseMs, kAbandonMs);
+  ASSERT_FALSE(HasFatalFailure());
+  auto db = store::PgStore::open(uri_);
+  ASSERT_TRUE(db) << db.error().message;
+  store::MatchId match = 0;
+  {
+    auto ada = logged_in(a.port, "ada");
+    ASSERT_FALSE(HasFatalFailure());
+    auto created = ada->create(2, "simple");
+    ASSERT_TRUE(created && created->type == "joined") << (created ? created->line : "no reply");
+    match = created->i64("match");
+  }  // ada hangs up
+  const auto armed_by = std::chrono::steady_clock::now() + 2s;
+  std::optional<store::DeadlineRecord> deadline;
+  while (!deadline && std::chrono::steady_clock::now() < armed_by) {
+    deadline = db->deadline(match).value_or(std::nullopt);
+    if (!deadline) std::this_thread::sleep_for(20ms);
+  }
+  ASSERT_TRUE(deadline) << a.process->log_tail();
+  EXPECT_EQ(deadline->kind, "abandon");
+  a.process->kill_hard();
+  EXPECT_EQ(db->match_status(match).value(), std::optional(store::MatchStatus::Lobby))
+      << "A abandoned it before it died: nothing left to test";
+
+  // B's sweeper finds it once A's lease ran out (<= lease_ms) and its timer is due
+  // within lease_ms, adopts it and abandons it at the stored time.
+  const auto until = std::chrono::steady_clock::now() + 5s;
+  std::optional<store::MatchStatus> status;
+  while (std::chrono::steady_clock::now() < until) {
+    status = db->match_status(match).value_or(std::nullopt);
+    if (status == store::MatchStatus::Abandoned) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(status, std::optional(store::MatchStatus::Abandoned)) << b.process->log_tail();
+  EXPECT_TRUE(log_shows(*b.process, "no node serves it: adopting it")) << b.process->log_tail();
+  EXPECT_TRUE(log_shows(*b.process, "adopted by node b")) << b.process->log_tail();
+  EXPECT_EQ(b.process->log().find("connected from"), std::string::npos) << "a client reached B";
+  auto lease = db->lease(match).value();
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(lease->node, "b");
 }
 
 TEST_F(ClusterTest, ANodePausedPastItsLeaseCannotAppendOnceResumed) {

@@ -28,6 +28,12 @@ struct FakeCluster : Cluster {
   std::deque<std::pair<std::string, SeatDone>> seat_lookups;
   std::deque<std::pair<std::vector<store::HeldLease>, RenewDone>> renewals;
   std::deque<std::pair<std::size_t, LobbyDone>> lobby_reads;
+  std::deque<std::pair<std::vector<store::HeldLease>, ReleaseDone>> releases;
+  struct OrphanRead {
+    std::int64_t due_before_ms;
+    std::size_t limit;
+  };
+  std::deque<std::pair<OrphanRead, OrphansDone>> orphan_reads;
 
   const std::string& node() const override { return name; }
   std::int64_t lease_ms() const override { return lease; }
@@ -40,6 +46,12 @@ struct FakeCluster : Cluster {
   }
   void renew(std::vector<store::HeldLease> held, RenewDone done) override {
     renewals.emplace_back(std::move(held), std::move(done));
+  }
+  void release(std::vector<store::HeldLease> held, ReleaseDone done) override {
+    releases.emplace_back(std::move(held), std::move(done));
+  }
+  void due_orphans(std::int64_t due_before_ms, std::size_t limit, OrphansDone done) override {
+    orphan_reads.emplace_back(OrphanRead{due_before_ms, limit}, std::move(done));
   }
   void open_matches(std::size_t limit, LobbyDone done) override {
     lobby_reads.emplace_back(limit, std::move(done));
@@ -197,6 +209,115 @@ TEST_F(ClusterTest, OneRenewalForAllLeasesEveryThirdOfTheLease) {
   now += 1;
   server.tick();
   EXPECT_EQ(cluster.renewals.size(), 1u);
+}
+
+TEST_F(ClusterTest, AShutdownReleasesEveryLeaseOnceTheLastWriteCommitted) {
+  connect(1, "ada");
+  connect(2, "bob");
+  create(1, 41, 7);
+  create(2, 42, 3);
+  connect(3, "cy");
+  server.on_line(3, R"({"type":"join_match","match":41})");  // a write still in flight
+  ASSERT_FALSE(store.pending.empty());
+  server.begin_shutdown("bye");
+  EXPECT_FALSE(server.leases_released());
+  EXPECT_TRUE(cluster.releases.empty());  // not before the last write committed
+  store.complete_all();
+  EXPECT_FALSE(server.leases_released());
+  ASSERT_EQ(cluster.releases.size(), 1u);
+  auto held = cluster.releases.front().first;
+  std::sort(held.begin(), held.end(), [](auto& x, auto& y) { return x.match_id < y.match_id; });
+  EXPECT_EQ(held, (std::vector<store::HeldLease>{{41, 7}, {42, 3}}));
+  EXPECT_FALSE(server.leases_released());  // one release, still in flight
+  EXPECT_EQ(cluster.releases.size(), 1u);
+  now += cluster.lease;
+  server.tick();  // released leases are not renewed
+  EXPECT_TRUE(cluster.renewals.empty());
+  FakeCluster::answer(cluster.releases, std::size_t{2});
+  EXPECT_TRUE(server.leases_released());
+  EXPECT_TRUE(cluster.releases.empty());
+}
+
+TEST_F(ClusterTest, AShutdownWaitsForACreationInFlightAndReleasesItsLeaseToo) {
+  connect(1, "ada");
+  say(1, R"({"type":"create_match","players":2})");
+  ASSERT_EQ(cluster.creates.size(), 1u);
+  server.begin_shutdown("bye");
+  EXPECT_FALSE(server.leases_released());  // the creation may still take a lease
+  EXPECT_TRUE(cluster.releases.empty());
+  FakeCluster::answer(cluster.creates, store::HeldLease{41, 7});
+  store.complete_all();
+  EXPECT_FALSE(server.leases_released());
+  ASSERT_EQ(cluster.releases.size(), 1u);
+  EXPECT_EQ(cluster.releases.front().first, (std::vector<store::HeldLease>{{41, 7}}));
+  FakeCluster::answer(cluster.releases, store::Result<std::size_t>(store::fail(
+                                            store::StoreCode::Io, "the database is away")));
+  EXPECT_TRUE(server.leases_released());  // a failed release: the leases run out instead
+}
+
+TEST_F(ClusterTest, TheSweeperAdoptsAMatchNobodyServesAndItsTimerFires) {
+  server.tick();  // the first tick sweeps at once
+  ASSERT_EQ(cluster.orphan_reads.size(), 1u);
+  EXPECT_EQ(cluster.orphan_reads.front().first.due_before_ms, now + cluster.lease);
+  EXPECT_EQ(cluster.orphan_reads.front().first.limit, 50u);
+  FakeCluster::answer(cluster.orphan_reads, std::vector<store::MatchId>{41});
+  // Adopted through the ordinary look-up, where the lease decides.
+  ASSERT_EQ(cluster.locates.size(), 1u);
+  EXPECT_EQ(cluster.locates.front().first, 41);
+  RestoredMatch orphan = lobby_match(41);  // ada left it, and its node died
+  store.seqs[41] = orphan.last_seq;        // what the database holds
+  orphan.deadline = Deadline{DeadlineKind::Abandon, rules::kNoSeat, now + 400};
+  FakeCluster::answer(cluster.locates, adopted(std::move(orphan), 9));
+  ASSERT_NE(server.room(41), nullptr);
+  EXPECT_EQ(server.room(41)->epoch, 9);
+  server.tick();
+  store.complete_all();
+  EXPECT_TRUE(store.written.empty());  // the stored time is kept, not restarted
+  now += 400;
+  server.tick();
+  store.complete_all();
+  // Abandoned by this node with nobody connected anywhere, under its new lease.
+  ASSERT_EQ(store.written.size(), 1u);
+  EXPECT_EQ(store.written[0].match, 41);
+  EXPECT_EQ(store.written[0].status, std::optional(store::MatchStatus::Abandoned));
+  EXPECT_EQ(store.written[0].fence, (store::LeaseFence{"a", 9}));
+}
+
+TEST_F(ClusterTest, TheSweeperRunsOnceALeaseSkipsWhatItHoldsAndStopsAtShutdown) {
+  connect(1, "ada");
+  create(1, 41, 7);
+  server.tick();
+  ASSERT_EQ(cluster.orphan_reads.size(), 1u);
+  now += cluster.lease;
+  server.tick();  // one sweep in flight at a time
+  EXPECT_EQ(cluster.orphan_reads.size(), 1u);
+  // A match served here already, and one another sweep is adopting: no second look-up.
+  connect(2, "bob");
+  say(2, R"({"type":"spectate","match":43})");
+  ASSERT_EQ(cluster.locates.size(), 1u);
+  FakeCluster::answer(cluster.orphan_reads, std::vector<store::MatchId>{41, 43});
+  EXPECT_EQ(cluster.locates.size(), 1u);
+  server.tick();  // due since the skipped tick
+  ASSERT_EQ(cluster.orphan_reads.size(), 1u);
+  FakeCluster::answer(cluster.orphan_reads, store::Result<std::vector<store::MatchId>>(store::fail(
+                                                store::StoreCode::Io, "the database is away")));
+  now += cluster.lease - 1;
+  server.tick();
+  EXPECT_TRUE(cluster.orphan_reads.empty());  // not before lease_ms
+  server.begin_shutdown("bye");
+  now += 1;
+  server.tick();
+  EXPECT_TRUE(cluster.orphan_reads.empty());  // a stopping node adopts nothing
+}
+
+TEST(ClusterOff, NoLeasesToRelease) {
+  FakeTransport transport;
+  FakePersistence store;
+  FakeSecretSource secrets;
+  Server server(
+      ServerConfig{}, transport, store, [] { return std::int64_t{1}; }, secrets);
+  server.begin_shutdown("bye");
+  EXPECT_TRUE(server.leases_released());
 }
 
 TEST_F(ClusterTest, AFencedWriteDropsTheMatchClosesItsClientsAndIsNeverRetried) {

@@ -24,7 +24,9 @@ class ClusterNode final : public server::Cluster {
   void locate(store::MatchId id, LocateDone done) override;
   void seat_of(const std::string& nickname, SeatDone done) override;
   void renew(std::vector<store::HeldLease> held, RenewDone done) override;
+  void release(std::vector<store::HeldLease> held, ReleaseDone done) override;
   void open_matches(std::size_t limit, LobbyDone done) override;
+  void due_orphans(std::int64_t due_before_ms, std::size_t limit, OrphansDone done) override;
 
  private:
   std::chrono::milliseconds ttl() const { return std::chrono::milliseconds(config_.lease_ms); }

@@ -70,6 +70,16 @@ class Cluster {
   // Renews all of these leases in one call; `done` gets the matches lost.
   using RenewDone = std::function<void(store::Result<std::vector<store::MatchId>>)>;
   virtual void renew(std::vector<store::HeldLease> held, RenewDone done) = 0;
+  // Gives these leases up now (a graceful shutdown, after the last write
+  // committed); `done` gets how many were still held and are released.
+  using ReleaseDone = std::function<void(store::Result<std::size_t>)>;
+  virtual void release(std::vector<store::HeldLease> held, ReleaseDone done) = 0;
+  // The sweeper's question: unfinished matches no node serves (lease expired or
+  // absent) whose stored timer is due at or before `due_before_ms` (the server's
+  // clock, unix ms), soonest first, at most `limit`. A hint: adopting each still
+  // goes through locate(), where the lease decides.
+  using OrphansDone = std::function<void(store::Result<std::vector<store::MatchId>>)>;
+  virtual void due_orphans(std::int64_t due_before_ms, std::size_t limit, OrphansDone done) = 0;
   // The cluster's open matches (status lobby), oldest first, at most `limit`.
   using LobbyDone = std::function<void(store::Result<std::vector<ListedMatch>>)>;
   virtual void open_matches(std::size_t limit, LobbyDone done) = 0;

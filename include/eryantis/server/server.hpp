@@ -82,6 +82,13 @@ class Server final : public ConnectionEvents {
   // Refuses new requests and tells every client; writes already submitted still complete.
   void begin_shutdown(std::string_view reason);
   bool idle() const;  // no write in flight
+  // In a cluster, once idle() during a shutdown: gives up the leases of every
+  // match this node serves (one cluster call, after its last write committed), so
+  // other nodes adopt them at once rather than after lease_ms. Call until true:
+  // true once the release answered (or failed: the leases then run out), and
+  // always without a cluster. Waits for cluster lookups and creations in flight
+  // (each may take a lease) to come back first.
+  bool leases_released();
 
   // For operators (the admin channel): draws a new resume token for the seat
   // `nickname` holds in an unfinished match, binds it to the seat (the old one
@@ -149,6 +156,10 @@ class Server final : public ConnectionEvents {
                      const NodeAddress& holder);
   // Every lease_ms / 3: all of this node's leases renewed in one store call.
   void renew_leases(std::int64_t now);
+  // Every lease_ms: adopts up to kSweepLimit matches no node serves whose stored
+  // timer falls due within the next lease_ms, so their turn grace, forfeit or
+  // abandonment happens even when all their players left and their node died.
+  void sweep_orphans(std::int64_t now);
   // Every kClusterLobbyMs: the cluster's open matches, for match_list and lobby pushes.
   void refresh_cluster_lobby(std::int64_t now);
   // The lease is gone (FENCED write, renewal refused): the match leaves memory and
@@ -272,10 +283,15 @@ class Server final : public ConnectionEvents {
   Cluster* cluster_ = nullptr;           // set_cluster; null = one server, no leases
   std::int64_t next_renewal_ms_ = 0;
   bool renewing_ = false;  // one renewal in flight at a time
+  int creating_ = 0;       // new_match calls in flight (each takes a lease)
+  enum class Release : std::uint8_t { None, InFlight, Done };
+  Release release_ = Release::None;  // leases_released()
   std::unordered_map<store::MatchId, std::vector<std::function<void(const Located&)>>> locating_;
   std::vector<ListedMatch> cluster_lobby_;  // open matches in the database, oldest first
   std::int64_t next_lobby_refresh_ms_ = 0;
   bool lobby_refreshing_ = false;
+  std::int64_t next_sweep_ms_ = 0;  // the first tick sweeps: a node starting alone adopts at once
+  bool sweeping_ = false;           // one sweep in flight at a time
   std::unordered_map<ConnectionId, Session> sessions_;
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection

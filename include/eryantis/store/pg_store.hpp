@@ -101,6 +101,12 @@ class PgStore final : public EventStore {
   // serving them; their writes are fenced anyway).
   Result<std::vector<MatchId>> renew_leases(std::string_view node, std::span<const HeldLease> held,
                                             std::chrono::milliseconds ttl);
+  // Gives up every lease in `held` that `node` still holds with that epoch, in
+  // ONE statement (a graceful shutdown or the end of a drain, after the node's
+  // last write committed): they expire now, keep their epochs, and any node may
+  // adopt the matches at once instead of after the lease's ttl. Returns how many
+  // were released (the others had expired or been taken already).
+  Result<std::size_t> release_leases(std::string_view node, std::span<const HeldLease> held);
 
   // --- cluster (pg_cluster.cpp, docs/cluster.md) ----------------------------
   // Records where `info.node` is reached (at the node's start), and moves the
@@ -116,6 +122,12 @@ class PgStore final : public EventStore {
   // The oldest `limit` matches in status lobby, with their seats: the cluster's
   // lobby (each node lists the ones it does not serve from here).
   Result<std::vector<OpenMatch>> open_matches(std::size_t limit);
+  // The sweeper's look-up: unfinished matches nobody serves (no lease row, or an
+  // expired one) whose stored timer (`deadline_at`, unix ms) is due at or before
+  // `due_before_ms`, soonest first, at most `limit`. One statement through the
+  // status index; what it returns is only a hint: acquire_lease decides who takes
+  // each, so nodes sweeping together are harmless.
+  Result<std::vector<MatchId>> due_orphans(std::int64_t due_before_ms, std::size_t limit);
 
   // The connection itself, for tools and tests that need raw SQL.
   pg::Connection& connection();

@@ -53,6 +53,61 @@ TEST_F(ClusterStoreTest, RenewLeasesRenewsWhatIsHeldAndNamesWhatIsLost) {
   EXPECT_TRUE(store_->renew_leases("a", {}, 10s).value().empty());
 }
 
+TEST_F(ClusterStoreTest, ReleaseLeasesFreesWhatIsHeldAtOnceAndLeavesTheRest) {
+  const MatchId mine = new_match();
+  const MatchId taken = new_match();
+  const auto a_mine = store_->acquire_lease(mine, "a", 10s).value();
+  const auto a_taken = store_->acquire_lease(taken, "a", 1ms).value();
+  std::this_thread::sleep_for(20ms);
+  const auto b_taken = store_->acquire_lease(taken, "b", 10s).value();
+  auto released = store_->release_leases(
+      "a", std::vector<HeldLease>{{mine, a_mine.epoch}, {taken, a_taken.epoch}});
+  ASSERT_TRUE(released) << released.error().message;
+  EXPECT_EQ(*released, 1u);  // only the lease a still held
+  // Another node takes the released match at once (not after the 10 s), one epoch on.
+  auto adopted = store_->acquire_lease(mine, "b", 10s);
+  ASSERT_TRUE(adopted) << adopted.error().message;
+  EXPECT_EQ(adopted->epoch, a_mine.epoch + 1);
+  // b's running lease on `taken` was not touched by a's stale epoch.
+  auto row = store_->lease(taken).value();
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->node, "b");
+  EXPECT_EQ(row->expires_at_ms, b_taken.expires_at_ms);
+  EXPECT_EQ(store_->release_leases("a", {}).value(), 0u);
+}
+
+TEST_F(ClusterStoreTest, DueOrphansAreUnfinishedMatchesNobodyServesWithATimerDueSoon) {
+  auto arm = [&](MatchId id, std::int64_t at_ms) {
+    auto done = store_->connection().query(
+        "UPDATE matches SET deadline_kind = 'abandon', deadline_seat = -1, deadline_at = $2 "
+        "WHERE id = $1",
+        pg::Params().add(id).add(at_ms));
+    ASSERT_TRUE(done) << done.error().message;
+  };
+  const MatchId never_leased = new_match(MatchStatus::Running);
+  const MatchId expired = new_match(MatchStatus::Lobby);
+  const MatchId served = new_match();
+  const MatchId later = new_match();
+  const MatchId no_timer = new_match();
+  const MatchId over = new_match(MatchStatus::Abandoned);
+  arm(expired, 2000);
+  arm(never_leased, 1000);
+  arm(served, 1500);
+  arm(later, 9000);
+  arm(over, 1000);
+  ASSERT_TRUE(store_->acquire_lease(expired, "a", 1ms));
+  ASSERT_TRUE(store_->acquire_lease(served, "b", 10s));
+  ASSERT_TRUE(store_->acquire_lease(no_timer, "a", 1ms));
+  std::this_thread::sleep_for(20ms);
+  auto due = store_->due_orphans(5000, 10);
+  ASSERT_TRUE(due) << due.error().message;
+  EXPECT_EQ(*due, (std::vector<MatchId>{never_leased, expired}));  // soonest first
+  EXPECT_EQ(store_->due_orphans(5000, 1).value(), std::vector<MatchId>{never_leased});
+  EXPECT_EQ(store_->due_orphans(9000, 10).value(),
+            (std::vector<MatchId>{never_leased, expired, later}));
+  EXPECT_TRUE(store_->due_orphans(999, 10).value().empty());
+}
+
 TEST_F(ClusterStoreTest, NodesAreFoundByName) {
   ASSERT_TRUE(store_->register_node({"a", "127.0.0.1:7001", "ws://127.0.0.1:8001/ws"}));
   ASSERT_TRUE(store_->register_node({"b", "127.0.0.1:7002", std::nullopt}));
