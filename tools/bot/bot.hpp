@@ -147,6 +147,7 @@ class Bot final : public client::LineConnection::Handler {
   enum class Phase : std::uint8_t {
     Offline,
     Connecting,
+    Greeting,
     LoggingIn,
     Lobby,
     Joining,
