@@ -275,12 +275,16 @@ void Bot::handle(const ServerMessage& m) {
       break;
     }
     case MessageType::GameOver:
-      table_.on_game_over();
-      mirror_.clear();
-      awaiting_ack_ = false;
-      acked_seq_ = 0;
-      phase_ = Phase::Lobby;
-      table_.on_lobby();
+      // An ending kept for us while we were away arrives right after a login that
+      // landed in the lobby: our table may have moved on to its next match already.
+      table_.on_game_over(m.match.value_or(0));
+      if (phase_ == Phase::InMatch) {
+        mirror_.clear();
+        awaiting_ack_ = false;
+        acked_seq_ = 0;
+        phase_ = Phase::Lobby;
+      }
+      if (phase_ == Phase::Lobby) table_.on_lobby();
       break;
     case MessageType::Error:
       on_error(m);

@@ -248,7 +248,14 @@ class Table {
   // Bot `index` logged in straight into `match` (its seat resumed).
   void on_resumed(int index, std::int64_t match);
   void on_created(std::int64_t match);
-  void on_game_over() { saw_game_over_ = true; }
+  // `match` ended. Only the table's current match counts: an ending told late (kept
+  // by the server for a player who was away) must not mark the next match as over,
+  // or a seat that match loses to a restart is never taken again.
+  void on_game_over(std::int64_t match) {
+    if (match != 0 && match == match_) saw_game_over_ = true;
+  }
+  // One line for the report of a table that never played again after an outage.
+  std::string describe() const;
   void on_joined();
   // Outage tracking for the restart benchmark.
   void on_disconnect(Clock::time_point at);

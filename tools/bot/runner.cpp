@@ -332,6 +332,9 @@ int Runner::run() {
   if (recorder_) recorder_->write();
   for (auto& t : tables_) {
     stats_.tables_in_outage += t->in_outage();
+    // What a stalled table was waiting for (the crash tests print the bot's stderr).
+    if (t->in_outage())
+      std::fprintf(stderr, "eryantis-bot: never played again: %s\n", t->describe().c_str());
     stats_.games_unfinished += !t->idle();
   }
   const auto end = last_ack_.value_or(Clock::now());

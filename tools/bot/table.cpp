@@ -1,6 +1,9 @@
 // One match's bots: creates the match, seats the others, starts the next game,
 // and gathers them again after a server restart.
 #include <algorithm>
+#include <string>
+
+#include <spdlog/fmt/fmt.h>
 
 #include "bot.hpp"
 
@@ -81,6 +84,20 @@ void Table::on_ack() {
   const auto since = *outage_since_;
   outage_since_.reset();
   runner_.outage_ended(since);
+}
+
+std::string Table::describe() const {
+  static constexpr const char* kStates[] = {"idle", "creating", "filling", "playing"};
+  static constexpr const char* kPhases[] = {"offline", "connecting", "greeting", "logging-in",
+                                            "lobby",   "joining",    "in-match", "dead"};
+  std::string phases;
+  for (const auto& b : bots_) {
+    if (!phases.empty()) phases += ',';
+    phases += kPhases[static_cast<std::size_t>(b->phase())];
+  }
+  return fmt::format("table {}: {} match {}{}, bots {}", index_,
+                     kStates[static_cast<std::size_t>(state_)], match_,
+                     saw_game_over_ ? " (game over seen)" : "", phases);
 }
 
 }  // namespace eryantis::bot
