@@ -144,16 +144,7 @@ class Bot final : public client::LineConnection::Handler {
   void send_create(const rules::MatchOptions& options, int computers, const std::string& level);
   void send_join(std::int64_t match);
 
-  enum class Phase : std::uint8_t {
-    Offline,
-    Connecting,
-    Greeting,
-    LoggingIn,
-    Lobby,
-    Joining,
-    InMatch,
-    Dead
-  };
+  enum class Phase : std::uint8_t { Offline, Connecting, LoggingIn, Lobby, Joining, InMatch, Dead };
   Phase phase() const { return phase_; }
   bool connected() const { return phase_ >= Phase::Lobby && phase_ != Phase::Dead; }
   const std::string& nickname() const { return nickname_; }

@@ -88,8 +88,8 @@ void Table::on_ack() {
 
 std::string Table::describe() const {
   static constexpr const char* kStates[] = {"idle", "creating", "filling", "playing"};
-  static constexpr const char* kPhases[] = {"offline", "connecting", "greeting", "logging-in",
-                                            "lobby",   "joining",    "in-match", "dead"};
+  static constexpr const char* kPhases[] = {"offline", "connecting", "logging-in", "lobby",
+                                            "joining", "in-match",   "dead"};
   std::string phases;
   for (const auto& b : bots_) {
     if (!phases.empty()) phases += ',';
