@@ -6,11 +6,37 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace eryantis::test {
 
-FakeServer::FakeServer(Respond respond) : respond_(std::move(respond)) {
+struct FakeServer::Client {
+  int fd = -1;
+  int number = 0;       // 1 for the first connection accepted
+  std::string pending;  // bytes after the last whole line
+};
+
+namespace {
+
+void send_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::send(fd, text.data() + done, text.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+FakeServer::FakeServer(Respond respond)
+    : FakeServer(Serve([respond = std::move(respond)](int, const std::string& line) {
+        return Reply{respond(line)};
+      })) {}
+
+FakeServer::FakeServer(Serve serve) : serve_(std::move(serve)) {
   listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -36,50 +62,51 @@ std::vector<std::string> FakeServer::received() const {
   return received_;
 }
 
-void FakeServer::run() {
-  int client = -1;
-  std::string pending;
-  auto send_all = [&](const std::string& text) {
-    std::size_t done = 0;
-    while (client >= 0 && done < text.size()) {
-      const ssize_t n = ::send(client, text.data() + done, text.size() - done, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return;
-      done += static_cast<std::size_t>(n);
+bool FakeServer::serve_client(Client& c) {
+  char chunk[4096];
+  const ssize_t n = ::recv(c.fd, chunk, sizeof chunk, 0);
+  if (n < 0 && errno == EINTR) return true;
+  if (n <= 0) return false;
+  c.pending.append(chunk, static_cast<std::size_t>(n));
+  for (std::size_t nl; (nl = c.pending.find('\n')) != std::string::npos;) {
+    std::string line = c.pending.substr(0, nl);
+    c.pending.erase(0, nl + 1);
+    {
+      std::lock_guard lock(mutex_);
+      received_.push_back(line);
     }
+    const Reply reply = serve_(c.number, line);
+    send_all(c.fd, reply.text);
+    if (reply.close) return false;  // what the client sent after this line is never read
+  }
+  return true;
+}
+
+void FakeServer::run() {
+  std::vector<Client> clients;
+  std::vector<pollfd> fds;
+  const auto close_client = [](Client& c) {
+    ::close(c.fd);
+    c.fd = -1;
   };
   while (!stop_.load()) {
-    if (client >= 0 && drop_.exchange(false)) {
-      ::close(client);
-      client = -1;
+    if (drop_.exchange(false)) {
+      for (auto& c : clients) close_client(c);
+      clients.clear();
     }
-    pollfd fd{client >= 0 ? client : listener_, POLLIN, 0};
-    if (::poll(&fd, 1, 100) <= 0) continue;
-    if (client < 0) {
-      client = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
-      pending.clear();
-      if (client >= 0) connections_.fetch_add(1);
-      continue;
-    }
-    char chunk[4096];
-    const ssize_t n = ::recv(client, chunk, sizeof chunk, 0);
-    if (n <= 0) {
-      ::close(client);
-      client = -1;
-      continue;
-    }
-    pending.append(chunk, static_cast<std::size_t>(n));
-    for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
-      std::string line = pending.substr(0, nl);
-      pending.erase(0, nl + 1);
-      {
-        std::lock_guard lock(mutex_);
-        received_.push_back(line);
-      }
-      send_all(respond_(line));
+    // The listener first, then the clients in the order they were accepted.
+    fds.assign(1, pollfd{listener_, POLLIN, 0});
+    for (const auto& c : clients) fds.push_back(pollfd{c.fd, POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), 100) <= 0) continue;
+    for (std::size_t i = 0; i < clients.size(); ++i)
+      if (fds[i + 1].revents != 0 && !serve_client(clients[i])) close_client(clients[i]);
+    std::erase_if(clients, [](const Client& c) { return c.fd < 0; });
+    if (fds[0].revents & POLLIN) {
+      const int fd = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (fd >= 0) clients.push_back(Client{fd, connections_.fetch_add(1) + 1, {}});
     }
   }
-  if (client >= 0) ::close(client);
+  for (auto& c : clients) close_client(c);
 }
 
 }  // namespace eryantis::test

@@ -206,6 +206,85 @@ TEST_F(EndToEnd, EveryTablePlaysAgainAfterServerKills) {
   EXPECT_GE(r["recovery_max_ms"].GetInt64(), 0) << bot_log();
 }
 
+// A server that kept an ending for a player who was away tells it right after the
+// `logged_in` of their next login, in the lobby (src/server/endings.cpp). The bots of
+// 66b463a^ took such a late `game_over` (here of match 3) as the end of the table's
+// NEXT match (7, being filled): when the join of 7 was then lost with its
+// connection, the table never sent that bot to match 7 again and stalled. A fake
+// server plays it out deterministically: the joiner's first login gets the late
+// ending, its first join_match is dropped with its connection, and after its
+// reconnect it must ask to join match 7 again. (Only the joiner is told: the old
+// bot, told while its own create was in flight, started the table over, which hid
+// the stall.)
+TEST_F(EndToEnd, ALateEndingDoesNotEndTheNextMatch) {
+  const std::string joiner = "latet0s1";    // --name-prefix late: table 0, seat 1
+  std::vector<std::string> nickname_of(1);  // by connection number (the fake's thread only)
+  bool ending_told = false, join_dropped = false;
+  eryantis::test::FakeServer server([&](int conn, const std::string& line) {
+    using Reply = eryantis::test::FakeServer::Reply;
+    rapidjson::Document request;
+    request.Parse(line.c_str());
+    if (request.HasParseError() || !request.IsObject() || !request.HasMember("type") ||
+        !request["type"].IsString())
+      return Reply{};
+    const std::string type = request["type"].GetString();
+    if (nickname_of.size() <= static_cast<std::size_t>(conn)) nickname_of.resize(conn + 1);
+    if (type == "hello")
+      return Reply{R"({"type":"welcome","protocol":1,"server":"fake"})"
+                   "\n"};
+    if (type == "login") {
+      const auto it = request.FindMember("nickname");
+      const std::string nickname =
+          it != request.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
+      nickname_of[conn] = nickname;
+      std::string text = R"({"type":"logged_in","nickname":")" + nickname + R"(","token":"t-)" +
+                         nickname + "\"}\n";
+      if (nickname == joiner && !ending_told) {
+        ending_told = true;
+        text += R"({"type":"game_over","match":3,"result":{"reason":"forfeit","winners":[1],)"
+                R"("nicknames":["someone"],"draw":false}})"
+                "\n";
+      }
+      return Reply{text};
+    }
+    if (type == "create_match")
+      return Reply{R"({"type":"joined","match":7,"seat":0})"
+                   "\n"};
+    if (type == "join_match") {
+      if (nickname_of[conn] == joiner && !join_dropped) {
+        join_dropped = true;  // lost with the connection, as in a server killed mid-join
+        return Reply{"", true};
+      }
+      return Reply{R"({"type":"joined","match":7,"seat":1})"
+                   "\n"};
+    }
+    return Reply{};
+  });
+  ASSERT_GT(server.port(), 0);
+  auto joins_of_7 = [&server] {
+    int n = 0;
+    for (const auto& line : server.received())
+      n += line.find(R"("type":"join_match")") != std::string::npos &&
+           line.find(R"("match":7)") != std::string::npos;
+    return n;
+  };
+  auto bot = start_bot("--matches 1 --players 2 --mode simple --duration 3 --name-prefix late",
+                       "127.0.0.1:" + std::to_string(server.port()));
+  // The dropped join, then the same join again from the bot's next connection.
+  const bool joined_again = eryantis::test::eventually(std::chrono::milliseconds(2500),
+                                                       [&] { return joins_of_7() >= 2; });
+  rapidjson::Document r;
+  const int rc = finish_bot(*bot, r);
+  EXPECT_TRUE(joined_again) << "the bot whose join was lost never asked for match 7 again\n"
+                            << bot_log();
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  EXPECT_EQ(r["reconnects"].GetUint64(), 1u) << bot_log();
+  EXPECT_GE(server.connections(), 3);  // two bots, one of them twice
+}
+
 // A node that serves no match (a fake: it logs anyone in and redirects every
 // join_match to `to`). Each line's answer, as a cluster node would give it.
 eryantis::test::FakeServer redirecting_node(const std::function<int()>& to) {
