@@ -13,6 +13,7 @@
 #include "eryantis/store/pg_store.hpp"
 #include "fixture.hpp"
 #include "support/network.hpp"
+#include "support/polling.hpp"
 #include "support/postgres_cluster.hpp"
 
 namespace eryantis::integration {
@@ -380,8 +381,13 @@ TEST_F(ClusterTest, AMatchCreatedOnOneNodeIsPushedToAnotherNodesLobbyAtOnce) {
   auto created = ada->create(2, "simple");
   ASSERT_TRUE(created && created->type == "joined") << (created ? created->line : "no reply");
   ASSERT_TRUE(pushed_listing(*bob, created->i64("match"), 2s)) << b.process->log_tail();
-  // The goal: listed elsewhere in well under 100 ms (the poll alone took up to 500).
-  EXPECT_LT(std::chrono::steady_clock::now() - created_at, 100ms);
+  // The goal: listed elsewhere in well under 100 ms (the poll alone took up to 500;
+  // while notices flow it runs every 10 s).
+  const auto listed_after = std::chrono::steady_clock::now() - created_at;
+  std::cout << "[ lobby    ] created on A, pushed on B after "
+            << std::chrono::duration_cast<std::chrono::microseconds>(listed_after).count()
+            << " us\n";
+  EXPECT_LT(listed_after, test::scaled(100ms));
 
   // Its LISTEN connection killed (a PostgreSQL restart, a proxy's timeout): B polls
   // again, so the next match is still listed, and reconnects within a second or so.
@@ -403,14 +409,14 @@ TEST_F(ClusterTest, AMatchCreatedOnOneNodeIsPushedToAnotherNodesLobbyAtOnce) {
          std::chrono::steady_clock::now() < reconnected_by)
     std::this_thread::sleep_for(20ms);
   ASSERT_EQ(log_count(*b.process, "listening for lobby changes"), 2u) << b.process->log_tail();
-  std::this_thread::sleep_for(300ms);  // the push gap again
+  // The last push (the polled one) was long enough ago: the push gap holds nothing back.
   auto dee = logged_in(a.port, "dee");
   ASSERT_FALSE(HasFatalFailure());
   created_at = std::chrono::steady_clock::now();
   auto again = dee->create(2, "simple");
   ASSERT_TRUE(again && again->type == "joined") << (again ? again->line : "no reply");
   ASSERT_TRUE(pushed_listing(*bob, again->i64("match"), 2s)) << b.process->log_tail();
-  EXPECT_LT(std::chrono::steady_clock::now() - created_at, 100ms);
+  EXPECT_LT(std::chrono::steady_clock::now() - created_at, test::scaled(100ms));
 }
 
 TEST_F(ClusterTest, ANodePausedPastItsLeaseCannotAppendOnceResumed) {
