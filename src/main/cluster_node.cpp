@@ -139,6 +139,10 @@ void ClusterNode::renew(std::vector<store::HeldLease> held, RenewDone done) {
         store::Result<std::vector<store::MatchId>> lost =
             pg ? pg->renew_leases(config_.node, held, ttl())
                : store::Result<std::vector<store::MatchId>>(not_postgresql());
+        // The nicknames logged in here run out with the leases unless renewed too.
+        if (lost)
+          if (auto renewed = pg->renew_nicknames(config_.node, ttl()); !renewed)
+            lost = std::unexpected(renewed.error());
         return std::function<void()>(
             [done, lost = std::move(lost)]() mutable { done(std::move(lost)); });
       });
@@ -150,6 +154,9 @@ void ClusterNode::release(std::vector<store::HeldLease> held, ReleaseDone done) 
         store::PgStore* pg = as_pg(db);
         store::Result<std::size_t> released = pg ? pg->release_leases(config_.node, held)
                                                  : store::Result<std::size_t>(not_postgresql());
+        if (released)
+          if (auto gone = pg->release_nicknames(config_.node); !gone)
+            released = std::unexpected(gone.error());
         return std::function<void()>(
             [done, released = std::move(released)]() mutable { done(std::move(released)); });
       });
@@ -180,6 +187,36 @@ void ClusterNode::due_orphans(std::int64_t due_before_ms, std::size_t limit, Orp
         pg ? pg->due_orphans(due_before_ms, limit)
            : store::Result<std::vector<store::MatchId>>(not_postgresql());
     return std::function<void()>([done, due = std::move(due)]() mutable { done(std::move(due)); });
+  });
+}
+
+void ClusterNode::claim_nickname(const std::string& nickname, ClaimDone done) {
+  committer_.run_on_writer([this, nickname, done = std::move(done)](store::EventStore& db) {
+    store::PgStore* pg = as_pg(db);
+    store::Result<std::optional<std::string>> holder =
+        pg ? pg->claim_nickname(nickname, config_.node, ttl())
+           : store::Result<std::optional<std::string>>(not_postgresql());
+    return std::function<void()>(
+        [done, holder = std::move(holder)]() mutable { done(std::move(holder)); });
+  });
+}
+
+void ClusterNode::release_nickname(const std::string& nickname) {
+  committer_.run_on_writer([this, nickname](store::EventStore& db) {
+    // A release that fails leaves the claim to run out after lease_ms.
+    if (store::PgStore* pg = as_pg(db)) (void)pg->release_nickname(nickname, config_.node);
+    return std::function<void()>();
+  });
+}
+
+void ClusterNode::unseen_ending(const std::string& nickname, EndingDone done) {
+  committer_.run_on_writer([nickname, done = std::move(done)](store::EventStore& db) {
+    store::PgStore* pg = as_pg(db);
+    store::Result<std::optional<store::UnseenEnding>> ending =
+        pg ? pg->unseen_ending_of(nickname)
+           : store::Result<std::optional<store::UnseenEnding>>(not_postgresql());
+    return std::function<void()>(
+        [done, ending = std::move(ending)]() mutable { done(std::move(ending)); });
   });
 }
 

@@ -19,6 +19,7 @@
 #include "eryantis/main/cluster_node.hpp"
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/main/heap_trim.hpp"
+#include "eryantis/main/lobby_listener.hpp"
 #include "eryantis/main/metered.hpp"
 #include "eryantis/main/periodic_backup.hpp"
 #include "eryantis/main/preflight.hpp"
@@ -296,9 +297,13 @@ int serve(int argc, char** argv) {
   server::Server server(config.server, server_transport, *persistence, unix_ms, *secrets);
   server.set_decision_runner(&computers);
   std::optional<app::ClusterNode> cluster_node;
+  std::optional<app::LobbyListener> lobby_listener;
   if (config.cluster.enabled()) {
     cluster_node.emplace(**committer, config.cluster);
     server.set_cluster(&*cluster_node);
+    // Lobby changes of the other nodes by LISTEN/NOTIFY; polled while it is down.
+    lobby_listener.emplace(loop, **committer, location.target, server);
+    lobby_listener->start();
   }
   app::MeteredEvents metered_events(server, metered_transport);
   if (config.metrics.enabled) {

@@ -13,31 +13,49 @@ namespace eryantis::server {
 using protocol::error_code_name;
 
 namespace {
-// How often a node reads the cluster's open matches: a match created on another
-// node is listed here within this (one indexed query per node per period).
+// How often a node reads the cluster's open matches without LISTEN/NOTIFY (its
+// connection is down): a match created on another node is listed here within
+// this (one indexed query per node per period).
 constexpr std::int64_t kClusterLobbyMs = 500;
+// The same while notices flow: only a safety net for a notice lost in a
+// reconnection window the fallback did not cover.
+constexpr std::int64_t kClusterLobbySafetyMs = 10'000;
 // As many as one match_list shows (lobby.cpp's kListLimit), plus this node's own.
 constexpr std::size_t kClusterLobbyLimit = 200;
 // Matches one sweep adopts at most: 50 folds (a snapshot and up to 64 events each)
 // on the writer's connection between two commits, every lease_ms per node, keep
 // the appends' latency unharmed; more wait for the next sweep or another node.
 constexpr std::size_t kSweepLimit = 50;
+// A nickname another node holds is asked again this many times, a tick (100 ms)
+// apart, before the login is refused: a client following a redirect closed its
+// connection there a moment ago, and that node gives the claim back as soon as
+// it sees the close (a few ms).
+constexpr int kClaimRetries = 5;
 }  // namespace
 using protocol::ErrorCode;
 
 void Server::handle(Session& s, const std::string& id, const protocol::Login& m) {
-  // Not a cluster, or the seat is here: nothing to ask. A bad nickname is refused
-  // by login() before anything is looked up.
-  if (!cluster_ || s.nickname || !detail::valid_nickname(m.nickname) ||
-      seated_in_.count(m.nickname)) {
+  // Not a cluster: nothing to ask. A bad nickname is refused by login() before
+  // anything is looked up.
+  if (!cluster_ || s.nickname || !detail::valid_nickname(m.nickname)) {
     login(s, id, m);
     return;
   }
-  // The nickname may hold a seat in a match another node created or serves.
-  const ConnectionId conn = s.id;
   hold_requests(s);
+  cluster_login(s.id, id, m, 0);
+}
+
+void Server::cluster_login(ConnectionId conn, const std::string& id, const protocol::Login& m,
+                           int attempt) {
+  if (!session(conn)) return;  // closed while its claim waited for a retry
+  // The seat is here: only the nickname's claim is asked.
+  if (seated_in_.count(m.nickname)) {
+    claim_then_login(conn, id, m, attempt);
+    return;
+  }
+  // The nickname may hold a seat in a match another node created or serves.
   cluster_->seat_of(
-      m.nickname, [this, conn, id, m](store::Result<std::optional<store::MatchId>> seat) {
+      m.nickname, [this, conn, id, m, attempt](store::Result<std::optional<store::MatchId>> seat) {
         Session* s = session(conn);
         if (!s) return;
         if (s->nickname) {
@@ -51,21 +69,101 @@ void Server::handle(Session& s, const std::string& id, const protocol::Login& m)
           return;
         }
         if (!*seat || find_room(**seat)) {
-          login(*s, id, m);
-          release_requests(conn);
+          claim_then_login(conn, id, m, attempt);
           return;
         }
-        locate_match(**seat, [this, conn, id, m, mid = **seat](const Located& found) {
+        locate_match(**seat, [this, conn, id, m, attempt, mid = **seat](const Located& found) {
           Session* s = session(conn);
           if (!s) return;
-          if (found.kind == Located::Kind::Elsewhere) {
-            if (!s->nickname) send_redirect(conn, id, mid, found.holder);
-          } else if (!s->nickname) {
-            // Adopted (the room is here now), gone, or unknown: an ordinary login.
-            login(*s, id, m);
+          if (found.kind == Located::Kind::Elsewhere || found.kind == Located::Kind::Failed) {
+            // Elsewhere: logged in there, and claimed there: nothing is claimed
+            // here. Failed: a login here could sit them down in a second match.
+            if (!s->nickname && found.kind == Located::Kind::Elsewhere) {
+              send_redirect(conn, id, mid, found.holder);
+            } else if (!s->nickname) {
+              send_error(
+                  conn, id, error_code_name(ErrorCode::StoreFailure),
+                  "the match of your seat could not be located: " + found.message + "; try again");
+            }
+            release_requests(conn);
+            return;
           }
-          release_requests(conn);
+          // Adopted (the room is here now) or gone: an ordinary login.
+          claim_then_login(conn, id, m, attempt);
         });
+      });
+}
+
+void Server::claim_then_login(ConnectionId conn, const std::string& id, const protocol::Login& m,
+                              int attempt) {
+  Session* s = session(conn);
+  if (!s) return;
+  // Logged in here already (another connection of this nickname): the claim is
+  // this node's, and login() decides between the two connections.
+  if (s->nickname || online_.count(m.nickname)) {
+    if (!s->nickname) login(*s, id, m);
+    release_requests(conn);
+    return;
+  }
+  // A stopping node claims nothing more: its claims are being given back.
+  if (shutting_down_) {
+    send_error(conn, id, error_code_name(ErrorCode::ShuttingDown),
+               "the server is shutting down; reconnect later");
+    release_requests(conn);
+    return;
+  }
+  claiming_.insert(m.nickname);
+  cluster_->claim_nickname(m.nickname, [this, conn, id, m,
+                                        attempt](store::Result<std::optional<std::string>> holder) {
+    claiming_.erase(claiming_.find(m.nickname));
+    Session* s = session(conn);
+    if (s && !s->nickname && holder && *holder && attempt < kClaimRetries && !shutting_down_) {
+      claim_retries_.push_back(ClaimRetry{conn, id, m, attempt + 1});
+      return;  // its requests stay held
+    }
+    bool told = false;  // the ending's lookup releases the requests
+    if (s && !s->nickname) {
+      if (!holder) {
+        send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                   "your nickname could not be claimed: " + holder.error().message + "; try again");
+      } else if (*holder) {
+        send_error(conn, id, error_code_name(ErrorCode::NicknameTaken),
+                   m.nickname + " is logged in on node " + **holder +
+                       " of the cluster; log out there first or pick another nickname");
+      } else {
+        login(*s, id, m);
+        // Not resuming a seat: their last match may have ended while they were
+        // away, on any node (a single server tells it from memory in login()).
+        if (s->nickname && !seated_in_.count(m.nickname)) {
+          tell_stored_ending(conn);
+          told = true;
+        }
+      }
+    }
+    // A claim no connection here uses (the login was refused, or its
+    // connection closed meanwhile) is given back at once.
+    if (holder && !*holder && !online_.count(m.nickname) && !claiming_.count(m.nickname))
+      cluster_->release_nickname(m.nickname);
+    if (s && !told) release_requests(conn);
+  });
+}
+
+void Server::tell_stored_ending(ConnectionId conn) {
+  const std::string nickname = *session(conn)->nickname;
+  cluster_->unseen_ending(
+      nickname, [this, conn, nickname](store::Result<std::optional<store::UnseenEnding>> ending) {
+        Session* s = session(conn);
+        if (!s) return;
+        if (!ending) {
+          // Still stored: told at a later login.
+          log_throttle_.log(spdlog::level::warn, "unseen ending lookup failed",
+                            fmt::format("cluster: the ending kept for {} could not be read: {}",
+                                        nickname, ending.error().message));
+        } else if (*ending && s->nickname == nickname) {
+          keep_unseen(std::move(**ending));
+          deliver_unseen_ending(*s);  // sent, and deleted from the store
+        }
+        release_requests(conn);
       });
 }
 
@@ -147,7 +245,8 @@ void Server::renew_leases(std::int64_t now) {
   std::vector<store::HeldLease> held;
   for (const auto& [mid, room] : rooms_)
     if (room->epoch != 0) held.push_back(store::HeldLease{mid, room->epoch});
-  if (held.empty()) return;
+  // The nicknames logged in here are renewed with the leases.
+  if (held.empty() && online_.empty()) return;
   renewing_ = true;
   cluster_->renew(held, [this, held](store::Result<std::vector<store::MatchId>> lost) {
     renewing_ = false;
@@ -171,12 +270,14 @@ void Server::renew_leases(std::int64_t now) {
 
 bool Server::leases_released() {
   if (!cluster_ || release_ == Release::Done) return true;
-  if (release_ == Release::InFlight || !idle() || creating_ != 0 || !locating_.empty())
+  if (release_ == Release::InFlight || !idle() || creating_ != 0 || !locating_.empty() ||
+      !claiming_.empty())
     return false;
   std::vector<store::HeldLease> held;
   for (const auto& [mid, room] : rooms_)
     if (room->epoch != 0) held.push_back(store::HeldLease{mid, room->epoch});
-  if (held.empty()) {
+  // The release gives back the nicknames logged in here too.
+  if (held.empty() && online_.empty()) {
     release_ = Release::Done;
     return true;
   }
@@ -192,6 +293,14 @@ bool Server::leases_released() {
                  cluster_->node(), *released, count);
   });
   return false;
+}
+
+void Server::retry_claims() {
+  std::vector<ClaimRetry> due;
+  due.swap(claim_retries_);
+  // From the seat's lookup again: the nickname may have sat down on the node
+  // that held it before giving it back (then this login is redirected there).
+  for (ClaimRetry& r : due) cluster_login(r.conn, r.id, r.login, r.attempt);
 }
 
 void Server::sweep_orphans(std::int64_t now) {
@@ -221,13 +330,44 @@ void Server::sweep_orphans(std::int64_t now) {
 
 void Server::refresh_cluster_lobby(std::int64_t now) {
   if (lobby_refreshing_ || now < next_lobby_refresh_ms_) return;
-  next_lobby_refresh_ms_ = now + kClusterLobbyMs;
+  read_cluster_lobby(now);
+}
+
+void Server::read_cluster_lobby(std::int64_t now) {
+  next_lobby_refresh_ms_ = now + (lobby_notices_live_ ? kClusterLobbySafetyMs : kClusterLobbyMs);
   lobby_refreshing_ = true;
+  lobby_stale_ = false;
   cluster_->open_matches(kClusterLobbyLimit,
                          [this](store::Result<std::vector<ListedMatch>> listed) {
                            lobby_refreshing_ = false;
-                           if (listed) cluster_lobby_ = std::move(*listed);
+                           if (listed) {
+                             cluster_lobby_ = std::move(*listed);
+                             // Watchers see it now, not at the next tick (100 ms).
+                             if (!shutting_down_ && !degraded_) push_lobby_updates(clock_());
+                           }
+                           // Changed while it was read: it may predate that commit.
+                           if (lobby_stale_ && !shutting_down_) read_cluster_lobby(clock_());
                          });
+}
+
+void Server::lobby_changed() {
+  if (!cluster_ || shutting_down_) return;
+  // One read at a time: notices during it make one more read after it, so a burst
+  // of commits costs two reads, not one per commit.
+  if (lobby_refreshing_) {
+    lobby_stale_ = true;
+    return;
+  }
+  read_cluster_lobby(clock_());
+}
+
+void Server::lobby_notices(bool live) {
+  if (lobby_notices_live_ == live) return;
+  lobby_notices_live_ = live;
+  spdlog::info("cluster: lobby changes {}", live ? "arrive by NOTIFY (poll every 10 s)"
+                                                 : "polled every 500 ms (no LISTEN connection)");
+  // Polling again: the next read is due within kClusterLobbyMs, not the safety period.
+  if (!live) next_lobby_refresh_ms_ = std::min(next_lobby_refresh_ms_, clock_() + kClusterLobbyMs);
 }
 
 void Server::lose_match(store::MatchId mid, std::string_view why) {

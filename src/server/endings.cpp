@@ -43,7 +43,9 @@ void Server::tell_ending(Room& room, const std::vector<std::string>& nicknames,
       send(it->second, line);
       if (stored) fix.delivered_endings.push_back(nickname);  // came back while it was written
     } else {
-      keep_unseen(store::UnseenEnding{nickname, room.id, line});
+      // A cluster node keeps none in memory: the player may come back on another
+      // node, which reads it from the database (tell_stored_ending).
+      if (!cluster_) keep_unseen(store::UnseenEnding{nickname, room.id, line});
       if (!stored) fix.keep_endings.push_back(store::UnseenEnding{nickname, room.id, line});
     }
   }

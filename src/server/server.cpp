@@ -350,7 +350,13 @@ void Server::on_closed(ConnectionId id) {
   lobby_watchers_.erase(id);
   if (s->nickname) {
     auto it = online_.find(*s->nickname);
-    if (it != online_.end() && it->second == id) online_.erase(it);
+    if (it != online_.end() && it->second == id) {
+      online_.erase(it);
+      // Free on every node of the cluster again (a claim in flight, or a shutdown's
+      // release, gives it back itself).
+      if (cluster_ && release_ == Release::None && !claiming_.count(*s->nickname))
+        cluster_->release_nickname(*s->nickname);
+    }
   }
   sessions_.erase(id);
   stats_.connections = sessions_.size();
@@ -384,6 +390,7 @@ void Server::tick() {
   if (cluster_) {
     renew_leases(now);
     refresh_cluster_lobby(now);
+    retry_claims();
   }
   if (shutting_down_ || degraded_) return;  // a degraded server decides nothing more
   if (cluster_) sweep_orphans(now);

@@ -6,6 +6,7 @@
 
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/store/pg_lobby_listener.hpp"
 #include "eryantis/util/expected.hpp"
 #include "pg_impl.hpp"
 
@@ -217,6 +218,15 @@ Result<void> forget_delivered_endings(pg::Connection& conn, const AppendRequest&
   return {};
 }
 
+// A request that may change the cluster's lobby (a match created, a seat taken or
+// freed, a status) tells every listening node (docs/cluster.md). Delivered at
+// commit, dropped with a rollback; PostgreSQL sends one per transaction however
+// many requests of the batch notify.
+Result<void> notify_lobby(pg::Connection& conn, const AppendRequest& r) {
+  if (!r.create && r.seats.empty() && r.remove_seats.empty() && !r.status) return {};
+  return conn.exec("NOTIFY " + std::string(kLobbyChannel));
+}
+
 }  // namespace
 
 Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest& r) {
@@ -244,6 +254,7 @@ Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest&
     outcome = AppendOutcome{*locked, *locked, false};
   }
   if (auto done = status_and_deadline(impl.conn, r); !done) return util::forward_error(done);
+  if (auto done = notify_lobby(impl.conn, r); !done) return util::forward_error(done);
   return outcome;
 }
 

@@ -70,6 +70,9 @@ Result<void> PgStore::register_node(const NodeInfo& info) {
       "public_web = excluded.public_web, started_at = clock_timestamp()",
       pg::Params().add(info.node).add(info.public_address).add_optional(info.public_web));
   if (!upserted) return util::forward_error(upserted);
+  // Nicknames this node claimed in a previous life (it was killed): nobody is
+  // logged in here yet.
+  if (auto released = release_nicknames(info.node); !released) return released;
   // Matches a single server (no [cluster]) created took max(id) + 1, not the
   // sequence. Only moves it forward: nodes running meanwhile keep their ids.
   auto bumped = impl_->conn.query(

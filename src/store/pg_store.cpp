@@ -210,6 +210,15 @@ Result<std::vector<UnseenEnding>> PgStore::unseen_endings(std::size_t limit) {
   return out;
 }
 
+Result<std::optional<UnseenEnding>> PgStore::unseen_ending_of(std::string_view nickname) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query("SELECT match_id, line FROM unseen_endings WHERE nickname = $1",
+                                pg::Params().add(nickname));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return std::optional<UnseenEnding>{};
+  return UnseenEnding{std::string(nickname), rows->integer(0, 0), std::string(rows->text(0, 1))};
+}
+
 Result<std::vector<StoredEvent>> PgStore::load_events(MatchId id, Seq from_seq, Seq to_seq) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query(

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -34,6 +35,16 @@ struct FakeCluster : Cluster {
     std::size_t limit;
   };
   std::deque<std::pair<OrphanRead, OrphansDone>> orphan_reads;
+  // Nickname claims are answered at once with `claim_holder` (nullopt: granted)
+  // unless `hold_claims`, then they wait in `claims` like the other calls.
+  bool hold_claims = false;
+  std::optional<std::string> claim_holder;
+  std::vector<std::string> claimed;
+  std::deque<std::pair<std::string, ClaimDone>> claims;
+  std::vector<std::string> released_nicknames;
+  // Endings stored by any node, read at once (and left: the delivery's write deletes).
+  std::map<std::string, store::UnseenEnding> stored_endings;
+  std::vector<std::string> ending_reads;
 
   const std::string& node() const override { return name; }
   std::int64_t lease_ms() const override { return lease; }
@@ -49,6 +60,22 @@ struct FakeCluster : Cluster {
   }
   void release(std::vector<store::HeldLease> held, ReleaseDone done) override {
     releases.emplace_back(std::move(held), std::move(done));
+  }
+  void claim_nickname(const std::string& nickname, ClaimDone done) override {
+    claimed.push_back(nickname);
+    if (hold_claims)
+      claims.emplace_back(nickname, std::move(done));
+    else
+      done(claim_holder);
+  }
+  void release_nickname(const std::string& nickname) override {
+    released_nicknames.push_back(nickname);
+  }
+  void unseen_ending(const std::string& nickname, EndingDone done) override {
+    ending_reads.push_back(nickname);
+    auto it = stored_endings.find(nickname);
+    done(it == stored_endings.end() ? std::optional<store::UnseenEnding>{}
+                                    : std::optional<store::UnseenEnding>(it->second));
   }
   void due_orphans(std::int64_t due_before_ms, std::size_t limit, OrphansDone done) override {
     orphan_reads.emplace_back(OrphanRead{due_before_ms, limit}, std::move(done));
@@ -310,6 +337,132 @@ TEST_F(ClusterTest, TheSweeperRunsOnceALeaseSkipsWhatItHoldsAndStopsAtShutdown) 
   EXPECT_TRUE(cluster.orphan_reads.empty());  // a stopping node adopts nothing
 }
 
+TEST_F(ClusterTest, ALoginClaimsItsNicknameAndALiveClaimElsewhereRefusesIt) {
+  connect(1, "ada");
+  EXPECT_EQ(cluster.claimed, std::vector<std::string>{"ada"});
+  // bob is logged in on node b: refused with the single server's code.
+  cluster.claim_holder = "b";
+  hello(2);
+  say(2, R"({"type":"login","nickname":"bob"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  // Asked again at each of the next 5 ticks (a client following a redirect may
+  // have closed on b a moment ago), each time from the seat's lookup, then refused.
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_TRUE(transport.sent[2].empty() || type_of(last(2)) == "welcome") << last(2);
+    server.tick();
+    FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  }
+  EXPECT_EQ(cluster.claimed.size(), 7u);  // ada once, bob 6 times
+  auto refused = parse(last(2));
+  EXPECT_STREQ(refused["type"].GetString(), "error");
+  EXPECT_STREQ(refused["code"].GetString(), "NICKNAME_TAKEN");
+  EXPECT_NE(std::string(refused["message"].GetString()).find("node b"), std::string::npos);
+  EXPECT_TRUE(cluster.released_nicknames.empty());  // not ours: nothing to give back
+  // A second connection as ada here asks no claim (this node holds it); the
+  // single server's own rule refuses it (ada is connected, no token).
+  cluster.claim_holder.reset();
+  hello(3);
+  say(3, R"({"type":"login","nickname":"ada"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  EXPECT_EQ(cluster.claimed.size(), 7u);  // no claim for the second ada
+  EXPECT_EQ(type_of(last(3)), "error");
+  // Only the close of ada's own connection gives the claim back.
+  server.on_closed(3);
+  EXPECT_TRUE(cluster.released_nicknames.empty());
+  server.on_closed(1);
+  EXPECT_EQ(cluster.released_nicknames, std::vector<std::string>{"ada"});
+}
+
+TEST_F(ClusterTest, AClaimWhoseConnectionClosedMeanwhileIsGivenBack) {
+  cluster.hold_claims = true;
+  hello(1);
+  say(1, R"({"type":"login","nickname":"ada"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  ASSERT_EQ(cluster.claims.size(), 1u);
+  EXPECT_TRUE(transport.sent[1].empty() || type_of(last(1)) != "logged_in");
+  server.on_closed(1);
+  EXPECT_TRUE(cluster.released_nicknames.empty());  // the claim in flight gives it back
+  FakeCluster::answer(cluster.claims, std::optional<std::string>{});
+  EXPECT_EQ(cluster.released_nicknames, std::vector<std::string>{"ada"});
+}
+
+TEST_F(ClusterTest, AClaimFreedMeanwhileLetsTheLoginIn) {
+  cluster.claim_holder = "b";
+  hello(1);
+  say(1, R"({"type":"login","nickname":"ada"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  say(1, R"({"type":"list_matches"})");  // held behind the login
+  server.tick();
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  cluster.claim_holder.reset();  // b saw ada's connection close and gave it back
+  server.tick();
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  ASSERT_GE(transport.sent[1].size(), 2u);
+  EXPECT_EQ(type_of(transport.sent[1][transport.sent[1].size() - 2]), "logged_in");
+  EXPECT_EQ(type_of(last(1)), "match_list");
+  EXPECT_EQ(cluster.claimed.size(), 3u);
+}
+
+TEST_F(ClusterTest, AClaimFreedAfterTheHolderSeatedThemThereRedirectsTheLogin) {
+  cluster.claim_holder = "b";
+  hello(1);
+  say(1, R"({"type":"login","nickname":"ada"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  // Meanwhile ada sat down in match 9 on b and left b: the retry finds the seat.
+  cluster.claim_holder.reset();
+  server.tick();
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{9});
+  ASSERT_EQ(cluster.locates.size(), 1u);
+  Located there;
+  there.kind = Located::Kind::Elsewhere;
+  there.holder = NodeAddress{"127.0.0.1:7002", std::nullopt};
+  FakeCluster::answer(cluster.locates, there);
+  EXPECT_EQ(type_of(last(1)), "redirect") << last(1);
+  EXPECT_EQ(cluster.claimed.size(), 1u);  // nothing claimed here for a redirected login
+}
+
+TEST_F(ClusterTest, ASeatWhoseMatchCannotBeLocatedRefusesTheLogin) {
+  hello(1);
+  say(1, R"({"type":"login","nickname":"ada"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{9});
+  Located failed;
+  failed.kind = Located::Kind::Failed;
+  failed.message = "connection lost";
+  FakeCluster::answer(cluster.locates, failed);
+  auto refused = parse(last(1));
+  EXPECT_STREQ(refused["code"].GetString(), "STORE_FAILURE");
+  EXPECT_TRUE(cluster.claimed.empty());  // not logged in: no second match for ada here
+}
+
+TEST_F(ClusterTest, AnEndingStoredByAnyNodeIsToldAtLoginOnceThenForgotten) {
+  const std::string line = R"({"type":"game_over","match":9,"winners":[1]})";
+  cluster.stored_endings["ada"] = store::UnseenEnding{"ada", 9, line};
+  hello(1);
+  say(1, R"({"type":"login","nickname":"ada"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  say(1, R"({"type":"list_matches"})");
+  const auto& sent = transport.sent[1];
+  ASSERT_GE(sent.size(), 3u);
+  EXPECT_EQ(type_of(sent[sent.size() - 3]), "logged_in");
+  EXPECT_EQ(sent[sent.size() - 2], line);  // after logged_in, before the next reply
+  EXPECT_EQ(type_of(sent.back()), "match_list");
+  EXPECT_EQ(cluster.ending_reads, std::vector<std::string>{"ada"});
+  store.complete_all();
+  ASSERT_FALSE(store.written.empty());
+  EXPECT_EQ(store.written.back().match, 9);
+  EXPECT_EQ(store.written.back().delivered_endings, std::vector<std::string>{"ada"});
+  // A login without one reads and tells nothing more.
+  connect(2, "bob");
+  EXPECT_EQ(cluster.ending_reads, (std::vector<std::string>{"ada", "bob"}));
+}
+
+TEST_F(ClusterTest, NicknamesAreRenewedWithTheLeasesEvenWithoutAMatch) {
+  connect(1, "ada");
+  server.tick();
+  ASSERT_EQ(cluster.renewals.size(), 1u);  // no lease, but ada's claim
+  EXPECT_TRUE(cluster.renewals.front().first.empty());
+}
+
 TEST(ClusterOff, NoLeasesToRelease) {
   FakeTransport transport;
   FakePersistence store;
@@ -378,6 +531,41 @@ TEST_F(ClusterTest, TheLobbyListsOpenMatchesOfEveryNode) {
   server.tick();
   EXPECT_TRUE(cluster.lobby_reads.empty());
   now += 1;
+  server.tick();
+  EXPECT_EQ(cluster.lobby_reads.size(), 1u);
+}
+
+TEST_F(ClusterTest, ALobbyNoticeReadsTheLobbyAtOnceAndPushesItToWatchers) {
+  connect(1, "ada");
+  server.lobby_notices(true);
+  server.tick();
+  FakeCluster::answer(cluster.lobby_reads, std::vector<ListedMatch>{});
+  say(1, R"({"type":"watch_lobby"})");
+  // Notices flow: the poll is a safety net (10 s), not every 500 ms.
+  now += 9'999;
+  server.tick();
+  EXPECT_TRUE(cluster.lobby_reads.empty());
+  const std::size_t before = transport.sent[1].size();  // after the tick's ping
+  // A match created on another node: read at once, pushed without waiting for a tick.
+  server.lobby_changed();
+  ASSERT_EQ(cluster.lobby_reads.size(), 1u);
+  // More commits while it is read: one more read after it, not one per notice.
+  server.lobby_changed();
+  server.lobby_changed();
+  EXPECT_EQ(cluster.lobby_reads.size(), 1u);
+  FakeCluster::answer(cluster.lobby_reads,
+                      std::vector<ListedMatch>{
+                          {40, 2, "simple", {store::SeatRecord{40, 0, "bob", "", {}, {}, {}}}}});
+  ASSERT_EQ(transport.sent[1].size(), before + 1);
+  auto pushed = parse(last(1));
+  ASSERT_EQ(pushed["open"].Size(), 1u);
+  EXPECT_EQ(pushed["open"][0]["match"].GetInt64(), 40);
+  ASSERT_EQ(cluster.lobby_reads.size(), 1u);
+  FakeCluster::answer(cluster.lobby_reads, std::vector<ListedMatch>{});
+  EXPECT_TRUE(cluster.lobby_reads.empty());
+  // The LISTEN connection dropped: polled every 500 ms again.
+  server.lobby_notices(false);
+  now += 500;
   server.tick();
   EXPECT_EQ(cluster.lobby_reads.size(), 1u);
 }

@@ -27,6 +27,9 @@ class ClusterNode final : public server::Cluster {
   void release(std::vector<store::HeldLease> held, ReleaseDone done) override;
   void open_matches(std::size_t limit, LobbyDone done) override;
   void due_orphans(std::int64_t due_before_ms, std::size_t limit, OrphansDone done) override;
+  void claim_nickname(const std::string& nickname, ClaimDone done) override;
+  void release_nickname(const std::string& nickname) override;
+  void unseen_ending(const std::string& nickname, EndingDone done) override;
 
  private:
   std::chrono::milliseconds ttl() const { return std::chrono::milliseconds(config_.lease_ms); }

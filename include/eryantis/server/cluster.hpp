@@ -67,11 +67,13 @@ class Cluster {
   // The unfinished match where `nickname` holds a person's seat, on any node.
   using SeatDone = std::function<void(store::Result<std::optional<store::MatchId>>)>;
   virtual void seat_of(const std::string& nickname, SeatDone done) = 0;
-  // Renews all of these leases in one call; `done` gets the matches lost.
+  // Renews all of these leases in one call, and this node's nickname claims;
+  // `done` gets the matches lost.
   using RenewDone = std::function<void(store::Result<std::vector<store::MatchId>>)>;
   virtual void renew(std::vector<store::HeldLease> held, RenewDone done) = 0;
   // Gives these leases up now (a graceful shutdown, after the last write
-  // committed); `done` gets how many were still held and are released.
+  // committed), and every nickname claim of this node; `done` gets how many
+  // leases were still held and are released.
   using ReleaseDone = std::function<void(store::Result<std::size_t>)>;
   virtual void release(std::vector<store::HeldLease> held, ReleaseDone done) = 0;
   // The sweeper's question: unfinished matches no node serves (lease expired or
@@ -80,9 +82,31 @@ class Cluster {
   // goes through locate(), where the lease decides.
   using OrphansDone = std::function<void(store::Result<std::vector<store::MatchId>>)>;
   virtual void due_orphans(std::int64_t due_before_ms, std::size_t limit, OrphansDone done) = 0;
+  // Claims `nickname` for this node (a login): nullopt when claimed (free, its
+  // node died, or already this node's), else the live node holding it.
+  using ClaimDone = std::function<void(store::Result<std::optional<std::string>>)>;
+  virtual void claim_nickname(const std::string& nickname, ClaimDone done) = 0;
+  // Gives the claim up (the nickname's connection here closed); nothing waits.
+  virtual void release_nickname(const std::string& nickname) = 0;
+  // The ending kept for `nickname`, whichever node stored it (a login here).
+  using EndingDone = std::function<void(store::Result<std::optional<store::UnseenEnding>>)>;
+  virtual void unseen_ending(const std::string& nickname, EndingDone done) = 0;
   // The cluster's open matches (status lobby), oldest first, at most `limit`.
   using LobbyDone = std::function<void(store::Result<std::vector<ListedMatch>>)>;
   virtual void open_matches(std::size_t limit, LobbyDone done) = 0;
+};
+
+// What a node's LISTEN connection tells the server, on the loop thread (the
+// main layer owns the connection and its watch; docs/cluster.md). The server
+// implements it.
+class LobbyNotices {
+ public:
+  virtual ~LobbyNotices() = default;
+  // Another transaction changed the cluster's lobby (NOTIFY eryantis_lobby).
+  virtual void lobby_changed() = 0;
+  // The notices flow (`live`) or stopped (the connection dropped: poll until it
+  // is back). Starts stopped.
+  virtual void lobby_notices(bool live) = 0;
 };
 
 }  // namespace eryantis::server

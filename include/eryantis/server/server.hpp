@@ -8,6 +8,7 @@
 #include <expected>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -51,7 +52,7 @@ struct ServerStats {
   std::uint64_t errors = 0;
 };
 
-class Server final : public ConnectionEvents {
+class Server final : public ConnectionEvents, public LobbyNotices {
  public:
   using Clock = std::function<std::int64_t()>;  // unix milliseconds
 
@@ -108,6 +109,10 @@ class Server final : public ConnectionEvents {
   // Makes this server one node of a cluster (docs/cluster.md); it must outlive the
   // server. Without one (the SQLite default) the server does no lease work at all.
   void set_cluster(Cluster* cluster) { cluster_ = cluster; }
+  // LobbyNotices (cluster.cpp): the cluster's lobby is read again at once on a
+  // notice; the poll is only a safety net while notices flow.
+  void lobby_changed() override;
+  void lobby_notices(bool live) override;
 
   // True once a write failed because the database is damaged: requests that
   // would write are refused with SERVER_DEGRADED and timers stop, until an
@@ -154,14 +159,31 @@ class Server final : public ConnectionEvents {
                        std::function<void()> retry);
   void send_redirect(ConnectionId conn, const std::string& id, store::MatchId mid,
                      const NodeAddress& holder);
+  // A login on a cluster node, its requests held: the seat's lookup (a redirect
+  // when another node serves it), then claim_then_login().
+  void cluster_login(ConnectionId conn, const std::string& id, const protocol::Login& m,
+                     int attempt);
+  // A login this node performs: claims the nickname in the cluster first (refused
+  // with NICKNAME_TAKEN while another live node holds it), then login(); releases
+  // the session's held requests.
+  // `attempt`: how often the claim was refused already (see kClaimRetries).
+  void claim_then_login(ConnectionId conn, const std::string& id, const protocol::Login& m,
+                        int attempt = 0);
+  // A cluster login without a seat: the ending stored for the nickname by any
+  // node is read and told (then deleted), before its held requests run.
+  void tell_stored_ending(ConnectionId conn);
+  // Every tick: the claims refused by another node during the last one, asked again.
+  void retry_claims();
   // Every lease_ms / 3: all of this node's leases renewed in one store call.
   void renew_leases(std::int64_t now);
   // Every lease_ms: adopts up to kSweepLimit matches no node serves whose stored
   // timer falls due within the next lease_ms, so their turn grace, forfeit or
   // abandonment happens even when all their players left and their node died.
   void sweep_orphans(std::int64_t now);
-  // Every kClusterLobbyMs: the cluster's open matches, for match_list and lobby pushes.
+  // Every kClusterLobbyMs (kClusterLobbySafetyMs while notices flow), and at each
+  // notice: the cluster's open matches, for match_list and lobby pushes.
   void refresh_cluster_lobby(std::int64_t now);
+  void read_cluster_lobby(std::int64_t now);
   // The lease is gone (FENCED write, renewal refused): the match leaves memory and
   // its connections are closed, so their clients reconnect and are redirected.
   void lose_match(store::MatchId mid, std::string_view why);
@@ -282,16 +304,26 @@ class Server final : public ConnectionEvents {
   DecisionRunner* decisions_ = nullptr;  // computer seats' moves (set_decision_runner)
   Cluster* cluster_ = nullptr;           // set_cluster; null = one server, no leases
   std::int64_t next_renewal_ms_ = 0;
-  bool renewing_ = false;  // one renewal in flight at a time
-  int creating_ = 0;       // new_match calls in flight (each takes a lease)
+  bool renewing_ = false;                // one renewal in flight at a time
+  int creating_ = 0;                     // new_match calls in flight (each takes a lease)
+  std::multiset<std::string> claiming_;  // nicknames whose cluster claim is in flight
+  struct ClaimRetry {
+    ConnectionId conn;
+    std::string id;
+    protocol::Login login;
+    int attempt;
+  };
+  std::vector<ClaimRetry> claim_retries_;  // asked again at the next tick
   enum class Release : std::uint8_t { None, InFlight, Done };
   Release release_ = Release::None;  // leases_released()
   std::unordered_map<store::MatchId, std::vector<std::function<void(const Located&)>>> locating_;
   std::vector<ListedMatch> cluster_lobby_;  // open matches in the database, oldest first
   std::int64_t next_lobby_refresh_ms_ = 0;
   bool lobby_refreshing_ = false;
-  std::int64_t next_sweep_ms_ = 0;  // the first tick sweeps: a node starting alone adopts at once
-  bool sweeping_ = false;           // one sweep in flight at a time
+  bool lobby_stale_ = false;         // a notice came during the read in flight
+  bool lobby_notices_live_ = false;  // LobbyNotices: notices flow, poll seldom
+  std::int64_t next_sweep_ms_ = 0;   // the first tick sweeps: a node starting alone adopts at once
+  bool sweeping_ = false;            // one sweep in flight at a time
   std::unordered_map<ConnectionId, Session> sessions_;
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection

@@ -129,6 +129,23 @@ class PgStore final : public EventStore {
   // each, so nodes sweeping together are harmless.
   Result<std::vector<MatchId>> due_orphans(std::int64_t due_before_ms, std::size_t limit);
 
+  // --- nicknames across the cluster (pg_nicknames.cpp, docs/cluster.md) -----
+  // Claims `nickname` for `node` for `ttl`: free, expired (its node died) or
+  // already this node's. nullopt when claimed; otherwise the node holding it.
+  Result<std::optional<std::string>> claim_nickname(std::string_view nickname,
+                                                    std::string_view node,
+                                                    std::chrono::milliseconds ttl);
+  // Extends every claim `node` holds (with its lease renewals).
+  Result<void> renew_nicknames(std::string_view node, std::chrono::milliseconds ttl);
+  // Gives up one claim (a logout) if `node` holds it.
+  Result<void> release_nickname(std::string_view nickname, std::string_view node);
+  // Gives up every claim of `node` (its start: claims of its previous life; a
+  // graceful stop).
+  Result<void> release_nicknames(std::string_view node);
+  // The ending kept for `nickname` (away when their match ended, on any node):
+  // a cluster node asks at each login instead of loading them all at start.
+  Result<std::optional<UnseenEnding>> unseen_ending_of(std::string_view nickname);
+
   // The connection itself, for tools and tests that need raw SQL.
   pg::Connection& connection();
 

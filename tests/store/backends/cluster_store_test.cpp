@@ -108,6 +108,50 @@ TEST_F(ClusterStoreTest, DueOrphansAreUnfinishedMatchesNobodyServesWithATimerDue
   EXPECT_TRUE(store_->due_orphans(999, 10).value().empty());
 }
 
+TEST_F(ClusterStoreTest, ANicknameIsClaimedByOneLiveNodeAtATime) {
+  EXPECT_EQ(store_->claim_nickname("ada", "a", 10s).value(), std::nullopt);
+  EXPECT_EQ(store_->claim_nickname("ada", "a", 10s).value(), std::nullopt);  // again: ours
+  EXPECT_EQ(store_->claim_nickname("ada", "b", 10s).value(), std::optional<std::string>("a"));
+  // A logout gives it back: b takes it at once; a's release of b's claim does nothing.
+  ASSERT_TRUE(store_->release_nickname("ada", "a"));
+  EXPECT_EQ(store_->claim_nickname("ada", "b", 10s).value(), std::nullopt);
+  ASSERT_TRUE(store_->release_nickname("ada", "a"));
+  EXPECT_EQ(store_->claim_nickname("ada", "a", 10s).value(), std::optional<std::string>("b"));
+  // A dead node's claim runs out unless renewed; a renewed one does not.
+  EXPECT_EQ(store_->claim_nickname("bob", "c", 50ms).value(), std::nullopt);
+  EXPECT_EQ(store_->claim_nickname("cy", "d", 50ms).value(), std::nullopt);
+  ASSERT_TRUE(store_->renew_nicknames("d", 10s));
+  std::this_thread::sleep_for(80ms);
+  EXPECT_EQ(store_->claim_nickname("bob", "a", 10s).value(), std::nullopt);  // taken over
+  EXPECT_EQ(store_->claim_nickname("cy", "a", 10s).value(), std::optional<std::string>("d"));
+  // A graceful stop, or a node's start, gives back all of its claims.
+  ASSERT_TRUE(store_->release_nicknames("d"));
+  EXPECT_EQ(store_->claim_nickname("cy", "a", 10s).value(), std::nullopt);
+  EXPECT_EQ(store_->claim_nickname("dee", "a", 10s).value(), std::nullopt);
+  ASSERT_TRUE(store_->register_node({"a", "127.0.0.1:7001", std::nullopt}));
+  EXPECT_EQ(store_->claim_nickname("dee", "b", 10s).value(), std::nullopt);
+}
+
+TEST_F(ClusterStoreTest, TheEndingKeptForOneNicknameIsReadByAnyNode) {
+  const MatchId match = new_match();
+  const std::string line = R"({"type":"match_abandoned","match":)" + std::to_string(match) + "}";
+  AppendRequest ended;
+  ended.match_id = match;
+  ended.expected_seq = 0;
+  ended.status = MatchStatus::Abandoned;
+  ended.keep_endings.push_back(UnseenEnding{"ada", match, line});
+  std::vector<AppendRequest> batch{ended};
+  for (auto& r : store_->append_batch(batch)) ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(store_->unseen_ending_of("ada").value(), (UnseenEnding{"ada", match, line}));
+  EXPECT_EQ(store_->unseen_ending_of("bob").value(), std::nullopt);
+  AppendRequest told;
+  told.match_id = match;
+  told.delivered_endings.push_back("ada");
+  std::vector<AppendRequest> delivery{told};
+  for (auto& r : store_->append_batch(delivery)) ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(store_->unseen_ending_of("ada").value(), std::nullopt);
+}
+
 TEST_F(ClusterStoreTest, NodesAreFoundByName) {
   ASSERT_TRUE(store_->register_node({"a", "127.0.0.1:7001", "ws://127.0.0.1:8001/ws"}));
   ASSERT_TRUE(store_->register_node({"b", "127.0.0.1:7002", std::nullopt}));

@@ -1,0 +1,59 @@
+// A nickname is logged in on one node of the cluster at a time (docs/cluster.md):
+// a claim row per logged-in nickname, renewed with the node's leases, run out
+// when the node dies.
+#include "eryantis/util/expected.hpp"
+#include "pg_impl.hpp"
+
+namespace eryantis::store {
+
+Result<std::optional<std::string>> PgStore::claim_nickname(std::string_view nickname,
+                                                           std::string_view node,
+                                                           std::chrono::milliseconds ttl) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // A claim released between the two statements is tried again (twice at most:
+  // the second insert then finds the row gone or another holder).
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto claimed = impl_->conn.query(
+        "INSERT INTO nicknames (nickname, node, expires_at) "
+        "VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond') "
+        "ON CONFLICT (nickname) DO UPDATE SET node = excluded.node, "
+        "expires_at = excluded.expires_at "
+        "WHERE nicknames.node = excluded.node OR nicknames.expires_at <= clock_timestamp() "
+        "RETURNING nickname",
+        pg::Params().add(nickname).add(node).add(static_cast<std::int64_t>(ttl.count())));
+    if (!claimed) return util::forward_error(claimed);
+    if (!claimed->empty()) return std::optional<std::string>{};
+    auto holder = impl_->conn.query("SELECT node FROM nicknames WHERE nickname = $1",
+                                    pg::Params().add(nickname));
+    if (!holder) return util::forward_error(holder);
+    if (!holder->empty()) return std::optional<std::string>(std::string(holder->text(0, 0)));
+  }
+  return fail(StoreCode::Busy, "the nickname's claim changed hands twice meanwhile; try again");
+}
+
+Result<void> PgStore::renew_nicknames(std::string_view node, std::chrono::milliseconds ttl) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto renewed = impl_->conn.query(
+      "UPDATE nicknames SET expires_at = clock_timestamp() + $2::bigint * interval '1 millisecond' "
+      "WHERE node = $1",
+      pg::Params().add(node).add(static_cast<std::int64_t>(ttl.count())));
+  if (!renewed) return util::forward_error(renewed);
+  return {};
+}
+
+Result<void> PgStore::release_nickname(std::string_view nickname, std::string_view node) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto deleted = impl_->conn.query("DELETE FROM nicknames WHERE nickname = $1 AND node = $2",
+                                   pg::Params().add(nickname).add(node));
+  if (!deleted) return util::forward_error(deleted);
+  return {};
+}
+
+Result<void> PgStore::release_nicknames(std::string_view node) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto deleted = impl_->conn.query("DELETE FROM nicknames WHERE node = $1", pg::Params().add(node));
+  if (!deleted) return util::forward_error(deleted);
+  return {};
+}
+
+}  // namespace eryantis::store
