@@ -33,7 +33,7 @@
 # Environment: BUILD (build folder, default build-release), DURATION (s, default 20), WARMUP (s,
 # default 3), REPEAT (default 3), MATCHES (p, t; default 1000), F_MATCHES (default 1000), F_LEASES
 # (default "3000 1000"), F_SETTLE (s, default 5), F_RATE (f's --target-rate, default 0 = full
-# speed), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default docs/cluster.md; "" = do
+# speed), PERF_F (f: a folder for perf profiles of b and c after the kill), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default docs/cluster.md; "" = do
 # not write it), ERYANTIS_PG_BIN (PostgreSQL's bin folder). Durability is the default
 # (durability = "full": synchronous=FULL on SQLite, a committed transaction on PostgreSQL with
 # its defaults, fsync on). Results are printed as tables and written between the markers
@@ -327,6 +327,10 @@ out = {
     "redirects": bot.get("redirects", nan), "reconnects": bot.get("reconnects", nan),
     "unexpected_errors": bot.get("unexpected_errors", nan), "errors": bot.get("errors", {}),
 }
+c0, c1 = [int(x) for x in sys.argv[7].split()], [int(x) for x in sys.argv[8].split()]
+out.update({"cpu_nodes_ms": c1[0] - c0[0], "cpu_pg_ms": c1[1] - c0[1], "cpu_bots_ms": c1[2] - c0[2],
+            "cpu_wall_ms": c1[3],
+            "adoptions_per_s": len(adopted) * 1000 / (max(adopted) - min(adopted)) if len(adopted) > 1 and max(adopted) > min(adopted) else nan})
 json.dump(out, open(f"{work}/{name}.json", "w"))
 print(json.dumps(out), file=sys.stderr)
 EOF
@@ -359,7 +363,20 @@ f_run() { # lease_ms name seed
   on_a=$(pg_sql "$name" "SELECT count(*) FROM leases WHERE node = 'a' AND expires_at > now()")
   echo "$name $(loadavg)" >>"$WORK/load.txt"
   COMMANDS+=("kill -9 <node a>   # $F_SETTLE s after b and c started")
-  local t_kill a_addr="127.0.0.1:${TCP_PORT[a]}"
+  local t_kill a_addr="127.0.0.1:${TCP_PORT[a]}" cpu0 cpu1
+  # Who had the CPU between the kill and the last match playing again: the nodes adopting,
+  # PostgreSQL, the bots (reconnecting, and playing the matches already back).
+  cpu0="$(nodes_cpu_ms b c) $(pg_cpu_ms) $(cpu_ms "$BOT_PID")"
+  # PERF_F=<folder>: call-graph profiles of b and c from the kill until every match played
+  # again (perf report -i <folder>/<run>-b.data).
+  local perf_pids=()
+  if [ -n "${PERF_F:-}" ]; then
+    mkdir -p "$PERF_F"
+    for n in b c; do
+      perf record -q -F 999 -g -p "${NODE_PID[$n]}" -o "$PERF_F/$name-$n.data" 2>/dev/null &
+      perf_pids+=($!)
+    done
+  fi
   t_kill=$(date +%s%3N)
   kill -9 "${NODE_PID[a]}"
   wait "${NODE_PID[a]}" 2>/dev/null || true
@@ -374,13 +391,15 @@ f_run() { # lease_ms name seed
     if ((polls++ % 4 == 0)); then pg_sql "$name" "SELECT id FROM matches WHERE status = 'finished'" >"$WORK/$name.finished"; fi
     sleep 0.5
   done
+  for n in "${perf_pids[@]}"; do kill -INT "$n" 2>/dev/null || true; wait "$n" 2>/dev/null || true; done
+  cpu1="$(nodes_cpu_ms b c) $(pg_cpu_ms) $(cpu_ms "$BOT_PID") $(($(date +%s%3N) - t_kill))"
   kill -TERM "$BOT_PID" 2>/dev/null || true
   wait "$BOT_PID" 2>/dev/null || true
   BOT_PID=""
   pg_sql "$name" "SELECT id FROM matches WHERE status = 'finished'" >"$WORK/$name.finished"
   stop_node b
   stop_node c
-  python3 "$WORK/f_status.py" final "$WORK" "$name" "$t_kill" "$a_addr" "$on_a"
+  python3 "$WORK/f_status.py" final "$WORK" "$name" "$t_kill" "$a_addr" "$on_a" "$cpu0" "$cpu1"
 }
 
 MAX_OF() { # prefix key: the largest value over the runs
@@ -477,6 +496,8 @@ for s in "${SCENARIOS[@]}"; do
           "$(median "$p" recovery_p50_ms) / $(median "$p" recovery_p99_ms); $(median "$p" gap_p50_ms) / $(median "$p" gap_p99_ms)" ""
         row "f ($lease)" "where the time goes (ms after the kill): first adoption (a's lease ran out) / last adoption (b and c's logs)" "" \
           "$(median "$p" first_adoption_ms) / $(median "$p" last_adoption_ms)" ""
+        row "f ($lease)" "adoptions/s (b and c together); CPU from the kill until the last match played again (ms): b + c / PostgreSQL / bots, over (ms) of wall time" "" \
+          "$(median "$p" adoptions_per_s); $(median "$p" cpu_nodes_ms) / $(median "$p" cpu_pg_ms) / $(median "$p" cpu_bots_ms) over $(median "$p" cpu_wall_ms)" ""
         row "f ($lease)" "adoptions by b and c; of which lost again to an expired fresh lease (\"no longer serves it\")" "0 lost" \
           "$(median "$p" adopted); $(median "$p" dropped_after_adoption)" "$(verdict "$(MAX_OF "$p" dropped_after_adoption)" "==" 0)"
         row "f ($lease)" "bots: redirects; reconnects (per kill, medians)" "" \
