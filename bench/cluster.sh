@@ -27,14 +27,19 @@
 #    for every match a acknowledged a command of in the last 2 s before the kill (and that did
 #    not finish before it), the first acknowledgement after the kill; the maximum over the
 #    matches is the failover time. With the nodes' logs: kill -> first and last adoption (the
-#    lease's remaining time, then the adoptions one after another on the writers). Per lease_ms
-#    of F_LEASES (default "3000 1000"), REPEAT kills, median and max.
+#    lease's remaining time, then the adoptions one after another on the writers), the nodes
+#    that lost a lease they had just taken, and the CPU of b + c, PostgreSQL and the bots from
+#    the kill until the last match played again. Per lease_ms of F_LEASES (default
+#    "3000 1000"), REPEAT kills, median and max; a kill whose matches were never all seated on a
+#    (a lost its own fresh leases: seen with lease_ms 1000 on a loaded machine) is counted, not
+#    measured.
 #
 # Environment: BUILD (build folder, default build-release), DURATION (s, default 20), WARMUP (s,
 # default 3), REPEAT (default 3), MATCHES (p, t; default 1000), F_MATCHES (default 1000), F_LEASES
 # (default "3000 1000"), F_SETTLE (s, default 5), F_RATE (f's --target-rate, default 0 = full
-# speed), PERF_F (f: a folder for perf profiles of b and c after the kill), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default docs/cluster.md; "" = do
-# not write it), ERYANTIS_PG_BIN (PostgreSQL's bin folder). Durability is the default
+# speed), PERF_F (f: a folder for perf profiles of b and c after the kill), SKIP_BUILD (1 = use
+# the binaries already in BUILD), DOC (default docs/cluster.md; "" = do not write it),
+# ERYANTIS_PG_BIN (PostgreSQL's bin folder). Durability is the default
 # (durability = "full": synchronous=FULL on SQLite, a committed transaction on PostgreSQL with
 # its defaults, fsync on). Results are printed as tables and written between the markers
 # "cluster.sh results" of docs/cluster.md, with the exact commands.
