@@ -82,36 +82,10 @@ trap cleanup EXIT
 
 ROWS=()     # "scenario|metric|goal|measured|verdict"
 COMMANDS=() # exact commands run
+# row, median, ratio, verdict, cpu_ms, run_bot, results_table, write_results...
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 
-row() { ROWS+=("$1|$2|$3|$4|$5"); }
-median() { # run-name-prefix key: the median over $WORK/<prefix>-<i>.json
-  python3 - "$WORK" "$1" "$2" <<'EOF'
-import glob, json, statistics, sys
-work, prefix, key = sys.argv[1:]
-vals = []
-for f in sorted(glob.glob(f"{work}/{prefix}-[0-9]*.json")):
-    lines = open(f).read().strip().splitlines()
-    if lines:
-        vals.append(float(json.loads(lines[-1])[key]))
-m = statistics.median(vals) if vals else float("nan")
-print("nan" if m != m else f"{m:.0f}" if m == int(m) or abs(m) >= 1000 else f"{m:.1f}" if abs(m) >= 10 else f"{m:.2f}")
-EOF
-}
-median_rss() { # prefix: MiB
-  cat "$WORK/$1"-[0-9]*.rss | sort -n | awk '{a[NR]=$1} END{printf "%d", a[int((NR+1)/2)]/1024}'
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", (b > 0 ? a/b : 0)}'; }
-verdict() { # value op goal
-  if awk -v v="$1" -v g="$3" "BEGIN{exit !(v $2 g)}"; then echo met; else echo "**missed**"; fi
-}
-json_field() { # file key
-  python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); v=d
-for k in sys.argv[2].split("."): v=v[k]
-print(json.dumps(v) if isinstance(v,(dict,list)) else v)' "$1" "$2"
-}
-cpu_ms() { # pid: user + system CPU time so far (ms), from /proc/PID/stat
-  awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15) * 1000 / hz}' "/proc/$1/stat" 2>/dev/null || echo 0
-}
 rss_kib() {
   if [ ! -r "/proc/$1/status" ]; then
     echo "the server (pid $1) is gone; its log:" >&2
@@ -133,7 +107,6 @@ start_server_without_metrics() { # db: the same server with [metrics] enabled = 
 start_web_server() { # db: the same server, its web listener on WEB_PORT (w)
   launch "$PORT" "$SERVER --config $ROOT/config/eryantis.toml --port $PORT --web-port $WEB_PORT --db $1 --log-level warn"
 }
-loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 start_floor() { # db transcript
   launch "$FLOOR_PORT" "$FLOOR --port $FLOOR_PORT --db $1 --transcript $2"
 }
@@ -155,22 +128,6 @@ stop_server() {
   kill -TERM "$SERVER_PID" 2>/dev/null || true
   wait "$SERVER_PID" 2>/dev/null || true
   SERVER_PID=""
-}
-wait_for_line() { # file pattern timeout_s
-  local deadline=$((SECONDS + $3))
-  until grep -q "$2" "$1" 2>/dev/null; do
-    [ $SECONDS -ge $deadline ] && return 1
-    sleep 0.05
-  done
-}
-run_bot() { # name args...
-  local name=$1
-  shift
-  local cmd="$BOT --json --quiet $*"
-  COMMANDS+=("$cmd")
-  echo "== $name: $cmd" >&2
-  $cmd >"$WORK/$name.json" 2>"$WORK/$name.err" || true
-  tail -2 "$WORK/$name.err" >&2
 }
 
 # d's one restart: seat 5,000 matches on SERVER_BIN, kill -9 it 8 s later, start it again
@@ -265,7 +222,7 @@ PY
 # The machine, printed beside the results: figures only compare between machines
 # through these (and the ratios to the floor, measured in the same run).
 LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
-CPU_MODEL=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+CPU_MODEL=$(cpu_model)
 FOLD="not built (Google Benchmark missing)"
 if [ -x "$BUILD/bench/eryantis-bench" ]; then
   FOLD=$("$BUILD/bench/eryantis-bench" --benchmark_filter='^BM_Fold2pSimple$' --benchmark_format=json 2>/dev/null |
@@ -447,13 +404,7 @@ for s in "${SCENARIOS[@]}"; do
   esac
 done
 
-TABLE="| scenario | metric | goal | measured | |
-|---|---|---|---|---|"
-for r in "${ROWS[@]}"; do
-  IFS='|' read -r a b c d e <<<"$r"
-  TABLE+="
-| $a | $b | $c | $d | $e |"
-done
+TABLE=$(results_table)
 echo
 echo "Machine: $MACHINE; load average $LOAD_START at the start, $(cut -d' ' -f1 /proc/loadavg) now"
 echo
@@ -473,15 +424,6 @@ if [ -n "$DOC" ]; then
     echo '```'
     echo "<!-- load.sh results end -->"
   } >"$WORK/results.md"
-  if [ -f "$DOC" ] && grep -q "load.sh results begin" "$DOC"; then
-    python3 - "$DOC" "$WORK/results.md" <<'EOF'
-import re, sys
-doc, new = open(sys.argv[1]).read(), open(sys.argv[2]).read().rstrip("\n")
-doc = re.sub(r"<!-- load.sh results begin -->.*?<!-- load.sh results end -->", lambda _: new, doc, flags=re.S)
-open(sys.argv[1], "w").write(doc)
-EOF
-  else
-    { echo "# Performance"; echo; cat "$WORK/results.md"; } >"$DOC"
-  fi
-  echo "results written to $DOC" >&2
+  [ -f "$DOC" ] || echo "# Performance" >"$DOC"
+  write_results "$DOC" load.sh "$WORK/results.md"
 fi

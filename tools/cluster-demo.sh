@@ -40,15 +40,13 @@ if [[ "$BOTS" -gt 0 && ! -x "$BOT" ]]; then
   echo "cluster-demo: no $BOT: build it first (cmake --build $BUILD --target eryantis-bot)" >&2
   exit 2
 fi
-PG_BIN="${ERYANTIS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}"
-if [[ -z "$PG_BIN" || ! -x "$PG_BIN/postgres" ]]; then
-  echo "cluster-demo: PostgreSQL is not installed (apt-get install postgresql, or set ERYANTIS_PG_BIN)" >&2
-  exit 2
-fi
+# The throwaway PostgreSQL: free_port, AS_USER, pg_find_bin, pg_start, pg_stop.
+# shellcheck source=bench/lib-postgres.sh
+source "$(dirname "$0")/../bench/lib-postgres.sh"
+pg_find_bin || { echo "cluster-demo: no PostgreSQL" >&2; exit 2; }
 
 # --- everything started is stopped, everything made is removed ------------------
 WORK="$(mktemp -d /tmp/eryantis-cluster-XXXXXX)"
-PG_PID=""
 NODE_PIDS=()
 BOT_PIDS=()
 cleanup() {
@@ -62,12 +60,7 @@ cleanup() {
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   done
-  if [[ -n "$PG_PID" ]]; then
-    kill -INT "$PG_PID" 2>/dev/null || true
-    for _ in $(seq 100); do kill -0 "$PG_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$PG_PID" 2>/dev/null || true
-    wait "$PG_PID" 2>/dev/null || true
-  fi
+  pg_stop
   if [[ "$KEEP_LOGS" -eq 1 ]]; then
     local logs
     logs="$(mktemp -d /tmp/eryantis-cluster-logs-XXXXXX)"
@@ -82,21 +75,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# A port nobody listens on now (the kernel's pick for port 0).
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# The prefix that runs a program unprivileged: setpriv as `nobody` when root. A
-# prefix, not a function, so that `... &` gives the program's own pid in $! (a
-# function in the background is a subshell). --pdeathsig: the program dies with
-# this script even if it is SIGKILLed.
-if [[ "$(id -u)" -eq 0 ]]; then
-  AS_USER=(/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --pdeathsig=SIGQUIT --)
-else
-  AS_USER=(/usr/bin/setpriv --pdeathsig=SIGQUIT --)
-fi
-
 # Waits up to $2 seconds for $1 to contain $3; fails when process $4 died.
 wait_for_line() {
   local file="$1" seconds="$2" text="$3" pid="$4"
@@ -109,32 +87,8 @@ wait_for_line() {
 }
 
 # --- PostgreSQL -----------------------------------------------------------------
-PG_DIR="$WORK/pg"
-mkdir -p "$PG_DIR"
-if [[ "$(id -u)" -eq 0 ]]; then
-  chmod 711 "$WORK"  # nobody must reach $PG_DIR, not read the rest
-  chown 65534:65534 "$PG_DIR"
-fi
-chmod 700 "$PG_DIR"
-echo "cluster-demo: initdb into $PG_DIR (PostgreSQL from $PG_BIN)"
-if ! "${AS_USER[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U eryantis -E UTF8 --locale=C \
-    --no-sync > "$WORK/initdb.log" 2>&1; then
-  cat "$WORK/initdb.log" >&2
-  exit 1
-fi
-PG_PORT="$(free_port)"
-# Only the Unix socket in $PG_DIR (listen_addresses empty): nothing else can reach it.
-"${AS_USER[@]}" "$PG_BIN/postgres" -D "$PG_DIR/data" -k "$PG_DIR" -p "$PG_PORT" \
-  -c listen_addresses= -c max_connections=100 > "$WORK/postgres.log" 2>&1 &
-PG_PID=$!
-for _ in $(seq 300); do
-  "$PG_BIN/pg_isready" -q -h "$PG_DIR" -p "$PG_PORT" && break
-  kill -0 "$PG_PID" 2>/dev/null || { cat "$WORK/postgres.log" >&2; exit 1; }
-  sleep 0.1
-done
-"$PG_BIN/pg_isready" -q -h "$PG_DIR" -p "$PG_PORT" ||
-  { echo "cluster-demo: PostgreSQL did not come up in 30 s" >&2; cat "$WORK/postgres.log" >&2; exit 1; }
-PG_URI="postgresql://eryantis@/postgres?host=$PG_DIR&port=$PG_PORT"
+echo "cluster-demo: initdb into $WORK/pg (PostgreSQL from $PG_BIN)"
+pg_start "$WORK" || exit 1
 echo "cluster-demo: PostgreSQL ready on $PG_URI"
 
 # --- the three nodes ------------------------------------------------------------

@@ -133,7 +133,8 @@ void ClusterNode::seat_of(const std::string& nickname, SeatDone done) {
 }
 
 void ClusterNode::renew(std::vector<store::HeldLease> held, RenewDone done) {
-  committer_.run_on_writer(
+  // Ahead of the look-ups waiting: behind a crowd of adoptions it came too late.
+  committer_.run_on_writer_first(
       [this, held = std::move(held), done = std::move(done)](store::EventStore& db) {
         store::PgStore* pg = as_pg(db);
         store::Result<std::vector<store::MatchId>> lost =

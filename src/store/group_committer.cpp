@@ -58,6 +58,13 @@ void GroupCommitter::run_on_writer(Job job) {
   work_ready_.notify_one();
 }
 
+void GroupCommitter::run_on_writer_first(Job job) {
+  std::lock_guard lock(mutex_);
+  if (stopping_) return;
+  first_jobs_.push_back(std::move(job));
+  work_ready_.notify_one();
+}
+
 std::size_t GroupCommitter::deliver_completions() {
   std::vector<Completed> ready;
   std::vector<std::function<void()>> jobs_done;
@@ -128,8 +135,11 @@ void GroupCommitter::run_writer() {
     batch.clear();
     {
       std::unique_lock lock(mutex_);
-      work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty() || !jobs_.empty(); });
-      if (queue_.empty() && jobs_.empty()) return;  // stopping, and everything is committed
+      work_ready_.wait(lock, [&] {
+        return stopping_ || !queue_.empty() || !jobs_.empty() || !first_jobs_.empty();
+      });
+      if (queue_.empty() && jobs_.empty() && first_jobs_.empty())
+        return;  // stopping, and everything is committed
       jobs.swap(jobs_);
       // Whatever queued while the previous commit ran becomes this batch.
       while (!queue_.empty() && batch.size() < options_.max_batch) {
@@ -137,19 +147,31 @@ void GroupCommitter::run_writer() {
         queue_.pop_front();
       }
     }
-    if (!jobs.empty()) {
-      std::vector<std::function<void()>> done;
-      for (Job& job : jobs) done.push_back(job(*store_));
-      jobs.clear();
+    // The jobs taken, one at a time, each delivered as soon as it ran (the loop
+    // serves an adopted match without waiting for the other adoptions), and a
+    // run_on_writer_first job as soon as the running one is done.
+    for (;;) {
+      Job job;
       {
         std::lock_guard lock(mutex_);
-        for (auto& d : done) jobs_done_.push_back(std::move(d));
+        if (!first_jobs_.empty()) {
+          job = std::move(first_jobs_.front());
+          first_jobs_.pop_front();
+        }
       }
-      if (batch.empty()) {
-        notify_();
-        continue;
+      if (!job) {
+        if (jobs.empty()) break;
+        job = std::move(jobs.front());
+        jobs.pop_front();
       }
+      std::function<void()> done = job(*store_);
+      {
+        std::lock_guard lock(mutex_);
+        jobs_done_.push_back(std::move(done));
+      }
+      notify_();
     }
+    if (batch.empty()) continue;
     requests.clear();
     for (Pending& pending : batch) requests.push_back(std::move(pending.request));
     auto results = degraded() ? refuse_degraded(requests.size()) : store_->append_batch(requests);

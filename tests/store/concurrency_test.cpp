@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <future>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -218,6 +219,45 @@ TEST(GroupCommitTest, AConflictFailsOnlyItsOwnRequest) {
   Store check = testing::open_store(path);
   EXPECT_EQ(check.last_seq(a).value(), 3);
   EXPECT_EQ(check.last_seq(b).value(), 3);
+}
+
+// A lease renewal (run_on_writer_first) overtakes the look-ups waiting on the
+// writer, and every job's completion is ready as soon as it ran.
+TEST(GroupCommitTest, AJobRunFirstOvertakesTheWaitingJobs) {
+  TempDir dir;
+  CompletionLoop loop;
+  auto committer = GroupCommitter::start(dir.file("eryantis.db"), {}, loop.notify());
+  ASSERT_TRUE(committer);
+  std::mutex mutex;
+  std::vector<std::string> ran;
+  std::vector<std::string> delivered;
+  auto job = [&](std::string name) {
+    return [&, name](EventStore&) {
+      std::lock_guard lock(mutex);
+      ran.push_back(name);
+      return std::function<void()>([&, name] { delivered.push_back(name); });
+    };
+  };
+  // The writer is held inside a first job while the others queue.
+  std::promise<void> started, release;
+  std::shared_future<void> go = release.get_future().share();
+  (*committer)->run_on_writer([&, go](EventStore&) {
+    started.set_value();
+    go.wait();
+    std::lock_guard lock(mutex);
+    ran.push_back("busy");
+    return std::function<void()>([&] { delivered.push_back("busy"); });
+  });
+  started.get_future().wait();
+  (*committer)->run_on_writer(job("lookup 1"));
+  (*committer)->run_on_writer(job("lookup 2"));
+  (*committer)->run_on_writer_first(job("renewal"));
+  release.set_value();
+  (*committer)->stop();  // runs what was queued, then returns
+  (*committer)->deliver_completions();
+  const std::vector<std::string> expected{"busy", "renewal", "lookup 1", "lookup 2"};
+  EXPECT_EQ(ran, expected);
+  EXPECT_EQ(delivered, expected);
 }
 
 }  // namespace
