@@ -109,7 +109,7 @@ std::string commands_to_json(std::span<const Command> commands) {
   std::string text;
   // ~40-110 bytes per command (a Jester swap is the longest): one growth at most.
   text.reserve(2 + 64 * commands.size());
-  detail::StringSink sink{text};
+  StringSink sink{text};
   detail::JsonWriter writer(sink);
   JsonOut out(writer, {.sparse_students = true});
   writer.StartArray();
@@ -119,6 +119,7 @@ std::string commands_to_json(std::span<const Command> commands) {
     writer.EndObject();
   }
   writer.EndArray();
+  sink.finish();
   return text;
 }
 

@@ -31,13 +31,6 @@ using rules::fields::Key;
 // and a compaction pass: ~2x the work, an ostringstream and two copies. The
 // bytes are the same: rapidjson's Writer is what cereal's PrettyWriter extends.)
 
-// A rapidjson output stream appending to a std::string.
-struct StringSink {
-  using Ch = char;
-  std::string& out;
-  void Put(char c) { out.push_back(c); }
-  void Flush() {}
-};
 using JsonWriter = rapidjson::Writer<StringSink>;
 
 class JsonOut {
@@ -132,6 +125,7 @@ std::string write_json(JsonOut::Config config, F&& body, std::size_t expected_by
   JsonOut out(writer, config);
   body(out);
   writer.EndObject();
+  sink.finish();
   return text;
 }
 

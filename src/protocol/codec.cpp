@@ -327,22 +327,17 @@ std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
 
 // ---------------------------------------------------------------------------
 
-namespace {
 // rapidjson output straight into a std::string reserved once: a StringBuffer starts
 // at 256 bytes and grows by half (4 reallocations for an 800-byte event line).
-struct StringSink {
-  using Ch = char;
-  std::string* out;
-  void Put(char c) { out->push_back(c); }
-  void Flush() {}
-};
-}  // namespace
-
 struct JsonLine::Impl {
-  Impl() { text.reserve(1024); }
-  std::string text;
-  StringSink sink{&text};
-  rapidjson::Writer<StringSink> writer{sink};
+  static std::string reserved(std::size_t bytes) {
+    std::string s;
+    s.reserve(bytes);
+    return s;
+  }
+  std::string text = reserved(1024);  // before the sink, which takes its capacity
+  codec::StringSink sink{text};
+  rapidjson::Writer<codec::StringSink> writer{sink};
   bool closed = false;
 };
 
@@ -389,12 +384,13 @@ JsonLine& JsonLine::raw_field(std::string_view key, std::string_view json) {
   // appended in one piece (rapidjson copies a raw value one Put per byte, and
   // views and legal lists run to kilobytes).
   impl_->writer.RawValue(json.data(), 0, rapidjson::kObjectType);
-  impl_->text.append(json);
+  impl_->sink.append(json);
   return *this;
 }
 std::string JsonLine::str() & {
   if (!impl_->closed) {
     impl_->writer.EndObject();
+    impl_->sink.finish();
     impl_->closed = true;
   }
   return impl_->text;
@@ -402,6 +398,7 @@ std::string JsonLine::str() & {
 std::string JsonLine::str() && {
   if (!impl_->closed) {
     impl_->writer.EndObject();
+    impl_->sink.finish();
     impl_->closed = true;
   }
   return std::move(impl_->text);

@@ -532,7 +532,7 @@ Room& Server::load(RestoredMatch m) {
   room->status = m.status;
   room->deadline = m.deadline;
   room->lobby_since_ms = clock_();
-  room->recent_commands.assign(m.recent_commands.begin(), m.recent_commands.end());
+  room->recent_commands.assign(m.recent_commands);
   for (const store::SeatRecord& r : m.seats) {
     if (r.seat < 0 || r.seat >= rules::kMaxPlayers) continue;
     std::optional<ai::Level> computer;

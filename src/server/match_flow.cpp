@@ -107,15 +107,15 @@ void Server::play(Room& room, ConnectionId conn, const std::string& id, const pr
   std::optional<std::string> command_id;
   if (m.command_id) command_id = std::to_string(s->seat) + ":" + *m.command_id;
   if (command_id)
-    for (const auto& [cid, seq] : room.recent_commands)
-      if (cid == *command_id) {  // a retry of an accepted command: the same answer again
-        send(conn, protocol::JsonLine("ack", id)
-                       .field("match", room.id)
-                       .field("seq", seq)
-                       .field("replayed", true)
-                       .str());
-        return;
-      }
+    if (std::optional<store::Seq> seq = room.recent_commands.find(*command_id)) {
+      // A retry of an accepted command: the same answer again.
+      send(conn, protocol::JsonLine("ack", id)
+                     .field("match", room.id)
+                     .field("seq", *seq)
+                     .field("replayed", true)
+                     .str());
+      return;
+    }
   if (m.expected_seq && *m.expected_seq != room.seq) {
     send_error(conn, id, error_code_name(ErrorCode::StaleSeq),
                "the match is at seq " + std::to_string(room.seq) + ", not " +
@@ -201,11 +201,7 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
             room->seq = done->last_seq;
             room->deadline = Deadline{};
             if (status) room->status = *status;
-            if (command_id) {
-              room->recent_commands.emplace_back(*command_id, room->seq);
-              if (room->recent_commands.size() > kRecentCommands)
-                room->recent_commands.erase(room->recent_commands.begin());
-            }
+            if (command_id) room->recent_commands.remember(*command_id, room->seq);
             ++stats_.commands_accepted;
             // One fingerprint of the public state serves the ack and every update.
             const std::string view_hash =

@@ -15,6 +15,7 @@
 #include "eryantis/rules/state.hpp"
 #include "eryantis/server/connection.hpp"
 #include "eryantis/server/persistence.hpp"
+#include "eryantis/server/recent_commands.hpp"
 #include "eryantis/store/records.hpp"
 
 namespace eryantis::server {
@@ -71,9 +72,8 @@ struct Room {
   // and an idle match should cost little. Both stay short.
   // At most limits.max_queued_per_match.
   std::vector<WaitingRequest> waiting;
-  // Recently accepted client command ids and their seqs: a retry is answered with
-  // the original ack before the rules see it again.
-  std::vector<std::pair<std::string, store::Seq>> recent_commands;
+  // Recently accepted client command ids and their seqs.
+  RecentCommands recent_commands;
   // Who created it (add_computer / remove_computer are theirs); "" after a restart.
   std::string creator;
   std::array<ComputerTurn, rules::kMaxPlayers> computer_turns;
