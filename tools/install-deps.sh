@@ -9,6 +9,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libtomlplusplus-dev libcli11-dev
   libreadline-dev rapidjson-dev ccache
   prometheus-cpp-dev libsystemd-dev
+  # The allocator of the server, the floor and the bot (CMakeLists.txt: ERYANTIS_JEMALLOC).
+  libjemalloc-dev
   clang-16 libclang-rt-16-dev
   # The web listener (docs/web.md): WebSocket framing, SHA-1 for the handshake, and
   # llhttp's C sources (Debian ships them in node-llhttp).

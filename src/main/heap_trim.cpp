@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <cstring>
 
-#if defined(__GLIBC__)
+#if defined(ERYANTIS_JEMALLOC)
+#include <jemalloc/jemalloc.h>
+#elif defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
@@ -26,7 +28,12 @@ std::optional<std::size_t> anonymous_resident_bytes() {
 }
 
 void trim_allocator() {
-#if defined(__GLIBC__)
+#if defined(ERYANTIS_JEMALLOC)
+  // jemalloc gives dirty pages back by itself, but only after dirty_decay_ms
+  // (10 s): a purge of every arena does it now, as malloc_trim does for glibc.
+  static_assert(MALLCTL_ARENAS_ALL == 4096);
+  mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);
+#elif defined(__GLIBC__)
   malloc_trim(0);
 #endif
 }

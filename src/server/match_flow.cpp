@@ -242,7 +242,7 @@ void Server::broadcast_event(Room& room, const std::string& view_hash,
                            .field("hash", view_hash)
                            .raw_field("event", event_json)
                            .field("text", text)
-                           .raw_field("to_act", detail::to_act_json(st))
+                           .raw_field("to_act", to_act)
                            .str();
   common.pop_back();  // the closing '}'
   auto line_for = [&](ConnectionId conn, rules::Seat seat) {

@@ -6,27 +6,31 @@
 namespace eryantis::server {
 
 void RecentCommands::assign(std::span<const std::pair<std::string, store::Seq>> oldest_first) {
+  hashes_.clear();
   entries_.clear();
   oldest_ = 0;
   const std::size_t keep = std::min(kRecentCommands, oldest_first.size());
+  hashes_.reserve(keep);
   entries_.reserve(keep);
   for (const auto& [id, seq] : oldest_first.last(keep)) remember(id, seq);
 }
 
 void RecentCommands::remember(std::string command_id, store::Seq seq) {
-  Entry entry{std::hash<std::string_view>{}(command_id), seq, std::move(command_id)};
+  const std::size_t hash = std::hash<std::string_view>{}(command_id);
   if (entries_.size() < kRecentCommands) {
-    entries_.push_back(std::move(entry));
+    hashes_.push_back(hash);
+    entries_.emplace_back(std::move(command_id), seq);
     return;
   }
-  entries_[oldest_] = std::move(entry);
+  hashes_[oldest_] = hash;
+  entries_[oldest_] = {std::move(command_id), seq};
   oldest_ = (oldest_ + 1) % kRecentCommands;
 }
 
 std::optional<store::Seq> RecentCommands::find(std::string_view command_id) const {
   const std::size_t hash = std::hash<std::string_view>{}(command_id);
-  for (const Entry& e : entries_)
-    if (e.hash == hash && e.id == command_id) return e.seq;
+  for (std::size_t i = 0; i < hashes_.size(); ++i)
+    if (hashes_[i] == hash && entries_[i].first == command_id) return entries_[i].second;
   return std::nullopt;
 }
 

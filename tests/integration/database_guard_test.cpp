@@ -10,12 +10,14 @@
 #include <atomic>
 #include <filesystem>
 #include <latch>
+#include <string_view>
 #include <thread>
 
 #include "eryantis/store/sqlite.hpp"
 #include "eryantis/store/store.hpp"
 #include "fixture.hpp"
 #include "page_damage.hpp"
+#include "support/polling.hpp"
 
 namespace eryantis::integration {
 namespace {
@@ -167,10 +169,16 @@ TEST_F(DatabaseGuardTest, DamageFoundWhileServingDegradesTheServerOnce) {
   ASSERT_TRUE(pong);
   EXPECT_EQ(pong->type, "pong");
 
+  // The server's output is read by another thread: the line written before the
+  // first reply may reach the log after it.
+  constexpr std::string_view kDegraded = "degraded: the database is damaged";
+  EXPECT_TRUE(test::eventually(std::chrono::seconds(2), [&] {
+    return server_->log().find(kDegraded) != std::string::npos;
+  })) << server_->log_tail();
   const std::string log = server_->log();
   std::size_t critical = 0;
-  for (std::size_t at = log.find("degraded: the database is damaged"); at != std::string::npos;
-       at = log.find("degraded: the database is damaged", at + 1))
+  for (std::size_t at = log.find(kDegraded); at != std::string::npos;
+       at = log.find(kDegraded, at + 1))
     ++critical;
   EXPECT_EQ(critical, 1u) << log;
   client.reset();

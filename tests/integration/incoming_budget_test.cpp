@@ -61,8 +61,12 @@ TEST_F(IncomingBudgetTest, UnfinishedLinesStayWithinTheBudgetAndTheLongestAreCut
             << (peak_bytes >> 10) << " KiB, budget " << (kBudget >> 10) << " KiB\n";
   // A sanitizer keeps freed memory in quarantine (and shadows all of it): only
   // a plain build's resident size means something.
+  // The budget counts the buffers' capacities; the allocator rounds each up to its
+  // size class (jemalloc: at most 25 % above, 4 classes per doubling; a 60 KiB line
+  // takes 64 KiB), which no count of capacities sees. Without the cut, the hogs'
+  // 9.4 MiB would be more than twice the budget.
   if (!sanitizer_run()) {
-    EXPECT_LE(peak_bytes, base + kBudget);
+    EXPECT_LE(peak_bytes, base + kBudget + kBudget / 4);
   }
   const std::string log = server_->log();
   EXPECT_NE(log.find("bytes of an unfinished line, the most of all connections"), std::string::npos)

@@ -3,7 +3,7 @@
 //
 // Bursts (a thousand matches filling at once, each seat sent its full board)
 // allocate many short-lived buffers between long-lived objects; glibc keeps the
-// freed pages inside its arenas, so the server's resident size stays at the
+// freed pages inside its arenas (jemalloc for up to 10 s), so the server's resident size stays at the
 // burst's peak. A trim returns whole free pages (madvise): it took the resident
 // memory of 5,000 idle matches from ~60 MiB to ~27 MiB.
 //
@@ -22,7 +22,8 @@ namespace eryantis::app {
 // or nothing where that cannot be read.
 std::optional<std::size_t> anonymous_resident_bytes();
 
-// Hands the allocator's free pages back (glibc's malloc_trim; a no-op elsewhere).
+// Hands the allocator's free pages back (jemalloc's purge of every arena, or
+// glibc's malloc_trim; a no-op elsewhere).
 void trim_allocator();
 
 class HeapTrimmer {

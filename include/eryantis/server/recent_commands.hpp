@@ -29,13 +29,11 @@ class RecentCommands {
   std::size_t size() const { return entries_.size(); }
 
  private:
-  struct Entry {
-    std::size_t hash;
-    store::Seq seq;
-    std::string id;
-  };
-  std::vector<Entry> entries_;  // grows to kRecentCommands, then a ring
-  std::size_t oldest_ = 0;      // the next to overwrite once full
+  // The hashes apart from the ids: a check reads 64 hashes in 8 cache lines, not
+  // 64 strings spread over 3 KiB (1,000 matches' ids do not stay in the cache).
+  std::vector<std::size_t> hashes_;                          // grow to kRecentCommands, then a ring
+  std::vector<std::pair<std::string, store::Seq>> entries_;  // same index as hashes_
+  std::size_t oldest_ = 0;                                   // the next to overwrite once full
 };
 
 }  // namespace eryantis::server
