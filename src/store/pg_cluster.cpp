@@ -3,6 +3,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "eryantis/util/expected.hpp"
 #include "pg_impl.hpp"
@@ -121,6 +122,28 @@ Result<std::optional<MatchStatus>> PgStore::match_status(MatchId id) {
     return fail(StoreCode::Corrupt,
                 fmt::format("match {}: unknown status '{}'", id, rows->text(0, 0)));
   return std::optional<MatchStatus>(*status);
+}
+
+Result<std::vector<std::optional<MatchStatus>>> PgStore::match_statuses(
+    std::span<const MatchId> ids) {
+  std::vector<std::optional<MatchStatus>> out(ids.size());
+  if (ids.empty()) return out;
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query("SELECT id, status FROM matches WHERE id = ANY($1::bigint[])",
+                                pg::Params().add(detail::pg_id_array(ids)));
+  if (!rows) return util::forward_error(rows);
+  std::unordered_map<MatchId, MatchStatus> found;
+  for (int row = 0; row < rows->size(); ++row) {
+    const MatchId id = rows->integer(row, 0);
+    auto status = parse_status(rows->text(row, 1));
+    if (!status)
+      return fail(StoreCode::Corrupt,
+                  fmt::format("match {}: unknown status '{}'", id, rows->text(row, 1)));
+    found.emplace(id, *status);
+  }
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (auto it = found.find(ids[i]); it != found.end()) out[i] = it->second;
+  return out;
 }
 
 Result<std::vector<OpenMatch>> PgStore::open_matches(std::size_t limit) {
