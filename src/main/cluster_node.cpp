@@ -2,10 +2,9 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include <iterator>
 #include <span>
+#include <type_traits>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "eryantis/main/store_persistence.hpp"
 
@@ -158,69 +157,49 @@ void ClusterNode::new_match(NewMatchDone done) {
   });
 }
 
-void ClusterNode::locate(store::MatchId id, LocateDone done) {
-  {
-    std::lock_guard lock(locates_mutex_);
-    locates_.push_back(PendingLocate{id, std::move(done)});
-    if (drain_queued_) return;  // the queued drain takes it
-    drain_queued_ = true;
-  }
-  drain_locates();
+template <class Done, class Result>
+void ClusterNode::answer(Done& done, Result result) {
+  if (!done) return;  // a release: nobody waits
+  committer_.post(
+      [done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
 }
 
-void ClusterNode::drain_locates() {
-  // No waiting for company: the first look-up runs at once, and whatever queues
-  // while a batch runs makes the next one (Redis's and the appends' habit).
-  committer_.run_on_writer([this](store::EventStore& db) {
+template <class Request, class Run>
+void ClusterNode::drain(BatchQueue<Request>& queue, Run run) {
+  committer_.run_on_writer([this, &queue, run](store::EventStore& db) {
     bool more = false;
-    std::vector<PendingLocate> batch = take_locates(more);
+    const std::size_t limit = std::is_same_v<Request, PendingLocate> ? kLocateBatch : kLoginBatch;
+    std::vector<Request> batch = queue.take(limit, more);
     if (store::PgStore* pg = as_pg(db)) {
-      locate_batch(*pg, batch);
+      (this->*run)(*pg, batch);
     } else {
-      for (PendingLocate& pending : batch)
-        answer(pending, failed(not_postgresql().error().message));
+      for (Request& request : batch) {
+        if constexpr (std::is_same_v<Request, PendingLocate>) {
+          answer(request.done, failed(not_postgresql().error().message));
+        } else {
+          answer(request.done, not_postgresql());
+        }
+      }
     }
     // Behind the appends and jobs queued meanwhile: the next batch.
-    if (more) drain_locates();
+    if (more) drain(queue, run);
     return std::function<void()>();
   });
 }
 
-std::vector<ClusterNode::PendingLocate> ClusterNode::take_locates(bool& more) {
-  std::vector<PendingLocate> batch;
-  std::deque<PendingLocate> later;  // a second look-up of a match in the batch
-  std::unordered_set<store::MatchId> ids;
-  std::lock_guard lock(locates_mutex_);
-  while (!locates_.empty() && batch.size() < kLocateBatch) {
-    PendingLocate pending = std::move(locates_.front());
-    locates_.pop_front();
-    if (ids.insert(pending.id).second) {
-      batch.push_back(std::move(pending));
-    } else {
-      later.push_back(std::move(pending));
-    }
-  }
-  locates_.insert(locates_.begin(), std::make_move_iterator(later.begin()),
-                  std::make_move_iterator(later.end()));
-  more = !locates_.empty();
-  if (!more) drain_queued_ = false;
-  return batch;
-}
-
-void ClusterNode::answer(PendingLocate& pending, Located found) {
-  committer_.post([done = std::move(pending.done), found = std::move(found)]() mutable {
-    done(std::move(found));
-  });
+void ClusterNode::locate(store::MatchId id, LocateDone done) {
+  if (locates_.push(PendingLocate{id, std::move(done)}))
+    drain(locates_, &ClusterNode::locate_batch);
 }
 
 void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& batch) {
   // A statement of the batch failed: each look-up on its own, as before batches.
   auto one_at_a_time = [&](std::span<PendingLocate> rest) {
     for (PendingLocate& pending : rest)
-      answer(pending, locate_one(db, pending.id, ttl(), config_.node));
+      answer(pending.done, locate_one(db, pending.key, ttl(), config_.node));
   };
   std::vector<store::MatchId> ids;
-  for (const PendingLocate& pending : batch) ids.push_back(pending.id);
+  for (const PendingLocate& pending : batch) ids.push_back(pending.key);
   auto statuses = db.match_statuses(ids);
   if (!statuses) return one_at_a_time(batch);
 
@@ -232,12 +211,12 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
       open.push_back(std::move(batch[i]));
       open_status.push_back(*(*statuses)[i]);
     } else {
-      answer(batch[i], Located{});
+      answer(batch[i].done, Located{});
     }
   }
   if (open.empty()) return;
   ids.clear();
-  for (const PendingLocate& pending : open) ids.push_back(pending.id);
+  for (const PendingLocate& pending : open) ids.push_back(pending.key);
   auto leases = db.acquire_leases(ids, config_.node, ttl());
   if (!leases) return one_at_a_time(open);
 
@@ -245,7 +224,7 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
   std::vector<store::MatchId> held_elsewhere;
   for (std::size_t i = 0; i < open.size(); ++i)
     if (!(*leases)[i] && (*leases)[i].error().code == store::StoreCode::Conflict)
-      held_elsewhere.push_back(open[i].id);
+      held_elsewhere.push_back(open[i].key);
   std::unordered_map<store::MatchId, store::Lease> holders;
   if (!held_elsewhere.empty()) {
     auto rows = db.leases(held_elsewhere);
@@ -258,15 +237,15 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
   for (std::size_t i = 0; i < open.size(); ++i) {
     const auto& lease = (*leases)[i];
     if (lease) {
-      taken.push_back(open[i].id);
-      index.emplace(open[i].id, i);
+      taken.push_back(open[i].key);
+      index.emplace(open[i].key, i);
       continue;
     }
-    auto holder = holders.find(open[i].id);
+    auto holder = holders.find(open[i].key);
     if (lease.error().code != store::StoreCode::Conflict || holder == holders.end()) {
-      answer(open[i], failed(lease.error().message));
+      answer(open[i].done, failed(lease.error().message));
     } else {
-      answer(open[i], elsewhere(db, holder->second, nodes));
+      answer(open[i].done, elsewhere(db, holder->second, nodes));
     }
   }
   if (taken.empty()) return;
@@ -285,7 +264,7 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
                                   if (restored) {
                                     // The status read before the lease was taken, as one at a time.
                                     restored->status = open_status[i];
-                                    answer(open[i], adopted(epoch, std::move(*restored)));
+                                    answer(open[i].done, adopted(epoch, std::move(*restored)));
                                     return;
                                   }
                                   refused.push_back(store::HeldLease{id, epoch});
@@ -297,29 +276,33 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
       const std::size_t i = index.at(id);
       auto match = read_match(db, id, open_status[i]);
       if (match) {
-        answer(open[i], adopted((*leases)[i]->epoch, std::move(*match)));
+        answer(open[i].done, adopted((*leases)[i]->epoch, std::move(*match)));
         continue;
       }
       (void)db.release_lease(id, (*leases)[i]->fence());
-      answer(open[i], cannot_serve(id, match.error()));
+      answer(open[i].done, cannot_serve(id, match.error()));
     }
     return;
   }
   // A match that cannot be served is left alone: its lease given back (one
   // statement; a failure leaves it to run out), its look-up answered.
   (void)db.release_leases(config_.node, refused);
-  for (auto& [i, why] : refusals) answer(open[i], cannot_serve(open[i].id, why));
+  for (auto& [i, why] : refusals) answer(open[i].done, cannot_serve(open[i].key, why));
 }
 
 void ClusterNode::seat_of(const std::string& nickname, SeatDone done) {
-  committer_.run_on_writer([nickname, done = std::move(done)](store::EventStore& db) {
-    store::PgStore* pg = as_pg(db);
-    store::Result<std::optional<store::MatchId>> seat =
-        pg ? pg->unfinished_seat_of(nickname)
-           : store::Result<std::optional<store::MatchId>>(not_postgresql());
-    return std::function<void()>(
-        [done, seat = std::move(seat)]() mutable { done(std::move(seat)); });
-  });
+  if (seats_.push(PendingSeat{nickname, std::move(done)})) drain(seats_, &ClusterNode::seat_batch);
+}
+
+void ClusterNode::seat_batch(store::PgStore& db, std::vector<PendingSeat>& batch) {
+  std::vector<std::string> nicknames;
+  for (const PendingSeat& pending : batch) nicknames.push_back(pending.key);
+  auto seats = db.unfinished_seats_of(nicknames);
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    // The batch's statement failed: each on its own, as before batches.
+    answer(batch[i].done, seats ? store::Result<std::optional<store::MatchId>>((*seats)[i])
+                                : db.unfinished_seat_of(batch[i].key));
+  }
 }
 
 void ClusterNode::renew(std::vector<store::HeldLease> held, RenewDone done) {
@@ -382,22 +365,37 @@ void ClusterNode::due_orphans(std::int64_t due_before_ms, std::size_t limit, Orp
 }
 
 void ClusterNode::claim_nickname(const std::string& nickname, ClaimDone done) {
-  committer_.run_on_writer([this, nickname, done = std::move(done)](store::EventStore& db) {
-    store::PgStore* pg = as_pg(db);
-    store::Result<std::optional<std::string>> holder =
-        pg ? pg->claim_nickname(nickname, config_.node, ttl())
-           : store::Result<std::optional<std::string>>(not_postgresql());
-    return std::function<void()>(
-        [done, holder = std::move(holder)]() mutable { done(std::move(holder)); });
-  });
+  if (claims_.push(PendingClaim{nickname, std::move(done)}))
+    drain(claims_, &ClusterNode::claim_batch);
+}
+
+void ClusterNode::claim_batch(store::PgStore& db, std::vector<PendingClaim>& batch) {
+  // A batch holds each nickname once (BatchQueue), so releases and claims of
+  // different nicknames may run in any order.
+  std::vector<PendingClaim> claims;
+  for (PendingClaim& pending : batch) {
+    if (pending.done) {
+      claims.push_back(std::move(pending));
+    } else {
+      // A release that fails leaves the claim to run out after lease_ms.
+      (void)db.release_nickname(pending.key, config_.node);
+    }
+  }
+  if (claims.empty()) return;
+  std::vector<std::string> nicknames;
+  for (const PendingClaim& pending : claims) nicknames.push_back(pending.key);
+  auto claimed = db.claim_nicknames(nicknames, config_.node, ttl());
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    // The batch's statement failed: each on its own, as before batches.
+    answer(claims[i].done, claimed ? std::move((*claimed)[i])
+                                   : db.claim_nickname(claims[i].key, config_.node, ttl()));
+  }
 }
 
 void ClusterNode::release_nickname(const std::string& nickname) {
-  committer_.run_on_writer([this, nickname](store::EventStore& db) {
-    // A release that fails leaves the claim to run out after lease_ms.
-    if (store::PgStore* pg = as_pg(db)) (void)pg->release_nickname(nickname, config_.node);
-    return std::function<void()>();
-  });
+  // Through the claims' queue: a release and a later claim of one nickname reach
+  // the database in the order the loop asked for them.
+  if (claims_.push(PendingClaim{nickname, nullptr})) drain(claims_, &ClusterNode::claim_batch);
 }
 
 void ClusterNode::unseen_ending(const std::string& nickname, EndingDone done) {

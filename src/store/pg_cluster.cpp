@@ -112,6 +112,26 @@ Result<std::optional<MatchId>> PgStore::unfinished_seat_of(std::string_view nick
   return std::optional<MatchId>(rows->integer(0, 0));
 }
 
+Result<std::vector<std::optional<MatchId>>> PgStore::unfinished_seats_of(
+    std::span<const std::string> nicknames) {
+  std::vector<std::optional<MatchId>> out(nicknames.size());
+  if (nicknames.empty()) return out;
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT DISTINCT ON (s.nickname) s.nickname, s.match_id FROM seats s "
+      "JOIN matches m ON m.id = s.match_id WHERE s.nickname = ANY($1::text[]) AND "
+      "s.computer IS NULL AND m.status IN ('lobby', 'running') "
+      "ORDER BY s.nickname, s.match_id DESC",
+      pg::Params().add(detail::pg_text_array(nicknames)));
+  if (!rows) return util::forward_error(rows);
+  std::unordered_map<std::string, MatchId> found;
+  for (int row = 0; row < rows->size(); ++row)
+    found.emplace(std::string(rows->text(row, 0)), rows->integer(row, 1));
+  for (std::size_t i = 0; i < nicknames.size(); ++i)
+    if (auto it = found.find(nicknames[i]); it != found.end()) out[i] = it->second;
+  return out;
+}
+
 Result<std::optional<MatchStatus>> PgStore::match_status(MatchId id) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query("SELECT status FROM matches WHERE id = $1", pg::Params().add(id));

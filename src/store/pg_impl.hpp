@@ -28,6 +28,9 @@ class PgRows final : public FoldSource {
 // and `unnest($n::bigint[])`.
 std::string pg_id_array(std::span<const MatchId> ids);
 
+// '{"ada","bob"}': texts as one text[] parameter, each quoted and escaped.
+std::string pg_text_array(std::span<const std::string> texts);
+
 // The seats row whose columns start at `first`: seat, nickname,
 // resume_token_hash, tower_color, wizard, computer.
 SeatRecord pg_seat_row(const pg::Rows& rows, int row, int first, MatchId id);

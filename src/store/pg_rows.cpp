@@ -12,6 +12,20 @@ std::string pg_id_array(std::span<const MatchId> ids) {
   return out + "}";
 }
 
+std::string pg_text_array(std::span<const std::string> texts) {
+  std::string out = "{";
+  for (const std::string& text : texts) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    for (const char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
+
 SeatRecord pg_seat_row(const pg::Rows& rows, int row, int first, MatchId id) {
   SeatRecord seat;
   seat.match_id = id;

@@ -4,12 +4,11 @@
 // loop never waits on PostgreSQL; completions come back with the appends'.
 #include <chrono>
 #include <cstddef>
-#include <deque>
 #include <expected>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "eryantis/main/batch_queue.hpp"
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/server/cluster.hpp"
 #include "eryantis/store/group_committer.hpp"
@@ -26,6 +25,9 @@ class ClusterNode final : public server::Cluster {
   // (between two batches) from waiting behind all of them: 64 in-memory folds
   // take tens of ms, against a renewal every lease_ms / 3 (>= 333 ms).
   static constexpr std::size_t kLocateBatch = 64;
+  // The logins' look-ups (where a nickname's seat is; its claim): one statement
+  // or two per batch, no fold: a larger bound.
+  static constexpr std::size_t kLoginBatch = 256;
 
   // `committer` writes to PostgreSQL; both must outlive this object.
   ClusterNode(store::GroupCommitter& committer, const ClusterConfig& config);
@@ -45,24 +47,35 @@ class ClusterNode final : public server::Cluster {
 
  private:
   struct PendingLocate {
-    store::MatchId id = 0;
+    store::MatchId key = 0;  // the match
     LocateDone done;
   };
+  struct PendingSeat {
+    std::string key;  // the nickname
+    SeatDone done;
+  };
+  struct PendingClaim {
+    std::string key;  // the nickname
+    ClaimDone done;   // empty: a release (release_nickname), nobody waits
+  };
   std::chrono::milliseconds ttl() const { return std::chrono::milliseconds(config_.lease_ms); }
-  // Queues the job that drains the waiting look-ups, one batch per run.
-  void drain_locates();
-  // Up to kLocateBatch waiting look-ups, of distinct matches (writer thread);
-  // `more` tells whether some are left.
-  std::vector<PendingLocate> take_locates(bool& more);
-  // Answers a batch on the writer's connection, each look-up as soon as it is ready.
+  // Queues the job that takes `queue`'s waiting requests, one batch per run, and
+  // gives each batch to `run` on the writer's connection.
+  template <class Request, class Run>
+  void drain(BatchQueue<Request>& queue, Run run);
+  // Each request of a batch answered as soon as it is ready (writer thread).
   void locate_batch(store::PgStore& db, std::vector<PendingLocate>& batch);
-  void answer(PendingLocate& pending, server::Located found);
+  void seat_batch(store::PgStore& db, std::vector<PendingSeat>& batch);
+  void claim_batch(store::PgStore& db, std::vector<PendingClaim>& batch);
+  // Hands `result` to the request's callback on the loop thread, now.
+  template <class Done, class Result>
+  void answer(Done& done, Result result);
 
   store::GroupCommitter& committer_;
   ClusterConfig config_;
-  std::mutex locates_mutex_;           // the loop queues, the writer takes
-  std::deque<PendingLocate> locates_;  // waiting look-ups, oldest first
-  bool drain_queued_ = false;          // a drain job is queued or running
+  BatchQueue<PendingLocate> locates_;
+  BatchQueue<PendingSeat> seats_;
+  BatchQueue<PendingClaim> claims_;
 };
 
 // One unfinished match read back as the server takes it (the restart path's

@@ -142,6 +142,9 @@ class PgStore final : public EventStore {
   // The newest unfinished match where `nickname` holds a person's seat, if any:
   // where a resuming login belongs, whichever node created it.
   Result<std::optional<MatchId>> unfinished_seat_of(std::string_view nickname);
+  // unfinished_seat_of for many nicknames in one statement, in their order.
+  Result<std::vector<std::optional<MatchId>>> unfinished_seats_of(
+      std::span<const std::string> nicknames);
   Result<std::optional<MatchStatus>> match_status(MatchId id);
   // match_status of many matches in one statement, in the order of `ids`.
   Result<std::vector<std::optional<MatchStatus>>> match_statuses(std::span<const MatchId> ids);
@@ -174,6 +177,10 @@ class PgStore final : public EventStore {
   Result<std::optional<std::string>> claim_nickname(std::string_view nickname,
                                                     std::string_view node,
                                                     std::chrono::milliseconds ttl);
+  // claim_nickname for many nicknames (distinct) in ONE statement, plus one to
+  // name the holders of the rest: one answer per nickname, in their order.
+  Result<std::vector<Result<std::optional<std::string>>>> claim_nicknames(
+      std::span<const std::string> nicknames, std::string_view node, std::chrono::milliseconds ttl);
   // Extends every claim `node` holds (with its lease renewals).
   Result<void> renew_nicknames(std::string_view node, std::chrono::milliseconds ttl);
   // Gives up one claim (a logout) if `node` holds it.

@@ -115,7 +115,8 @@ TEST_F(ClusterStoreTest, ABatchedLoadReadsWhatOneAtATimeReads) {
     AppendRequest timer;
     timer.match_id = ids[i];
     timer.expected_seq = db.last_seq(ids[i]).value();
-    timer.deadline = DeadlineRecord{"turn_grace", 1, 1'700'000'000'000 + static_cast<std::int64_t>(i)};
+    timer.deadline =
+        DeadlineRecord{"turn_grace", 1, 1'700'000'000'000 + static_cast<std::int64_t>(i)};
     auto set = db.append_batch(std::span(&timer, 1));
     ASSERT_TRUE(set.front()) << set.front().error().message;
   }
@@ -244,6 +245,45 @@ TEST_F(ClusterStoreTest, ANicknameIsClaimedByOneLiveNodeAtATime) {
   EXPECT_EQ(store_->claim_nickname("dee", "a", 10s).value(), std::nullopt);
   ASSERT_TRUE(store_->register_node({"a", "127.0.0.1:7001", std::nullopt}));
   EXPECT_EQ(store_->claim_nickname("dee", "b", 10s).value(), std::nullopt);
+}
+
+TEST_F(ClusterStoreTest, ClaimNicknamesAnswersEachAsClaimNicknameWould) {
+  ASSERT_EQ(store_->claim_nickname("held", "b", 10s).value(), std::nullopt);  // b's, live
+  ASSERT_EQ(store_->claim_nickname("ours", "a", 10s).value(), std::nullopt);  // a's already
+  ASSERT_EQ(store_->claim_nickname("gone", "b", 1ms).value(), std::nullopt);  // b's, run out
+  std::this_thread::sleep_for(20ms);
+  // Quotes and backslashes survive the text[] parameter.
+  const std::vector<std::string> names = {"held", "free", "ours", "gone", R"(q"u\o)"};
+  auto claimed = store_->claim_nicknames(names, "a", 10s);
+  ASSERT_TRUE(claimed) << claimed.error().message;
+  ASSERT_EQ(claimed->size(), names.size());
+  EXPECT_EQ((*claimed)[0].value(), std::optional<std::string>("b"));
+  for (std::size_t i = 1; i < names.size(); ++i)
+    EXPECT_EQ((*claimed)[i].value(), std::nullopt) << names[i];
+  // Each is a's now: b cannot take them, and the live one stayed b's.
+  for (std::size_t i = 1; i < names.size(); ++i)
+    EXPECT_EQ(store_->claim_nickname(names[i], "b", 10s).value(), std::optional<std::string>("a"));
+  EXPECT_EQ(store_->claim_nickname("held", "b", 10s).value(), std::nullopt);
+  EXPECT_TRUE(store_->claim_nicknames({}, "a", 10s).value().empty());
+}
+
+TEST_F(ClusterStoreTest, UnfinishedSeatsOfManyNicknamesAreFoundInOneStatement) {
+  const MatchId done = new_match(MatchStatus::Finished);
+  const MatchId older = new_match(MatchStatus::Running);
+  const MatchId newer = new_match(MatchStatus::Lobby);
+  ASSERT_TRUE(store_->upsert_seat({done, 0, "ada", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat({older, 0, "bob", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat({newer, 1, "bob", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat({older, 1, "cy", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat(
+      {newer, 0, "computer-1", "", std::nullopt, std::nullopt, std::string("greedy")}));
+  const std::vector<std::string> names = {"ada", "bob", "cy", "computer-1", "nobody"};
+  auto seats = store_->unfinished_seats_of(names);
+  ASSERT_TRUE(seats) << seats.error().message;
+  ASSERT_EQ(seats->size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i)
+    EXPECT_EQ((*seats)[i], store_->unfinished_seat_of(names[i]).value()) << names[i];
+  EXPECT_EQ((*seats)[1], std::optional<MatchId>(newer));  // the newest unfinished one
 }
 
 TEST_F(ClusterStoreTest, TheEndingKeptForOneNicknameIsReadByAnyNode) {
