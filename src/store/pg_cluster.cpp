@@ -29,11 +29,16 @@ Result<std::vector<MatchId>> PgStore::renew_leases(std::string_view node,
                                                    std::chrono::milliseconds ttl) {
   if (held.empty()) return std::vector<MatchId>{};
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // The rows locked in id order first (as acquire_leases locks its own): another
+  // node adopting some of these matches waits for this statement, or it for
+  // that one, but they never deadlock.
   auto renewed = impl_->conn.query(
+      "WITH locked AS (SELECT l.match_id FROM leases l "
+      "JOIN unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
+      "ON l.match_id = held.match_id AND l.epoch = held.epoch "
+      "WHERE l.node = $1 AND l.expires_at > clock_timestamp() ORDER BY l.match_id FOR UPDATE OF l) "
       "UPDATE leases SET expires_at = clock_timestamp() + $4::bigint * interval '1 millisecond' "
-      "FROM unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
-      "WHERE leases.match_id = held.match_id AND leases.epoch = held.epoch AND "
-      "leases.node = $1 AND leases.expires_at > clock_timestamp() RETURNING leases.match_id",
+      "FROM locked WHERE leases.match_id = locked.match_id RETURNING leases.match_id",
       pg::Params()
           .add(node)
           .add(array_text(held, false))
@@ -53,11 +58,14 @@ Result<std::size_t> PgStore::release_leases(std::string_view node,
                                             std::span<const HeldLease> held) {
   if (held.empty()) return std::size_t{0};
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // Locked in id order, as renew_leases.
   auto released = impl_->conn.query(
+      "WITH locked AS (SELECT l.match_id FROM leases l "
+      "JOIN unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
+      "ON l.match_id = held.match_id AND l.epoch = held.epoch "
+      "WHERE l.node = $1 AND l.expires_at > clock_timestamp() ORDER BY l.match_id FOR UPDATE OF l) "
       "UPDATE leases SET expires_at = clock_timestamp() "
-      "FROM unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
-      "WHERE leases.match_id = held.match_id AND leases.epoch = held.epoch AND "
-      "leases.node = $1 AND leases.expires_at > clock_timestamp() RETURNING leases.match_id",
+      "FROM locked WHERE leases.match_id = locked.match_id RETURNING leases.match_id",
       pg::Params().add(node).add(array_text(held, false)).add(array_text(held, true)));
   if (!released) return util::forward_error(released);
   return static_cast<std::size_t>(released->size());

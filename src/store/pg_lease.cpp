@@ -56,12 +56,20 @@ Result<std::vector<Result<Lease>>> PgStore::acquire_leases(std::span<const Match
   std::vector<Result<Lease>> out;
   if (ids.empty()) return out;
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
-  // acquire_lease's statement over the whole batch; ORDER BY id locks the rows
-  // in one order on every node.
+  // acquire_lease's statement over the whole batch. Rows another node's lease
+  // visibly holds are left out before any is locked (ON CONFLICT locks the row
+  // even when its WHERE then refuses: the redirect storm while a dead node's
+  // leases run would lock them all, again and again), and the rest are locked in
+  // id order, as renew_leases and release_leases lock theirs: two nodes' batches
+  // wait for each other, never deadlock (PostgreSQL then aborts one only after
+  // deadlock_timeout, 1 s: seen in bench/cluster.sh f before the order was fixed).
   auto taken = impl_->conn.query(
       fmt::format("INSERT INTO leases (match_id, node, epoch, expires_at) "
-                  "SELECT id, $1, 1, clock_timestamp() + $3::bigint * interval '1 millisecond' "
-                  "FROM unnest($2::bigint[]) AS batch(id) ORDER BY id "
+                  "SELECT batch.id, $1, 1, clock_timestamp() + $3::bigint * interval '1 "
+                  "millisecond' FROM unnest($2::bigint[]) AS batch(id) "
+                  "LEFT JOIN leases held ON held.match_id = batch.id "
+                  "WHERE held.match_id IS NULL OR held.expires_at <= clock_timestamp() OR "
+                  "held.node = $1 ORDER BY batch.id "
                   "ON CONFLICT (match_id) DO UPDATE SET node = excluded.node, "
                   "epoch = leases.epoch + 1, expires_at = excluded.expires_at "
                   "WHERE leases.expires_at <= clock_timestamp() OR leases.node = excluded.node "

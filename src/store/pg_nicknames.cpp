@@ -40,11 +40,15 @@ Result<std::vector<Result<std::optional<std::string>>>> PgStore::claim_nicknames
   if (nicknames.empty()) return out;
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   const std::string names = detail::pg_text_array(nicknames);
-  // claim_nickname's statement over the batch, rows locked in one order.
+  // claim_nickname's statement over the batch. As in acquire_leases: the claims
+  // another node visibly holds are left out before any row is locked, the rest
+  // locked in nickname order (renew_nicknames locks its own so): no deadlock.
   auto claimed = impl_->conn.query(
       "INSERT INTO nicknames (nickname, node, expires_at) "
-      "SELECT name, $1, clock_timestamp() + $3::bigint * interval '1 millisecond' "
-      "FROM unnest($2::text[]) AS batch(name) ORDER BY name "
+      "SELECT batch.name, $1, clock_timestamp() + $3::bigint * interval '1 millisecond' "
+      "FROM unnest($2::text[]) AS batch(name) LEFT JOIN nicknames held ON held.nickname = "
+      "batch.name WHERE held.nickname IS NULL OR held.expires_at <= clock_timestamp() OR "
+      "held.node = $1 ORDER BY batch.name "
       "ON CONFLICT (nickname) DO UPDATE SET node = excluded.node, "
       "expires_at = excluded.expires_at "
       "WHERE nicknames.node = excluded.node OR nicknames.expires_at <= clock_timestamp() "
@@ -79,8 +83,12 @@ Result<std::vector<Result<std::optional<std::string>>>> PgStore::claim_nicknames
 Result<void> PgStore::renew_nicknames(std::string_view node, std::chrono::milliseconds ttl) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto renewed = impl_->conn.query(
-      "UPDATE nicknames SET expires_at = clock_timestamp() + $2::bigint * interval '1 millisecond' "
-      "WHERE node = $1",
+      // Locked in nickname order, as claim_nicknames locks its own: a renewal and
+      // another node's batch of claims never deadlock.
+      "WITH locked AS (SELECT nickname FROM nicknames WHERE node = $1 ORDER BY nickname "
+      "FOR UPDATE) UPDATE nicknames SET expires_at = clock_timestamp() + $2::bigint * "
+      "interval '1 millisecond' FROM locked WHERE nicknames.nickname = locked.nickname AND "
+      "nicknames.node = $1",
       pg::Params().add(node).add(static_cast<std::int64_t>(ttl.count())));
   if (!renewed) return util::forward_error(renewed);
   return {};

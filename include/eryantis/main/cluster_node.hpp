@@ -24,7 +24,7 @@ class ClusterNode final : public server::Cluster {
   // bound keeps a lease renewal (run first, between two jobs) and the appends
   // (between two batches) from waiting behind all of them: 64 in-memory folds
   // take tens of ms, against a renewal every lease_ms / 3 (>= 333 ms).
-  static constexpr std::size_t kLocateBatch = 64;
+  static constexpr std::size_t kLocateBatch = 128;
   // The logins' look-ups (where a nickname's seat is; its claim): one statement
   // or two per batch, no fold: a larger bound.
   static constexpr std::size_t kLoginBatch = 256;
