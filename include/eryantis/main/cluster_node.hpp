@@ -20,10 +20,11 @@ class ClusterNode final : public server::Cluster {
  public:
   // Look-ups taken together by one job on the writer (docs/cluster.md section 4):
   // a node adopting 1,000 matches after another died reads them in batches of
-  // this many, a few statements each, instead of ~6 round trips per match. The
-  // bound keeps a lease renewal (run first, between two jobs) and the appends
-  // (between two batches) from waiting behind all of them: 64 in-memory folds
-  // take tens of ms, against a renewal every lease_ms / 3 (>= 333 ms).
+  // at most this many, ~8 statements a batch, instead of ~6 round trips per
+  // match. The bound keeps a lease renewal (run first, between two jobs) and the
+  // appends (between two batches) from waiting behind all of them: a batch of
+  // 128 (a fold each from a snapshot and up to 64 events) took 40-80 ms in
+  // bench/cluster.sh f, against a renewal every lease_ms / 3 (>= 333 ms).
   static constexpr std::size_t kLocateBatch = 128;
   // The logins' look-ups (where a nickname's seat is; its claim): one statement
   // or two per batch, no fold: a larger bound.
