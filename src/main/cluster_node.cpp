@@ -253,23 +253,24 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
   // The matches taken, read in one transaction; each served as soon as it is folded.
   std::vector<store::HeldLease> refused;  // taken but not served: given back at once
   std::vector<std::pair<std::size_t, std::string>> refusals;
-  auto loaded = db.load_matches(taken, adoption_policy(db), server::kRecentCommands,
-                                [&](store::MatchId id, store::Result<store::LoadedMatch> match) {
-                                  const std::size_t i = index.at(id);
-                                  const std::int64_t epoch = (*leases)[i]->epoch;
-                                  std::expected<server::RestoredMatch, std::string> restored =
-                                      match ? to_restored(std::move(*match))
-                                            : std::expected<server::RestoredMatch, std::string>(
-                                                  std::unexpected(match.error().message));
-                                  if (restored) {
-                                    // The status read before the lease was taken, as one at a time.
-                                    restored->status = open_status[i];
-                                    answer(open[i].done, adopted(epoch, std::move(*restored)));
-                                    return;
-                                  }
-                                  refused.push_back(store::HeldLease{id, epoch});
-                                  refusals.emplace_back(i, std::move(restored.error()));
-                                });
+  auto serve = [&](store::MatchId id, store::Result<store::LoadedMatch> match) {
+    const std::size_t i = index.at(id);
+    const std::int64_t epoch = (*leases)[i]->epoch;
+    if (!match) {
+      refused.push_back(store::HeldLease{id, epoch});
+      refusals.emplace_back(i, match.error().message);
+      return;
+    }
+    auto restored = to_restored(std::move(*match));
+    if (!restored) {
+      refused.push_back(store::HeldLease{id, epoch});
+      refusals.emplace_back(i, std::move(restored.error()));
+      return;
+    }
+    restored->status = open_status[i];  // read before the lease was taken, as one at a time
+    answer(open[i].done, adopted(epoch, std::move(*restored)));
+  };
+  auto loaded = db.load_matches(taken, adoption_policy(db), server::kRecentCommands, serve);
   if (!loaded) {
     // The leases are taken: read each on its own.
     for (const store::MatchId id : taken) {
