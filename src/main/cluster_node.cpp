@@ -2,6 +2,10 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include <span>
+#include <type_traits>
+#include <unordered_map>
+
 #include "eryantis/main/store_persistence.hpp"
 
 namespace eryantis::app {
@@ -26,20 +30,82 @@ Located failed(std::string message) {
   return out;
 }
 
+// Where each node is reached, read once per batch of look-ups.
+using NodeCache = std::unordered_map<std::string, store::Result<std::optional<store::NodeInfo>>>;
+
+// Where to send the client of a match `holder` serves.
+Located elsewhere(store::PgStore& db, const store::Lease& holder, NodeCache& nodes) {
+  auto it = nodes.find(holder.node);
+  if (it == nodes.end()) it = nodes.emplace(holder.node, db.node_info(holder.node)).first;
+  const auto& info = it->second;
+  if (!info) return failed(info.error().message);
+  if (!*info)
+    return failed(fmt::format("node {} serves it but never recorded its address", holder.node));
+  Located out;
+  out.kind = Located::Kind::Elsewhere;
+  out.holder = server::NodeAddress{(*info)->public_address, (*info)->public_web};
+  return out;
+}
+
 // Who serves match `id` now that taking it failed: the holder's address, or why not.
 Located holder_of(store::PgStore& db, store::MatchId id, const store::StoreError& refused) {
   if (refused.code != store::StoreCode::Conflict) return failed(refused.message);
   auto lease = db.lease(id);
   if (!lease) return failed(lease.error().message);
   if (!*lease) return failed(refused.message);
-  auto info = db.node_info((*lease)->node);
-  if (!info) return failed(info.error().message);
-  if (!*info)
-    return failed(fmt::format("node {} serves it but never recorded its address", (*lease)->node));
+  NodeCache nodes;
+  return elsewhere(db, **lease, nodes);
+}
+
+bool unfinished(store::MatchStatus status) {
+  return status == store::MatchStatus::Lobby || status == store::MatchStatus::Running;
+}
+
+// The server's shape of a match read back, or why it cannot be served.
+std::expected<server::RestoredMatch, std::string> to_restored(store::LoadedMatch loaded) {
+  if (loaded.folded.divergence)
+    return std::unexpected(fmt::format("its log diverges: {}", loaded.folded.divergence->reason));
+  server::RestoredMatch m;
+  m.id = loaded.id;
+  m.status = loaded.status;
+  m.last_seq = loaded.folded.seq;
+  m.state = std::move(loaded.folded.state);
+  m.seats = std::move(loaded.seats);
+  m.recent_commands = std::move(loaded.recent_commands);
+  if (loaded.deadline) m.deadline = from_record(*loaded.deadline);
+  return m;
+}
+
+store::FoldPolicy adoption_policy(const store::EventStore& db) {
+  return store::FoldPolicy{store::FoldStart::NewestSnapshot, db.options().restore_hashes};
+}
+
+Located adopted(std::int64_t epoch, server::RestoredMatch match) {
   Located out;
-  out.kind = Located::Kind::Elsewhere;
-  out.holder = server::NodeAddress{(*info)->public_address, (*info)->public_web};
+  out.kind = Located::Kind::Adopted;
+  out.adopted = server::Adopted{epoch, std::move(match)};
   return out;
+}
+
+Located cannot_serve(store::MatchId id, const std::string& why) {
+  return failed(fmt::format("match {} cannot be served: {}", id, why));
+}
+
+// One look-up on its own, a few round trips: what a batch falls back to when one
+// of its statements fails (a deadlock with another node's batch, say).
+Located locate_one(store::PgStore& pg, store::MatchId id, std::chrono::milliseconds ttl,
+                   const std::string& node) {
+  auto status = pg.match_status(id);
+  if (!status) return failed(status.error().message);
+  if (!*status || !unfinished(**status)) return Located{};  // Missing
+  auto lease = pg.acquire_lease(id, node, ttl);
+  if (!lease) return holder_of(pg, id, lease.error());
+  auto match = read_match(pg, id, **status);
+  if (!match) {
+    (void)pg.release_lease(id, lease->fence());
+    return cannot_serve(id, match.error());
+  }
+  return adopted(lease->epoch, std::move(*match));
 }
 
 }  // namespace
@@ -47,26 +113,23 @@ Located holder_of(store::PgStore& db, store::MatchId id, const store::StoreError
 std::expected<server::RestoredMatch, std::string> read_match(store::EventStore& db,
                                                              store::MatchId id,
                                                              store::MatchStatus status) {
-  auto folded =
-      db.fold(id, store::FoldPolicy{store::FoldStart::NewestSnapshot, db.options().restore_hashes});
+  auto folded = db.fold(id, adoption_policy(db));
   if (!folded) return std::unexpected(folded.error().message);
-  if (folded->divergence)
-    return std::unexpected(fmt::format("its log diverges: {}", folded->divergence->reason));
-  server::RestoredMatch m;
-  m.id = id;
-  m.status = status;
-  m.last_seq = folded->seq;
-  m.state = std::move(folded->state);
+  store::LoadedMatch loaded;
+  loaded.id = id;
+  loaded.status = status;
+  loaded.folded = std::move(*folded);
+  if (loaded.folded.divergence) return to_restored(std::move(loaded));
   auto seats = db.seats(id);
   if (!seats) return std::unexpected(seats.error().message);
-  m.seats = std::move(*seats);
+  loaded.seats = std::move(*seats);
   auto recent = db.recent_command_ids(id, server::kRecentCommands);
   if (!recent) return std::unexpected(recent.error().message);
-  m.recent_commands = std::move(*recent);
+  loaded.recent_commands = std::move(*recent);
   auto deadline = db.deadline(id);
   if (!deadline) return std::unexpected(deadline.error().message);
-  if (*deadline) m.deadline = from_record(**deadline);
-  return m;
+  loaded.deadline = std::move(*deadline);
+  return to_restored(std::move(loaded));
 }
 
 store::Result<void> register_node(store::PgStore& db, const ClusterConfig& config) {
@@ -94,42 +157,153 @@ void ClusterNode::new_match(NewMatchDone done) {
   });
 }
 
-void ClusterNode::locate(store::MatchId id, LocateDone done) {
-  committer_.run_on_writer([this, id, done = std::move(done)](store::EventStore& db) {
-    auto found = [&]() -> Located {
-      store::PgStore* pg = as_pg(db);
-      if (!pg) return failed(not_postgresql().error().message);
-      auto status = pg->match_status(id);
-      if (!status) return failed(status.error().message);
-      if (!*status ||
-          (**status != store::MatchStatus::Lobby && **status != store::MatchStatus::Running))
-        return Located{};  // Missing
-      auto lease = pg->acquire_lease(id, config_.node, ttl());
-      if (!lease) return holder_of(*pg, id, lease.error());
-      auto match = read_match(*pg, id, **status);
-      if (!match) {
-        (void)pg->release_lease(id, lease->fence());
-        return failed(fmt::format("match {} cannot be served: {}", id, match.error()));
+template <class Done, class Result>
+void ClusterNode::answer(Done& done, Result result) {
+  if (!done) return;  // a release: nobody waits
+  committer_.post(
+      [done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
+}
+
+template <class Request, class Run>
+void ClusterNode::drain(BatchQueue<Request>& queue, Run run) {
+  committer_.run_on_writer([this, &queue, run](store::EventStore& db) {
+    bool more = false;
+    const std::size_t limit = std::is_same_v<Request, PendingLocate> ? kLocateBatch : kLoginBatch;
+    std::vector<Request> batch = queue.take(limit, more);
+    if (store::PgStore* pg = as_pg(db)) {
+      (this->*run)(*pg, batch);
+    } else {
+      for (Request& request : batch) {
+        if constexpr (std::is_same_v<Request, PendingLocate>) {
+          answer(request.done, failed(not_postgresql().error().message));
+        } else {
+          answer(request.done, not_postgresql());
+        }
       }
-      Located out;
-      out.kind = Located::Kind::Adopted;
-      out.adopted = server::Adopted{lease->epoch, std::move(*match)};
-      return out;
-    }();
-    return std::function<void()>(
-        [done, found = std::move(found)]() mutable { done(std::move(found)); });
+    }
+    // Behind the appends and jobs queued meanwhile: the next batch.
+    if (more) drain(queue, run);
+    return std::function<void()>();
   });
 }
 
+void ClusterNode::locate(store::MatchId id, LocateDone done) {
+  if (locates_.push(PendingLocate{id, std::move(done)}))
+    drain(locates_, &ClusterNode::locate_batch);
+}
+
+void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& batch) {
+  // A statement of the batch failed: each look-up on its own, as before batches.
+  auto one_at_a_time = [&](std::span<PendingLocate> rest) {
+    for (PendingLocate& pending : rest)
+      answer(pending.done, locate_one(db, pending.key, ttl(), config_.node));
+  };
+  std::vector<store::MatchId> ids;
+  for (const PendingLocate& pending : batch) ids.push_back(pending.key);
+  auto statuses = db.match_statuses(ids);
+  if (!statuses) return one_at_a_time(batch);
+
+  // Only unfinished matches are taken; the others are Missing.
+  std::vector<PendingLocate> open;
+  std::vector<store::MatchStatus> open_status;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if ((*statuses)[i] && unfinished(*(*statuses)[i])) {
+      open.push_back(std::move(batch[i]));
+      open_status.push_back(*(*statuses)[i]);
+    } else {
+      answer(batch[i].done, Located{});
+    }
+  }
+  if (open.empty()) return;
+  ids.clear();
+  for (const PendingLocate& pending : open) ids.push_back(pending.key);
+  auto leases = db.acquire_leases(ids, config_.node, ttl());
+  if (!leases) return one_at_a_time(open);
+
+  // Another node's lease runs: the client goes there.
+  std::vector<store::MatchId> held_elsewhere;
+  for (std::size_t i = 0; i < open.size(); ++i)
+    if (!(*leases)[i] && (*leases)[i].error().code == store::StoreCode::Conflict)
+      held_elsewhere.push_back(open[i].key);
+  std::unordered_map<store::MatchId, store::Lease> holders;
+  if (!held_elsewhere.empty()) {
+    auto rows = db.leases(held_elsewhere);
+    if (rows)
+      for (store::Lease& lease : *rows) holders.emplace(lease.match_id, std::move(lease));
+  }
+  NodeCache nodes;
+  std::vector<store::MatchId> taken;
+  std::unordered_map<store::MatchId, std::size_t> index;  // taken id -> its place in `open`
+  for (std::size_t i = 0; i < open.size(); ++i) {
+    const auto& lease = (*leases)[i];
+    if (lease) {
+      taken.push_back(open[i].key);
+      index.emplace(open[i].key, i);
+      continue;
+    }
+    auto holder = holders.find(open[i].key);
+    if (lease.error().code != store::StoreCode::Conflict || holder == holders.end()) {
+      answer(open[i].done, failed(lease.error().message));
+    } else {
+      answer(open[i].done, elsewhere(db, holder->second, nodes));
+    }
+  }
+  if (taken.empty()) return;
+
+  // The matches taken, read in one transaction; each served as soon as it is folded.
+  std::vector<store::HeldLease> refused;  // taken but not served: given back at once
+  std::vector<std::pair<std::size_t, std::string>> refusals;
+  auto serve = [&](store::MatchId id, store::Result<store::LoadedMatch> match) {
+    const std::size_t i = index.at(id);
+    const std::int64_t epoch = (*leases)[i]->epoch;
+    if (!match) {
+      refused.push_back(store::HeldLease{id, epoch});
+      refusals.emplace_back(i, match.error().message);
+      return;
+    }
+    auto restored = to_restored(std::move(*match));
+    if (!restored) {
+      refused.push_back(store::HeldLease{id, epoch});
+      refusals.emplace_back(i, std::move(restored.error()));
+      return;
+    }
+    restored->status = open_status[i];  // read before the lease was taken, as one at a time
+    answer(open[i].done, adopted(epoch, std::move(*restored)));
+  };
+  auto loaded = db.load_matches(taken, adoption_policy(db), server::kRecentCommands, serve);
+  if (!loaded) {
+    // The leases are taken: read each on its own.
+    for (const store::MatchId id : taken) {
+      const std::size_t i = index.at(id);
+      auto match = read_match(db, id, open_status[i]);
+      if (match) {
+        answer(open[i].done, adopted((*leases)[i]->epoch, std::move(*match)));
+        continue;
+      }
+      (void)db.release_lease(id, (*leases)[i]->fence());
+      answer(open[i].done, cannot_serve(id, match.error()));
+    }
+    return;
+  }
+  // A match that cannot be served is left alone: its lease given back (one
+  // statement; a failure leaves it to run out), its look-up answered.
+  (void)db.release_leases(config_.node, refused);
+  for (auto& [i, why] : refusals) answer(open[i].done, cannot_serve(open[i].key, why));
+}
+
 void ClusterNode::seat_of(const std::string& nickname, SeatDone done) {
-  committer_.run_on_writer([nickname, done = std::move(done)](store::EventStore& db) {
-    store::PgStore* pg = as_pg(db);
-    store::Result<std::optional<store::MatchId>> seat =
-        pg ? pg->unfinished_seat_of(nickname)
-           : store::Result<std::optional<store::MatchId>>(not_postgresql());
-    return std::function<void()>(
-        [done, seat = std::move(seat)]() mutable { done(std::move(seat)); });
-  });
+  if (seats_.push(PendingSeat{nickname, std::move(done)})) drain(seats_, &ClusterNode::seat_batch);
+}
+
+void ClusterNode::seat_batch(store::PgStore& db, std::vector<PendingSeat>& batch) {
+  std::vector<std::string> nicknames;
+  for (const PendingSeat& pending : batch) nicknames.push_back(pending.key);
+  auto seats = db.unfinished_seats_of(nicknames);
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    // The batch's statement failed: each on its own, as before batches.
+    answer(batch[i].done, seats ? store::Result<std::optional<store::MatchId>>((*seats)[i])
+                                : db.unfinished_seat_of(batch[i].key));
+  }
 }
 
 void ClusterNode::renew(std::vector<store::HeldLease> held, RenewDone done) {
@@ -192,22 +366,37 @@ void ClusterNode::due_orphans(std::int64_t due_before_ms, std::size_t limit, Orp
 }
 
 void ClusterNode::claim_nickname(const std::string& nickname, ClaimDone done) {
-  committer_.run_on_writer([this, nickname, done = std::move(done)](store::EventStore& db) {
-    store::PgStore* pg = as_pg(db);
-    store::Result<std::optional<std::string>> holder =
-        pg ? pg->claim_nickname(nickname, config_.node, ttl())
-           : store::Result<std::optional<std::string>>(not_postgresql());
-    return std::function<void()>(
-        [done, holder = std::move(holder)]() mutable { done(std::move(holder)); });
-  });
+  if (claims_.push(PendingClaim{nickname, std::move(done)}))
+    drain(claims_, &ClusterNode::claim_batch);
+}
+
+void ClusterNode::claim_batch(store::PgStore& db, std::vector<PendingClaim>& batch) {
+  // A batch holds each nickname once (BatchQueue), so releases and claims of
+  // different nicknames may run in any order.
+  std::vector<PendingClaim> claims;
+  for (PendingClaim& pending : batch) {
+    if (pending.done) {
+      claims.push_back(std::move(pending));
+    } else {
+      // A release that fails leaves the claim to run out after lease_ms.
+      (void)db.release_nickname(pending.key, config_.node);
+    }
+  }
+  if (claims.empty()) return;
+  std::vector<std::string> nicknames;
+  for (const PendingClaim& pending : claims) nicknames.push_back(pending.key);
+  auto claimed = db.claim_nicknames(nicknames, config_.node, ttl());
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    // The batch's statement failed: each on its own, as before batches.
+    answer(claims[i].done, claimed ? std::move((*claimed)[i])
+                                   : db.claim_nickname(claims[i].key, config_.node, ttl()));
+  }
 }
 
 void ClusterNode::release_nickname(const std::string& nickname) {
-  committer_.run_on_writer([this, nickname](store::EventStore& db) {
-    // A release that fails leaves the claim to run out after lease_ms.
-    if (store::PgStore* pg = as_pg(db)) (void)pg->release_nickname(nickname, config_.node);
-    return std::function<void()>();
-  });
+  // Through the claims' queue: a release and a later claim of one nickname reach
+  // the database in the order the loop asked for them.
+  if (claims_.push(PendingClaim{nickname, nullptr})) drain(claims_, &ClusterNode::claim_batch);
 }
 
 void ClusterNode::unseen_ending(const std::string& nickname, EndingDone done) {

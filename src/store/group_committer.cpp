@@ -65,6 +65,14 @@ void GroupCommitter::run_on_writer_first(Job job) {
   work_ready_.notify_one();
 }
 
+void GroupCommitter::post(std::function<void()> done) {
+  {
+    std::lock_guard lock(mutex_);
+    jobs_done_.push_back(std::move(done));
+  }
+  notify_();
+}
+
 std::size_t GroupCommitter::deliver_completions() {
   std::vector<Completed> ready;
   std::vector<std::function<void()>> jobs_done;

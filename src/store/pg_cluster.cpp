@@ -3,6 +3,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "eryantis/util/expected.hpp"
 #include "pg_impl.hpp"
@@ -28,11 +29,16 @@ Result<std::vector<MatchId>> PgStore::renew_leases(std::string_view node,
                                                    std::chrono::milliseconds ttl) {
   if (held.empty()) return std::vector<MatchId>{};
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // The rows locked in id order first (as acquire_leases locks its own): another
+  // node adopting some of these matches waits for this statement, or it for
+  // that one, but they never deadlock.
   auto renewed = impl_->conn.query(
+      "WITH locked AS (SELECT l.match_id FROM leases l "
+      "JOIN unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
+      "ON l.match_id = held.match_id AND l.epoch = held.epoch "
+      "WHERE l.node = $1 AND l.expires_at > clock_timestamp() ORDER BY l.match_id FOR UPDATE OF l) "
       "UPDATE leases SET expires_at = clock_timestamp() + $4::bigint * interval '1 millisecond' "
-      "FROM unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
-      "WHERE leases.match_id = held.match_id AND leases.epoch = held.epoch AND "
-      "leases.node = $1 AND leases.expires_at > clock_timestamp() RETURNING leases.match_id",
+      "FROM locked WHERE leases.match_id = locked.match_id RETURNING leases.match_id",
       pg::Params()
           .add(node)
           .add(array_text(held, false))
@@ -52,11 +58,14 @@ Result<std::size_t> PgStore::release_leases(std::string_view node,
                                             std::span<const HeldLease> held) {
   if (held.empty()) return std::size_t{0};
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // Locked in id order, as renew_leases.
   auto released = impl_->conn.query(
+      "WITH locked AS (SELECT l.match_id FROM leases l "
+      "JOIN unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
+      "ON l.match_id = held.match_id AND l.epoch = held.epoch "
+      "WHERE l.node = $1 AND l.expires_at > clock_timestamp() ORDER BY l.match_id FOR UPDATE OF l) "
       "UPDATE leases SET expires_at = clock_timestamp() "
-      "FROM unnest($2::bigint[], $3::bigint[]) AS held(match_id, epoch) "
-      "WHERE leases.match_id = held.match_id AND leases.epoch = held.epoch AND "
-      "leases.node = $1 AND leases.expires_at > clock_timestamp() RETURNING leases.match_id",
+      "FROM locked WHERE leases.match_id = locked.match_id RETURNING leases.match_id",
       pg::Params().add(node).add(array_text(held, false)).add(array_text(held, true)));
   if (!released) return util::forward_error(released);
   return static_cast<std::size_t>(released->size());
@@ -111,6 +120,26 @@ Result<std::optional<MatchId>> PgStore::unfinished_seat_of(std::string_view nick
   return std::optional<MatchId>(rows->integer(0, 0));
 }
 
+Result<std::vector<std::optional<MatchId>>> PgStore::unfinished_seats_of(
+    std::span<const std::string> nicknames) {
+  std::vector<std::optional<MatchId>> out(nicknames.size());
+  if (nicknames.empty()) return out;
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT DISTINCT ON (s.nickname) s.nickname, s.match_id FROM seats s "
+      "JOIN matches m ON m.id = s.match_id WHERE s.nickname = ANY($1::text[]) AND "
+      "s.computer IS NULL AND m.status IN ('lobby', 'running') "
+      "ORDER BY s.nickname, s.match_id DESC",
+      pg::Params().add(detail::pg_text_array(nicknames)));
+  if (!rows) return util::forward_error(rows);
+  std::unordered_map<std::string, MatchId> found;
+  for (int row = 0; row < rows->size(); ++row)
+    found.emplace(std::string(rows->text(row, 0)), rows->integer(row, 1));
+  for (std::size_t i = 0; i < nicknames.size(); ++i)
+    if (auto it = found.find(nicknames[i]); it != found.end()) out[i] = it->second;
+  return out;
+}
+
 Result<std::optional<MatchStatus>> PgStore::match_status(MatchId id) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query("SELECT status FROM matches WHERE id = $1", pg::Params().add(id));
@@ -121,6 +150,28 @@ Result<std::optional<MatchStatus>> PgStore::match_status(MatchId id) {
     return fail(StoreCode::Corrupt,
                 fmt::format("match {}: unknown status '{}'", id, rows->text(0, 0)));
   return std::optional<MatchStatus>(*status);
+}
+
+Result<std::vector<std::optional<MatchStatus>>> PgStore::match_statuses(
+    std::span<const MatchId> ids) {
+  std::vector<std::optional<MatchStatus>> out(ids.size());
+  if (ids.empty()) return out;
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query("SELECT id, status FROM matches WHERE id = ANY($1::bigint[])",
+                                pg::Params().add(detail::pg_id_array(ids)));
+  if (!rows) return util::forward_error(rows);
+  std::unordered_map<MatchId, MatchStatus> found;
+  for (int row = 0; row < rows->size(); ++row) {
+    const MatchId id = rows->integer(row, 0);
+    auto status = parse_status(rows->text(row, 1));
+    if (!status)
+      return fail(StoreCode::Corrupt,
+                  fmt::format("match {}: unknown status '{}'", id, rows->text(row, 1)));
+    found.emplace(id, *status);
+  }
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (auto it = found.find(ids[i]); it != found.end()) out[i] = it->second;
+  return out;
 }
 
 Result<std::vector<OpenMatch>> PgStore::open_matches(std::size_t limit) {

@@ -24,6 +24,17 @@ class PgRows final : public FoldSource {
   pg::Connection& conn_;
 };
 
+// '{1,2,3}': match ids as one bigint[] parameter (text form), for `= ANY($n)`
+// and `unnest($n::bigint[])`.
+std::string pg_id_array(std::span<const MatchId> ids);
+
+// '{"ada","bob"}': texts as one text[] parameter, each quoted and escaped.
+std::string pg_text_array(std::span<const std::string> texts);
+
+// The seats row whose columns start at `first`: seat, nickname,
+// resume_token_hash, tower_color, wizard, computer.
+SeatRecord pg_seat_row(const pg::Rows& rows, int row, int first, MatchId id);
+
 // Refuses a database that is not ours or too new; applies the missing migrations
 // in one transaction under an advisory lock (several nodes may start at once).
 // Returns the schema version after it.

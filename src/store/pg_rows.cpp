@@ -3,6 +3,42 @@
 
 namespace eryantis::store::detail {
 
+std::string pg_id_array(std::span<const MatchId> ids) {
+  std::string out = "{";
+  for (const MatchId id : ids) {
+    if (out.size() > 1) out += ',';
+    out += std::to_string(id);
+  }
+  return out + "}";
+}
+
+std::string pg_text_array(std::span<const std::string> texts) {
+  std::string out = "{";
+  for (const std::string& text : texts) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    for (const char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
+
+SeatRecord pg_seat_row(const pg::Rows& rows, int row, int first, MatchId id) {
+  SeatRecord seat;
+  seat.match_id = id;
+  seat.seat = static_cast<int>(rows.integer(row, first));
+  seat.nickname = rows.text(row, first + 1);
+  seat.resume_token_hash = rows.text(row, first + 2);
+  if (!rows.is_null(row, first + 3))
+    seat.tower_color = rules::parse_tower_color(rows.text(row, first + 3));
+  if (!rows.is_null(row, first + 4)) seat.wizard = static_cast<int>(rows.integer(row, first + 4));
+  if (!rows.is_null(row, first + 5)) seat.computer = rows.text(row, first + 5);
+  return seat;
+}
+
 Result<void> PgRows::events_from(MatchId id, Seq from_seq, const EventVisitor& visit) {
   auto rows = conn_.query(
       "SELECT seq, schema_version, payload, state_hash, type, actor FROM events "

@@ -130,17 +130,7 @@ Result<std::vector<SeatRecord>> PgStore::seats(MatchId id) {
       pg::Params().add(id));
   if (!rows) return util::forward_error(rows);
   std::vector<SeatRecord> seats;
-  for (int r = 0; r < rows->size(); ++r) {
-    SeatRecord seat;
-    seat.match_id = id;
-    seat.seat = static_cast<int>(rows->integer(r, 0));
-    seat.nickname = rows->text(r, 1);
-    seat.resume_token_hash = rows->text(r, 2);
-    if (!rows->is_null(r, 3)) seat.tower_color = rules::parse_tower_color(rows->text(r, 3));
-    if (!rows->is_null(r, 4)) seat.wizard = static_cast<int>(rows->integer(r, 4));
-    if (!rows->is_null(r, 5)) seat.computer = rows->text(r, 5);
-    seats.push_back(std::move(seat));
-  }
+  for (int r = 0; r < rows->size(); ++r) seats.push_back(detail::pg_seat_row(*rows, r, 0, id));
   return seats;
 }
 

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -416,6 +417,61 @@ TEST_F(EndToEnd, RedirectsToADeadNodeAreNoLoop) {
   EXPECT_EQ(r["redirect_loops"].GetUint64(), 0u) << bot_log();
   EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
   EXPECT_GE(r["redirects"].GetUint64(), 9u);  // 8 to the dead port, then to the server
+}
+
+// While a killed node's lease runs, the live nodes send its clients to the dead
+// address: a redirect, then a refused connection, again and again. A node that
+// answered (the connection, the redirect) resets the back-off to 50 ms, so the
+// chain costs ~50 ms a round, not 50, 100, 200, 400, then 500 ms a round: 24
+// redirects to a dead port (12 a bot) take ~0.8 s, where the doubling back-off
+// took at least 4.75 s.
+TEST_F(EndToEnd, ANodeThatAnswersResetsTheReconnectBackOff) {
+  ASSERT_NO_FATAL_FAILURE(start_server());
+  const int real = server_->port();
+  const int dead = eryantis::test::free_port();  // nobody listens there
+  ASSERT_GT(dead, 0);
+  constexpr int kToDead = 24;
+  std::atomic<int> to_dead{kToDead};
+  std::atomic<std::int64_t> first_ns{0};
+  std::atomic<std::int64_t> last_ns{0};
+  auto now_ns = [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  auto node = [&] {
+    return eryantis::test::FakeServer([&, real, dead](const std::string& line) -> std::string {
+      if (line.find(R"("type":"hello")") != std::string::npos)
+        return R"({"type":"welcome","protocol":1,"server":"fake-node"})"
+               "\n";
+      if (line.find(R"("type":"login")") == std::string::npos) return {};
+      const int left = to_dead.fetch_sub(1);
+      if (left == kToDead) first_ns = now_ns();
+      if (left == 1) last_ns = now_ns();
+      const int to = left > 0 ? dead : real;
+      return R"({"type":"redirect","address":"127.0.0.1:)" + std::to_string(to) +
+             R"(","web":null,"match":1,"reason":"the lease of a dead node"})"
+             "\n";
+    });
+  };
+  auto b = node();
+  auto c = node();
+  ASSERT_GT(b.port(), 0);
+  ASSERT_GT(c.port(), 0);
+  auto bot =
+      start_bot("--matches 1 --players 2 --mode simple --games 1 --duration 60 --seed 8",
+                "127.0.0.1:" + std::to_string(b.port()) + ",127.0.0.1:" + std::to_string(c.port()));
+  rapidjson::Document r;
+  const int rc = finish_bot(*bot, r);
+  ASSERT_FALSE(r.HasParseError()) << bot_log();
+  ASSERT_TRUE(r.IsObject());
+  EXPECT_EQ(rc, 0) << bot_log();
+  EXPECT_GE(r["games_finished"].GetUint64(), 1u);
+  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  ASSERT_GT(last_ns.load(), 0);
+  const double seconds = static_cast<double>(last_ns - first_ns) / 1e9;
+  std::printf("%d redirects to a dead node in %.2f s\n", kToDead, seconds);
+  EXPECT_LT(seconds, 2.5) << "the back-off grew while nodes answered";
 }
 
 }  // namespace

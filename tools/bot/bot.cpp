@@ -43,6 +43,9 @@ void Bot::connect() {
 }
 
 void Bot::on_connected() {
+  // A node answered: the next refused connection waits the shortest back-off
+  // again. Only refused connections in a row grow it (on_closed).
+  backoff_ms_ = kBackoffStartMs;
   if (runner_.options().floor) {
     // The floor's handshake; its {"type":"start"} comes once the table is complete.
     phase_ = Phase::Joining;
@@ -218,7 +221,6 @@ void Bot::handle(const ServerMessage& m) {
         offline_since_.reset();
         ever_reconnected_ = true;
       }
-      backoff_ms_ = 50;
       if (!ever_logged_in_) {
         ever_logged_in_ = true;
         runner_.on_logged_in();
@@ -482,6 +484,11 @@ void Bot::went_offline(bool intentional) {
 
 void Bot::on_redirect(const ServerMessage& m) {
   Stats& st = runner_.stats();
+  // A node that answers is no outage: while a killed node's lease runs, the live
+  // nodes send its clients to the dead address, and a back-off doubled along that
+  // chain (50 ms up to 500 ms) delayed each client up to 0.5 s after its match
+  // was adopted elsewhere (docs/cluster.md section 4).
+  backoff_ms_ = kBackoffStartMs;
   auto to = client::redirect_endpoint(m, node_.websocket());
   const bool follow = to.has_value() && hops_.follow();
   if (!to) {
@@ -506,7 +513,6 @@ void Bot::on_redirect(const ServerMessage& m) {
     hops_.reset();
     node_ = home_;
     schedule_reconnect(backoff_ms_);
-    backoff_ms_ = std::min<std::uint64_t>(backoff_ms_ * 2, 500);
     return;
   }
   ++st.redirects;
@@ -547,7 +553,7 @@ void Bot::on_closed(std::string_view reason) {
     return;
   }
   schedule_reconnect(was_connecting ? backoff_ms_ : 20 + chaos_rng_() % 80);
-  if (was_connecting) backoff_ms_ = std::min<std::uint64_t>(backoff_ms_ * 2, 500);
+  if (was_connecting) backoff_ms_ = std::min(backoff_ms_ * 2, kBackoffMaxMs);
 }
 
 void Bot::schedule_reconnect(std::uint64_t delay_ms) {

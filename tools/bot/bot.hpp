@@ -207,7 +207,12 @@ class Bot final : public client::LineConnection::Handler {
   bool retry_scheduled_ = false;
   bool seats_free_ = false;  // our match still waits for players (status lobby, a free seat)
   std::vector<int> computer_seats_;  // seats the server's computer players hold
-  std::uint64_t backoff_ms_ = 50;
+  // Before reconnecting after a refused connection: from 50 ms, doubled by each
+  // refused connection in a row up to 500 ms; back to 50 ms whenever a node
+  // answers (a connection, a redirect).
+  static constexpr std::uint64_t kBackoffStartMs = 50;
+  static constexpr std::uint64_t kBackoffMaxMs = 500;
+  std::uint64_t backoff_ms_ = kBackoffStartMs;
   std::optional<Clock::time_point> offline_since_;
   std::uint64_t generation_ = 0;  // invalidates scheduled reconnects
   bool ever_logged_in_ = false;

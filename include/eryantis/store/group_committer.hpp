@@ -77,6 +77,10 @@ class GroupCommitter {
   // machine); a renewal behind them arrived after the fresh leases expired, and the
   // node dropped the matches it had just adopted (bench/cluster.sh f).
   void run_on_writer_first(Job job);
+  // From a job, on the writer thread: hands `done` to the caller's thread now,
+  // before the job ends (a job that answers many requests answers each as soon
+  // as it is ready: a batch of adoptions, docs/cluster.md section 4).
+  void post(std::function<void()> done);
 
   // Runs the completions that are ready, on the calling thread. Returns how many.
   std::size_t deliver_completions();

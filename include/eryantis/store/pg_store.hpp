@@ -5,6 +5,7 @@
 // with an epoch that fences every write of a node that lost it.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -41,6 +42,18 @@ struct OpenMatch {
   int players = 0;
   std::string mode;
   std::vector<SeatRecord> seats;  // nickname and computer only
+};
+
+// A match as a node adopting it reads it back (docs/cluster.md section 4): the
+// same rows, in the same shape, as fold() + seats() + recent_command_ids() +
+// deadline() give one at a time.
+struct LoadedMatch {
+  MatchId id = 0;
+  MatchStatus status = MatchStatus::Lobby;
+  Folded folded;  // with the caller's policy; a divergence is the caller's to judge
+  std::vector<SeatRecord> seats;
+  std::vector<std::pair<std::string, Seq>> recent_commands;  // oldest first
+  std::optional<DeadlineRecord> deadline;
 };
 
 class PgStore final : public EventStore {
@@ -86,6 +99,15 @@ class PgStore final : public EventStore {
   // fences of earlier holders stop working. Conflict, naming the holder, while
   // another node's lease runs.
   Result<Lease> acquire_lease(MatchId id, std::string_view node, std::chrono::milliseconds ttl);
+  // acquire_lease for many matches in ONE statement (`INSERT ... SELECT FROM
+  // unnest(...) ON CONFLICT DO UPDATE`): one result per id, in the order of
+  // `ids`, each what acquire_lease would have answered (Conflict naming the
+  // holder, read for all of them in one more statement). `ids` must be distinct
+  // (a row is taken once per statement). Rows are locked in id order, so two
+  // nodes taking overlapping batches wait for each other instead of deadlocking.
+  Result<std::vector<Result<Lease>>> acquire_leases(std::span<const MatchId> ids,
+                                                    std::string_view node,
+                                                    std::chrono::milliseconds ttl);
   // Extends a lease still held with this fence; Fenced once it expired or
   // another node took it (the caller stops serving the match).
   Result<Lease> renew_lease(MatchId id, const LeaseFence& fence, std::chrono::milliseconds ttl);
@@ -94,6 +116,8 @@ class PgStore final : public EventStore {
   Result<void> release_lease(MatchId id, const LeaseFence& fence);
   // The lease row, if the match ever had one.
   Result<std::optional<Lease>> lease(MatchId id);
+  // The lease rows of many matches in one statement (those that have one).
+  Result<std::vector<Lease>> leases(std::span<const MatchId> ids);
 
   // Renews every lease in `held` that `node` still holds with that epoch, in ONE
   // statement (a node renews all its matches every lease_ms / 3). Returns the
@@ -118,7 +142,25 @@ class PgStore final : public EventStore {
   // The newest unfinished match where `nickname` holds a person's seat, if any:
   // where a resuming login belongs, whichever node created it.
   Result<std::optional<MatchId>> unfinished_seat_of(std::string_view nickname);
+  // unfinished_seat_of for many nicknames in one statement, in their order.
+  Result<std::vector<std::optional<MatchId>>> unfinished_seats_of(
+      std::span<const std::string> nicknames);
   Result<std::optional<MatchStatus>> match_status(MatchId id);
+  // match_status of many matches in one statement, in the order of `ids`.
+  Result<std::vector<std::optional<MatchStatus>>> match_statuses(std::span<const MatchId> ids);
+
+  // --- adopting many matches at once (pg_load.cpp, docs/cluster.md) ---------
+  // Reads the matches `ids` (distinct) in ONE read transaction of four
+  // statements whatever their number (the matches rows with each one's newest
+  // snapshot, the events after it, the seats, the newest `recent` command ids),
+  // then folds each in memory with `policy` (NewestSnapshot; a snapshot the
+  // fold rejects sends it back to the database for an older one, as fold()
+  // does). `visit` gets each match as soon as it is folded, in the order of
+  // `ids`; a match that does not exist comes as NotFound. An error returned
+  // means the batch's reads failed and nothing was visited.
+  using LoadedVisitor = std::function<void(MatchId, Result<LoadedMatch>)>;
+  Result<void> load_matches(std::span<const MatchId> ids, const FoldPolicy& policy,
+                            std::size_t recent, const LoadedVisitor& visit);
   // The oldest `limit` matches in status lobby, with their seats: the cluster's
   // lobby (each node lists the ones it does not serve from here).
   Result<std::vector<OpenMatch>> open_matches(std::size_t limit);
@@ -135,6 +177,10 @@ class PgStore final : public EventStore {
   Result<std::optional<std::string>> claim_nickname(std::string_view nickname,
                                                     std::string_view node,
                                                     std::chrono::milliseconds ttl);
+  // claim_nickname for many nicknames (distinct) in ONE statement, plus one to
+  // name the holders of the rest: one answer per nickname, in their order.
+  Result<std::vector<Result<std::optional<std::string>>>> claim_nicknames(
+      std::span<const std::string> nicknames, std::string_view node, std::chrono::milliseconds ttl);
   // Extends every claim `node` holds (with its lease renewals).
   Result<void> renew_nicknames(std::string_view node, std::chrono::milliseconds ttl);
   // Gives up one claim (a logout) if `node` holds it.

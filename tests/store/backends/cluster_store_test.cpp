@@ -1,6 +1,8 @@
 // PostgreSQL only: what the nodes of a cluster share beside one lease (docs/cluster.md):
 // the batched renewal, where nodes are reached, the match id sequence, where a
 // nickname's unfinished seat is.
+#include <spdlog/fmt/fmt.h>
+
 #include <thread>
 
 #include "backend_fixture.hpp"
@@ -51,6 +53,119 @@ TEST_F(ClusterStoreTest, RenewLeasesRenewsWhatIsHeldAndNamesWhatIsLost) {
   ASSERT_TRUE(stale);
   EXPECT_EQ(*stale, std::vector<MatchId>{taken});
   EXPECT_TRUE(store_->renew_leases("a", {}, 10s).value().empty());
+}
+
+TEST_F(ClusterStoreTest, AcquireLeasesAnswersEachMatchAsAcquireLeaseWould) {
+  const MatchId free = new_match();
+  const MatchId own = new_match();      // this node's already: a restart takes it again
+  const MatchId live = new_match();     // another node's, running
+  const MatchId expired = new_match();  // another node's, run out
+  ASSERT_TRUE(store_->acquire_lease(own, "a", 10s));
+  ASSERT_TRUE(store_->acquire_lease(live, "b", 10s));
+  ASSERT_TRUE(store_->acquire_lease(expired, "b", 1ms));
+  std::this_thread::sleep_for(20ms);
+  const std::vector<MatchId> ids = {live, free, expired, own};
+  auto taken = store_->acquire_leases(ids, "a", 10s);
+  ASSERT_TRUE(taken) << taken.error().message;
+  ASSERT_EQ(taken->size(), ids.size());
+  const auto& refused = (*taken)[0];
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, StoreCode::Conflict);
+  EXPECT_NE(refused.error().message.find("node b"), std::string::npos) << refused.error().message;
+  EXPECT_EQ(store_->lease(live).value()->node, "b");  // untouched
+  const std::vector<std::pair<MatchId, std::int64_t>> epochs = {
+      {free, 1}, {expired, 2}, {own, 2}};  // every take raises the epoch
+  for (std::size_t i = 1; i < ids.size(); ++i) {
+    const auto& lease = (*taken)[i];
+    ASSERT_TRUE(lease) << ids[i] << ": " << lease.error().message;
+    EXPECT_EQ(lease->match_id, ids[i]);
+    EXPECT_EQ(lease->node, "a");
+    EXPECT_EQ(lease->epoch, epochs[i - 1].second) << ids[i];
+    EXPECT_EQ(store_->lease(ids[i]).value()->epoch, lease->epoch);
+  }
+  EXPECT_TRUE(store_->acquire_leases({}, "a", 10s).value().empty());
+  // The statuses of many matches in one statement, missing ones included.
+  ASSERT_TRUE(store_->set_status(own, MatchStatus::Finished));
+  auto statuses = store_->match_statuses(std::vector<MatchId>{own, free, free + 100});
+  ASSERT_TRUE(statuses);
+  EXPECT_EQ(*statuses, (std::vector<std::optional<MatchStatus>>{
+                           MatchStatus::Finished, MatchStatus::Running, std::nullopt}));
+}
+
+// What a node adopting matches reads: load_matches must give, for every match,
+// what fold + seats + recent_command_ids + deadline give one at a time, including
+// a match whose newest snapshot the fold rejects (read back from the database)
+// and one whose log diverges (reported, not hidden, and no harm to the others).
+TEST_F(ClusterStoreTest, ABatchedLoadReadsWhatOneAtATimeReads) {
+  Options options;
+  options.snapshot_every = 8;  // several snapshots per match
+  auto opened = PgStore::open(location_.target, options);
+  ASSERT_TRUE(opened) << opened.error().message;
+  PgStore& db = *opened;
+  std::vector<MatchId> ids;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Game game = play_random_game(kTwoPlayers, 100 + seed, 20 + static_cast<int>(seed) * 9);
+    ids.push_back(store_game(db, game, seed));
+  }
+  ids.push_back(db.create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}).value());  // no event
+  // Seats and a timer on some of them.
+  for (std::size_t i = 0; i < ids.size(); i += 2) {
+    ASSERT_TRUE(db.upsert_seat({ids[i], 0, "ada", "h0", rules::TowerColor::White, 2, {}}));
+    ASSERT_TRUE(db.upsert_seat({ids[i], 1, "c1", "", std::nullopt, std::nullopt, "greedy"}));
+    AppendRequest timer;
+    timer.match_id = ids[i];
+    timer.expected_seq = db.last_seq(ids[i]).value();
+    timer.deadline =
+        DeadlineRecord{"turn_grace", 1, 1'700'000'000'000 + static_cast<std::int64_t>(i)};
+    auto set = db.append_batch(std::span(&timer, 1));
+    ASSERT_TRUE(set.front()) << set.front().error().message;
+  }
+  const MatchId bad_snapshot = ids[1];
+  const MatchId diverging = ids[3];
+  raw_exec(db, fmt::format("UPDATE snapshots SET state = '\\x00' WHERE match_id = {} AND seq = "
+                           "(SELECT max(seq) FROM snapshots WHERE match_id = {})",
+                           bad_snapshot, bad_snapshot));
+  raw_exec(db, fmt::format("UPDATE events SET state_hash = '0000000000000000' WHERE match_id = "
+                           "{} AND seq = (SELECT last_seq FROM matches WHERE id = {})",
+                           diverging, diverging));
+  const MatchId missing = ids.back() + 100;
+  std::vector<MatchId> batch = ids;
+  batch.insert(batch.begin() + 2, missing);
+
+  const FoldPolicy policy{FoldStart::NewestSnapshot, HashCheck::Last};
+  std::vector<MatchId> visited;
+  auto loaded = db.load_matches(batch, policy, 5, [&](MatchId id, Result<LoadedMatch> match) {
+    visited.push_back(id);
+    if (id == missing) {
+      ASSERT_FALSE(match);
+      EXPECT_EQ(match.error().code, StoreCode::NotFound);
+      return;
+    }
+    ASSERT_TRUE(match) << id << ": " << match.error().message;
+    auto one = db.fold(id, policy);
+    ASSERT_TRUE(one) << one.error().message;
+    EXPECT_EQ(match->id, id);
+    EXPECT_EQ(match->folded.state, one->state) << id;
+    EXPECT_EQ(match->folded.seq, one->seq) << id;
+    EXPECT_EQ(match->folded.snapshot_seq, one->snapshot_seq) << id;
+    EXPECT_EQ(match->folded.divergence.has_value(), one->divergence.has_value()) << id;
+    EXPECT_EQ(match->folded.divergence.has_value(), id == diverging) << id;
+    if (one->divergence) {
+      EXPECT_EQ(match->folded.divergence->reason, one->divergence->reason);
+    }
+    EXPECT_EQ(match->status, db.match_status(id).value().value());
+    EXPECT_EQ(match->seats, db.seats(id).value()) << id;
+    EXPECT_EQ(match->recent_commands, db.recent_command_ids(id, 5).value()) << id;
+    EXPECT_EQ(match->deadline, db.deadline(id).value()) << id;
+  });
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(visited, batch);  // each once, in the order asked
+  // The damaged snapshot sent that fold to an older one; the others started from their newest.
+  auto newest = db.fold(ids[0], policy).value();
+  EXPECT_GT(newest.snapshot_seq, 0);
+  auto older = db.fold(bad_snapshot, policy).value();
+  EXPECT_TRUE(older.ok());
+  EXPECT_LT(older.snapshot_seq, db.last_seq(bad_snapshot).value() / 8 * 8);
 }
 
 TEST_F(ClusterStoreTest, ReleaseLeasesFreesWhatIsHeldAtOnceAndLeavesTheRest) {
@@ -130,6 +245,45 @@ TEST_F(ClusterStoreTest, ANicknameIsClaimedByOneLiveNodeAtATime) {
   EXPECT_EQ(store_->claim_nickname("dee", "a", 10s).value(), std::nullopt);
   ASSERT_TRUE(store_->register_node({"a", "127.0.0.1:7001", std::nullopt}));
   EXPECT_EQ(store_->claim_nickname("dee", "b", 10s).value(), std::nullopt);
+}
+
+TEST_F(ClusterStoreTest, ClaimNicknamesAnswersEachAsClaimNicknameWould) {
+  ASSERT_EQ(store_->claim_nickname("held", "b", 10s).value(), std::nullopt);  // b's, live
+  ASSERT_EQ(store_->claim_nickname("ours", "a", 10s).value(), std::nullopt);  // a's already
+  ASSERT_EQ(store_->claim_nickname("gone", "b", 1ms).value(), std::nullopt);  // b's, run out
+  std::this_thread::sleep_for(20ms);
+  // Quotes and backslashes survive the text[] parameter.
+  const std::vector<std::string> names = {"held", "free", "ours", "gone", R"(q"u\o)"};
+  auto claimed = store_->claim_nicknames(names, "a", 10s);
+  ASSERT_TRUE(claimed) << claimed.error().message;
+  ASSERT_EQ(claimed->size(), names.size());
+  EXPECT_EQ((*claimed)[0].value(), std::optional<std::string>("b"));
+  for (std::size_t i = 1; i < names.size(); ++i)
+    EXPECT_EQ((*claimed)[i].value(), std::nullopt) << names[i];
+  // Each is a's now: b cannot take them, and the live one stayed b's.
+  for (std::size_t i = 1; i < names.size(); ++i)
+    EXPECT_EQ(store_->claim_nickname(names[i], "b", 10s).value(), std::optional<std::string>("a"));
+  EXPECT_EQ(store_->claim_nickname("held", "b", 10s).value(), std::nullopt);
+  EXPECT_TRUE(store_->claim_nicknames({}, "a", 10s).value().empty());
+}
+
+TEST_F(ClusterStoreTest, UnfinishedSeatsOfManyNicknamesAreFoundInOneStatement) {
+  const MatchId done = new_match(MatchStatus::Finished);
+  const MatchId older = new_match(MatchStatus::Running);
+  const MatchId newer = new_match(MatchStatus::Lobby);
+  ASSERT_TRUE(store_->upsert_seat({done, 0, "ada", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat({older, 0, "bob", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat({newer, 1, "bob", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat({older, 1, "cy", "h", std::nullopt, std::nullopt, {}}));
+  ASSERT_TRUE(store_->upsert_seat(
+      {newer, 0, "computer-1", "", std::nullopt, std::nullopt, std::string("greedy")}));
+  const std::vector<std::string> names = {"ada", "bob", "cy", "computer-1", "nobody"};
+  auto seats = store_->unfinished_seats_of(names);
+  ASSERT_TRUE(seats) << seats.error().message;
+  ASSERT_EQ(seats->size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i)
+    EXPECT_EQ((*seats)[i], store_->unfinished_seat_of(names[i]).value()) << names[i];
+  EXPECT_EQ((*seats)[1], std::optional<MatchId>(newer));  // the newest unfinished one
 }
 
 TEST_F(ClusterStoreTest, TheEndingKeptForOneNicknameIsReadByAnyNode) {
