@@ -27,7 +27,8 @@
 # WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
 # BASELINE (d: a build folder whose eryantis-server is compared), KEEP_D_STORE (d: a folder
 # to keep the store the kill left, for bench/restore_cpu.sh), PERF_D (d: a folder for perf
-# profiles of the restarted server and the bots until recovery), FLOOR_PORT (default PORT + 1), WEB_PORT (the web listener, default PORT + 2), W_MATCHES (w's
+# profiles of the restarted server and the bots until recovery; PERF_CALL_GRAPH: perf's
+# call-graph option, default -g, "--call-graph dwarf" for a Release build), FLOOR_PORT (default PORT + 1), WEB_PORT (the web listener, default PORT + 2), W_MATCHES (w's
 # matches, default 1000), SKIP_BUILD (1 = use the binaries already in BUILD), DOC (default
 # docs/performance.md; "" = do not write it).
 # Durability is the configuration default, synchronous=FULL. Results are printed as a table and
@@ -171,9 +172,13 @@ restart_run() { # server-binary name
   local perf_pids=()
   if [ -n "${PERF_D:-}" ]; then
     mkdir -p "$PERF_D"
-    perf record -q -F 999 -g -p "$SERVER_PID" -o "$PERF_D/server-$name.data" 2>/dev/null &
+    # PERF_CALL_GRAPH: perf's call-graph option ("--call-graph dwarf" for builds
+    # without frame pointers, such as Release; default -g).
+    # shellcheck disable=SC2086
+    perf record -q -F 999 ${PERF_CALL_GRAPH:--g} -p "$SERVER_PID" -o "$PERF_D/server-$name.data" 2>/dev/null &
     perf_pids+=($!)
-    perf record -q -F 999 -g -p "$bot" -o "$PERF_D/bot-$name.data" 2>/dev/null &
+    # shellcheck disable=SC2086
+    perf record -q -F 999 ${PERF_CALL_GRAPH:--g} -p "$bot" -o "$PERF_D/bot-$name.data" 2>/dev/null &
     perf_pids+=($!)
   fi
   local rec="nan"

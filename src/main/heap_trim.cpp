@@ -1,5 +1,6 @@
 #include "eryantis/main/heap_trim.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -27,6 +28,24 @@ std::optional<std::size_t> anonymous_resident_bytes() {
   return bytes;
 }
 
+std::optional<std::size_t> allocator_unused_bytes() {
+#if defined(ERYANTIS_JEMALLOC)
+  // The statistics are a snapshot taken at the last "epoch": refresh it first.
+  std::uint64_t epoch = 1;
+  std::size_t size = sizeof epoch;
+  if (mallctl("epoch", &epoch, &size, &epoch, sizeof epoch) != 0) return std::nullopt;
+  std::size_t dirty = 0, muzzy = 0, page = 0;
+  size = sizeof(std::size_t);
+  if (mallctl("stats.arenas.4096.pdirty", &dirty, &size, nullptr, 0) != 0 ||
+      mallctl("stats.arenas.4096.pmuzzy", &muzzy, &size, nullptr, 0) != 0 ||
+      mallctl("arenas.page", &page, &size, nullptr, 0) != 0)
+    return std::nullopt;
+  return (dirty + muzzy) * page;
+#else
+  return std::nullopt;
+#endif
+}
+
 void trim_allocator() {
 #if defined(ERYANTIS_JEMALLOC)
   // jemalloc gives dirty pages back by itself, but only after dirty_decay_ms
@@ -38,8 +57,12 @@ void trim_allocator() {
 #endif
 }
 
-HeapTrimmer::HeapTrimmer(std::size_t growth_bytes, ResidentBytes resident, Trim trim)
-    : growth_bytes_(growth_bytes), resident_(std::move(resident)), trim_(std::move(trim)) {
+HeapTrimmer::HeapTrimmer(std::size_t growth_bytes, ResidentBytes resident, Trim trim,
+                         ResidentBytes unused)
+    : growth_bytes_(growth_bytes),
+      resident_(std::move(resident)),
+      trim_(std::move(trim)),
+      unused_(std::move(unused)) {
   baseline_ = resident_();
 }
 
@@ -48,6 +71,13 @@ HeapTrimmer::Tick HeapTrimmer::tick() {
   const std::optional<std::size_t> now = resident_();
   if (!now) return tick;  // nothing to go by: never trim blindly
   tick.resident_before = tick.resident_after = *now;
+  if (const std::optional<std::size_t> unused = unused_ ? unused_() : std::nullopt) {
+    if (*unused < growth_bytes_) return tick;
+    trim_();
+    tick.trimmed = true;
+    tick.resident_after = resident_().value_or(*now);
+    return tick;
+  }
   if (!baseline_ || *now < *baseline_) {
     baseline_ = *now;  // measure growth from the lowest point
     return tick;

@@ -348,10 +348,12 @@ int serve(int argc, char** argv) {
   // Timers and signal handlers come before listen: a SIGTERM right after the
   // "listening" line must already mean a graceful shutdown.
   loop.every(100, [&server] { server.tick(); });
-  // Give memory freed by bursts back to the system once the resident heap has
-  // grown by 4 MiB since the last trim (see heap_trim.hpp). Checking costs one
-  // read of /proc/self/status, so it can run every second.
-  app::HeapTrimmer trimmer(std::size_t{4} << 20);
+  // Give memory freed by bursts back to the system once 4 MiB of it stay resident
+  // (jemalloc's count; with glibc: the resident heap grew by 4 MiB since the last
+  // trim; see heap_trim.hpp). Checking costs one read of /proc/self/status and a
+  // refresh of jemalloc's statistics, so it can run every second.
+  app::HeapTrimmer trimmer(std::size_t{4} << 20, app::anonymous_resident_bytes, app::trim_allocator,
+                           app::allocator_unused_bytes);
   loop.every(1'000, [&trimmer, &metrics] {
     const auto start = std::chrono::steady_clock::now();
     const app::HeapTrimmer::Tick tick = trimmer.tick();

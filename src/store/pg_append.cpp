@@ -4,6 +4,11 @@
 // (SELECT ... FOR UPDATE), whichever node they run on.
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
+#include <cstddef>
+#include <numeric>
+#include <vector>
+
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/store/pg_lobby_listener.hpp"
@@ -271,13 +276,22 @@ Result<AppendOutcome> PgStore::append(MatchId id, Seq expected_seq,
 }
 
 std::vector<Result<AppendOutcome>> PgStore::append_batch(std::span<const AppendRequest> requests) {
-  std::vector<Result<AppendOutcome>> results;
-  results.reserve(requests.size());
   auto fail_all = [&](const StoreError& error) {
-    results.assign(requests.size(), std::unexpected(error));
-    return std::move(results);
+    return std::vector<Result<AppendOutcome>>(requests.size(), std::unexpected(error));
   };
   if (impl_->options.read_only) return fail_all({StoreCode::ReadOnly, "the store is read-only"});
+  // The requests run in match id order, whatever order they came in: their lease
+  // rows (FOR SHARE, the fence) and matches rows are then locked in the order
+  // acquire_leases, renew_leases and release_leases lock theirs, so an append batch
+  // and another node's take-over wait for each other, never deadlock (PostgreSQL
+  // would abort one only after deadlock_timeout, 1 s). The results keep the
+  // requests' order.
+  std::vector<std::size_t> order(requests.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return requests[a].match_id < requests[b].match_id;
+  });
+  std::vector<Result<AppendOutcome>> results(requests.size());
   // As SQLite's: first the whole batch without a savepoint per request (a failing
   // request is rare); if one fails, all is rolled back and the batch runs again
   // with savepoints, so only the failing request is undone.
@@ -285,14 +299,12 @@ std::vector<Result<AppendOutcome>> PgStore::append_batch(std::span<const AppendR
     auto tx = pg::Transaction::begin(impl_->conn);
     if (!tx) return fail_all(tx.error());
     bool clean = true;
-    for (const AppendRequest& request : requests) {
-      auto outcome = detail::pg_apply_request(*impl_, request);
-      if (!outcome) {
+    for (const std::size_t i : order) {
+      results[i] = detail::pg_apply_request(*impl_, requests[i]);
+      if (!results[i]) {
         clean = false;
-        if (requests.size() == 1) results.push_back(std::move(outcome));
         break;
       }
-      results.push_back(std::move(outcome));
     }
     if (clean) {
       if (auto done = tx->commit(); !done) return fail_all(done.error());
@@ -300,18 +312,16 @@ std::vector<Result<AppendOutcome>> PgStore::append_batch(std::span<const AppendR
     }
     if (requests.size() == 1) return results;  // the transaction rolls back
   }
-  results.clear();
   auto tx = pg::Transaction::begin(impl_->conn);
   if (!tx) return fail_all(tx.error());
-  for (const AppendRequest& request : requests) {
+  for (const std::size_t i : order) {
     auto savepoint = pg::Savepoint::begin(impl_->conn);
     if (!savepoint) return fail_all(savepoint.error());
-    auto outcome = detail::pg_apply_request(*impl_, request);
-    if (outcome) {
+    results[i] = detail::pg_apply_request(*impl_, requests[i]);
+    if (results[i]) {
       if (auto kept = savepoint->release(); !kept) return fail_all(kept.error());
     }
     // On failure the savepoint's destructor undoes this request alone.
-    results.push_back(std::move(outcome));
   }
   if (auto done = tx->commit(); !done) return fail_all(done.error());
   return results;

@@ -76,6 +76,29 @@ TEST(HeapTrimmer, NeverTrimsBlind) {
   EXPECT_EQ(p.trims, 0);
 }
 
+TEST(HeapTrimmer, WhereTheAllocatorCountsItsUnusedPagesTheyDecide) {
+  FakeProcess p;
+  std::optional<std::size_t> unused = 0;
+  HeapTrimmer trimmer(
+      4 * kMiB, [&] { return p.resident; },
+      [&] {
+        ++p.trims;
+        unused = 0;
+      },
+      [&] { return unused; });
+  p.resident = 60 * kMiB;  // grown, but all of it in use
+  EXPECT_FALSE(trimmer.tick().trimmed);
+  unused = 3 * kMiB;
+  EXPECT_FALSE(trimmer.tick().trimmed);
+  unused = 5 * kMiB;  // freed without the resident size growing
+  EXPECT_TRUE(trimmer.tick().trimmed);
+  EXPECT_EQ(p.trims, 1);
+  EXPECT_FALSE(trimmer.tick().trimmed);
+  unused = std::nullopt;  // the allocator cannot tell: the resident size decides
+  p.resident = 70 * kMiB;
+  EXPECT_TRUE(trimmer.tick().trimmed);
+}
+
 TEST(HeapTrimmer, ReadsThisProcesssResidentMemory) {
   const auto bytes = anonymous_resident_bytes();
   ASSERT_TRUE(bytes);
@@ -96,14 +119,23 @@ TEST(HeapTrimmer, ARealTrimGivesBackWhatABurstLeftBehind) {
     for (std::size_t b = 0; b < kBlock; b += 4096) blocks.back()[b] = static_cast<char>(i);
   }
   for (std::size_t i = 0; i < blocks.size(); i += 2) blocks[i].reset();
-  // Freed, but still resident: glibc does not give back pages between live
-  // blocks by itself. Growth 0: this trimmer trims on its first tick.
+    // Freed, but still resident: glibc does not give back pages between live
+    // blocks by itself. Growth 0: this trimmer trims on its first tick.
+#if defined(ERYANTIS_JEMALLOC)
+  EXPECT_GT(allocator_unused_bytes().value_or(0), 24 * kMiB);  // it knows they are unused
+#endif
   HeapTrimmer real(0);
   const HeapTrimmer::Tick tick = real.tick();
   ASSERT_TRUE(tick.trimmed);
   // ~32 MiB were free in 64 KiB holes: nearly all of it goes back.
   EXPECT_LT(tick.resident_after + 24 * kMiB, tick.resident_before)
       << "before " << tick.resident_before << " after " << tick.resident_after;
+#if defined(ERYANTIS_JEMALLOC)
+  // jemalloc counted those pages as unused, and counts them no more.
+  const std::optional<std::size_t> unused = allocator_unused_bytes();
+  ASSERT_TRUE(unused);
+  EXPECT_LT(*unused, 4 * kMiB);
+#endif
 }
 
 }  // namespace

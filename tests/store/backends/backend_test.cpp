@@ -145,15 +145,16 @@ TEST_P(BackendTest, OneRequestIsAtomicAndABatchUndoesOnlyItsFailingRequest) {
   AppendRequest broken = AppendRequest::of(3, 5, {b.events.begin(), b.events.begin() + 1});
   broken.create = NewMatch{kFourExpert, MatchStatus::Running};
   broken.seats = {SeatRecord{0, 0, "eve", "h", std::nullopt, std::nullopt, std::nullopt}};
-  const std::vector<AppendRequest> first{create_a, broken, create_b};
+  // Not in id order (PostgreSQL runs them in id order): the results are in the requests'.
+  const std::vector<AppendRequest> first{create_b, broken, create_a};
   auto results = store->append_batch(first);
   ASSERT_EQ(results.size(), 3u);
-  ASSERT_TRUE(results[0]) << results[0].error().message;
-  EXPECT_EQ(*results[0], (AppendOutcome{1, 3, false}));
+  ASSERT_TRUE(results[2]) << results[2].error().message;
+  EXPECT_EQ(*results[2], (AppendOutcome{1, 3, false}));
   ASSERT_FALSE(results[1]);
   EXPECT_EQ(results[1].error().code, StoreCode::Conflict);
-  ASSERT_TRUE(results[2]) << results[2].error().message;
-  EXPECT_EQ(*results[2], (AppendOutcome{1, 2, false}));
+  ASSERT_TRUE(results[0]) << results[0].error().message;
+  EXPECT_EQ(*results[0], (AppendOutcome{1, 2, false}));
 
   EXPECT_EQ(store->list_matches().value().size(), 2u);  // no row of match 3
   EXPECT_EQ(store->seats(3).value().size(), 0u);
