@@ -73,6 +73,47 @@ class EndToEnd : public ::testing::Test {
 
   std::string bot_log() const { return read_file(dir_.file("bot.log")); }
 
+  // A killed node's lease, seen from the clients: two fake nodes answer every login
+  // with a redirect, to a port nobody listens on for the first `to_dead` logins
+  // (`seen(left)` is told each one's place in that countdown), then to the real
+  // server. One bot table plays one game through them; its report in `result`.
+  void play_through_redirects_to_a_dead_node(int to_dead, const std::string& seed,
+                                             rapidjson::Document& result,
+                                             std::function<void(int)> seen = {}) {
+    ASSERT_NO_FATAL_FAILURE(start_server());
+    const int real = server_->port();
+    const int dead = eryantis::test::free_port();  // nobody listens there
+    ASSERT_GT(dead, 0);
+    std::atomic<int> left{to_dead};
+    auto node = [&] {
+      return eryantis::test::FakeServer([&, real, dead](const std::string& line) -> std::string {
+        if (line.find(R"("type":"hello")") != std::string::npos)
+          return R"({"type":"welcome","protocol":1,"server":"fake-node"})"
+                 "\n";
+        if (line.find(R"("type":"login")") == std::string::npos) return {};
+        const int place = left.fetch_sub(1);
+        if (seen) seen(place);
+        return R"({"type":"redirect","address":"127.0.0.1:)" +
+               std::to_string(place > 0 ? dead : real) +
+               R"(","web":null,"match":1,"reason":"the lease of a dead node"})"
+               "\n";
+      });
+    };
+    auto b = node();
+    auto c = node();
+    ASSERT_GT(b.port(), 0);
+    ASSERT_GT(c.port(), 0);
+    auto bot = start_bot(
+        "--matches 1 --players 2 --mode simple --games 1 --duration 60 --seed " + seed,
+        "127.0.0.1:" + std::to_string(b.port()) + ",127.0.0.1:" + std::to_string(c.port()));
+    const int rc = finish_bot(*bot, result);
+    ASSERT_FALSE(result.HasParseError()) << bot_log();
+    ASSERT_TRUE(result.IsObject());
+    EXPECT_EQ(rc, 0) << bot_log();
+    EXPECT_GE(result["games_finished"].GetUint64(), 1u);
+    EXPECT_EQ(result["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  }
+
   // The shipped configuration with computer players that answer at once: its 800 ms
   // pause per computer move would stretch a short game to a minute.
   void use_instant_computers() {
@@ -384,38 +425,9 @@ TEST_F(EndToEnd, BotsTryTheNextNodeWhenOneIsDown) {
 // trying (here 8 redirects to a dead port, ~4 in a row per bot, before the nodes
 // send it to the real server) and counts no TOO_MANY_REDIRECTS.
 TEST_F(EndToEnd, RedirectsToADeadNodeAreNoLoop) {
-  ASSERT_NO_FATAL_FAILURE(start_server());
-  const int real = server_->port();
-  const int dead = eryantis::test::free_port();  // nobody listens there
-  ASSERT_GT(dead, 0);
-  std::atomic<int> to_dead{8};
-  auto node = [&] {
-    return eryantis::test::FakeServer([&, real, dead](const std::string& line) -> std::string {
-      if (line.find(R"("type":"hello")") != std::string::npos)
-        return R"({"type":"welcome","protocol":1,"server":"fake-node"})"
-               "\n";
-      if (line.find(R"("type":"login")") == std::string::npos) return {};
-      const int to = to_dead.fetch_sub(1) > 0 ? dead : real;
-      return R"({"type":"redirect","address":"127.0.0.1:)" + std::to_string(to) +
-             R"(","web":null,"match":1,"reason":"the lease of a dead node"})"
-             "\n";
-    });
-  };
-  auto b = node();
-  auto c = node();
-  ASSERT_GT(b.port(), 0);
-  ASSERT_GT(c.port(), 0);
-  auto bot =
-      start_bot("--matches 1 --players 2 --mode simple --games 1 --duration 60 --seed 6",
-                "127.0.0.1:" + std::to_string(b.port()) + ",127.0.0.1:" + std::to_string(c.port()));
   rapidjson::Document r;
-  const int rc = finish_bot(*bot, r);
-  ASSERT_FALSE(r.HasParseError()) << bot_log();
-  ASSERT_TRUE(r.IsObject());
-  EXPECT_EQ(rc, 0) << bot_log();
-  EXPECT_GE(r["games_finished"].GetUint64(), 1u);
+  ASSERT_NO_FATAL_FAILURE(play_through_redirects_to_a_dead_node(8, "6", r));
   EXPECT_EQ(r["redirect_loops"].GetUint64(), 0u) << bot_log();
-  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
   EXPECT_GE(r["redirects"].GetUint64(), 9u);  // 8 to the dead port, then to the server
 }
 
@@ -426,12 +438,7 @@ TEST_F(EndToEnd, RedirectsToADeadNodeAreNoLoop) {
 // redirects to a dead port (12 a bot) take ~0.8 s, where the doubling back-off
 // took at least 4.75 s.
 TEST_F(EndToEnd, ANodeThatAnswersResetsTheReconnectBackOff) {
-  ASSERT_NO_FATAL_FAILURE(start_server());
-  const int real = server_->port();
-  const int dead = eryantis::test::free_port();  // nobody listens there
-  ASSERT_GT(dead, 0);
   constexpr int kToDead = 24;
-  std::atomic<int> to_dead{kToDead};
   std::atomic<std::int64_t> first_ns{0};
   std::atomic<std::int64_t> last_ns{0};
   auto now_ns = [] {
@@ -439,35 +446,11 @@ TEST_F(EndToEnd, ANodeThatAnswersResetsTheReconnectBackOff) {
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
   };
-  auto node = [&] {
-    return eryantis::test::FakeServer([&, real, dead](const std::string& line) -> std::string {
-      if (line.find(R"("type":"hello")") != std::string::npos)
-        return R"({"type":"welcome","protocol":1,"server":"fake-node"})"
-               "\n";
-      if (line.find(R"("type":"login")") == std::string::npos) return {};
-      const int left = to_dead.fetch_sub(1);
-      if (left == kToDead) first_ns = now_ns();
-      if (left == 1) last_ns = now_ns();
-      const int to = left > 0 ? dead : real;
-      return R"({"type":"redirect","address":"127.0.0.1:)" + std::to_string(to) +
-             R"(","web":null,"match":1,"reason":"the lease of a dead node"})"
-             "\n";
-    });
-  };
-  auto b = node();
-  auto c = node();
-  ASSERT_GT(b.port(), 0);
-  ASSERT_GT(c.port(), 0);
-  auto bot =
-      start_bot("--matches 1 --players 2 --mode simple --games 1 --duration 60 --seed 8",
-                "127.0.0.1:" + std::to_string(b.port()) + ",127.0.0.1:" + std::to_string(c.port()));
   rapidjson::Document r;
-  const int rc = finish_bot(*bot, r);
-  ASSERT_FALSE(r.HasParseError()) << bot_log();
-  ASSERT_TRUE(r.IsObject());
-  EXPECT_EQ(rc, 0) << bot_log();
-  EXPECT_GE(r["games_finished"].GetUint64(), 1u);
-  EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << bot_log();
+  ASSERT_NO_FATAL_FAILURE(play_through_redirects_to_a_dead_node(kToDead, "8", r, [&](int place) {
+    if (place == kToDead) first_ns = now_ns();
+    if (place == 1) last_ns = now_ns();
+  }));
   ASSERT_GT(last_ns.load(), 0);
   const double seconds = static_cast<double>(last_ns - first_ns) / 1e9;
   std::printf("%d redirects to a dead node in %.2f s\n", kToDead, seconds);
