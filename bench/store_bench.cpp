@@ -10,8 +10,8 @@
 #include <mutex>
 #include <random>
 
-#include "eryantis/rules/decider.hpp"
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/rules/decider.hpp"
 #include "eryantis/store/group_committer.hpp"
 #include "eryantis/store/store.hpp"
 
@@ -211,13 +211,15 @@ BENCHMARK(BM_GroupCommit1000Matches)->Unit(benchmark::kMillisecond)->Iterations(
 // 10,000 unfinished 4-player expert matches (each a full-length random game
 // cut short by 1 to 64 events, so the tails after the last snapshot spread over
 // 0..63 events as on a real server), snapshots every 64 events. The matches are appended
-// interleaved, one event per append, as a server hosting all of them at once writes them. Generated
-// once and kept in the temp dir between runs (delete it to regenerate).
+// interleaved, one event per append, as a server hosting all of them at once writes them.
+// Players' events carry command ids, as a server's do (the restore reads each match's
+// newest 64: without ids that query would walk the whole log). Generated once and kept in
+// the temp dir between runs (delete it to regenerate; v6: with command ids).
 const std::string& resume_database() {
   static const std::string path = [] {
     constexpr int kMatches = 10'000;
     const std::string file =
-        (fs::temp_directory_path() / "eryantis-bench-resume-10000-v5.db").string();
+        (fs::temp_directory_path() / "eryantis-bench-resume-10000-v6.db").string();
     if (fs::exists(file)) return file;
     const std::string partial = file + ".partial";
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(partial + suffix);
@@ -233,8 +235,11 @@ const std::string& resume_database() {
         const Game& game = games()[static_cast<std::size_t>(m) % games().size()];
         const std::size_t cut = 1 + static_cast<std::size_t>(m) % 64;
         if (i + cut >= game.events.size()) continue;
+        NewEvent event = game.events[i];
+        if (event.actor != Actor::server())
+          event.command_id = std::to_string(event.actor.seat) + ":c" + std::to_string(i);
         batch.push_back(AppendRequest::of(ids[static_cast<std::size_t>(m)], static_cast<Seq>(i),
-                                          {game.events[i]}, game.states[i]));
+                                          {std::move(event)}, game.states[i]));
       }
       if (batch.empty()) break;
       for (auto& result : store.append_batch(batch)) {
