@@ -88,6 +88,16 @@ class ClusterTest : public ServerFixture {
     return c;
   }
 
+  // ada creates a 2-player match on the node at `port` and hangs up: its id, once
+  // the node answered `joined` (0 after a failed assertion).
+  static store::MatchId created_and_left(int port) {
+    auto ada = logged_in(port, "ada");
+    if (::testing::Test::HasFatalFailure()) return 0;
+    auto created = ada->create(2, "simple");
+    EXPECT_TRUE(created && created->type == "joined") << (created ? created->line : "no reply");
+    return created ? created->i64("match") : 0;
+  }
+
   test::PostgresCluster* cluster_ = nullptr;
   std::string uri_;
 };
@@ -211,14 +221,8 @@ TEST_F(ClusterTest, AnOrphanedMatchsTimerFiresOnAnotherNodeWithNoClientThere) {
   ASSERT_FALSE(HasFatalFailure());
   auto db = store::PgStore::open(uri_);
   ASSERT_TRUE(db) << db.error().message;
-  store::MatchId match = 0;
-  {
-    auto ada = logged_in(a.port, "ada");
-    ASSERT_FALSE(HasFatalFailure());
-    auto created = ada->create(2, "simple");
-    ASSERT_TRUE(created && created->type == "joined") << (created ? created->line : "no reply");
-    match = created->i64("match");
-  }  // ada hangs up
+  const store::MatchId match = created_and_left(a.port);
+  ASSERT_GT(match, 0);
   const auto armed_by = std::chrono::steady_clock::now() + 2s;
   std::optional<store::DeadlineRecord> deadline;
   while (!deadline && std::chrono::steady_clock::now() < armed_by) {
@@ -304,14 +308,8 @@ TEST_F(ClusterTest, AnEndingKeptOnOneNodeIsToldOnceAtALoginOnAnother) {
   ASSERT_FALSE(HasFatalFailure());
   auto db = store::PgStore::open(uri_);
   ASSERT_TRUE(db) << db.error().message;
-  store::MatchId match = 0;
-  {
-    auto ada = logged_in(a.port, "ada");
-    ASSERT_FALSE(HasFatalFailure());
-    auto created = ada->create(2, "simple");
-    ASSERT_TRUE(created && created->type == "joined") << (created ? created->line : "no reply");
-    match = created->i64("match");
-  }  // ada hangs up
+  const store::MatchId match = created_and_left(a.port);
+  ASSERT_GT(match, 0);
   std::optional<store::UnseenEnding> kept;
   const auto kept_by = std::chrono::steady_clock::now() + 4s;
   while (!kept && std::chrono::steady_clock::now() < kept_by) {
