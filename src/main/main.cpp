@@ -274,8 +274,8 @@ int serve(int argc, char** argv) {
   if (const auto scheme = config.cluster.public_web.find("://"); scheme != std::string::npos) {
     const std::string& url = config.cluster.public_web;
     const std::size_t path = url.find('/', scheme + 3);
-    web_options.allowed_hosts.push_back(net::AllowedHosts::name_of(
-        std::string_view(url).substr(scheme + 3, path == std::string::npos ? path : path - scheme - 3)));
+    web_options.allowed_hosts.push_back(net::AllowedHosts::name_of(std::string_view(url).substr(
+        scheme + 3, path == std::string::npos ? path : path - scheme - 3)));
   }
   web_options.static_root = config.web.static_dir;
   web_options.max_connections = static_cast<std::size_t>(config.web.max_connections);
@@ -420,8 +420,7 @@ int serve(int argc, char** argv) {
   admin_options.idle_line =
       protocol::JsonLine::object()
           .field("ok", false)
-          .field("error", "no request line within " +
-                              std::to_string(config.admin.idle_timeout_ms) +
+          .field("error", "no request line within " + std::to_string(config.admin.idle_timeout_ms) +
                               " ms (admin.idle_timeout_ms); connection closed")
           .str();
   net::AdminSocket admin_socket(

@@ -51,7 +51,7 @@ struct TcpServer::Connection {
   bool shutdown_started = false;
   bool shutdown_done = false;
   bool peer_eof = false;
-  bool first_line_read = false;  // later lines are not checked for HTTP
+  bool first_line_read = false;      // later lines are not checked for HTTP
   std::uint64_t close_deadline = 0;  // uv_now() after which a closing connection is cut
   LineSplitter splitter;
   std::size_t held_incoming = 0;  // splitter.held_bytes() as counted in incoming_bytes_

@@ -114,7 +114,8 @@ const char* WebSocketSession::refused_header(std::string_view header) {
   std::uint64_t length = 0;
   for (std::size_t i = 2; i < header.size(); ++i) length = (length << 8) | byte(i);
   if (length7 == 126 && length < 126) return "a frame length must use its shortest form";
-  if (length7 == 127 && (length >> 63) != 0) return "a 64-bit frame length must have its top bit clear";
+  if (length7 == 127 && (length >> 63) != 0)
+    return "a 64-bit frame length must have its top bit clear";
   if (length7 == 127 && length < (1u << 16)) return "a frame length must use its shortest form";
   return nullptr;
 }

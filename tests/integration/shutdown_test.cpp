@@ -145,8 +145,7 @@ TEST_F(ShutdownTest, SigtermWithIdleConnectionsThatNeverLoggedInStopsPromptly) {
   const auto took = Clock::now() - signalled;
   ASSERT_TRUE(code) << "the server did not exit";
   EXPECT_EQ(*code, 0) << server_->log_tail();
-  std::cout << "[ stopped  ] in "
-            << std::chrono::duration_cast<Millis>(took).count() << " ms\n";
+  std::cout << "[ stopped  ] in " << std::chrono::duration_cast<Millis>(took).count() << " ms\n";
   EXPECT_LT(took, std::chrono::seconds(2)) << server_->log_tail();
 
   for (Client* c : {silent.get(), greeted.get()}) {

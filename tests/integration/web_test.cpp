@@ -155,10 +155,13 @@ TEST_F(WebTest, AFrameIsOneLineNewlinesInsideItAreNotSeparators) {
   EXPECT_EQ(code_of(c->read_text()), "BAD_JSON");
   c->send_text("\r\n");
   EXPECT_EQ(code_of(c->read_text()), "BAD_JSON");
-  c->send_text(R"({"type":"ping","id":1})" "\n" R"({"type":"ping","id":2})");
+  c->send_text(R"({"type":"ping","id":1})"
+               "\n"
+               R"({"type":"ping","id":2})");
   EXPECT_EQ(code_of(c->read_text()), "BAD_JSON");
   c->send_text("");  // the keep-alive: no reply
-  c->send_text(R"({"type":"ping","id":3})" "\n");
+  c->send_text(R"({"type":"ping","id":3})"
+               "\n");
   auto pong = c->read_text();
   ASSERT_TRUE(pong);
   EXPECT_NE(pong->find(R"("type":"pong","id":3)"), std::string::npos) << *pong;
@@ -198,8 +201,8 @@ TEST_F(WebTest, TheWebListenerAnswersOnlyItsOwnHostNames) {
   EXPECT_EQ(status("/metrics", evil), 421);
   EXPECT_EQ(status("/ws", evil, upgrade + "Origin: http://" + evil + "\r\n"), 421);
   EXPECT_NE(server_->log().find(R"(for host "evil.example:)"), std::string::npos);
-  for (const std::string& own : std::vector<std::string>{
-           "127.0.0.1:" + port, "localhost:" + port, "game.example.test:" + port}) {
+  for (const std::string& own : std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port,
+                                                         "game.example.test:" + port}) {
     SCOPED_TRACE(own);
     EXPECT_EQ(status("/healthz", own), 200);
     EXPECT_EQ(status("/ws", own, upgrade + "Origin: http://" + own + "\r\n"), 101);

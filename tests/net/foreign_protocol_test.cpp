@@ -11,8 +11,8 @@ namespace {
 
 TEST(ForeignProtocol, RequestAndHeaderLinesAreHttp) {
   for (const char* line :
-       {"POST / HTTP/1.1", "GET / HTTP/1.0", "GET /ws HTTP/1.1", "PUT /a?b=c HTTP/1.1",
-        "x /", "post /", "OPTIONS * HTTP/1.1", "GET http://127.0.0.1:7777/ HTTP/1.1",
+       {"POST / HTTP/1.1", "GET / HTTP/1.0", "GET /ws HTTP/1.1", "PUT /a?b=c HTTP/1.1", "x /",
+        "post /", "OPTIONS * HTTP/1.1", "GET http://127.0.0.1:7777/ HTTP/1.1",
         "GET https://h/ HTTP/1.1", "Host: 127.0.0.1:7777", "host:127.0.0.1", "Content-Length: 3",
         "Origin: https://evil.example", "sec-ch-ua-mobile: ?0", "X-A:"}) {
     EXPECT_TRUE(looks_like_http(line)) << line;
@@ -20,11 +20,26 @@ TEST(ForeignProtocol, RequestAndHeaderLinesAreHttp) {
 }
 
 TEST(ForeignProtocol, ProtocolLinesAndOtherTextAreNot) {
-  for (const char* line :
-       {"", "{\"type\":\"hello\",\"protocol\":1}", " {\"type\":\"ping\"}", "\t{}", "[1,2]", "42",
-        "\"ping\"", "hello", "hello world", "this is not json", "GET", "GET ", "GET  /",
-        "GET x", "GET ://x", ": value", " Host: x", "Ho st: x", "{\"Host\": 1}",
-        "POST\t/ HTTP/1.1"}) {
+  for (const char* line : {"",
+                           "{\"type\":\"hello\",\"protocol\":1}",
+                           " {\"type\":\"ping\"}",
+                           "\t{}",
+                           "[1,2]",
+                           "42",
+                           "\"ping\"",
+                           "hello",
+                           "hello world",
+                           "this is not json",
+                           "GET",
+                           "GET ",
+                           "GET  /",
+                           "GET x",
+                           "GET ://x",
+                           ": value",
+                           " Host: x",
+                           "Ho st: x",
+                           "{\"Host\": 1}",
+                           "POST\t/ HTTP/1.1"}) {
     EXPECT_FALSE(looks_like_http(line)) << line;
   }
 }

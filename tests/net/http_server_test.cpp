@@ -231,10 +231,9 @@ TEST(HttpServer, HiddenFilesAreNeverServed) {
   std::filesystem::create_symlink(root / ".env", root / "env.txt");
   ASSERT_TRUE(h.run([](int port) {
     WsClient c = connected(port);
-    for (const char* target :
-         {"/.git/config", "/%2egit/config", "/%2Egit/config", "/.git/", "/.git", "/.env",
-          "/%2eenv", "/sub/.hidden.js", "/sub/%2ehidden.js", "/.well-known/", "/env.txt",
-          "/.git/../index.html"}) {
+    for (const char* target : {"/.git/config", "/%2egit/config", "/%2Egit/config", "/.git/",
+                               "/.git", "/.env", "/%2eenv", "/sub/.hidden.js", "/sub/%2ehidden.js",
+                               "/.well-known/", "/env.txt", "/.git/../index.html"}) {
       auto reply = c.get(target);
       ASSERT_TRUE(reply) << target;
       EXPECT_EQ(reply->status, 404) << target;
@@ -255,7 +254,8 @@ TEST(HttpServer, OnlyTheListenersOwnHostNamesAreAnswered) {
     o.allowed_hosts = {"Game.Example.Test"};
     o.allowed_origins = {"http://evil.example:8080"};  // even a listed origin does not help
   });
-  h.server->add_route("/healthz", [](const HttpRequest&) { return HttpResponse::text(200, "ok\n"); });
+  h.server->add_route("/healthz",
+                      [](const HttpRequest&) { return HttpResponse::text(200, "ok\n"); });
   ASSERT_TRUE(h.run([](int port) {
     const std::string p = std::to_string(port);
     auto get = [&](const std::string& target, const std::string& host,
@@ -273,18 +273,20 @@ TEST(HttpServer, OnlyTheListenersOwnHostNamesAreAnswered) {
         "Upgrade: websocket\r\nConnection: Upgrade\r\n"
         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
     for (const std::string& evil : std::vector<std::string>{
-             "evil.example:" + p, "evil.example", "EVIL.example:" + p, "localhost.evil.example:" + p,
-          "127.0.0.1.evil.example", "a:b:c", ":" + p, "localhost:http", "[::1", "[evil]:" + p,
-          "game.example.test.evil:" + p, "", "evil.example:" + p + "@127.0.0.1"}) {
+             "evil.example:" + p, "evil.example", "EVIL.example:" + p,
+             "localhost.evil.example:" + p, "127.0.0.1.evil.example", "a:b:c", ":" + p,
+             "localhost:http", "[::1", "[evil]:" + p, "game.example.test.evil:" + p, "",
+             "evil.example:" + p + "@127.0.0.1"}) {
       SCOPED_TRACE("Host: " + evil);
       const std::string origin = "Origin: http://" + evil + "\r\n";
       EXPECT_EQ(get("/", evil, origin), 421);
       EXPECT_EQ(get("/healthz", evil), 421);
       EXPECT_EQ(get("/ws", evil, upgrade + origin), 421);
     }
-    for (const std::string& own : std::vector<std::string>{
-             "127.0.0.1:" + p, "127.0.0.1", "localhost:" + p, "LocalHost", "localhost.", "[::1]:" + p,
-          "[::1]", "10.1.2.3:" + p, "game.example.test:" + p, "GAME.EXAMPLE.TEST."}) {
+    for (const std::string& own :
+         std::vector<std::string>{"127.0.0.1:" + p, "127.0.0.1", "localhost:" + p, "LocalHost",
+                                  "localhost.", "[::1]:" + p, "[::1]", "10.1.2.3:" + p,
+                                  "game.example.test:" + p, "GAME.EXAMPLE.TEST."}) {
       SCOPED_TRACE("Host: " + own);
       EXPECT_EQ(get("/", own), 200);
       EXPECT_EQ(get("/healthz", own), 200);
@@ -439,8 +441,9 @@ TEST(HttpServer, PipelinedRequestsAreAnsweredInOrder) {
   Harness h;
   ASSERT_TRUE(h.run([](int port) {
     WsClient c = connected(port);
-    ASSERT_TRUE(c.send_all(
-        "GET /app.js HTTP/1.1\r\nHost: localhost\r\n\r\nGET /style.css HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+    ASSERT_TRUE(
+        c.send_all("GET /app.js HTTP/1.1\r\nHost: localhost\r\n\r\nGET /style.css "
+                   "HTTP/1.1\r\nHost: localhost\r\n\r\n"));
     EXPECT_EQ(c.read_reply()->body, "console.log(1)");
     EXPECT_EQ(c.read_reply()->body, "body{}");
   }));
@@ -531,8 +534,7 @@ TEST(WebSocket, HostileFramesGetAClearCloseCodeAndNobodyElseIsAffected) {
       {"close frame with a 1-byte payload",
        [](WsClient& c) { c.send_frame(WsClient::kClose, std::string("\x03", 1)); }, 1002},
       {"16-bit length below 126",
-       [](WsClient& c) { c.send_all(std::string("\x81\xfe\x00\x05\x01\x02\x03\x04", 8)); },
-       1002},
+       [](WsClient& c) { c.send_all(std::string("\x81\xfe\x00\x05\x01\x02\x03\x04", 8)); }, 1002},
       {"64-bit length below 65536",
        [](WsClient& c) {
          c.send_all(std::string("\x81\xff\x00\x00\x00\x00\x00\x00\x01\x00\x01\x02\x03\x04", 14));

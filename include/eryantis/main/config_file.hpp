@@ -63,9 +63,9 @@ struct WebConfig {
 // --- operations: [admin], [metrics], [backup] ---------------------------------
 struct AdminConfig {
   bool enabled = true;
-  std::string socket;  // empty: the database's path + ".sock"
-  int max_connections = 16;        // at once; one more is told "busy" and closed
-  int idle_timeout_ms = 10'000;    // a connection's request line must arrive within this
+  std::string socket;            // empty: the database's path + ".sock"
+  int max_connections = 16;      // at once; one more is told "busy" and closed
+  int idle_timeout_ms = 10'000;  // a connection's request line must arrive within this
 };
 
 struct MetricsConfig {
