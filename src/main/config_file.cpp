@@ -340,6 +340,19 @@ std::expected<Config, ConfigError> load_config(const std::string& path) {
   return parse_config(text.str(), path);
 }
 
+std::vector<std::string> web_host_names(const Config& config) {
+  std::vector<std::string> names = config.web.allowed_hosts;
+  const std::string& url = config.cluster.public_web;
+  if (const std::size_t scheme = url.find("://"); scheme != std::string::npos) {
+    const std::size_t start = scheme + 3;
+    const std::size_t path = url.find('/', start);
+    const std::string name = net::AllowedHosts::name_of(std::string_view(url).substr(
+        start, path == std::string::npos ? std::string::npos : path - start));
+    if (!name.empty()) names.push_back(name);
+  }
+  return names;
+}
+
 std::string admin_socket_path(const Config& config) {
   return config.admin.socket.empty() ? config.storage.database + ".sock" : config.admin.socket;
 }

@@ -269,14 +269,7 @@ int serve(int argc, char** argv) {
   // limits; the server sees both through one Transport.
   net::HttpServerOptions web_options;
   web_options.allowed_origins = config.web.allowed_origins;
-  web_options.allowed_hosts = config.web.allowed_hosts;
-  // A cluster node's advertised web address names it too (redirected clients use it).
-  if (const auto scheme = config.cluster.public_web.find("://"); scheme != std::string::npos) {
-    const std::string& url = config.cluster.public_web;
-    const std::size_t path = url.find('/', scheme + 3);
-    web_options.allowed_hosts.push_back(net::AllowedHosts::name_of(std::string_view(url).substr(
-        scheme + 3, path == std::string::npos ? path : path - scheme - 3)));
-  }
+  web_options.allowed_hosts = app::web_host_names(config);
   web_options.static_root = config.web.static_dir;
   web_options.max_connections = static_cast<std::size_t>(config.web.max_connections);
   web_options.max_header_bytes = static_cast<std::size_t>(config.web.max_request_bytes);

@@ -202,6 +202,16 @@ idle_timeout_ms = 2500
                   .find("web.allowed_hosts: \"" + std::string(bad) + "\" is not a host name"),
               std::string::npos)
         << bad;
+  // A cluster node's public_web host is one of the web listener's names.
+  Config node;
+  node.web.allowed_hosts = {"game.example.test"};
+  node.cluster.public_web = "ws://Node2.Example.Test:8001/ws";
+  EXPECT_EQ(web_host_names(node),
+            (std::vector<std::string>{"game.example.test", "node2.example.test"}));
+  node.cluster.public_web = "wss://[::1]:8443";
+  EXPECT_EQ(web_host_names(node), (std::vector<std::string>{"game.example.test", "::1"}));
+  node.cluster.public_web.clear();
+  EXPECT_EQ(web_host_names(node), std::vector<std::string>{"game.example.test"});
   EXPECT_NE(error_of("[admin]\nmax_connections = 0\n").find("admin.max_connections"),
             std::string::npos);
   EXPECT_NE(error_of("[admin]\nidle_timeout_ms = 5\n").find("admin.idle_timeout_ms"),

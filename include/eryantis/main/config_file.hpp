@@ -102,6 +102,11 @@ struct Config {
 // The admin socket's path for this configuration (admin.socket or the default).
 std::string admin_socket_path(const Config& config);
 
+// The host names the web listener answers to besides localhost and IP addresses
+// (net/allowed_hosts.hpp): [web] allowed_hosts, and the host of a cluster node's
+// [cluster] public_web, which redirected clients use.
+std::vector<std::string> web_host_names(const Config& config);
+
 struct ConfigError {
   std::string message;  // "config/eryantis.toml: heartbeat.timeout_ms: must be greater than
                         // heartbeat.interval_ms"
