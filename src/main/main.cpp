@@ -127,7 +127,7 @@ std::expected<app::Restored, std::string> join_cluster(const store::StoreLocatio
   spdlog::info("cluster: node {} at {} (lease {} ms); matches are adopted on demand", cluster.node,
                cluster.public_address, cluster.lease_ms);
   app::Restored joined;
-  auto counted = (*db)->count_by_status();
+  auto counted = db->count_by_status();
   if (!counted) return std::unexpected(counted.error().message);
   joined.matches_by_status = *counted;
   return joined;

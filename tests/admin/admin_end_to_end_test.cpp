@@ -123,6 +123,7 @@ TEST_F(AdminEndToEnd, BackupWhileBotsPlayThenEndKickAndDrain) {
   const Reply sessions = admin(socket(), {"sessions"});
   EXPECT_EQ(sessions.code, 0);
   EXPECT_NE(sessions.out.find("\"nickname\":\"bot"), std::string::npos) << sessions.out;
+  EXPECT_NE(sessions.out.find("\"rate_limited\":0"), std::string::npos) << sessions.out;
   const Reply matches = admin(socket(), {"matches"});
   const auto at = matches.out.find("\"match\":");
   ASSERT_NE(at, std::string::npos) << matches.out;

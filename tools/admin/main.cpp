@@ -117,14 +117,15 @@ int follow_drain(const std::string& socket, const std::string& first,
                          " match(es) still in play; the server goes on draining (end one with "
                          "`eryantis-admin end MATCH`, or wait: docs/operations.md)"
                    : "the last match in play is over but the server has not stopped yet";
-      std::printf("{\"ok\":false,\"error\":\"drain: timed out after %.0f s: %s\",\"in_play\":%lld,"
+      std::printf("{\"ok\":false,\"error\":\"drain: timed out after %g s: %s\",\"in_play\":%lld,"
                   "\"waiting_for\":%s}\n",
                   timeout->count(), why.c_str(), static_cast<long long>(left),
                   waiting.empty() ? "[]" : waiting.c_str());
       return kExitTimedOut;
     }
-    auto pause = std::chrono::duration<double>(kDrainPoll);
-    if (timeout) pause = std::min(pause, *timeout - (Clock::now() - start));
+    std::chrono::duration<double> pause = kDrainPoll;
+    if (timeout)
+      pause = std::min(pause, std::chrono::duration<double>(*timeout - (Clock::now() - start)));
     std::this_thread::sleep_for(pause);
     const std::string reply = ask_server(socket, "drain-status", true);
     if (reply.empty()) {
@@ -150,9 +151,10 @@ int follow_drain(const std::string& socket, const std::string& first,
 int main(int argc, char** argv) {
   CLI::App app{
       "Operator commands for a running eryantis-server, over its admin socket (permissions 0600: "
-      "run it as the server's user). Replies are one JSON line.\n"
+      "run it as the server's user). Replies are one JSON line (drain: one per step; metrics: "
+      "the Prometheus text).\n"
       "Exit codes: 0 done, 1 refused by the server (the reason is in the reply), 2 usage or no "
-      "server."};
+      "server, 3 drain --timeout ran out with matches still in play."};
   std::string socket_path;
   std::string config_path;
   std::vector<std::string> words;
@@ -178,7 +180,7 @@ int main(int argc, char** argv) {
       "drain prints one JSON line when it starts (the matches in play it waits for, each with "
       "the timer that will end it if nobody plays), one whenever that list changes or every "
       "30 s, and returns once the server stopped (exit 0). metrics prints the Prometheus text "
-      "itself.\nExit codes: 0 done, 1 refused, 2 usage or no server, 3 drain --timeout ran out.");
+      "itself.");
   CLI11_PARSE(app, argc, argv);
   const bool draining = !words.empty() && words[0] == "drain";
   if ((drain_timeout || no_wait) && !draining) {
@@ -229,6 +231,9 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   if (!d) return kExitError;
   if (!(*d)["ok"].GetBool()) return kExitRefused;
-  if (draining && !no_wait) return follow_drain(socket_path, reply, drain_timeout);
+  if (draining && !no_wait)
+    return follow_drain(socket_path, reply,
+                        drain_timeout ? std::optional(std::chrono::duration<double>(*drain_timeout))
+                                      : std::nullopt);
   return kExitOk;
 }
