@@ -94,6 +94,17 @@ std::string member_text(const rapidjson::Value& v, const char* name) {
   return out.GetString();
 }
 
+// The matches a drain waits for, as a text that changes only when they do: the
+// countdowns (`in_ms`) left out, so a line is printed when a match ends, a player
+// comes or goes, a move is made or another timer takes over, not every second.
+std::string waiting_key(rapidjson::Document& d) {
+  if (!d.HasMember("waiting_for") || !d["waiting_for"].IsArray()) return {};
+  for (auto& m : d["waiting_for"].GetArray())
+    if (m.IsObject() && m.HasMember("deadline") && m["deadline"].IsObject())
+      m["deadline"].RemoveMember("in_ms");
+  return member_text(d, "waiting_for");
+}
+
 std::int64_t member_int(const rapidjson::Value& v, const char* name) {
   return v.IsObject() && v.HasMember(name) && v[name].IsInt64() ? v[name].GetInt64() : 0;
 }
@@ -107,7 +118,9 @@ int follow_drain(const std::string& socket, const std::string& first,
   const auto start = Clock::now();
   auto printed_at = start;
   std::string last = first;
-  std::string waiting = member_text(*parse_reply(first), "waiting_for");
+  auto first_reply = parse_reply(first);
+  std::string waiting = member_text(*first_reply, "waiting_for");
+  std::string key = waiting_key(*first_reply);  // after: it drops the countdowns
   for (;;) {
     if (timeout && Clock::now() - start >= *timeout) {
       const auto d = parse_reply(last);
@@ -133,15 +146,16 @@ int follow_drain(const std::string& socket, const std::string& first,
       std::printf("{\"ok\":true,\"drained\":true,\"message\":\"the server stopped\"}\n");
       return kExitOk;
     }
-    const auto d = parse_reply(reply);
+    auto d = parse_reply(reply);
     if (!d) continue;
     last = reply;
-    const std::string now_waiting = member_text(*d, "waiting_for");
-    if (now_waiting != waiting || Clock::now() - printed_at >= kDrainPrint) {
+    waiting = member_text(*d, "waiting_for");
+    const std::string now_key = waiting_key(*d);
+    if (now_key != key || Clock::now() - printed_at >= kDrainPrint) {
       std::printf("%s\n", reply.c_str());
       std::fflush(stdout);
       printed_at = Clock::now();
-      waiting = now_waiting;
+      key = now_key;
     }
   }
 }
