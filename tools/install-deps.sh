@@ -18,6 +18,9 @@ packages=(
   # The PostgreSQL store backend (docs/cluster.md): libpq to build, and the server,
   # whose initdb/postgres the store's tests run as `nobody` in a throwaway cluster.
   libpq-dev postgresql
+  # promtool, which checks the server's metrics text in the admin tests (Debian
+  # ships it only in the Prometheus server's package; its daemon is not started).
+  prometheus
 )
 # The web client (web/): Node.js and npm build it (Debian's nodejs 18 is enough; a
 # machine that already has node and npm keeps its own), and Debian's chromium runs

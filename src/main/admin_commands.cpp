@@ -55,8 +55,47 @@ std::optional<std::int64_t> number(const std::string& text) {
 }
 
 constexpr std::string_view kHelp =
-    "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | backup FILE | "
-    "reissue-token NICKNAME | metrics";
+    "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | drain-status | "
+    "backup FILE | reissue-token NICKNAME | metrics";
+
+// Requests that change nothing: logged at debug, so a tool polling them (a drain
+// followed to its end, a scrape through `metrics`) does not fill the log.
+bool read_only(std::string_view verb) {
+  return verb == "sessions" || verb == "matches" || verb == "drain-status" || verb == "metrics" ||
+         verb == "help" || verb.empty();
+}
+
+// One match as `matches` and the drain's `waiting_for` list it.
+std::string match_json(const server::Server::AdminMatch& m) {
+  JsonArray names;
+  for (const auto& n : m.nicknames) names.string(n);
+  return JsonLine::object()
+      .field("match", static_cast<std::int64_t>(m.id))
+      .field("status", store::status_name(m.status))
+      .field("players", m.players)
+      .field("connected", m.connected)
+      .field("spectators", static_cast<std::int64_t>(m.spectators))
+      .field("seq", static_cast<std::int64_t>(m.seq))
+      .field("phase", m.phase)
+      .field("round", m.round)
+      .raw_field("nicknames", names.str())
+      .raw_field("deadline", m.deadline)
+      .str();
+}
+
+// The drain's progress: the matches it waits for, and whether the server stops now.
+std::string drain_status(const server::Server& server) {
+  JsonArray waiting;
+  const auto in_play = server.admin_in_play();
+  for (const auto& m : in_play) waiting.raw(match_json(m));
+  return JsonLine::object()
+      .field("ok", true)
+      .field("draining", server.draining())
+      .field("in_play", static_cast<std::int64_t>(in_play.size()))
+      .field("stopping", server.drained())
+      .raw_field("waiting_for", waiting.str())
+      .str();
+}
 
 }  // namespace
 
@@ -77,9 +116,9 @@ AdminCommands::AdminCommands(net::EventLoop& loop, server::Server& server, std::
       stop_hook_(loop.add_stop_hook([this] { stopped_ = true; })) {}
 
 void AdminCommands::handle(std::string_view request, net::AdminSocket::Reply reply) {
-  spdlog::info("admin: {}", request);
   const Words head = split(request, 1);
   const std::string verb = head.words.empty() ? "" : head.words[0];
+  spdlog::log(read_only(verb) ? spdlog::level::debug : spdlog::level::info, "admin: {}", request);
 
   if (verb == "sessions") {
     JsonArray list;
@@ -91,28 +130,15 @@ void AdminCommands::handle(std::string_view request, net::AdminSocket::Reply rep
           .field("match", static_cast<std::int64_t>(s.match))
           .field("seat", s.seat)
           .field("spectator", s.spectator)
-          .field("idle_ms", s.idle_ms);
+          .field("idle_ms", s.idle_ms)
+          .field("rate_limited", static_cast<std::int64_t>(s.rate_limited));
       list.raw(o.str());
     }
     return reply(JsonLine::object().field("ok", true).raw_field("sessions", list.str()).str());
   }
   if (verb == "matches") {
     JsonArray list;
-    for (const auto& m : server_.admin_matches()) {
-      JsonArray names;
-      for (const auto& n : m.nicknames) names.string(n);
-      auto o = JsonLine::object();
-      o.field("match", static_cast<std::int64_t>(m.id))
-          .field("status", store::status_name(m.status))
-          .field("players", m.players)
-          .field("connected", m.connected)
-          .field("spectators", static_cast<std::int64_t>(m.spectators))
-          .field("seq", static_cast<std::int64_t>(m.seq))
-          .field("phase", m.phase)
-          .field("round", m.round)
-          .raw_field("nicknames", names.str());
-      list.raw(o.str());
-    }
+    for (const auto& m : server_.admin_matches()) list.raw(match_json(m));
     return reply(JsonLine::object()
                      .field("ok", true)
                      .field("draining", server_.draining())
@@ -156,11 +182,6 @@ void AdminCommands::handle(std::string_view request, net::AdminSocket::Reply rep
   if (verb == "drain") {
     const bool first = !server_.draining();
     server_.admin_drain();
-    std::size_t in_play = 0;
-    for (const auto& m : server_.admin_matches())
-      in_play += m.status == store::MatchStatus::Running ||
-                 (m.status == store::MatchStatus::Lobby &&
-                  m.nicknames.end() == std::find(m.nicknames.begin(), m.nicknames.end(), ""));
     if (first)
       poll_until(200, [this] {
         if (!server_.drained()) return false;
@@ -168,12 +189,9 @@ void AdminCommands::handle(std::string_view request, net::AdminSocket::Reply rep
         begin_shutdown_();
         return true;
       });
-    return reply(JsonLine::object()
-                     .field("ok", true)
-                     .field("draining", true)
-                     .field("in_play", static_cast<std::int64_t>(in_play))
-                     .str());
+    return reply(drain_status(server_));
   }
+  if (verb == "drain-status") return reply(drain_status(server_));
   if (verb == "backup") {
     const Words w = split(request, 2);
     if (w.words.size() != 2 || !w.rest.empty()) return reply(error_line("usage: backup FILE"));

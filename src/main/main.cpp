@@ -21,6 +21,7 @@
 #include "eryantis/main/heap_trim.hpp"
 #include "eryantis/main/lobby_listener.hpp"
 #include "eryantis/main/metered.hpp"
+#include "eryantis/main/metrics_feed.hpp"
 #include "eryantis/main/periodic_backup.hpp"
 #include "eryantis/main/preflight.hpp"
 #include "eryantis/main/restore.hpp"
@@ -39,6 +40,8 @@
 #include "eryantis/store/quick_check.hpp"
 #include "eryantis/store/store.hpp"
 #include "eryantis/store/writer_lock.hpp"
+
+#include "build_info.hpp"  // generated: ERYANTIS_VERSION, ERYANTIS_COMMIT
 
 using namespace eryantis;
 
@@ -123,7 +126,11 @@ std::expected<app::Restored, std::string> join_cluster(const store::StoreLocatio
     return std::unexpected(registered.error().message);
   spdlog::info("cluster: node {} at {} (lease {} ms); matches are adopted on demand", cluster.node,
                cluster.public_address, cluster.lease_ms);
-  return app::Restored{};
+  app::Restored joined;
+  auto counted = db->count_by_status();
+  if (!counted) return std::unexpected(counted.error().message);
+  joined.matches_by_status = *counted;
+  return joined;
 }
 
 }  // namespace
@@ -321,23 +328,31 @@ int serve(int argc, char** argv) {
   }
   server.restore(std::move(restored->matches), restored->next_match_id);
   server.restore_unseen_endings(std::move(restored->unseen_endings));
+  app::MetricsFeed metrics_feed(metrics, restored->matches_by_status, config.cluster.enabled());
+  metrics.set_build_info(ERYANTIS_VERSION, ERYANTIS_COMMIT);
   if (config.metrics.enabled) {
+    metrics_feed.sample(server.stats(), unix_ms());  // the matches' count from the start
     // Gauges every second; event-loop lag from a 100 ms timer's lateness.
     loop.every(1'000, [&] {
-      const server::ServerStats st = server.stats();
-      metrics.set_connections("logged_in", static_cast<double>(st.logged_in));
-      metrics.set_connections("anonymous", static_cast<double>(st.connections - st.logged_in));
-      metrics.set_sessions(static_cast<double>(st.logged_in));
-      std::map<std::string_view, double> by_status = {
-          {"lobby", 0}, {"running", 0}, {"finished", 0}, {"abandoned", 0}};
-      for (const auto& m : server.admin_matches()) by_status[store::status_name(m.status)] += 1;
-      for (const auto& [status, n] : by_status) metrics.set_matches(status, n);
+      metrics_feed.sample(server.stats(), unix_ms());
       metrics.set_queued_outgoing_bytes(static_cast<double>(tcp.queued_bytes()));
       metrics.set_resident_bytes(static_cast<double>(app::resident_bytes()));
       const auto committed = (*committer)->stats();
       metrics.events_appended(committed.events - events_counted);
       events_counted = committed.events;
     });
+    // The other nodes of a cluster change statuses too: recounted every minute
+    // (one scan of the status index, between two commits of the writer).
+    if (config.cluster.enabled())
+      loop.every(60'000, [&] {
+        (*committer)->run_on_writer([&](store::EventStore& db) -> std::function<void()> {
+          auto counted = db.count_by_status();
+          if (!counted) return [] {};
+          return [&metrics_feed, &server, counted = *counted] {
+            metrics_feed.recount(counted, server.stats());
+          };
+        });
+      });
     loop.every(100, [&metrics, last = std::chrono::steady_clock::now()]() mutable {
       const auto now = std::chrono::steady_clock::now();
       const double late = std::chrono::duration<double>(now - last).count() - 0.100;

@@ -37,6 +37,9 @@ std::expected<Restored, std::string> restore_matches(store::EventStore& db) {
   auto unseen = db.unseen_endings(server::kUnseenEndings);
   if (!unseen) return std::unexpected(unseen.error().message);
   out.unseen_endings = std::move(*unseen);
+  auto counted = db.count_by_status();
+  if (!counted) return std::unexpected(counted.error().message);
+  out.matches_by_status = *counted;
   auto max_id = db.max_match_id();
   if (!max_id) return std::unexpected(max_id.error().message);
   out.next_match_id = *max_id + 1;

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <sstream>
+#include <utility>
 
 namespace eryantis::metrics {
 
@@ -37,8 +38,21 @@ struct Metrics::Impl {
       BuildGauge().Name("eryantis_sessions").Help("Logged-in players").Register(*registry).Add({});
   Family<Gauge>& matches = BuildGauge()
                                .Name("eryantis_matches")
-                               .Help("Matches held in memory, by status")
+                               .Help("Matches the database holds, by status")
                                .Register(*registry);
+  Counter& created = BuildCounter()
+                         .Name("eryantis_matches_created_total")
+                         .Help("Matches created by this server")
+                         .Register(*registry)
+                         .Add({});
+  Family<Counter>& ended = BuildCounter()
+                               .Name("eryantis_matches_ended_total")
+                               .Help("Matches this server ended, by their final status")
+                               .Register(*registry);
+  Family<Gauge>& build = BuildGauge()
+                             .Name("eryantis_build_info")
+                             .Help("The server's version and the commit it was built from (1)")
+                             .Register(*registry);
   Gauge& queued = BuildGauge()
                       .Name("eryantis_queued_outgoing_bytes")
                       .Help("Bytes queued for clients, not yet taken by the kernel")
@@ -96,6 +110,75 @@ struct Metrics::Impl {
   std::map<std::string, Counter*, std::less<>> refused;
   std::map<std::string, Gauge*, std::less<>> connection_states;
   std::map<std::string, Gauge*, std::less<>> match_statuses;
+  std::map<std::string, Counter*, std::less<>> ended_statuses;
+  // The last total each sampled counter was moved to.
+  std::map<const Counter*, double> totals;
+  void move_to(Counter& counter, double total) {
+    double& last = totals[&counter];
+    if (total > last) counter.Increment(total - last);
+    last = total;
+  }
+
+  // Registered by the first set_cluster().
+  struct Cluster {
+    Gauge* leases = nullptr;
+    Gauge* renewal_lag = nullptr;
+    Counter* renewals_ok = nullptr;
+    Counter* renewals_failed = nullptr;
+    Counter* adoptions = nullptr;
+    Counter* fenced = nullptr;
+    Counter* lost = nullptr;
+    Counter* redirects = nullptr;
+    Gauge* postgresql = nullptr;
+    Gauge* listen = nullptr;
+  };
+  std::unique_ptr<Cluster> cluster;
+  Cluster& cluster_series() {
+    if (cluster) return *cluster;
+    cluster = std::make_unique<Cluster>();
+    cluster->leases = &BuildGauge()
+                           .Name("eryantis_cluster_leases")
+                           .Help("Match leases this node holds")
+                           .Register(*registry)
+                           .Add({});
+    cluster->renewal_lag = &BuildGauge()
+                                .Name("eryantis_cluster_lease_renewal_lag_seconds")
+                                .Help("Since this node's leases were last renewed (or it held "
+                                      "none)")
+                                .Register(*registry)
+                                .Add({});
+    auto& renewals = BuildCounter()
+                         .Name("eryantis_cluster_lease_renewals_total")
+                         .Help("Lease renewals, by result (ok or failed)")
+                         .Register(*registry);
+    cluster->renewals_ok = &renewals.Add({{"result", "ok"}});
+    cluster->renewals_failed = &renewals.Add({{"result", "failed"}});
+    cluster->adoptions = &BuildCounter()
+                              .Name("eryantis_cluster_adoptions_total")
+                              .Help("Matches this node adopted (asked for, or swept up)")
+                              .Register(*registry)
+                              .Add({});
+    auto& dropped = BuildCounter()
+                        .Name("eryantis_cluster_matches_dropped_total")
+                        .Help("Matches this node stopped serving, by reason (fenced or "
+                              "lease_lost)")
+                        .Register(*registry);
+    cluster->fenced = &dropped.Add({{"reason", "fenced"}});
+    cluster->lost = &dropped.Add({{"reason", "lease_lost"}});
+    cluster->redirects = &BuildCounter()
+                              .Name("eryantis_cluster_redirects_total")
+                              .Help("Clients sent to the node serving their match")
+                              .Register(*registry)
+                              .Add({});
+    auto& connected = BuildGauge()
+                          .Name("eryantis_cluster_postgresql_up")
+                          .Help("1 when this node's last round trip to PostgreSQL succeeded, by "
+                                "connection (writer or listen)")
+                          .Register(*registry);
+    cluster->postgresql = &connected.Add({{"connection", "writer"}});
+    cluster->listen = &connected.Add({{"connection", "listen"}});
+    return *cluster;
+  }
 
   template <class T>
   T& labelled(Family<T>& family, std::map<std::string, T*, std::less<>>& cache,
@@ -124,6 +207,33 @@ void Metrics::set_queued_outgoing_bytes(double bytes) {
 }
 void Metrics::set_resident_bytes(double bytes) {
   impl_->resident.Set(bytes);
+}
+void Metrics::set_build_info(std::string_view version, std::string_view commit) {
+  impl_->build.Add({{"version", std::string(version)}, {"commit", std::string(commit)}}).Set(1);
+}
+void Metrics::set_cluster(const ClusterSample& s) {
+  Impl::Cluster& c = impl_->cluster_series();
+  c.leases->Set(s.leases);
+  c.renewal_lag->Set(s.renewal_lag_seconds);
+  impl_->move_to(*c.renewals_ok, static_cast<double>(s.renewals));
+  impl_->move_to(*c.renewals_failed, static_cast<double>(s.renewals_failed));
+  impl_->move_to(*c.adoptions, static_cast<double>(s.adoptions));
+  impl_->move_to(*c.fenced, static_cast<double>(s.fenced));
+  impl_->move_to(*c.lost, static_cast<double>(s.lost));
+  impl_->move_to(*c.redirects, static_cast<double>(s.redirects));
+  c.postgresql->Set(s.postgresql_up ? 1 : 0);
+  c.listen->Set(s.listen_up ? 1 : 0);
+}
+void Metrics::declare_results(const std::vector<std::string>& codes) {
+  for (const std::string& code : codes)
+    if (code != "accepted") impl_->labelled(impl_->commands, impl_->refused, "result", code);
+}
+void Metrics::set_matches_created(std::uint64_t total) {
+  impl_->move_to(impl_->created, static_cast<double>(total));
+}
+void Metrics::set_matches_ended(std::string_view status, std::uint64_t total) {
+  impl_->move_to(impl_->labelled(impl_->ended, impl_->ended_statuses, "status", status),
+                 static_cast<double>(total));
 }
 void Metrics::command_accepted() {
   impl_->accepted.Increment();
@@ -157,9 +267,50 @@ void Metrics::observe_loop_lag(double seconds) {
   impl_->lag.Observe(seconds);
 }
 
+namespace {
+prometheus::MetricFamily process_family(std::string name, std::string help,
+                                        prometheus::MetricType type, double value) {
+  prometheus::MetricFamily f{std::move(name), std::move(help), type, {}};
+  prometheus::ClientMetric m;
+  if (type == prometheus::MetricType::Counter)
+    m.counter.value = value;
+  else
+    m.gauge.value = value;
+  f.metric.push_back(std::move(m));
+  return f;
+}
+}  // namespace
+
 std::string Metrics::metrics_text() const {
+  std::vector<prometheus::MetricFamily> families = impl_->registry->Collect();
+  // The standard process_* series (the names the Prometheus client libraries use).
+  const ProcessSample p = read_process();
+  using prometheus::MetricType;
+  const std::pair<prometheus::MetricFamily, double> process[] = {
+      {process_family("process_cpu_seconds_total", "Total user and system CPU time spent in seconds",
+                      MetricType::Counter, p.cpu_seconds),
+       p.cpu_seconds},
+      {process_family("process_resident_memory_bytes", "Resident memory size in bytes",
+                      MetricType::Gauge, p.resident_bytes),
+       p.resident_bytes},
+      {process_family("process_virtual_memory_bytes", "Virtual memory size in bytes",
+                      MetricType::Gauge, p.virtual_bytes),
+       p.virtual_bytes},
+      {process_family("process_open_fds", "Number of open file descriptors", MetricType::Gauge,
+                      p.open_fds),
+       p.open_fds},
+      {process_family("process_max_fds", "Maximum number of open file descriptors",
+                      MetricType::Gauge, p.max_fds),
+       p.max_fds},
+      {process_family("process_start_time_seconds",
+                      "Start time of the process since unix epoch in seconds", MetricType::Gauge,
+                      p.start_time_seconds),
+       p.start_time_seconds},
+  };
+  for (const auto& [family, value] : process)
+    if (value >= 0) families.push_back(family);
   std::ostringstream out;
-  prometheus::TextSerializer().Serialize(out, impl_->registry->Collect());
+  prometheus::TextSerializer().Serialize(out, families);
   return out.str();
 }
 

@@ -87,6 +87,9 @@ class EventWriter {
                              : fmt::format("{} resigned", actor_);
   }
   std::string say(const EndMatch&) { return "server ended the match (operator)"; }
+  std::string say(const AbandonMatch&) {
+    return "server gave up the match: nobody was connected to play it";
+  }
   std::string say(const ChooseWizard& c) {
     return fmt::format("{} chose wizard {}", actor_, c.wizard);
   }

@@ -86,6 +86,8 @@ std::string_view end_reason_text(EndReason r) {
       return "resignation";
     case EndReason::Ended:
       return "ended by the operator";
+    case EndReason::Abandoned:
+      return "abandoned, nobody played";
     case EndReason::None:
       break;
   }

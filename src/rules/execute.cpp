@@ -137,9 +137,11 @@ struct Executor {
     }
   }
   void operator()(const AwardForfeit&) { finish_forfeit(s, seat); }
-  void operator()(const EndMatch&) {
+  void operator()(const EndMatch&) { end_without_winner(EndReason::Ended); }
+  void operator()(const AbandonMatch&) { end_without_winner(EndReason::Abandoned); }
+  void end_without_winner(EndReason reason) {
     s.phase = Phase::GameOver;
-    s.result = Result{EndReason::Ended, 0};
+    s.result = Result{reason, 0};
     s.order_size = 0;
     s.turn_index = 0;
     s.turn = TurnState{};

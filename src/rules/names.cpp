@@ -35,7 +35,8 @@ constexpr std::array<CharacterInfo, kCharacterCount> kCharacters = {{
 constexpr std::array<std::string_view, kPhaseCount> kPhaseNames = {"setup", "planning", "action",
                                                                    "game_over"};
 constexpr std::array<std::string_view, kEndReasonCount> kEndReasonNames = {
-    "none", "last_tower", "three_groups", "bag_empty", "no_assistants", "forfeit", "resign", "ended"};
+    "none",    "last_tower", "three_groups", "bag_empty", "no_assistants",
+    "forfeit", "resign",     "ended",        "abandoned"};
 constexpr std::array<std::string_view, kModeCount> kModeNames = {"simple", "expert"};
 }  // namespace
 

@@ -111,6 +111,12 @@ struct Validator {
   }
   // Any phase of a created match that is not over (validate() checks both first).
   Result operator()(const EndMatch&) const { return std::nullopt; }
+  // Given up once play started (a match that never started is abandoned without an event).
+  Result operator()(const AbandonMatch&) const {
+    if (s.phase != Phase::Planning && s.phase != Phase::Action)
+      return err(RuleCode::WrongPhase, "Only a match being played can be abandoned.");
+    return std::nullopt;
+  }
   Result operator()(const ChooseWizard& c) const {
     if (auto e = in_setup()) return e;
     if (c.wizard > 3) return err(RuleCode::InvalidCommand, "Wizards are numbered 0 to 3.");

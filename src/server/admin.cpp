@@ -26,6 +26,7 @@ std::vector<Server::AdminSession> Server::admin_sessions() const {
     a.seat = s.spectator ? -1 : s.seat;
     a.spectator = s.spectator;
     a.idle_ms = now - s.last_seen_ms;
+    a.rate_limited = s.rate_limited;
     out.push_back(std::move(a));
   }
   std::sort(out.begin(), out.end(), [](const AdminSession& a, const AdminSession& b) {
@@ -35,6 +36,7 @@ std::vector<Server::AdminSession> Server::admin_sessions() const {
 }
 
 std::vector<Server::AdminMatch> Server::admin_matches() const {
+  const std::int64_t now = clock_();
   std::vector<AdminMatch> out;
   out.reserve(rooms_.size());
   for (const auto& [id, room] : rooms_) {
@@ -49,6 +51,8 @@ std::vector<Server::AdminMatch> Server::admin_matches() const {
     m.round = room->state.round;
     for (int i = 0; i < room->players(); ++i)
       m.nicknames.push_back(room->seats[i] ? room->seats[i]->nickname : std::string());
+    m.in_play = in_play(*room);
+    m.deadline = deadline_json(*room, now);
     out.push_back(std::move(m));
   }
   std::sort(out.begin(), out.end(),
@@ -88,24 +92,58 @@ bool Server::admin_kick(std::string_view nickname, std::string_view reason) {
   return true;
 }
 
+bool Server::in_play(const Room& room) {
+  // A full match choosing wizards is being played too; a lobby still waiting for
+  // players is kept in the database and waits again after the restart.
+  return room.status == store::MatchStatus::Running ||
+         (room.status == store::MatchStatus::Lobby && room.full());
+}
+
+std::vector<Server::AdminMatch> Server::admin_in_play() const {
+  std::vector<AdminMatch> out = admin_matches();
+  std::erase_if(out, [](const AdminMatch& m) { return !m.in_play; });
+  return out;
+}
+
 void Server::admin_drain() {
   if (draining_) return;
   draining_ = true;
-  std::size_t playing = 0;
-  for (const auto& [id, room] : rooms_)
-    playing += room->status == store::MatchStatus::Running ||
-               (room->status == store::MatchStatus::Lobby && room->full());
-  spdlog::info("drain: no new matches from now on; waiting for {} match(es) in play", playing);
+  spdlog::info("drain: no new matches from now on");
+  next_drain_report_ms_ = clock_();
+  report_drain(next_drain_report_ms_);
+}
+
+void Server::report_drain(std::int64_t now) {
+  if (!draining_ || now < next_drain_report_ms_) return;
+  next_drain_report_ms_ = now + kDrainReportMs;
+  const std::vector<AdminMatch> waiting = admin_in_play();
+  if (waiting.empty()) return;
+  // One line: each match, who is there, and the timer that will end it if nobody
+  // plays; the first kDrainReportList only (eryantis-admin drain-status has them all).
+  std::string list;
+  for (const AdminMatch& m : waiting) {
+    if (&m - waiting.data() == static_cast<std::ptrdiff_t>(kDrainReportList)) {
+      list += fmt::format("; and {} more (eryantis-admin drain-status)",
+                          waiting.size() - kDrainReportList);
+      break;
+    }
+    const Room* room = this->room(m.id);
+    const Deadline next = room ? next_deadline(*room) : Deadline{};
+    list += fmt::format("{}match {} ({}, {}, {} of {} player(s) connected{})",
+                        list.empty() ? "" : "; ", m.id, store::status_name(m.status), m.phase,
+                        m.connected, m.players,
+                        next.kind == DeadlineKind::None
+                            ? std::string(", no timer: it ends when its players finish it")
+                            : fmt::format(", {} in {} s", deadline_action(next.kind),
+                                          (std::max<std::int64_t>(0, next.at_ms - now) + 999) / 1000));
+  }
+  spdlog::info("drain: waiting for {} match(es) in play: {}", waiting.size(), list);
 }
 
 bool Server::drained() const {
   if (!draining_ || writes_in_flight_ != 0) return false;
-  // A full match choosing wizards is being played too; a lobby still waiting for
-  // players is kept in the database and waits again after the restart.
   for (const auto& [id, room] : rooms_)
-    if (room->status == store::MatchStatus::Running ||
-        (room->status == store::MatchStatus::Lobby && room->full()))
-      return false;
+    if (in_play(*room)) return false;
   return true;
 }
 

@@ -219,6 +219,7 @@ void Server::locate_match(store::MatchId mid, std::function<void(const Located&)
       const std::int64_t epoch = found.adopted.epoch;
       Room& room = load(std::move(found.adopted.match));
       room.epoch = epoch;
+      ++stats_.cluster.adoptions;
       spdlog::info("match {}: adopted by node {} (lease epoch {}, {} events)", mid,
                    cluster_->node(), epoch, room.seq);
     }
@@ -233,6 +234,7 @@ void Server::locate_match(store::MatchId mid, std::function<void(const Located&)
 void Server::send_redirect(ConnectionId conn, const std::string& id, store::MatchId mid,
                            const NodeAddress& holder) {
   spdlog::info("conn {}: match {} is served by {}: redirected", conn, mid, holder.address);
+  ++stats_.cluster.redirects;
   send(conn, protocol::encode_redirect(
                  id, holder.address, holder.web, mid,
                  "match " + std::to_string(mid) + " is served by another node of the cluster"));
@@ -246,11 +248,16 @@ void Server::renew_leases(std::int64_t now) {
   for (const auto& [mid, room] : rooms_)
     if (room->epoch != 0) held.push_back(store::HeldLease{mid, room->epoch});
   // The nicknames logged in here are renewed with the leases.
-  if (held.empty() && online_.empty()) return;
+  if (held.empty() && online_.empty()) {
+    stats_.cluster.last_renewal_ms = now;  // nothing to keep is kept (the metrics' lag)
+    return;
+  }
   renewing_ = true;
   cluster_->renew(held, [this, held](store::Result<std::vector<store::MatchId>> lost) {
     renewing_ = false;
+    stats_.cluster.postgresql_up = lost.has_value();
     if (!lost) {
+      ++stats_.cluster.renewals_failed;
       // The database is away: the leases run out unless a later renewal reaches it,
       // and then every write is fenced (nothing is written twice).
       log_throttle_.log(spdlog::level::warn, "lease renewal failed",
@@ -258,12 +265,15 @@ void Server::renew_leases(std::int64_t now) {
                                     lost.error().message));
       return;
     }
+    ++stats_.cluster.renewals;
+    stats_.cluster.last_renewal_ms = clock_();
     for (store::MatchId mid : *lost) {
       const Room* room = find_room(mid);
       const bool same_lease = room && std::any_of(held.begin(), held.end(), [&](const auto& h) {
                                 return h.match_id == mid && h.epoch == room->epoch;
                               });
-      if (same_lease) lose_match(mid, "its lease expired or another node took it");
+      if (same_lease && lose_match(mid, "its lease expired or another node took it"))
+        ++stats_.cluster.lost;
     }
   });
 }
@@ -311,6 +321,7 @@ void Server::sweep_orphans(std::int64_t now) {
       now + cluster_->lease_ms(), kSweepLimit,
       [this](store::Result<std::vector<store::MatchId>> due) {
         sweeping_ = false;
+        stats_.cluster.postgresql_up = due.has_value();
         if (!due) {
           log_throttle_.log(spdlog::level::warn, "sweep failed",
                             fmt::format("cluster: looking for matches nobody serves failed: {}",
@@ -319,7 +330,9 @@ void Server::sweep_orphans(std::int64_t now) {
         }
         for (store::MatchId mid : *due) {
           if (shutting_down_ || find_room(mid)) continue;
-          spdlog::info("match {}: its timer falls due and no node serves it: adopting it", mid);
+          spdlog::info("match {}: no node serves it and its timer falls due (or it has none): "
+                       "adopting it",
+                       mid);
           locate_match(mid, [mid](const Located& found) {
             if (found.kind == Located::Kind::Failed)
               spdlog::warn("match {}: not adopted: {}", mid, found.message);
@@ -340,6 +353,7 @@ void Server::read_cluster_lobby(std::int64_t now) {
   cluster_->open_matches(kClusterLobbyLimit,
                          [this](store::Result<std::vector<ListedMatch>> listed) {
                            lobby_refreshing_ = false;
+                           stats_.cluster.postgresql_up = listed.has_value();
                            if (listed) {
                              cluster_lobby_ = std::move(*listed);
                              // Watchers see it now, not at the next tick (100 ms).
@@ -364,15 +378,16 @@ void Server::lobby_changed() {
 void Server::lobby_notices(bool live) {
   if (lobby_notices_live_ == live) return;
   lobby_notices_live_ = live;
+  stats_.cluster.notices_live = live;
   spdlog::info("cluster: lobby changes {}", live ? "arrive by NOTIFY (poll every 10 s)"
                                                  : "polled every 500 ms (no LISTEN connection)");
   // Polling again: the next read is due within kClusterLobbyMs, not the safety period.
   if (!live) next_lobby_refresh_ms_ = std::min(next_lobby_refresh_ms_, clock_() + kClusterLobbyMs);
 }
 
-void Server::lose_match(store::MatchId mid, std::string_view why) {
+bool Server::lose_match(store::MatchId mid, std::string_view why) {
   Room* room = find_room(mid);
-  if (!room || room->epoch == 0) return;
+  if (!room || room->epoch == 0) return false;
   spdlog::warn("match {}: node {} no longer serves it ({}); dropped, its clients reconnect", mid,
                cluster_->node(), why);
   std::vector<ConnectionId> connections(room->spectators.begin(), room->spectators.end());
@@ -396,6 +411,7 @@ void Server::lose_match(store::MatchId mid, std::string_view why) {
   drop_room(mid, error_code_name(ErrorCode::NoSuchMatch),
             "match " + std::to_string(mid) +
                 " moved to another node of the cluster; reconnect and try again");
+  return true;
 }
 
 }  // namespace eryantis::server

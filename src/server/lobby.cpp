@@ -287,6 +287,7 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
               return;
             }
             room->seq = done->last_seq;
+            moved(*room, std::nullopt, store::MatchStatus::Lobby);
             Session* s = session(conn);
             if (!s || s->nickname != nickname) return;
             attach(*s, *room, 0, false);
@@ -467,7 +468,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
               send(conn, protocol::JsonLine("left", id).field("match", mid).str());
               if (!room) return;
               if (empty) {
-                room->status = store::MatchStatus::Abandoned;  // dropped by the next tick
+                moved(*room, room->status, store::MatchStatus::Abandoned);  // dropped next tick
                 close_room(*room);
                 return;
               }
@@ -531,6 +532,18 @@ Room& Server::load(RestoredMatch m) {
   room->seq = m.last_seq;
   room->status = m.status;
   room->deadline = m.deadline;
+  if (m.status == store::MatchStatus::Running && m.deadline.kind == DeadlineKind::Abandon) {
+    // Deserted when it was stored: the desertion keeps its time, and the turn grace
+    // clock of the seat it names, which ran from no later than the desertion's start,
+    // runs out at the latest turn_grace_ms after that start.
+    room->deserted = Deadline{DeadlineKind::Abandon, rules::kNoSeat, m.deadline.at_ms};
+    const rules::Seat seat = m.deadline.seat;
+    room->deadline =
+        seat >= 0 && seat < room->players()
+            ? Deadline{DeadlineKind::TurnGrace, seat,
+                       m.deadline.at_ms - config_.abandon_after_ms + config_.turn_grace_ms}
+            : Deadline{};
+  }
   room->lobby_since_ms = clock_();
   room->recent_commands.assign(m.recent_commands);
   for (const store::SeatRecord& r : m.seats) {

@@ -54,7 +54,8 @@ void Server::persist(Room& room, MatchWrite write,
                                             store::Result<store::AppendOutcome> r) {
     --writes_in_flight_;
     // Another node serves the match now: never retried, the match leaves memory.
-    if (!r && r.error().code == store::StoreCode::Fenced) lose_match(mid, r.error().message);
+    if (!r && r.error().code == store::StoreCode::Fenced && lose_match(mid, r.error().message))
+      ++stats_.cluster.fenced;
     Room* room = find_room(mid);
     if (room) room->busy = false;
     if (!r)
@@ -163,14 +164,15 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
   // The result, and its push kept for the players away, are stored with the last event.
   std::vector<store::UnseenEnding> kept;
   if (next.phase == rules::Phase::GameOver) {
-    status = store::MatchStatus::Finished;
+    // Given up (abandon_match): abandoned, like a lobby nobody came back to.
+    const bool given_up = next.result.reason == rules::EndReason::Abandoned;
+    status = given_up ? store::MatchStatus::Abandoned : store::MatchStatus::Finished;
     w.result_json = detail::result_json(room, next);
-    kept = absent_endings(room, seated_nicknames(room),
-                          detail::game_over_line(room.id, *w.result_json));
+    kept = absent_endings(room, seated_nicknames(room), ending_line(room, next));
     w.keep_endings = kept;
   }
   w.status = status;
-  if (room.deadline.kind != DeadlineKind::None)
+  if (room.deadline.kind != DeadlineKind::None || room.deserted.kind != DeadlineKind::None)
     w.deadline = Deadline{};  // the situation changed: re-armed as the event is told
   persist(room, std::move(w),
           [this, reply_to, id, command_id, status, ev = std::move(*event), next = std::move(next),
@@ -200,7 +202,8 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
             room->state = std::move(next);
             room->seq = done->last_seq;
             room->deadline = Deadline{};
-            if (status) room->status = *status;
+            room->deserted = Deadline{};
+            if (status) moved(*room, room->status, *status);
             if (command_id) room->recent_commands.remember(*command_id, room->seq);
             ++stats_.commands_accepted;
             // One fingerprint of the public state serves the ack and every update.
@@ -271,12 +274,20 @@ void Server::broadcast_event(Room& room, const std::string& view_hash,
   for (ConnectionId c : room.spectators) line_for(c, rules::kNoSeat);
 }
 
+std::string Server::ending_line(const Room& room, const rules::State& over) const {
+  if (over.result.reason == rules::EndReason::Abandoned)
+    return detail::abandoned_line(
+        room.id, "the match was given up: nobody was connected to play it for " +
+                     std::to_string(config_.abandon_after_ms / 60000) + " minutes; nobody wins");
+  return detail::game_over_line(room.id, detail::result_json(room, over));
+}
+
 void Server::finish_room(Room& room, const std::vector<store::UnseenEnding>& kept) {
-  const std::string result = detail::result_json(room, room.state);
-  const std::string line = detail::game_over_line(room.id, result);
+  const std::string line = ending_line(room, room.state);
   tell_ending(room, seated_nicknames(room), line, kept);
   for (ConnectionId c : room.spectators) send(c, line);
-  spdlog::info("match {}: finished, {}", room.id, result);
+  spdlog::info("match {}: {}, {}", room.id, store::status_name(room.status),
+               detail::result_json(room, room.state));
   close_room(room);
 }
 
@@ -304,6 +315,17 @@ void Server::close_room(Room& room) {
 
 void Server::arm(Room& room, Deadline d) {
   room.deadline = d;
+  save_deadline(room);
+}
+
+Deadline Server::stored_deadline(const Room& room) {
+  if (room.deserted.kind == DeadlineKind::None) return room.deadline;
+  Deadline d = room.deserted;
+  d.seat = room.deadline.kind == DeadlineKind::TurnGrace ? room.deadline.seat : rules::kNoSeat;
+  return d;
+}
+
+void Server::save_deadline(Room& room) {
   // The room's own write comes first (a write behind it would use a stale seq):
   // the deadline is written after it, as it stands then.
   auto save = [this, mid = room.id] {
@@ -314,7 +336,7 @@ void Server::arm(Room& room, Deadline d) {
     MatchWrite w;
     w.match = mid;
     w.expected_seq = r->seq;
-    w.deadline = r->deadline;
+    w.deadline = stored_deadline(*r);
     persist(*r, std::move(w), [](store::Result<store::AppendOutcome>, Room*) {});
   };
   if (room.busy || !room.waiting.empty())
@@ -331,10 +353,13 @@ void Server::update_deadlines(Room& room, std::int64_t now) {
   const int connected = room.connected();
   // Each clock belongs to one stage: setup choices to the lobby, forfeit to play.
   if (room.status != store::MatchStatus::Lobby) room.setup = {};
-  if (room.state.phase != rules::Phase::Planning && room.state.phase != rules::Phase::Action)
+  if (room.state.phase != rules::Phase::Planning && room.state.phase != rules::Phase::Action) {
     room.forfeit = {};
-  Deadline want;      // the persisted timer this situation calls for
-  bool keep = false;  // the persisted timer stays as it is
+    room.deserted = {};
+  }
+  Deadline want;        // the persisted timer this situation calls for
+  bool keep = false;    // the persisted timer stays as it is
+  bool resave = false;  // the desertion started or ended: the stored timer changes
   if (room.status == store::MatchStatus::Lobby) {
     // Nobody is held hostage: seats still choosing in a full match are freed after
     // setup_choice_ms (the clock runs while someone is there to wait for them), and
@@ -366,6 +391,19 @@ void Server::update_deadlines(Room& room, std::int64_t now) {
     } else {
       room.forfeit = {};
     }
+    // Deserted: no person connected (computer seats and spectators play nobody's
+    // turn). Given up abandon_after_ms after the last one left, unless someone comes
+    // back first; stored, so a restart keeps its time.
+    Deadline deserted;
+    if (connected == 0)
+      deserted = room.deserted.kind == DeadlineKind::Abandon
+                     ? room.deserted
+                     : Deadline{DeadlineKind::Abandon, rules::kNoSeat,
+                                now + config_.abandon_after_ms};
+    if (deserted != room.deserted) {
+      room.deserted = deserted;
+      resave = true;
+    }
     const rules::Seat actor = room.state.current_seat();
     if (connected == 0) {
       // Nobody to play with: no turn is skipped, and the turn grace deadline (of this
@@ -384,9 +422,11 @@ void Server::update_deadlines(Room& room, std::int64_t now) {
           room.present() < 2 && room.deadline.kind == want.kind && room.deadline.seat == want.seat;
     }
   }
-  if (keep) return;
   // The same timer still in force keeps its time (one restored from before a restart too).
-  if (room.deadline.kind != want.kind || room.deadline.seat != want.seat) arm(room, want);
+  if (!keep && (room.deadline.kind != want.kind || room.deadline.seat != want.seat))
+    arm(room, want);
+  else if (resave)
+    save_deadline(room);
 }
 
 bool Server::check_timers(Room& room, std::int64_t now) {
@@ -429,6 +469,13 @@ bool Server::check_timers(Room& room, std::int64_t now) {
                    std::nullopt);
     return true;
   }
+  if (room.deserted.kind == DeadlineKind::Abandon && now >= room.deserted.at_ms) {
+    // Recorded as an event, so the match's log (and a replay) says how it ended.
+    spdlog::info("match {}: abandoned: no player connected for {} ms (abandon_after_ms)", room.id,
+                 config_.abandon_after_ms);
+    submit_command(room, 0, rules::AbandonMatch{}, rules::Authority::Server, 0, "", std::nullopt);
+    return true;
+  }
   if (connected == 0) return false;
   const rules::Seat actor = room.state.current_seat();
   if (room.state.phase == rules::Phase::Action && actor != rules::kNoSeat &&
@@ -461,7 +508,7 @@ void Server::abandon_room(Room& room, std::string message) {
       room, std::move(w),
       [this, line, kept = std::move(kept)](store::Result<store::AppendOutcome> done, Room* room) {
         if (!room || !done) return;
-        room->status = store::MatchStatus::Abandoned;
+        moved(*room, room->status, store::MatchStatus::Abandoned);
         tell_ending(*room, seated_nicknames(*room), line, kept);
         for (ConnectionId c : room->spectators) send(c, line);
         close_room(*room);
@@ -519,7 +566,7 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
             }
             tell_ending(*room, freed, line, kept);  // the away ones at their next login
             if (empty) {
-              room->status = store::MatchStatus::Abandoned;  // dropped by the next tick
+              moved(*room, room->status, store::MatchStatus::Abandoned);  // dropped next tick
               close_room(*room);
               return;
             }
@@ -537,6 +584,7 @@ Deadline Server::next_deadline(const Room& room) const {
       next = d;
   };
   consider(room.forfeit);
+  consider(room.deserted);
   // A turn is skipped only while two players are connected (check_timers).
   if (room.deadline.kind != DeadlineKind::TurnGrace || room.present() >= 2) consider(room.deadline);
   consider(room.setup);
@@ -545,27 +593,27 @@ Deadline Server::next_deadline(const Room& room) const {
   return next;
 }
 
+std::string_view deadline_action(DeadlineKind kind) {
+  switch (kind) {
+    case DeadlineKind::None:
+      break;
+    case DeadlineKind::TurnGrace:
+      return "skip_turn";
+    case DeadlineKind::Forfeit:
+      return "forfeit";
+    case DeadlineKind::Abandon:
+      return "abandon";
+    case DeadlineKind::Remove:
+      return "remove";
+  }
+  return "none";
+}
+
 std::string Server::deadline_json(const Room& room, std::int64_t now) const {
   const Deadline d = next_deadline(room);
-  std::string_view action;
-  switch (d.kind) {
-    case DeadlineKind::None:
-      return "null";
-    case DeadlineKind::TurnGrace:
-      action = "skip_turn";
-      break;
-    case DeadlineKind::Forfeit:
-      action = "forfeit";
-      break;
-    case DeadlineKind::Abandon:
-      action = "abandon";
-      break;
-    case DeadlineKind::Remove:
-      action = "remove";
-      break;
-  }
+  if (d.kind == DeadlineKind::None) return "null";
   protocol::JsonLine out = protocol::JsonLine::object();
-  out.field("action", action);
+  out.field("action", deadline_action(d.kind));
   if (d.seat >= 0 && d.seat < room.players() && room.seats[d.seat])
     out.field("seat", static_cast<int>(d.seat)).field("nickname", room.seats[d.seat]->nickname);
   else

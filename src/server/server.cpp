@@ -71,6 +71,8 @@ void Server::send(ConnectionId conn, std::string line) {
 void Server::send_error(ConnectionId conn, const std::string& id, std::string_view code,
                         std::string_view message, const Room* room) {
   ++stats_.errors;
+  if (code == error_code_name(ErrorCode::RateLimited))
+    if (Session* s = session(conn)) note_rate_limited(*s, message);
   protocol::JsonLine line("error", id);
   line.field("code", code).field("message", message);
   if (room) line.field("match", room->id).field("seq", room->seq);
@@ -108,6 +110,19 @@ bool Server::rate_ok(Session& s, std::int64_t now) {
   if (s.tokens < 1.0) return false;
   s.tokens -= 1.0;
   return true;
+}
+
+void Server::note_rate_limited(Session& s, std::string_view why) {
+  const std::int64_t now = clock_();
+  const bool new_burst = s.rate_limited == 0 || now - s.rate_limited_ms >= kRateBurstGapMs;
+  ++s.rate_limited;
+  s.rate_limited_ms = now;
+  if (!new_burst) return;
+  spdlog::warn(
+      "conn {} ({}, {}): rate limited: {}; its further refusals are counted (eryantis-admin "
+      "sessions, {} so far), not logged, until {} s pass without one",
+      s.id, s.nickname.value_or("not logged in"), s.peer, why, s.rate_limited,
+      kRateBurstGapMs / 1000);
 }
 
 void Server::on_line(ConnectionId id, std::string_view line) {
@@ -395,6 +410,7 @@ void Server::tick() {
   if (shutting_down_ || degraded_) return;  // a degraded server decides nothing more
   if (cluster_) sweep_orphans(now);
   push_lobby_updates(now);
+  report_drain(now);
   std::vector<store::MatchId> ids;
   ids.reserve(rooms_.size());
   for (auto& [id, room] : rooms_) ids.push_back(id);
@@ -407,6 +423,13 @@ void Server::tick() {
       schedule_computers(*room);  // e.g. a person came back to a match of computers
       play_due_computers(*room, now);
     }
+}
+
+void Server::moved(Room& room, std::optional<store::MatchStatus> from, store::MatchStatus to) {
+  if (from == to) return;
+  if (from) ++stats_.left[static_cast<std::size_t>(*from)];
+  ++stats_.entered[static_cast<std::size_t>(to)];
+  room.status = to;
 }
 
 void Server::enter_degraded(std::string_view why) {
@@ -435,6 +458,7 @@ bool Server::idle() const {
 ServerStats Server::stats() const {
   ServerStats st = stats_;
   st.rooms = rooms_.size();
+  for (const auto& [id, room] : rooms_) st.cluster.leases += room->epoch != 0;
   return st;
 }
 

@@ -77,4 +77,8 @@ std::string game_over_line(store::MatchId match, const std::string& result_json)
       .str();
 }
 
+std::string abandoned_line(store::MatchId match, std::string_view message) {
+  return protocol::JsonLine("match_abandoned").field("match", match).field("message", message).str();
+}
+
 }  // namespace eryantis::server::detail

@@ -19,6 +19,8 @@ std::string public_event_json(const rules::Event& e);
 std::string result_json(const Room& room, const rules::State& s);
 // {"type":"game_over","match":M,"result":...}: the push that ends a match.
 std::string game_over_line(store::MatchId match, const std::string& result_json);
+// {"type":"match_abandoned","match":M,"message":"..."}: the push that ends a match given up.
+std::string abandoned_line(store::MatchId match, std::string_view message);
 // The stored record of a seat (nickname and token hash).
 store::SeatRecord seat_record(const Room& room, int seat);
 // A name someone can log in with: 1 to 24 letters, digits, '_', '-' or '.'.

@@ -205,9 +205,10 @@ Result<std::vector<MatchId>> PgStore::due_orphans(std::int64_t due_before_ms, st
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query(
       "SELECT m.id FROM matches m LEFT JOIN leases l ON l.match_id = m.id "
-      "WHERE m.status IN ('lobby', 'running') AND m.deadline_kind IS NOT NULL AND "
-      "m.deadline_at <= $1 AND (l.match_id IS NULL OR l.expires_at <= clock_timestamp()) "
-      "ORDER BY m.deadline_at, m.id LIMIT $2",
+      "WHERE m.status IN ('lobby', 'running') AND "
+      "(m.deadline_kind IS NULL OR m.deadline_at <= $1) AND "
+      "(l.match_id IS NULL OR l.expires_at <= clock_timestamp()) "
+      "ORDER BY m.deadline_at NULLS LAST, m.id LIMIT $2",
       pg::Params().add(due_before_ms).add(static_cast<std::int64_t>(limit)));
   if (!rows) return util::forward_error(rows);
   std::vector<MatchId> out;

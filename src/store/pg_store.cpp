@@ -172,6 +172,18 @@ Result<MatchId> PgStore::max_match_id() {
   return rows->integer(0, 0);
 }
 
+Result<StatusCounts> PgStore::count_by_status() {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query("SELECT status, count(*) FROM matches GROUP BY status");
+  if (!rows) return util::forward_error(rows);
+  StatusCounts counts{};
+  for (int r = 0; r < rows->size(); ++r) {
+    const auto status = parse_status(rows->text(r, 0)).value_or(MatchStatus::Quarantined);
+    counts[static_cast<std::size_t>(status)] += static_cast<std::uint64_t>(rows->integer(r, 1));
+  }
+  return counts;
+}
+
 Result<std::optional<DeadlineRecord>> PgStore::deadline(MatchId id) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query(

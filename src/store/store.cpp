@@ -291,6 +291,20 @@ Result<MatchId> Store::max_match_id() {
   return (*select)->column_int(0);
 }
 
+Result<StatusCounts> Store::count_by_status() {
+  auto select = impl_->db.cached("SELECT status, count(*) FROM matches GROUP BY status");
+  if (!select) return util::forward_error(select);
+  StatusCounts counts{};
+  for (;;) {
+    auto row = (*select)->step();
+    if (!row) return util::forward_error(row);
+    if (!*row) break;
+    const auto status = parse_status((*select)->column_text(0)).value_or(MatchStatus::Quarantined);
+    counts[static_cast<std::size_t>(status)] += static_cast<std::uint64_t>((*select)->column_int(1));
+  }
+  return counts;
+}
+
 Result<std::optional<DeadlineRecord>> Store::deadline(MatchId id) {
   auto select = impl_->db.cached(
       "SELECT deadline_kind, deadline_seat, deadline_at FROM matches WHERE id = ?1");

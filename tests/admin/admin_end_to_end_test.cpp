@@ -33,11 +33,18 @@ Reply admin(const std::string& socket, std::vector<std::string> words) {
   return r;
 }
 
+// abandon_after_ms short enough for a drain that waits for a deserted match.
+TestConfig admin_config() {
+  TestConfig c;
+  c.abandon_after_ms = 3000;
+  return c;
+}
+
 class AdminEndToEnd : public ::testing::Test {
  protected:
   AdminEndToEnd()
       : db(dir.file("game.db")),
-        config(write_config(dir, "server.toml", db, TestConfig{})),
+        config(write_config(dir, "server.toml", db, admin_config())),
         server(config, db) {}
   std::unique_ptr<ChildProcess> bots(int matches, double seconds) {
     return std::make_unique<ChildProcess>(
@@ -116,6 +123,7 @@ TEST_F(AdminEndToEnd, BackupWhileBotsPlayThenEndKickAndDrain) {
   const Reply sessions = admin(socket(), {"sessions"});
   EXPECT_EQ(sessions.code, 0);
   EXPECT_NE(sessions.out.find("\"nickname\":\"bot"), std::string::npos) << sessions.out;
+  EXPECT_NE(sessions.out.find("\"rate_limited\":0"), std::string::npos) << sessions.out;
   const Reply matches = admin(socket(), {"matches"});
   const auto at = matches.out.find("\"match\":");
   ASSERT_NE(at, std::string::npos) << matches.out;
@@ -140,18 +148,84 @@ TEST_F(AdminEndToEnd, BackupWhileBotsPlayThenEndKickAndDrain) {
   const Reply metrics = admin(socket(), {"metrics"});
   EXPECT_EQ(metrics.code, 0) << metrics.out;
   for (const char* series :
-       {"eryantis_commands_total{result=\\\"accepted\\\"}", "eryantis_events_appended_total",
+       {"eryantis_commands_total{result=\"accepted\"}", "eryantis_events_appended_total",
         "eryantis_commit_latency_seconds_count", "eryantis_ack_latency_seconds_bucket",
-        "eryantis_event_loop_lag_seconds_count", "eryantis_resident_memory_bytes"})
+        "eryantis_event_loop_lag_seconds_count", "eryantis_resident_memory_bytes",
+        "eryantis_matches_created_total"})
     EXPECT_NE(metrics.out.find(series), std::string::npos) << series << "\n" << metrics.out;
 
   // Drain: new matches are refused, the server exits by itself once play is over.
-  const Reply drain = admin(socket(), {"drain"});
+  const Reply drain = admin(socket(), {"drain", "--no-wait"});
   EXPECT_EQ(drain.code, 0) << drain.out;
+  EXPECT_NE(drain.out.find("\"draining\":true"), std::string::npos) << drain.out;
   players->wait_exit(30s);
   EXPECT_EQ(server.wait_exit(60s), 0) << server.log_tail();
   EXPECT_NE(server.log().find("drain: the last match in play is over; stopping"), std::string::npos)
       << server.log_tail();
+}
+
+TEST_F(AdminEndToEnd, MetricsPrintTheExpositionTextThatPromtoolAccepts) {
+  ASSERT_TRUE(server.start()) << server.log_tail();
+  // Some play first, so histograms and labelled counters have samples.
+  auto players = bots(2, 1.0);
+  players->wait_exit(30s);
+  const Reply metrics = admin(socket(), {"metrics"});
+  ASSERT_EQ(metrics.code, 0) << metrics.out;
+  EXPECT_EQ(metrics.out.rfind("# HELP ", 0), 0u) << "the text itself, not a JSON line";
+  for (const char* series :
+       {"eryantis_commands_total{result=\"STORE_FAILURE\"} 0", "process_cpu_seconds_total ",
+        "process_open_fds ", "process_max_fds ", "process_start_time_seconds ",
+        "process_resident_memory_bytes ", "eryantis_build_info{", "eryantis_matches{status=\"",
+        "eryantis_matches_ended_total{status=\"finished\"} "})
+    EXPECT_NE(metrics.out.find(series), std::string::npos) << series << "\n" << metrics.out;
+  // promtool (Debian's prometheus package: tools/install-deps.sh) reads the same text.
+  const std::string file = dir.file("metrics.txt");
+  std::string out;
+  ASSERT_EQ(run_program({"/bin/sh", "-c",
+                         std::string("'") + ERYANTIS_ADMIN_BIN + "' --socket '" + socket() +
+                             "' metrics > '" + file + "' && promtool check metrics < '" + file +
+                             "'"},
+                        &out),
+            0)
+      << out;
+  server.signal_term();
+  EXPECT_EQ(server.wait_exit(10s), 0);
+}
+
+TEST_F(AdminEndToEnd, ADrainOfDesertedMatchesTimesOutThenFinishesWhenTheyAreAbandoned) {
+  ASSERT_TRUE(server.start()) << server.log_tail();
+  auto players = bots(2, 60.0);
+  ASSERT_TRUE(eventually(10s, [&] {
+    const Reply m = admin(socket(), {"matches"});
+    return m.out.find("\"status\":\"running\"") != std::string::npos;
+  })) << server.log_tail();
+  players->kill_hard();  // every player gone at once: nobody plays those matches any more
+  // Within --timeout the deserted matches are still in play: named, with the timer that ends them.
+  const Reply early = admin(socket(), {"drain", "--timeout", "0.5"});
+  EXPECT_EQ(early.code, 3) << early.out;
+  EXPECT_NE(early.out.find("timed out after"), std::string::npos) << early.out;
+  EXPECT_NE(early.out.find("\"waiting_for\":[{\"match\":"), std::string::npos) << early.out;
+  EXPECT_NE(early.out.find("\"action\":\"abandon\""), std::string::npos) << early.out;
+  // Followed again, the drain ends: abandoned after abandon_after_ms, the server stops.
+  const Reply done = admin(socket(), {"drain", "--timeout", "30"});
+  EXPECT_EQ(done.code, 0) << done.out << server.log_tail();
+  EXPECT_NE(done.out.find("the server stopped"), std::string::npos) << done.out;
+  EXPECT_EQ(server.wait_exit(10s), 0) << server.log_tail();
+  const std::string log = server.log();
+  EXPECT_NE(log.find("drain: waiting for "), std::string::npos) << log;
+  EXPECT_NE(log.find("abandoned: no player connected for 3000 ms"), std::string::npos) << log;
+  // The match's log says why it ended.
+  std::string listed;
+  ASSERT_EQ(run_program({"/usr/bin/sqlite3", db,
+                         "SELECT id FROM matches WHERE status = 'abandoned' ORDER BY id LIMIT 1"},
+                        &listed),
+            0);
+  while (!listed.empty() && listed.back() == '\n') listed.pop_back();
+  ASSERT_FALSE(listed.empty()) << log;
+  std::string out;
+  EXPECT_EQ(run_program({ERYANTIS_REPLAY_BIN, db, "log", listed}, &out), 0) << out;
+  EXPECT_NE(out.find("server gave up the match"), std::string::npos) << out;
+  EXPECT_EQ(run_program({ERYANTIS_REPLAY_BIN, db, "verify", "--all"}, &out, 60s), 0) << out;
 }
 
 }  // namespace

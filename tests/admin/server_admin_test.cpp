@@ -1,8 +1,11 @@
 // The operator's actions on the server's logic, with a fake transport and a fake
 // store (deterministic): listing, ending a match as an event, kicking, draining.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <deque>
+#include <sstream>
 #include <map>
 #include <set>
 
@@ -12,6 +15,21 @@
 
 namespace eryantis::server {
 namespace {
+
+// Routes the default logger into a string while it lives.
+class LogCapture {
+ public:
+  LogCapture() : previous_(spdlog::default_logger()) {
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out_);
+    spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+  }
+  ~LogCapture() { spdlog::set_default_logger(previous_); }
+  std::string text() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+  std::shared_ptr<spdlog::logger> previous_;
+};
 
 class AdminTest : public ::testing::Test {
  protected:
@@ -40,6 +58,20 @@ class AdminTest : public ::testing::Test {
     const store::MatchId m = server.admin_matches().at(0).id;
     say(2, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
     return m;
+  }
+  // two_player_match(), both seats chosen: planning.
+  store::MatchId running_match() {
+    const store::MatchId m = two_player_match();
+    say(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})");
+    say(1, R"({"type":"play","command":{"type":"choose_tower_color","color":"black"}})");
+    say(2, R"({"type":"play","command":{"type":"choose_wizard","wizard":1}})");
+    say(2, R"({"type":"play","command":{"type":"choose_tower_color","color":"white"}})");
+    EXPECT_EQ(server.room(m)->status, store::MatchStatus::Running);
+    return m;
+  }
+  void tick() {
+    server.tick();
+    store.complete_all();
   }
   bool event_written(std::string_view type) const {
     for (const MatchWrite& w : store.written)
@@ -124,6 +156,37 @@ TEST_F(AdminTest, DrainRefusesNewMatchesAndEndsWhenTheLastOneIsOver) {
   ASSERT_TRUE(server.admin_end_match(m, "drain test").has_value());
   store.complete_all();
   EXPECT_TRUE(server.drained());  // carol's lobby waits in the database for the restart
+}
+
+TEST_F(AdminTest, ADrainFinishesWhenADesertedMatchRunsOutAndSaysWhatItWaitsFor) {
+  LogCapture log;
+  const store::MatchId m = running_match();
+  server.on_closed(1);
+  server.on_closed(2);  // nobody plays it any more (seen: drains waiting for 22 minutes)
+  tick();
+  server.admin_drain();
+  EXPECT_FALSE(server.drained());
+  const auto waiting = server.admin_in_play();
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_EQ(waiting[0].id, m);
+  EXPECT_EQ(waiting[0].connected, 0);
+  EXPECT_NE(waiting[0].deadline.find(R"("action":"abandon")"), std::string::npos)
+      << waiting[0].deadline;
+  // The server log names it at once, then every 30 s.
+  const std::string line = "drain: waiting for 1 match(es) in play: match " + std::to_string(m) +
+                           " (running, planning, 0 of 2 player(s) connected, abandon in 600 s)";
+  EXPECT_NE(log.text().find(line), std::string::npos) << log.text();
+  now += 29'000;
+  tick();
+  EXPECT_EQ(log.text().find("abandon in 571 s"), std::string::npos);
+  now += 1'000;
+  tick();
+  EXPECT_NE(log.text().find("abandon in 570 s"), std::string::npos) << log.text();
+  now += 570'000;
+  tick();
+  EXPECT_TRUE(event_written("abandon_match"));
+  EXPECT_TRUE(server.drained());
+  EXPECT_TRUE(server.admin_in_play().empty());
 }
 
 TEST_F(AdminTest, NotDrainedUntilAsked) {

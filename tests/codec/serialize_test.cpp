@@ -137,6 +137,7 @@ std::vector<Command> sample_commands() {
       UseThief{Color::Red},
       Resign{},
       EndMatch{},
+      AbandonMatch{},
   };
 }
 

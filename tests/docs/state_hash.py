@@ -18,7 +18,8 @@ ENUMS = {
     "mode": {"simple": 0, "expert": 1},
     "phase": {"setup": 0, "planning": 1, "action": 2, "game_over": 3},
     "reason": {"none": 0, "last_tower": 1, "three_groups": 2, "bag_empty": 3,
-               "no_assistants": 4, "forfeit": 5, "resign": 6, "ended": 7},
+               "no_assistants": 4, "forfeit": 5, "resign": 6, "ended": 7,
+               "abandoned": 8},
     "character": {name: i for i, name in enumerate([
         "monk", "farmer", "herald", "postman", "grandma_herbs", "centaur", "jester",
         "knight", "mushroom_hunter", "minstrel", "princess", "thief"])},

@@ -245,12 +245,55 @@ TEST_F(ClusterTest, AnOrphanedMatchsTimerFiresOnAnotherNodeWithNoClientThere) {
     std::this_thread::sleep_for(50ms);
   }
   EXPECT_EQ(status, std::optional(store::MatchStatus::Abandoned)) << b.process->log_tail();
-  EXPECT_TRUE(log_shows(*b.process, "no node serves it: adopting it")) << b.process->log_tail();
+  EXPECT_TRUE(log_shows(*b.process, "no node serves it and its timer falls due"))
+      << b.process->log_tail();
   EXPECT_TRUE(log_shows(*b.process, "adopted by node b")) << b.process->log_tail();
   EXPECT_EQ(b.process->log().find("connected from"), std::string::npos) << "a client reached B";
   auto lease = db->lease(match).value();
   ASSERT_TRUE(lease);
   EXPECT_EQ(lease->node, "b");
+}
+
+TEST_F(ClusterTest, ARunningMatchWhoseNodeDiedWithItsPlayersIsSweptUpAndAbandoned) {
+  // Its players were connected when A died: no timer was stored. Nobody comes back,
+  // and nobody ever connects to B.
+  constexpr int kAbandonMs = 1500;
+  Node a = start_node("a", kLeaseMs, kAbandonMs);
+  Node b = start_node("b", kLeaseMs, kAbandonMs);
+  ASSERT_FALSE(HasFatalFailure());
+  std::mt19937_64 rng(test_seed());
+  GameOptions options{2, rules::Mode::Simple};
+  options.tolerate_command_errors = true;
+  Game game("deserted", options, rng());
+  game.connect_all(a.port);
+  ASSERT_FALSE(HasFatalFailure());
+  game.create_and_join();
+  ASSERT_FALSE(HasFatalFailure());
+  play_some(game, 12);  // past setup: running
+  ASSERT_FALSE(game.over());
+  auto db = store::PgStore::open(uri_);
+  ASSERT_TRUE(db) << db.error().message;
+  const store::MatchId match = game.match();
+  EXPECT_EQ(db->match_status(match).value(), std::optional(store::MatchStatus::Running));
+  a.process->kill_hard();
+  game.lost_server();
+
+  // B's sweeper adopts it once A's lease ran out; nobody is connected there, so its
+  // desertion is armed and stored, and it is abandoned kAbandonMs later.
+  const auto until = std::chrono::steady_clock::now() + 8s;
+  std::optional<store::MatchStatus> status;
+  while (std::chrono::steady_clock::now() < until) {
+    status = db->match_status(match).value_or(std::nullopt);
+    if (status == store::MatchStatus::Abandoned) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(status, std::optional(store::MatchStatus::Abandoned)) << b.process->log_tail();
+  EXPECT_TRUE(log_shows(*b.process, "adopted by node b")) << b.process->log_tail();
+  EXPECT_TRUE(log_shows(*b.process, "abandoned: no player connected")) << b.process->log_tail();
+  std::string error;
+  auto stored = read_db(uri_, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  ASSERT_FALSE(stored[match].seqs.empty());
 }
 
 // A login as `nickname` on `port`: its reply, retried every 50 ms for `within`

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <map>
 #include <set>
 #include <sstream>
@@ -82,6 +84,90 @@ TEST(Metrics, EveryLineIsValidExpositionFormatAndValuesAreRecorded) {
     EXPECT_TRUE(std::isinf(buckets.back().first)) << family;
     EXPECT_EQ(buckets.back().second, e.samples.at(family + "_count")) << family;
   }
+}
+
+TEST(Metrics, DeclaredResultsExistAtZeroBeforeTheirFirstIncrease) {
+  Metrics m;
+  m.declare_results({"accepted", "STORE_FAILURE", "NOT_YOUR_TURN"});
+  Exposition e = parse(m.metrics_text());
+  EXPECT_TRUE(e.problems.empty()) << ::testing::PrintToString(e.problems);
+  // The first failure must be an increase from 0, visible to increase() and rate().
+  EXPECT_EQ(e.samples.at(R"(eryantis_commands_total{result="STORE_FAILURE"})"), 0);
+  EXPECT_EQ(e.samples.at(R"(eryantis_commands_total{result="NOT_YOUR_TURN"})"), 0);
+  EXPECT_EQ(e.samples.at(R"(eryantis_commands_total{result="accepted"})"), 0);
+  m.command_refused("STORE_FAILURE");
+  e = parse(m.metrics_text());
+  EXPECT_EQ(e.samples.at(R"(eryantis_commands_total{result="STORE_FAILURE"})"), 1);
+}
+
+TEST(Metrics, SampledTotalsBuildInfoAndTheClusterSeries) {
+  Metrics m;
+  m.set_build_info("0.1.0", "0123456789ab");
+  m.set_matches_created(0);
+  m.set_matches_ended("finished", 0);
+  m.set_matches_ended("abandoned", 0);
+  Exposition e = parse(m.metrics_text());
+  EXPECT_TRUE(e.problems.empty()) << ::testing::PrintToString(e.problems);
+  EXPECT_EQ(e.samples.at(R"(eryantis_build_info{commit="0123456789ab",version="0.1.0"})"), 1);
+  EXPECT_EQ(e.samples.at("eryantis_matches_created_total"), 0);
+  EXPECT_EQ(e.samples.at(R"(eryantis_matches_ended_total{status="abandoned"})"), 0);
+  EXPECT_EQ(e.types.count("eryantis_cluster_leases"), 0u) << "no cluster, no cluster series";
+  // Totals move the counters by their difference, never back.
+  m.set_matches_created(5);
+  m.set_matches_created(7);
+  m.set_matches_ended("finished", 3);
+  ClusterSample c;
+  c.leases = 4;
+  c.renewal_lag_seconds = 0.25;
+  c.renewals = 10;
+  c.renewals_failed = 1;
+  c.adoptions = 2;
+  c.fenced = 1;
+  c.redirects = 6;
+  c.postgresql_up = true;
+  m.set_cluster(c);
+  c.renewals = 12;
+  m.set_cluster(c);
+  e = parse(m.metrics_text());
+  EXPECT_TRUE(e.problems.empty()) << ::testing::PrintToString(e.problems) << m.metrics_text();
+  EXPECT_EQ(e.samples.at("eryantis_matches_created_total"), 7);
+  EXPECT_EQ(e.samples.at(R"(eryantis_matches_ended_total{status="finished"})"), 3);
+  EXPECT_EQ(e.samples.at("eryantis_cluster_leases"), 4);
+  EXPECT_EQ(e.samples.at("eryantis_cluster_lease_renewal_lag_seconds"), 0.25);
+  EXPECT_EQ(e.samples.at(R"(eryantis_cluster_lease_renewals_total{result="ok"})"), 12);
+  EXPECT_EQ(e.samples.at(R"(eryantis_cluster_lease_renewals_total{result="failed"})"), 1);
+  EXPECT_EQ(e.samples.at("eryantis_cluster_adoptions_total"), 2);
+  EXPECT_EQ(e.samples.at(R"(eryantis_cluster_matches_dropped_total{reason="fenced"})"), 1);
+  EXPECT_EQ(e.samples.at(R"(eryantis_cluster_matches_dropped_total{reason="lease_lost"})"), 0);
+  EXPECT_EQ(e.samples.at("eryantis_cluster_redirects_total"), 6);
+  EXPECT_EQ(e.samples.at(R"(eryantis_cluster_postgresql_up{connection="writer"})"), 1);
+  EXPECT_EQ(e.samples.at(R"(eryantis_cluster_postgresql_up{connection="listen"})"), 0);
+}
+
+TEST(Metrics, TheProcessSeriesComeFromProc) {
+  const ProcessSample p = read_process();
+  EXPECT_GE(p.cpu_seconds, 0);
+  EXPECT_GT(p.resident_bytes, 1 << 20);
+  EXPECT_GE(p.virtual_bytes, p.resident_bytes);
+  EXPECT_GE(p.open_fds, 3);  // standard input, output and error at least
+  EXPECT_GE(p.max_fds, p.open_fds);
+  const double now = static_cast<double>(std::time(nullptr));
+  EXPECT_LE(p.start_time_seconds, now + 1);
+  EXPECT_GT(p.start_time_seconds, now - 3600) << "this test process started within the hour";
+  // An extra descriptor shows at the next scrape.
+  std::FILE* f = std::fopen("/proc/self/stat", "r");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(read_process().open_fds, p.open_fds + 1);
+  std::fclose(f);
+  Metrics m;
+  const Exposition e = parse(m.metrics_text());
+  EXPECT_TRUE(e.problems.empty()) << ::testing::PrintToString(e.problems);
+  for (const char* name : {"process_cpu_seconds_total", "process_resident_memory_bytes",
+                           "process_virtual_memory_bytes", "process_open_fds", "process_max_fds",
+                           "process_start_time_seconds"})
+    EXPECT_EQ(e.samples.count(name), 1u) << name;
+  EXPECT_EQ(e.types.at("process_cpu_seconds_total"), "counter");
+  EXPECT_EQ(e.types.at("process_open_fds"), "gauge");
 }
 
 TEST(Metrics, TheParserRejectsBrokenLines) {

@@ -270,6 +270,13 @@ TEST(DescribeEvent, CoversEveryCommandType) {
     const std::string over = describe_event(s, *ended, apply(s, *ended), nicknames());
     EXPECT_NE(over.find("server ended the match"), std::string::npos) << over;
     seen.insert("end_match");
+    auto abandoned = check(s, 0, AbandonMatch{}, Authority::Server);
+    ASSERT_TRUE(abandoned) << abandoned.error().message;
+    const std::string given_up = describe_event(s, *abandoned, apply(s, *abandoned), nicknames());
+    EXPECT_NE(given_up.find("server gave up the match: nobody was connected"), std::string::npos)
+        << given_up;
+    EXPECT_NE(given_up.find("GAME OVER (abandoned, nobody played)"), std::string::npos) << given_up;
+    seen.insert("abandon_match");
     break;
   }
   // Every character, forced into play in the middle of a 2-player expert game.
@@ -328,7 +335,7 @@ TEST(DescribeEvent, CoversEveryCommandType) {
         "move_to_island", "move_mother_nature", "choose_cloud",   "use_monk",
         "use_farmer",     "use_herald",         "use_postman",    "use_grandma_herbs",
         "use_centaur",    "use_jester",         "use_knight",     "use_mushroom_hunter",
-        "use_minstrel",   "use_princess",       "use_thief"})
+        "use_minstrel",   "use_princess",       "use_thief",      "abandon_match"})
     if (!seen.contains(type)) missing.push_back(type);
   EXPECT_TRUE(missing.empty()) << "never described: " << ::testing::PrintToString(missing);
 }

@@ -258,5 +258,23 @@ TEST(End, AnOperatorEndsAMatchInAnyPhaseWithNoWinner) {
   EXPECT_EQ(code(Match{}, 0, EndMatch{}, Authority::Server), "WRONG_PHASE");  // not created
 }
 
+TEST(End, TheServerAbandonsAMatchBeingPlayedWithNoWinner) {
+  Match setup;
+  setup.state = apply(State{}, *create_match(MatchOptions{3, Mode::Expert}, 5));
+  // A match that never started is given up without an event (docs/protocol.md 7.8).
+  EXPECT_EQ(code(setup, 0, AbandonMatch{}, Authority::Server), "WRONG_PHASE");
+  Match planning = started_match(2, Mode::Simple, 4);
+  Match action = action_2p();
+  for (Match* m : {&planning, &action}) {
+    EXPECT_EQ(code(*m, 0, AbandonMatch{}), "SERVER_ONLY");
+    m->play(0, AbandonMatch{}, Authority::Server);
+    EXPECT_EQ(m->state.phase, Phase::GameOver);
+    EXPECT_EQ(m->state.result.reason, EndReason::Abandoned);
+    EXPECT_EQ(m->state.result.winners, 0);
+    EXPECT_EQ(end_reason_name(m->state.result.reason), "abandoned");
+    EXPECT_EQ(code(*m, 0, AbandonMatch{}, Authority::Server), "MATCH_OVER");
+  }
+}
+
 }  // namespace
 }  // namespace eryantis::rules

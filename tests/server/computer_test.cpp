@@ -323,6 +323,29 @@ TEST_F(ComputerTest, NoConnectedPersonNoDecisions) {
   EXPECT_GT(server.room(m)->state.events_applied, position);
 }
 
+TEST_F(ComputerTest, AMatchOfComputersWhosePersonLeftIsAbandoned) {
+  connect(1, "alice");
+  auto joined = parse(reply(1, R"({"type":"create_match","players":3,"computers":2})"));
+  const store::MatchId m = joined["match"].GetInt64();
+  answer_computers();
+  reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})");
+  auto colours = rules::legal_commands(server.room(m)->state, 0);
+  reply(1, R"({"type":"play","command":)" + codec::command_to_json(colours.front()) + "}");
+  answer_computers();
+  ASSERT_EQ(server.room(m)->status, store::MatchStatus::Running);
+  // The computers are always present, but they play nobody's game once alice is gone.
+  server.on_closed(1);
+  tick();
+  EXPECT_EQ(server.room(m)->deserted.kind, DeadlineKind::Abandon);
+  EXPECT_EQ(server.room(m)->forfeit.kind, DeadlineKind::None);
+  now += 600'000;  // abandon_after_ms
+  tick();
+  const MatchWrite& last = store.written.back();
+  ASSERT_EQ(last.events.size(), 1u);
+  EXPECT_EQ(rules::command_type(last.events[0].event.command), "abandon_match");
+  EXPECT_EQ(last.status, store::MatchStatus::Abandoned);
+}
+
 TEST_F(ComputerTest, PauseDelaysTheMoveUntilATick) {
   ServerConfig c = config();
   c.computer.pause_ms = 800;

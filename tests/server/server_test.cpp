@@ -767,6 +767,166 @@ TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
   EXPECT_EQ(restarted.room(m)->forfeit.at_ms, now + 5000);
 }
 
+// The match's writes of one command type ("abandon_match", ...).
+int events_of(const FakePersistence& store, std::string_view type) {
+  int n = 0;
+  for (const MatchWrite& w : store.written)
+    for (const store::NewEvent& e : w.events) n += rules::command_type(e.event.command) == type;
+  return n;
+}
+
+TEST_F(ServerTest, AMatchNobodyIsConnectedToIsAbandonedAndItsLogSaysWhy) {
+  const auto m = running_match(2);
+  const Room* room = server.room(m);
+  const std::string a = tokens[1];
+  connect(5, "watcher");
+  reply(5, R"({"type":"spectate","match":)" + std::to_string(m) + "}");
+  server.on_closed(1);
+  now += 100;
+  server.on_closed(2);  // the last person leaves: a spectator plays nobody's turn
+  tick();
+  const std::int64_t left = now;
+  ASSERT_TRUE(store.written.back().deadline.has_value());
+  EXPECT_EQ(store.written.back().deadline->kind, DeadlineKind::Abandon);  // stored
+  EXPECT_EQ(store.written.back().deadline->at_ms, left + 600'000);         // abandon_after_ms
+  EXPECT_TRUE(transport.got(5, R"("deadline":{"action":"abandon","seat":null)"));
+  now = left + 599'999;
+  tick();
+  EXPECT_EQ(events_of(store, "abandon_match"), 0);
+  now = left + 600'000;
+  tick();
+  // One server event ends it: game over, nobody wins, status abandoned.
+  ASSERT_EQ(events_of(store, "abandon_match"), 1);
+  const MatchWrite& ending = store.written.back();
+  EXPECT_EQ(ending.events.at(0).actor, store::Actor::server());
+  EXPECT_EQ(ending.status, store::MatchStatus::Abandoned);
+  ASSERT_TRUE(ending.result_json.has_value());
+  EXPECT_NE(ending.result_json->find(R"("reason":"abandoned")"), std::string::npos);
+  ASSERT_EQ(ending.keep_endings.size(), 2u);  // both players away: told at their next login
+  EXPECT_EQ(type_of(ending.keep_endings[0].line), "match_abandoned");
+  EXPECT_TRUE(transport.got(5, R"("type":"abandon_match")"));
+  EXPECT_EQ(type_of(transport.sent[5].back()), "match_abandoned");
+  EXPECT_EQ(room->status, store::MatchStatus::Abandoned);
+  tick();
+  EXPECT_EQ(server.room(m), nullptr);
+  connect(6, "a", a);
+  EXPECT_TRUE(transport.got(6, "nobody was connected to play it"));
+}
+
+TEST_F(ServerTest, SomeoneComingBackEndsTheDesertion) {
+  const auto m = running_match(2);
+  const std::string a = tokens[1];
+  server.on_closed(1);
+  server.on_closed(2);
+  tick();
+  ASSERT_EQ(server.room(m)->deserted.kind, DeadlineKind::Abandon);
+  now += 300'000;
+  connect(7, "a", a);
+  tick();
+  EXPECT_EQ(server.room(m)->deserted.kind, DeadlineKind::None);
+  // The stored timer is the match's own again (none, or a turn grace clock).
+  ASSERT_TRUE(store.written.back().deadline.has_value());
+  EXPECT_NE(store.written.back().deadline->kind, DeadlineKind::Abandon);
+  now += 400'000;  // past the old desertion's time; alice is alone: she wins by forfeit
+  tick();
+  EXPECT_EQ(events_of(store, "abandon_match"), 0);
+  EXPECT_EQ(events_of(store, "award_forfeit"), 1);
+}
+
+TEST_F(ServerTest, TheDesertionAndTheTurnGraceClockSurviveARestart) {
+  // 3 players: the seat to act leaves (its grace clock starts), then the others.
+  const auto m = running_match(3);
+  const rules::Seat absent = server.room(m)->state.current_seat();
+  const std::int64_t t0 = now;
+  server.on_closed(static_cast<ConnectionId>(absent + 1));
+  tick();
+  ASSERT_EQ(server.room(m)->deadline.at_ms, t0 + 1000);
+  now = t0 + 200;
+  for (rules::Seat p = 0; p < 3; ++p)
+    if (p != absent) server.on_closed(static_cast<ConnectionId>(p + 1));
+  tick();
+  const Deadline stored = *store.written.back().deadline;
+  EXPECT_EQ(stored, (Deadline{DeadlineKind::Abandon, absent, t0 + 200 + 600'000}));
+
+  // A restart 5 minutes later, nobody comes back: abandoned at the stored time.
+  now = t0 + 300'000;
+  Server restarted(
+      config(), transport, store, [this] { return now; }, secrets);
+  restarted.restore({restored(m, m, stored)}, m + 1);
+  auto tick2 = [&] {
+    restarted.tick();
+    store.complete_all();
+  };
+  tick2();
+  EXPECT_EQ(restarted.room(m)->deserted.at_ms, t0 + 200 + 600'000);
+  // The grace clock ran from before the desertion: over, at the latest, 1 s after its start.
+  EXPECT_EQ(restarted.room(m)->deadline,
+            (Deadline{DeadlineKind::TurnGrace, absent, t0 + 200 + 1000}));
+  now = t0 + 200 + 599'999;
+  tick2();
+  EXPECT_EQ(events_of(store, "abandon_match"), 0);
+  now = t0 + 200 + 600'000;
+  tick2();
+  EXPECT_EQ(events_of(store, "abandon_match"), 1);
+  EXPECT_EQ(store.written.back().status, store::MatchStatus::Abandoned);
+}
+
+TEST_F(ServerTest, TwoPlayersBackAfterARestartOfADesertedMatchSkipTheAbsentTurn) {
+  const auto m = running_match(3);
+  const rules::Seat absent = server.room(m)->state.current_seat();
+  Server restarted(
+      config(), transport, store, [this] { return now; }, secrets);
+  // Stored while deserted, the absent seat's grace clock running.
+  restarted.restore({restored(m, m, {DeadlineKind::Abandon, absent, now + 500'000})}, m + 1);
+  const rules::Seat first = static_cast<rules::Seat>((absent + 1) % 3);
+  const rules::Seat second = static_cast<rules::Seat>((absent + 2) % 3);
+  come_back(restarted, 11, server.room(m)->seats[first]->nickname,
+            tokens[static_cast<ConnectionId>(first + 1)]);
+  come_back(restarted, 12, server.room(m)->seats[second]->nickname,
+            tokens[static_cast<ConnectionId>(second + 1)]);
+  restarted.tick();
+  store.complete_all();
+  EXPECT_EQ(restarted.room(m)->deserted.kind, DeadlineKind::None);
+  // 600 s after the desertion began its grace (1 s) is long over: the turn is skipped now.
+  EXPECT_TRUE(restarted.room(m)->state.boards[absent].skipped_planning);
+}
+
+TEST_F(ServerTest, AMatchRestoredWithNobodyConnectedIsDesertedFromTheStart) {
+  const auto m = running_match(2);
+  Server restarted(
+      config(), transport, store, [this] { return now; }, secrets);
+  restarted.restore({restored(m, m, Deadline{})}, m + 1);
+  now += 50;
+  restarted.tick();
+  store.complete_all();
+  ASSERT_TRUE(store.written.back().deadline.has_value());
+  EXPECT_EQ(*store.written.back().deadline,
+            (Deadline{DeadlineKind::Abandon, rules::kNoSeat, now + 600'000}));
+}
+
+TEST_F(ServerTest, ARateLimitedConnectionIsLoggedOncePerBurstAndCounted) {
+  LogCapture log;
+  ServerConfig c = config();
+  c.limits.commands_per_second = 5;
+  Server slow(
+      c, transport, store, [this] { return now; }, secrets);
+  slow.on_open(9, "10.1.2.3:4444");
+  for (int i = 0; i < 20; ++i) slow.on_line(9, R"({"type":"ping"})");
+  EXPECT_EQ(log.count("rate limited"), 1);
+  EXPECT_EQ(log.count("conn 9 (not logged in, 10.1.2.3:4444): rate limited"), 1);
+  EXPECT_EQ(slow.admin_sessions().at(0).rate_limited, 15u);
+  // Still refused 5 s later: the same burst, counted and not logged.
+  now += 5000;
+  for (int i = 0; i < 20; ++i) slow.on_line(9, R"({"type":"ping"})");
+  EXPECT_EQ(log.count("rate limited"), 1);
+  EXPECT_EQ(slow.admin_sessions().at(0).rate_limited, 30u);
+  // 10 s without a refusal end the burst: the next one is logged again.
+  now += 10'000;
+  for (int i = 0; i < 20; ++i) slow.on_line(9, R"({"type":"ping"})");
+  EXPECT_EQ(log.count("rate limited"), 2);
+  EXPECT_EQ(slow.admin_sessions().at(0).rate_limited, 45u);
+}
+
 TEST_F(ServerTest, AFullDiskDoesNotFloodTheLog) {
   LogCapture log;
   const auto m = running_match(2);

@@ -25,7 +25,7 @@ std::string write_config(const TempDir& dir, const std::string& name, const std:
       << "\ntimeout_ms = " << c.heartbeat_timeout_ms << "\n\n"
       << "[matches]\nturn_grace_ms = " << c.turn_grace_ms
       << "\nforfeit_after_ms = " << c.forfeit_after_ms
-      << "\nabandon_after_ms = 600000\nrequire_resume_token = true\n\n"
+      << "\nabandon_after_ms = " << c.abandon_after_ms << "\nrequire_resume_token = true\n\n"
       << "[limits]\nmax_connections = 1000\nmax_line_bytes = " << c.max_line_bytes
       << "\ncommands_per_second = " << c.commands_per_second
       << "\nmax_matches = 1000\nmax_outgoing_bytes = 8388608\nmax_queued_per_match = "

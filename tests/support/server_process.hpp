@@ -23,6 +23,7 @@ struct TestConfig {
   int heartbeat_timeout_ms = 15000;
   int turn_grace_ms = 30000;
   int forfeit_after_ms = 120000;
+  int abandon_after_ms = 600000;
   int commands_per_second = 100000;
   int max_line_bytes = 65536;
   int max_queued_per_match = 64;

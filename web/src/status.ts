@@ -79,6 +79,7 @@ const REASONS: Record<string, string> = {
   no_assistants: 'the assistants ran out',
   forfeit: 'the others left (forfeit)',
   resign: 'a player resigned',
+  abandoned: 'nobody was connected to play it',
 };
 
 export function resultText(result: MatchResult, me: string | null): string {

@@ -2,7 +2,7 @@
 // What eryantis-admin can ask, read from the admin socket's request line and
 // answered with one JSON line ({"ok":true,...} or {"ok":false,"error":"..."}):
 //   sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain |
-//   backup FILE | reissue-token MATCH SEAT | metrics | help
+//   drain-status | backup FILE | reissue-token NICKNAME | metrics | help
 // Runs on the loop; slow work (a backup) runs on a thread of its own.
 #include <functional>
 #include <string>

@@ -15,6 +15,8 @@ struct Restored {
   std::size_t quarantined = 0;       // matches set aside (logged with their reason)
   // Endings players have not been told yet (Server::restore_unseen_endings).
   std::vector<store::UnseenEnding> unseen_endings;
+  // What the database holds, per status, once restored (quarantines included).
+  store::StatusCounts matches_by_status{};
 };
 
 // Folds every unfinished match (store::EventStore::restore_unfinished) and adds what

@@ -7,8 +7,37 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace eryantis::metrics {
+
+// The process as /proc shows it, read at each scrape (process_* series; prometheus-
+// cpp's core has none). A field that cannot be read is negative and left out.
+struct ProcessSample {
+  double cpu_seconds = -1;      // user + system time
+  double resident_bytes = -1;
+  double virtual_bytes = -1;
+  double open_fds = -1;
+  double max_fds = -1;          // the soft RLIMIT_NOFILE
+  double start_time_seconds = -1;  // unix time
+};
+ProcessSample read_process();
+
+// This node as one of a cluster (docs/cluster.md). Totals: the counters move by
+// the difference since the last sample.
+struct ClusterSample {
+  double leases = 0;
+  // Since the node's leases were last renewed (or it held none to renew).
+  double renewal_lag_seconds = 0;
+  std::uint64_t renewals = 0;
+  std::uint64_t renewals_failed = 0;
+  std::uint64_t adoptions = 0;
+  std::uint64_t fenced = 0;
+  std::uint64_t lost = 0;
+  std::uint64_t redirects = 0;
+  bool postgresql_up = false;
+  bool listen_up = false;
+};
 
 class Metrics {
  public:
@@ -23,8 +52,19 @@ class Metrics {
   void set_matches(std::string_view status, double count);     // "lobby", "running", ...
   void set_queued_outgoing_bytes(double bytes);
   void set_resident_bytes(double bytes);
+  // eryantis_build_info{version,commit} 1.
+  void set_build_info(std::string_view version, std::string_view commit);
+  // The cluster's series, registered by the first call (a single server has none).
+  void set_cluster(const ClusterSample& sample);
 
   // Counters.
+  // Every result a request can be answered with (each error code; "accepted" is
+  // always there): their series exist from the start at 0, so the first
+  // STORE_FAILURE is an increase that increase() and rate() can see.
+  void declare_results(const std::vector<std::string>& codes);
+  // Totals the server keeps (sampled): the counters move by the difference.
+  void set_matches_created(std::uint64_t total);
+  void set_matches_ended(std::string_view status, std::uint64_t total);  // "finished", "abandoned"
   void command_accepted();
   void command_refused(std::string_view code);  // the error code ("NOT_YOUR_TURN", ...)
   void rate_limited();
@@ -38,7 +78,8 @@ class Metrics {
   void observe_ack_latency(double seconds);       // a play line read -> its reply queued
   void observe_loop_lag(double seconds);          // a timer's lateness
 
-  // Everything, in the Prometheus text exposition format (version 0.0.4).
+  // Everything, in the Prometheus text exposition format (version 0.0.4), the
+  // process_* series read now.
   std::string metrics_text() const;
 
  private:

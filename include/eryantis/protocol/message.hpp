@@ -101,7 +101,9 @@ enum class ErrorCode : std::uint8_t {
   NotCreator,    // add_computer / remove_computer by someone else than the match's creator
   MatchStarted,  // add_computer / remove_computer once every seat is taken
   NotAComputer,  // remove_computer of a seat no computer holds
+  // A new code goes before this line, and kErrorCodeCount names the last one.
 };
+inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::NotAComputer) + 1;
 // "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
 std::string_view error_code_name(ErrorCode code);
 

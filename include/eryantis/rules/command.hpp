@@ -35,6 +35,11 @@ struct AwardForfeit {
 struct EndMatch {
   friend bool operator==(const EndMatch&, const EndMatch&) = default;
 };
+// Nobody played the match: no person was connected to it for the server's
+// abandon_after_ms. Game over, nobody wins (R10).
+struct AbandonMatch {
+  friend bool operator==(const AbandonMatch&, const AbandonMatch&) = default;
+};
 
 // --- setup -----------------------------------------------------------------
 struct ChooseWizard {
@@ -128,7 +133,8 @@ using Command =
     std::variant<CreateMatch, SkipTurn, AwardForfeit, ChooseWizard, ChooseTowerColor, PlayAssistant,
                  MoveToDining, MoveToIsland, MoveMotherNature, ChooseCloud, UseMonk, UseFarmer,
                  UseHerald, UsePostman, UseGrandmaHerbs, UseCentaur, UseJester, UseKnight,
-                 UseMushroomHunter, UseMinstrel, UsePrincess, UseThief, Resign, EndMatch>;
+                 UseMushroomHunter, UseMinstrel, UsePrincess, UseThief, Resign, EndMatch,
+                 AbandonMatch>;
 
 // Stable snake_case name of a command ("play_assistant", "use_monk", ...): the
 // "type" of its wire message and of its stored event.
@@ -136,7 +142,7 @@ std::string_view command_type(const Command& c);
 // Which character a Use* command activates, if any.
 std::optional<CharacterId> command_character(const Command& c);
 // True for commands only the server may issue (create_match, skip_turn, award_forfeit,
-// end_match).
+// end_match, abandon_match).
 bool is_server_command(const Command& c);
 
 }  // namespace eryantis::rules

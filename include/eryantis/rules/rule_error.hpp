@@ -45,7 +45,9 @@ enum class RuleCode : std::uint8_t {
   StudentNotInDining,
   InconsistentEvent,  // a stored event whose recorded draws do not fit the state
   AbsentThisRound,    // skipped in planning: the action turn can only be skipped (decision 23)
+  // A new code goes before this line, and kRuleCodeCount names the last one.
 };
+inline constexpr int kRuleCodeCount = static_cast<int>(RuleCode::AbsentThisRound) + 1;
 
 // "NOT_YOUR_TURN", "DINING_TABLE_FULL", ...: stable, never renamed.
 std::string_view rule_code_name(RuleCode code);

@@ -32,6 +32,7 @@ enum class EndReason : std::uint8_t {
   Forfeit = 5,       // the server awarded the match to the last connected player
   Resign = 6,        // a seat resigned: its team lost (decision 26)
   Ended = 7,         // an operator ended the match (end_match): nobody wins
+  Abandoned = 8,     // nobody played it for abandon_after_ms (abandon_match): nobody wins
 };
 
 // Per-turn bookkeeping of the player acting in the action phase.
@@ -87,7 +88,7 @@ struct State {
 };
 
 inline constexpr int kPhaseCount = 4;
-inline constexpr int kEndReasonCount = 8;
+inline constexpr int kEndReasonCount = 9;
 // snake_case names used on the wire and in saves ("game_over", "last_tower", ...).
 std::string_view phase_name(Phase p);
 std::string_view end_reason_name(EndReason r);

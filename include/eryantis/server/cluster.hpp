@@ -78,8 +78,10 @@ class Cluster {
   virtual void release(std::vector<store::HeldLease> held, ReleaseDone done) = 0;
   // The sweeper's question: unfinished matches no node serves (lease expired or
   // absent) whose stored timer is due at or before `due_before_ms` (the server's
-  // clock, unix ms), soonest first, at most `limit`. A hint: adopting each still
-  // goes through locate(), where the lease decides.
+  // clock, unix ms), soonest first, then those with no stored timer (their node
+  // died with players connected: once adopted, nobody is, and their abandonment
+  // is armed), at most `limit`. A hint: adopting each still goes through
+  // locate(), where the lease decides.
   using OrphansDone = std::function<void(store::Result<std::vector<store::MatchId>>)>;
   virtual void due_orphans(std::int64_t due_before_ms, std::size_t limit, OrphansDone done) = 0;
   // Claims `nickname` for this node (a login): nullopt when claimed (free, its

@@ -43,7 +43,7 @@ struct ServerConfig {
   int heartbeat_timeout_ms = 15000;  // and closes it when silent this long
   int turn_grace_ms = 30000;         // a disconnected player's turn is skipped after this
   int forfeit_after_ms = 120000;     // alone in a match this long: the last player wins
-  int abandon_after_ms = 600000;     // a match waiting for players with nobody connected
+  int abandon_after_ms = 600000;     // a match with no player connected (waiting or being played)
   // A full match in setup: seats that have not chosen their wizard and tower colour
   // this long after the last seat was taken are freed, so nobody is held hostage.
   int setup_choice_ms = 120000;

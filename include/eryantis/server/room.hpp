@@ -53,6 +53,10 @@ struct Room {
   std::array<std::optional<SeatHolder>, rules::kMaxPlayers> seats;
   std::set<ConnectionId> spectators;
   Deadline deadline;  // the armed persisted timer: turn grace (running) or abandon (lobby)
+  // Running and no person connected (computer seats and spectators play nobody's
+  // turn): the match is abandoned at this time (kind Abandon). Stored in the
+  // matches row in place of `deadline` while it lasts (Server::stored_deadline).
+  Deadline deserted;
   // Who wins by forfeit when, while exactly one player is connected. In memory
   // only: it starts again whenever that player is alone again (after a restart too).
   Deadline forfeit;

@@ -43,6 +43,22 @@ struct ReissuedToken {
 };
 using ReissueDone = std::function<void(std::expected<ReissuedToken, std::string>)>;
 
+// This node as one of a cluster (docs/cluster.md): what its metrics show.
+struct ClusterStats {
+  std::size_t leases = 0;                 // matches held (their lease renewed by this node)
+  // The last renewal PostgreSQL accepted, or a moment when there was nothing to
+  // renew (0: none yet).
+  std::int64_t last_renewal_ms = 0;
+  std::uint64_t renewals = 0;             // renewals PostgreSQL accepted
+  std::uint64_t renewals_failed = 0;      // renewals that did not reach it
+  std::uint64_t adoptions = 0;            // matches this node took (a request, or the sweeper)
+  std::uint64_t fenced = 0;               // matches dropped: a write was FENCED
+  std::uint64_t lost = 0;                 // matches dropped: a renewal found the lease gone
+  std::uint64_t redirects = 0;            // clients sent to the node serving their match
+  bool postgresql_up = false;             // the last round trip to PostgreSQL succeeded
+  bool notices_live = false;              // the LISTEN connection delivers lobby notices
+};
+
 struct ServerStats {
   std::size_t connections = 0;
   std::size_t logged_in = 0;
@@ -50,6 +66,12 @@ struct ServerStats {
   std::uint64_t commands_accepted = 0;
   std::uint64_t requests = 0;
   std::uint64_t errors = 0;
+  // Durable status changes this server made, per status (store::MatchStatus):
+  // a count of the database taken at the start, plus `entered`, minus `left`, is
+  // what the database holds now. A new match enters lobby.
+  store::StatusCounts entered{};
+  store::StatusCounts left{};
+  ClusterStats cluster;  // all zero without a cluster
 };
 
 class Server final : public ConnectionEvents, public LobbyNotices {
@@ -177,8 +199,9 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   // Every lease_ms / 3: all of this node's leases renewed in one store call.
   void renew_leases(std::int64_t now);
   // Every lease_ms: adopts up to kSweepLimit matches no node serves whose stored
-  // timer falls due within the next lease_ms, so their turn grace, forfeit or
-  // abandonment happens even when all their players left and their node died.
+  // timer falls due within the next lease_ms, or that have none, so their turn
+  // grace, forfeit or abandonment happens even when all their players left and
+  // their node died.
   void sweep_orphans(std::int64_t now);
   // Every kClusterLobbyMs (kClusterLobbySafetyMs while notices flow), and at each
   // notice: the cluster's open matches, for match_list and lobby pushes.
@@ -186,7 +209,8 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void read_cluster_lobby(std::int64_t now);
   // The lease is gone (FENCED write, renewal refused): the match leaves memory and
   // its connections are closed, so their clients reconnect and are redirected.
-  void lose_match(store::MatchId mid, std::string_view why);
+  // False when the match was not held (nothing dropped).
+  bool lose_match(store::MatchId mid, std::string_view why);
 
   // --- computer seats (src/server/computer.cpp) ---
   // The level a request names, or the configured default; nullopt for an unknown name.
@@ -223,6 +247,9 @@ class Server final : public ConnectionEvents, public LobbyNotices {
                       std::optional<std::string> command_id);
   // `kept`: the game_over pushes the ending write stored for players away then.
   void finish_room(Room& room, const std::vector<store::UnseenEnding>& kept);
+  // The push that tells a match's end: game_over, or match_abandoned for a match
+  // given up (abandon_match).
+  std::string ending_line(const Room& room, const rules::State& over) const;
   Room& load(RestoredMatch m);
   // Loads every waiting match whose players are all free again, seating those online.
   void resume_waiting_matches();
@@ -230,6 +257,12 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void close_room(Room& room);
   // Sets the persisted timer (in memory at once, written after the room's pending write).
   void arm(Room& room, Deadline d);
+  // Writes stored_deadline(room) after the room's pending write.
+  void save_deadline(Room& room);
+  // What the matches row keeps: the desertion while nobody is connected to a match
+  // being played (with the seat of the turn grace clock that runs meanwhile, so a
+  // restart gives that clock back: load()), else room.deadline.
+  static Deadline stored_deadline(const Room& room);
   // Sets the room's timers for the situation now (who is connected, whose turn, the
   // phase) without acting on any: called before every state, event and seats
   // message, so the message that reports a change already carries its deadline.
@@ -292,9 +325,14 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   Session* session(ConnectionId id);
   Room* find_room(store::MatchId id);
   bool rate_ok(Session& s, std::int64_t now);
+  // A RATE_LIMITED refusal sent to `s`: counted, and the connection named in the log
+  // at the first refusal of a burst (one that follows kRateBurstGapMs without one).
+  void note_rate_limited(Session& s, std::string_view why);
   std::string new_token();
   // The first write failure that reports a damaged file: one critical line.
   void enter_degraded(std::string_view why);
+  // A status change of match `room` is durable (a new match: from nullopt).
+  void moved(Room& room, std::optional<store::MatchStatus> from, store::MatchStatus to);
 
   ServerConfig config_;
   Transport& transport_;
@@ -358,6 +396,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
     int seat = -1;  // -1: no seat (lobby or spectator)
     bool spectator = false;
     std::int64_t idle_ms = 0;  // since its last line
+    std::uint64_t rate_limited = 0;  // requests refused with RATE_LIMITED
   };
   struct AdminMatch {
     store::MatchId id = 0;
@@ -369,6 +408,11 @@ class Server final : public ConnectionEvents, public LobbyNotices {
     std::string phase;  // rules::phase_name
     int round = 0;
     std::vector<std::string> nicknames;  // by seat; "" = free seat
+    // Being played (running, or full and choosing in setup): what a drain waits for.
+    bool in_play = false;
+    // The timer that acts first, as the protocol's `deadline` ("null" or
+    // {"action":...,"seat":...,"nickname":...,"in_ms":...}).
+    std::string deadline = "null";
   };
   // Every connection, by id; every match held in memory (unfinished ones), by id.
   std::vector<AdminSession> admin_sessions() const;
@@ -382,15 +426,30 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   // is not connected.
   bool admin_kick(std::string_view nickname, std::string_view reason);
   // From now on no match is created or joined (SHUTTING_DOWN with a message);
-  // matches being played go on. drained() once none is left.
+  // matches being played go on (each ends by its players or its timers, docs/
+  // protocol.md 7.8). drained() once none is left. While draining, the server log
+  // names the matches it waits for every kDrainReportMs.
   void admin_drain();
   bool draining() const { return draining_; }
   bool drained() const;
+  // The matches a drain waits for (AdminMatch::in_play), by id.
+  std::vector<AdminMatch> admin_in_play() const;
+  static constexpr std::int64_t kDrainReportMs = 30'000;
+  static constexpr std::size_t kDrainReportList = 20;  // matches named in one such line
+  // A rate-limited connection's refusals closer together than this are one burst,
+  // logged once: a client over the limit for an hour writes one line, not 180,000
+  // (50 a second refused at the default rate).
+  static constexpr std::int64_t kRateBurstGapMs = 10'000;
 
  private:
   // dispatch(): while draining, a request that would start a match is refused.
   bool refused_while_draining(Session& s, const std::string& id, const protocol::Request& r);
+  // Every tick while draining: the log line naming the matches waited for, every
+  // kDrainReportMs.
+  void report_drain(std::int64_t now);
+  static bool in_play(const Room& room);
   bool draining_ = false;
+  std::int64_t next_drain_report_ms_ = 0;
 };
 
 }  // namespace eryantis::server

@@ -28,6 +28,10 @@ struct Session {
   // Token bucket for the request rate limit.
   double tokens = 0;
   std::int64_t tokens_at_ms = 0;
+  // Requests refused with RATE_LIMITED (eryantis-admin sessions), and when the last
+  // was: a burst is logged once, at its first refusal (Server::note_rate_limited).
+  std::uint64_t rate_limited = 0;
+  std::int64_t rate_limited_ms = 0;
   // A cluster node answers some requests after a lookup in the shared store
   // (login, create, join, spectate). What the client pipelined meanwhile waits
   // here and runs in order once the answer is out, as on a single server.

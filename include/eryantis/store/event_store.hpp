@@ -66,6 +66,9 @@ class EventStore {
   virtual Result<Seq> last_seq(MatchId id) = 0;
   // The largest match id ever stored (0 for an empty database).
   virtual Result<MatchId> max_match_id() = 0;
+  // How many matches the database holds in each status (one scan of the status
+  // index): the metrics' starting count (docs/operations.md, Monitor).
+  virtual Result<StatusCounts> count_by_status() = 0;
   // The server's persisted timer of a match, if one is armed.
   virtual Result<std::optional<DeadlineRecord>> deadline(MatchId id) = 0;
   // The endings kept for players who have not logged in since (the newest

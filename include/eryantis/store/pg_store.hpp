@@ -79,6 +79,7 @@ class PgStore final : public EventStore {
   Result<std::vector<MatchSummary>> list_matches() override;
   Result<Seq> last_seq(MatchId id) override;
   Result<MatchId> max_match_id() override;
+  Result<StatusCounts> count_by_status() override;
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
   Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) override;
   Result<std::vector<StoredEvent>> load_events(
@@ -166,7 +167,8 @@ class PgStore final : public EventStore {
   Result<std::vector<OpenMatch>> open_matches(std::size_t limit);
   // The sweeper's look-up: unfinished matches nobody serves (no lease row, or an
   // expired one) whose stored timer (`deadline_at`, unix ms) is due at or before
-  // `due_before_ms`, soonest first, at most `limit`. One statement through the
+  // `due_before_ms`, soonest first, then those with no stored timer (their node
+  // died with players connected), at most `limit`. One statement through the
   // status index; what it returns is only a hint: acquire_lease decides who takes
   // each, so nodes sweeping together are harmless.
   Result<std::vector<MatchId>> due_orphans(std::int64_t due_before_ms, std::size_t limit);

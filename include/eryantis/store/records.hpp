@@ -1,5 +1,6 @@
 #pragma once
 // The values the store reads and writes: matches, seats and events as rows.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -22,6 +23,9 @@ enum class MatchStatus : std::uint8_t { Lobby, Running, Finished, Abandoned, Qua
 // "lobby", "running", ...: the text stored in matches.status.
 std::string_view status_name(MatchStatus status);
 std::optional<MatchStatus> parse_status(std::string_view text);
+inline constexpr std::size_t kMatchStatusCount = 5;
+// Matches per status, indexed by MatchStatus.
+using StatusCounts = std::array<std::uint64_t, kMatchStatusCount>;
 
 // Who caused an event: a seat, or the server itself (create_match, skip_turn, ...).
 struct Actor {
