@@ -4,6 +4,7 @@
 // ai::run_decision, the finished results are queued and `notify` tells the loop's
 // thread (net::Wakeup, i.e. uv_async_send) to call deliver(), which runs each
 // result's callback there. The loop never runs a decision itself.
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +22,12 @@ class ComputerPool final : public DecisionRunner {
  public:
   struct Options {
     int workers = 1;
-    int think_ms = 1000;  // a deadline for the strong level's search (0 = playouts only)
+    // A cap on the strong level's search (0 = playouts only), counted from the moment
+    // a worker takes the request off the queue: time spent waiting behind other
+    // decisions is not taken from this one's search.
+    int think_ms = 1000;
+    // The clock of that cap (steady_clock::now when empty; tests pass a manual one).
+    std::function<std::chrono::steady_clock::time_point()> now;
     // Runs on the worker thread just before each decision (tests check the thread).
     std::function<void(const ai::DecisionRequest&)> on_worker;
   };
