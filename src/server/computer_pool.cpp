@@ -5,25 +5,23 @@
 namespace eryantis::server {
 
 namespace {
-using Now = std::function<std::chrono::steady_clock::time_point()>;
-
 // The strong level's time cap: `budget` from its construction, when the worker has
 // taken the request off the queue.
 class StartedDeadline final : public ai::Deadline {
  public:
-  StartedDeadline(const Now& now, std::chrono::milliseconds budget)
+  StartedDeadline(const ComputerPool::Now& now, std::chrono::milliseconds budget)
       : now_(now), at_(now() + budget) {}
   bool passed() const override { return now_() >= at_; }
 
  private:
-  const Now& now_;
+  const ComputerPool::Now& now_;
   std::chrono::steady_clock::time_point at_;
 };
 }  // namespace
 
-ComputerPool::ComputerPool(Options options, Notify notify)
-    : options_(std::move(options)), notify_(std::move(notify)) {
-  if (!options_.now) options_.now = [] { return std::chrono::steady_clock::now(); };
+ComputerPool::ComputerPool(Options options, Notify notify, Now now)
+    : options_(std::move(options)), notify_(std::move(notify)), now_(std::move(now)) {
+  if (!now_) now_ = [] { return std::chrono::steady_clock::now(); };
   const int n = options_.workers < 1 ? 1 : options_.workers;
   workers_.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) workers_.emplace_back([this] { run_worker(); });
@@ -83,7 +81,7 @@ void ComputerPool::run_worker() {
     if (options_.on_worker) options_.on_worker(job.request);
     ai::DecisionResult result;
     if (options_.think_ms > 0) {
-      const StartedDeadline deadline{options_.now, std::chrono::milliseconds(options_.think_ms)};
+      const StartedDeadline deadline{now_, std::chrono::milliseconds(options_.think_ms)};
       result = ai::run_decision(job.request, &deadline);
     } else {
       result = ai::run_decision(job.request);

@@ -96,7 +96,7 @@ TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
   ComputerPool::Options options;
   options.workers = 1;
   options.think_ms = 50;
-  options.now = [&] {
+  const ComputerPool::Now manual = [&] {
     std::lock_guard lock(mutex);
     return now;
   };
@@ -106,7 +106,7 @@ TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
     cv.notify_all();
     cv.wait(lock, [&] { return release; });  // the first request holds the worker
   };
-  ComputerPool pool(options, [&] { cv.notify_all(); });
+  ComputerPool pool(options, [&] { cv.notify_all(); }, manual);
   auto created =
       rules::create_match(rules::MatchOptions{2, rules::Mode::Expert}, rules::MatchSeed{21, 22});
   rules::State state = rules::apply(rules::State{}, *created);
@@ -144,7 +144,7 @@ TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
   // And the cap does bind: a clock that moves a second at every reading stops the
   // search at its first check of the deadline.
   options.on_worker = nullptr;
-  options.now = [&] {
+  const ComputerPool::Now racing = [&] {
     std::lock_guard lock(mutex);
     const auto t = now;
     now += std::chrono::seconds(1);
@@ -152,7 +152,7 @@ TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
   };
   results.clear();
   {
-    ComputerPool capped(options, [&] { cv.notify_all(); });
+    ComputerPool capped(options, [&] { cv.notify_all(); }, racing);
     capped.submit(computer_request(3, state, 1, seat, ai::Level::Strong, kPlayouts),
                   [&](ai::DecisionResult r) { results.push_back(std::move(r)); });
     const auto until = Clock::now() + std::chrono::seconds(60);

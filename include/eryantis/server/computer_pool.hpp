@@ -26,15 +26,15 @@ class ComputerPool final : public DecisionRunner {
     // a worker takes the request off the queue: time spent waiting behind other
     // decisions is not taken from this one's search.
     int think_ms = 1000;
-    // The clock of that cap (steady_clock::now when empty; tests pass a manual one).
-    std::function<std::chrono::steady_clock::time_point()> now;
     // Runs on the worker thread just before each decision (tests check the thread).
     std::function<void(const ai::DecisionRequest&)> on_worker;
   };
   // Called on a worker thread whenever results are ready; cheap and thread-safe.
   using Notify = std::function<void()>;
+  // The clock of the time cap: steady_clock::now unless a test passes a manual one.
+  using Now = std::function<std::chrono::steady_clock::time_point()>;
 
-  ComputerPool(Options options, Notify notify);
+  ComputerPool(Options options, Notify notify, Now now = {});
   ComputerPool(const ComputerPool&) = delete;
   ComputerPool& operator=(const ComputerPool&) = delete;
   ~ComputerPool() override;  // stop()
@@ -62,6 +62,7 @@ class ComputerPool final : public DecisionRunner {
 
   Options options_;
   Notify notify_;
+  Now now_;
   mutable std::mutex mutex_;
   std::condition_variable work_ready_;
   std::deque<Job> queue_;
