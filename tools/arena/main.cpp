@@ -132,6 +132,8 @@ int main(int argc, char** argv) {
         work[l].slowest_ms = std::max(work[l].slowest_ms, mine[l].slowest_ms);
         work[l].cpu_seconds += mine[l].cpu_seconds;
         work[l].slowest_cpu_ms = std::max(work[l].slowest_cpu_ms, mine[l].slowest_cpu_ms);
+        work[l].character_uses += mine[l].character_uses;
+        work[l].spent_uses += mine[l].spent_uses;
       }
     };
     std::vector<std::jthread> threads;
@@ -177,6 +179,10 @@ int main(int argc, char** argv) {
       std::printf("  %5.0f playouts/decision  %6.0f playouts per CPU second",
                   double(w.playouts) / w.decisions, w.playouts / w.cpu_seconds);
     std::printf("\n");
+    if (w.character_uses > 0)
+      std::printf("  %-7s %8llu character uses, %llu of them spent (could change nothing)\n", "",
+                  static_cast<unsigned long long>(w.character_uses),
+                  static_cast<unsigned long long>(w.spent_uses));
   }
   int errors = 0;
   for (const Pairing& p : pairings) errors += p.errors;
