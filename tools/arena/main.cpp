@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
                       std::string(ai::level_name(p.b)).c_str(), p.players, g,
                       std::string(ai::level_name(p.a)).c_str(),
                       side_a + side_b > 0 ? side_a / (side_a + side_b) : 0.5);
+        if (verbose) std::fflush(stdout);  // a long run shows its games as they end
       }
       const std::lock_guard lock(mutex);
       for (int l = 0; l < ai::kLevelCount; ++l) {
