@@ -1,6 +1,7 @@
 // One-ply lookahead: every candidate command is played on one sampled state and
 // the position after it is scored (evaluation.cpp); the best score wins, ties drawn
 // at random so that equal choices (most assistants, early student moves) vary.
+#include "eryantis/ai/candidates.hpp"
 #include "eryantis/ai/evaluation.hpp"
 #include "players.hpp"
 #include "sampling.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// What every level shares: its generator, the sampling of what the seat cannot see,
-// and the commands worth considering.
+// What every level shares: its generator and the sampling of what the seat cannot
+// see (the commands worth considering are in eryantis/ai/candidates.hpp).
 #include <cstdint>
 #include <vector>
 
@@ -17,12 +17,5 @@ rules::Prng decision_prng(const rules::View& seen, rules::Seat seat, std::uint64
 // the order of future draws comes from a seed drawn from `prng` (rules draw every
 // student from event_prng(seed, event index)), never from the match's.
 rules::State determinize(const rules::View& seen, rules::Prng& prng);
-
-// legal_commands without the duplicates a search need not tell apart: a command
-// naming an island tile is kept for one tile per group (the rules treat every tile of
-// a group alike), and a character with many parameter choices (Monk, Jester, Minstrel)
-// keeps at most kMaxPerCharacter of them, spread over its list.
-inline constexpr std::size_t kMaxPerCharacter = 6;
-std::vector<rules::Command> candidate_commands(const rules::State& s, rules::Seat seat);
 
 }  // namespace eryantis::ai::detail

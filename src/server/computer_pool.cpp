@@ -5,20 +5,23 @@
 namespace eryantis::server {
 
 namespace {
-// The strong level's time cap, on the worker's own steady clock.
-class SteadyDeadline final : public ai::Deadline {
+// The strong level's time cap: `budget` from its construction, when the worker has
+// taken the request off the queue.
+class StartedDeadline final : public ai::Deadline {
  public:
-  explicit SteadyDeadline(std::chrono::milliseconds budget)
-      : at_(std::chrono::steady_clock::now() + budget) {}
-  bool passed() const override { return std::chrono::steady_clock::now() >= at_; }
+  StartedDeadline(const ComputerPool::Now& now, std::chrono::milliseconds budget)
+      : now_(now), at_(now() + budget) {}
+  bool passed() const override { return now_() >= at_; }
 
  private:
+  const ComputerPool::Now& now_;
   std::chrono::steady_clock::time_point at_;
 };
 }  // namespace
 
-ComputerPool::ComputerPool(Options options, Notify notify)
-    : options_(std::move(options)), notify_(std::move(notify)) {
+ComputerPool::ComputerPool(Options options, Notify notify, Now now)
+    : options_(std::move(options)), notify_(std::move(notify)), now_(std::move(now)) {
+  if (!now_) now_ = [] { return std::chrono::steady_clock::now(); };
   const int n = options_.workers < 1 ? 1 : options_.workers;
   workers_.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) workers_.emplace_back([this] { run_worker(); });
@@ -78,7 +81,7 @@ void ComputerPool::run_worker() {
     if (options_.on_worker) options_.on_worker(job.request);
     ai::DecisionResult result;
     if (options_.think_ms > 0) {
-      const SteadyDeadline deadline{std::chrono::milliseconds(options_.think_ms)};
+      const StartedDeadline deadline{now_, std::chrono::milliseconds(options_.think_ms)};
       result = ai::run_decision(job.request, &deadline);
     } else {
       result = ai::run_decision(job.request);

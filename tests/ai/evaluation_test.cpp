@@ -10,6 +10,12 @@ namespace {
 
 using namespace rules;
 
+CharacterCard card(CharacterId id) {
+  CharacterCard c;
+  c.id = id;
+  return c;
+}
+
 TEST(Evaluation, AFinishedGameScoresItsWinner) {
   for (std::uint64_t seed = 6500; seed < 6520; ++seed) {
     const State s = play_random_game({2, Mode::Expert}, seed).state;
@@ -43,6 +49,38 @@ TEST(Evaluation, ABuiltTowerIsWorthMoreThanAnyStudent) {
   State student = s;
   student.boards[0].dining[Color::Red] += 1;
   EXPECT_GT(team_scores(built)[t] - before, team_scores(student)[t] - before);
+}
+
+// A coin is worth what it can buy: each one 0.6, and the coin that reaches a
+// character's price more, so spending coins on nothing shows as a loss.
+TEST(Evaluation, ACoinIsWorthTheCharactersItBuys) {
+  State s = play_random_game({2, Mode::Expert}, 6800, {}, 12).state;
+  ASSERT_NE(s.phase, Phase::Setup);
+  s.characters = {card(CharacterId::Monk), card(CharacterId::Postman),
+                  card(CharacterId::Herald)};  // costs 1, 2 and 3
+  s.characters[2].used = true;                          // the Herald now costs 4
+  EXPECT_EQ(coin_worth(s, 0), 0.0);
+  for (int coins = 0; coins < 10; ++coins) {
+    const double step = coin_worth(s, coins + 1) - coin_worth(s, coins);
+    const bool reaches_a_price = coins + 1 == 1 || coins + 1 == 2 || coins + 1 == 4;
+    EXPECT_GT(step, 0.0) << coins << " coins";
+    if (reaches_a_price)
+      EXPECT_GT(step, coin_worth(s, 6) - coin_worth(s, 5)) << "coin " << coins + 1;
+    else
+      EXPECT_NEAR(step, coin_worth(s, 6) - coin_worth(s, 5), 1e-9) << "coin " << coins + 1;
+  }
+  // In the team's score: four coins spent on a use that changes nothing cost more
+  // than the 0.6 each a coin was once worth, and simple mode has no coins to count.
+  const int t = team_index(s, 0);
+  s.boards[0].coins = 4;
+  State spent = s;
+  spent.boards[0].coins = 0;
+  EXPECT_GT(team_scores(s)[t] - team_scores(spent)[t], 4 * 0.6 + 2.0);
+  State simple = s;
+  simple.options.mode = Mode::Simple;
+  State simple_spent = spent;
+  simple_spent.options.mode = Mode::Simple;
+  EXPECT_DOUBLE_EQ(team_scores(simple)[t], team_scores(simple_spent)[t]);
 }
 
 }  // namespace

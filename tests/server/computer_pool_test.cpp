@@ -80,5 +80,93 @@ TEST(ComputerPool, DecidesOnWorkersAndDeliversOnTheCallersThread) {
   EXPECT_EQ(pool.deliver(), 0u);
 }
 
+// think_ms counts from the moment a worker takes a request, not from submit(): a
+// decision that waited behind another one still gets its whole search. On a manual
+// clock: the second request waits (the worker is held in the first) while the clock
+// runs past its cap; it must still run every playout, since its cap only starts
+// when the worker takes it and the clock stands still from then on.
+TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
+  using Clock = std::chrono::steady_clock;
+  std::mutex mutex;
+  std::condition_variable cv;
+  Clock::time_point now{};  // the manual clock, behind `mutex`
+  bool release = false;
+  int taken = 0;
+  std::vector<ai::DecisionResult> results;
+  ComputerPool::Options options;
+  options.workers = 1;
+  options.think_ms = 50;
+  const ComputerPool::Now manual = [&] {
+    std::lock_guard lock(mutex);
+    return now;
+  };
+  options.on_worker = [&](const ai::DecisionRequest&) {
+    std::unique_lock lock(mutex);
+    ++taken;
+    cv.notify_all();
+    cv.wait(lock, [&] { return release; });  // the first request holds the worker
+  };
+  ComputerPool pool(options, [&] { cv.notify_all(); }, manual);
+  auto created =
+      rules::create_match(rules::MatchOptions{2, rules::Mode::Expert}, rules::MatchSeed{21, 22});
+  rules::State state = rules::apply(rules::State{}, *created);
+  // Past setup, so the strong level searches.
+  while (state.phase == rules::Phase::Setup) {
+    const rules::Seat seat = rules::seats_to_act(state).front();
+    state = rules::decide(state, seat, rules::legal_commands(state, seat).front())->next;
+  }
+  const rules::Seat seat = rules::seats_to_act(state).front();
+  constexpr std::uint32_t kPlayouts = 300;  // far more than one deadline check (every 32)
+  for (int i = 0; i < 2; ++i)
+    pool.submit(computer_request(i, state, 1, seat, ai::Level::Strong, kPlayouts),
+                [&](ai::DecisionResult r) { results.push_back(std::move(r)); });
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return taken == 1; }));
+  }
+  EXPECT_EQ(pool.queued(), 1u);
+  {
+    std::lock_guard lock(mutex);
+    now += std::chrono::seconds(10);  // the queued request waits 200 times its cap
+    release = true;
+  }
+  cv.notify_all();
+  const auto give_up = Clock::now() + std::chrono::seconds(60);
+  while (results.size() < 2 && Clock::now() < give_up) {
+    {
+      std::unique_lock lock(mutex);
+      cv.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    pool.deliver();
+  }
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) EXPECT_EQ(r.playouts, kPlayouts) << "request " << r.match_id;
+  // And the cap does bind: a clock that moves a second at every reading stops the
+  // search at its first check of the deadline.
+  options.on_worker = nullptr;
+  const ComputerPool::Now racing = [&] {
+    std::lock_guard lock(mutex);
+    const auto t = now;
+    now += std::chrono::seconds(1);
+    return t;
+  };
+  results.clear();
+  {
+    ComputerPool capped(options, [&] { cv.notify_all(); }, racing);
+    capped.submit(computer_request(3, state, 1, seat, ai::Level::Strong, kPlayouts),
+                  [&](ai::DecisionResult r) { results.push_back(std::move(r)); });
+    const auto until = Clock::now() + std::chrono::seconds(60);
+    while (results.empty() && Clock::now() < until) {
+      {
+        std::unique_lock lock(mutex);
+        cv.wait_for(lock, std::chrono::milliseconds(50));
+      }
+      capped.deliver();
+    }
+  }
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_LT(results.front().playouts, kPlayouts);
+}
+
 }  // namespace
 }  // namespace eryantis::server

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <ctime>
 
+#include "eryantis/ai/candidates.hpp"
 #include "eryantis/rules/decider.hpp"
 
 namespace eryantis::arena {
@@ -77,6 +78,10 @@ GameOutcome play_game(const GameSetup& setup, std::array<LevelWork, ai::kLevelCo
       return out;
     }
     w.playouts += choice->playouts;
+    if (rules::command_character(choice->command)) {
+      w.character_uses += 1;
+      if (!ai::character_can_matter(state, seat, choice->command)) w.spent_uses += 1;
+    }
     auto next = decide(state, seat, choice->command);
     if (!next) {
       out.error = "illegal command from level " + std::string(ai::level_name(level)) + ": " +

@@ -23,6 +23,10 @@ struct LevelWork {
   // (a shared machine stretches the wall clock figures above).
   double cpu_seconds = 0;
   double slowest_cpu_ms = 0;
+  // Character uses, and those of them that could change nothing any more
+  // (ai::character_can_matter false: coins spent for no effect).
+  std::uint64_t character_uses = 0;
+  std::uint64_t spent_uses = 0;
 };
 
 struct GameOutcome {

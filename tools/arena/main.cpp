@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
                       std::string(ai::level_name(p.b)).c_str(), p.players, g,
                       std::string(ai::level_name(p.a)).c_str(),
                       side_a + side_b > 0 ? side_a / (side_a + side_b) : 0.5);
+        if (verbose) std::fflush(stdout);  // a long run shows its games as they end
       }
       const std::lock_guard lock(mutex);
       for (int l = 0; l < ai::kLevelCount; ++l) {
@@ -132,6 +133,8 @@ int main(int argc, char** argv) {
         work[l].slowest_ms = std::max(work[l].slowest_ms, mine[l].slowest_ms);
         work[l].cpu_seconds += mine[l].cpu_seconds;
         work[l].slowest_cpu_ms = std::max(work[l].slowest_cpu_ms, mine[l].slowest_cpu_ms);
+        work[l].character_uses += mine[l].character_uses;
+        work[l].spent_uses += mine[l].spent_uses;
       }
     };
     std::vector<std::jthread> threads;
@@ -177,6 +180,10 @@ int main(int argc, char** argv) {
       std::printf("  %5.0f playouts/decision  %6.0f playouts per CPU second",
                   double(w.playouts) / w.decisions, w.playouts / w.cpu_seconds);
     std::printf("\n");
+    if (w.character_uses > 0)
+      std::printf("  %-7s %8llu character uses, %llu of them spent (could change nothing)\n", "",
+                  static_cast<unsigned long long>(w.character_uses),
+                  static_cast<unsigned long long>(w.spent_uses));
   }
   int errors = 0;
   for (const Pairing& p : pairings) errors += p.errors;

@@ -17,7 +17,8 @@ class Deadline {
 
 struct Budget {
   // Simulations of the strong level per decision (greedy and random ignore it).
-  // 2,000 takes about 100 ms on one core of the reference machine (docs/bots.md).
+  // 2,000 take about 20 ms of one core of the reference machine on average, under
+  // 150 ms at worst (docs/bots.md, "Time per strong decision").
   std::uint32_t playouts = 2000;
   // Optional; checked every few playouts. Not owned.
   const Deadline* deadline = nullptr;

@@ -14,6 +14,11 @@ using TeamScores = std::array<double, rules::kTowerColorCount>;
 inline constexpr double kWin = 1000.0;
 TeamScores team_scores(const rules::State& s);
 
+// What `coins` in one seat's hand add to its team's score (expert mode): 0.6 each,
+// and 1 more for every character in play that they pay for, so that a search sees
+// what spending them gives up (a tower is worth 10).
+double coin_worth(const rules::State& s, int coins);
+
 // The team's score minus the best other team's: > 0 means ahead.
 double advantage(const rules::State& s, const TeamScores& scores, int team);
 

@@ -4,6 +4,7 @@
 // ai::run_decision, the finished results are queued and `notify` tells the loop's
 // thread (net::Wakeup, i.e. uv_async_send) to call deliver(), which runs each
 // result's callback there. The loop never runs a decision itself.
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -21,14 +22,19 @@ class ComputerPool final : public DecisionRunner {
  public:
   struct Options {
     int workers = 1;
-    int think_ms = 1000;  // a deadline for the strong level's search (0 = playouts only)
+    // A cap on the strong level's search (0 = playouts only), counted from the moment
+    // a worker takes the request off the queue: time spent waiting behind other
+    // decisions is not taken from this one's search.
+    int think_ms = 1000;
     // Runs on the worker thread just before each decision (tests check the thread).
     std::function<void(const ai::DecisionRequest&)> on_worker;
   };
   // Called on a worker thread whenever results are ready; cheap and thread-safe.
   using Notify = std::function<void()>;
+  // The clock of the time cap: steady_clock::now unless a test passes a manual one.
+  using Now = std::function<std::chrono::steady_clock::time_point()>;
 
-  ComputerPool(Options options, Notify notify);
+  ComputerPool(Options options, Notify notify, Now now = {});
   ComputerPool(const ComputerPool&) = delete;
   ComputerPool& operator=(const ComputerPool&) = delete;
   ~ComputerPool() override;  // stop()
@@ -56,6 +62,7 @@ class ComputerPool final : public DecisionRunner {
 
   Options options_;
   Notify notify_;
+  Now now_;
   mutable std::mutex mutex_;
   std::condition_variable work_ready_;
   std::deque<Job> queue_;
