@@ -16,29 +16,31 @@ void fisher_yates(std::span<T> items, std::size_t keep, Prng& prng) {
   }
 }
 
-// Whether `recorded` are distinct members of `items` (a permutation of a prefix of a shuffle).
-template <class T>
-bool drawn_from(std::span<const T> recorded, std::span<const T> items) {
-  std::vector<T> pool(items.begin(), items.end());
-  for (const T& x : recorded) {
-    auto it = std::find(pool.begin(), pool.end(), x);
-    if (it == pool.end()) return false;
-    pool.erase(it);
-  }
-  return true;
-}
+// The most items ever shuffled: the 16 leaders.
+constexpr std::size_t kMaxItems = kLeaders;
 
-// Copies `recorded` over the first items (the rest keep their order after them).
+// Copies `recorded` over the first items and the items not drawn after them, in their order;
+// false if `recorded` are not distinct members of `items` (then they are copied all the same).
+// No heap: the fold runs through create_match once per match.
 template <class T>
-void place(std::span<T> items, std::span<const T> recorded) {
-  std::vector<T> rest(items.begin(), items.end());
+bool place(std::span<T> items, std::span<const T> recorded) {
+  std::array<T, kMaxItems> pool{};
+  std::array<bool, kMaxItems> used{};
+  const std::size_t n = std::min(items.size(), kMaxItems);
+  std::copy_n(items.begin(), n, pool.begin());
+  bool drawn = recorded.size() <= n;
   for (const T& x : recorded) {
-    auto it = std::find(rest.begin(), rest.end(), x);
-    if (it != rest.end()) rest.erase(it);
+    std::size_t k = 0;
+    while (k < n && (used[k] || !(pool[k] == x))) ++k;
+    if (k < n) used[k] = true;
+    else drawn = false;
   }
   std::size_t i = 0;
-  for (const T& x : recorded) items[i++] = x;
-  for (std::size_t k = 0; i < items.size() && k < rest.size(); ++k) items[i++] = rest[k];
+  for (const T& x : recorded)
+    if (i < items.size()) items[i++] = x;
+  for (std::size_t k = 0; k < n && i < items.size(); ++k)
+    if (!used[k]) items[i++] = pool[k];
+  return drawn;
 }
 
 }  // namespace
@@ -81,8 +83,7 @@ void ReplayDrawer::shuffle(std::span<std::uint8_t> items, std::size_t keep, IdFi
   }
   const std::span<const std::uint8_t> mine(recorded.data() + cursor, keep);
   cursor += keep;
-  if (!drawn_from<std::uint8_t>(mine, items)) consistent_ = false;
-  place(items, mine);
+  if (!place(items, mine)) consistent_ = false;
 }
 
 void ReplayDrawer::shuffle_marbles(std::span<Marble> items) {
@@ -92,8 +93,7 @@ void ReplayDrawer::shuffle_marbles(std::span<Marble> items) {
     return;
   }
   const std::span<const Marble> recorded(in_.marbles);
-  if (!drawn_from<Marble>(recorded, items)) consistent_ = false;
-  place(items, recorded);
+  if (!place(items, recorded)) consistent_ = false;
 }
 
 Seat ReplayDrawer::draw_inkwell(int players) {

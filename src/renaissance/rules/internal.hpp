@@ -119,17 +119,31 @@ Amounts payment_totals(const Payment& p);
 bool payment_feasible(const Board& b, const Payment& p);
 void pay(Board& b, const Payment& p);
 
+// A list of at most two (a player's leaders of one kind), without a heap allocation: the fold
+// runs through these.
+template <class T>
+struct AtMostTwo {
+  std::array<T, kLeadersKept> items{};
+  std::size_t n = 0;
+  std::size_t size() const { return n; }
+  bool empty() const { return n == 0; }
+  const T* begin() const { return items.data(); }
+  const T* end() const { return items.data() + n; }
+  const T& operator[](std::size_t i) const { return items[i]; }
+  void push_back(T x) { items[n++] = x; }
+};
+
 // --- leaders and cards (leaders.cpp) --------------------------------------------------------------
 Amounts discount(const Board& b);
 // The discounted cost of a card for this board (3.4 step 2, decision 16).
 Amounts cost_for(const Board& b, int card_id);
 // Resources of the active white-marble leaders, ascending (0, 1 or 2 of them).
-std::vector<Resource> white_resources(const Board& b);
+AtMostTwo<Resource> white_resources(const Board& b);
 bool requirement_met(const Board& b, int leader_id);
 void sort_leaders(Board& b);
 bool slot_accepts(const Board& b, int slot, int level);
 // Production leaders the board may use (active L13..L16), ascending.
-std::vector<std::uint8_t> production_leaders(const Board& b);
+AtMostTwo<std::uint8_t> production_leaders(const Board& b);
 
 // --- market (market.cpp) -----------------------------------------------------------------------
 struct LineMarbles {

@@ -29,11 +29,11 @@ Amounts cost_for(const Board& b, int card_id) {
   return cost;
 }
 
-std::vector<Resource> white_resources(const Board& b) {
-  std::vector<Resource> out;
+AtMostTwo<Resource> white_resources(const Board& b) {
+  AtMostTwo<Resource> out;
   for (const Leader& l : b.leaders)
     if (active_of_kind(l, LeaderKind::WhiteMarble)) out.push_back(leader_card(l.id).resource);
-  std::sort(out.begin(), out.end());
+  if (out.size() == 2 && out.items[1] < out.items[0]) std::swap(out.items[0], out.items[1]);
   return out;
 }
 
@@ -72,11 +72,11 @@ bool slot_accepts(const Board& b, int slot, int level) {
   return stack[level - 2] != 0 && stack[level - 1] == 0;
 }
 
-std::vector<std::uint8_t> production_leaders(const Board& b) {
-  std::vector<std::uint8_t> out;
+AtMostTwo<std::uint8_t> production_leaders(const Board& b) {
+  AtMostTwo<std::uint8_t> out;
   for (const Leader& l : b.leaders)
     if (active_of_kind(l, LeaderKind::Production)) out.push_back(l.id);
-  std::sort(out.begin(), out.end());
+  if (out.size() == 2 && out.items[1] < out.items[0]) std::swap(out.items[0], out.items[1]);
   return out;
 }
 

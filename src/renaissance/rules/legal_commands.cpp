@@ -35,7 +35,7 @@ void each_content(const Board& b, const Amounts& avail, F&& out) {
 }
 
 void market_commands(const Board& b, const Market& market, std::vector<Command>& out) {
-  const std::vector<Resource> whites = detail::white_resources(b);
+  const auto whites = detail::white_resources(b);
   const Amounts have = warehouse(b);
   for (int kind = 0; kind < kLineKinds; ++kind) {
     const Line line = static_cast<Line>(kind);
@@ -86,7 +86,7 @@ void produce_commands(const Board& b, std::vector<Command>& out) {
   std::vector<std::uint8_t> slots;
   for (int slot = 0; slot < kSlots; ++slot)
     if (slot_top(b, slot) != 0) slots.push_back(static_cast<std::uint8_t>(slot));
-  const std::vector<std::uint8_t> leaders = detail::production_leaders(b);
+  const auto leaders = detail::production_leaders(b);
   // The base production's choices: input pairs sorted (decision 58), any output.
   std::vector<std::optional<BaseProduction>> bases{std::nullopt};
   for (int a = 0; a < kResourceCount; ++a)

@@ -40,7 +40,7 @@ int whites_in(const LineMarbles& line) {
 
 Gain gain_of(const Board& b, const LineMarbles& line, std::span<const Resource> white_choices) {
   Gain g;
-  const std::vector<Resource> whites = white_resources(b);
+  const auto whites = white_resources(b);
   std::size_t choice = 0;
   for (int i = 0; i < line.count; ++i) {
     const Marble m = line.marbles[i];

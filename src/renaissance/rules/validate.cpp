@@ -133,7 +133,7 @@ struct Validator {
       return err(RuleCode::BadLineIndex, c.line == Line::Row
                                              ? "Rows are numbered 0 to 2 (top to bottom)."
                                              : "Columns are numbered 0 to 3 (left to right).");
-    const std::vector<Resource> whites = white_resources(board());
+    const auto whites = white_resources(board());
     const LineMarbles line = line_marbles(s.market, c.line, c.index);
     // Decisions 37 and 47.
     if (!c.white_choices.empty() && whites.size() < 2)

@@ -159,9 +159,66 @@ void set_tokens(State& s, const std::vector<int>& revealed, const std::vector<in
   s.lorenzo.last_token = revealed.empty() ? 0 : u8(revealed.back());
 }
 
+void enrich(State& s, std::mt19937_64& rng) {
+  auto below = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  for (Seat p = 0; p < s.players(); ++p) {
+    const int a = 1 + below(kLeaders);
+    int b = 1 + below(kLeaders - 1);
+    if (b >= a) ++b;
+    auto status = [&]() { return below(3) == 0 ? LeaderStatus::Hand : LeaderStatus::Active; };
+    set_leaders(s, p, {a, status()}, {b, status()});
+  }
+  for (Seat p = 0; p < s.players(); ++p) {
+    Board& board = s.boards[p];
+    const int cards = below(6);
+    for (int k = 0; k < cards; ++k) {
+      const int slot = below(kSlots);
+      int level = 1;
+      while (level <= kLevels && board.slots[slot][level - 1] != 0) ++level;
+      if (level > kLevels) continue;
+      const int top = card_in_grid(s, level, static_cast<Colour>(below(kColourCount)));
+      if (top > 0) give_card(s, p, slot, top);
+    }
+    set_strongbox(s, p, below(6), below(6), below(6), below(6));
+    clear_warehouse(s, p);
+    std::array<int, kResourceCount> types = {0, 1, 2, 3};
+    std::shuffle(types.begin(), types.end(), rng);
+    for (int i = 0; i < kBasicDepots; ++i)
+      if (below(4) != 0) set_depot(s, p, i, static_cast<Resource>(types[i]), 1 + below(i + 1));
+    for (Leader& l : board.leaders)
+      if (l.status == LeaderStatus::Active && leader_card(l.id).kind == LeaderKind::ExtraDepot)
+        l.stored = u8(below(3));
+  }
+}
+
 void pass(Match& m) {
   m.state.main_action_done = true;
   m.play(m.state.current, EndTurn{});
+}
+
+std::vector<Marble> marbles(std::string_view letters) {
+  std::vector<Marble> out;
+  std::array<int, kMarbleKinds> counts{};
+  for (char c : letters) {
+    const std::string_view kinds = "WBGYPR";
+    const auto k = kinds.find(c);
+    EXPECT_NE(k, std::string_view::npos) << c;
+    if (k == std::string_view::npos) continue;
+    out.push_back(static_cast<Marble>(k));
+    counts[k] += 1;
+  }
+  EXPECT_EQ(out.size(), 13u);
+  for (int k = 0; k < kMarbleKinds; ++k) EXPECT_EQ(counts[k], kMarbleCounts[k]) << "WBGYPR"[k];
+  return out;
+}
+
+Layout layout_of_board(const Board& b) {
+  Layout l;
+  l.depots = b.depots;
+  for (const Leader& leader : b.leaders)
+    if (leader.status == LeaderStatus::Active && leader.stored > 0)
+      l.leader_depots[leader.id - 1] = leader.stored;
+  return l;
 }
 
 Layout layout(std::initializer_list<std::pair<std::optional<Resource>, int>> depots,

@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -67,8 +69,18 @@ void set_market(State& s, const std::vector<Marble>& thirteen);
 void set_faith(State& s, Seat p, int faith);
 // The solo token stack, top first (the rest revealed in order before it).
 void set_tokens(State& s, const std::vector<int>& revealed, const std::vector<int>& stack);
+// A random position for coverage, from a state in play: every seat gets two random leaders
+// (each active or in hand), up to 5 cards in its slots, a random warehouse (leader depots
+// included) and strongbox. The invariants still hold.
+void enrich(State& s, std::mt19937_64& rng);
 // The current seat ends its turn as if it had taken a main action.
 void pass(Match& m);
+
+// The 13 marbles from letters, row by row then the slide: W white, B blue, G grey, Y yellow,
+// P purple, R red (the counts are checked).
+std::vector<Marble> marbles(std::string_view letters);
+// A board's current layout, canonically spelt (types only on non-empty depots).
+Layout layout_of_board(const Board& b);
 
 // Layout helpers.
 Layout layout(std::initializer_list<std::pair<std::optional<Resource>, int>> depots,
