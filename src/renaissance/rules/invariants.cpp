@@ -12,6 +12,8 @@ namespace eryantis::renaissance {
 
 namespace {
 
+constexpr std::uint32_t kStrongboxSanity = 1'000'000;
+
 std::string seat_text(Seat p) {
   return "seat " + std::to_string(p) + ": ";
 }
@@ -20,6 +22,10 @@ std::string board_violation(const State& s, Seat p) {
   const Board& b = s.boards[p];
   const std::string who = seat_text(p);
   if (b.faith > kTrackEnd) return who + "faith beyond 24";
+  // Resources never go negative: a payment taken past zero would wrap an unsigned count to
+  // billions, far beyond the million a game of 100,000 productions could reach.
+  for (std::uint32_t n : b.strongbox)
+    if (n > kStrongboxSanity) return who + "a strongbox count below zero (wrapped)";
   // Warehouse legal (3.3): capacities, a type exactly on non-empty depots, distinct types.
   for (int i = 0; i < kBasicDepots; ++i) {
     const Depot& d = b.depots[i];
