@@ -51,5 +51,35 @@ TEST(Setup, PlayStartsWhenEverySeatChose) {
   }
 }
 
+TEST(Setup, TheChoicesOnOfferAndWhoIsToAct) {
+  Match m = created(4, 9);
+  EXPECT_EQ(seats_to_act(m.state).size(), 4u);
+  const Seat fourth = static_cast<Seat>((m.state.inkwell + 3) % 4);
+  const Seat second = static_cast<Seat>((m.state.inkwell + 1) % 4);
+  // 6 pairs of 4 dealt leaders, ids ascending; the reversed pair is accepted too.
+  const auto pairs = legal_commands(m.state, fourth);
+  ASSERT_EQ(pairs.size(), 6u);
+  for (const Command& c : pairs) {
+    const auto& keep = std::get<ChooseLeaders>(c).keep;
+    ASSERT_EQ(keep.size(), 2u);
+    EXPECT_LT(keep[0], keep[1]);
+  }
+  auto reversed = std::get<ChooseLeaders>(pairs[0]);
+  std::swap(reversed.keep[0], reversed.keep[1]);
+  EXPECT_EQ(m.code(fourth, reversed), "ACCEPTED");
+  m.play(fourth, reversed);
+  EXPECT_EQ(m.board(fourth).leaders[0].id, std::get<ChooseLeaders>(pairs[0]).keep[0]);
+  // Two resources of the player's choice: 10 contents (4 pairs of one type, 6 of two).
+  EXPECT_EQ(legal_commands(m.state, fourth).size(), 10u);
+  m.play(second, std::get<ChooseLeaders>(legal_commands(m.state, second)[0]));
+  EXPECT_EQ(legal_commands(m.state, second).size(), 4u);
+  // The inkwell seat has no resource step: once its leaders are kept it is done.
+  m.play(m.state.inkwell, std::get<ChooseLeaders>(legal_commands(m.state, m.state.inkwell)[0]));
+  EXPECT_TRUE(legal_commands(m.state, m.state.inkwell).empty());
+  const auto seats = seats_to_act(m.state);
+  EXPECT_EQ(std::count(seats.begin(), seats.end(), m.state.inkwell), 0);
+  EXPECT_EQ(seats.size(), 3u);
+}
+
 }  // namespace
 }  // namespace eryantis::renaissance
