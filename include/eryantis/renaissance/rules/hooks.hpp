@@ -1,0 +1,23 @@
+#pragma once
+// What a computer player needs beyond the decider: a full state consistent with what its seat
+// sees (for sampling hidden information), and a static evaluation of a position.
+#include <cstdint>
+
+#include "eryantis/renaissance/rules/decider.hpp"
+
+namespace eryantis::renaissance {
+
+// A full state whose view for `seat` is `seen` (view(determinise(seen, seat, r), seat) == seen,
+// when seen == view(s, seat) for a state s): every blanked card, leader and token is filled with
+// one of the ids the seat has not seen, uniformly shuffled from `rng_seed`, and the state gets a
+// fresh seed drawn from it too (never the match's). The invariants of a full state hold.
+State determinise(const View& seen, Seat seat, std::uint64_t rng_seed);
+
+// A heuristic value of the position for `seat`, higher is better: its victory points now plus
+// weighted progress (resources, faith towards the next scoring space and report, cards towards
+// the next level and the 7th, leaders it could play), minus the best opponent's, or minus
+// Lorenzo's progress in solo. A finished game is worth +/-1000 (a shared victory +500) plus the
+// points. Reads only what `seat` may see.
+double evaluate(const State& s, Seat seat);
+
+}  // namespace eryantis::renaissance

@@ -1,0 +1,190 @@
+// Every command a seat may send now, each once in its canonical spelling (decision 58). check()
+// accepts a command exactly when its canonical_command is listed here: the property tests hold
+// the two to that at every state of thousands of random games, so bots, fuzzers and client hints
+// can rely on it. The one exception is `resign`: always accepted once play started and never
+// listed, so nothing that picks from this list resigns by chance (decision 57).
+#include <algorithm>
+
+#include "internal.hpp"
+
+namespace eryantis::renaissance {
+
+namespace {
+
+using detail::layout_for;
+
+// Every content of the warehouse that is at most `avail` of each type and fits a legal layout,
+// in its canonical layout.
+template <class F>
+void each_content(const Board& b, const Amounts& avail, F&& out) {
+  Amounts k{};
+  auto rec = [&](auto&& self, int r) -> void {
+    if (r == kResourceCount) {
+      if (auto l = layout_for(b, k)) out(*l);
+      return;
+    }
+    const int most = std::min<int>(avail[r], depot_capacity(kBasicDepots - 1) +
+                                                 detail::leader_depot_capacity(b, static_cast<Resource>(r)));
+    for (int n = 0; n <= most; ++n) {
+      k[r] = static_cast<std::uint8_t>(n);
+      self(self, r + 1);
+    }
+    k[r] = 0;
+  };
+  rec(rec, 0);
+}
+
+void market_commands(const Board& b, const Market& market, std::vector<Command>& out) {
+  const auto whites = detail::white_resources(b);
+  const Amounts have = warehouse(b);
+  for (int kind = 0; kind < kLineKinds; ++kind) {
+    const Line line = static_cast<Line>(kind);
+    const int lines = line == Line::Row ? kRows : kColumns;
+    for (int i = 0; i < lines; ++i) {
+      const detail::LineMarbles marbles = detail::line_marbles(market, line, i);
+      const int w = detail::whites_in(marbles);
+      // With two white-marble leaders, one list per number of whites given to the first
+      // resource, sorted (decision 58); otherwise no list.
+      std::vector<std::vector<Resource>> choice_lists;
+      if (whites.size() == 2) {
+        for (int first = w; first >= 0; --first) {
+          std::vector<Resource> choices(static_cast<std::size_t>(first), whites[0]);
+          choices.insert(choices.end(), static_cast<std::size_t>(w - first), whites[1]);
+          choice_lists.push_back(std::move(choices));
+        }
+      } else {
+        choice_lists.emplace_back();
+      }
+      for (const auto& choices : choice_lists) {
+        const detail::Gain gain = detail::gain_of(b, marbles, choices);
+        Amounts avail{};
+        for (int r = 0; r < kResourceCount; ++r)
+          avail[r] = static_cast<std::uint8_t>(have[r] + gain.resources[r]);
+        each_content(b, avail, [&](const Layout& layout) {
+          out.push_back(TakeFromMarket{line, static_cast<std::uint8_t>(i), choices, layout});
+        });
+      }
+    }
+  }
+}
+
+void buy_commands(const State& s, const Board& b, std::vector<Command>& out) {
+  for (int level = 1; level <= kLevels; ++level)
+    for (Colour colour : kAllColours) {
+      const std::uint8_t top = s.grid.top(deck_index(level, colour));
+      if (!is_card_id(top)) continue;
+      const Amounts cost = detail::cost_for(b, top);
+      if (!detail::affordable(b, cost)) continue;
+      for (int slot = 0; slot < kSlots; ++slot)
+        if (detail::slot_accepts(b, slot, level))
+          out.push_back(BuyCard{static_cast<std::uint8_t>(level), colour,
+                                static_cast<std::uint8_t>(slot), detail::payment_for(b, cost)});
+    }
+}
+
+void produce_commands(const Board& b, std::vector<Command>& out) {
+  std::vector<std::uint8_t> slots;
+  for (int slot = 0; slot < kSlots; ++slot)
+    if (slot_top(b, slot) != 0) slots.push_back(static_cast<std::uint8_t>(slot));
+  const auto leaders = detail::production_leaders(b);
+  // The base production's choices: input pairs sorted (decision 58), any output.
+  std::vector<std::optional<BaseProduction>> bases{std::nullopt};
+  for (int a = 0; a < kResourceCount; ++a)
+    for (int c = a; c < kResourceCount; ++c)
+      for (Resource o : kAllResources)
+        bases.push_back(BaseProduction{{static_cast<Resource>(a), static_cast<Resource>(c)}, o});
+
+  for (unsigned smask = 0; smask < (1u << slots.size()); ++smask) {
+    std::vector<std::uint8_t> chosen;
+    Amounts fixed{};
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      if (smask & (1u << i)) {
+        chosen.push_back(slots[i]);
+        const DevelopmentCard& c = development_card(slot_top(b, slots[i]));
+        for (int r = 0; r < kResourceCount; ++r) fixed[r] += c.input[r];
+      }
+    for (unsigned lmask = 0; lmask < (1u << leaders.size()); ++lmask) {
+      std::vector<std::uint8_t> used;
+      Amounts with_leaders = fixed;
+      for (std::size_t i = 0; i < leaders.size(); ++i)
+        if (lmask & (1u << i)) {
+          used.push_back(leaders[i]);
+          with_leaders[index(leader_card(leaders[i]).resource)] += 1;
+        }
+      for (const auto& base : bases) {
+        if (!base && chosen.empty() && used.empty()) continue;
+        Amounts input = with_leaders;
+        if (base)
+          for (Resource r : base->inputs) input[index(r)] += 1;
+        if (!detail::affordable(b, input)) continue;
+        const Payment payment = detail::payment_for(b, input);
+        // Every output choice of the leaders used (4 each).
+        std::vector<LeaderProduction> productions(used.size());
+        for (std::size_t i = 0; i < used.size(); ++i) productions[i].leader = used[i];
+        auto outputs = [&](auto&& self, std::size_t i) -> void {
+          if (i == used.size()) {
+            out.push_back(Produce{base, chosen, productions, payment});
+            return;
+          }
+          for (Resource o : kAllResources) {
+            productions[i].output = o;
+            self(self, i + 1);
+          }
+        };
+        outputs(outputs, 0);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Command> legal_commands(const State& s, Seat seat) {
+  std::vector<Command> out;
+  if (s.events_applied == 0 || seat < 0 || seat >= s.players()) return out;
+  const Board& b = s.boards[seat];
+  switch (s.phase) {
+    case Phase::Setup: {
+      if (!b.leaders_chosen) {
+        for (int i = 0; i < kLeadersDealt; ++i)
+          for (int j = i + 1; j < kLeadersDealt; ++j)
+            out.push_back(ChooseLeaders{{std::min(b.dealt[i], b.dealt[j]),
+                                         std::max(b.dealt[i], b.dealt[j])}});
+        break;
+      }
+      const int allowance = initial_resources(position_of(s, seat));
+      if (allowance == 0 || b.resources_chosen) break;
+      Amounts all{};
+      all.fill(static_cast<std::uint8_t>(allowance));
+      each_content(b, all, [&](const Layout& layout) {
+        if (total(detail::layout_content(layout)) == allowance)
+          out.push_back(ChooseInitialResources{layout});
+      });
+      break;
+    }
+    case Phase::Play: {
+      if (s.current != seat) break;
+      if (!s.main_action_done) {
+        market_commands(b, s.market, out);
+        buy_commands(s, b, out);
+        produce_commands(b, out);
+      } else {
+        out.push_back(EndTurn{});
+      }
+      for (const Leader& l : b.leaders)
+        if (l.status == LeaderStatus::Hand && is_leader_id(l.id) &&
+            detail::requirement_met(b, l.id))
+          out.push_back(ActivateLeader{l.id});
+      for (const Leader& l : b.leaders)
+        if (l.status == LeaderStatus::Hand && is_leader_id(l.id)) out.push_back(DiscardLeader{l.id});
+      for (const Layout& layout : detail::layouts_of(b, warehouse(b)))
+        out.push_back(ArrangeWarehouse{layout});
+      break;
+    }
+    case Phase::GameOver:
+      break;
+  }
+  return out;
+}
+
+}  // namespace eryantis::renaissance
