@@ -212,6 +212,7 @@ TEST_F(DatabaseGuardTest, AReadOnlyDatabaseFileOrFolderIsExit2NamingTheCause) {
   }
 }
 
+#ifdef ERYANTIS_REPLAY_BINARY
 // The shell block under "#### Repairing a damaged file" in docs/operations.md,
 // run as written (in `folder`, with data/eryantis.db standing for `database` and
 // the tools of this build): the steps the refusal points to must work.
@@ -236,6 +237,7 @@ int run_documented_repair(const std::string& folder, const std::string& database
   return run_program({"/bin/bash", "-euo", "pipefail", "-c", "cd " + folder + "\n" + script},
                      output, std::chrono::seconds(120));
 }
+#endif
 
 // A damaged leaf of the events' key index: which keys it held is what is lost,
 // so no match can be blamed and the start stops, exit 1, pointing to the repair.
@@ -249,8 +251,8 @@ TEST_F(DatabaseGuardTest, ADamagedIndexPageStopsTheStartAndTheDocumentedRepairWo
   ASSERT_FALSE(HasFatalFailure());
   Game& game = *served;
   ASSERT_TRUE(drive({&game}, std::chrono::seconds(60), [&] { return game.max_seq() >= 30; }));
-  for (int i = 0; i < game.players(); ++i) game.disconnect(i);
   stop_gracefully();
+  game.lost_server();  // a command may have been in flight
   ASSERT_FALSE(game.over()) << "the match should still be running";
   overwrite_page(db_, btree_pages(db_, kEventsKeyIndex, "leaf").back());
   auto [code, log] = start_refused(config_path_);
@@ -305,9 +307,8 @@ TEST_F(DatabaseGuardTest, ADamagedEventsPageQuarantinesItsMatchesAndTheServerSta
   ASSERT_TRUE(drive(all, std::chrono::seconds(60), reached(0, 20)));
   games[0]->options().paused = true;
   ASSERT_TRUE(drive(all, std::chrono::seconds(60), reached(1, 60)));
-  for (Game* game : all)
-    for (int i = 0; i < game->players(); ++i) game->disconnect(i);
   stop_gracefully();
+  for (Game* game : all) game->lost_server();  // a command may have been in flight
 
   // The page that holds the first match's last event.
   const store::MatchId early = games[0]->match();
@@ -319,12 +320,13 @@ TEST_F(DatabaseGuardTest, ADamagedEventsPageQuarantinesItsMatchesAndTheServerSta
                           " ORDER BY seq DESC LIMIT 1")
                 .value();
   }
-  std::int64_t page = 0;
+  std::int64_t page = 0, rows_on_page = 0;
   std::set<store::MatchId> on_page;
   for (std::int64_t leaf : btree_pages(db_, "events", "leaf")) {
     const auto [first, last] = store::testing::rowids_on_leaf(db_, "events", leaf);
     if (rowid < first || rowid > last) continue;
     page = leaf;
+    rows_on_page = last - first + 1;
     auto db = store::sqlite::Database::open(db_, SQLITE_OPEN_READONLY);
     auto select = db->prepare("SELECT DISTINCT match_id FROM events WHERE rowid BETWEEN ?1 AND ?2");
     select->bind(1, first).bind(2, last);
@@ -379,6 +381,26 @@ TEST_F(DatabaseGuardTest, ADamagedEventsPageQuarantinesItsMatchesAndTheServerSta
       expect_finished_in_db(stored, *game);
     }
   }
+
+#ifdef ERYANTIS_REPLAY_BINARY
+  // The repair of docs/operations.md, as written: every row but those on the page is
+  // kept, verify names the quarantined match, and the file is not moved in its place.
+  std::int64_t stored_rows = 0;  // rowids are dense: the last one counts them
+  {
+    auto db = store::sqlite::Database::open(db_, SQLITE_OPEN_READONLY);
+    stored_rows = db->query_int("SELECT max(rowid) FROM events").value();
+  }
+  const std::string damaged = file_bytes(db_);
+  std::string output;
+  EXPECT_EQ(run_documented_repair(dir_.path().string(), db_, &output), 1) << output;
+  EXPECT_NE(output.find("DIVERGENCE match " + std::to_string(early) + " "), std::string::npos)
+      << output;
+  EXPECT_EQ(file_bytes(db_), damaged) << "moved in its place although matches lost events";
+  auto repaired = store::sqlite::Database::open(dir_.file("repaired.db"), SQLITE_OPEN_READONLY);
+  ASSERT_TRUE(repaired) << output;
+  EXPECT_EQ(repaired->query_int("SELECT count(*) FROM events").value_or(-1),
+            stored_rows - rows_on_page);
+#endif
 }
 
 // Started in the same instant (same clock, neighbouring pids), two servers hand
