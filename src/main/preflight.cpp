@@ -90,8 +90,8 @@ std::expected<void, ConfigError> writable_database(const std::string& path) {
   fs::path dir = p.parent_path();
   if (dir.empty()) dir = ".";
   if (std::string why; !can_access(dir, W_OK | X_OK, why))
-    return problem(key, "cannot write in the folder " + dir.string() + " of " + path + ": " +
-                            why + " (SQLite creates " + path + "-wal and " + path +
+    return problem(key, "cannot write in the folder " + dir.string() + " of " + path + ": " + why +
+                            " (SQLite creates " + path + "-wal and " + path +
                             "-shm there; fix the folder's owner or permissions, or the mount)");
   return {};
 }

@@ -143,9 +143,10 @@ Result<Folded> fold(FoldSource& source, MatchId id, Seq last_seq, const FoldPoli
       // Snapshots on a damaged page of the file: they only spare reading events, and
       // the events decide anyway, so the fold starts from the first one.
       if (!any && any.error().code == StoreCode::Corrupt) {
-        spdlog::warn("store: match {}: a snapshot is on a damaged page of the database file "
-                     "({}); folding from the first event",
-                     id, any.error().message);
+        spdlog::warn(
+            "store: match {}: a snapshot is on a damaged page of the database file "
+            "({}); folding from the first event",
+            id, any.error().message);
         break;
       }
       if (!any) return util::forward_error(any);

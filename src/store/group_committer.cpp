@@ -159,14 +159,16 @@ void GroupCommitter::try_reclaim() {
   auto reclaimed = store_->reclaim_space();
   if (reclaimed) {
     disk_full_.store(false, std::memory_order_release);
-    spdlog::warn("store: disk space is back: the WAL was moved into the database and truncated; "
-                 "writing again");
+    spdlog::warn(
+        "store: disk space is back: the WAL was moved into the database and truncated; "
+        "writing again");
     return;
   }
   next_reclaim_ = std::chrono::steady_clock::now() + kReclaimEvery;
   if (!reclaim_reported_) {
     reclaim_reported_ = true;
-    spdlog::warn("store: still no room to give the WAL's space back: {}", reclaimed.error().message);
+    spdlog::warn("store: still no room to give the WAL's space back: {}",
+                 reclaimed.error().message);
   }
 }
 

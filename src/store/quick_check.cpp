@@ -51,10 +51,11 @@ void collect(sqlite::Database& db, const std::string& sql, bool rows_are_problem
 }  // namespace
 
 std::string damaged_file_message(std::string_view problems) {
-  return fmt::format("the database file is damaged ({}); nothing was written. Copy the file "
-                     "aside, then restore a backup or rebuild it from its rows as "
-                     "docs/operations.md says (\"Repairing a damaged file\")",
-                     problems);
+  return fmt::format(
+      "the database file is damaged ({}); nothing was written. Copy the file "
+      "aside, then restore a backup or rebuild it from its rows as "
+      "docs/operations.md says (\"Repairing a damaged file\")",
+      problems);
 }
 
 Result<void> quick_check(Store& store) {

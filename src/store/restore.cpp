@@ -154,9 +154,10 @@ Result<RestoreReport> Store::restore_or_fail() {
       // with its original ack are lost. A retry is still applied once: append()
       // finds its command id in the events_by_command_id index.
       if (!recent && recent.error().code == StoreCode::Corrupt) {
-        spdlog::warn("store: match {}: its recent command ids are on a damaged page of the "
-                     "database file ({}); restored without them",
-                     match.id, recent.error().message);
+        spdlog::warn(
+            "store: match {}: its recent command ids are on a damaged page of the "
+            "database file ({}); restored without them",
+            match.id, recent.error().message);
         continue;
       }
       if (!recent) return util::forward_error(recent);

@@ -31,7 +31,8 @@ StoreError error_from(sqlite3* db, int rc, std::string_view what) {
       break;
     case SQLITE_IOERR:
       // A sync or a -shm extension that found no space: the disk is full all the same.
-      if (db != nullptr && (sqlite3_system_errno(db) == ENOSPC || sqlite3_system_errno(db) == EDQUOT))
+      if (db != nullptr &&
+          (sqlite3_system_errno(db) == ENOSPC || sqlite3_system_errno(db) == EDQUOT))
         code = StoreCode::Full;
       break;
     default:

@@ -58,8 +58,7 @@ Result<WriterLock> WriterLock::acquire(const std::string& database_path) {
   WriterLock lock(fd, database_path);
   struct stat file {};
   if (fstat(fd, &file) != 0 || !S_ISREG(file.st_mode)) {
-    return fail(StoreCode::Io,
-                fmt::format("the database {} is not a regular file", database_path));
+    return fail(StoreCode::Io, fmt::format("the database {} is not a regular file", database_path));
   }
   int rc = 0;
   do {
@@ -68,8 +67,8 @@ Result<WriterLock> WriterLock::acquire(const std::string& database_path) {
   if (rc == 0) return lock;
   const int error = errno;
   if (error != EWOULDBLOCK) {
-    return fail(StoreCode::Io,
-                fmt::format("cannot lock the database {}: {}", database_path, std::strerror(error)));
+    return fail(StoreCode::Io, fmt::format("cannot lock the database {}: {}", database_path,
+                                           std::strerror(error)));
   }
   const pid_t holder = holder_of(file);
   return fail(StoreCode::Busy,

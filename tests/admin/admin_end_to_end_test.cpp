@@ -85,8 +85,7 @@ TEST_F(AdminEndToEnd, ARelativeDatabaseInTheConfigIsResolvedAsTheServerDid) {
       write_config(dir, "relative.toml", "data/relative.db", TestConfig{});
   // The server runs in state/ and was given the configuration as ../relative.toml.
   ChildProcess running(Spawn{.argv = {"/bin/sh", "-c",
-                                      "cd " + dir.file("state") + " && exec " +
-                                          server_binary() +
+                                      "cd " + dir.file("state") + " && exec " + server_binary() +
                                           " --config ../relative.toml --port 0 --no-web"}});
   ASSERT_TRUE(eventually(20s, [&] {
     return running.output().find("listening on") != std::string::npos || !running.running();

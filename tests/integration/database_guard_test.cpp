@@ -10,8 +10,8 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <latch>
+#include <set>
 #include <string_view>
 #include <thread>
 
@@ -106,9 +106,8 @@ TEST_F(DatabaseGuardTest, ASecondServerThroughASymlinkOrAHardLinkExitsWithCode2)
 
   for (const std::string& other : {symlink, hard_link}) {
     SCOPED_TRACE(other);
-    const std::string config =
-        write_config(dir_, std::filesystem::path(other).stem().string() + ".toml", other,
-                     TestConfig{});
+    const std::string config = write_config(
+        dir_, std::filesystem::path(other).stem().string() + ".toml", other, TestConfig{});
     auto [code, log] = start_refused(config);
     EXPECT_EQ(code, 2) << log;
     EXPECT_NE(log.find("already used by another eryantis-server (pid " +
@@ -163,10 +162,10 @@ TEST_F(DatabaseGuardTest, AReadOnlyDatabaseFileOrFolderIsExit2NamingTheCause) {
     as_nobody = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
   }
   namespace fs = std::filesystem;
-  const fs::perms read_only = fs::perms::owner_read | fs::perms::group_read |
-                              fs::perms::others_read;
-  const fs::perms folder_read_only = read_only | fs::perms::owner_exec | fs::perms::group_exec |
-                                     fs::perms::others_exec;
+  const fs::perms read_only =
+      fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+  const fs::perms folder_read_only =
+      read_only | fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
   fs::create_directory(dir_.path() / "empty");
   struct Case {
     const char* what;
@@ -174,10 +173,10 @@ TEST_F(DatabaseGuardTest, AReadOnlyDatabaseFileOrFolderIsExit2NamingTheCause) {
     fs::perms file, folder;
   };
   const std::string fresh = dir_.file("empty/new.db");
-  for (const Case& c : {Case{"a read-only file", db_, read_only, fs::perms::all},
-                        Case{"a read-only folder", db_, fs::perms::all, folder_read_only},
-                        Case{"a new file in a read-only folder", fresh, fs::perms::none,
-                             folder_read_only}}) {
+  for (const Case& c :
+       {Case{"a read-only file", db_, read_only, fs::perms::all},
+        Case{"a read-only folder", db_, fs::perms::all, folder_read_only},
+        Case{"a new file in a read-only folder", fresh, fs::perms::none, folder_read_only}}) {
     for (const bool admin : {true, false}) {
       SCOPED_TRACE(std::string(c.what) + (admin ? ", admin socket on" : ", admin socket off"));
       fs::permissions(dir_.path(), fs::perms::all);
@@ -198,8 +197,7 @@ TEST_F(DatabaseGuardTest, AReadOnlyDatabaseFileOrFolderIsExit2NamingTheCause) {
       const int code = run_program(argv, &output, std::chrono::seconds(30));
       EXPECT_EQ(code, 2) << output;
       EXPECT_NE(output.find("Permission denied"), std::string::npos) << output;
-      EXPECT_NE(output.find(c.database == fresh ? folder.string() : c.database),
-                std::string::npos)
+      EXPECT_NE(output.find(c.database == fresh ? folder.string() : c.database), std::string::npos)
           << output;
       EXPECT_EQ(output.find("listening"), std::string::npos) << output;
       fs::permissions(folder, fs::perms::all);
@@ -229,7 +227,8 @@ int run_documented_repair(const std::string& folder, const std::string& database
   EXPECT_NE(begin, std::string::npos);
   std::string script = text.substr(begin + 6, end - begin - 6);
   auto replace_all = [&](const std::string& from, const std::string& to) {
-    for (auto at = script.find(from); at != std::string::npos; at = script.find(from, at + to.size()))
+    for (auto at = script.find(from); at != std::string::npos;
+         at = script.find(from, at + to.size()))
       script.replace(at, from.size(), to);
   };
   replace_all("data/eryantis.db", database);

@@ -34,9 +34,11 @@ TEST(CommandLine, AMistakeIsExitCode2InEveryBinary) {
 }
 
 TEST(CommandLine, TheServerRefusesBadValuesWithCode2) {
-  for (const std::vector<std::string>& flags :
-       {std::vector<std::string>{"--port", "70000"}, {"--port", "seven"},
-        {"--log-level", "loud"}, {"--config"}, {"--check-config", "extra"}}) {
+  for (const std::vector<std::string>& flags : {std::vector<std::string>{"--port", "70000"},
+                                                {"--port", "seven"},
+                                                {"--log-level", "loud"},
+                                                {"--config"},
+                                                {"--check-config", "extra"}}) {
     SCOPED_TRACE(flags.front());
     std::vector<std::string> argv = {ERYANTIS_SERVER};
     argv.insert(argv.end(), flags.begin(), flags.end());
@@ -52,8 +54,9 @@ TEST(CommandLine, AFolderGivenAsTheConfigurationIsExit2) {
   test::TempDir dir;
   for (const bool check_only : {true, false}) {
     SCOPED_TRACE(check_only ? "--check-config" : "a start");
-    std::vector<std::string> argv = {ERYANTIS_SERVER, "--config", dir.path().string(),
-                                     "--port", "0", "--no-web", "--db", dir.file("x.db")};
+    std::vector<std::string> argv = {
+        ERYANTIS_SERVER, "--config", dir.path().string(), "--port", "0",
+        "--no-web",      "--db",     dir.file("x.db")};
     if (check_only) argv.push_back("--check-config");
     std::string output;
     EXPECT_EQ(run_program(argv, &output, std::chrono::seconds(20)), 2) << output;

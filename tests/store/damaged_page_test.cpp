@@ -182,8 +182,9 @@ TEST_F(DamagedPageTest, DamageNoMatchCanBeBlamedForIsRefusedByTheStartCheck) {
   for (const Case& c :
        {Case{testing::kEventsKeyIndex, false, false}, Case{testing::kEventsKeyIndex, true, false},
         Case{testing::kEventsKeyIndex, false, true}, Case{"events_by_command_id", false, false},
-        Case{"events_by_command_id", false, true}, Case{"sqlite_autoindex_snapshots_1", false, true},
-        Case{"events", true, false}, Case{"snapshots", true, false}}) {
+        Case{"events_by_command_id", false, true},
+        Case{"sqlite_autoindex_snapshots_1", false, true}, Case{"events", true, false},
+        Case{"snapshots", true, false}}) {
     SCOPED_TRACE(std::string(c.btree) + (c.last ? ", its last leaf" : ", a middle leaf") +
                  (c.cells ? ", its cells" : ", all of it"));
     std::filesystem::copy_file(clean, path, std::filesystem::copy_options::overwrite_existing);

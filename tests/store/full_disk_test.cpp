@@ -154,7 +154,8 @@ TEST(FullDisk, WritesResumeOnceSpaceIsFreedAndTheWalGivesItsSpaceBack) {
   // next round is written whole (what is left of the WAL is that round alone).
   std::filesystem::remove(filler);
   EXPECT_TRUE((*committer)->disk_full());
-  EXPECT_TRUE(test::eventually(std::chrono::seconds(10), [&] { return !(*committer)->disk_full(); }));
+  EXPECT_TRUE(
+      test::eventually(std::chrono::seconds(10), [&] { return !(*committer)->disk_full(); }));
   const std::size_t first = writer.round();
   EXPECT_GT(first, 0u) << writer.last_error;
   EXPECT_LT(size_of(wal), std::uintmax_t{512} << 10)
@@ -170,8 +171,8 @@ TEST(FullDisk, WritesResumeOnceSpaceIsFreedAndTheWalGivesItsSpaceBack) {
     after += ok;
   }
   EXPECT_GT(size_of(wal) - wal_resumed, std::uintmax_t{4} << 20)
-      << "written after the resume: " << size_of(wal) - wal_resumed << " bytes of WAL, "
-      << after << " events; " << writer.last_error;
+      << "written after the resume: " << size_of(wal) - wal_resumed << " bytes of WAL, " << after
+      << " events; " << writer.last_error;
   std::cout << "[ measured ] full with a " << wal_when_full << "-byte WAL; after 3 MiB were freed "
             << "the database grew to " << size_of(path) << " bytes and the WAL restarted from "
             << wal_resumed << " bytes; " << before_full << " events before the disk filled, "
@@ -189,7 +190,8 @@ TEST(FullDisk, WritesResumeOnceSpaceIsFreedAndTheWalGivesItsSpaceBack) {
     ASSERT_TRUE(verified) << verified.error().message;
     EXPECT_TRUE(verified->ok()) << verified->divergence->reason;
   }
-  EXPECT_EQ(store.database().query_int("SELECT count(*) FROM pragma_quick_check WHERE quick_check != 'ok'")
+  EXPECT_EQ(store.database()
+                .query_int("SELECT count(*) FROM pragma_quick_check WHERE quick_check != 'ok'")
                 .value_or(-1),
             0);
 }

@@ -24,8 +24,10 @@ std::optional<std::string> read_link(const std::string& path) {
 std::optional<std::string> option(const std::vector<std::string>& args, const std::string& name) {
   std::optional<std::string> value;
   for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == name && i + 1 < args.size()) value = args[++i];
-    else if (args[i].starts_with(name + "=")) value = args[i].substr(name.size() + 1);
+    if (args[i] == name && i + 1 < args.size())
+      value = args[++i];
+    else if (args[i].starts_with(name + "="))
+      value = args[i].substr(name.size() + 1);
   }
   return value;
 }
