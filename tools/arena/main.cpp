@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "arena.hpp"
+#include "eryantis/util/command_line.hpp"
 
 using namespace eryantis;
 using arena::GameSetup;
@@ -75,7 +76,7 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed of the first game");
   app.add_option("--jobs", jobs, "games played at once (threads)")->check(CLI::Range(1, 64));
   app.add_flag("--verbose", verbose, "print every game");
-  CLI11_PARSE(app, argc, argv);
+  if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
 
   std::vector<ai::Level> levels;
   for (const auto& name : level_names) levels.push_back(*ai::parse_level(name));

@@ -26,6 +26,7 @@
 #include "eryantis/client/connection.hpp"
 #include "eryantis/client/token_store.hpp"
 #include "eryantis/net/event_loop.hpp"
+#include "eryantis/util/command_line.hpp"
 #include "session.hpp"
 #include "terminal.hpp"
 
@@ -113,7 +114,7 @@ int main(int argc, char** argv) {
                  "board layout: compact (80x24), full (100x40) or auto (by the terminal's size)")
       ->check(CLI::IsMember({"auto", "compact", "full"}))
       ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
   const bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   options.color = !no_color && isatty(STDOUT_FILENO);
   options.redraw_in_place = tty && options.color;
