@@ -249,11 +249,8 @@ int serve(int argc, char** argv) {
     return 1;
   }
   // Move logs (`move_log`) are read on a connection of their own, read-only.
-  persistence = std::make_unique<app::StorePersistence>(**committer, [location, store_options] {
-    store::Options reading = store_options;
-    reading.read_only = true;
-    return store::open_store(location, reading);
-  });
+  persistence = std::make_unique<app::StorePersistence>(
+      **committer, app::read_only_opener(location, store_options));
   std::uint64_t events_counted = 0;
   metrics::Metrics* metrics_for_commits = nullptr;  // set once the metrics exist
   wakeup = loop.make_wakeup([&persistence, &metrics_for_commits] {

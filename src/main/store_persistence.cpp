@@ -139,6 +139,12 @@ store::Result<std::vector<server::MoveLogLine>> read_move_log(store::EventStore&
   return lines;
 }
 
+StorePersistence::OpenReader read_only_opener(store::StoreLocation location,
+                                              store::Options options) {
+  options.read_only = true;
+  return [location = std::move(location), options] { return store::open_store(location, options); };
+}
+
 StorePersistence::StorePersistence(store::GroupCommitter& committer, OpenReader open_reader)
     : committer_(committer), reader_(std::make_unique<Reader>(committer, std::move(open_reader))) {}
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <iostream>
 #include <mutex>
 
 #include "eryantis/main/store_persistence.hpp"
@@ -48,13 +49,7 @@ struct Reading {
     auto started = store::GroupCommitter::start(std::move(*writer), {}, [] {});
     EXPECT_TRUE(started) << started.error().message;
     committer = std::move(*started);
-    if (!open) {
-      open = [location] {
-        store::Options o;
-        o.read_only = true;
-        return store::open_store(location, o);
-      };
-    }
+    if (!open) open = read_only_opener(location, {});
     persistence = std::make_unique<StorePersistence>(*committer, std::move(open));
   }
   ~Reading() {
@@ -68,24 +63,37 @@ struct Reading {
       EXPECT_EQ(std::this_thread::get_id(), caller) << "answered on the caller's thread";
       answer = std::move(lines);
     });
-    EXPECT_TRUE(test::eventually(10s, [&] {
-      persistence->deliver();
-      return answer.has_value();
-    }));
+    EXPECT_TRUE(test::eventually(
+        10s,
+        [&] {
+          persistence->deliver();
+          return answer.has_value();
+        },
+        1ms));
     return answer.value_or(store::fail(store::StoreCode::Io, "no answer"));
   }
 };
 
 void reads_the_whole_log(const store::StoreLocation& location, store::EventStore& db) {
-  const auto game =
-      store::testing::play_random_game({2, rules::Mode::Expert}, 42, /*max_events=*/120);
+  // A whole 4-player expert game: the longest kind of match.
+  const auto game = store::testing::play_random_game({4, rules::Mode::Expert}, 42);
   const store::MatchId id = store::testing::store_game(db, game, 3);
   const auto last = static_cast<store::Seq>(game.events.size());
   Reading r(location);
+  ASSERT_TRUE(r.read({id, 1, 1, kNames}));  // the reader's connection opened
+  const auto started = std::chrono::steady_clock::now();
   auto all = r.read({id, 1, last, kNames});
+  const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            started)
+                      .count();
   ASSERT_TRUE(all) << all.error().message;
   EXPECT_EQ(*all, expected_lines(game, 1, last));
-  EXPECT_EQ(all->front().text.rfind("match created: 2 players, expert", 0), 0u);
+  EXPECT_EQ(all->front().text.rfind("match created: 4 players, expert", 0), 0u);
+  std::size_t longest = 0;
+  for (const auto& line : *all) longest = std::max(longest, line.text.size());
+  std::cout << "[ figure   ] " << location.describe() << ": the move log of " << last
+            << " events read and folded in " << ms << " ms (longest line " << longest
+            << " bytes)\n";
   auto middle = r.read({id, 50, 60, kNames});
   ASSERT_TRUE(middle) << middle.error().message;
   EXPECT_EQ(*middle, expected_lines(game, 50, 60));
