@@ -34,11 +34,14 @@ server::Deadline from_record(const store::DeadlineRecord& r) {
 }
 
 // One thread, one connection, reads in the order asked. Started at the first read:
-// a server whose clients never ask (TCP programs) opens no second connection.
+// a server whose clients never ask (TCP programs) opens no second connection. Its
+// answers wait in `answered_` for deliver() on the caller's thread; it refers to
+// nothing outside the StorePersistence that owns it, so it stops cleanly whatever
+// is destroyed around it.
 class StorePersistence::Reader {
  public:
-  Reader(store::GroupCommitter& committer, OpenReader open)
-      : committer_(committer), open_(std::move(open)) {}
+  Reader(OpenReader open, std::function<void()> notify)
+      : open_(std::move(open)), notify_(std::move(notify)) {}
   ~Reader() {
     {
       std::lock_guard lock(mutex_);
@@ -59,13 +62,32 @@ class StorePersistence::Reader {
         return;
       }
     }
-    committer_.post([done = std::move(done)] {
+    answer([done = std::move(done)] {
       done(store::fail(store::StoreCode::Busy,
                        fmt::format("{} move logs are being read already", kMaxQueuedMoveLogReads)));
     });
   }
 
+  // On the caller's thread: runs the answers that are ready.
+  std::size_t deliver() {
+    std::vector<std::function<void()>> ready;
+    {
+      std::lock_guard lock(mutex_);
+      ready.swap(answered_);
+    }
+    for (auto& done : ready) done();
+    return ready.size();
+  }
+
  private:
+  void answer(std::function<void()> done) {
+    {
+      std::lock_guard lock(mutex_);
+      answered_.push_back(std::move(done));
+    }
+    if (notify_) notify_();
+  }
+
   struct Job {
     server::MoveLogRead read;
     server::MoveLogDone done;
@@ -87,7 +109,7 @@ class StorePersistence::Reader {
       if (!lines && lines.error().code != store::StoreCode::NotFound &&
           lines.error().code != store::StoreCode::Corrupt)
         db_.reset();  // a broken connection (PostgreSQL went away): opened again next time
-      committer_.post([done = std::move(job.done), lines = std::move(lines)]() mutable {
+      answer([done = std::move(job.done), lines = std::move(lines)]() mutable {
         done(std::move(lines));
       });
     }
@@ -103,12 +125,13 @@ class StorePersistence::Reader {
     return db_.get();
   }
 
-  store::GroupCommitter& committer_;
   OpenReader open_;
+  std::function<void()> notify_;
   std::unique_ptr<store::EventStore> db_;  // the reader thread's only
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Job> queue_;
+  std::vector<std::function<void()>> answered_;
   bool stopping_ = false;
   std::thread thread_;
 };
@@ -145,8 +168,15 @@ StorePersistence::OpenReader read_only_opener(store::StoreLocation location,
   return [location = std::move(location), options] { return store::open_store(location, options); };
 }
 
-StorePersistence::StorePersistence(store::GroupCommitter& committer, OpenReader open_reader)
-    : committer_(committer), reader_(std::make_unique<Reader>(committer, std::move(open_reader))) {}
+StorePersistence::StorePersistence(store::GroupCommitter& committer, OpenReader open_reader,
+                                   std::function<void()> notify)
+    : committer_(committer),
+      reader_(std::make_unique<Reader>(std::move(open_reader), std::move(notify))) {}
+
+std::size_t StorePersistence::deliver() {
+  reader_->deliver();
+  return committer_.deliver_completions();
+}
 
 StorePersistence::~StorePersistence() = default;
 

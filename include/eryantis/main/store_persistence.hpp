@@ -25,17 +25,21 @@ class StorePersistence final : public server::Persistence {
   // read; a failure answers that read and the next read tries again.
   using OpenReader = std::function<store::Result<std::unique_ptr<store::EventStore>>()>;
 
-  StorePersistence(store::GroupCommitter& committer, OpenReader open_reader);
+  // `notify`: called on the reader thread when an answer is ready (the caller then
+  // runs deliver() on its own thread), as the committer's Notify is for writes.
+  StorePersistence(store::GroupCommitter& committer, OpenReader open_reader,
+                   std::function<void()> notify = {});
   ~StorePersistence() override;  // stops the reader; reads not done are dropped
   StorePersistence(const StorePersistence&) = delete;
   StorePersistence& operator=(const StorePersistence&) = delete;
 
   void submit(server::MatchWrite write, server::WriteDone done) override;
   int snapshot_every() const override { return committer_.snapshot_every(); }
-  // Answered through the committer's completions (deliver(), on the loop thread).
+  // Answered by deliver(), on the loop thread.
   void read_move_log(server::MoveLogRead read, server::MoveLogDone done) override;
-  // On the loop thread, when woken: runs the completions that are ready.
-  std::size_t deliver() { return committer_.deliver_completions(); }
+  // On the loop thread, when woken: runs the completions that are ready (the move
+  // logs read, then the writes); returns how many writes completed.
+  std::size_t deliver();
   // Observes each write's commit latency and counts nothing else; null = off.
   void set_metrics(metrics::Metrics* metrics) { metrics_ = metrics; }
 
