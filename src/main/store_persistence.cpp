@@ -104,8 +104,9 @@ class StorePersistence::Reader {
         queue_.pop_front();
       }
       auto db = connection();
-      auto lines = db ? app::read_move_log(**db, job.read)
-                      : store::Result<std::vector<server::MoveLogLine>>(std::unexpected(db.error()));
+      auto lines =
+          db ? app::read_move_log(**db, job.read)
+             : store::Result<std::vector<server::MoveLogLine>>(std::unexpected(db.error()));
       if (!lines && lines.error().code != store::StoreCode::NotFound &&
           lines.error().code != store::StoreCode::Corrupt)
         db_.reset();  // a broken connection (PostgreSQL went away): opened again next time
@@ -137,7 +138,7 @@ class StorePersistence::Reader {
 };
 
 store::Result<std::vector<server::MoveLogLine>> read_move_log(store::EventStore& db,
-                                                               const server::MoveLogRead& read) {
+                                                              const server::MoveLogRead& read) {
   std::vector<server::MoveLogLine> lines;
   render::MoveLog log(read.names);
   // Every event is re-checked by the fold; one hash (the last) is enough here: the
@@ -155,9 +156,9 @@ store::Result<std::vector<server::MoveLogLine>> read_move_log(store::EventStore&
                        fmt::format("match {}: {}", read.match, folded->divergence->reason));
   }
   if (read.to >= read.from && lines.size() != static_cast<std::size_t>(read.to - read.from + 1)) {
-    return store::fail(store::StoreCode::NotFound,
-                       fmt::format("match {} has no events {}..{} stored", read.match, read.from,
-                                   read.to));
+    return store::fail(
+        store::StoreCode::NotFound,
+        fmt::format("match {} has no events {}..{} stored", read.match, read.from, read.to));
   }
   return lines;
 }

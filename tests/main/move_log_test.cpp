@@ -33,7 +33,8 @@ std::vector<server::MoveLogLine> expected_lines(const store::testing::Game& game
   for (store::Seq seq = from; seq <= to; ++seq) {
     const auto i = static_cast<std::size_t>(seq - 1);
     const rules::State before = i == 0 ? rules::State{} : game.states[i - 1];
-    out.push_back({seq, render::describe_event(before, game.events[i].event, game.states[i], kNames)});
+    out.push_back(
+        {seq, render::describe_event(before, game.events[i].event, game.states[i], kNames)});
   }
   return out;
 }
@@ -83,9 +84,8 @@ void reads_the_whole_log(const store::StoreLocation& location, store::EventStore
   ASSERT_TRUE(r.read({id, 1, 1, kNames}));  // the reader's connection opened
   const auto started = std::chrono::steady_clock::now();
   auto all = r.read({id, 1, last, kNames});
-  const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                            started)
-                      .count();
+  const auto ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   ASSERT_TRUE(all) << all.error().message;
   EXPECT_EQ(*all, expected_lines(game, 1, last));
   EXPECT_EQ(all->front().text.rfind("match created: 4 players, expert", 0), 0u);

@@ -52,7 +52,8 @@ TEST(Codec, DecodesEveryRequestType) {
   auto log = decode_request(R"({"type":"move_log","id":"l"})");
   ASSERT_TRUE(log) << log.error().message;
   EXPECT_EQ(std::get<MoveLog>(log->request).from, 1);
-  EXPECT_EQ(std::get<MoveLog>(decode_request(R"({"type":"move_log","from":41})")->request).from, 41);
+  EXPECT_EQ(std::get<MoveLog>(decode_request(R"({"type":"move_log","from":41})")->request).from,
+            41);
   for (const char* bad : {R"({"type":"move_log","from":0})", R"({"type":"move_log","from":"2"})",
                           R"({"type":"move_log","from":1.5})"}) {
     auto refused = decode_request(bad);

@@ -1220,7 +1220,6 @@ TEST_F(ServerTest, AnOperatorReissuesASeatsToken) {
   EXPECT_EQ(server.room(m)->seats[0]->token_hash, token_hash(tokens[1]));  // unchanged
 }
 
-
 }  // namespace
 }  // namespace eryantis::server
 
@@ -1364,7 +1363,6 @@ TEST_F(ServerTest, AForfeitIsToldByItsEventAlone) {
   EXPECT_EQ(type_of(after[1]), "game_over");
 }
 
-
 // --- move_log: the whole match in words, however the client arrived ------------
 
 // The `text` of every event push `c` received, by seq.
@@ -1443,8 +1441,7 @@ TEST_F(ServerTest, MoveLogIsPagedBySize) {
   std::vector<store::Seq> got;
   std::int64_t from = 1;
   for (int page = 0; page < 20; ++page) {
-    const std::string line =
-        reply(1, R"({"type":"move_log","from":)" + std::to_string(from) + "}");
+    const std::string line = reply(1, R"({"type":"move_log","from":)" + std::to_string(from) + "}");
     EXPECT_LT(line.size(), kMoveLogPageBytes + 200);
     auto d = parse(line);
     ASSERT_STREQ(d["type"].GetString(), "move_log") << line;

@@ -183,10 +183,9 @@ class ReplayApi {
         const auto i = static_cast<std::size_t>(seq);
         entry.field("text", sentences.next(f->events[i - 1], f->states[i]));
       } else {
-        const std::string who =
-            seat && *seat >= 0 && *seat < rules::kMaxPlayers
-                ? render::seat_name(names, static_cast<rules::Seat>(*seat))
-                : std::string("server");
+        const std::string who = seat && *seat >= 0 && *seat < rules::kMaxPlayers
+                                    ? render::seat_name(names, static_cast<rules::Seat>(*seat))
+                                    : std::string("server");
         const bool first = f->divergence && f->divergence->seq == seq;
         entry.field("text",
                     first ? fmt::format("{}: {} (stored; diverges: {})", who, row.type,

@@ -58,7 +58,7 @@ StorePersistence::OpenReader read_only_opener(store::StoreLocation location,
 // the first event by the store's one fold and said by render::MoveLog. Corrupt when
 // the stored events stop being trustworthy before `to`.
 store::Result<std::vector<server::MoveLogLine>> read_move_log(store::EventStore& db,
-                                                               const server::MoveLogRead& read);
+                                                              const server::MoveLogRead& read);
 
 // The store's record of a deadline <-> the server's.
 store::DeadlineRecord to_record(const server::Deadline& d);
