@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/server/server.hpp"
