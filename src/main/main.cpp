@@ -269,7 +269,9 @@ int serve(int argc, char** argv) {
     spdlog::critical("cannot open {}: {}", shown, committer.error().message);
     return 1;
   }
-  persistence = std::make_unique<app::StorePersistence>(**committer);
+  // Move logs (`move_log`) are read on a connection of their own, read-only.
+  persistence = std::make_unique<app::StorePersistence>(
+      **committer, app::read_only_opener(location, store_options), notify);
   std::uint64_t events_counted = 0;
   metrics::Metrics* metrics_for_commits = nullptr;  // set once the metrics exist
   wakeup = loop.make_wakeup([&persistence, &metrics_for_commits] {
