@@ -67,6 +67,12 @@ class Shell final : public cli::SessionHost, public client::LineConnection::Hand
                                           std::chrono::steady_clock::now().time_since_epoch())
                                           .count());
   }
+  std::size_t columns() override {
+    // Asked each time: the terminal may have been resized since.
+    winsize size{};
+    if (prompt_ == nullptr || ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+  }
   void quit() override {
     connection_.close();
     loop_.stop();  // closes the timers, the signal watchers, the wakeup and the prompt's poll
