@@ -17,15 +17,17 @@ declare -A allowed=(
   [metrics]=""
   [rules]="util"
   [ai]="util rules"
-  [codec]="util rules"
-  [protocol]="util rules codec"
+  [json]=""
+  [game]="util json"
+  [codec]="util rules json"
+  [protocol]="util rules codec json"
   [store]="util log rules codec"
   [transport]="util"
   [server]="util log rules ai codec protocol render transport store_types"
   [net]="util log transport"
   [render]="util rules"
-  [client]="util rules codec protocol transport net render"
-  [main]="util log rules ai codec protocol render store store_types transport server net metrics"
+  [client]="util rules codec json protocol transport net render"
+  [main]="util log rules ai codec json protocol render store store_types transport server net metrics"
 )
 # The store's value types (records and errors) are a layer of their own to the server:
 # it may use them, never the SQLite-bound store itself.

@@ -5,8 +5,9 @@
 #include <algorithm>
 
 #include "eryantis/codec/codec.hpp"
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "eryantis/codec/json_value.hpp"
+#include "eryantis/json/value.hpp"
 #include "eryantis/protocol/codec.hpp"
 
 namespace eryantis::client {
@@ -15,8 +16,8 @@ namespace {
 
 using Value = rapidjson::Value;
 
-using codec::json_text;
-using codec::present_member;
+using json::text;
+using json::present_member;
 
 void read_string(const Value& o, const char* key, std::string& out) {
   if (const Value* v = present_member(o, key); v && v->IsString())
@@ -30,7 +31,7 @@ void read_int(const Value& o, const char* key, int& out) {
 }
 void read_raw(const Value& o, const char* key, std::string& out) {
   if (const Value* v = present_member(o, key); v && (v->IsObject() || v->IsArray()))
-    out = json_text(*v);
+    out = text(*v);
 }
 
 MessageType type_of(std::string_view t) {
@@ -143,7 +144,7 @@ void read_deadline(const Value& o, ServerMessage& m) {
 void fill(const Value& doc, ServerMessage& m) {
   if (auto it = doc.FindMember("id");
       it != doc.MemberEnd() && (it->value.IsString() || it->value.IsInt64()))
-    m.id = json_text(it->value);
+    m.id = text(it->value);
   read_int64(doc, "match", m.match);
   read_int64(doc, "seq", m.seq);
   if (const Value* v = present_member(doc, "seat"); v && v->IsInt()) m.seat = v->GetInt();
@@ -253,8 +254,8 @@ std::string_view message_type_name(MessageType t) {
 }
 
 std::expected<ServerMessage, std::string> parse_server_message(std::string_view line) {
-  codec::LineDocument pooled;  // no heap for a line of a few KiB (bots parse thousands per second)
-  codec::PooledDocument& doc = pooled.doc();
+  json::LineDocument pooled;  // no heap for a line of a few KiB (bots parse thousands per second)
+  json::PooledDocument& doc = pooled.doc();
   try {
     doc.Parse<rapidjson::kParseIterativeFlag>(line.data(), line.size());
     if (doc.HasParseError())

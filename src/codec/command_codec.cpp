@@ -109,7 +109,7 @@ std::string commands_to_json(std::span<const Command> commands) {
   std::string text;
   // ~40-110 bytes per command (a Jester swap is the longest): one growth at most.
   text.reserve(2 + 64 * commands.size());
-  StringSink sink{text};
+  json::StringSink sink{text};
   detail::JsonWriter writer(sink);
   JsonOut out(writer, {.sparse_students = true});
   writer.StartArray();

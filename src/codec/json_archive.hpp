@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "enum_names.hpp"
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "eryantis/rules/fields.hpp"
 #include "failure.hpp"
 #include "read_optional.hpp"
@@ -24,6 +24,9 @@
 namespace eryantis::codec::detail {
 
 using rules::fields::Key;
+using json::LineDocument;
+using json::PooledDocument;
+using json::StringSink;
 
 // ---------------------------------------------------------------------------
 // JsonOut: writes compact JSON in one pass, straight into a std::string.

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <type_traits>
 
+#include "eryantis/net/allowed_hosts.hpp"
+
 namespace eryantis::app {
 
 namespace {
@@ -150,6 +152,7 @@ const std::map<std::string, Key>& keys() {
       {"web.listen", text<kWeb, &WebConfig::listen>(false)},
       {"web.port", integer<kWeb, &WebConfig::port>(0, 65535)},
       {"web.allowed_origins", text_list<kWeb, &WebConfig::allowed_origins>()},
+      {"web.allowed_hosts", text_list<kWeb, &WebConfig::allowed_hosts>()},
       {"web.static_dir", text<kWeb, &WebConfig::static_dir>(true)},
       {"web.max_connections", integer<kWeb, &WebConfig::max_connections>(1, 1'000'000)},
       {"web.max_request_bytes", integer<kWeb, &WebConfig::max_request_bytes>(1024, 1 << 20)},
@@ -168,6 +171,9 @@ const std::map<std::string, Key>& keys() {
       // --- operations: [admin], [metrics], [backup] ---
       {"admin.enabled", boolean<&Config::admin, &AdminConfig::enabled>()},
       {"admin.socket", text<&Config::admin, &AdminConfig::socket>(true)},
+      {"admin.max_connections", integer<&Config::admin, &AdminConfig::max_connections>(1, 1000)},
+      {"admin.idle_timeout_ms",
+       integer<&Config::admin, &AdminConfig::idle_timeout_ms>(100, 600'000)},
       {"metrics.enabled", boolean<&Config::metrics, &MetricsConfig::enabled>()},
       {"backup.directory", text<&Config::backup, &BackupConfig::directory>(true)},
       {"backup.interval_s", integer<&Config::backup, &BackupConfig::interval_s>(60, 30 * 86400)},
@@ -284,6 +290,12 @@ std::expected<void, ConfigError> validate_config(const Config& config) {
       config.web.listen == c.listen)
     return std::unexpected(
         ConfigError{"web.port: must differ from network.port (" + std::to_string(c.port) + ")"});
+  for (const std::string& host : config.web.allowed_hosts)
+    if (host != "*" && !net::AllowedHosts::valid_name(host))
+      return std::unexpected(ConfigError{
+          "web.allowed_hosts: \"" + host +
+          "\" is not a host name: list names without scheme or port (\"game.example.org\"); "
+          "IP addresses and localhost are always allowed"});
   if (config.storage.database.empty())
     return std::unexpected(ConfigError{"storage.database: must not be empty"});
   if (config.storage.backend == store::Backend::Postgresql) {
@@ -326,6 +338,19 @@ std::expected<Config, ConfigError> load_config(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return parse_config(text.str(), path);
+}
+
+std::vector<std::string> web_host_names(const Config& config) {
+  std::vector<std::string> names = config.web.allowed_hosts;
+  const std::string& url = config.cluster.public_web;
+  if (const std::size_t scheme = url.find("://"); scheme != std::string::npos) {
+    const std::size_t start = scheme + 3;
+    const std::size_t path = url.find('/', start);
+    const std::string name = net::AllowedHosts::name_of(std::string_view(url).substr(
+        start, path == std::string::npos ? std::string::npos : path - start));
+    if (!name.empty()) names.push_back(name);
+  }
+  return names;
 }
 
 std::string admin_socket_path(const Config& config) {

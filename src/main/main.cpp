@@ -286,6 +286,7 @@ int serve(int argc, char** argv) {
   // limits; the server sees both through one Transport.
   net::HttpServerOptions web_options;
   web_options.allowed_origins = config.web.allowed_origins;
+  web_options.allowed_hosts = app::web_host_names(config);
   web_options.static_root = config.web.static_dir;
   web_options.max_connections = static_cast<std::size_t>(config.web.max_connections);
   web_options.max_header_bytes = static_cast<std::size_t>(config.web.max_request_bytes);
@@ -417,10 +418,27 @@ int serve(int argc, char** argv) {
                                     [&] { begin_shutdown("drained"); });
   if (config.metrics.enabled)
     admin_commands.set_metrics_text([&metrics] { return metrics.metrics_text(); });
+  net::AdminSocketOptions admin_options;
+  admin_options.max_connections = static_cast<std::size_t>(config.admin.max_connections);
+  admin_options.idle_timeout_ms = static_cast<std::uint64_t>(config.admin.idle_timeout_ms);
+  admin_options.busy_line =
+      protocol::JsonLine::object()
+          .field("ok", false)
+          .field("error", "busy: " + std::to_string(config.admin.max_connections) +
+                              " admin connections are open (admin.max_connections); try again")
+          .str();
+  admin_options.idle_line =
+      protocol::JsonLine::object()
+          .field("ok", false)
+          .field("error", "no request line within " + std::to_string(config.admin.idle_timeout_ms) +
+                              " ms (admin.idle_timeout_ms); connection closed")
+          .str();
   net::AdminSocket admin_socket(
-      loop, [&admin_commands](std::string_view request, net::AdminSocket::Reply reply) {
+      loop,
+      [&admin_commands](std::string_view request, net::AdminSocket::Reply reply) {
         admin_commands.handle(request, std::move(reply));
-      });
+      },
+      admin_options);
   if (config.admin.enabled) {
     const std::string socket_path = app::admin_socket_path(config);
     if (auto ok = admin_socket.listen(socket_path); !ok) {

@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "uv_handle.hpp"
 
@@ -31,14 +33,21 @@ struct AdminSocket::Connection {
   AdminSocket* owner = nullptr;
   std::uint64_t id = 0;
   std::string buffer;
-  bool answered = false;  // the request went to the handler
-  std::string out;        // the reply, alive until its write completes
+  bool answered = false;       // the request went to the handler (or the peer was refused)
+  std::uint64_t deadline = 0;  // uv_now() by which the request line must be whole
+  std::string out;             // the reply, alive until its write completes
   uv_write_t write{};
 };
 
-AdminSocket::AdminSocket(EventLoop& loop, Handler handler)
+struct AdminSocket::Sweeper {
+  uv_timer_t timer{};
+  AdminSocket* owner = nullptr;  // null once the socket is gone
+};
+
+AdminSocket::AdminSocket(EventLoop& loop, Handler handler, AdminSocketOptions options)
     : loop_(loop),
       handler_(std::move(handler)),
+      options_(std::move(options)),
       stop_hook_(loop.add_stop_hook([this] { close(); })),
       self_(std::make_shared<AdminSocket*>(this)) {}
 
@@ -81,6 +90,22 @@ std::expected<void, std::string> AdminSocket::listen(const std::string& path) {
   }
   path_ = path;
   listener_ = std::move(listener);
+  // Overdue requests are looked for a few times per timeout; the timer alone does
+  // not keep the loop alive.
+  auto sweeper = std::make_unique<Sweeper>();
+  sweeper->owner = this;
+  sweeper->timer.data = sweeper.get();
+  if (uv_timer_init(loop_.raw(), &sweeper->timer) == 0) {
+    const std::uint64_t period = std::clamp<std::uint64_t>(options_.idle_timeout_ms / 4, 10, 1000);
+    uv_timer_start(
+        &sweeper->timer,
+        [](uv_timer_t* timer) {
+          if (AdminSocket* owner = static_cast<Sweeper*>(timer->data)->owner) owner->sweep();
+        },
+        period, period);
+    uv_unref(as_handle(&sweeper->timer));
+    sweeper_ = std::move(sweeper);
+  }
   return {};
 }
 
@@ -96,7 +121,22 @@ void AdminSocket::on_accept() {
     return;
   }
   Connection* raw = c.get();
+  const bool full = connections_.size() >= options_.max_connections;
   connections_.emplace(raw->id, std::move(c));
+  if (full) {
+    // Accepted only to be told: an operator's script that leaks connections must
+    // not leave the next one (a drain, say) hanging without a word.
+    spdlog::warn("admin: refused a connection: {} open (max {})", connections_.size() - 1,
+                 options_.max_connections);
+    raw->answered = true;
+    if (options_.busy_line.empty()) {
+      drop(raw->id);
+    } else {
+      reply(raw->id, options_.busy_line);
+    }
+    return;
+  }
+  raw->deadline = uv_now(loop_.raw()) + options_.idle_timeout_ms;
   uv_read_start(
       as_stream(&raw->pipe),
       [](uv_handle_t*, std::size_t suggested, uv_buf_t* buf) {
@@ -149,6 +189,25 @@ void AdminSocket::reply(std::uint64_t id, std::string line) {
   if (rc < 0) drop(id);
 }
 
+void AdminSocket::sweep() {
+  const std::uint64_t now = uv_now(loop_.raw());
+  std::vector<std::uint64_t> overdue;
+  for (const auto& [id, c] : connections_)
+    if (!c->answered && c->deadline <= now) overdue.push_back(id);
+  for (std::uint64_t id : overdue) {
+    Connection* c = connections_.at(id).get();
+    spdlog::info("admin: closed a connection that sent no request line within {} ms",
+                 options_.idle_timeout_ms);
+    c->answered = true;
+    uv_read_stop(as_stream(&c->pipe));
+    if (options_.idle_line.empty()) {
+      drop(id);
+    } else {
+      reply(id, options_.idle_line);
+    }
+  }
+}
+
 void AdminSocket::drop(std::uint64_t id) {
   auto node = connections_.extract(id);
   if (node.empty()) return;
@@ -158,6 +217,11 @@ void AdminSocket::drop(std::uint64_t id) {
 
 void AdminSocket::close() {
   self_ = std::make_shared<AdminSocket*>(this);  // earlier replies now do nothing
+  if (sweeper_) {
+    sweeper_->owner = nullptr;
+    Sweeper* raw = sweeper_.get();
+    close_and_free(std::move(sweeper_), as_handle(&raw->timer));
+  }
   while (!connections_.empty()) drop(connections_.begin()->first);
   if (listener_) {
     Listener* raw = listener_.get();

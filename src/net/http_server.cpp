@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "eryantis/net/allowed_hosts.hpp"
 #include "eryantis/net/http_request_parser.hpp"
 #include "eryantis/net/websocket_handshake.hpp"
 #include "eryantis/net/websocket_session.hpp"
@@ -24,6 +25,8 @@ using transport::ConnectionId;
 namespace {
 
 constexpr std::size_t kReadBufferBytes = 64 * 1024;
+// How often deadlines and closing connections are checked once the server stops.
+constexpr std::uint64_t kStoppingSweepMs = 10;
 
 }  // namespace
 
@@ -70,6 +73,8 @@ std::string_view status_reason(int status) {
       return "Request Timeout";
     case 413:
       return "Content Too Large";
+    case 421:
+      return "Misdirected Request";
     case 426:
       return "Upgrade Required";
     case 431:
@@ -102,6 +107,7 @@ struct HttpServer::Connection final : HttpRequestParser::Sink, WebSocketSession:
   bool writing = false;
   bool dirty = false;
   bool shutdown_started = false;
+  bool shutdown_done = false;  // our FIN is queued after everything we wrote
   bool peer_eof = false;
   std::uint64_t deadline = 0;  // uv_now() after which it is cut (a slow request, a slow close)
 
@@ -139,6 +145,7 @@ HttpServer::HttpServer(EventLoop& loop, HttpServerOptions options)
     : loop_(loop),
       options_(std::move(options)),
       static_files_(options_.static_root, options_.max_file_bytes),
+      allowed_hosts_(options_.allowed_hosts),
       prepare_(std::make_unique<Prepare>()),
       sweeper_(std::make_unique<Sweeper>()),
       read_buffer_(std::make_unique<char[]>(kReadBufferBytes)) {
@@ -160,12 +167,8 @@ HttpServer::HttpServer(EventLoop& loop, HttpServerOptions options)
   sweeper_->timer.data = sweeper_.get();
   rc = uv_timer_init(loop_.raw(), &sweeper_->timer);
   if (rc == 0) {
-    const std::uint64_t period = std::clamp<std::uint64_t>(
-        std::min(options_.request_timeout_ms, options_.close_timeout_ms) / 4, 10, 1000);
-    rc = uv_timer_start(
-        &sweeper_->timer,
-        [](uv_timer_t* timer) { static_cast<Sweeper*>(timer->data)->server->sweep(); }, period,
-        period);
+    rc = start_sweeper(std::clamp<std::uint64_t>(
+        std::min(options_.request_timeout_ms, options_.close_timeout_ms) / 4, 10, 1000));
     uv_unref(as_handle(&sweeper_->timer));
   }
   if (rc < 0 && init_error_.empty())
@@ -174,6 +177,13 @@ HttpServer::HttpServer(EventLoop& loop, HttpServerOptions options)
     stop_accepting();
     close_all();
   });
+}
+
+int HttpServer::start_sweeper(std::uint64_t period_ms) {
+  return uv_timer_start(
+      &sweeper_->timer,
+      [](uv_timer_t* timer) { static_cast<Sweeper*>(timer->data)->server->sweep(); }, period_ms,
+      period_ms);
 }
 
 HttpServer::~HttpServer() {
@@ -292,6 +302,24 @@ void HttpServer::on_read(Connection& connection, const char* data, std::size_t s
 
 void HttpServer::on_request(Connection& connection) {
   const HttpRequest& request = connection.parser.request();
+  // Before anything is answered, files and the WebSocket upgrade alike: a page
+  // whose name was rebound to this address must learn nothing (allowed_hosts.hpp).
+  for (const auto& [name, value] : request.headers) {
+    if (name != "host" || allowed_hosts_.allows(value)) continue;
+    log_throttle_.log(
+        spdlog::level::warn, "http unknown host",
+        fmt::format("http: refused {} {} for host \"{}\" (421): not a name of this listener "
+                    "(localhost, an IP address, [web] allowed_hosts). A DNS rebinding attempt, "
+                    "or this server's name missing from allowed_hosts",
+                    request.method, request.path.substr(0, 60), value.substr(0, 100)));
+    respond(connection,
+            HttpResponse::text(421,
+                               "this server does not answer to that host name; it answers to "
+                               "localhost, its IP addresses and the names in its [web] "
+                               "allowed_hosts\n"),
+            false, false);
+    return;
+  }
   const bool keep_alive = connection.parser.keep_alive();
   const bool head = request.method == "HEAD";
   const std::optional<std::string> decoded = decode_request_path(request.path);
@@ -450,6 +478,11 @@ void HttpServer::stop_accepting() {
 }
 
 void HttpServer::close_all(std::uint16_t code) {
+  // The server is stopping and waits for these closes: check them every 10 ms.
+  if (!stopping_) {
+    stopping_ = true;
+    start_sweeper(kStoppingSweepMs);
+  }
   std::vector<Connection*> all;
   for (auto& [key, connection] : connections_) all.push_back(connection.get());
   for (Connection* connection : all) {
@@ -588,13 +621,15 @@ void HttpServer::run_deferred() {
           finish(connection, false);
           continue;
         }
-        // Half-close and wait for the peer's EOF (or the deadline): closing with
-        // its bytes unread would send a reset that can destroy our last frames.
+        // Half-close and wait for the peer's EOF, its acknowledgement of all we
+        // sent (see sweep) or the deadline: closing with its bytes unread would
+        // send a reset that can destroy our last frames.
         const int rc = uv_shutdown(&connection.shutdown_req, as_stream(&connection.tcp),
                                    [](uv_shutdown_t* request, int status) {
                                      auto* c = static_cast<Connection*>(request->handle->data);
-                                     if (c->server != nullptr && (status < 0 || c->peer_eof))
-                                       c->server->finish(*c, false);
+                                     if (c->server == nullptr) return;
+                                     c->shutdown_done = true;
+                                     if (status < 0 || c->peer_eof) c->server->finish(*c, false);
                                    });
         if (rc < 0) finish(connection, false);
       }
@@ -611,8 +646,18 @@ void HttpServer::run_deferred() {
 void HttpServer::sweep() {
   const std::uint64_t now = uv_now(loop_.raw());
   std::vector<Connection*> late;
-  for (auto& [key, connection] : connections_)
-    if (connection->deadline != 0 && connection->deadline <= now) late.push_back(connection.get());
+  std::vector<Connection*> delivered;
+  for (auto& [key, connection] : connections_) {
+    if (connection->deadline != 0 && connection->deadline <= now) {
+      late.push_back(connection.get());
+    } else if (connection->shutdown_done && peer_has_everything(&connection->tcp)) {
+      delivered.push_back(connection.get());  // nothing of ours can be lost any more
+    }
+  }
+  for (Connection* connection : delivered) {
+    discard_unread(&connection->tcp);
+    finish(*connection, false);
+  }
   for (Connection* connection : late) {
     if (connection->state == Connection::State::open) {
       // A request that did not arrive whole in time (or an idle kept-alive connection).

@@ -1,7 +1,8 @@
 #pragma once
 // A connection's outgoing bytes, as TcpServer and HttpServer handle them: how
-// many it holds unsent (what its budget limits), and the write pass that sends
-// what it queued. Internal to the net library.
+// many it holds unsent (what its budget limits), the write pass that sends what
+// it queued, and when a closing connection's socket may go. Internal to the net
+// library.
 #include <uv.h>
 
 #include <cstddef>
@@ -27,5 +28,17 @@ struct WriteResult {
 // request, no callback), the rest through uv_write with `request` and `on_done`.
 WriteResult start_write(uv_stream_t* stream, uv_write_t* request, std::string& out,
                         uv_write_cb on_done);
+
+// For a connection whose writes are done and whose sending side is shut down:
+// whether the peer has acknowledged every byte we sent, our FIN included (Linux's
+// SIOCOUTQ is 0). Its socket may then be closed at once without losing anything
+// of ours: before, a close with unread input would send a reset that discards
+// what is still in flight (why a closing connection otherwise lingers until the
+// peer's EOF). False when it cannot be told.
+bool peer_has_everything(const uv_tcp_t* tcp);
+
+// Reads and drops what the peer sent and nobody read (at most 1 MiB), so that the
+// close that follows is an orderly one rather than a reset.
+void discard_unread(const uv_tcp_t* tcp);
 
 }  // namespace eryantis::net

@@ -51,6 +51,20 @@ bool matches_etag(const std::string& header, const std::string& etag) {
   return false;
 }
 
+// A segment naming a hidden file or folder (".git", ".env", ".htpasswd"): such
+// files are not part of a built client, but they end up beside it (a checkout,
+// an editor's swap file, a deploy's secrets), so none is ever served.
+bool has_hidden_segment(std::string_view path) {
+  std::size_t start = 0;
+  while (start < path.size()) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    if (end > start && path[start] == '.') return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 bool inside(const std::string& root, const std::string& path) {
   return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
                           path[root.size()] == '/');
@@ -129,7 +143,7 @@ HttpResponse StaticFiles::serve(const HttpRequest& request) const {
   const HttpResponse not_found = HttpResponse::text(404, "not found\n");
   if (root_.empty()) return not_found;
   const std::optional<std::string> decoded = decode_request_path(request.path);
-  if (!decoded) return not_found;
+  if (!decoded || has_hidden_segment(*decoded)) return not_found;
   std::string wanted = root_ + *decoded;
   if (wanted.back() == '/') wanted += "index.html";
 
@@ -139,6 +153,8 @@ HttpResponse StaticFiles::serve(const HttpRequest& request) const {
   if (ec) return not_found;
   if (fs::is_directory(real, ec)) real = fs::canonical(real / "index.html", ec);
   if (ec || !inside(root_, real.string())) return not_found;
+  // A symlink inside the folder may point at a hidden file inside it too.
+  if (has_hidden_segment(std::string_view(real.native()).substr(root_.size()))) return not_found;
 
   struct stat info {};
   if (::stat(real.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||

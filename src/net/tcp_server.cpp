@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "eryantis/net/foreign_protocol.hpp"
 #include "eryantis/net/line_splitter.hpp"
 #include "listener_socket.hpp"
 #include "outgoing_bytes.hpp"
@@ -28,6 +29,8 @@ constexpr std::size_t kReadBufferBytes = 64 * 1024;
 // full board views) cost ~8 KiB apiece; a fresh allocation per larger write
 // costs ~100 ns.
 constexpr std::size_t kKeepBufferBytes = 1024;
+// How often closing connections are checked once the server stops (close_all).
+constexpr std::uint64_t kStoppingSweepMs = 10;
 
 }  // namespace
 
@@ -48,6 +51,7 @@ struct TcpServer::Connection {
   bool shutdown_started = false;
   bool shutdown_done = false;
   bool peer_eof = false;
+  bool first_line_read = false;      // later lines are not checked for HTTP
   std::uint64_t close_deadline = 0;  // uv_now() after which a closing connection is cut
   LineSplitter splitter;
   std::size_t held_incoming = 0;  // splitter.held_bytes() as counted in incoming_bytes_
@@ -78,34 +82,36 @@ TcpServer::Connection* connection_of(void* data) {
   return static_cast<TcpServer::Connection*>(data);
 }
 
-// Hands the lines of one read to the events while the connection stays open
-// (the server may close it from inside on_line).
-class EventsSink final : public LineSplitter::Sink {
+}  // namespace
+
+// Hands the lines of one read to the events while the connection stays open (the
+// server may close it from inside on_line). A connection whose first line is HTTP
+// is closed there: nothing it sent reaches the events (foreign_protocol.hpp).
+class TcpServer::Lines final : public LineSplitter::Sink {
  public:
-  EventsSink(transport::ConnectionEvents& events, const TcpServer::Connection& connection,
-             ConnectionId id)
-      : events_(events), connection_(connection), id_(id) {}
-  void on_line(std::string_view line) override;
-  void on_too_long() override;
+  Lines(TcpServer& server, Connection& connection) : server_(server), connection_(connection) {}
+  void on_line(std::string_view line) override {
+    if (!open()) return;
+    if (!connection_.first_line_read) {
+      connection_.first_line_read = true;
+      if (looks_like_http(line)) {
+        server_.refuse_http(connection_, line);
+        return;
+      }
+    }
+    server_.events_->on_line(connection_.id, line);
+  }
+  void on_too_long() override {
+    if (!open()) return;
+    connection_.first_line_read = true;
+    server_.events_->on_line_too_long(connection_.id);
+  }
 
  private:
-  bool open() const;
-  transport::ConnectionEvents& events_;
-  const TcpServer::Connection& connection_;
-  ConnectionId id_;
+  bool open() const { return connection_.state == Connection::State::open; }
+  TcpServer& server_;
+  Connection& connection_;
 };
-
-bool EventsSink::open() const {
-  return connection_.state == TcpServer::Connection::State::open;
-}
-void EventsSink::on_line(std::string_view line) {
-  if (open()) events_.on_line(id_, line);
-}
-void EventsSink::on_too_long() {
-  if (open()) events_.on_line_too_long(id_);
-}
-
-}  // namespace
 
 TcpServer::TcpServer(EventLoop& loop, transport::ConnectionEvents& events, TcpServerOptions options)
     : TcpServer(loop, std::move(options)) {
@@ -245,7 +251,7 @@ void TcpServer::on_read(Connection& connection, ssize_t nread) {
   if (nread > 0) {
     // While closing, what the peer still sends is read only to be dropped.
     if (connection.state != Connection::State::open) return;
-    EventsSink sink(*events_, connection, connection.id);
+    Lines sink(*this, connection);
     connection.splitter.feed(std::string_view(read_buffer_.get(), nread), sink);
     if (connection.state == Connection::State::closed) return;
     recount_incoming(connection);
@@ -263,7 +269,7 @@ void TcpServer::on_read(Connection& connection, ssize_t nread) {
     // The peer is done sending (a half-close, or a full close): its last line
     // counts even without a '\n', and the replies already queued are flushed
     // before the connection closes, like a close by the server.
-    EventsSink sink(*events_, connection, connection.id);
+    Lines sink(*this, connection);
     connection.splitter.end(sink);
     if (connection.state == Connection::State::closed) return;
     recount_incoming(connection);
@@ -274,6 +280,22 @@ void TcpServer::on_read(Connection& connection, ssize_t nread) {
   spdlog::debug("net: connection {}: read failed: {}", connection.id,
                 uv_strerror(static_cast<int>(nread)));
   finish(connection, Notify::now);
+}
+
+void TcpServer::refuse_http(Connection& connection, std::string_view first_line) {
+  // As Redis does with "POST" and "Host:": a page of any site can make a browser
+  // post to this port, and the body's lines would be played as requests. Nothing
+  // is answered (the peer is a browser, not a client of ours); the close drops the
+  // rest of what it sent.
+  constexpr std::size_t kShown = 60;
+  log_throttle_.log(
+      spdlog::level::warn, "http on the game port",
+      fmt::format("net: connection {} from {}: closed, its first line looks like HTTP (\"{}{}\"), "
+                  "not the game protocol: possibly a web page trying to use this port through a "
+                  "browser (a cross-protocol attack). Browsers belong on the [web] listener",
+                  connection.id, peer_name(connection.tcp), first_line.substr(0, kShown),
+                  first_line.size() > kShown ? "…" : ""));
+  finish(connection, Notify::later);  // inside the read: on_closed comes after it
 }
 
 void TcpServer::recount_incoming(Connection& connection) {
@@ -375,7 +397,22 @@ void TcpServer::stop_accepting() {
 }
 
 void TcpServer::close_all() {
+  // The server is stopping: the process waits for these closes, so a closing
+  // connection is checked every 10 ms (a round trip on any sane network), not
+  // every close_timeout_ms / 4.
+  stopping_ = true;
   for (auto& [id, connection] : connections_) begin_close(*connection);
+  if (closing_count_ > 0) start_sweeper();
+}
+
+void TcpServer::start_sweeper() {
+  const std::uint64_t period =
+      stopping_ ? kStoppingSweepMs
+                : std::clamp<std::uint64_t>(options_.close_timeout_ms / 4, 10, 1000);
+  uv_timer_start(
+      &sweeper_->timer,
+      [](uv_timer_t* timer) { static_cast<Sweeper*>(timer->data)->server->sweep(); }, period,
+      period);
 }
 
 TcpServer::Connection* TcpServer::find(ConnectionId id) {
@@ -394,13 +431,7 @@ void TcpServer::begin_close(Connection& connection) {
   if (connection.state != Connection::State::open) return;
   connection.state = Connection::State::closing;
   connection.close_deadline = uv_now(loop_.raw()) + options_.close_timeout_ms;
-  if (closing_count_++ == 0) {
-    const std::uint64_t period = std::clamp<std::uint64_t>(options_.close_timeout_ms / 4, 10, 1000);
-    uv_timer_start(
-        &sweeper_->timer,
-        [](uv_timer_t* timer) { static_cast<Sweeper*>(timer->data)->server->sweep(); }, period,
-        period);
-  }
+  if (closing_count_++ == 0) start_sweeper();
   mark_dirty(connection);  // the flush and the shutdown happen in run_deferred
 }
 
@@ -474,7 +505,8 @@ void TcpServer::on_shutdown_done(Connection& connection, int status) {
   // Everything is written: for the server the connection is over. Closing the
   // socket now, with the peer's bytes unread, would send a reset that can
   // destroy our last lines in flight, so it lingers (without an id) until the
-  // peer's EOF or the deadline.
+  // peer's EOF, the peer's acknowledgement of all we sent (see sweep), or the
+  // deadline.
   connection.shutdown_done = true;
   if (connection.announced) {
     connection.announced = false;
@@ -533,13 +565,23 @@ void TcpServer::run_deferred() {
 void TcpServer::sweep() {
   const std::uint64_t now = uv_now(loop_.raw());
   std::vector<Connection*> expired;  // stay valid until their close callbacks
+  std::vector<Connection*> delivered;
   for (auto& [id, connection] : connections_) {
-    if (connection->state == Connection::State::closing && connection->close_deadline <= now) {
+    if (connection->state != Connection::State::closing) continue;
+    if (connection->close_deadline <= now) {
       expired.push_back(connection.get());
+    } else if (connection->shutdown_done && peer_has_everything(&connection->tcp)) {
+      // Nothing of ours can be lost any more: the socket need not wait for the
+      // peer's EOF (an idle peer may never send one).
+      delivered.push_back(connection.get());
     }
   }
   for (Connection* connection : expired) {
     spdlog::debug("net: connection {}: close timed out", connection->id);
+    finish(*connection, Notify::now);
+  }
+  for (Connection* connection : delivered) {
+    discard_unread(&connection->tcp);
     finish(*connection, Notify::now);
   }
 }

@@ -70,6 +70,7 @@ WebSocketSession::~WebSocketSession() {
 }
 
 void WebSocketSession::feed(std::string_view bytes) {
+  if (refused_ != nullptr) return;  // our close 1002 is queued: nothing more is read
   std::string joined;
   if (!held_.empty()) {
     joined = std::move(held_) + std::string(bytes);
@@ -77,13 +78,46 @@ void WebSocketSession::feed(std::string_view bytes) {
     bytes = joined;
   }
   const std::size_t ready = whole_control_payloads(bytes);
-  held_.assign(bytes.substr(ready));
+  if (refused_ == nullptr) {
+    held_.assign(bytes.substr(ready));
+  } else {
+    held_.clear();
+  }
   input_ = bytes.substr(0, ready);
-  // A failure needs nothing more here: for a frame its frame layer refuses (a
-  // fragmented or oversized control frame) wslay has queued a close without a
-  // status code and stopped reading; for its other errors, a close with its code.
+  // A failure needs nothing more here: for its errors wslay queues a close with
+  // their code and stops reading.
   static_cast<void>(wslay_event_recv(context_));
   input_ = {};
+  if (refused_ != nullptr) {
+    // The frames before the bad header were read (a close of wslay's own for one of
+    // them comes first and this one is then not sent).
+    wslay_event_shutdown_read(context_);
+    queue_close(ws_close::protocol_error, refused_);
+  }
+}
+
+// The header errors wslay's frame layer (1.1.1) would answer with a close
+// frame without a status code (the client sees 1005), where RFC 6455 §7.4.1 asks
+// for 1002: checked here first, at the same byte as wslay would, so wslay never
+// sees them. Returns the reason, or nullptr for a good header so far.
+const char* WebSocketSession::refused_header(std::string_view header) {
+  const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(header[i]); };
+  const bool fin = (byte(0) & 0x80) != 0;
+  const std::uint8_t opcode = byte(0) & 0x0F;
+  const std::uint8_t length7 = byte(1) & 0x7F;
+  if (header.size() == 2) {
+    if ((opcode & 0x08) != 0 && (!fin || length7 > 125))
+      return "a control frame must be whole and at most 125 bytes";
+    if (opcode == 0x8 && length7 == 1) return "a close frame's payload is 0 bytes or at least 2";
+    return nullptr;
+  }
+  std::uint64_t length = 0;
+  for (std::size_t i = 2; i < header.size(); ++i) length = (length << 8) | byte(i);
+  if (length7 == 126 && length < 126) return "a frame length must use its shortest form";
+  if (length7 == 127 && (length >> 63) != 0)
+    return "a 64-bit frame length must have its top bit clear";
+  if (length7 == 127 && length < (1u << 16)) return "a frame length must use its shortest form";
+  return nullptr;
 }
 
 // wslay (1.1.1) checks that a close frame's reason is UTF-8 from the third byte
@@ -117,6 +151,12 @@ std::size_t WebSocketSession::whole_control_payloads(std::string_view bytes) {
     const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(header_[i]); };
     const std::uint8_t length7 = byte(1) & 0x7F;
     const std::size_t extra = length7 == 126 ? 2 : length7 == 127 ? 8 : 0;
+    if (header_.size() == 2 || header_.size() == 2 + extra) {
+      if (const char* why = refused_header(header_); why != nullptr) {
+        refused_ = why;
+        return at - 1;  // wslay gets what came before, never this header whole
+      }
+    }
     if (header_.size() < 2 + extra + ((byte(1) & 0x80) != 0 ? 4 : 0)) continue;
     std::uint64_t length = length7;
     if (extra > 0) {

@@ -9,8 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "eryantis/codec/json_value.hpp"
+#include "eryantis/json/value.hpp"
 
 namespace eryantis::protocol {
 
@@ -18,7 +19,7 @@ namespace {
 
 using Value = rapidjson::Value;
 
-using codec::json_text;
+using json::text;
 
 // Reads one request object's fields, producing errors that name the field.
 class Fields {
@@ -28,7 +29,7 @@ class Fields {
   std::unexpected<ProtocolError> fail(ErrorCode code, std::string message) const {
     return std::unexpected(ProtocolError{code, std::move(message), id_});
   }
-  const Value* find(const char* key) const { return codec::present_member(object_, key); }
+  const Value* find(const char* key) const { return json::present_member(object_, key); }
   std::expected<std::optional<std::int64_t>, ProtocolError> optional_int(const char* key,
                                                                          std::int64_t lo,
                                                                          std::int64_t hi) const {
@@ -274,8 +275,8 @@ std::string_view error_code_name(ErrorCode code) {
 }
 
 std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
-  codec::LineDocument pooled;  // no heap for a request of a few KiB
-  codec::PooledDocument& doc = pooled.doc();
+  json::LineDocument pooled;  // no heap for a request of a few KiB
+  json::PooledDocument& doc = pooled.doc();
   try {
     // Iterative: no recursion depth an attacker can exhaust. Trailing garbage is an error.
     doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(line.data(),
@@ -301,9 +302,9 @@ std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
   std::string id;
   if (auto it = doc.FindMember("id"); it != doc.MemberEnd()) {
     if (it->value.IsString() && it->value.GetStringLength() <= 64)
-      id = json_text(it->value);
+      id = text(it->value);
     else if (it->value.IsInt64())
-      id = json_text(it->value);
+      id = text(it->value);
     else
       return std::unexpected(
           ProtocolError{ErrorCode::InvalidField,
@@ -336,8 +337,8 @@ struct JsonLine::Impl {
     return s;
   }
   std::string text = reserved(1024);  // before the sink, which takes its capacity
-  codec::StringSink sink{text};
-  rapidjson::Writer<codec::StringSink> writer{sink};
+  json::StringSink sink{text};
+  rapidjson::Writer<json::StringSink> writer{sink};
   bool closed = false;
 };
 

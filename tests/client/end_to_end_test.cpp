@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -4,7 +4,7 @@
 // plays a whole match over WebSocket.
 #include <gtest/gtest.h>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
 #include <chrono>
 #include <memory>

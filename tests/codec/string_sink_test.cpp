@@ -1,13 +1,13 @@
-// codec::StringSink writes rapidjson's output through a cursor into a string kept
+// json::StringSink writes rapidjson's output through a cursor into a string kept
 // at its capacity: the text must be exactly what rapidjson's own StringBuffer
 // writes, whatever the starting capacity and however often it grows.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
-namespace eryantis::codec {
+namespace eryantis::json {
 namespace {
 
 template <class Writer>
@@ -66,4 +66,4 @@ TEST(StringSinkTest, AppendsAfterWhatTheStringHeldAndBetweenWrites) {
 }
 
 }  // namespace
-}  // namespace eryantis::codec
+}  // namespace eryantis::json

@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
 #include <atomic>
 #include <cerrno>

@@ -3,7 +3,7 @@
 // the real server, every read bounded by a timeout (poll), every received line
 // parsed with rapidjson and kept in an inbox, so pushes (seats, event, state,
 // ping) can be left for later while waiting for the reply to one request.
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
 #include <chrono>
 #include <cstdint>

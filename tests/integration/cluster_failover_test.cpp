@@ -30,7 +30,7 @@
 #include <thread>
 
 #include "db_check.hpp"
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "support/child_process.hpp"
 #include "support/cluster_nodes.hpp"
 #include "support/polling.hpp"

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "eryantis/codec/json_value.hpp"
+#include "eryantis/json/value.hpp"
 #include "fixture.hpp"
 
 namespace eryantis::integration {
@@ -54,7 +55,7 @@ class ComputerSeatTest : public ServerFixture {
       const rapidjson::Value& pick =
           (*legal)[static_cast<rapidjson::SizeType>(rng() % legal->Size())];
       c.send_line(R"({"type":"play","id":")" + c.fresh_id() + R"(","expected_seq":)" +
-                  std::to_string(m->i64("seq")) + R"(,"command":)" + codec::json_text(pick) + "}");
+                  std::to_string(m->i64("seq")) + R"(,"command":)" + json::text(pick) + "}");
     }
     ADD_FAILURE() << "no game_over in time";
     return false;

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <poll.h>
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/codec/codec.hpp"

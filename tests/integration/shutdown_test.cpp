@@ -3,11 +3,13 @@
 // the exit code is 0, and the games can be finished after a restart.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <iostream>
 #include <random>
 #include <thread>
 
 #include "fixture.hpp"
+#include "support/websocket_client.hpp"
 
 namespace eryantis::integration {
 namespace {
@@ -109,6 +111,52 @@ TEST_F(ShutdownTest, SigtermRightAfterStartExitsCleanly) {
                         << "\n"
                         << server_->log_tail(5);
   }
+}
+
+// SIGTERM with connections that never logged in and never close on their own: a
+// TCP connection that sent nothing, one that only said hello, a WebSocket that
+// only upgraded. Each is told (`shutdown`) and closed as soon as it has received
+// everything, so the server exits at once instead of after close_timeout_ms
+// (5 s) per lingering socket. The 2 s bound is not a performance assertion: it
+// tells "closed once delivered" (tens of ms) from "waited for the 5 s timeout",
+// with room for a loaded CI machine.
+TEST_F(ShutdownTest, SigtermWithIdleConnectionsThatNeverLoggedInStopsPromptly) {
+  const std::string config = write_config(dir_, "eryantis.toml", db_, TestConfig{});
+  std::ofstream(config, std::ios::app) << "\n[web]\nenabled = true\nport = 0\n";
+  start_with(config);
+  ASSERT_FALSE(HasFatalFailure());
+  static constexpr std::string_view kWeb = "web listening on http://127.0.0.1:";
+  const std::string log = server_->log();
+  ASSERT_NE(log.find(kWeb), std::string::npos) << log;
+  const int web_port = std::atoi(log.c_str() + log.find(kWeb) + kWeb.size());
+
+  auto silent = Client::connect(port(), "silent");
+  auto greeted = Client::connect(port(), "greeted");
+  ASSERT_TRUE(silent && greeted);
+  // Accepted in order: once the later connection is answered, the silent one is open.
+  ASSERT_TRUE(greeted->hello());
+  auto websocket = test::WsClient::connect(web_port);
+  ASSERT_TRUE(websocket);
+  ASSERT_EQ(websocket->upgrade()->status, 101);
+
+  const auto signalled = Clock::now();
+  server_->signal_term();
+  auto code = server_->wait_exit(std::chrono::seconds(20));
+  const auto took = Clock::now() - signalled;
+  ASSERT_TRUE(code) << "the server did not exit";
+  EXPECT_EQ(*code, 0) << server_->log_tail();
+  std::cout << "[ stopped  ] in " << std::chrono::duration_cast<Millis>(took).count() << " ms\n";
+  EXPECT_LT(took, std::chrono::seconds(2)) << server_->log_tail();
+
+  for (Client* c : {silent.get(), greeted.get()}) {
+    SCOPED_TRACE(c->name());
+    EXPECT_TRUE(c->wait_type("shutdown", Millis(1000))) << "not told";
+    EXPECT_TRUE(c->wait_closed(Millis(1000)));
+  }
+  auto told = websocket->read_text();
+  ASSERT_TRUE(told);
+  EXPECT_NE(told->find(R"("type":"shutdown")"), std::string::npos) << *told;
+  EXPECT_EQ(websocket->read_close(), 1000);
 }
 
 }  // namespace

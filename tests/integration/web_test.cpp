@@ -137,6 +137,78 @@ TEST_F(WebTest, HostileFramesCloseOnlyTheirConnection) {
   EXPECT_TRUE(wait_for(*bystander, R"("id":"still")"));
 }
 
+// A text frame is one line; the frame is not split at newlines: a frame of only
+// "\n", or two lines in one frame, is one line that is not a JSON object
+// (BAD_JSON, one error), while a message followed by "\n" is that message (JSON
+// allows whitespace after it). Only an empty frame is the keep-alive.
+TEST_F(WebTest, AFrameIsOneLineNewlinesInsideItAreNotSeparators) {
+  start_web();
+  auto c = player();
+  ASSERT_TRUE(c);
+  auto code_of = [](const std::optional<std::string>& message) -> std::string {
+    if (!message) return "(nothing)";
+    const std::size_t at = message->find(R"("code":")");
+    if (at == std::string::npos) return *message;
+    return message->substr(at + 8, message->find('"', at + 8) - at - 8);
+  };
+  c->send_text("\n");
+  EXPECT_EQ(code_of(c->read_text()), "BAD_JSON");
+  c->send_text("\r\n");
+  EXPECT_EQ(code_of(c->read_text()), "BAD_JSON");
+  c->send_text(R"({"type":"ping","id":1})"
+               "\n"
+               R"({"type":"ping","id":2})");
+  EXPECT_EQ(code_of(c->read_text()), "BAD_JSON");
+  c->send_text("");  // the keep-alive: no reply
+  c->send_text(R"({"type":"ping","id":3})"
+               "\n");
+  auto pong = c->read_text();
+  ASSERT_TRUE(pong);
+  EXPECT_NE(pong->find(R"("type":"pong","id":3)"), std::string::npos) << *pong;
+  // Exactly one reply per frame: the next one answers the next request.
+  c->send_text(R"({"type":"ping","id":4})");
+  pong = c->read_text();
+  ASSERT_TRUE(pong);
+  EXPECT_NE(pong->find(R"("id":4)"), std::string::npos) << *pong;
+}
+
+// DNS rebinding against the real server: its web listener answers localhost, IP
+// addresses and [web] allowed_hosts; a rebound name gets 421, WebSocket included.
+TEST_F(WebTest, TheWebListenerAnswersOnlyItsOwnHostNames) {
+  const std::string path = write_config(dir_, "eryantis.toml", db_, TestConfig{});
+  std::ofstream(path, std::ios::app)
+      << "\n[web]\nenabled = true\nport = 0\nallowed_hosts = [\"game.example.test\"]\n";
+  start_with(path);
+  static constexpr std::string_view kListening = "web listening on http://127.0.0.1:";
+  const std::string log = server_->log();
+  ASSERT_NE(log.find(kListening), std::string::npos) << log;
+  web_port_ = std::atoi(log.c_str() + log.find(kListening) + kListening.size());
+  const std::string port = std::to_string(web_port_);
+  auto status = [&](std::string_view target, const std::string& host,
+                    const std::string& extra = {}) {
+    auto c = WsClient::connect(web_port_);
+    if (!c) return 0;
+    c->send_all("GET " + std::string(target) + " HTTP/1.1\r\nHost: " + host + "\r\n" + extra +
+                "\r\n");
+    auto reply = c->read_reply();
+    return reply ? reply->status : 0;
+  };
+  const std::string upgrade =
+      "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
+  const std::string evil = "evil.example:" + port;
+  EXPECT_EQ(status("/healthz", evil, "Origin: http://" + evil + "\r\n"), 421);
+  EXPECT_EQ(status("/metrics", evil), 421);
+  EXPECT_EQ(status("/ws", evil, upgrade + "Origin: http://" + evil + "\r\n"), 421);
+  EXPECT_NE(server_->log().find(R"(for host "evil.example:)"), std::string::npos);
+  for (const std::string& own : std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port,
+                                                         "game.example.test:" + port}) {
+    SCOPED_TRACE(own);
+    EXPECT_EQ(status("/healthz", own), 200);
+    EXPECT_EQ(status("/ws", own, upgrade + "Origin: http://" + own + "\r\n"), 101);
+  }
+}
+
 TEST_F(WebTest, HeartbeatsAreTheProtocolsAndSilenceCloses) {
   TestConfig config;
   config.heartbeat_interval_ms = 200;

@@ -55,6 +55,7 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->web.listen, d.web.listen);
   EXPECT_EQ(c->web.port, d.web.port);
   EXPECT_EQ(c->web.allowed_origins, d.web.allowed_origins);
+  EXPECT_EQ(c->web.allowed_hosts, d.web.allowed_hosts);
   EXPECT_EQ(c->web.static_dir, d.web.static_dir);
   EXPECT_EQ(c->web.max_connections, d.web.max_connections);
   EXPECT_EQ(c->web.max_request_bytes, d.web.max_request_bytes);
@@ -62,6 +63,8 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->log.rotation, d.log.rotation);
   EXPECT_EQ(c->admin.enabled, d.admin.enabled);
   EXPECT_EQ(c->admin.socket, d.admin.socket);
+  EXPECT_EQ(c->admin.max_connections, d.admin.max_connections);
+  EXPECT_EQ(c->admin.idle_timeout_ms, d.admin.idle_timeout_ms);
   EXPECT_EQ(c->metrics.enabled, d.metrics.enabled);
   EXPECT_EQ(c->backup.directory, d.backup.directory);
   EXPECT_EQ(c->backup.interval_s, d.backup.interval_s);
@@ -178,6 +181,40 @@ request_timeout_ms = 2500
                 .find("web.port: must differ from network.port"),
             std::string::npos);
   EXPECT_NE(error_of("[web]\nrequest_timeout_ms = 5\n").find("web.request_timeout_ms"),
+            std::string::npos);
+}
+
+// The DNS-rebinding names of the web listener and the admin socket's bounds.
+TEST(Config, AllowedHostsAndAdminBoundsAreReadAndChecked) {
+  auto c = parse_config(R"(
+[web]
+allowed_hosts = ["game.example.test", "*"]
+[admin]
+max_connections = 4
+idle_timeout_ms = 2500
+)");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->web.allowed_hosts, (std::vector<std::string>{"game.example.test", "*"}));
+  EXPECT_EQ(c->admin.max_connections, 4);
+  EXPECT_EQ(c->admin.idle_timeout_ms, 2500);
+  for (const char* bad : {"game.example.test:8080", "http://game.example.test", "a b", "[::1]"})
+    EXPECT_NE(error_of(std::string("[web]\nallowed_hosts = [\"") + bad + "\"]\n")
+                  .find("web.allowed_hosts: \"" + std::string(bad) + "\" is not a host name"),
+              std::string::npos)
+        << bad;
+  // A cluster node's public_web host is one of the web listener's names.
+  Config node;
+  node.web.allowed_hosts = {"game.example.test"};
+  node.cluster.public_web = "ws://Node2.Example.Test:8001/ws";
+  EXPECT_EQ(web_host_names(node),
+            (std::vector<std::string>{"game.example.test", "node2.example.test"}));
+  node.cluster.public_web = "wss://[::1]:8443";
+  EXPECT_EQ(web_host_names(node), (std::vector<std::string>{"game.example.test", "::1"}));
+  node.cluster.public_web.clear();
+  EXPECT_EQ(web_host_names(node), std::vector<std::string>{"game.example.test"});
+  EXPECT_NE(error_of("[admin]\nmax_connections = 0\n").find("admin.max_connections"),
+            std::string::npos);
+  EXPECT_NE(error_of("[admin]\nidle_timeout_ms = 5\n").find("admin.idle_timeout_ms"),
             std::string::npos);
 }
 

@@ -12,7 +12,9 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -23,6 +25,7 @@
 #include "eryantis/net/transport_router.hpp"
 #include "support/temp_dir.hpp"
 #include "support/websocket_client.hpp"
+#include "test_client.hpp"
 
 namespace eryantis::net {
 namespace {
@@ -216,6 +219,89 @@ TEST(HttpServer, NothingOutsideTheFolderIsServed) {
   }));
 }
 
+// Hidden files beside the client (a checkout's .git, a deploy's .env) are never
+// served, however the path spells the dot, and neither through a symlink.
+TEST(HttpServer, HiddenFilesAreNeverServed) {
+  Harness h;
+  const std::filesystem::path root = h.dir.path() / "www";
+  write_file(root / ".git" / "config", "[remote] secret");
+  write_file(root / ".env", "SECRET=1");
+  write_file(root / "sub" / ".hidden.js", "secret");
+  write_file(root / ".well-known" / "index.html", "secret");
+  std::filesystem::create_symlink(root / ".env", root / "env.txt");
+  ASSERT_TRUE(h.run([](int port) {
+    WsClient c = connected(port);
+    for (const char* target : {"/.git/config", "/%2egit/config", "/%2Egit/config", "/.git/",
+                               "/.git", "/.env", "/%2eenv", "/sub/.hidden.js", "/sub/%2ehidden.js",
+                               "/.well-known/", "/env.txt", "/.git/../index.html"}) {
+      auto reply = c.get(target);
+      ASSERT_TRUE(reply) << target;
+      EXPECT_EQ(reply->status, 404) << target;
+      EXPECT_EQ(reply->body.find("secret"), std::string::npos) << target;
+      EXPECT_EQ(reply->body.find("SECRET"), std::string::npos) << target;
+    }
+    EXPECT_EQ(c.get("/app.js")->status, 200);  // names with a dot inside are files like others
+    EXPECT_EQ(c.get("/sub/")->status, 200);
+  }));
+}
+
+// DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends
+// its own name as Host, with a matching Origin. Only the listener's own names are
+// answered (localhost, IP literals, allowed_hosts), for files, routes and the
+// WebSocket upgrade alike; the port is not compared.
+TEST(HttpServer, OnlyTheListenersOwnHostNamesAreAnswered) {
+  Harness h([](HttpServerOptions& o) {
+    o.allowed_hosts = {"Game.Example.Test"};
+    o.allowed_origins = {"http://evil.example:8080"};  // even a listed origin does not help
+  });
+  h.server->add_route("/healthz",
+                      [](const HttpRequest&) { return HttpResponse::text(200, "ok\n"); });
+  ASSERT_TRUE(h.run([](int port) {
+    const std::string p = std::to_string(port);
+    auto get = [&](const std::string& target, const std::string& host,
+                   const std::string& extra = {}) {
+      WsClient c = connected(port);
+      c.send_all("GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n" + extra + "\r\n");
+      auto reply = c.read_reply();
+      if (reply && reply->status == 421) {
+        EXPECT_NE(reply->body.find("allowed_hosts"), std::string::npos) << reply->body;
+        EXPECT_TRUE(c.wait_closed()) << host;
+      }
+      return reply ? reply->status : 0;
+    };
+    const std::string upgrade =
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
+    for (const std::string& evil : std::vector<std::string>{
+             "evil.example:" + p, "evil.example", "EVIL.example:" + p,
+             "localhost.evil.example:" + p, "127.0.0.1.evil.example", "a:b:c", ":" + p,
+             "localhost:http", "[::1", "[evil]:" + p, "game.example.test.evil:" + p, "",
+             "evil.example:" + p + "@127.0.0.1"}) {
+      SCOPED_TRACE("Host: " + evil);
+      const std::string origin = "Origin: http://" + evil + "\r\n";
+      EXPECT_EQ(get("/", evil, origin), 421);
+      EXPECT_EQ(get("/healthz", evil), 421);
+      EXPECT_EQ(get("/ws", evil, upgrade + origin), 421);
+    }
+    for (const std::string& own :
+         std::vector<std::string>{"127.0.0.1:" + p, "127.0.0.1", "localhost:" + p, "LocalHost",
+                                  "localhost.", "[::1]:" + p, "[::1]", "10.1.2.3:" + p,
+                                  "game.example.test:" + p, "GAME.EXAMPLE.TEST."}) {
+      SCOPED_TRACE("Host: " + own);
+      EXPECT_EQ(get("/", own), 200);
+      EXPECT_EQ(get("/healthz", own), 200);
+      EXPECT_EQ(get("/ws", own, upgrade + "Origin: http://" + own + "\r\n"), 101);
+    }
+    // A program sending no Host at all (HTTP/1.0) is not a browser page.
+    WsClient old = connected(port);
+    old.send_all("GET / HTTP/1.0\r\n\r\n");
+    auto reply = old.read_reply();
+    ASSERT_TRUE(reply);
+    EXPECT_EQ(reply->status, 200);
+  }));
+  h.expect_each_closed_once();
+}
+
 TEST(HttpServer, OtherMethodsGet405) {
   Harness h;
   ASSERT_TRUE(h.run([](int port) {
@@ -329,8 +415,25 @@ TEST(HttpServer, SlowRequestsTimeOut) {
     EXPECT_TRUE(slow.wait_closed());
     EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
 
-    WsClient idle = connected(port);  // never sends anything
-    EXPECT_TRUE(idle.wait_closed(3s));
+    // A connection that sends nothing (or nothing more after a response) is closed
+    // after the same time, without a response: there is no request to answer.
+    for (const bool after_a_response : {false, true}) {
+      auto idle = testing::TestClient::connect(port);
+      ASSERT_TRUE(idle);
+      if (after_a_response) {  // a HEAD: the response ends with its headers
+        ASSERT_TRUE(idle->send_all("HEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+        std::string response;
+        while (auto line = idle->read_line(3s)) {
+          if (*line == "\r") break;  // the blank line after the headers
+          response += *line;
+        }
+        EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
+      }
+      const auto quiet = std::chrono::steady_clock::now();
+      EXPECT_FALSE(idle->read_line(3s)) << "a response to no request";
+      EXPECT_TRUE(idle->saw_eof()) << "not closed within 3 s";
+      EXPECT_GE(std::chrono::steady_clock::now() - quiet, 200ms);
+    }
   }));
 }
 
@@ -338,8 +441,9 @@ TEST(HttpServer, PipelinedRequestsAreAnsweredInOrder) {
   Harness h;
   ASSERT_TRUE(h.run([](int port) {
     WsClient c = connected(port);
-    ASSERT_TRUE(c.send_all(
-        "GET /app.js HTTP/1.1\r\nHost: x\r\n\r\nGET /style.css HTTP/1.1\r\nHost: x\r\n\r\n"));
+    ASSERT_TRUE(
+        c.send_all("GET /app.js HTTP/1.1\r\nHost: localhost\r\n\r\nGET /style.css "
+                   "HTTP/1.1\r\nHost: localhost\r\n\r\n"));
     EXPECT_EQ(c.read_reply()->body, "console.log(1)");
     EXPECT_EQ(c.read_reply()->body, "body{}");
   }));
@@ -411,11 +515,31 @@ TEST(WebSocket, HostileFramesGetAClearCloseCodeAndNobodyElseIsAffected) {
        1002},
       {"reserved opcode", [](WsClient& c) { c.send_frame(3, "x"); }, 1002},
       {"invalid UTF-8", [](WsClient& c) { c.send_text("{\"type\":\"\xff\"}"); }, 1007},
-      // Errors of the frame layer itself: wslay closes without a status code (1005 for
-      // the client), and the connection ends all the same.
-      {"fragmented ping", [](WsClient& c) { c.send_frame(WsClient::kPing, "x", false); }, 0},
+      // Errors of the frame layer itself (wslay alone would close without a status
+      // code, 1005 for the client): 1002 as RFC 6455 asks.
+      {"fragmented ping", [](WsClient& c) { c.send_frame(WsClient::kPing, "x", false); }, 1002},
       {"control frame over 125 bytes",
-       [](WsClient& c) { c.send_frame(WsClient::kPing, std::string(200, 'p')); }, 0},
+       [](WsClient& c) { c.send_frame(WsClient::kPing, std::string(200, 'p')); }, 1002},
+      {"64-bit length with its top bit set",
+       [](WsClient& c) {
+         c.send_all(std::string("\x81\xff\x80\x00\x00\x00\x00\x00\x00\x05\x01\x02\x03\x04", 14));
+       },
+       1002},
+      {"64-bit length with its top bit set, byte by byte",
+       [](WsClient& c) {
+         for (char b : std::string("\x81\xff\xff\xff\xff\xff\xff\xff\xff\xff", 10))
+           c.send_all(std::string(1, b));
+       },
+       1002},
+      {"close frame with a 1-byte payload",
+       [](WsClient& c) { c.send_frame(WsClient::kClose, std::string("\x03", 1)); }, 1002},
+      {"16-bit length below 126",
+       [](WsClient& c) { c.send_all(std::string("\x81\xfe\x00\x05\x01\x02\x03\x04", 8)); }, 1002},
+      {"64-bit length below 65536",
+       [](WsClient& c) {
+         c.send_all(std::string("\x81\xff\x00\x00\x00\x00\x00\x00\x01\x00\x01\x02\x03\x04", 14));
+       },
+       1002},
       {"reserved bits", [](WsClient& c) { c.send_all(std::string("\xc1\x80\x00\x00\x00\x00", 6)); },
        1002},
   };
@@ -454,7 +578,7 @@ TEST(WebSocket, HandshakesThatAreWrongAreRefused) {
     EXPECT_EQ(status(upgrade + "Sec-WebSocket-Version: 13\r\n\r\n"), 400);
     EXPECT_EQ(status(upgrade + "Sec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n"),
               400);
-    EXPECT_EQ(status("GET /ws HTTP/1.1\r\nHost: x\r\n\r\n"), 400);  // a plain GET
+    EXPECT_EQ(status("GET /ws HTTP/1.1\r\nHost: localhost\r\n\r\n"), 400);  // a plain GET
     const std::string v13 = key + "Sec-WebSocket-Version: 13\r\n";
     EXPECT_EQ(status(upgrade + v13 + "Origin: http://evil.example.test\r\n\r\n"), 403);
     EXPECT_EQ(status(upgrade + v13 + "Origin: http://127.0.0.1:8080\r\n\r\n"), 101);  // own page
@@ -566,6 +690,34 @@ TEST(WebSocket, LoopStopClosesEverythingWith1001AndLeavesNoHandles) {
     EXPECT_TRUE(ready);
   }
   EXPECT_TRUE(got_close);
+  h.expect_each_closed_once();
+}
+
+// As TcpServer.StoppingClosesAnIdlePeerOnceItHasEverything, for a WebSocket peer
+// that never answers the server's close frame and an idle kept-alive HTTP
+// connection: the stop does not wait for close_timeout_ms (5 s here). The 2 s bound
+// tells the two apart on a loaded machine; it is not a speed requirement.
+TEST(WebSocket, StoppingClosesIdlePeersOnceTheyHaveEverything) {
+  Harness h([](HttpServerOptions& o) { o.close_timeout_ms = 5000; });
+  std::optional<WsClient> websocket;  // kept open and unread until the loop is done
+  std::optional<WsClient> http;
+  std::chrono::steady_clock::time_point stop;
+  ASSERT_TRUE(h.run([&](int port) {
+    websocket = WsClient::connect(port);
+    ASSERT_TRUE(websocket);
+    ASSERT_EQ(websocket->upgrade()->status, 101);
+    http = WsClient::connect(port);
+    ASSERT_TRUE(http);
+    ASSERT_EQ(http->get("/")->status, 200);
+    stop = std::chrono::steady_clock::now();
+  }));
+  const auto took = std::chrono::steady_clock::now() - stop;
+  std::cout << "[ stopped  ] in "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms\n";
+  EXPECT_LT(took, 2s) << "the stop waited for close_timeout_ms";
+  EXPECT_EQ(websocket->read_close(), 1001);
+  EXPECT_TRUE(websocket->wait_closed(1s));
+  EXPECT_TRUE(http->wait_closed(1s));
   h.expect_each_closed_once();
 }
 

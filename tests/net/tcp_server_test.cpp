@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/browser_request.hpp"
 #include "test_client.hpp"
 
 namespace eryantis::net {
@@ -735,6 +736,120 @@ TEST(TcpServer, UnfinishedLinesStayWithinTheBudgetTheLongestAreCut) {
   EXPECT_FALSE(big_cut[1]) << "a small holder was cut";
   EXPECT_EQ(harness.events.lines.size(), std::size_t(kSmall + kBig - cut));
   harness.expect_each_closed_once();
+}
+
+// A web page of any site can make a browser post text to the game's port: the
+// request line and headers come first, then a body of protocol lines. The
+// connection is closed at its first line, so nothing of it reaches the server;
+// only the first line is judged (a session's later garbage gets BAD_JSON as before).
+TEST(TcpServer, AConnectionThatStartsLikeHttpIsClosedBeforeAnyLineIsRead) {
+  Harness harness;
+  EXPECT_TRUE(harness.run([&](int port) {
+    auto bystander = TestClient::connect(port);
+    ASSERT_TRUE(bystander);
+    ASSERT_TRUE(bystander->send_all("before\n"));
+    EXPECT_EQ(bystander->read_line(), "before");
+
+    // The browser's bytes in one write, then the same split after the headers
+    // (the body in a later segment), then only a header line.
+    const std::string request =
+        test::browser_text_post("127.0.0.1:" + std::to_string(port), test::kAttackBody);
+    const std::size_t body_at = request.find("\r\n\r\n") + 4;
+    for (const std::vector<std::string>& writes :
+         {std::vector<std::string>{request},
+          std::vector<std::string>{request.substr(0, body_at), request.substr(body_at)},
+          std::vector<std::string>{"Host: 127.0.0.1:7777\r\n\r\n" + std::string(test::kAttackBody)},
+          std::vector<std::string>{"x /a HTTP/1.1\r\n", std::string(test::kAttackBody)}}) {
+      auto browser = TestClient::connect(port);
+      ASSERT_TRUE(browser);
+      for (const std::string& bytes : writes) browser->send_all(bytes);  // may meet the close
+      EXPECT_FALSE(browser->read_line(2s)) << "the server answered an HTTP request";
+      EXPECT_TRUE(browser->wait_closed());
+    }
+
+    // A protocol session may send such a line later: it is a line like any other.
+    auto later = TestClient::connect(port);
+    ASSERT_TRUE(later);
+    ASSERT_TRUE(later->send_all("{}\nHost: x\n"));
+    EXPECT_EQ(later->read_line(), "{}");
+    EXPECT_EQ(later->read_line(), "Host: x");
+
+    ASSERT_TRUE(bystander->send_all("after\n"));
+    EXPECT_EQ(bystander->read_line(), "after");
+  }));
+  EXPECT_EQ(harness.events.lines, (std::vector<std::string>{"before", "{}", "Host: x", "after"}));
+  EXPECT_EQ(harness.events.opened.size(), 6u);
+  harness.expect_each_closed_once();
+}
+
+// The server stops (loop.stop() runs close_all) while a peer is connected, idle and
+// keeps its socket open without ever closing it. Its socket is closed as soon as the
+// peer has acknowledged everything it was sent, not after close_timeout_ms (5 s
+// here): nothing can be lost by then. The bound of 2 s is not a speed requirement;
+// it only tells "closed once delivered" (milliseconds on loopback) from "waited for
+// the timeout" (5 s) with room for a loaded machine.
+TEST(TcpServer, StoppingClosesAnIdlePeerOnceItHasEverything) {
+  TcpServerOptions options = test_options();
+  options.close_timeout_ms = 5000;
+  Harness harness(options);
+  std::optional<TestClient> idle;  // kept open and unread until the loop is done
+  std::chrono::steady_clock::time_point stop;
+  EXPECT_TRUE(harness.run([&](int port) {
+    idle = TestClient::connect(port);
+    ASSERT_TRUE(idle);
+    ASSERT_TRUE(idle->send_all("hi\n"));
+    EXPECT_EQ(idle->read_line(), "hi");
+    stop = std::chrono::steady_clock::now();
+  }));
+  const auto took = std::chrono::steady_clock::now() - stop;
+  std::cout << "[ stopped  ] in "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms\n";
+  EXPECT_LT(took, 2s) << "the stop waited for close_timeout_ms";
+  ASSERT_TRUE(idle);
+  EXPECT_TRUE(idle->wait_closed(1s));
+  harness.expect_each_closed_once();
+}
+
+// max_outgoing_bytes counts what the server holds, not what the kernel already
+// took: a client that never reads can leave that much more unread in the two
+// sockets' buffers (the server's send buffer, the client's receive buffer). This
+// measures it on loopback with the system's default buffer sizes and checks that
+// everything the kernel took still arrives after the cut (docs/protocol.md §1).
+TEST(TcpServer, WhatTheKernelTookComesOnTopOfMaxOutgoingBytes) {
+  TcpServerOptions options = test_options();
+  options.max_outgoing_bytes = 1 << 20;
+  Harness harness(options);
+  ConnectionId reader = 0;
+  std::size_t accepted = 0;  // bytes of lines send() queued while the connection lived
+  std::atomic<bool> cut{false};
+  const std::string line(1023, 'x');  // 1 KiB with its '\n'
+  harness.events.on_line_hook = [&](ConnectionId id, std::string_view) { reader = id; };
+  // 64 KiB per loop turn: each turn's flush hands what it can to the kernel.
+  harness.loop.every(1, [&] {
+    if (reader == 0 || cut) return;
+    for (int i = 0; i < 64 && !cut; ++i) {
+      harness.server.send(reader, line);
+      if (harness.server.connection_count() == 0) {
+        cut = true;
+      } else {
+        accepted += line.size() + 1;
+      }
+    }
+  });
+  std::size_t unread = 0;
+  EXPECT_TRUE(harness.run([&](int port) {
+    auto client = TestClient::connect(port);  // default buffers; reads nothing until the cut
+    ASSERT_TRUE(client);
+    ASSERT_TRUE(client->send_all("go\n"));
+    ASSERT_TRUE(eventually([&] { return cut.load(); }, 10s)) << "never cut";
+    while (auto got = client->read_line(2s)) unread += got->size() + 1;
+    EXPECT_TRUE(client->saw_eof());
+  }));
+  std::cout << "[ kernel   ] " << accepted << " bytes accepted before the cut at "
+            << options.max_outgoing_bytes << " queued; the client then read " << unread
+            << " bytes the kernel held (" << unread / 1024 << " KiB)\n";
+  EXPECT_GT(unread, 0u) << "nothing was in the kernel's buffers";
+  EXPECT_LE(unread, accepted);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eryantis::net {
@@ -141,6 +142,35 @@ TEST(WebSocketSession, RefusesABadHeaderBeforeItIsWhole) {
   const Peer peer = run(std::string(12, '\xff'));
   EXPECT_FALSE(peer.is_open);
   EXPECT_NE(peer.close_code(), 0);
+}
+
+// The headers wslay's frame layer would answer with a close without a status code
+// (1005 for the client) get 1002 with a reason, the same bytes back however the
+// input is split, and the message before them is delivered.
+TEST(WebSocketSession, FrameLayerErrorsCloseWith1002HoweverTheInputIsSplit) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"64-bit length, top bit set",
+       std::string("\x81\xff\x80\x00\x00\x00\x00\x00\x00\x05\x01\x02\x03\x04", 14)},
+      {"64-bit length below 65536",
+       std::string("\x81\xff\x00\x00\x00\x00\x00\x00\x00\x7e\x01\x02\x03\x04", 14)},
+      {"16-bit length below 126", std::string("\x81\xfe\x00\x7d\x01\x02\x03\x04", 8)},
+      {"close with a 1-byte payload", client_frame(8, "\x03")},
+      {"fragmented ping", client_frame(9, "x", false)},
+      {"control frame over 125 bytes", client_frame(10, std::string(126, 'p'))},
+  };
+  for (const auto& [name, bad] : cases) {
+    SCOPED_TRACE(name);
+    const std::string bytes = client_frame(1, "hello") + bad + client_frame(1, "after");
+    const Peer whole = run(bytes);
+    EXPECT_EQ(whole.messages, std::vector<std::string>{"hello"});
+    EXPECT_EQ(whole.close_code(), 1002);
+    EXPECT_FALSE(whole.is_open);
+    for (std::size_t piece = 1; piece < bytes.size(); ++piece) {
+      const Peer split = run(bytes, piece);
+      EXPECT_EQ(split.messages, whole.messages) << "piece " << piece;
+      EXPECT_EQ(split.written, whole.written) << "piece " << piece;
+    }
+  }
 }
 
 TEST(WebSocketSession, HoldsOnlyWhatACutControlFrameNeeds) {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
 #include <array>
 #include <chrono>

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "eryantis/server/server.hpp"
 #include "eryantis/server/token.hpp"
 #include "fake_secret_source.hpp"

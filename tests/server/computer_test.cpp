@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "eryantis/codec/codec.hpp"
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "eryantis/server/computer_pool.hpp"
 #include "eryantis/server/server.hpp"
 #include "fake_secret_source.hpp"

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "eryantis/server/server.hpp"
 
 namespace eryantis::server {

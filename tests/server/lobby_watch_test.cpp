@@ -3,7 +3,7 @@
 // and a manual clock decides when the 250 ms coalescing window has passed.
 #include <gtest/gtest.h>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
 #include <deque>
 #include <map>

@@ -9,7 +9,7 @@
 #include <iostream>
 
 #include "eryantis/codec/codec.hpp"
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/random_game.hpp"
 #include "eryantis/server/config.hpp"

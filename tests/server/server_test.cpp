@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>

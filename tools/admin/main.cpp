@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 #include "eryantis/main/config_file.hpp"
 
 namespace {

@@ -4,21 +4,13 @@
 // command is read once, from the DOM, without going back to text. Needs rapidjson,
 // so it is kept apart from the plain API in codec.hpp.
 #include <expected>
-#include <string>
 
 #include "eryantis/codec/codec.hpp"
-#include "eryantis/codec/json.hpp"
+#include "eryantis/json/json.hpp"
 
 namespace eryantis::codec {
 
 // The same as command_from_json on the value's text, with the same messages.
 std::expected<rules::Command, DecodeError> command_from_json_value(const rapidjson::Value& value);
-
-// The compact JSON text of a value (no spaces, no newline).
-std::string json_text(const rapidjson::Value& value);
-
-// The member `key` of an object, or nullptr when it is absent or null (the
-// protocol treats both alike).
-const rapidjson::Value* present_member(const rapidjson::Value& object, const char* key);
 
 }  // namespace eryantis::codec

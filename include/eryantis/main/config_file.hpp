@@ -51,6 +51,9 @@ struct WebConfig {
   int port = 8080;  // 0 = any free port (logged)
   // Browser origins allowed to open /ws besides the server's own address.
   std::vector<std::string> allowed_origins;
+  // Host names requests may name besides localhost and IP addresses (DNS
+  // rebinding: net/allowed_hosts.hpp); "*" = any.
+  std::vector<std::string> allowed_hosts;
   std::string static_dir = "web/dist";
   int max_connections = 4096;
   int max_request_bytes = 16384;  // request line + headers, and a body
@@ -60,7 +63,9 @@ struct WebConfig {
 // --- operations: [admin], [metrics], [backup] ---------------------------------
 struct AdminConfig {
   bool enabled = true;
-  std::string socket;  // empty: the database's path + ".sock"
+  std::string socket;            // empty: the database's path + ".sock"
+  int max_connections = 16;      // at once; one more is told "busy" and closed
+  int idle_timeout_ms = 10'000;  // a connection's request line must arrive within this
 };
 
 struct MetricsConfig {
@@ -96,6 +101,11 @@ struct Config {
 
 // The admin socket's path for this configuration (admin.socket or the default).
 std::string admin_socket_path(const Config& config);
+
+// The host names the web listener answers to besides localhost and IP addresses
+// (net/allowed_hosts.hpp): [web] allowed_hosts, and the host of a cluster node's
+// [cluster] public_web, which redirected clients use.
+std::vector<std::string> web_host_names(const Config& config);
 
 struct ConfigError {
   std::string message;  // "config/eryantis.toml: heartbeat.timeout_ms: must be greater than

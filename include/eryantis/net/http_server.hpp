@@ -1,7 +1,8 @@
 #pragma once
 // HTTP/1.1 and WebSocket (RFC 6455) over libuv TCP, on the caller's loop.
 //
-// Requests are parsed by llhttp; a GET of the WebSocket path upgrades the
+// Requests are parsed by llhttp; a request whose Host is not one of the
+// listener's names gets 421 (AllowedHosts); a GET of the WebSocket path upgrades the
 // connection, and from then on wslay does the framing. A WebSocket connection is
 // a transport::Transport connection like a TCP one: one protocol message per text
 // frame, in and out; the server layer never learns the difference. Everything
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "eryantis/log/log_throttle.hpp"
+#include "eryantis/net/allowed_hosts.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/http_message.hpp"
 #include "eryantis/net/static_files.hpp"
@@ -35,6 +37,10 @@ struct HttpServerOptions {
   // server's own (the Origin equal to http://<Host header>). A request without an
   // Origin (a program, not a page) is accepted.
   std::vector<std::string> allowed_origins;
+  // Host names (besides localhost and any IP address) that requests may name in
+  // their Host header; any other gets 421 and the connection closes: the defence
+  // against DNS rebinding (allowed_hosts.hpp). "*" allows every name.
+  std::vector<std::string> allowed_hosts;
   // The folder of static files; empty = no static files (404).
   std::string static_root;
   // HTTP and WebSocket connections together; more get 503 and are closed.
@@ -91,7 +97,8 @@ class HttpServer final : public transport::Transport {
 
   void stop_accepting();
   // Closes every connection: WebSockets get close `code`, HTTP ones end after
-  // their response.
+  // their response. For the server's stop: each socket closes as soon as its peer
+  // acknowledged what it was sent (checked every 10 ms), or after close_timeout_ms.
   void close_all(std::uint16_t code = ws_close::going_away);
   // WebSocket connections announced to the events and not yet reported closed.
   std::size_t websocket_count() const { return websocket_count_; }
@@ -120,6 +127,7 @@ class HttpServer final : public transport::Transport {
   void begin_close(Connection& connection);
   void finish(Connection& connection, bool notify_now);
   void run_deferred();
+  int start_sweeper(std::uint64_t period_ms);  // (re)starts the deadline timer
   void sweep();
   Connection* find(transport::ConnectionId id);
   const HttpHandler* route_for(const std::string& decoded_path) const;
@@ -129,6 +137,7 @@ class HttpServer final : public transport::Transport {
   transport::ConnectionEvents* events_ = nullptr;  // not owned
   HttpServerOptions options_;
   StaticFiles static_files_;
+  AllowedHosts allowed_hosts_;
   std::vector<std::pair<std::string, HttpHandler>> routes_;
   EventLoop::StopHook stop_hook_;
   std::unique_ptr<ListenerSocket> listener_;
@@ -140,6 +149,7 @@ class HttpServer final : public transport::Transport {
   transport::ConnectionId next_id_ = 1;
   std::unordered_map<transport::ConnectionId, std::uint64_t> websockets_;  // id -> key
   std::size_t websocket_count_ = 0;
+  bool stopping_ = false;  // close_all() was called: deadlines are checked every 10 ms
   std::size_t queued_bytes_ = 0;
   std::vector<std::uint64_t> dirty_;
   std::vector<transport::ConnectionId> closed_ids_;

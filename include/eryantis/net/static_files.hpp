@@ -5,6 +5,9 @@
 // A request never reaches outside the folder: `..` and `.` segments, encoded
 // slashes, backslashes and NUL are refused before the file system is asked, and
 // the resolved path (symlinks followed) must still lie inside the folder.
+// Hidden files are never served: a segment starting with '.' (`/.git/config`,
+// `/.env`, also percent-encoded: `/%2egit/`), in the request or in the resolved
+// path under the folder, is a 404.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -29,7 +32,8 @@ class StaticFiles {
   StaticFiles(std::string root, std::size_t max_file_bytes);
 
   // The answer to a GET or HEAD (the caller handles other methods): 200 with
-  // the file, 304 when If-None-Match names its ETag, 404 otherwise. A path that
+  // the file, 304 when If-None-Match names its ETag, 404 otherwise (also for a
+  // hidden file). A path that
   // names a folder serves its index.html.
   HttpResponse serve(const HttpRequest& request) const;
 

@@ -5,11 +5,15 @@
 // A peer's EOF (half-close or close) ends its last line even without a '\n',
 // then the connection closes as if close() had been called: what was queued
 // until then is flushed, later sends are dropped.
+// A connection whose first line is HTTP (a request line or a header line: a
+// browser sent it, see foreign_protocol.hpp) is closed at once, unanswered, and
+// none of its lines reach the events; one warning is logged (repeats summed up).
 #include <cstddef>
 #include <cstdint>
 #include <expected>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -42,8 +46,8 @@ struct TcpServerOptions {
   std::size_t max_incoming_bytes_total = 64 * 1024 * 1024;
   // Sent (with '\n') to a connection refused by max_connections; empty = none.
   std::string busy_line;
-  // How long close() may take to flush and see the peer close, before the
-  // connection is closed anyway.
+  // How long close() may take to flush and see the peer close (its EOF, or its
+  // acknowledgement of everything sent), before the connection is closed anyway.
   std::uint64_t close_timeout_ms = 5000;
   // TCP keepalive: first probe after this many idle seconds.
   unsigned keepalive_delay_s = 60;
@@ -75,7 +79,9 @@ class TcpServer final : public transport::Transport {
 
   // Closes the listening socket; existing connections go on.
   void stop_accepting();
-  // close() on every connection (shutdown: each flushes, then closes).
+  // close() on every connection (shutdown: each flushes, then closes as soon as
+  // the peer has acknowledged what it was sent, checked every 10 ms; a peer that
+  // does not read holds it for at most close_timeout_ms).
   void close_all();
   // Connections that have an id and have not been reported closed.
   std::size_t connection_count() const { return open_count_; }
@@ -92,11 +98,14 @@ class TcpServer final : public transport::Transport {
  private:
   struct Prepare;
   struct Sweeper;
+  class Lines;  // the splitter's sink: lines to the events, the first one checked
   enum class Notify { now, later };
 
   void on_accept();
   void start_reading(Connection& connection);
   void on_read(Connection& connection, ssize_t nread);
+  // Closes a connection whose first line is HTTP (foreign_protocol.hpp), logged.
+  void refuse_http(Connection& connection, std::string_view first_line);
   void on_write_done(Connection& connection, int status);
   void on_shutdown_done(Connection& connection, int status);
   void begin_close(Connection& connection);
@@ -112,6 +121,7 @@ class TcpServer final : public transport::Transport {
   // Cuts the connections holding the longest unfinished lines until they fit.
   void enforce_incoming_budget();
   void run_deferred();
+  void start_sweeper();  // (re)starts the close timer at the period for now
   void sweep();
   Connection* find(transport::ConnectionId id);
 
@@ -130,6 +140,7 @@ class TcpServer final : public transport::Transport {
   transport::ConnectionId next_id_ = 1;
   std::size_t open_count_ = 0;
   std::size_t closing_count_ = 0;                    // connections in close() (flush / linger)
+  bool stopping_ = false;                            // close_all() was called
   std::size_t queued_bytes_ = 0;                     // sum of every connection's held()
   std::size_t incoming_bytes_ = 0;                   // sum of every connection's held_incoming
   std::vector<transport::ConnectionId> dirty_;       // have queued bytes to write

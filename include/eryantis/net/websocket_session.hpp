@@ -21,7 +21,9 @@ namespace ws_close {
 inline constexpr std::uint16_t normal = 1000;
 // The listener stops (no `shutdown` message was possible).
 inline constexpr std::uint16_t going_away = 1001;
-// A bad frame, an unmasked frame, a bad continuation.
+// A bad frame: unmasked, reserved bits or opcode, a bad continuation, a control
+// frame fragmented or over 125 bytes, a close frame with a 1-byte payload, a frame
+// length not in its shortest form or with its top bit set.
 inline constexpr std::uint16_t protocol_error = 1002;
 // A binary frame: the protocol is text.
 inline constexpr std::uint16_t unsupported_data = 1003;
@@ -59,8 +61,8 @@ class WebSocketSession {
   // Reads every frame in `bytes` (a frame cut short waits for the next feed; a
   // control frame's payload is handed to wslay only once it is whole, see
   // whole_control_payloads).
-  // A bad frame needs nothing from the caller: wslay queues the close (1002,
-  // 1007, 1009) and stops reading; send() then writes it.
+  // A bad frame needs nothing from the caller: the close (1002, 1007, 1009) is
+  // queued and reading stops; send() then writes it.
   void feed(std::string_view bytes);
   // Writes what is queued (messages, pongs, closes) to the sink; false on a
   // failure that ends the connection.
@@ -77,8 +79,13 @@ class WebSocketSession {
   struct Callbacks;
 
   // How much of `bytes` (what is held, then the new bytes) wslay may read now:
-  // all but the payload of a control frame cut short, which is held.
+  // all but the payload of a control frame cut short, which is held; up to a
+  // header that refused_header refuses (refused_ is then set).
   std::size_t whole_control_payloads(std::string_view bytes);
+  // Why a frame header (its first 2 bytes, or those and its extended length) breaks
+  // RFC 6455 in a way wslay's frame layer would answer without a status code;
+  // nullptr when it does not.
+  static const char* refused_header(std::string_view header);
 
   Sink& sink_;
   wslay_event_context* context_ = nullptr;  // owned
@@ -88,6 +95,7 @@ class WebSocketSession {
   std::uint64_t payload_left_ = 0;          // of the data frame being read
   std::uint64_t control_left_ = 0;          // of the control frame being read
   bool close_queued_ = false;               // by us: the messages after it are dropped
+  const char* refused_ = nullptr;           // a bad frame header: why (close 1002)
 };
 
 }  // namespace eryantis::net

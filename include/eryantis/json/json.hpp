@@ -1,32 +1,16 @@
 #pragma once
-// The project's one configuration of rapidjson. Every file that reads or writes
-// JSON includes this header, never <rapidjson/...> or <cereal/archives/json.hpp>
-// directly (the ctest `json_includes_use_the_wrapper` fails the build otherwise):
-// rapidjson's inline functions are configured by macros, and two configurations
-// in one binary are the same functions compiled two ways.
-//
-// The configuration, complete before the first rapidjson header (so the order of
-// the includes below, which clang-format may sort, does not matter):
-// - RAPIDJSON_ASSERT throws JsonAssertion (a std::runtime_error) instead of
-//   calling assert(), which Release builds compile out: misuse on hostile input
-//   becomes an exception the decoders turn into an error value.
-// - Parse and write flags default to none (strict JSON: no NaN or Infinity, the
-//   exact text the protocol has always accepted); callers pass their own flags.
-#if defined(RAPIDJSON_RAPIDJSON_H_) || defined(CEREAL_ARCHIVES_JSON_HPP_)
-#error "rapidjson was included before eryantis/codec/json.hpp: include only the wrapper"
-#endif
+// rapidjson in the project's one configuration (eryantis/json/config.hpp), and the
+// two pieces every JSON writer and reader of ours shares: a string sink that
+// writes through a cursor, and a document that parses a message without the heap.
+#include "eryantis/json/config.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
-namespace eryantis::codec {
-struct JsonAssertion : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace eryantis::json {
 
 // A rapidjson output stream appending to a std::string through a cursor.
 // rapidjson's Writer reserves room before each number, string or literal
@@ -69,16 +53,7 @@ class StringSink {
   std::string& out_;
   std::size_t used_;
 };
-}  // namespace eryantis::codec
-
-// cereal's JSON archive keeps these (it defines each only when it is not defined yet).
-#define RAPIDJSON_ASSERT_THROWS
-#define RAPIDJSON_ASSERT(x)                                                              \
-  if (!(x)) {                                                                            \
-    throw ::eryantis::codec::JsonAssertion("rapidjson internal assertion failure: " #x); \
-  }
-#define RAPIDJSON_PARSE_DEFAULT_FLAGS kParseNoFlags
-#define RAPIDJSON_WRITE_DEFAULT_FLAGS kWriteNoFlags
+}  // namespace eryantis::json
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -86,7 +61,7 @@ class StringSink {
 #include <rapidjson/writer.h>
 #include <cereal/archives/json.hpp>
 
-namespace eryantis::codec {
+namespace eryantis::json {
 
 // Found by argument-dependent lookup from rapidjson's Writer: they beat its
 // generic templates, which would call Put() per character.
@@ -124,4 +99,4 @@ class LineDocument {
   PooledDocument doc_{&value_pool_, 512, &stack_pool_};
 };
 
-}  // namespace eryantis::codec
+}  // namespace eryantis::json

@@ -1,0 +1,22 @@
+#include "games/games.hpp"
+
+#include "games/goofspiel/goofspiel.hpp"
+
+namespace eryantis::test {
+
+const game::Registry& games() {
+  static const game::Registry registry = [] {
+    game::Registry r;
+    r.add(goofspiel::make_game());
+    return r;
+  }();
+  return registry;
+}
+
+std::vector<std::string> game_names() {
+  std::vector<std::string> out;
+  for (const game::Game* g : games().games()) out.emplace_back(g->name());
+  return out;
+}
+
+}  // namespace eryantis::test
