@@ -142,7 +142,10 @@ http_get() {
 }
 # The server itself: strace's child when traced.
 main_pid=$server_pid
-if [ ${#tracer[@]} -gt 0 ]; then main_pid=$(pgrep -P "$server_pid" | head -1 || true); fi
+if [ ${#tracer[@]} -gt 0 ]; then
+  # (from /proc: pgrep's procps is not on every machine)
+  main_pid=$(grep -l "^PPid:[[:space:]]*$server_pid\$" /proc/[0-9]*/status 2>/dev/null | head -1 | cut -d/ -f3 || true)
+fi
 if [ -z "$tcp_port" ] || [ -z "$web_port" ] || [ -z "$main_pid" ]; then
   cat "$work/stderr.txt" "$work/log/server.log" 2>/dev/null | tail -20
   problem "the packaged server did not start"
