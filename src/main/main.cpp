@@ -87,6 +87,23 @@ struct StartFailure {
   int exit_code = 1;
 };
 
+// A web listener without its web client answers / with 404 and nothing else says
+// why (the Debian package's working directory has no web/dist): one line at start.
+void warn_without_web_client(const std::string& static_dir) {
+  std::error_code ec;
+  const std::filesystem::path dir(static_dir);
+  if (!static_dir.empty() && std::filesystem::is_regular_file(dir / "index.html", ec)) return;
+  const std::string resolved =
+      dir.is_absolute() || static_dir.empty()
+          ? std::string()
+          : " (" + std::filesystem::absolute(dir, ec).lexically_normal().string() + ")";
+  spdlog::warn(
+      "web.static_dir {}{} has no index.html: / answers 404. Build the web client (target "
+      "eryantis-web) or point web.static_dir at it (the Debian package's is "
+      "/usr/share/eryantis/web)",
+      static_dir.empty() ? "\"\"" : static_dir, resolved);
+}
+
 // Every unfinished match, as the store folds it; quarantined ones are reported and skipped.
 // `connection` keeps the restore's connection open for the caller to close once
 // the group committer opened its own: SQLite drops the WAL index when the last
@@ -505,6 +522,7 @@ int serve(int argc, char** argv) {
     }
     spdlog::info("web listening on http://{}:{}/ (WebSocket /ws, files from {})", config.web.listen,
                  *web_bound, config.web.static_dir);
+    warn_without_web_client(config.web.static_dir);
   }
   auto bound = tcp.listen(config.server.listen, config.server.port);
   if (!bound) {

@@ -345,29 +345,29 @@ struct CharacterHelp {
 // docs/rules.md section 4, in words for the player about to use it.
 constexpr CharacterHelp kCharacterHelp[] = {
     {"monk", "Monk (1 coin)",
-     "Holds 4 students. Move one of them to any island; a student from the bag replaces it.\n"
+     "Holds 4 students. Move one of them to any island; a student from the bag replaces it. "
      "Nothing is resolved there until Mother Nature stops on that island.",
      "the colour of a student on the card, and an island (0-11)", "char monk red 4"},
     {"farmer", "Farmer (2 coins)",
-     "For the rest of your turn a tie is enough to take a professor: you win it with at least\n"
+     "For the rest of your turn a tie is enough to take a professor: you win it with at least "
      "as many students of its colour as everyone else (and at least one).",
      "none", "char farmer"},
     {"herald", "Herald (3 coins)",
-     "Resolve an island as if Mother Nature had stopped there: influence, towers, merging.\n"
+     "Resolve an island as if Mother Nature had stopped there: influence, towers, merging. "
      "Mother Nature stays where she is and still makes her own move this turn.",
      "the island (0-11)", "char herald 5"},
     {"postman", "Magic Postman (1 coin)",
      "This turn Mother Nature may walk up to 2 steps further than your assistant allows.", "none",
      "char postman"},
     {"herbs", "Grandma Herbs (2 coins)",
-     "Put a No-Entry tile on an island: the next time Mother Nature stops there (or the\n"
+     "Put a No-Entry tile on an island: the next time Mother Nature stops there (or the "
      "Herald picks it) the tile goes back to the card and the island is not resolved.",
      "the island (0-11)", "char herbs 7"},
     {"centaur", "Centaur (3 coins)",
      "This turn towers count nothing for influence, on every island resolved (yours too).", "none",
      "char centaur"},
     {"jester", "Jester (1 coin)",
-     "Holds 6 students. Swap 1 to 3 of them with as many students of your entrance. Your dining\n"
+     "Holds 6 students. Swap 1 to 3 of them with as many students of your entrance. Your dining "
      "room is untouched, and the swap is not one of your student moves.",
      "the card's colours, `for`, then your entrance's colours (same count, no colour on both "
      "sides)",
@@ -379,7 +379,7 @@ constexpr CharacterHelp kCharacterHelp[] = {
      "Choose a colour: this turn students of that colour give no influence to anyone.",
      "the colour", "char mushroom pink"},
     {"minstrel", "Minstrel (1 coin)",
-     "Exchange 1 or 2 students of your entrance with as many of your dining room: the entrance\n"
+     "Exchange 1 or 2 students of your entrance with as many of your dining room: the entrance "
      "ones sit down (coins and professors as usual), the dining ones go to the entrance.",
      "your entrance's colours, `for`, then your dining room's colours (same count)",
      "char minstrel red for blue"},
@@ -387,7 +387,7 @@ constexpr CharacterHelp kCharacterHelp[] = {
      "Holds 4 students. Seat one of them in your dining room; a student from the bag replaces it.",
      "the colour of a student on the card", "char princess yellow"},
     {"thief", "Thief (3 coins)",
-     "Choose a colour: every player, you too, puts 3 students of it from the dining room back\n"
+     "Choose a colour: every player, you too, puts 3 students of it from the dining room back "
      "into the bag (all they have if fewer).",
      "the colour", "char thief green"},
 };
@@ -401,33 +401,27 @@ const CharacterHelp* character_help(std::string_view word) {
   return nullptr;
 }
 
+// Written as paragraphs, one line each: the client wraps them to the terminal's width
+// (wrap.hpp), continued lines under the paragraph's text column.
 constexpr const char* kTurnHelp = R"(A round, for each player in turn:
-  Planning   everyone plays an assistant (play <1-10>), lowest card first next: the card's
-             value orders the action phase and its steps (shown in your hand as "7:4") are
-             how far Mother Nature may walk. Nobody may copy a card already played this
-             round unless they hold nothing else.
+  Planning   everyone plays an assistant (play <1-10>), lowest card first next: the card's value orders the action phase and its steps (shown in your hand as "7:4") are how far Mother Nature may walk. Nobody may copy a card already played this round unless they hold nothing else.
   Action     in the order of the assistants, each player:
-             1. moves 3 students from the entrance (4 with 3 players): dining <colour>
-                or island <colour> <island>. A student in the dining room may win you
-                the professor of its colour (most students of that colour).
-             2. moves Mother Nature: mn <steps>, 1 up to the assistant's steps. On the
-                island she reaches, the most influence (students whose professor you hold,
-                plus your towers) builds a tower there; neighbours of one colour merge.
+             1. moves 3 students from the entrance (4 with 3 players): dining <colour> or island <colour> <island>. A student in the dining room may win you the professor of its colour (most students of that colour).
+             2. moves Mother Nature: mn <steps>, 1 up to the assistant's steps. On the island she reaches, the most influence (students whose professor you hold, plus your towers) builds a tower there; neighbours of one colour merge.
              3. takes a cloud: cloud <n>, its students go to the entrance.
-  Expert     once per turn in the action phase, a character: char <name> ...
-             (help <character> explains each one).
-The game ends when someone places their last tower, 3 island groups are left, or at the
-end of the round in which the bag or the assistants ran out: fewest towers left wins.
+  Expert     once per turn in the action phase, a character: char <name> ... (help <character> explains each one).
+The game ends when someone places their last tower, 3 island groups are left, or at the end of the round in which the bag or the assistants ran out: fewest towers left wins.
 )";
 
 }  // namespace
 
 std::string help_text() {
+  // Paragraphs, one line each, wrapped by the client (see kTurnHelp).
   return std::string(R"(Lobby
   list                         open and running matches
   create <2|3|4> [expert]      a new match (simple mode unless you say expert)
-    [--computer N] [--level L] with N seats played by the computer, at level L:
-                               random, greedy or strong (create 2 --computer 1)
+  create ... --computer N      with N seats played by the computer (create 2 --computer 1)
+  create ... --level L         the computer's level: random, greedy or strong
   join <match> [seat]          take a seat (4 players: seats 0+2 and 1+3 are teams)
   quick [2|3|4] [expert]       the first open match that fits, or a new one
   watch <match>                spectate
@@ -443,11 +437,15 @@ Your turn
   char <character> ...         expert: help <character> explains each one
   resign                       give up the match (your team loses)
 Other
-  board   moves (what you may type now)   auto (a random legal move)   wait (for your turn)
-  autoplay (random moves until the game ends)   help [topic]   quit
+  board                        the board again
+  moves                        what you may type now
+  auto                         a random legal move
+  wait                         wait for your turn
+  autoplay                     random moves until the game ends
+  help [topic]                 this help, or a character's or the turn's
+  quit                         leave the client (your seat stays yours)
 Colours: yellow blue green red pink, or y b g r p. Tab completes commands and their values.
-Characters: monk farmer herald postman herbs centaur jester knight mushroom minstrel
-princess thief (help monk, help jester, ...).
+Characters: monk farmer herald postman herbs centaur jester knight mushroom minstrel princess thief (help monk, help jester, ...).
 
 )") + kTurnHelp;
 }
@@ -455,8 +453,8 @@ princess thief (help monk, help jester, ...).
 std::expected<std::string, std::string> help_topic(std::string_view topic) {
   if (topic == "turn" || topic == "round" || topic == "rules") return std::string(kTurnHelp);
   if (const CharacterHelp* h = character_help(topic))
-    return std::string(h->title) + "\n" + h->what + "\n  parameters: " + h->params +
-           "\n  example:    " + h->example + "\n";
+    return std::string(h->title) + "\n" + h->what + "\n  parameters:  " + h->params +
+           "\n  example:     " + h->example + "\n";
   return std::unexpected(
       "no help on \"" + std::string(topic) +
       "\": help turn, or a character: monk, farmer, herald, postman, herbs, centaur, jester, "

@@ -10,8 +10,8 @@
 // at a terminal, a reader thread for piped input: terminal.hpp).
 //
 // Exit codes: 0 after quit, end of input, SIGINT or SIGTERM; 3 when the login is
-// refused (BAD_TOKEN, NICKNAME_TAKEN); 1 when the input cannot be read; CLI11's
-// codes for a bad command line.
+// refused for good (INVALID_NICKNAME, NICKNAME_TAKEN, BAD_TOKEN, ...); 1 when the
+// input cannot be read; CLI11's codes for a bad command line.
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
@@ -68,6 +68,12 @@ class Shell final : public cli::SessionHost, public client::LineConnection::Hand
                                           std::chrono::steady_clock::now().time_since_epoch())
                                           .count());
   }
+  std::size_t columns() override {
+    // Asked each time: the terminal may have been resized since.
+    winsize size{};
+    if (prompt_ == nullptr || ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+  }
   void quit() override {
     connection_.close();
     loop_.stop();  // closes the timers, the signal watchers, the wakeup and the prompt's poll
@@ -96,7 +102,11 @@ bool small_terminal() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"eryantis-cli: play Eriantys in a terminal."};
+  CLI::App app{
+      "eryantis-cli: play Eriantys in a terminal (type help once connected).\n"
+      "Exit codes: 0 after quit, the end of the input, SIGINT or SIGTERM; 3 when the server "
+      "refuses the login for good (a nickname it does not accept, one in use, a wrong resume "
+      "token); 1 when the input cannot be read."};
   cli::SessionOptions options;
   std::string token_file;  // empty = the default under the data directory
   bool no_color = false;
@@ -104,7 +114,7 @@ int main(int argc, char** argv) {
   app.add_option("--port", options.port, "server port")
       ->capture_default_str()
       ->check(CLI::Range(1, 65535));
-  app.add_option("--nickname", options.nickname, "your nickname (letters, digits, _ - .)")
+  app.add_option("--nickname", options.nickname, "your nickname: 1 to 24 letters, digits, _ - .")
       ->required();
   app.add_option("--tokens", token_file,
                  "resume-token file (default: under $XDG_DATA_HOME/eryantis)");
