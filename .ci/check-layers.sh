@@ -30,9 +30,15 @@ declare -A allowed=(
   [main]="util log rules ai codec json protocol render store store_types transport server net metrics"
   # The layers of the other games (include/eryantis/<game>/<layer>): pure rules know only util.
   [renaissance/rules]="util"
+  # Eriantys's own layers beside its rules: the words a person types.
+  [eriantys/words]="util rules"
+  # ... and its adapter to the engine's interface, over all of them.
+  [eriantys/game]="util json game rules codec render ai eriantys/words"
+  # The games of the build: each game's adapter, seen by the platform as game::Game.
+  [catalogue]="util json game eriantys/game"
 )
 # Folders that hold a game's layers rather than being a layer: eryantis/<game>/<layer>/...
-games="renaissance"
+games="renaissance eriantys"
 # The store's value types (records and errors) are a layer of their own to the server:
 # it may use them, never the SQLite-bound store itself.
 store_types_headers="eryantis/store/records.hpp eryantis/store/error.hpp"

@@ -156,7 +156,7 @@ std::expected<app::Restored, StartFailure> join_cluster(const store::StoreLocati
                cluster.public_address, cluster.lease_ms);
   app::Restored joined;
   auto counted = db->count_by_status();
-  if (!counted) return std::unexpected(counted.error().message);
+  if (!counted) return std::unexpected(StartFailure{counted.error().message});
   joined.matches_by_status = *counted;
   return joined;
 }

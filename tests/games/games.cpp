@@ -1,5 +1,6 @@
 #include "games/games.hpp"
 
+#include "eryantis/eriantys/game/game.hpp"
 #include "games/goofspiel/goofspiel.hpp"
 
 namespace eryantis::test {
@@ -7,6 +8,7 @@ namespace eryantis::test {
 const game::Registry& games() {
   static const game::Registry registry = [] {
     game::Registry r;
+    r.add(eriantys::make_game());
     r.add(goofspiel::make_game());
     return r;
   }();
