@@ -18,6 +18,10 @@ declare -A allowed=(
   [rules]="util"
   [ai]="util rules"
   [json]=""
+  # A player's home (docs/accounts.md), below the server: each knows only util.
+  [ratings]="util"
+  [clocks]="util"
+  [accounts]="util"
   [game]="util json"
   [codec]="util rules json"
   [protocol]="util rules codec json"
