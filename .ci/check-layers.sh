@@ -18,7 +18,7 @@ declare -A allowed=(
   [rules]="util"
   [ai]="util rules"
   [json]=""
-  # A player's home (docs/accounts.md), below the server: each knows only util.
+  # A player's home (docs/home.md), below the server: each knows only util.
   [ratings]="util"
   [clocks]="util"
   [accounts]="util"

@@ -14,6 +14,8 @@ std::string_view code_name(RatingErrorCode code) {
       return "BAD_RESULT";
     case RatingErrorCode::OutOfOrder:
       return "OUT_OF_ORDER";
+    case RatingErrorCode::Conflict:
+      return "CONFLICT";
   }
   return "BAD_RESULT";
 }
@@ -104,6 +106,12 @@ PlayerRating RatingBook::widened_to(const PlayerRating& p, std::int64_t now_ms) 
 }
 
 std::expected<std::vector<SeatChange>, RatingError> RatingBook::apply(const MatchResult& r) {
+  if (const auto it = done_.find(r.match); it != done_.end()) {
+    if (it->second.result == r) return it->second.changes;
+    return refuse(RatingErrorCode::Conflict,
+                  "match " + std::to_string(r.match) +
+                      " was already applied with another result: a finished match's result never changes");
+  }
   if (auto ok = check_result(r); !ok) return std::unexpected(std::move(ok.error()));
   const std::pair<std::int64_t, std::int64_t> key{r.finished_ms, r.match};
   if (last_ && !(*last_ < key))
@@ -177,6 +185,7 @@ std::expected<std::vector<SeatChange>, RatingError> RatingBook::apply(const Matc
       ++p.wins;
     }
   }
+  done_.emplace(r.match, Done{r, changes});
   return changes;
 }
 

@@ -144,12 +144,53 @@ TEST(RatingBook, MalformedResultsAreRefusedWithBadResultAndChangeNothing) {
   EXPECT_TRUE(book.pools().empty());
 }
 
+TEST(RatingBook, AMatchAppliedTwiceChangesNothingAndAnswersAsTheFirstTime) {
+  RatingBook book(no_idle());
+  const auto first = book.apply(match(5, 2000, {{"a", 1}, {"b", 2}}));
+  ASSERT_TRUE(first);
+  ASSERT_TRUE(book.apply(match(6, 3000, {{"a", 2}, {"c", 1}})));
+  const auto before = book.leaderboard("eriantys", 2, 3000, 10, true);
+  EXPECT_TRUE(book.has_applied(5));
+  EXPECT_FALSE(book.has_applied(7));
+  // The same match again (a retry after a crash, a second notification): the same answer,
+  // no change, not counted; also when it is no longer the last one.
+  for (int round = 0; round < 3; ++round) {
+    const auto again = book.apply(match(5, 2000, {{"a", 1}, {"b", 2}}));
+    ASSERT_TRUE(again) << again.error().message;
+    ASSERT_EQ(again->size(), first->size());
+    for (std::size_t i = 0; i < first->size(); ++i) {
+      EXPECT_EQ((*again)[i].after, (*first)[i].after);
+      EXPECT_EQ((*again)[i].before, (*first)[i].before);
+    }
+  }
+  EXPECT_EQ(book.applied(), 2);
+  const auto after = book.leaderboard("eriantys", 2, 3000, 10, true);
+  ASSERT_EQ(after.size(), before.size());
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].player, before[i].player);
+    EXPECT_EQ(after[i].rating.rating, before[i].rating.rating);
+    EXPECT_EQ(after[i].rating.matches, before[i].rating.matches);
+  }
+  // The same id with another result is not a retry: refused, nothing changes.
+  const auto other = book.apply(match(5, 2000, {{"a", 2}, {"b", 1}}));
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error().code, RatingErrorCode::Conflict);
+  EXPECT_EQ(code_name(other.error().code), "CONFLICT");
+  EXPECT_EQ(book.applied(), 2);
+  // The fold skips nothing for a repeated match and gets the same numbers.
+  const Folded twice = fold_ratings({match(5, 2000, {{"a", 1}, {"b", 2}}), match(5, 2000, {{"a", 1}, {"b", 2}}),
+                                     match(6, 3000, {{"a", 2}, {"c", 1}})},
+                                    no_idle());
+  EXPECT_TRUE(twice.skipped.empty());
+  EXPECT_EQ(twice.book.applied(), 2);
+  EXPECT_EQ(twice.book.find("eriantys", 2, "a")->rating, book.find("eriantys", 2, "a")->rating);
+}
+
 TEST(RatingBook, ResultsMustComeInFinishingOrderSoNoMatchCountsTwice) {
   RatingBook book(no_idle());
   ASSERT_TRUE(book.apply(match(5, 2000, {{"a", 1}, {"b", 2}})));
   const Rating after_first = book.find("eriantys", 2, "a")->rating;
-  for (const MatchResult& r : {match(5, 2000, {{"a", 1}, {"b", 2}}),   // the same again
-                               match(4, 2000, {{"a", 1}, {"b", 2}}),   // same time, lower id
+  for (const MatchResult& r : {match(4, 2000, {{"a", 1}, {"b", 2}}),   // same time, lower id
                                match(9, 1999, {{"a", 1}, {"b", 2}})}) {  // earlier
     const auto refused = book.apply(r);
     ASSERT_FALSE(refused);

@@ -4,7 +4,7 @@
 // and what the game says of the state after it (which seats must act), so the clocks come
 // back the same after a restart and the replay viewer shows them at every event.
 //
-// The rules the fold keeps (docs/accounts.md, "Clocks"):
+// The rules the fold keeps (docs/home.md, "Clocks"):
 // - A seat's clock runs while it is to act (and the clocks are not paused); all seats to
 //   act at once (simultaneous choices) run at the same time, each its own clock: each
 //   pays only for the time it takes itself.

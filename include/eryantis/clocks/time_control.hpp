@@ -31,7 +31,7 @@ struct TimeControl {
   friend bool operator==(const TimeControl&, const TimeControl&) = default;
 };
 
-// The limits check_time_control enforces (docs/accounts.md, "Clocks").
+// The limits check_time_control enforces (docs/home.md, "Clocks").
 inline constexpr Millis kMinBankMs = 10'000;                     // 10 s
 inline constexpr Millis kMaxBankMs = 12LL * 3'600'000;           // 12 h
 inline constexpr Millis kMaxIncrementMs = 10LL * 60'000;         // 10 min
