@@ -29,8 +29,10 @@ void charge(ClockState& s, Millis elapsed) {
   for (int i = 0; i < s.seats; ++i) {
     SeatClock& c = s.seat[static_cast<std::size_t>(i)];
     if (!c.running) continue;
-    c.left_ms = std::max<Millis>(0, c.left_ms - elapsed);
-    if (c.left_ms > 0 || c.timed_out_this_turn) continue;
+    const Millis free = std::min(c.delay_left_ms, elapsed);
+    c.delay_left_ms -= free;
+    c.left_ms = std::max<Millis>(0, c.left_ms - (elapsed - free));
+    if (c.left_ms > 0 || c.delay_left_ms > 0 || c.timed_out_this_turn) continue;
     c.timed_out_this_turn = true;
     ++c.timeouts;
     if (s.control.on_timeout != OnTimeout::Skip) {
@@ -60,6 +62,7 @@ ClockState start_clocks(const TimeControl& control, int seats, SeatMask untimed)
   for (int i = 0; i < s.seats; ++i) {
     SeatClock& c = s.seat[static_cast<std::size_t>(i)];
     c.left_ms = full_turn(control);
+    c.delay_left_ms = control.delay_ms;
     c.untimed = has(untimed, i);
   }
   return s;
@@ -100,6 +103,7 @@ ClockState advance(ClockState s, const ClockStep& step) {
         if (!has(ended, i)) continue;
         SeatClock& c = s.seat[static_cast<std::size_t>(i)];
         c.timed_out_this_turn = false;
+        c.delay_left_ms = s.control.delay_ms;
         if (c.untimed) continue;
         if (s.control.kind == ClockKind::RealTime) {
           c.left_ms = std::min(kMaxLeftMs, c.left_ms + s.control.increment_ms);
@@ -127,7 +131,7 @@ std::vector<Timeout> timeouts_due(const ClockState& s, Millis now_ms) {
   for (int i = 0; i < s.seats; ++i) {
     const SeatClock& c = s.seat[static_cast<std::size_t>(i)];
     if (!c.running || c.timed_out_this_turn) continue;
-    const Millis at = *s.at_ms + c.left_ms;
+    const Millis at = *s.at_ms + c.delay_left_ms + c.left_ms;
     if (at <= now_ms) out.push_back(Timeout{i, at, s.control.on_timeout});
   }
   std::stable_sort(out.begin(), out.end(),
@@ -145,8 +149,13 @@ std::vector<SeatTime> clocks_at(const ClockState& s, Millis now_ms) {
   std::vector<SeatTime> out;
   for (int i = 0; i < s.seats; ++i) {
     const SeatClock& c = s.seat[static_cast<std::size_t>(i)];
-    SeatTime t{c.left_ms, c.running, c.untimed, c.timeouts};
-    if (c.running && s.at_ms && now_ms > *s.at_ms) t.left_ms = std::max<Millis>(0, c.left_ms - (now_ms - *s.at_ms));
+    SeatTime t{c.left_ms, c.running, c.untimed, c.timeouts, c.delay_left_ms};
+    if (c.running && s.at_ms && now_ms > *s.at_ms) {
+      const Millis elapsed = now_ms - *s.at_ms;
+      const Millis free = std::min(c.delay_left_ms, elapsed);
+      t.delay_left_ms = c.delay_left_ms - free;
+      t.left_ms = std::max<Millis>(0, c.left_ms - (elapsed - free));
+    }
     out.push_back(t);
   }
   return out;

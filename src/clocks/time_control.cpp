@@ -27,17 +27,23 @@ struct Unit {
 };
 constexpr std::array<Unit, 4> kUnits{{{'d', 86'400'000}, {'h', 3'600'000}, {'m', 60'000}, {'s', 1'000}}};
 
-// "90s", "10m", "24h", "2d": at most 4 digits, then one unit.
-std::expected<Millis, ClockError> parse_duration(std::string_view text) {
+// "90s", "10m", "24h", "2d": at most 4 digits, then one unit; or the digits alone when the
+// place has a unit of its own (`bare_ms`: chess's "10+5" is minutes + seconds).
+std::expected<Millis, ClockError> parse_duration(std::string_view text, Millis bare_ms = 0) {
   const auto bad = [&] {
     return refuse(ClockErrorCode::BadName, quoted(text, " is not a duration: write a number and s, m, h or d, e.g. 90s, 10m, 24h"));
   };
-  if (text.size() < 2 || text.size() > 5) return bad();
+  if (text.empty() || text.size() > 5) return bad();
+  const bool bare = text.back() >= '0' && text.back() <= '9';
+  if (bare && (bare_ms == 0 || text.size() > 4)) return bad();
+  const std::string_view digits = bare ? text : text.substr(0, text.size() - 1);
+  if (digits.empty()) return bad();
   Millis n = 0;
-  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
-    if (text[i] < '0' || text[i] > '9') return bad();
-    n = n * 10 + (text[i] - '0');
+  for (const char ch : digits) {
+    if (ch < '0' || ch > '9') return bad();
+    n = n * 10 + (ch - '0');
   }
+  if (bare) return n * bare_ms;
   for (const Unit& u : kUnits)
     if (text.back() == u.letter) return n * u.ms;
   return bad();
@@ -65,8 +71,8 @@ std::expected<void, ClockError> check_time_control(const TimeControl& c) {
   const auto bad = [](std::string why) { return refuse(ClockErrorCode::BadTimeControl, std::move(why)); };
   switch (c.kind) {
     case ClockKind::None:
-      if (c.bank_ms != 0 || c.increment_ms != 0 || c.per_turn_ms != 0)
-        return bad("a match without a clock has no bank, increment or time per turn");
+      if (c.bank_ms != 0 || c.increment_ms != 0 || c.per_turn_ms != 0 || c.delay_ms != 0)
+        return bad("a match without a clock has no bank, increment, delay or time per turn");
       return {};
     case ClockKind::RealTime:
       if (c.per_turn_ms != 0) return bad("a real-time clock has a bank and an increment, not a time per turn");
@@ -74,10 +80,11 @@ std::expected<void, ClockError> check_time_control(const TimeControl& c) {
         return bad("a real-time bank is between 10 seconds and 12 hours");
       if (c.increment_ms < 0 || c.increment_ms > kMaxIncrementMs)
         return bad("an increment is between 0 and 10 minutes");
+      if (c.delay_ms < 0 || c.delay_ms > kMaxDelayMs) return bad("a delay is between 0 and 10 minutes");
       return {};
     case ClockKind::TurnBased:
-      if (c.bank_ms != 0 || c.increment_ms != 0)
-        return bad("a turn-based clock has a time per turn, not a bank or an increment");
+      if (c.bank_ms != 0 || c.increment_ms != 0 || c.delay_ms != 0)
+        return bad("a turn-based clock has a time per turn, not a bank, an increment or a delay");
       if (c.per_turn_ms < kMinPerTurnMs || c.per_turn_ms > kMaxPerTurnMs)
         return bad("a turn-based clock gives between 1 minute and 30 days per turn");
       return {};
@@ -124,28 +131,52 @@ std::expected<OnTimeout, ClockError> on_timeout_from_name(std::string_view name)
 }
 
 std::expected<TimeControl, ClockError> parse_time_control(std::string_view text, OnTimeout on_timeout) {
+  constexpr Millis kMinute = 60'000;
+  constexpr Millis kSecond = 1'000;
   TimeControl c;
   c.on_timeout = on_timeout;
   if (text == "none") return c;
-  constexpr std::string_view kPerTurn = "/turn";
-  if (text.size() > kPerTurn.size() && text.ends_with(kPerTurn)) {
-    auto per_turn = parse_duration(text.substr(0, text.size() - kPerTurn.size()));
-    if (!per_turn) return std::unexpected(std::move(per_turn.error()));
+  const auto fail = [](ClockError e) { return std::unexpected(std::move(e)); };
+  std::string_view per_turn_text;
+  for (const std::string_view suffix : {std::string_view("/turn"), std::string_view("/move")})
+    if (text.size() > suffix.size() && text.ends_with(suffix)) per_turn_text = text.substr(0, text.size() - suffix.size());
+  if (!per_turn_text.empty()) {
+    auto per_turn = parse_duration(per_turn_text);
+    if (!per_turn) return fail(std::move(per_turn.error()));
     c.kind = ClockKind::TurnBased;
     c.per_turn_ms = *per_turn;
-  } else if (const auto plus = text.find('+'); plus != std::string_view::npos) {
-    auto bank = parse_duration(text.substr(0, plus));
-    if (!bank) return std::unexpected(std::move(bank.error()));
-    auto increment = parse_duration(text.substr(plus + 1));
-    if (!increment) return std::unexpected(std::move(increment.error()));
+  } else {
+    std::string_view main = text;
+    bool has_delay = false;
+    if (const auto semi = text.find(';'); semi != std::string_view::npos) {
+      const std::string_view delay = text.substr(semi + 1);
+      if (!delay.starts_with('d'))
+        return refuse(ClockErrorCode::BadName, quoted(text, " is not a time control: a delay is written ;d and a duration, e.g. 5m;d3s"));
+      auto ms = parse_duration(delay.substr(1), kSecond);
+      if (!ms) return fail(std::move(ms.error()));
+      c.delay_ms = *ms;
+      has_delay = true;
+      main = text.substr(0, semi);
+    }
+    const auto plus = main.find('+');
+    const std::string_view bank_text = main.substr(0, plus);
+    const bool bare_alone = plus == std::string_view::npos && !has_delay && !bank_text.empty() &&
+                            bank_text.back() >= '0' && bank_text.back() <= '9';
+    if (bare_alone)
+      return refuse(ClockErrorCode::BadName,
+                    quoted(text, " is not a time control: none, a bank and an increment (10+5, 10m+5s), a bank "
+                                 "and a delay (5m;d3s) or a time per move (24h/turn, 3d/move)"));
+    auto bank = parse_duration(bank_text, kMinute);
+    if (!bank) return fail(std::move(bank.error()));
     c.kind = ClockKind::RealTime;
     c.bank_ms = *bank;
-    c.increment_ms = *increment;
-  } else {
-    return refuse(ClockErrorCode::BadName, quoted(text, " is not a time control: none, a bank and an increment (10m+5s) or a time "
-                            "per turn (24h/turn)"));
+    if (plus != std::string_view::npos) {
+      auto increment = parse_duration(main.substr(plus + 1), kSecond);
+      if (!increment) return fail(std::move(increment.error()));
+      c.increment_ms = *increment;
+    }
   }
-  if (auto ok = check_time_control(c); !ok) return std::unexpected(std::move(ok.error()));
+  if (auto ok = check_time_control(c); !ok) return fail(std::move(ok.error()));
   return c;
 }
 
@@ -154,6 +185,8 @@ std::string time_control_text(const TimeControl& c) {
     case ClockKind::None:
       return "none";
     case ClockKind::RealTime:
+      if (c.delay_ms != 0)
+        return duration_text(c.bank_ms) + "+" + duration_text(c.increment_ms) + ";d" + duration_text(c.delay_ms);
       return duration_text(c.bank_ms) + "+" + duration_text(c.increment_ms);
     case ClockKind::TurnBased:
       return duration_text(c.per_turn_ms) + "/turn";

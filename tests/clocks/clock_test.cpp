@@ -13,6 +13,9 @@ constexpr Millis kT0 = 1'700'000'000'000;  // a unix time in ms: the match's fir
 TimeControl real_time(Millis bank, Millis increment, OnTimeout action = OnTimeout::Skip) {
   return TimeControl{ClockKind::RealTime, bank, increment, 0, action};
 }
+TimeControl delayed(Millis bank, Millis increment, Millis delay, OnTimeout action = OnTimeout::Skip) {
+  return TimeControl{ClockKind::RealTime, bank, increment, 0, action, delay};
+}
 TimeControl turn_based(Millis per_turn, OnTimeout action = OnTimeout::Skip) {
   return TimeControl{ClockKind::TurnBased, 0, 0, per_turn, action};
 }
@@ -114,6 +117,44 @@ TEST(Clocks, TiesGoToTheLowestSeatAndDueListsAreEarliestFirst) {
   EXPECT_TRUE(timeouts_due(s, kT0 + 59'999).empty());
 }
 
+TEST(Clocks, ADelayIsFreeTimeAtTheStartOfEachTurnAndUnusedDelayIsLost) {
+  ClockState s = start_clocks(delayed(60'000, 0, 3'000), 2);
+  s = advance(s, event(kT0, S0));
+  EXPECT_EQ(next_timeout(s), (Timeout{0, kT0 + 3'000 + 60'000, OnTimeout::Skip}));
+  // Within the delay the bank does not move; the board shows the delay counting down.
+  EXPECT_EQ(clocks_at(s, kT0 + 2'000)[0], (SeatTime{60'000, true, false, 0, 1'000}));
+  EXPECT_EQ(clocks_at(s, kT0 + 5'000)[0], (SeatTime{58'000, true, false, 0, 0}));
+  s = advance(s, event(kT0 + 2'000, S1));  // seat 0 moved within its delay
+  EXPECT_EQ(s.seat[0].left_ms, 60'000);  // nothing added for the unused second
+  s = advance(s, event(kT0 + 12'000, S0));  // seat 1 thought 10 s: 7 s off its bank
+  EXPECT_EQ(s.seat[1].left_ms, 53'000);
+  // Seat 0's new turn has its whole delay again.
+  EXPECT_EQ(next_timeout(s), (Timeout{0, kT0 + 12'000 + 3'000 + 60'000, OnTimeout::Skip}));
+  // Several commands of one turn share one delay.
+  s = advance(s, event(kT0 + 14'000, S0));
+  s = advance(s, event(kT0 + 17'000, S1));
+  EXPECT_EQ(s.seat[0].left_ms, 58'000);
+  // With an increment too: the delay first, then the bank, then the increment at the end.
+  ClockState both = start_clocks(delayed(60'000, 2'000, 3'000), 2);
+  both = advance(both, event(kT0, S0));
+  both = advance(both, event(kT0 + 10'000, S1));
+  EXPECT_EQ(both.seat[0].left_ms, 60'000 - 7'000 + 2'000);
+}
+
+TEST(Clocks, ASeatWithAnEmptyBankStillHasItsDelayEachTurn) {
+  ClockState s = start_clocks(delayed(10'000, 0, 2'000), 2);
+  s = advance(s, event(kT0, S0));
+  EXPECT_EQ(next_timeout(s)->at_ms, kT0 + 12'000);
+  s = advance(s, event(kT0 + 12'000, S1));  // skipped at its deadline
+  EXPECT_EQ(s.seat[0].timeouts, 1);
+  EXPECT_EQ(s.seat[0].left_ms, 0);
+  s = advance(s, event(kT0 + 13'000, S0));
+  // It has 2 s each turn, no more: a move within them is in time.
+  EXPECT_EQ(next_timeout(s), (Timeout{0, kT0 + 15'000, OnTimeout::Skip}));
+  s = advance(s, event(kT0 + 14'500, S1));
+  EXPECT_EQ(s.seat[0].timeouts, 1);
+}
+
 TEST(Clocks, TurnBasedGivesAFullTurnEachTimeUnusedTimeDoesNotCarry) {
   const Millis day = 86'400'000;
   ClockState s = start_clocks(turn_based(day), 2);
@@ -176,6 +217,24 @@ TEST(Clocks, UnderComputerOrForfeitASeatThatRanOutIsNoLongerTimed) {
   }
 }
 
+TEST(Clocks, NoClockRunsWhileNobodyIsToAct) {
+  // Between two turns the game may wait on nobody (an automatic step, the match waiting
+  // for its seats to fill): no seat is charged, however long that lasts.
+  ClockState s = start_clocks(real_time(60'000, 5'000), 2);
+  EXPECT_FALSE(next_timeout(s));  // before the first event
+  s = advance(s, event(kT0, 0));
+  EXPECT_FALSE(next_timeout(s));
+  EXPECT_EQ(clocks_at(s, kT0 + 3'600'000)[0], (SeatTime{60'000, false, false, 0, 0}));
+  s = advance(s, event(kT0 + 3'600'000, S0));
+  EXPECT_EQ(s.seat[0].left_ms, 60'000);
+  s = advance(s, event(kT0 + 3'610'000, 0));  // seat 0 done after 10 s; nobody next
+  EXPECT_EQ(s.seat[0].left_ms, 55'000);
+  s = advance(s, event(kT0 + 7'200'000, S1));
+  EXPECT_EQ(s.seat[0].left_ms, 55'000);
+  EXPECT_EQ(s.seat[1].left_ms, 60'000);
+  EXPECT_EQ(next_timeout(s)->at_ms, kT0 + 7'200'000 + 60'000);
+}
+
 TEST(Clocks, PausesAreNotCharged) {
   ClockState s = start_clocks(real_time(60'000, 0), 2);
   s = advance(s, event(kT0, S0));
@@ -226,6 +285,7 @@ struct Reference {
   std::vector<Millis> left;
   std::vector<bool> out_this_turn, untimed;
   std::vector<int> timeouts;
+  std::vector<Millis> delay_left;  // of this turn's delay
   SeatMask to_act = 0;
   bool paused = false;
   Millis now = 0;
@@ -234,7 +294,7 @@ struct Reference {
     return control.kind != ClockKind::None && !paused && !untimed[i] && (to_act >> i & 1);
   }
   void check_out(int i) {
-    if (running(i) && left[i] == 0 && !out_this_turn[i]) {
+    if (running(i) && left[i] == 0 && delay_left[i] == 0 && !out_this_turn[i]) {
       out_this_turn[i] = true;
       ++timeouts[i];
       if (control.on_timeout != OnTimeout::Skip) untimed[i] = true;
@@ -244,8 +304,14 @@ struct Reference {
     for (int i = 0; i < seats; ++i) check_out(i);
     while (now < t) {
       ++now;
-      for (int i = 0; i < seats; ++i)
-        if (running(i) && left[i] > 0) --left[i];
+      for (int i = 0; i < seats; ++i) {
+        if (!running(i)) continue;
+        if (delay_left[i] > 0) {
+          --delay_left[i];
+        } else if (left[i] > 0) {
+          --left[i];
+        }
+      }
       for (int i = 0; i < seats; ++i) check_out(i);
     }
   }
@@ -264,6 +330,7 @@ struct Reference {
       const bool named = st.turn_ended ? (*st.turn_ended >> i & 1) : !(to_act >> i & 1);
       if (!was || !named) continue;
       out_this_turn[i] = false;
+      delay_left[i] = control.delay_ms;
       if (untimed[i]) continue;
       if (control.kind == ClockKind::RealTime) left[i] += control.increment_ms;
       if (control.kind == ClockKind::TurnBased) left[i] = control.per_turn_ms;
@@ -273,7 +340,8 @@ struct Reference {
   std::pair<Millis, int> first_out(Millis horizon) const {
     Reference copy = *this;
     for (int i = 0; i < seats; ++i)
-      if (copy.running(i) && copy.left[i] == 0 && !copy.out_this_turn[i]) return {copy.now, i};
+      if (copy.running(i) && copy.left[i] == 0 && copy.delay_left[i] == 0 && !copy.out_this_turn[i])
+        return {copy.now, i};
     while (copy.now < horizon) {
       copy.tick_to(copy.now + 1);
       for (int i = 0; i < seats; ++i)
@@ -292,12 +360,14 @@ TEST(Clocks, TheFoldAgreesWithAMillisecondByMillisecondReference) {
     const auto kind = rng() % 3;
     const auto action = static_cast<OnTimeout>(rng() % 3);
     if (kind == 0) control = TimeControl{ClockKind::None, 0, 0, 0, action};
-    if (kind == 1) control = real_time(20 + static_cast<Millis>(rng() % 60), static_cast<Millis>(rng() % 15), action);
+    if (kind == 1)
+      control = delayed(20 + static_cast<Millis>(rng() % 60), static_cast<Millis>(rng() % 15),
+                        rng() % 2 == 0 ? 0 : static_cast<Millis>(rng() % 10), action);
     if (kind == 2) control = turn_based(10 + static_cast<Millis>(rng() % 40), action);
     const SeatMask untimed = rng() % 4 == 0 ? seat_bit(static_cast<int>(rng() % seats)) : 0;
     ClockState s = start_clocks(control, seats, untimed);
     Reference ref{control, seats, std::vector<Millis>(seats, s.seat[0].left_ms), std::vector<bool>(seats),
-                  std::vector<bool>(seats), std::vector<int>(seats)};
+                  std::vector<bool>(seats), std::vector<int>(seats), std::vector<Millis>(seats, control.delay_ms)};
     for (int i = 0; i < seats; ++i) ref.untimed[i] = untimed >> i & 1;
     Millis t = 0;
     for (int n = 0; n < 40; ++n) {

@@ -15,6 +15,9 @@
 //   (next_timeout) and counted; under Computer or Forfeit the seat is no longer timed
 //   afterwards. Under Skip it keeps its clock: a real-time bank at 0 gets only the
 //   increments of its later turns (with no increment, each later turn runs out at once).
+// - A delay (real-time) is spent before the bank: the first delay_ms of each turn of a
+//   seat cost nothing; a seat's delay is whole again when its turn ends. A seat runs out
+//   when both its delay and its bank are at 0.
 // - A step earlier than the one before counts as no time (stored times that step back,
 //   e.g. a node with a clock behind, never add time); the fold is total.
 #include <array>
@@ -50,6 +53,7 @@ struct ClockStep {
 struct SeatClock {
   Millis left_ms = 0;        // as of the state's `at_ms`: real-time bank, or this turn's time
   bool running = false;      // to act, timed, not paused, not out for good
+  Millis delay_left_ms = 0;  // as of `at_ms`: what is left of this turn's delay
   bool timed_out_this_turn = false;
   bool untimed = false;      // a computer plays it, or it ran out under Computer/Forfeit
   int timeouts = 0;          // how many times it ran out
@@ -99,6 +103,7 @@ struct SeatTime {
   bool running = false;
   bool untimed = false;
   int timeouts = 0;
+  Millis delay_left_ms = 0;  // what is left of this turn's delay (spent before left_ms)
   friend bool operator==(const SeatTime&, const SeatTime&) = default;
 };
 std::vector<SeatTime> clocks_at(const ClockState& state, Millis now_ms);

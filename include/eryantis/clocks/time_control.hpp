@@ -1,8 +1,9 @@
 #pragma once
-// A match's time control, chosen at creation: none, real-time (a bank per seat plus a
-// Fischer increment at the end of each of its turns, like chess clocks) or turn-based (a
-// fixed time for each turn, for games played over days), and what happens to a seat that
-// runs out. Pure values; the fold that runs them is clock.hpp.
+// A match's time control, chosen at creation: none, real-time (a bank per seat, plus a
+// Fischer increment at the end of each of its turns and/or a delay at the start of each,
+// like chess clocks) or turn-based (a fixed time for each turn, for games played over days:
+// correspondence), and what happens to a seat that runs out. Pure values; the fold that
+// runs them is clock.hpp.
 #include <cstdint>
 #include <expected>
 #include <string>
@@ -28,6 +29,9 @@ struct TimeControl {
   Millis increment_ms = 0;  // RealTime: added to a seat's bank at the end of each of its turns
   Millis per_turn_ms = 0;   // TurnBased: each turn's time (left unused does not carry over)
   OnTimeout on_timeout = OnTimeout::Skip;
+  // RealTime: the first delay_ms of each of a seat's turns are free (simple or "US" delay:
+  // the bank runs only after them; unused delay is lost, never added to the bank).
+  Millis delay_ms = 0;
   friend bool operator==(const TimeControl&, const TimeControl&) = default;
 };
 
@@ -35,6 +39,7 @@ struct TimeControl {
 inline constexpr Millis kMinBankMs = 10'000;                     // 10 s
 inline constexpr Millis kMaxBankMs = 12LL * 3'600'000;           // 12 h
 inline constexpr Millis kMaxIncrementMs = 10LL * 60'000;         // 10 min
+inline constexpr Millis kMaxDelayMs = 10LL * 60'000;             // 10 min
 inline constexpr Millis kMinPerTurnMs = 60'000;                  // 1 min
 inline constexpr Millis kMaxPerTurnMs = 30LL * 24 * 3'600'000;   // 30 days
 
@@ -59,12 +64,18 @@ std::expected<ClockKind, ClockError> kind_from_name(std::string_view name);
 std::string_view on_timeout_name(OnTimeout action);
 std::expected<OnTimeout, ClockError> on_timeout_from_name(std::string_view name);
 
-// A compact text for people and command lines: "none", "10m+5s" (real-time: bank +
-// increment), "24h/turn" (turn-based). Durations are a whole number and a unit s, m, h or d
-// ("90s", "1h"), at most 4 digits. `on_timeout` is not part of it. The result is checked.
+// A compact text for people and command lines (`on_timeout` is not part of it):
+// - "none";
+// - real-time: "10m+5s" (bank + increment), "15m" (no increment), "5m;d3s" (a delay, as
+//   US Chess writes "G/5;d3"), "10m+2s;d5s" (both); chess notation "10+5" is understood:
+//   a bare bank is minutes, a bare increment or delay seconds;
+// - turn-based: "24h/turn" or "3d/move" (correspondence: the same thing).
+// Durations are a whole number of at most 4 digits and a unit s, m, h or d ("90s", "1h");
+// a bare number alone ("10") is refused as ambiguous. The result is checked.
 std::expected<TimeControl, ClockError> parse_time_control(std::string_view text,
                                                           OnTimeout on_timeout = OnTimeout::Skip);
-// The same text back, in the largest unit that divides each duration ("10m+5s").
+// The same text back, in the largest unit that divides each duration ("10m+5s", "5m+0s;d3s",
+// "3d/turn"): parse_time_control reads it back to the same control.
 std::string time_control_text(const TimeControl& control);
 
 }  // namespace eryantis::clocks
