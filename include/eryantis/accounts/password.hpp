@@ -23,11 +23,12 @@ inline constexpr std::size_t kMaxPasswordChars = 256;
 inline constexpr std::size_t kMaxPasswordBytes = 1024;
 
 struct PasswordParams {
-  // Argon2id's passes (t) and memory (m). Measured on this machine (docs/home.md): 2 passes
-  // over 32 MiB take 50-100 ms, above OWASP's floor (t=2, m=19 MiB). Each hash in flight
-  // holds `memory_bytes`: a pool of N workers needs N times that.
+  // Argon2id's passes (t) and memory (m): 2 passes over 24 MiB, a median of 63-72 ms a hash
+  // on the team's machine (AMD EPYC, 2 shared cores; docs/home.md, eryantis-password-cost),
+  // above OWASP's floor (t=2, m=19 MiB). Each hash in flight holds `memory_bytes`: a pool
+  // of N workers needs N times that.
   std::uint64_t passes = 2;
-  std::size_t memory_bytes = 32u << 20;
+  std::size_t memory_bytes = 24u << 20;
   friend bool operator==(const PasswordParams&, const PasswordParams&) = default;
 };
 // libsodium's own bounds for Argon2id, and what the store's column must hold.

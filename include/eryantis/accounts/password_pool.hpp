@@ -5,7 +5,8 @@
 // server wires `wake` to a uv_async_t; a test, to a condition variable).
 //
 // - A full queue refuses at once with Busy ("try again in a moment"): with 2 workers at
-//   ~70 ms a hash and 64 waiting, a login answers within ~2.3 s or is refused, never later.
+//   ~70 ms a hash and 32 waiting, a login is answered within ~1.2 s on an idle machine or
+//   refused at once, never later; submitting costs the loop microseconds (docs/home.md).
 // - A login for a name that does not exist is verified against a dummy hash of the same
 //   parameters: it costs what a real login costs, so timing does not tell which names exist.
 // - A successful login whose stored hash used other parameters also returns a new hash
@@ -29,7 +30,7 @@ namespace eryantis::accounts {
 struct PasswordPoolConfig {
   PasswordParams params{};
   int threads = 2;             // hashes run in parallel (each holds params.memory_bytes)
-  std::size_t capacity = 64;   // requests that may wait; more are refused with Busy
+  std::size_t capacity = 32;   // requests that may wait; more are refused with Busy
 };
 
 enum class PasswordTask : std::uint8_t {
