@@ -18,6 +18,10 @@ declare -A allowed=(
   [rules]="util"
   [ai]="util rules"
   [json]=""
+  # A player's home (docs/home.md), below the server: each knows only util.
+  [ratings]="util"
+  [clocks]="util"
+  [accounts]="util"
   [game]="util json"
   [codec]="util rules json"
   [protocol]="util rules codec json"
@@ -63,6 +67,30 @@ for layer in "${!allowed[@]}"; do
         offenders=$((offenders + 1))
       fi
     done < <(grep -rHn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"eryantis/' "$dir" | sed -E 's/^([^:]+):[0-9]+:/\1:/' || true)
+  done
+done
+
+# The home's libraries are pure (docs/home.md): no event loop, database or network library,
+# and no clock (time is an argument); only accounts may use libsodium. System headers
+# (<...>) they may not include, by prefix.
+declare -A forbidden_system=(
+  [ratings]="uv.h uv/ sqlite3.h libpq-fe.h sodium.h sodium/ chrono ctime time.h sys/time.h"
+  [clocks]="uv.h uv/ sqlite3.h libpq-fe.h sodium.h sodium/ chrono ctime time.h sys/time.h"
+  [accounts]="uv.h uv/ sqlite3.h libpq-fe.h chrono ctime time.h sys/time.h"
+)
+for layer in "${!forbidden_system[@]}"; do
+  for dir in "src/$layer" "include/eryantis/$layer"; do
+    [ -d "$dir" ] || continue
+    while IFS= read -r hit; do
+      file=${hit%%:*}
+      header=$(sed -E 's/.*#[[:space:]]*include[[:space:]]*<([^>]+)>.*/\1/' <<<"${hit#*:}")
+      for bad in ${forbidden_system[$layer]}; do
+        if [ "$header" = "$bad" ] || { [[ "$bad" == */ ]] && [[ "$header" == "$bad"* ]]; }; then
+          echo "layer violation: $file ($layer) includes <$header>, which a pure layer may not"
+          offenders=$((offenders + 1))
+        fi
+      done
+    done < <(grep -rHn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$dir" | sed -E 's/^([^:]+):[0-9]+:/\1:/' || true)
   done
 done
 

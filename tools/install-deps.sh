@@ -18,6 +18,8 @@ packages=(
   # The PostgreSQL store backend (docs/cluster.md): libpq to build, and the server,
   # whose initdb/postgres the store's tests run as `nobody` in a throwaway cluster.
   libpq-dev postgresql
+  # Argon2id password hashing, the CSPRNG of invite codes (docs/home.md: src/accounts only).
+  libsodium-dev
   # promtool, which checks the server's metrics text in the admin tests (Debian
   # ships it only in the Prometheus server's package; its daemon is not started).
   prometheus
