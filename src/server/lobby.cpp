@@ -550,19 +550,8 @@ Room& Server::load(RestoredMatch m) {
   room->state = std::move(m.state);
   room->seq = m.last_seq;
   room->status = m.status;
-  room->deadline = m.deadline;
-  if (m.status == store::MatchStatus::Running && m.deadline.kind == DeadlineKind::Abandon) {
-    // Deserted when it was stored: the desertion keeps its time, and the turn grace
-    // clock of the seat it names, which ran from no later than the desertion's start,
-    // runs out at the latest turn_grace_ms after that start.
-    room->deserted = Deadline{DeadlineKind::Abandon, rules::kNoSeat, m.deadline.at_ms};
-    const rules::Seat seat = m.deadline.seat;
-    room->deadline =
-        seat >= 0 && seat < room->players()
-            ? Deadline{DeadlineKind::TurnGrace, seat,
-                       m.deadline.at_ms - config_.abandon_after_ms + config_.turn_grace_ms}
-            : Deadline{};
-  }
+  room->clocks = timers::restored(m.deadline, m.status == store::MatchStatus::Running,
+                                 room->players(), timer_settings());
   room->lobby_since_ms = clock_();
   room->recent_commands.assign(m.recent_commands);
   for (const store::SeatRecord& r : m.seats) {
@@ -598,7 +587,10 @@ void Server::resume_waiting_matches() {
     m.deadline = {};
     Room& room = load(std::move(m));
     spdlog::info("match {}: resumed, its players are free again", room.id);
-    if (stale_deadline) arm(room, Deadline{});
+    if (stale_deadline) {
+      room.clocks.deadline = {};
+      save_deadline(room);
+    }
     // Players online in the lobby are seated back at once (a state push tells them),
     // if their session holds the seat's token: a free nickname may be anybody's.
     bool seated = false;

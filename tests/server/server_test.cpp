@@ -441,7 +441,7 @@ TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
   server.on_closed(static_cast<ConnectionId>(absent + 1));
   server.tick();
   store.complete_all();
-  EXPECT_EQ(room->deadline.kind, DeadlineKind::TurnGrace);
+  EXPECT_EQ(room->clocks.deadline.kind, DeadlineKind::TurnGrace);
   EXPECT_EQ(store.written.back().deadline->kind, DeadlineKind::TurnGrace);  // persisted
   now += 999;
   server.tick();
@@ -461,7 +461,7 @@ TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
     if (p != stays && p != absent) server.on_closed(static_cast<ConnectionId>(p + 1));
   server.tick();
   store.complete_all();
-  EXPECT_EQ(room->forfeit.kind, DeadlineKind::Forfeit);
+  EXPECT_EQ(room->clocks.forfeit.kind, DeadlineKind::Forfeit);
   now += 5000;
   server.tick();
   store.complete_all();
@@ -629,7 +629,7 @@ TEST_F(ServerTest, AFullMatchStuckInSetupIsAbandoned) {
   s2.on_closed(12);
   s2.tick();
   store.complete_all();
-  EXPECT_EQ(s2.room(m)->deadline.kind, DeadlineKind::Abandon);
+  EXPECT_EQ(s2.room(m)->clocks.deadline.kind, DeadlineKind::Abandon);
   now += 3000;
   s2.tick();
   store.complete_all();
@@ -730,17 +730,17 @@ TEST_F(ServerTest, TheForfeitClockStopsWhenTheLastPlayerLeavesToo) {
   const std::string alice = tokens[1];
   server.on_closed(2);  // bob leaves: alice's forfeit clock starts
   tick();
-  EXPECT_EQ(room->forfeit.kind, DeadlineKind::Forfeit);
-  EXPECT_EQ(room->forfeit.at_ms, now + 5000);
+  EXPECT_EQ(room->clocks.forfeit.kind, DeadlineKind::Forfeit);
+  EXPECT_EQ(room->clocks.forfeit.at_ms, now + 5000);
   now += 1000;
   server.on_closed(1);  // alice leaves too: nobody waits any more
   tick();
-  EXPECT_EQ(room->forfeit.kind, DeadlineKind::None);
+  EXPECT_EQ(room->clocks.forfeit.kind, DeadlineKind::None);
   now += 100'000;  // long past the old forfeit time
   connect(3, "a", alice);
   tick();
   EXPECT_NE(room->state.phase, rules::Phase::GameOver);  // no win for coming back
-  EXPECT_EQ(room->forfeit.at_ms, now + 5000);            // a full forfeit time from now
+  EXPECT_EQ(room->clocks.forfeit.at_ms, now + 5000);            // a full forfeit time from now
   now += 4999;
   tick();
   EXPECT_NE(room->state.phase, rules::Phase::GameOver);
@@ -773,13 +773,13 @@ TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime
   now = t0 + 1000;
   back(11, first);  // alone: the forfeit clock runs, the grace deadline stays
   tick2();
-  EXPECT_EQ(restarted.room(m)->forfeit.kind, DeadlineKind::Forfeit);
-  EXPECT_EQ(restarted.room(m)->deadline.at_ms, t0 + 3000);
+  EXPECT_EQ(restarted.room(m)->clocks.forfeit.kind, DeadlineKind::Forfeit);
+  EXPECT_EQ(restarted.room(m)->clocks.deadline.at_ms, t0 + 3000);
   now = t0 + 2000;
   back(12, second);
   tick2();
-  EXPECT_EQ(restarted.room(m)->deadline.at_ms, t0 + 3000);
-  EXPECT_EQ(restarted.room(m)->forfeit.kind, DeadlineKind::None);
+  EXPECT_EQ(restarted.room(m)->clocks.deadline.at_ms, t0 + 3000);
+  EXPECT_EQ(restarted.room(m)->clocks.forfeit.kind, DeadlineKind::None);
   now = t0 + 2999;
   tick2();
   EXPECT_EQ(restarted.room(m)->state.current_seat(), absent);
@@ -799,7 +799,7 @@ TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
   restarted.tick();
   store.complete_all();
   EXPECT_NE(restarted.room(m)->state.phase, rules::Phase::GameOver);
-  EXPECT_EQ(restarted.room(m)->forfeit.at_ms, now + 5000);
+  EXPECT_EQ(restarted.room(m)->clocks.forfeit.at_ms, now + 5000);
 }
 
 // The match's writes of one command type ("abandon_match", ...).
@@ -854,11 +854,11 @@ TEST_F(ServerTest, SomeoneComingBackEndsTheDesertion) {
   server.on_closed(1);
   server.on_closed(2);
   tick();
-  ASSERT_EQ(server.room(m)->deserted.kind, DeadlineKind::Abandon);
+  ASSERT_EQ(server.room(m)->clocks.deserted.kind, DeadlineKind::Abandon);
   now += 300'000;
   connect(7, "a", a);
   tick();
-  EXPECT_EQ(server.room(m)->deserted.kind, DeadlineKind::None);
+  EXPECT_EQ(server.room(m)->clocks.deserted.kind, DeadlineKind::None);
   // The stored timer is the match's own again (none, or a turn grace clock).
   ASSERT_TRUE(store.written.back().deadline.has_value());
   EXPECT_NE(store.written.back().deadline->kind, DeadlineKind::Abandon);
@@ -875,7 +875,7 @@ TEST_F(ServerTest, TheDesertionAndTheTurnGraceClockSurviveARestart) {
   const std::int64_t t0 = now;
   server.on_closed(static_cast<ConnectionId>(absent + 1));
   tick();
-  ASSERT_EQ(server.room(m)->deadline.at_ms, t0 + 1000);
+  ASSERT_EQ(server.room(m)->clocks.deadline.at_ms, t0 + 1000);
   now = t0 + 200;
   for (rules::Seat p = 0; p < 3; ++p)
     if (p != absent) server.on_closed(static_cast<ConnectionId>(p + 1));
@@ -893,9 +893,9 @@ TEST_F(ServerTest, TheDesertionAndTheTurnGraceClockSurviveARestart) {
     store.complete_all();
   };
   tick2();
-  EXPECT_EQ(restarted.room(m)->deserted.at_ms, t0 + 200 + 600'000);
+  EXPECT_EQ(restarted.room(m)->clocks.deserted.at_ms, t0 + 200 + 600'000);
   // The grace clock ran from before the desertion: over, at the latest, 1 s after its start.
-  EXPECT_EQ(restarted.room(m)->deadline,
+  EXPECT_EQ(restarted.room(m)->clocks.deadline,
             (Deadline{DeadlineKind::TurnGrace, absent, t0 + 200 + 1000}));
   now = t0 + 200 + 599'999;
   tick2();
@@ -921,7 +921,7 @@ TEST_F(ServerTest, TwoPlayersBackAfterARestartOfADesertedMatchSkipTheAbsentTurn)
             tokens[static_cast<ConnectionId>(second + 1)]);
   restarted.tick();
   store.complete_all();
-  EXPECT_EQ(restarted.room(m)->deserted.kind, DeadlineKind::None);
+  EXPECT_EQ(restarted.room(m)->clocks.deserted.kind, DeadlineKind::None);
   // 600 s after the desertion began its grace (1 s) is long over: the turn is skipped now.
   EXPECT_TRUE(restarted.room(m)->state.boards[absent].skipped_planning);
 }
@@ -1024,11 +1024,11 @@ TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
   EXPECT_EQ(state["match"].GetInt64(), 41);
   EXPECT_EQ(type_of(sent.back()), "seats");
   // Timers start again: the stale one is gone, any new one counts from now.
-  EXPECT_NE(restarted.room(41)->deadline, stale);
-  EXPECT_TRUE(restarted.room(41)->deadline.kind == DeadlineKind::None ||
-              restarted.room(41)->deadline.at_ms > now);
+  EXPECT_NE(restarted.room(41)->clocks.deadline, stale);
+  EXPECT_TRUE(restarted.room(41)->clocks.deadline.kind == DeadlineKind::None ||
+              restarted.room(41)->clocks.deadline.at_ms > now);
   EXPECT_EQ(store.written.back().match, 41u);
-  EXPECT_EQ(store.written.back().deadline, restarted.room(41)->deadline);
+  EXPECT_EQ(store.written.back().deadline, restarted.room(41)->clocks.deadline);
   // Whoever logged in as "b" meanwhile is not seated in bob's place.
   EXPECT_EQ(restarted.room(41)->seats[1]->connection, 0u);
   // bob gets his seat back with his token.
@@ -1525,8 +1525,8 @@ TEST_F(ServerTest, TheEventThatStartsATimerCarriesItsDeadline) {
   EXPECT_STREQ(event["deadline"]["action"].GetString(), "skip_turn");
   EXPECT_EQ(event["deadline"]["seat"].GetInt(), next);
   EXPECT_EQ(event["deadline"]["in_ms"].GetInt64(), config().turn_grace_ms);
-  EXPECT_EQ(room->deadline.kind, DeadlineKind::TurnGrace);
-  EXPECT_EQ(store.written.back().deadline, room->deadline);  // and stored
+  EXPECT_EQ(room->clocks.deadline.kind, DeadlineKind::TurnGrace);
+  EXPECT_EQ(store.written.back().deadline, room->clocks.deadline);  // and stored
   const std::size_t pushes = transport.sent[first + 1].size();
   now += 100;
   tick();
