@@ -188,11 +188,13 @@ std::string invariant_violation(const State& s) {
       const Result& r = s.result;
       if (r.reason == EndReason::None) return "a finished game without a reason";
       if (r.winners >= (1u << s.players())) return "a winner without a seat";
-      // Solo: the player or Lorenzo, exactly one, unless an operator ended it (nobody wins).
-      if (s.solo() && r.reason != EndReason::Ended && (r.winners != 0) == r.lorenzo_won)
+      // Solo: the player or Lorenzo, exactly one, unless an operator ended it or the server
+      // abandoned it (nobody wins: decisions 59 and 61).
+      const bool nobody = r.reason == EndReason::Ended || r.reason == EndReason::Abandoned;
+      if (s.solo() && !nobody && (r.winners != 0) == r.lorenzo_won)
         return "both or neither of the player and Lorenzo won";
-      if (r.reason == EndReason::Ended && (r.winners != 0 || r.lorenzo_won))
-        return "an ended match with a winner";
+      if (nobody && (r.winners != 0 || r.lorenzo_won))
+        return "an ended or abandoned match with a winner";
       if (!s.solo() && r.lorenzo_won) return "Lorenzo won a multiplayer game";
       if ((r.reason == EndReason::FaithTrack || r.reason == EndReason::SeventhCard ||
            r.reason == EndReason::Forfeit) &&
