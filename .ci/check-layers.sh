@@ -30,6 +30,8 @@ declare -A allowed=(
   [main]="util log rules ai codec json protocol render store store_types transport server net metrics"
   # The layers of the other games (include/eryantis/<game>/<layer>): pure rules know only util.
   [renaissance/rules]="util"
+  # Its codecs: the rules and JSON; its adapter: the engine's interface over the rest.
+  [renaissance/codec]="util json renaissance/rules"
 )
 # Folders that hold a game's layers rather than being a layer: eryantis/<game>/<layer>/...
 games="renaissance"
