@@ -32,6 +32,7 @@ declare -A allowed=(
   [renaissance/rules]="util"
   # Its codecs: the rules and JSON; its adapter: the engine's interface over the rest.
   [renaissance/codec]="util json renaissance/rules"
+  [renaissance/render]="util renaissance/rules"
 )
 # Folders that hold a game's layers rather than being a layer: eryantis/<game>/<layer>/...
 games="renaissance"
