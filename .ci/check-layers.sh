@@ -33,6 +33,8 @@ declare -A allowed=(
   # Its codecs: the rules and JSON; its adapter: the engine's interface over the rest.
   [renaissance/codec]="util json renaissance/rules"
   [renaissance/render]="util renaissance/rules"
+  # Its adapter (include/eryantis/renaissance/game.hpp): the engine's interface over the rest.
+  [renaissance/game]="util json game renaissance/rules renaissance/codec renaissance/render"
 )
 # Folders that hold a game's layers rather than being a layer: eryantis/<game>/<layer>/...
 games="renaissance"
@@ -49,6 +51,8 @@ for layer in "${!allowed[@]}"; do
       header=$(sed -E 's/.*#include[[:space:]]*"([^"]+)".*/\1/' <<<"${hit#*:}")
       target=$(cut -d/ -f2 <<<"$header")
       if [[ " $games " == *" $target "* ]]; then target=$(cut -d/ -f2-3 <<<"$header"); fi
+      # eryantis/<game>/game.hpp is the game's adapter layer, <game>/game.
+      target=${target%.hpp}
       [ "$target" = "$layer" ] && continue
       ok=0
       for a in ${allowed[$layer]}; do

@@ -1,5 +1,6 @@
 #include "games/games.hpp"
 
+#include "eryantis/renaissance/game.hpp"
 #include "games/goofspiel/goofspiel.hpp"
 
 namespace eryantis::test {
@@ -8,6 +9,7 @@ const game::Registry& games() {
   static const game::Registry registry = [] {
     game::Registry r;
     r.add(goofspiel::make_game());
+    r.add(renaissance::make_game());
     return r;
   }();
   return registry;
