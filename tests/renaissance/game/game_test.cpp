@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -232,6 +233,34 @@ TEST(RenaissanceArena, StrongBeatsRandomAtTwoPlayers) {
 TEST(RenaissanceArena, StrongHoldsItsOwnAgainstGreedyAtTwoPlayers) {
   const ArenaResult r = arena(Level::Greedy, arena_games(), 300);
   EXPECT_GE(r.strong_wins * 3, r.games);  // at least a third
+}
+
+// Solo: how often each level beats Lorenzo. With one seat there is no other side to measure a
+// position against: the engine's search used to score every solo position 0.5, so greedy and
+// strong played at random and none of the three levels won a game; it now scores a lone side by
+// its own evaluation (include/eryantis/game/search.hpp, advantages).
+TEST(RenaissanceArena, SoloAgainstLorenzo) {
+  const Game& g = renaissance();
+  const std::uint64_t seed = test_seed();
+  const int games = std::getenv("ERYANTIS_SANITIZER_RUN") ? 1 : 6;
+  std::array<int, 3> wins{};
+  for (Level level : {Level::Random, Level::Greedy, Level::Strong}) {
+    for (int i = 0; i < games; ++i) {
+      State s = started(1, seed + 200 + i);
+      for (int steps = 0; steps < 3000 && g.stage(s) != Stage::Over; ++steps) {
+        auto choice = g.choose(g.view(s, 0), 0, level, Budget{300, nullptr}, seed + i);
+        ASSERT_TRUE(choice);
+        s = play(s, 0, choice->command);
+      }
+      const auto o = g.outcome(s);
+      ASSERT_TRUE(o);
+      wins[static_cast<int>(level)] += !o->winners.empty();
+    }
+    std::cout << level_name(level) << " beat Lorenzo in " << wins[static_cast<int>(level)] << " of "
+              << games << " solo games\n";
+  }
+  EXPECT_GT(wins[static_cast<int>(Level::Strong)], wins[static_cast<int>(Level::Random)]);
+  EXPECT_GE(wins[static_cast<int>(Level::Strong)] * 2, games);  // at least half
 }
 
 }  // namespace
