@@ -57,13 +57,13 @@ std::string consequences(const State& before, const Event& e, const State& after
     std::vector<std::string> up;
     for (Seat p = 0; p < after.players(); ++p)
       if (after.boards[p].tiles[section] == Tile::FaceUp) up.push_back(detail::who(names, p));
-    out.append("; Vatican report ").append(std::to_string(section + 1) + ": ");
+    out.append("; Vatican report ").append(std::to_string(section + 1)).append(": ");
     if (up.empty()) {
       out += "nobody was in the section";
     } else {
+      out += "favour tile face up for ";
       for (std::size_t i = 0; i < up.size(); ++i)
-        out.append((i == 0 ? "" : i + 1 == up.size() ? " and " : ", ")).append(up[i]);
-      out += up.size() == 1 ? " scores its tile" : " score their tiles";
+        out.append(i == 0 ? "" : i + 1 == up.size() ? " and " : ", ").append(up[i]);
     }
   }
   if (e.token != 0) {
@@ -149,9 +149,12 @@ std::string describe_event(const State& before, const Event& e, const State& aft
           Amounts held = warehouse(b0);
           for (int r = 0; r < kResourceCount; ++r) held[r] = static_cast<std::uint8_t>(held[r] + gain[r]);
           const Amounts dropped = difference(held, warehouse(b1));
-          if (total(dropped) > 0)
-            out += ", and discarded " + amounts_text(dropped) + " (everyone else +" +
-                   std::to_string(total(dropped)) + " faith)";
+          if (total(dropped) > 0)  // each discard moves the others (solo: Lorenzo, decision 29)
+            out.append(", and discarded ")
+                .append(amounts_text(dropped))
+                .append(before.solo() ? " (the black cross +" : " (everyone else +")
+                .append(std::to_string(total(dropped)))
+                .append(before.solo() ? ")" : " faith)");
           return out;
         } else if constexpr (std::is_same_v<T, BuyCard>) {
           const std::uint8_t card = slot_top(after.boards[e.seat], c.slot);

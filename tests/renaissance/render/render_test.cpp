@@ -51,6 +51,40 @@ TEST(Sentences, TheMarketSaysWhatWasTakenAndDiscarded) {
             "(everyone else +1 faith)");
 }
 
+TEST(Sentences, AVaticanReportSaysWhoseTileTurns) {
+  Match m = started(2, 3);
+  const Seat me = m.state.current;
+  clear_warehouse(m.state, me);
+  set_faith(m.state, me, 7);
+  set_market(m.state, marbles("BGWB" "YRWY" "PGWP" "W"));
+  const State before = m.state;
+  m.play(me, TakeFromMarket{Line::Row, 1, {}, std::nullopt});  // the red marble: space 8
+  Names names = kNames;
+  names[me] = "alice";
+  EXPECT_EQ(describe_event(before, m.events.back(), m.state, names),
+            "alice took the 2nd row from the market: 2 coins, 1 faith; Vatican report 1: favour "
+            "tile face up for alice");
+}
+
+TEST(Sentences, LorenzosTokenFollowsTheSoloTurn) {
+  Match m = started(1, 8);
+  set_tokens(m.state, {}, {5, 1, 2, 3, 4, 6, 7});
+  set_market(m.state, marbles("BGWB" "YRWY" "PGWP" "W"));
+  m.play(0, TakeFromMarket{Line::Row, 1, {}, std::nullopt});
+  const State before = m.state;
+  m.play(0, EndTurn{});
+  EXPECT_EQ(describe_event(before, m.events.back(), m.state, kNames),
+            "alice ended the turn; Lorenzo revealed T5: the black cross moves 2 (black cross 2)");
+  // Solo discards move the black cross (decision 29).
+  Match d = started(1, 8);
+  set_market(d.state, marbles("BGWB" "YRWY" "PGWP" "W"));
+  const State b2 = d.state;
+  d.play(0, TakeFromMarket{Line::Row, 1, {}, layout({{std::nullopt, 0}, {std::nullopt, 0}, {std::nullopt, 0}})});
+  EXPECT_EQ(describe_event(b2, d.events.back(), d.state, kNames),
+            "alice took the 2nd row from the market: 2 coins, 1 faith, and discarded 2 coins (the "
+            "black cross +2)");
+}
+
 TEST(Sentences, PurchasesProductionAndTheEnd) {
   Match m = started(2, 4);
   const Seat me = m.state.current;
