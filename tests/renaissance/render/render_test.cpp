@@ -167,6 +167,21 @@ TEST(Board, TwoPlayersFitTheTerminalEveryTurn) {
   EXPECT_LE(longest, 22u);
 }
 
+TEST(Board, FourPlayersFitAHundredColumnsInFull) {
+  const std::uint64_t seed = test_seed();
+  std::size_t widest = 0;
+  for (int g = 0; g < 5; ++g)
+    play_random_game(Options{4}, seed + g,
+                     [&](const Event&, const State& s) {
+                       for (const std::string& l : lines_of(render_board(s, BoardOptions{kNames, false, 2, false, {}}))) {
+                         EXPECT_LE(l.size(), 100u) << l;
+                         widest = std::max(widest, l.size());
+                       }
+                     },
+                     3000, RandomPolicy::Purposeful);
+  std::cout << "widest line " << widest << "\n";
+}
+
 TEST(Board, TheViewerComesFirstAndHiddenLeadersStayHidden) {
   Match m = started(2, 6);
   const State seen = view(m.state, 1).state;
