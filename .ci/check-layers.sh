@@ -18,6 +18,10 @@ declare -A allowed=(
   [rules]="util"
   [ai]="util rules"
   [json]=""
+  # A player's home (docs/home.md), below the server: each knows only util.
+  [ratings]="util"
+  [clocks]="util"
+  [accounts]="util"
   [game]="util json"
   [codec]="util rules json"
   [protocol]="util rules codec json"
@@ -30,14 +34,20 @@ declare -A allowed=(
   [main]="util log rules ai codec json protocol render store store_types transport server net metrics"
   # The layers of the other games (include/eryantis/<game>/<layer>): pure rules know only util.
   [renaissance/rules]="util"
-  # Its codecs: the rules and JSON; its adapter: the engine's interface over the rest.
+  # Its codecs (the rules and JSON) and its words (the rules alone).
   [renaissance/codec]="util json renaissance/rules"
   [renaissance/render]="util renaissance/rules"
-  # Its adapter (include/eryantis/renaissance/game.hpp): the engine's interface over the rest.
+  # Its adapter to the engine's interface (eryantis/renaissance/game/game.hpp), over the rest.
   [renaissance/game]="util json game renaissance/rules renaissance/codec renaissance/render"
+  # Eriantys's own layers beside its rules: the words a person types.
+  [eriantys/words]="util rules"
+  # ... and its adapter to the engine's interface, over all of them.
+  [eriantys/game]="util json game rules codec render ai eriantys/words"
+  # The games of the build: each game's adapter, seen by the platform as game::Game.
+  [catalogue]="util json game eriantys/game"
 )
 # Folders that hold a game's layers rather than being a layer: eryantis/<game>/<layer>/...
-games="renaissance"
+games="renaissance eriantys"
 # The store's value types (records and errors) are a layer of their own to the server:
 # it may use them, never the SQLite-bound store itself.
 store_types_headers="eryantis/store/records.hpp eryantis/store/error.hpp"
@@ -51,8 +61,6 @@ for layer in "${!allowed[@]}"; do
       header=$(sed -E 's/.*#include[[:space:]]*"([^"]+)".*/\1/' <<<"${hit#*:}")
       target=$(cut -d/ -f2 <<<"$header")
       if [[ " $games " == *" $target "* ]]; then target=$(cut -d/ -f2-3 <<<"$header"); fi
-      # eryantis/<game>/game.hpp is the game's adapter layer, <game>/game.
-      target=${target%.hpp}
       [ "$target" = "$layer" ] && continue
       ok=0
       for a in ${allowed[$layer]}; do
@@ -64,6 +72,30 @@ for layer in "${!allowed[@]}"; do
         offenders=$((offenders + 1))
       fi
     done < <(grep -rHn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"eryantis/' "$dir" | sed -E 's/^([^:]+):[0-9]+:/\1:/' || true)
+  done
+done
+
+# The home's libraries are pure (docs/home.md): no event loop, database or network library,
+# and no clock (time is an argument); only accounts may use libsodium. System headers
+# (<...>) they may not include, by prefix.
+declare -A forbidden_system=(
+  [ratings]="uv.h uv/ sqlite3.h libpq-fe.h sodium.h sodium/ chrono ctime time.h sys/time.h"
+  [clocks]="uv.h uv/ sqlite3.h libpq-fe.h sodium.h sodium/ chrono ctime time.h sys/time.h"
+  [accounts]="uv.h uv/ sqlite3.h libpq-fe.h chrono ctime time.h sys/time.h"
+)
+for layer in "${!forbidden_system[@]}"; do
+  for dir in "src/$layer" "include/eryantis/$layer"; do
+    [ -d "$dir" ] || continue
+    while IFS= read -r hit; do
+      file=${hit%%:*}
+      header=$(sed -E 's/.*#[[:space:]]*include[[:space:]]*<([^>]+)>.*/\1/' <<<"${hit#*:}")
+      for bad in ${forbidden_system[$layer]}; do
+        if [ "$header" = "$bad" ] || { [[ "$bad" == */ ]] && [[ "$header" == "$bad"* ]]; }; then
+          echo "layer violation: $file ($layer) includes <$header>, which a pure layer may not"
+          offenders=$((offenders + 1))
+        fi
+      done
+    done < <(grep -rHn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$dir" | sed -E 's/^([^:]+):[0-9]+:/\1:/' || true)
   done
 done
 

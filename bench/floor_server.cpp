@@ -31,6 +31,7 @@
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/tcp_server.hpp"
 #include "eryantis/store/group_committer.hpp"
+#include "eryantis/util/command_line.hpp"
 #include "transcript.hpp"
 
 namespace {
@@ -175,7 +176,7 @@ int main(int argc, char** argv) {
   app.add_option("--db", db, "SQLite database (created)");
   app.add_option("--transcript", transcript_path, "a game recorded by eryantis-bot --record");
   app.add_option("--probe-fsync", probe_dir, "print the median fdatasync time (µs) in DIR, exit");
-  CLI11_PARSE(app, argc, argv);
+  if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
   if (!probe_dir.empty()) return probe_fsync(probe_dir);
   if (db.empty() || transcript_path.empty()) {
     std::fprintf(stderr, "eryantis-floor: give --db and --transcript (or --probe-fsync DIR)\n");

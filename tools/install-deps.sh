@@ -18,9 +18,16 @@ packages=(
   # The PostgreSQL store backend (docs/cluster.md): libpq to build, and the server,
   # whose initdb/postgres the store's tests run as `nobody` in a throwaway cluster.
   libpq-dev postgresql
+  # Argon2id password hashing, the CSPRNG of invite codes (docs/home.md: src/accounts only).
+  libsodium-dev
   # promtool, which checks the server's metrics text in the admin tests (Debian
   # ships it only in the Prometheus server's package; its daemon is not started).
   prometheus
+  # The Debian package (packaging/): man pages made from each tool's --help, and the
+  # package's test (packaging/check-package.sh): lintian, systemd-analyze (in systemd;
+  # it checks the unit file without a running systemd), the logrotate snippet run for
+  # real, and strace to check the unit's system-call filter against a real run.
+  help2man lintian systemd logrotate strace
 )
 # The web client (web/): Node.js and npm build it (Debian's nodejs 18 is enough; a
 # machine that already has node and npm keeps its own), and Debian's chromium runs

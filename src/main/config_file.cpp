@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -333,10 +334,15 @@ std::expected<Config, ConfigError> parse_config(std::string_view toml_text,
 }
 
 std::expected<Config, ConfigError> load_config(const std::string& path) {
+  // A folder opens like a file and reads as nothing: it would run on the defaults.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return std::unexpected(ConfigError{path + " is a folder, not a configuration file"});
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::unexpected(ConfigError{path + ": cannot open the configuration file"});
   std::stringstream text;
   text << in.rdbuf();
+  if (in.bad()) return std::unexpected(ConfigError{path + ": cannot read the configuration file"});
   return parse_config(text.str(), path);
 }
 

@@ -3,7 +3,6 @@
 #include <spdlog/sinks/rotating_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
-#include <CLI/CLI.hpp>
 #ifdef ERYANTIS_SYSTEMD
 #include <systemd/sd-daemon.h>
 #endif
@@ -40,6 +39,7 @@
 #include "eryantis/store/quick_check.hpp"
 #include "eryantis/store/store.hpp"
 #include "eryantis/store/writer_lock.hpp"
+#include "eryantis/util/command_line.hpp"
 
 #include "build_info.hpp"  // generated: ERYANTIS_VERSION, ERYANTIS_COMMIT
 
@@ -80,24 +80,52 @@ std::shared_ptr<logging::ReopenableFileSink> setup_logging(const app::LogConfig&
   return reopenable;
 }
 
+// Why a start stopped, and its exit code: 2 for what the configuration or the
+// machine must change (a database this user cannot write), 1 otherwise.
+struct StartFailure {
+  std::string message;
+  int exit_code = 1;
+};
+
+// A web listener without its web client answers / with 404 and nothing else says
+// why (the Debian package's working directory has no web/dist): one line at start.
+void warn_without_web_client(const std::string& static_dir) {
+  std::error_code ec;
+  const std::filesystem::path dir(static_dir);
+  if (!static_dir.empty() && std::filesystem::is_regular_file(dir / "index.html", ec)) return;
+  const std::string resolved =
+      dir.is_absolute() || static_dir.empty()
+          ? std::string()
+          : " (" + std::filesystem::absolute(dir, ec).lexically_normal().string() + ")";
+  spdlog::warn(
+      "web.static_dir {}{} has no index.html: / answers 404. Build the web client (target "
+      "eryantis-web) or point web.static_dir at it (the Debian package's is "
+      "/usr/share/eryantis/web)",
+      static_dir.empty() ? "\"\"" : static_dir, resolved);
+}
+
 // Every unfinished match, as the store folds it; quarantined ones are reported and skipped.
 // `connection` keeps the restore's connection open for the caller to close once
 // the group committer opened its own: SQLite drops the WAL index when the last
 // connection closes, and the next one rebuilds it by reading the whole WAL (after
 // a kill with 5,000 running matches, 16 MiB in ~3,700 reads: 130 ms before listening).
-std::expected<app::Restored, std::string> restore(const store::StoreLocation& location,
-                                                  store::Options options,
-                                                  std::unique_ptr<store::EventStore>& connection) {
+std::expected<app::Restored, StartFailure> restore(const store::StoreLocation& location,
+                                                   store::Options options,
+                                                   std::unique_ptr<store::EventStore>& connection) {
   // The group committer opens the file right after: its first commit checkpoints,
   // on the writer thread, instead of this close on the way to listening.
   options.checkpoint_on_close = false;
   auto db = store::open_store(location, options);
-  if (!db) return std::unexpected(db.error().message);
+  if (!db) {
+    // What preflight could not see (a file SQLite opened read-only) is the same mistake.
+    const bool not_writable = db.error().code == store::StoreCode::ReadOnly;
+    return std::unexpected(StartFailure{db.error().message, not_writable ? 2 : 1});
+  }
   // An SQLite file's pages are checked; PostgreSQL checks its own.
   if (auto* file = dynamic_cast<store::Store*>(db->get())) {
     const auto checking = std::chrono::steady_clock::now();
     if (auto sound = store::quick_check(*file); !sound)
-      return std::unexpected(sound.error().message);
+      return std::unexpected(StartFailure{sound.error().message});
     spdlog::info("database pages checked in {} ms",
                  std::chrono::duration_cast<std::chrono::milliseconds>(
                      std::chrono::steady_clock::now() - checking)
@@ -105,30 +133,30 @@ std::expected<app::Restored, std::string> restore(const store::StoreLocation& lo
   }
   const auto started = std::chrono::steady_clock::now();
   auto restored = app::restore_matches(**db);
-  if (!restored) return restored;
+  if (!restored) return std::unexpected(StartFailure{restored.error()});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
   spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined)",
                restored->matches.size(), ms.count(), restored->quarantined);
   connection = std::move(*db);
-  return restored;
+  return std::move(*restored);
 }
 
 // A cluster node (docs/cluster.md) restores nothing at start: the unfinished
 // matches belong to whichever node holds their lease, and this node adopts one
 // when a client asks for it. It records where clients reach it.
-std::expected<app::Restored, std::string> join_cluster(const store::StoreLocation& location,
-                                                       const store::Options& options,
-                                                       const app::ClusterConfig& cluster) {
+std::expected<app::Restored, StartFailure> join_cluster(const store::StoreLocation& location,
+                                                        const store::Options& options,
+                                                        const app::ClusterConfig& cluster) {
   auto db = store::PgStore::open(location.target, options);
-  if (!db) return std::unexpected(db.error().message);
+  if (!db) return std::unexpected(StartFailure{db.error().message});
   if (auto registered = app::register_node(*db, cluster); !registered)
-    return std::unexpected(registered.error().message);
+    return std::unexpected(StartFailure{registered.error().message});
   spdlog::info("cluster: node {} at {} (lease {} ms); matches are adopted on demand", cluster.node,
                cluster.public_address, cluster.lease_ms);
   app::Restored joined;
   auto counted = db->count_by_status();
-  if (!counted) return std::unexpected(counted.error().message);
+  if (!counted) return std::unexpected(StartFailure{counted.error().message});
   joined.matches_by_status = *counted;
   return joined;
 }
@@ -159,7 +187,7 @@ int serve(int argc, char** argv) {
       ->check(CLI::Range(0, 65535));
   app.add_flag("--no-web", no_web, "no web listener (overrides web.enabled)");
   app.add_flag("--check-config", check_only, "validate the configuration and exit");
-  CLI11_PARSE(app, argc, argv);
+  if (auto exit = util::parse_command_line(app, argc, argv)) return *exit;
 
   // Without --config, a missing default file means the built-in defaults (which
   // are the values config/eryantis.toml documents); an explicit file must exist.
@@ -208,17 +236,20 @@ int serve(int argc, char** argv) {
   const store::StoreLocation location = app::store_location(config.storage);
   const bool on_sqlite = location.backend == store::Backend::Sqlite;
   const std::string shown = location.describe();
+  // Declared before every store: it must outlive each SQLite connection of this
+  // process (closing its descriptor would drop their POSIX locks: writer_lock.hpp).
   std::optional<store::WriterLock> writer_lock;
   if (on_sqlite) {
     const auto parent = std::filesystem::path(database).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    // One writer per database, for this process's whole life (exit code 2, like a
-    // configuration mistake: a second server on the same file is one). On
+    // One writer per database file, whatever path reaches it, for this process's
+    // whole life (exit code 2, like a configuration mistake: a second server on the
+    // same file is one, and so is a file that cannot be opened to lock it). On
     // PostgreSQL several servers share the database (docs/cluster.md).
     auto lock = store::WriterLock::acquire(database);
     if (!lock) {
       spdlog::critical("not starting: {}", lock.error().message);
-      return lock.error().code == store::StoreCode::Busy ? 2 : 1;
+      return 2;
     }
     writer_lock.emplace(std::move(*lock));
   }
@@ -234,8 +265,8 @@ int serve(int argc, char** argv) {
   auto restored = config.cluster.enabled() ? join_cluster(location, store_options, config.cluster)
                                            : restore(location, store_options, restore_connection);
   if (!restored) {
-    spdlog::critical("cannot open {}: {}", shown, restored.error());
-    return 1;
+    spdlog::critical("cannot open {}: {}", shown, restored.error().message);
+    return restored.error().exit_code;
   }
 
   net::EventLoop loop;
@@ -255,7 +286,9 @@ int serve(int argc, char** argv) {
     spdlog::critical("cannot open {}: {}", shown, committer.error().message);
     return 1;
   }
-  persistence = std::make_unique<app::StorePersistence>(**committer);
+  // Move logs (`move_log`) are read on a connection of their own, read-only.
+  persistence = std::make_unique<app::StorePersistence>(
+      **committer, app::read_only_opener(location, store_options), notify);
   std::uint64_t events_counted = 0;
   metrics::Metrics* metrics_for_commits = nullptr;  // set once the metrics exist
   wakeup = loop.make_wakeup([&persistence, &metrics_for_commits] {
@@ -443,7 +476,8 @@ int serve(int argc, char** argv) {
       spdlog::critical("not starting: admin socket: {}", ok.error());
       return 1;
     }
-    spdlog::info("admin socket {} (eryantis-admin --socket {})", socket_path, socket_path);
+    spdlog::info("admin socket {} (eryantis-admin --socket {})", socket_path,
+                 std::filesystem::absolute(socket_path, ec).string());
   }
   app::PeriodicBackup periodic_backup(loop, database, config.backup);
 
@@ -488,6 +522,7 @@ int serve(int argc, char** argv) {
     }
     spdlog::info("web listening on http://{}:{}/ (WebSocket /ws, files from {})", config.web.listen,
                  *web_bound, config.web.static_dir);
+    warn_without_web_client(config.web.static_dir);
   }
   auto bound = tcp.listen(config.server.listen, config.server.port);
   if (!bound) {

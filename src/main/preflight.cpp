@@ -4,6 +4,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -23,32 +25,74 @@ bool is_ip_literal(const std::string& host) {
          inet_pton(AF_INET6, host.c_str(), buffer) == 1;
 }
 
-// `path` is a file the server will create or append to: it is not a folder, and
-// either it exists and is writable, or the nearest existing folder above it is
+// access(2) as this user; `why` gets the kernel's reason when it refuses
+// ("Permission denied", "Read-only file system", "Operation not permitted" for
+// an immutable file).
+bool can_access(const fs::path& path, int mode, std::string& why) {
+  if (::access(path.c_str(), mode) == 0) return true;
+  why = std::strerror(errno);
+  return false;
+}
+
+// The folder a new `path` will be created in: its nearest existing ancestor
 // (the server creates the folders in between).
-// `existing_checked_later`: the store checks an existing database itself (exit 1,
-// "cannot be written by this process": the file's state, not the configuration).
-std::expected<void, ConfigError> writable_file(const std::string& key, const std::string& path,
-                                               bool existing_checked_later = false) {
+fs::path nearest_folder(const fs::path& path) {
   std::error_code ec;
-  const fs::path p(path);
-  if (fs::exists(p, ec)) {
-    if (fs::is_directory(p, ec)) return problem(key, path + " is a folder, not a file");
-    if (!existing_checked_later && ::access(path.c_str(), R_OK | W_OK) != 0)
-      return problem(key, path + " exists but this user cannot read and write it");
-    return {};
-  }
-  fs::path dir = p.parent_path();
+  fs::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
   while (!fs::exists(dir, ec)) {
     if (!dir.has_relative_path() || dir.parent_path() == dir) break;
     dir = dir.parent_path();
     if (dir.empty()) dir = ".";
   }
+  return dir;
+}
+
+// `path` is a file the server will create or append to: it is not a folder, and
+// either it exists and is writable, or the nearest existing folder above it is
+// (the server creates the folders in between).
+std::expected<void, ConfigError> writable_file(const std::string& key, const std::string& path) {
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::exists(p, ec)) {
+    if (fs::is_directory(p, ec)) return problem(key, path + " is a folder, not a file");
+    if (std::string why; !can_access(p, R_OK | W_OK, why))
+      return problem(key, "cannot write " + path + ": " + why);
+    return {};
+  }
+  const fs::path dir = nearest_folder(p);
   if (!fs::is_directory(dir, ec))
     return problem(key, "cannot create " + path + ": " + dir.string() + " is not a folder");
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    return problem(key, "cannot create " + path + ": folder " + dir.string() + " is not writable");
+  if (std::string why; !can_access(dir, W_OK | X_OK, why))
+    return problem(key, "cannot create " + path + ": folder " + dir.string() + ": " + why);
+  return {};
+}
+
+// The SQLite database: the server reads and writes the file, and SQLite creates
+// "<file>-wal" and "<file>-shm" beside it, so the file, those two if they exist
+// (left by another user?) and the folder must all be writable by this user.
+// Checked before anything is created, so a read-only file or folder is exit code
+// 2 naming the cause, with no file left beside the database (issue 23). The store
+// checks again at open what access(2) cannot tell (Store::open's write probe).
+std::expected<void, ConfigError> writable_database(const std::string& path) {
+  const std::string key = "storage.database";
+  std::error_code ec;
+  const fs::path p(path);
+  if (!fs::exists(p, ec)) return writable_file(key, path);
+  if (fs::is_directory(p, ec)) return problem(key, path + " is a folder, not a file");
+  for (const std::string& file : {path, path + "-wal", path + "-shm"}) {
+    if (file != path && !fs::exists(file, ec)) continue;
+    if (std::string why; !can_access(file, R_OK | W_OK, why))
+      return problem(key, "cannot write " + file + ": " + why +
+                              " (the server's user must read and write the database file and "
+                              "its -wal and -shm; fix their owner or permissions, or the mount)");
+  }
+  fs::path dir = p.parent_path();
+  if (dir.empty()) dir = ".";
+  if (std::string why; !can_access(dir, W_OK | X_OK, why))
+    return problem(key, "cannot write in the folder " + dir.string() + " of " + path + ": " + why +
+                            " (SQLite creates " + path + "-wal and " + path +
+                            "-shm there; fix the folder's owner or permissions, or the mount)");
   return {};
 }
 
@@ -56,8 +100,8 @@ std::expected<void, ConfigError> writable_folder(const std::string& key, const s
   std::error_code ec;
   if (fs::exists(path, ec)) {
     if (!fs::is_directory(path, ec)) return problem(key, path + " is not a folder");
-    if (::access(path.c_str(), W_OK | X_OK) != 0)
-      return problem(key, "folder " + path + " is not writable");
+    if (std::string why; !can_access(path, W_OK | X_OK, why))
+      return problem(key, "cannot write in the folder " + path + ": " + why);
     return {};
   }
   return writable_file(key, path);  // created like a file's folders
@@ -77,7 +121,7 @@ std::expected<void, ConfigError> preflight(const Config& config) {
                                      "\" is not an IPv4 or IPv6 address (e.g. 127.0.0.1, 0.0.0.0, ::)");
   // On PostgreSQL the server opens no database file (the connection is tried at start).
   if (config.storage.backend == store::Backend::Sqlite)
-    if (auto ok = writable_file("storage.database", config.storage.database, true); !ok) return ok;
+    if (auto ok = writable_database(config.storage.database); !ok) return ok;
   if (!config.log.file.empty())
     if (auto ok = writable_file("log.file", config.log.file); !ok) return ok;
   if (config.admin.enabled) {

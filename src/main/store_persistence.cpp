@@ -1,6 +1,14 @@
 #include "eryantis/main/store_persistence.hpp"
 
+#include <spdlog/fmt/fmt.h>
+
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "eryantis/render/render.hpp"
 
 namespace eryantis::app {
 
@@ -23,6 +31,158 @@ server::Deadline from_record(const store::DeadlineRecord& r) {
       d.at_ms = r.at_ms;
     }
   return d;
+}
+
+// One thread, one connection, reads in the order asked. Started at the first read:
+// a server whose clients never ask (TCP programs) opens no second connection. Its
+// answers wait in `answered_` for deliver() on the caller's thread; it refers to
+// nothing outside the StorePersistence that owns it, so it stops cleanly whatever
+// is destroyed around it.
+class StorePersistence::Reader {
+ public:
+  Reader(OpenReader open, std::function<void()> notify)
+      : open_(std::move(open)), notify_(std::move(notify)) {}
+  ~Reader() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      queue_.clear();
+    }
+    ready_.notify_one();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  void read(server::MoveLogRead read, server::MoveLogDone done) {
+    {
+      std::lock_guard lock(mutex_);
+      if (queue_.size() < kMaxQueuedMoveLogReads) {
+        queue_.push_back({std::move(read), std::move(done)});
+        if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+        ready_.notify_one();
+        return;
+      }
+    }
+    answer([done = std::move(done)] {
+      done(store::fail(store::StoreCode::Busy,
+                       fmt::format("{} move logs are being read already", kMaxQueuedMoveLogReads)));
+    });
+  }
+
+  // On the caller's thread: runs the answers that are ready.
+  std::size_t deliver() {
+    std::vector<std::function<void()>> ready;
+    {
+      std::lock_guard lock(mutex_);
+      ready.swap(answered_);
+    }
+    for (auto& done : ready) done();
+    return ready.size();
+  }
+
+ private:
+  void answer(std::function<void()> done) {
+    {
+      std::lock_guard lock(mutex_);
+      answered_.push_back(std::move(done));
+    }
+    if (notify_) notify_();
+  }
+
+  struct Job {
+    server::MoveLogRead read;
+    server::MoveLogDone done;
+  };
+
+  void run() {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (stopping_) return;
+        job = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      auto db = connection();
+      auto lines =
+          db ? app::read_move_log(**db, job.read)
+             : store::Result<std::vector<server::MoveLogLine>>(std::unexpected(db.error()));
+      if (!lines && lines.error().code != store::StoreCode::NotFound &&
+          lines.error().code != store::StoreCode::Corrupt)
+        db_.reset();  // a broken connection (PostgreSQL went away): opened again next time
+      answer([done = std::move(job.done), lines = std::move(lines)]() mutable {
+        done(std::move(lines));
+      });
+    }
+  }
+
+  // The connection, opened at first use.
+  store::Result<store::EventStore*> connection() {
+    if (!db_) {
+      auto opened = open_();
+      if (!opened) return std::unexpected(opened.error());
+      db_ = std::move(*opened);
+    }
+    return db_.get();
+  }
+
+  OpenReader open_;
+  std::function<void()> notify_;
+  std::unique_ptr<store::EventStore> db_;  // the reader thread's only
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Job> queue_;
+  std::vector<std::function<void()>> answered_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+store::Result<std::vector<server::MoveLogLine>> read_move_log(store::EventStore& db,
+                                                              const server::MoveLogRead& read) {
+  std::vector<server::MoveLogLine> lines;
+  render::MoveLog log(read.names);
+  // Every event is re-checked by the fold; one hash (the last) is enough here: the
+  // server holds this match, so its log was folded and checked when it was loaded.
+  store::FoldPolicy policy{.start = store::FoldStart::FirstEvent, .hashes = store::HashCheck::Last};
+  policy.on_event = [&](store::Seq seq, const rules::Event& event, const rules::State& after) {
+    if (seq > read.to) return;  // written since the question: the client has it as a push
+    std::string text = log.next(event, after);
+    if (seq >= read.from) lines.push_back({seq, std::move(text)});
+  };
+  auto folded = db.fold(read.match, policy);
+  if (!folded) return std::unexpected(folded.error());
+  if (folded->divergence && folded->divergence->seq <= read.to) {
+    return store::fail(store::StoreCode::Corrupt,
+                       fmt::format("match {}: {}", read.match, folded->divergence->reason));
+  }
+  if (read.to >= read.from && lines.size() != static_cast<std::size_t>(read.to - read.from + 1)) {
+    return store::fail(
+        store::StoreCode::NotFound,
+        fmt::format("match {} has no events {}..{} stored", read.match, read.from, read.to));
+  }
+  return lines;
+}
+
+StorePersistence::OpenReader read_only_opener(store::StoreLocation location,
+                                              store::Options options) {
+  options.read_only = true;
+  return [location = std::move(location), options] { return store::open_store(location, options); };
+}
+
+StorePersistence::StorePersistence(store::GroupCommitter& committer, OpenReader open_reader,
+                                   std::function<void()> notify)
+    : committer_(committer),
+      reader_(std::make_unique<Reader>(std::move(open_reader), std::move(notify))) {}
+
+std::size_t StorePersistence::deliver() {
+  reader_->deliver();
+  return committer_.deliver_completions();
+}
+
+StorePersistence::~StorePersistence() = default;
+
+void StorePersistence::read_move_log(server::MoveLogRead read, server::MoveLogDone done) {
+  reader_->read(std::move(read), std::move(done));
 }
 
 void StorePersistence::submit(server::MatchWrite w, server::WriteDone done) {

@@ -195,6 +195,11 @@ Decoded decode_body(std::string_view type, const Fields& f) {
   }
   if (type == "leave_match") return LeaveMatch{};
   if (type == "sync") return Sync{};
+  if (type == "move_log") {
+    auto from = f.optional_int("from", 1, std::numeric_limits<std::int64_t>::max());
+    if (!take(from, error)) return error;
+    return MoveLog{from->value_or(1)};
+  }
   if (type == "ping") return Ping{};
   if (type == "pong") return Pong{};
   if (type == "play") {

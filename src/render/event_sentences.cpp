@@ -326,4 +326,10 @@ std::string describe_event(const State& before, const Event& event, const State&
   return EventWriter(before, event, after, names).run();
 }
 
+std::string MoveLog::next(const Event& event, const State& after) {
+  std::string text = describe_event(before_, event, after, names_);
+  before_ = after;
+  return text;
+}
+
 }  // namespace eryantis::render

@@ -195,10 +195,8 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
               return;
             }
             // The sentence of the move log, once for every viewer, from the states around it.
-            render::Names names;
-            for (int i = 0; i < room->players(); ++i)
-              if (room->seats[i]) names[i] = room->seats[i]->nickname;
-            const std::string text = render::describe_event(room->state, ev, next, names);
+            const std::string text =
+                render::describe_event(room->state, ev, next, detail::seat_names(*room));
             room->state = std::move(next);
             room->seq = done->last_seq;
             room->deadline = Deadline{};

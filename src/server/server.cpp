@@ -194,6 +194,7 @@ void Server::dispatch(Session& s, protocol::Envelope env) {
       !std::holds_alternative<protocol::UnwatchLobby>(env.request) &&
       !std::holds_alternative<protocol::Spectate>(env.request) &&
       !std::holds_alternative<protocol::Sync>(env.request) &&
+      !std::holds_alternative<protocol::MoveLog>(env.request) &&
       // A spectator is answered as one (leave works, play is NOT_A_PLAYER), logged in or not.
       !(s.spectator && (std::holds_alternative<protocol::LeaveMatch>(env.request) ||
                         std::holds_alternative<protocol::Play>(env.request)));

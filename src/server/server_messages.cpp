@@ -44,6 +44,13 @@ std::string result_json(const Room& room, const rules::State& s) {
       .str();
 }
 
+std::array<std::string, rules::kMaxPlayers> seat_names(const Room& room) {
+  std::array<std::string, rules::kMaxPlayers> names{};
+  for (int i = 0; i < room.players(); ++i)
+    if (room.seats[i]) names[static_cast<std::size_t>(i)] = room.seats[i]->nickname;
+  return names;
+}
+
 store::SeatRecord seat_record(const Room& room, int seat) {
   store::SeatRecord r;
   r.match_id = room.id;

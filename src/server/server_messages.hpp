@@ -1,5 +1,6 @@
 #pragma once
 // Pieces of the server's outgoing messages that several files build.
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,8 @@ std::string result_json(const Room& room, const rules::State& s);
 std::string game_over_line(store::MatchId match, const std::string& result_json);
 // {"type":"match_abandoned","match":M,"message":"..."}: the push that ends a match given up.
 std::string abandoned_line(store::MatchId match, std::string_view message);
+// The seats' nicknames now ("" for a free seat): the names in the move log's sentences.
+std::array<std::string, rules::kMaxPlayers> seat_names(const Room& room);
 // The stored record of a seat (nickname and token hash).
 store::SeatRecord seat_record(const Room& room, int seat);
 // A name someone can log in with: 1 to 24 letters, digits, '_', '-' or '.'.

@@ -4,6 +4,7 @@
 #include "eryantis/store/fold.hpp"
 
 #include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
 
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/command.hpp"
@@ -139,6 +140,15 @@ Result<Folded> fold(FoldSource& source, MatchId id, Seq last_seq, const FoldPoli
         if (decoded) state = std::move(*decoded);
       };
       auto any = source.newest_snapshot(id, at_most, visit);
+      // Snapshots on a damaged page of the file: they only spare reading events, and
+      // the events decide anyway, so the fold starts from the first one.
+      if (!any && any.error().code == StoreCode::Corrupt) {
+        spdlog::warn(
+            "store: match {}: a snapshot is on a damaged page of the database file "
+            "({}); folding from the first event",
+            id, any.error().message);
+        break;
+      }
       if (!any) return util::forward_error(any);
       if (!*any) break;
       at_most = seq - 1;

@@ -132,6 +132,46 @@ void GroupCommitter::note_damage(const std::vector<Result<AppendOutcome>>& resul
   }
 }
 
+std::vector<Result<AppendOutcome>> GroupCommitter::refuse_full(std::size_t count) const {
+  return std::vector<Result<AppendOutcome>>(
+      count, fail(StoreCode::Full,
+                  "not written: the disk is full; writing resumes once space is freed "
+                  "(docs/operations.md, \"A full disk\")"));
+}
+
+void GroupCommitter::note_full(const std::vector<Result<AppendOutcome>>& results) {
+  for (const auto& result : results) {
+    if (result || result.error().code != StoreCode::Full) continue;
+    spdlog::error(
+        "store: the disk is full ({}); nothing more is written until space is freed, then "
+        "the WAL is moved into the database and truncated first (tried every {} ms; "
+        "docs/operations.md, \"A full disk\")",
+        result.error().message, kReclaimEvery.count());
+    disk_full_.store(true, std::memory_order_release);
+    reclaim_reported_ = false;
+    next_reclaim_ = std::chrono::steady_clock::now() + kReclaimEvery;
+    return;
+  }
+}
+
+void GroupCommitter::try_reclaim() {
+  if (!disk_full() || std::chrono::steady_clock::now() < next_reclaim_) return;
+  auto reclaimed = store_->reclaim_space();
+  if (reclaimed) {
+    disk_full_.store(false, std::memory_order_release);
+    spdlog::warn(
+        "store: disk space is back: the WAL was moved into the database and truncated; "
+        "writing again");
+    return;
+  }
+  next_reclaim_ = std::chrono::steady_clock::now() + kReclaimEvery;
+  if (!reclaim_reported_) {
+    reclaim_reported_ = true;
+    spdlog::warn("store: still no room to give the WAL's space back: {}",
+                 reclaimed.error().message);
+  }
+}
+
 void GroupCommitter::run_writer() {
   std::vector<Pending> batch;
   std::vector<AppendRequest> requests;
@@ -143,10 +183,16 @@ void GroupCommitter::run_writer() {
     batch.clear();
     {
       std::unique_lock lock(mutex_);
-      work_ready_.wait(lock, [&] {
+      auto ready = [&] {
         return stopping_ || !queue_.empty() || !jobs_.empty() || !first_jobs_.empty();
-      });
-      if (queue_.empty() && jobs_.empty() && first_jobs_.empty())
+      };
+      // With the disk full, also wake up for the next try to give the WAL's space back.
+      if (disk_full()) {
+        work_ready_.wait_until(lock, next_reclaim_, ready);
+      } else {
+        work_ready_.wait(lock, ready);
+      }
+      if (stopping_ && queue_.empty() && jobs_.empty() && first_jobs_.empty())
         return;  // stopping, and everything is committed
       jobs.swap(jobs_);
       // Whatever queued while the previous commit ran becomes this batch.
@@ -179,11 +225,15 @@ void GroupCommitter::run_writer() {
       }
       notify_();
     }
+    try_reclaim();
     if (batch.empty()) continue;
     requests.clear();
     for (Pending& pending : batch) requests.push_back(std::move(pending.request));
-    auto results = degraded() ? refuse_degraded(requests.size()) : store_->append_batch(requests);
+    auto results = degraded()    ? refuse_degraded(requests.size())
+                   : disk_full() ? refuse_full(requests.size())
+                                 : store_->append_batch(requests);
     if (!degraded()) note_damage(results);
+    if (!disk_full()) note_full(results);
 
     std::uint64_t events = 0;
     {

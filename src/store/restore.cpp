@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "eryantis/store/quick_check.hpp"
 #include "eryantis/util/expected.hpp"
 #include "fold_source.hpp"
 #include "sqlite_rows.hpp"
@@ -93,6 +94,17 @@ Result<RestoreReport> restore_candidates(FoldSource& source,
   const FoldPolicy policy{.hashes = hashes};
   for (const RestoreCandidate& match : candidates) {
     auto folded = fold(source, match.id, match.last_seq, policy);
+    // A row this fold needs is on a damaged page of the file: this match cannot be
+    // trusted, the others can (their rows are elsewhere). The page and its rows stay
+    // as they are, for a repair (a backup of the file has them).
+    if (!folded && folded.error().code == StoreCode::Corrupt) {
+      report.quarantined.push_back(QuarantinedMatch{
+          match.id, fmt::format("its events are on a damaged page of the database file ({}); "
+                                "restore a backup, or repair the file (docs/operations.md, "
+                                "\"Repairing a damaged file\")",
+                                folded.error().message)});
+      continue;
+    }
     if (!folded) return util::forward_error(folded);
     if (folded->ok()) {
       RestoredMatch restored;
@@ -114,6 +126,15 @@ Result<RestoreReport> restore_candidates(FoldSource& source,
 }  // namespace detail
 
 Result<RestoreReport> Store::restore_unfinished() {
+  auto report = restore_or_fail();
+  // Damage no match can be blamed for (a page of matches or seats): the file as a
+  // whole needs repairing before it can be served.
+  if (!report && report.error().code == StoreCode::Corrupt)
+    return fail(StoreCode::Corrupt, damaged_file_message(report.error().message));
+  return report;
+}
+
+Result<RestoreReport> Store::restore_or_fail() {
   RestoreReport report;
   {
     // One read transaction: a consistent picture even while another process writes.
@@ -128,10 +149,22 @@ Result<RestoreReport> Store::restore_unfinished() {
     if (auto done = read_seats(impl_->db, report.restored); !done) return util::forward_error(done);
     for (RestoredMatch& match : report.restored) {
       auto recent = recent_command_ids(match.id, kRestoredCommandIds);
+      // Older rows of a match on a damaged page: its state is sound (the fold read
+      // everything it needed), only the command ids kept to answer a client's retry
+      // with its original ack are lost. A retry is still applied once: append()
+      // finds its command id in the events_by_command_id index.
+      if (!recent && recent.error().code == StoreCode::Corrupt) {
+        spdlog::warn(
+            "store: match {}: its recent command ids are on a damaged page of the "
+            "database file ({}); restored without them",
+            match.id, recent.error().message);
+        continue;
+      }
       if (!recent) return util::forward_error(recent);
       match.recent_commands = std::move(*recent);
     }
-    if (auto done = tx->commit(); !done) return util::forward_error(done);
+    // A read transaction: ending it loses nothing, and once a read met a damaged
+    // page SQLite reports that page again at COMMIT. The destructor rolls back.
   }
   for (const QuarantinedMatch& match : report.quarantined) {
     spdlog::warn("store: match {} quarantined: {}", match.id, match.reason);

@@ -1,6 +1,7 @@
 #include "eryantis/store/sqlite.hpp"
 #include "eryantis/util/expected.hpp"
 
+#include <cerrno>
 #include <string>
 
 namespace eryantis::store::sqlite {
@@ -24,6 +25,15 @@ StoreError error_from(sqlite3* db, int rc, std::string_view what) {
       break;
     case SQLITE_CANTOPEN:
       code = StoreCode::NotFound;
+      break;
+    case SQLITE_FULL:
+      code = StoreCode::Full;
+      break;
+    case SQLITE_IOERR:
+      // A sync or a -shm extension that found no space: the disk is full all the same.
+      if (db != nullptr &&
+          (sqlite3_system_errno(db) == ENOSPC || sqlite3_system_errno(db) == EDQUOT))
+        code = StoreCode::Full;
       break;
     default:
       break;
@@ -156,7 +166,7 @@ Result<void> Database::exec(std::string_view sql) {
   if (rc == SQLITE_OK) return {};
   std::string detail = message != nullptr ? message : sqlite3_errstr(rc);
   sqlite3_free(message);
-  StoreError error = error_from(nullptr, rc, "");
+  StoreError error = error_from(db_.get(), rc, "");
   error.message = detail;
   return std::unexpected(std::move(error));
 }

@@ -3,6 +3,7 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 #include <chrono>
+#include <filesystem>
 
 #include "eryantis/store/migrations.hpp"
 #include "eryantis/util/expected.hpp"
@@ -153,6 +154,24 @@ int Store::schema_version() const {
 }
 sqlite::Database& Store::database() {
   return impl_->db;
+}
+
+Result<void> Store::reclaim_space() {
+  if (impl_->options.read_only) return {};
+  int wal_frames = 0, moved = 0;
+  const int rc = sqlite3_wal_checkpoint_v2(impl_->db.handle(), "main", SQLITE_CHECKPOINT_TRUNCATE,
+                                           &wal_frames, &moved);
+  if (rc == SQLITE_OK) return {};
+  StoreError error = sqlite::error_from(impl_->db.handle(), rc, "moving the WAL into the database");
+  std::error_code ec;
+  const char* file = sqlite3_db_filename(impl_->db.handle(), "main");
+  const auto wal = std::filesystem::file_size(std::string(file ? file : "") + "-wal", ec);
+  if (!ec) {
+    error.message +=
+        fmt::format(" (the WAL holds {:.1f} MiB: up to that much free space is needed)",
+                    static_cast<double>(wal) / (1024.0 * 1024.0));
+  }
+  return std::unexpected(std::move(error));
 }
 
 Result<MatchId> Store::create_match(const NewMatch& match) {

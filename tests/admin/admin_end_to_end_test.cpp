@@ -4,6 +4,7 @@
 // resumes every unfinished match), ending a match as an
 // event, kicking and draining until the server exits by itself.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -77,6 +78,43 @@ TEST_F(AdminEndToEnd, TheSocketIsTheServerUsersOnly) {
   server.signal_term();
   EXPECT_EQ(server.wait_exit(10s), 0);
   EXPECT_FALSE(std::filesystem::exists(socket())) << "the socket file is removed at exit";
+}
+
+// A configuration whose database path is relative names a file in the server's
+// working folder (/var/lib/eryantis under the unit), which is neither the
+// operator's folder nor the configuration's. `eryantis-admin --config` finds the
+// server that runs with that configuration file (however its path was spelt) and
+// resolves the path as that server did, from any folder.
+TEST_F(AdminEndToEnd, ARelativeDatabaseInTheConfigIsResolvedAsTheServerDid) {
+  std::filesystem::create_directories(dir.path() / "state");
+  std::filesystem::create_directories(dir.path() / "operator");
+  const std::string relative_config =
+      write_config(dir, "relative.toml", "data/relative.db", TestConfig{});
+  // The server runs in state/ and was given the configuration as ../relative.toml.
+  ChildProcess running(Spawn{.argv = {"/bin/sh", "-c",
+                                      "cd " + dir.file("state") + " && exec " + server_binary() +
+                                          " --config ../relative.toml --port 0 --no-web"}});
+  ASSERT_TRUE(eventually(20s, [&] {
+    return running.output().find("listening on") != std::string::npos || !running.running();
+  }));
+  ASSERT_TRUE(running.running()) << running.output();
+  ASSERT_TRUE(std::filesystem::exists(dir.file("state/data/relative.db.sock")));
+  // The operator, in a folder of their own, names the configuration by its full path.
+  Reply r;
+  r.code = run_program({"/bin/sh", "-c",
+                        "cd " + dir.file("operator") + " && exec " + ERYANTIS_ADMIN_BIN +
+                            " --config " + relative_config + " sessions"},
+                       &r.out, 30s);
+  EXPECT_EQ(r.code, 0) << r.out << running.output();
+  EXPECT_NE(r.out.find("\"ok\":true"), std::string::npos) << r.out;
+  // Without a server using that configuration, the error says where it looked and why.
+  const std::string unused = write_config(dir, "unused.toml", "data/unused.db", TestConfig{});
+  r.out.clear();
+  r.code = run_program({ERYANTIS_ADMIN_BIN, "--config", unused, "sessions"}, &r.out, 30s);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("no running eryantis-server uses " + unused), std::string::npos) << r.out;
+  running.signal(SIGTERM);
+  EXPECT_EQ(running.wait_exit(10s), 0);
 }
 
 TEST_F(AdminEndToEnd, BackupWhileBotsPlayThenEndKickAndDrain) {

@@ -456,9 +456,9 @@ TEST(CommandLine, HelpOnEveryCharacterHasAnExampleThatParses) {
     ASSERT_TRUE(text.has_value());
     EXPECT_NE(text->find("coin"), std::string::npos) << *text;
     EXPECT_NE(text->find("\n  parameters: "), std::string::npos) << *text;
-    const auto at = text->find("\n  example:    ");
+    const auto at = text->find("\n  example:     ");
     ASSERT_NE(at, std::string::npos) << *text;
-    const std::string example = text->substr(at + 15, text->find('\n', at + 15) - at - 15);
+    const std::string example = text->substr(at + 16, text->find('\n', at + 16) - at - 16);
     const rules::Command c = command(example);
     ASSERT_TRUE(rules::command_character(c).has_value()) << example;
     EXPECT_EQ(*rules::command_character(c), id) << example;

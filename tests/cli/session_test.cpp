@@ -123,6 +123,76 @@ TEST_F(SessionTest, ARefusedLoginEndsWithItsOwnExitCode) {
   }
 }
 
+// A nickname the server refuses: nothing typed could ever run (every command
+// needs the login), so the session ends at once with a sentence and the login
+// exit code, also with lines of a script still queued.
+TEST_F(SessionTest, AnInvalidNicknameEndsTheSessionWithASentence) {
+  for (const bool interactive : {false, true}) {
+    FakeHost host;
+    SessionOptions o;
+    o.nickname = "no spaces!";
+    o.interactive = interactive;
+    Session s(host, o, client::TokenStore(dir_.path() / "tokens"), 1);
+    s.start();
+    s.typed("list");
+    s.connected();
+    s.line(R"({"type":"welcome","protocol":1,"server":"eryantis"})");
+    s.line(
+        R"({"type":"error","id":"login","code":"INVALID_NICKNAME","message":"a nickname has 1 to 24 letters, digits, '_', '-' or '.'"})");
+    EXPECT_TRUE(s.quitting()) << interactive;
+    EXPECT_EQ(s.exit_code(), kExitLoginRefused);
+    EXPECT_EQ(host.quits, 1);
+    EXPECT_TRUE(host.printed_text("cannot log in: \"no spaces!\" is not a nickname this server "
+                                  "accepts"))
+        << host.printed;
+    EXPECT_FALSE(host.sent_type("list_matches")) << "the queued line ran without a login";
+  }
+}
+
+// Any other refusal of the login (a field the server cannot read, ...) ends it
+// too; a refusal for now (the server shuts down, its database is failing) tries
+// the same login again after a backoff, on the same connection only.
+TEST_F(SessionTest, ALoginRefusedForGoodEndsItAndOneRefusedForNowIsRetried) {
+  {
+    FakeHost host;
+    SessionOptions o;
+    o.nickname = "alice";
+    Session s(host, o, client::TokenStore(dir_.path() / "tokens"), 1);
+    s.start();
+    s.connected();
+    s.line(R"({"type":"error","id":"login","code":"INVALID_FIELD","message":"token: a string"})");
+    EXPECT_TRUE(s.quitting());
+    EXPECT_EQ(s.exit_code(), kExitLoginRefused);
+  }
+  FakeHost host;
+  SessionOptions o;
+  o.nickname = "alice";
+  Session s(host, o, client::TokenStore(dir_.path() / "tokens"), 1);
+  s.start();
+  s.connected();
+  host.sent.clear();
+  s.line(R"({"type":"error","id":"login","code":"STORE_FAILURE","message":"try later"})");
+  EXPECT_FALSE(s.quitting());
+  EXPECT_TRUE(host.printed_text("the login is refused for now; trying again in 250 ms"))
+      << host.printed;
+  ASSERT_EQ(host.timers.size(), 1u);
+  host.fire_timers();
+  ASSERT_EQ(host.sent.size(), 1u);
+  EXPECT_TRUE(host.sent_type("login"));
+  // Refused again, then the connection drops and comes back before the retry is due:
+  // the new connection's own login is the only one sent.
+  s.line(R"({"type":"error","id":"login","code":"SHUTTING_DOWN","message":"later"})");
+  EXPECT_TRUE(host.printed_text("trying again in 500 ms")) << host.printed;
+  s.closed("reset by peer");
+  host.sent.clear();
+  s.connected();
+  EXPECT_EQ(host.sent.size(), 2u);  // hello and login
+  host.fire_timers();               // the retry of the old connection, and the reconnect
+  EXPECT_EQ(host.sent.size(), 2u);
+  s.line(R"({"type":"logged_in","id":"login","nickname":"alice","token":"tok-1"})");
+  EXPECT_FALSE(s.quitting());
+}
+
 // Lines a broken or hostile server might send: each is reported or ignored, none
 // ends the session, and the session still works afterwards.
 TEST_F(SessionTest, MalformedServerLinesAreReportedAndSkipped) {
@@ -426,7 +496,7 @@ TEST_F(SessionTest, HelpOnACharacterAndOnTheTurn) {
   auto s = logged_in(false);
   s->typed("help jester");
   EXPECT_TRUE(host_.printed_text("Jester (1 coin)"));
-  EXPECT_TRUE(host_.printed_text("example:    char jester red,red for blue,green"));
+  EXPECT_TRUE(host_.printed_text("example:     char jester red,red for blue,green"));
   s->typed("help");
   EXPECT_TRUE(host_.printed_text("A round, for each player in turn:"));
   s->typed("help dragon");

@@ -12,14 +12,17 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "fake_server.hpp"
 #include "session.hpp"
 #include "support/child_process.hpp"
@@ -258,6 +261,57 @@ TEST_F(CliTerminal, ASmallTerminalGetsTheCompactBoard) {
   expect_exit(eryantis::cli::kExitOk);
 }
 
+// `help` in an 80x24 terminal: every line fits in 80 columns, broken between
+// words only (the words are exactly the help's), and the next prompt has a line of
+// its own (it was drawn twice, the second one run into the first: "eryantis> help
+// eryantis> ").
+TEST_F(CliTerminal, HelpFitsEightyColumnsAndThePromptKeepsItsOwnLine) {
+  client_ = std::make_unique<PtyProcess>(cli_args("alice", "alice.tokens"), 24, 80);
+  ASSERT_TRUE(client_->started());
+  ASSERT_TRUE(client_->wait_output("matches you can join:", 10s)) << client_->output();
+  ASSERT_TRUE(eventually(5s, [&] {
+    const std::string out = client_->output();
+    return out.find("eryantis> ", out.find("matches you can join:")) != std::string::npos;
+  })) << client_->output();
+  const std::size_t before = client_->output().size();
+  client_->type("help\r");
+  const std::string last_words = "wins.";  // the help's last word (no line break inside)
+  ASSERT_TRUE(eventually(5s, [&] {
+    const std::string out = client_->output();
+    const auto end = out.find(last_words, before);
+    return end != std::string::npos && out.find("eryantis> ", end) != std::string::npos;
+  })) << client_->output();
+  client_->type("list\r");  // what follows the help is then on screen for good
+  ASSERT_TRUE(eventually(5s, [&] {
+    return client_->output().find("matches you can join:", before) != std::string::npos;
+  })) << client_->output();
+
+  const std::string plain = std::regex_replace(client_->output().substr(before),
+                                               std::regex("\x1b\\[[0-9;?]*[A-Za-z]|\r"), "");
+  const auto start = plain.find("help\n");
+  const auto end = plain.find(last_words);
+  ASSERT_NE(start, std::string::npos) << plain;
+  ASSERT_NE(end, std::string::npos) << plain;
+  const std::string help = plain.substr(start + 5, end + last_words.size() - start - 5);
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) {
+    std::size_t columns = 0;
+    for (unsigned char ch : line)
+      if ((ch & 0xc0) != 0x80) ++columns;
+    EXPECT_LE(columns, 80u) << line;
+  }
+  auto words = [](const std::string& text) {
+    std::istringstream in(text);
+    return std::vector<std::string>(std::istream_iterator<std::string>(in),
+                                    std::istream_iterator<std::string>());
+  };
+  EXPECT_EQ(words(help), words(eryantis::cli::help_text())) << help;
+  // After the help: a new line, the prompt, and what was typed next.
+  EXPECT_EQ(plain.substr(end + last_words.size(), 16), "\neryantis> list\n") << plain;
+  client_->type("quit\r");
+  expect_exit(eryantis::cli::kExitOk);
+}
+
 // alice is connected elsewhere (a piped client that stays): a second alice with
 // no token is refused (NICKNAME_TAKEN) and must say so and exit non-zero.
 TEST_F(CliTerminal, ARefusedLoginExitsNonZero) {
@@ -273,6 +327,32 @@ TEST_F(CliTerminal, ARefusedLoginExitsNonZero) {
   EXPECT_NE(client_->output().find("NICKNAME_TAKEN"), std::string::npos);
   EXPECT_NE(client_->output().find("cannot log in as alice; quitting"), std::string::npos);
   EXPECT_TRUE(holder.running());  // the first alice is untouched
+}
+
+// A nickname the server refuses (a space in it): the client says why and exits
+// non-zero instead of leaving a prompt where nothing can run.
+TEST_F(CliTerminal, AnInvalidNicknameExitsNonZeroWithASentence) {
+  client_ = std::make_unique<PtyProcess>(cli_args("no spaces", "bad.tokens"));
+  ASSERT_TRUE(client_->started());
+  expect_exit(eryantis::cli::kExitLoginRefused);
+  EXPECT_NE(client_->output().find("INVALID_NICKNAME"), std::string::npos) << client_->output();
+  EXPECT_NE(client_->output().find("\"no spaces\" is not a nickname this server accepts"),
+            std::string::npos)
+      << client_->output();
+}
+
+// The same with piped input (a script): the client must not wait for its input
+// to end (it never will here: the pipe stays open).
+TEST_F(CliTerminal, AnInvalidNicknameExitsNonZeroWithPipedInput) {
+  eryantis::test::ChildProcess piped(eryantis::test::Spawn{
+      .argv = cli_args(std::string(25, 'a'), "long.tokens"), .stdin_pipe = true});
+  ASSERT_TRUE(piped.write_stdin("list\ncreate 2\n"));
+  const auto status = piped.wait_exit(10s);
+  ASSERT_TRUE(status.has_value()) << "still running with its input open\n" << piped.output();
+  EXPECT_EQ(*status, eryantis::cli::kExitLoginRefused) << piped.output();
+  EXPECT_NE(piped.output().find("is not a nickname this server accepts"), std::string::npos)
+      << piped.output();
+  EXPECT_EQ(piped.output().find("matches you can join"), std::string::npos) << piped.output();
 }
 
 // Lines no server should send, each read with type checks: the client reports

@@ -505,6 +505,9 @@ def session(server, steps_failed, problems):
         e.hello()
         e.request({"type": "spectate", "match": ctx["m1"]})
         e.wait_type("state")
+        # Arrived mid-match: the events before, read back (7.10, move_log).
+        log = expect(e.request({"type": "move_log"}), "move_log", "7.10")
+        assert log["lines"] and log["lines"][0]["seq"] == 1 and not log["more"], log
         e.request({"type": "sync"})
         expect(e.request({"type": "play", "command": {"type": "play_assistant", "value": 1}}), "NOT_A_PLAYER", "7.10")
         # Logging in keeps spectating (the login takes back no seat), and play stays NOT_A_PLAYER.

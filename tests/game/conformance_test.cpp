@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iostream>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -164,7 +165,7 @@ TEST_P(Conformance, TheServerCommandsAreServerOnlyAndEndAMatch) {
   ASSERT_TRUE(options);
   const Played p = play_random(g, *options, test_seed() + 1, 8);
   ASSERT_NE(g.stage(p.state), Stage::Over);
-  for (const Command& c : {g.award_forfeit(), g.end_match()}) {
+  for (const Command& c : {g.award_forfeit(), g.end_match(), g.abandon_match()}) {
     EXPECT_TRUE(g.is_server_command(c));
     EXPECT_FALSE(g.decide(p.state, 0, c, Authority::Player));
     auto d = g.decide(p.state, 0, c, Authority::Server);
@@ -173,6 +174,53 @@ TEST_P(Conformance, TheServerCommandsAreServerOnlyAndEndAMatch) {
     ASSERT_TRUE(g.outcome(d->next));
   }
   EXPECT_FALSE(g.is_server_command(g.resign()));
+}
+
+// The terminal client reaches every game through its words: each legal command
+// typed back as its words is the same command, completion offers the first word of
+// each, and every help topic has a text.
+TEST_P(Conformance, EveryLegalCommandReadsBackFromItsWords) {
+  const Game& g = game();
+  const std::uint64_t seed = test_seed() + 2;
+  std::cout << "seed " << seed << " (ERYANTIS_TEST_SEED)\n";
+  auto options = g.options_from_request(g.max_seats(), nullptr);
+  ASSERT_TRUE(options);
+  auto created = g.create_match(*options, Seed{seed, ~seed});
+  ASSERT_TRUE(created);
+  State s = g.apply(g.empty_state(), *created);
+  Prng prng(seed);
+  int checked = 0;
+  for (int n = 0; n < 400 && g.stage(s) != Stage::Over; ++n) {
+    const std::vector<ToAct> to_act = g.to_act(s);
+    if (to_act.empty()) break;
+    const Seat seat = to_act.front().seat;
+    const std::vector<Command> legal = g.legal_commands(s, seat);
+    if (legal.empty()) break;
+    for (const Command& c : legal) {
+      const std::string words = g.command_words(c);
+      auto read = g.command_from_words(words);
+      ASSERT_TRUE(read) << g.name() << ": \"" << words << "\": " << read.error();
+      ASSERT_TRUE(*read) << g.name() << ": \"" << words << "\" is not one of the game's";
+      EXPECT_EQ(**read, c) << g.name() << ": \"" << words << "\"";
+      // The first word is offered by completion from the legal commands.
+      const std::string first = words.substr(0, words.find(' '));
+      const auto offered = g.complete_words("", "", legal);
+      EXPECT_NE(std::find(offered.begin(), offered.end(), first), offered.end())
+          << g.name() << ": " << first;
+      ++checked;
+    }
+    auto d = g.decide(s, seat, legal[prng.below(static_cast<std::uint32_t>(legal.size()))]);
+    ASSERT_TRUE(d);
+    s = d->next;
+  }
+  EXPECT_GT(checked, 0);
+  // A line that is not the game's is nullopt (the client's own words), not an error.
+  auto other = g.command_from_words("quit");
+  ASSERT_TRUE(other);
+  EXPECT_FALSE(*other);
+  EXPECT_FALSE(g.help_topics().empty());
+  for (const std::string& topic : g.help_topics())
+    EXPECT_TRUE(g.help(topic)) << g.name() << ": help " << topic;
 }
 
 TEST_P(Conformance, BadOptionsAreRefusedWithASentence) {

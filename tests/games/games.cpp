@@ -1,6 +1,7 @@
 #include "games/games.hpp"
 
-#include "eryantis/renaissance/game.hpp"
+#include "eryantis/eriantys/game/game.hpp"
+#include "eryantis/renaissance/game/game.hpp"
 #include "games/goofspiel/goofspiel.hpp"
 
 namespace eryantis::test {
@@ -8,6 +9,7 @@ namespace eryantis::test {
 const game::Registry& games() {
   static const game::Registry registry = [] {
     game::Registry r;
+    r.add(eriantys::make_game());
     r.add(goofspiel::make_game());
     r.add(renaissance::make_game());
     return r;

@@ -146,5 +146,40 @@ TEST(PeriodicBackup, TheServerWritesBackupsIntoTheFolder) {
     EXPECT_TRUE(store::integrity_check_file(c.directory + "/" + name).has_value()) << name;
 }
 
+// A web listener without its web client (the package's working directory has no
+// web/dist): / can only answer 404, so the start says so in one line naming the
+// folder; a folder with index.html starts without it.
+TEST(Operations, AStaticDirWithoutTheWebClientIsOneWarningAtStart) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("client"));
+  write_file(dir.file("client/index.html"), "<!doctype html>\n");
+  for (const std::string& static_dir : {dir.file("missing"), dir.file("empty"), dir.file("client")}) {
+    std::filesystem::create_directories(dir.file("empty"));
+    const std::string config = dir.file("server.toml");
+    write_file(config, "[network]\nlisten = \"127.0.0.1\"\nport = 0\n[storage]\ndatabase = \"" +
+                           dir.file("game.db") +
+                           "\"\n[web]\nenabled = true\nlisten = \"127.0.0.1\"\nport = 0\n"
+                           "static_dir = \"" + static_dir + "\"\n");
+    test::ChildProcess server(test::Spawn{.argv = {ERYANTIS_SERVER, "--config", config}});
+    ASSERT_TRUE(eventually(20s, [&] {
+      return server.output().find("eryantis-server listening on") != std::string::npos;
+    })) << server.output();
+    const std::string out = server.output();
+    const std::string warning = "web.static_dir " + static_dir + " has no index.html";
+    if (static_dir == dir.file("client")) {
+      EXPECT_EQ(out.find("has no index.html"), std::string::npos) << out;
+    } else {
+      const auto at = out.find(warning);
+      EXPECT_NE(at, std::string::npos) << out;
+      EXPECT_EQ(out.find("has no index.html", at + warning.size()), std::string::npos)
+          << "twice:\n"
+          << out;
+      EXPECT_NE(out.find("[warning]"), std::string::npos) << out;
+    }
+    server.signal(SIGTERM);
+    EXPECT_EQ(server.wait_exit(10s), 0);
+  }
+}
+
 }  // namespace
 }  // namespace eryantis::app

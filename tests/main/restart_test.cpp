@@ -50,7 +50,8 @@ struct Running {
     auto started = store::GroupCommitter::start(path, {}, [] {});
     EXPECT_TRUE(started) << started.error().message;
     committer = std::move(*started);
-    persistence = std::make_unique<StorePersistence>(*committer);
+    persistence = std::make_unique<StorePersistence>(
+        *committer, read_only_opener({store::Backend::Sqlite, path}, {}));
     server = std::make_unique<server::Server>(
         server::ServerConfig{}, lines, *persistence, [] { return std::int64_t{1'000'000}; },
         secrets);

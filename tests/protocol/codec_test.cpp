@@ -48,6 +48,18 @@ TEST(Codec, DecodesEveryRequestType) {
       std::holds_alternative<LeaveMatch>(decode_request(R"({"type":"leave_match"})")->request));
   EXPECT_TRUE(std::holds_alternative<Sync>(decode_request(R"({"type":"sync"})")->request));
   EXPECT_TRUE(std::holds_alternative<Ping>(decode_request(R"({"type":"ping"})")->request));
+  // move_log: from seq 1 unless told; a seq below 1 or not an integer is refused.
+  auto log = decode_request(R"({"type":"move_log","id":"l"})");
+  ASSERT_TRUE(log) << log.error().message;
+  EXPECT_EQ(std::get<MoveLog>(log->request).from, 1);
+  EXPECT_EQ(std::get<MoveLog>(decode_request(R"({"type":"move_log","from":41})")->request).from,
+            41);
+  for (const char* bad : {R"({"type":"move_log","from":0})", R"({"type":"move_log","from":"2"})",
+                          R"({"type":"move_log","from":1.5})"}) {
+    auto refused = decode_request(bad);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().code, ErrorCode::InvalidField) << bad;
+  }
 
   auto play = decode_request(
       R"({"type":"play","id":5,"expected_seq":12,"command_id":"c1","command":{"type":"move_to_island","color":"red","island":4}})");

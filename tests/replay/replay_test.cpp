@@ -183,23 +183,64 @@ TEST_F(ReplayTest, LogOfOneRound) {
   EXPECT_NE(none.err.find("no events in round 999"), std::string::npos) << none.err;
 }
 
-// --at 0 draws the match asked for, as it was set up (not an empty default board).
-TEST_F(ReplayTest, ShowAtZeroDrawsTheMatchAsSetUp) {
-  const Outcome r = run(dir_, {db_, "show", "3", "--at", "0", "--no-color"});
+// --at N is the state after event N for every subcommand, 0 being before any
+// event: export prints it, show draws it (at 0 there is nothing to draw: it says
+// so), and apply takes export's state at 0, so create_match (event 1) applied to
+// it gives exactly the state at 1. (show --at 0 drew the board after event 1
+// while export --at 0 printed the empty state, which apply refused.)
+TEST_F(ReplayTest, AtNIsTheStateAfterEventNEverywhere) {
+  const auto& events = games_[2].events;
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, events.size()}) {
+    const std::string at = std::to_string(n);
+    const Outcome exported = run(dir_, {db_, "export", "3", "--at", at});
+    ASSERT_EQ(exported.code, 0) << describe(exported);
+    auto state = codec::state_from_json(exported.out);
+    ASSERT_TRUE(state) << state.error().message;
+    EXPECT_EQ(*state, fold(std::span(events).first(n))) << "export --at " << n;
+
+    const Outcome shown = run(dir_, {db_, "show", "3", "--at", at, "--no-color"});
+    ASSERT_EQ(shown.code, 0) << describe(shown);
+    EXPECT_EQ(shown.out.rfind("match 3 at seq " + at + " of " + std::to_string(events.size()) +
+                                  "\n",
+                              0),
+              0u)
+        << shown.out;
+    if (n == 0) {
+      EXPECT_NE(shown.out.find("before any event: no board yet; event 1 (create_match) sets it "
+                               "up: show 3 --at 1"),
+                std::string::npos)
+          << shown.out;
+      EXPECT_EQ(shown.out.find("ERYANTIS"), std::string::npos) << "a board at 0:\n" << shown.out;
+    } else {
+      // The event that led there, as `log` words it, then its board.
+      const Outcome log = run(dir_, {db_, "log", "3"});
+      std::istringstream lines(log.out);
+      std::string line;
+      for (std::size_t i = 0; i < n; ++i) std::getline(lines, line);
+      const std::string words = line.substr(line.find("  ", 7) + 2);  // after seq and time
+      EXPECT_NE(shown.out.find(words), std::string::npos) << words << "\n" << shown.out;
+      EXPECT_NE(shown.out.find("ERYANTIS | 4 players, expert"), std::string::npos) << shown.out;
+    }
+  }
+
+  // The state before any event, straight from export, takes create_match (the
+  // server's command, for no seat) and gives the state after event 1.
+  const std::string before = dir_.file("before.json");
+  std::ofstream(before) << run(dir_, {db_, "export", "3", "--at", "0"}).out;
+  const std::string create = codec::command_to_json(events[0].command);
+  Outcome r = run(dir_, {"apply", "--state", before, "--seat", "-1", "--server", "--command",
+                         create});
   ASSERT_EQ(r.code, 0) << describe(r);
-  EXPECT_NE(r.out.find("match 3 at seq 0 of "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("before any move"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("4 players, expert"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("2 players, simple"), std::string::npos) << r.out;
-  // Twelve islands with twelve different labels.
-  for (int tile = 0; tile < 12; ++tile)
-    EXPECT_TRUE(
-        std::regex_search(r.out, std::regex("\n(  MN> |      )" + std::to_string(tile) + " ")))
-        << tile << "\n"
-        << r.out;
-  const Outcome first = run(dir_, {db_, "show", "1", "--at", "0", "--no-color"});
-  ASSERT_EQ(first.code, 0) << describe(first);
-  EXPECT_NE(first.out.find("alice"), std::string::npos) << first.out;
+  EXPECT_EQ(r.out, run(dir_, {db_, "export", "3", "--at", "1"}).out);
+  // Without --server the rules say whose command it is; any other command is refused
+  // by the rules (the match does not exist yet), not by the state file check.
+  r = run(dir_, {"apply", "--state", before, "--seat", "-1", "--command", create});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.out.find("SERVER_ONLY"), std::string::npos) << r.out;
+  r = run(dir_, {"apply", "--state", before, "--seat", "0", "--command",
+                 R"({"type":"choose_wizard","wizard":1})"});
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_NE(r.out.find("The match has not been created yet."), std::string::npos) << r.out;
 }
 
 TEST_F(ReplayTest, Show) {

@@ -187,8 +187,58 @@ TEST_F(ServeTest, VerifyFindsTheFirstDivergence) {
   EXPECT_FALSE(bad["ok"].GetBool());
   EXPECT_EQ(bad["seq"].GetInt64(), 5);
   EXPECT_GT(bad["message"].GetStringLength(), 0u);
-  // The log stops before the divergence: what follows cannot be trusted.
-  EXPECT_EQ(parse(get("/api/matches/2/log").body).Size(), 4u);
+  // The log lists every stored event (ADamagedMatchListsEveryStoredEvent).
+  EXPECT_EQ(parse(get("/api/matches/2/log").body).Size(), games_[1].events.size());
+}
+
+// A damaged match in the viewer (docs/web.md): its log lists every stored event,
+// marks the first divergent one with what differs and those after it as not
+// re-checked; positions up to the last stored event exist, and past the trusted
+// prefix `at` says why it cannot show them.
+TEST_F(ServeTest, ADamagedMatchListsEveryStoredEvent) {
+  const std::size_t events = games_[1].events.size();
+  ASSERT_GT(events, 40u);
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "UPDATE events SET state_hash = '0000000000000000' "
+                           "WHERE match_id = 2 AND seq = 30",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  serve(db_);
+  rapidjson::Document log = parse(get("/api/matches/2/log").body);
+  ASSERT_TRUE(log.IsArray());
+  ASSERT_EQ(log.Size(), events) << "every stored event, not the trusted 29";
+  for (rapidjson::SizeType i = 0; i < log.Size(); ++i) {
+    const auto& e = log[i];
+    const std::int64_t seq = e["seq"].GetInt64();
+    EXPECT_EQ(seq, static_cast<std::int64_t>(i + 1));
+    EXPECT_TRUE(e["type"].IsString());
+    EXPECT_GT(e["text"].GetStringLength(), 0u);
+    EXPECT_EQ(e["trusted"].GetBool(), seq < 30) << seq;
+    EXPECT_EQ(e.HasMember("diverges"), seq == 30) << seq;
+    EXPECT_EQ(seq < 30 ? e["round"].IsInt() : e["round"].IsNull(), true) << seq;
+  }
+  const std::string differs = log[29]["diverges"].GetString();
+  EXPECT_NE(differs.find("hash mismatch at event 30: stored 0000000000000000, recomputed "),
+            std::string::npos)
+      << differs;
+  EXPECT_NE(std::string(log[29]["text"].GetString()).find(differs), std::string::npos);
+  EXPECT_NE(std::string(log[30]["text"].GetString()).find("the match diverges at event 30"),
+            std::string::npos)
+      << log[30]["text"].GetString();
+  // The trusted events keep their sentences (the same as an undamaged match's).
+  EXPECT_EQ(std::string(log[0]["text"].GetString()).rfind("match created: 3 players", 0), 0u);
+  // Positions: 29 is the last trusted board; 30 and 31 name the divergence.
+  EXPECT_EQ(get("/api/matches/2/at/29").status, 200);
+  const test::HttpReply past = get("/api/matches/2/at/31");
+  EXPECT_EQ(past.status, 404);
+  EXPECT_NE(past.body.find("events 1..29 are trustworthy: hash mismatch at event 30"),
+            std::string::npos)
+      << past.body;
 }
 
 TEST_F(ServeTest, OnlyGetAndKnownPaths) {

@@ -329,7 +329,9 @@ TEST_F(ComputerTest, AMatchOfComputersWhosePersonLeftIsAbandoned) {
   const store::MatchId m = joined["match"].GetInt64();
   answer_computers();
   reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})");
+  answer_computers();  // a computer may choose its colour before alice may choose hers
   auto colours = rules::legal_commands(server.room(m)->state, 0);
+  ASSERT_FALSE(colours.empty());
   reply(1, R"({"type":"play","command":)" + codec::command_to_json(colours.front()) + "}");
   answer_computers();
   ASSERT_EQ(server.room(m)->status, store::MatchStatus::Running);

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "eryantis/json/json.hpp"
+#include "eryantis/render/render.hpp"
+#include "eryantis/rules/decider.hpp"
 #include "eryantis/server/server.hpp"
 
 namespace eryantis::server {
@@ -62,8 +64,51 @@ struct FakePersistence : Persistence {
   void submit(MatchWrite w, WriteDone done) override {
     pending.emplace_back(std::move(w), std::move(done));
   }
-  // Completes every pending write (and those they cause), like the store's writer.
+  // Move logs: answered by complete_all after the writes, folded from the events
+  // written (as the store's reader folds the stored ones), unless the test gives
+  // the answer (`read_answer`) or a failure (`fail_reads`).
+  std::deque<std::pair<MoveLogRead, MoveLogDone>> reads;
+  std::optional<store::Result<std::vector<MoveLogLine>>> read_answer;
+  std::optional<store::StoreCode> fail_reads;
+  void read_move_log(MoveLogRead r, MoveLogDone done) override {
+    reads.emplace_back(std::move(r), std::move(done));
+  }
+  std::vector<MoveLogLine> move_log(const MoveLogRead& r) const {
+    std::vector<MoveLogLine> lines;
+    render::MoveLog log(r.names);
+    rules::State state;
+    store::Seq seq = 0;
+    for (const MatchWrite& w : written) {
+      if (w.match != r.match) continue;
+      for (const store::NewEvent& e : w.events) {
+        if (++seq > r.to) return lines;
+        auto next = rules::apply_checked(state, e.event);
+        EXPECT_TRUE(next) << "event " << seq;
+        if (!next) return lines;
+        state = std::move(*next);
+        std::string text = log.next(e.event, state);
+        if (seq >= r.from) lines.push_back({seq, std::move(text)});
+      }
+    }
+    return lines;
+  }
+  // Completes every pending write (and those they cause), like the store's writer,
+  // then the move logs asked meanwhile.
   void complete_all() {
+    complete_writes();
+    while (!reads.empty()) {
+      auto [r, done] = std::move(reads.front());
+      reads.pop_front();
+      if (fail_reads)
+        done(std::unexpected(store::StoreError{*fail_reads, "the reader is on fire", -1}));
+      else if (read_answer)
+        done(*read_answer);
+      else
+        done(move_log(r));
+      complete_writes();
+    }
+  }
+  void complete_writes() {
     while (!pending.empty()) {
       auto [w, done] = std::move(pending.front());
       pending.pop_front();

@@ -1523,5 +1523,133 @@ TEST_F(ServerTest, AForfeitIsToldByItsEventAlone) {
   EXPECT_EQ(type_of(after[1]), "game_over");
 }
 
+// --- move_log: the whole match in words, however the client arrived ------------
+
+// The `text` of every event push `c` received, by seq.
+std::map<store::Seq, std::string> pushed_texts(const FakeTransport& t, ConnectionId c) {
+  std::map<store::Seq, std::string> out;
+  for (const std::string& line : t.sent.at(c)) {
+    auto d = parse(line);
+    if (d.HasMember("type") && std::string(d["type"].GetString()) == "event")
+      out[d["seq"].GetInt64()] = d["text"].GetString();
+  }
+  return out;
+}
+
+// A spectator who starts watching mid-match, and a player back on a new
+// connection, get every sentence since the match was created: the same words the
+// event pushes carried, the creation (never pushed) first.
+TEST_F(ServerTest, MoveLogGivesEverySentenceSinceTheStart) {
+  const store::MatchId m = running_match(2);
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 30 && step(m, {{0, 1}, {1, 2}}, rng); ++i) {
+  }
+  const store::Seq seq = server.room(m)->seq;
+  ASSERT_GT(seq, 30);
+  const auto pushed = pushed_texts(transport, 1);  // alice saw every event from seq 2
+  ASSERT_EQ(pushed.size(), static_cast<std::size_t>(seq - 1));
+
+  server.on_open(9, "127.0.0.1:9");  // eve, not logged in
+  reply(9, R"({"type":"hello","protocol":1})");
+  reply(9, R"({"type":"spectate","match":)" + std::to_string(m) + "}");
+  const std::string answer = reply(9, R"({"type":"move_log","id":"log"})");
+  auto log = parse(answer);
+  ASSERT_STREQ(log["type"].GetString(), "move_log") << answer;
+  std::vector<std::string> keys;
+  for (const auto& member : log.GetObject()) keys.emplace_back(member.name.GetString());
+  EXPECT_EQ(keys, (std::vector<std::string>{"type", "id", "match", "seq", "lines", "more"}));
+  EXPECT_EQ(log["match"].GetInt64(), m);
+  EXPECT_EQ(log["seq"].GetInt64(), seq);
+  EXPECT_FALSE(log["more"].GetBool());
+  const auto& lines = log["lines"];
+  ASSERT_EQ(lines.Size(), static_cast<rapidjson::SizeType>(seq));
+  EXPECT_EQ(lines[0]["seq"].GetInt64(), 1);
+  EXPECT_EQ(std::string(lines[0]["text"].GetString()).rfind("match created: 2 players", 0), 0u)
+      << lines[0]["text"].GetString();
+  for (rapidjson::SizeType i = 1; i < lines.Size(); ++i) {
+    const store::Seq at = lines[i]["seq"].GetInt64();
+    EXPECT_EQ(at, static_cast<store::Seq>(i + 1));
+    EXPECT_EQ(lines[i]["text"].GetString(), pushed.at(at)) << "seq " << at;
+  }
+  // From a seq on (what a client missed), and past the end: nothing.
+  auto tail = parse(reply(9, R"({"type":"move_log","from":)" + std::to_string(seq - 2) + "}"));
+  ASSERT_EQ(tail["lines"].Size(), 3u);
+  EXPECT_EQ(tail["lines"][0]["seq"].GetInt64(), seq - 2);
+  EXPECT_EQ(tail["lines"][2]["text"].GetString(), pushed.at(seq));
+  EXPECT_EQ(store.reads.size(), 0u);
+  auto none = parse(reply(9, R"({"type":"move_log","from":)" + std::to_string(seq + 1) + "}"));
+  EXPECT_EQ(none["lines"].Size(), 0u);
+  EXPECT_FALSE(none["more"].GetBool());
+
+  // bob comes back on a new connection (a reloaded page): the same lines.
+  server.on_closed(2);
+  store.complete_all();
+  come_back(server, 12, "b", tokens[2]);
+  auto again = parse(reply(12, R"({"type":"move_log","id":7})"));
+  ASSERT_EQ(again["lines"].Size(), static_cast<rapidjson::SizeType>(seq));
+  EXPECT_EQ(again["lines"][seq - 1]["text"].GetString(), pushed.at(seq));
+}
+
+// Lines are paged by size: no answer holds more than kMoveLogPageBytes of them, and
+// asking from the next seq gives the rest.
+TEST_F(ServerTest, MoveLogIsPagedBySize) {
+  const store::MatchId m = running_match(2);
+  const store::Seq seq = server.room(m)->seq;
+  std::vector<MoveLogLine> big;
+  for (store::Seq s = 1; s <= seq; ++s) big.push_back({s, std::string(3000, 'a' + s % 26)});
+  store.read_answer = big;
+  std::vector<store::Seq> got;
+  std::int64_t from = 1;
+  for (int page = 0; page < 20; ++page) {
+    const std::string line = reply(1, R"({"type":"move_log","from":)" + std::to_string(from) + "}");
+    EXPECT_LT(line.size(), kMoveLogPageBytes + 200);
+    auto d = parse(line);
+    ASSERT_STREQ(d["type"].GetString(), "move_log") << line;
+    ASSERT_GT(d["lines"].Size(), 0u);
+    for (const auto& l : d["lines"].GetArray()) got.push_back(l["seq"].GetInt64());
+    if (!d["more"].GetBool()) break;
+    from = got.back() + 1;
+    // The fake answers every read with the whole log: keep only what was asked.
+    big.erase(big.begin(), big.begin() + static_cast<long>(d["lines"].Size()));
+    store.read_answer = big;
+  }
+  ASSERT_EQ(got.size(), static_cast<std::size_t>(seq));
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], static_cast<store::Seq>(i + 1));
+}
+
+TEST_F(ServerTest, MoveLogRefusals) {
+  connect(1, "alice");
+  EXPECT_EQ(parse(reply(1, R"({"type":"move_log","id":1})"))["code"].GetString(),
+            std::string("NOT_IN_MATCH"));
+  EXPECT_EQ(parse(reply(1, R"({"type":"move_log","from":0})"))["code"].GetString(),
+            std::string("INVALID_FIELD"));
+  const store::MatchId m = create(1, 2);
+  // One read per connection at a time.
+  server.on_line(1, R"({"type":"move_log","id":2})");
+  server.on_line(1, R"({"type":"move_log","id":3})");
+  EXPECT_EQ(parse(transport.sent[1].back())["code"].GetString(), std::string("RATE_LIMITED"));
+  EXPECT_EQ(parse(transport.sent[1].back())["id"].GetInt(), 3);
+  store.complete_all();
+  EXPECT_EQ(type_of(transport.sent[1].back()), "move_log");
+  // The store cannot read: said so, and the next ask is read again.
+  store.fail_reads = store::StoreCode::Io;
+  auto failed = parse(reply(1, R"({"type":"move_log","id":4})"));
+  EXPECT_STREQ(failed["code"].GetString(), "STORE_FAILURE");
+  EXPECT_NE(std::string(failed["message"].GetString()).find("the reader is on fire"),
+            std::string::npos);
+  store.fail_reads = store::StoreCode::Busy;
+  EXPECT_STREQ(parse(reply(1, R"({"type":"move_log","id":5})"))["code"].GetString(),
+               "RATE_LIMITED");
+  store.fail_reads.reset();
+  EXPECT_EQ(type_of(reply(1, R"({"type":"move_log","id":6})")), "move_log");
+  // A connection gone before its read came back gets nothing, and nothing breaks.
+  server.on_line(1, R"({"type":"move_log","id":7})");
+  const std::size_t sent = transport.sent[1].size();
+  server.on_closed(1);
+  store.complete_all();
+  EXPECT_EQ(transport.sent[1].size(), sent);
+  (void)m;
+}
+
 }  // namespace
 }  // namespace eryantis::server

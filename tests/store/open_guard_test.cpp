@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 
 #include "eryantis/store/group_committer.hpp"
 #include "eryantis/store/migrations.hpp"
@@ -139,7 +140,7 @@ TEST(OpenGuard, OneWriterLockPerDatabase) {
   {
     auto first = WriterLock::acquire(path);
     ASSERT_TRUE(first) << first.error().message;
-    EXPECT_EQ(first->path(), writer_lock_path(path));
+    EXPECT_EQ(first->path(), path);
     // flock(2) locks belong to an open file: a second open, even in this process, is refused.
     auto second = WriterLock::acquire(path);
     ASSERT_FALSE(second);
@@ -158,6 +159,54 @@ TEST(OpenGuard, OneWriterLockPerDatabase) {
   auto nowhere = WriterLock::acquire(dir.file("missing/eryantis.db"));
   ASSERT_FALSE(nowhere);
   EXPECT_EQ(nowhere.error().code, StoreCode::Io);
+}
+
+// The lock belongs to the file, not to the path: a symlink, a hard link (in another
+// folder) and a path with ".." in it all reach the one lock, whichever takes it
+// first, and nothing is created beside any of them.
+TEST(OpenGuard, OneWriterLockPerFileWhateverThePathToIt) {
+  TempDir dir;
+  const std::string path = dir.file("eryantis.db");
+  { Store store = testing::open_store(path); }
+  std::filesystem::create_directory(dir.path() / "elsewhere");
+  const std::string symlink = dir.file("elsewhere/symlink.db");
+  const std::string hard_link = dir.file("elsewhere/hard-link.db");
+  const std::string dotted = dir.file("elsewhere/../eryantis.db");
+  std::filesystem::create_symlink(path, symlink);
+  std::filesystem::create_hard_link(path, hard_link);
+  auto listing = [&] {
+    std::set<std::string> names;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path()))
+      names.insert(std::filesystem::relative(entry.path(), dir.path()).string());
+    return names;
+  };
+  const std::set<std::string> files = listing();
+  const std::string ours = "(pid " + std::to_string(getpid()) + ")";
+
+  for (const std::string& holder : {path, symlink, hard_link}) {
+    SCOPED_TRACE("held through " + holder);
+    auto held = WriterLock::acquire(holder);
+    ASSERT_TRUE(held) << held.error().message;
+    for (const std::string& other : {path, symlink, hard_link, dotted}) {
+      if (other == holder) continue;
+      SCOPED_TRACE("asked through " + other);
+      auto second = WriterLock::acquire(other);
+      ASSERT_FALSE(second) << "a second writer through another path to the same file";
+      EXPECT_EQ(second.error().code, StoreCode::Busy);
+      EXPECT_NE(second.error().message.find("already used by another eryantis-server " + ours),
+                std::string::npos)
+          << second.error().message;
+      EXPECT_NE(second.error().message.find("hard link"), std::string::npos)
+          << second.error().message;
+    }
+  }
+  EXPECT_EQ(listing(), files) << "a lock file was created";
+  // A copy is another database: its own lock.
+  const std::string copy = dir.file("copy.db");
+  std::filesystem::copy_file(path, copy);
+  auto held = WriterLock::acquire(path);
+  ASSERT_TRUE(held);
+  EXPECT_TRUE(WriterLock::acquire(copy)) << "a copy is another file";
 }
 
 // A database with a few stored games, closed (its WAL moved into the file).

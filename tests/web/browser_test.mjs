@@ -204,6 +204,20 @@ async function login(page, nickname) {
   await page.waitForSelector('form.create');
 }
 
+// The move log as [seq, text] pairs, in the page's order.
+const logOf = (page) => page.$$eval('.log li', (l) => l.map((li) => [li.value, li.textContent]));
+// A page's log holds every event 1..seq, the same lines as `reference`'s (a page that saw them all).
+async function wholeLog(page, reference, seq, who) {
+  const want = (await logOf(reference)).filter(([s]) => s <= seq);
+  const got = await until(`${page.name}'s move log to reach back to seq 1`, async () => {
+    const l = await logOf(page);
+    return l.length >= seq && l[0]?.[0] === 1 ? l.filter(([s]) => s <= seq) : null;
+  }, 10_000);
+  const same = want.length === seq && JSON.stringify(got) === JSON.stringify(want);
+  check(same, `${who}: the move log holds all ${seq} events, the same lines as ${reference.name}'s ("${got[0]?.[1]}" ... "${got.at(-1)?.[1]}")`);
+  if (!same) console.log(`# ${page.name}: ${JSON.stringify(got.slice(0, 3))} ... / ${reference.name}: ${JSON.stringify(want.slice(0, 3))} ...`);
+}
+
 const seqOf = (page) => page.evaluate(() => Number(document.querySelector('.match')?.getAttribute('data-seq') ?? -1));
 
 // The things a page offers to click now, each named by a selector and its index
@@ -344,6 +358,7 @@ try {
       const first = await bob.evaluate(() => window.eryantisFirstBoardMs);
       results.figures.first_board_after_reload_ms = Math.round(first);
       check((await seqOf(bob)) === seq, `bob reloaded at seq ${seq} and is back in seat 1 (board drawn ${Math.round(first)} ms after load)`);
+      await wholeLog(bob, alice, seq, `bob reloaded at seq ${seq}`);
       await shot(bob, 'board-bob-after-reload.png');
     }
     if (!restarted && seq >= 80) {
@@ -352,6 +367,9 @@ try {
       await shot(alice, 'board-alice-before-kill.png');
       await killServer('SIGKILL');
       await alice.waitForSelector('[data-connection]', { timeout: 10_000 });
+      // Nothing clicked now would reach the server: the board is inert and says so.
+      await alice.waitForSelector('.match[inert]', { timeout: 5000 });
+      check(/board is paused/.test(await alice.textContent('[data-connection]')), 'with the server gone, alice\'s board is inert and the banner says why');
       await shot(alice, 'board-alice-connection-lost.png');
       await startServer();
       for (const p of [alice, bob, eve]) {
@@ -366,6 +384,7 @@ try {
       await phone.goto(base);
       await phone.click(`[data-spectate="${matchId}"]`);
       await phone.waitForSelector('.match[data-seat="-1"] svg.table');
+      await wholeLog(phone, alice, await seqOf(phone), `a spectator arriving at seq ${await seqOf(phone)}`);
       await phone.screenshot({ path: join(out, 'board-phone.png'), fullPage: true });
       check(true, 'a phone-sized page watches the match');
       await phone.context().close();

@@ -20,6 +20,8 @@
 
 #include "eryantis/json/json.hpp"
 #include "eryantis/main/config_file.hpp"
+#include "eryantis/util/command_line.hpp"
+#include "running_server.hpp"
 
 namespace {
 
@@ -175,7 +177,9 @@ int main(int argc, char** argv) {
   auto* socket_opt = app.add_option("--socket", socket_path, "the admin socket's path");
   app.add_option("--config", config_path,
                  "the server's configuration: the socket is admin.socket, or the database's path "
-                 "+ \".sock\" (default: config/eryantis.toml, then /etc/eryantis/eryantis.toml)")
+                 "+ \".sock\", a relative path being the working folder's of the server that "
+                 "runs with this file (default: config/eryantis.toml, then "
+                 "/etc/eryantis/eryantis.toml)")
       ->excludes(socket_opt);
   app.add_option("COMMAND", words,
                  "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | "
@@ -195,7 +199,7 @@ int main(int argc, char** argv) {
       "the timer that will end it if nobody plays), one whenever that list changes or every "
       "30 s, and returns once the server stopped (exit 0). metrics prints the Prometheus text "
       "itself.");
-  CLI11_PARSE(app, argc, argv);
+  if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
   const bool draining = !words.empty() && words[0] == "drain";
   if ((drain_timeout || no_wait) && !draining) {
     std::fprintf(stderr, "eryantis-admin: --timeout and --no-wait go with drain only\n");
@@ -219,6 +223,33 @@ int main(int argc, char** argv) {
       config = *loaded;
     }
     socket_path = eryantis::app::admin_socket_path(config);
+    // A relative path of the configuration is the server's working folder's (the
+    // unit's /var/lib/eryantis), not this folder's: ask the server that runs with
+    // this file, as it resolved it (and with its --db, which moves the socket).
+    if (!config_path.empty()) {
+      const auto servers = eryantis::admin::servers_using(config_path);
+      if (servers.size() > 1) {
+        std::string pids;
+        for (const auto& s : servers) pids += (pids.empty() ? "" : ", ") + std::to_string(s.pid);
+        std::fprintf(stderr,
+                     "eryantis-admin: several eryantis-servers use %s (pids %s): give --socket "
+                     "PATH\n",
+                     config_path.c_str(), pids.c_str());
+        return kExitError;
+      }
+      if (servers.size() == 1) {
+        if (servers.front().db && config.admin.socket.empty())
+          socket_path = *servers.front().db + ".sock";
+        socket_path = eryantis::admin::resolve_like(servers.front(), socket_path);
+      } else if (!std::filesystem::path(socket_path).is_absolute()) {
+        std::fprintf(stderr,
+                     "eryantis-admin: no running eryantis-server uses %s, and the admin socket "
+                     "it names (%s) is relative to that server's working folder: start the "
+                     "server, or give --socket PATH\n",
+                     config_path.c_str(), socket_path.c_str());
+        return kExitError;
+      }
+    }
   }
   // A backup file is written by the server: a relative name means the admin's folder.
   if (words.size() == 2 && words[0] == "backup")

@@ -4,12 +4,8 @@
 #include <cmath>
 #include <ctime>
 
-#include "eryantis/ai/candidates.hpp"
-#include "eryantis/rules/decider.hpp"
-
 namespace eryantis::arena {
 
-using namespace rules;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -20,7 +16,7 @@ double thread_cpu_ms() {
   return static_cast<double>(t.tv_sec) * 1000 + static_cast<double>(t.tv_nsec) / 1e6;
 }
 
-class SteadyDeadline final : public ai::Deadline {
+class SteadyDeadline final : public game::Deadline {
  public:
   explicit SteadyDeadline(Clock::time_point at) : at_(at) {}
   bool passed() const override { return Clock::now() >= at_; }
@@ -29,42 +25,50 @@ class SteadyDeadline final : public ai::Deadline {
   Clock::time_point at_;
 };
 
-// Far above the longest game seen (about 250 commands in 4 players).
-constexpr int kMaxCommands = 5000;
+// Far above the longest game seen (about 250 commands in 4-player Eriantys).
+constexpr int kMaxCommands = 20000;
 
 }  // namespace
 
-GameOutcome play_game(const GameSetup& setup, std::array<LevelWork, ai::kLevelCount>& work) {
+GameOutcome play_game(const GameSetup& setup, std::array<LevelWork, game::kLevelCount>& work) {
   GameOutcome out;
-  std::array<std::unique_ptr<ai::Player>, ai::kLevelCount> players;
-  for (int l = 0; l < ai::kLevelCount; ++l) players[l] = ai::make_player(static_cast<ai::Level>(l));
-  auto created = create_match(setup.options, setup.match_seed);
+  const game::Game& g = *setup.game;
+  auto created = g.create_match(setup.options, game::Seed{setup.match_seed, ~setup.match_seed});
   if (!created) {
     out.error = created.error().message;
     return out;
   }
-  State state = apply(State{}, *created);
+  game::State state = g.apply(g.empty_state(), *created);
   int commands = 0;
-  while (state.phase != Phase::GameOver) {
+  while (g.stage(state) != game::Stage::Over) {
     if (++commands > kMaxCommands) {
       out.error = "the game did not end";
       return out;
     }
-    const auto seats = seats_to_act(state);
-    if (seats.empty()) {
+    const auto to_act = g.to_act(state);
+    if (to_act.empty()) {
       out.error = "nobody can act";
       return out;
     }
-    const Seat seat = seats.front();
-    const ai::Level level = setup.seats[static_cast<std::size_t>(seat)];
-    ai::Budget budget = setup.budget;
+    const game::Seat seat = to_act.front().seat;
+    if (to_act.front().wait == game::Wait::SkipNow) {  // as the server's timer would
+      auto skipped = g.decide(state, seat, g.skip_turn(), game::Authority::Server);
+      if (!skipped) {
+        out.error = "skip_turn refused: " + skipped.error().message;
+        return out;
+      }
+      state = std::move(skipped->next);
+      continue;
+    }
+    const game::Level level = setup.seats[static_cast<std::size_t>(seat)];
+    game::Budget budget = setup.budget;
     const auto started = Clock::now();
     const double cpu_started = thread_cpu_ms();
     const SteadyDeadline deadline(
         started + std::chrono::microseconds(static_cast<long>(setup.decision_ms * 1000)));
     if (setup.decision_ms > 0) budget.deadline = &deadline;
-    const auto choice = players[static_cast<std::size_t>(level)]->decide(
-        view(state, seat), seat, setup.bot_seed + static_cast<std::uint64_t>(seat), budget);
+    const auto choice = g.choose(g.view(state, seat), seat, level, budget,
+                                 setup.bot_seed + static_cast<std::uint64_t>(seat));
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
     const double cpu_ms = thread_cpu_ms() - cpu_started;
     LevelWork& w = work[static_cast<std::size_t>(level)];
@@ -78,29 +82,22 @@ GameOutcome play_game(const GameSetup& setup, std::array<LevelWork, ai::kLevelCo
       return out;
     }
     w.playouts += choice->playouts;
-    if (rules::command_character(choice->command)) {
-      w.character_uses += 1;
-      if (!ai::character_can_matter(state, seat, choice->command)) w.spent_uses += 1;
-    }
-    auto next = decide(state, seat, choice->command);
+    auto next = g.decide(state, seat, choice->command);
     if (!next) {
-      out.error = "illegal command from level " + std::string(ai::level_name(level)) + ": " +
+      out.error = "illegal command from level " + std::string(game::level_name(level)) + ": " +
                   next.error().message;
       return out;
     }
     state = std::move(next->next);
   }
-  out.rounds = state.round;
-  int teams = 0;
-  std::array<bool, kTowerColorCount> won{};
-  for (Seat p = 0; p < state.players(); ++p)
-    if (state.result.winners & (1u << p)) {
-      const auto t = static_cast<int>(*team_color(state, p));
-      if (!won[t]) ++teams;
-      won[t] = true;
-    }
-  for (Seat p = 0; p < state.players(); ++p)
-    if (state.result.winners & (1u << p)) out.score[p] = teams == 1 ? 1.0 : 0.5;
+  out.rounds = g.round(state);
+  const auto outcome = g.outcome(state);
+  if (!outcome) {
+    out.error = "a finished game without an outcome";
+    return out;
+  }
+  // A win is 1; winners of more than one side share a draw at 0.5 each.
+  for (game::Seat p : outcome->winners) out.score[p] = outcome->draw ? 0.5 : 1.0;
   return out;
 }
 
@@ -113,18 +110,18 @@ Interval wilson95(double score, double n) {
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
-std::array<double, ai::kLevelCount> elo_ratings(
-    const std::array<std::array<double, ai::kLevelCount>, ai::kLevelCount>& scores,
-    const std::array<std::array<double, ai::kLevelCount>, ai::kLevelCount>& games,
-    ai::Level anchor) {
+std::array<double, game::kLevelCount> elo_ratings(
+    const std::array<std::array<double, game::kLevelCount>, game::kLevelCount>& scores,
+    const std::array<std::array<double, game::kLevelCount>, game::kLevelCount>& games,
+    game::Level anchor) {
   // Newton steps on the Bradley-Terry likelihood in Elo units. A perfect score
   // would diverge, so every pairing gets half a point of prior on each side.
-  std::array<double, ai::kLevelCount> r{};
+  std::array<double, game::kLevelCount> r{};
   for (int step = 0; step < 200; ++step) {
-    std::array<double, ai::kLevelCount> next = r;
-    for (int i = 0; i < ai::kLevelCount; ++i) {
+    std::array<double, game::kLevelCount> next = r;
+    for (int i = 0; i < game::kLevelCount; ++i) {
       double surplus = 0, curvature = 0;
-      for (int j = 0; j < ai::kLevelCount; ++j) {
+      for (int j = 0; j < game::kLevelCount; ++j) {
         if (i == j || games[i][j] <= 0) continue;
         const double expected = 1 / (1 + std::pow(10.0, (r[j] - r[i]) / 400));
         surplus += (scores[i][j] + 0.5) - (games[i][j] + 1) * expected;

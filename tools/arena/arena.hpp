@@ -1,15 +1,15 @@
 #pragma once
-// The arena's core, apart from its command line: plays one game between computer
-// players through the rules' own check, and sums the results into a table.
+// The arena's core, apart from its command line: plays one game of any game of the
+// catalogue between computer players (game::Game::choose), every command through
+// the game's own decide, and sums the results into a table.
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "eryantis/ai/player.hpp"
-#include "eryantis/rules/options.hpp"
-#include "eryantis/rules/state.hpp"
+#include "eryantis/game/computer.hpp"
+#include "eryantis/game/game.hpp"
 
 namespace eryantis::arena {
 
@@ -23,31 +23,28 @@ struct LevelWork {
   // (a shared machine stretches the wall clock figures above).
   double cpu_seconds = 0;
   double slowest_cpu_ms = 0;
-  // Character uses, and those of them that could change nothing any more
-  // (ai::character_can_matter false: coins spent for no effect).
-  std::uint64_t character_uses = 0;
-  std::uint64_t spent_uses = 0;
 };
 
 struct GameOutcome {
   // Per seat: 1 win, 0.5 shared draw, 0 loss. An illegal command or a game that
   // does not end leaves `error` set.
-  std::array<double, rules::kMaxPlayers> score{};
+  std::array<double, game::kMaxSeats> score{};
   int rounds = 0;
   std::string error;
 };
 
 struct GameSetup {
-  rules::MatchOptions options;
+  const game::Game* game = nullptr;
+  game::Options options;
   std::uint64_t match_seed = 0;  // the rules' secret seed of the match
   std::uint64_t bot_seed = 0;    // the players' (each seat mixes in its index)
-  std::array<ai::Level, rules::kMaxPlayers> seats{};
-  ai::Budget budget;
+  std::array<game::Level, game::kMaxSeats> seats{};
+  game::Budget budget;
   // Per-decision time cap (0 = playouts only); implemented with steady_clock here.
   double decision_ms = 0;
 };
 
-GameOutcome play_game(const GameSetup& setup, std::array<LevelWork, ai::kLevelCount>& work);
+GameOutcome play_game(const GameSetup& setup, std::array<LevelWork, game::kLevelCount>& work);
 
 // Wilson score interval at 95 % for a score fraction over n games.
 struct Interval {
@@ -57,9 +54,9 @@ Interval wilson95(double score, double n);
 
 // Elo-style ratings from pairwise scores (Bradley-Terry fit, `anchor` at 0).
 // scores[i][j] = points of level i against level j, games[i][j] = games between them.
-std::array<double, ai::kLevelCount> elo_ratings(
-    const std::array<std::array<double, ai::kLevelCount>, ai::kLevelCount>& scores,
-    const std::array<std::array<double, ai::kLevelCount>, ai::kLevelCount>& games,
-    ai::Level anchor);
+std::array<double, game::kLevelCount> elo_ratings(
+    const std::array<std::array<double, game::kLevelCount>, game::kLevelCount>& scores,
+    const std::array<std::array<double, game::kLevelCount>, game::kLevelCount>& games,
+    game::Level anchor);
 
 }  // namespace eryantis::arena

@@ -1,4 +1,5 @@
-// eryantis-arena: round robin between the computer levels. Every pairing plays
+// eryantis-arena: round robin between the computer levels of any game of the
+// catalogue (--game, default eriantys). Every pairing plays
 // --games games per player count with the seats rotated (2 players: the sides swap
 // seats every game; 3: the lone seat moves round the table and the sides swap who
 // has two seats; 4: the sides swap teams), each move checked by the rules. Prints
@@ -13,6 +14,9 @@
 #include <thread>
 
 #include "arena.hpp"
+#include "eryantis/catalogue/catalogue.hpp"
+#include "eryantis/json/json.hpp"
+#include "eryantis/util/command_line.hpp"
 
 using namespace eryantis;
 using arena::GameSetup;
@@ -21,7 +25,7 @@ using arena::LevelWork;
 namespace {
 
 struct Pairing {
-  ai::Level a, b;
+  game::Level a, b;
   int players;
   double points_a = 0;  // side a's score (1 win, 0.5 shared draw)
   int games = 0;
@@ -30,11 +34,11 @@ struct Pairing {
 };
 
 // Which level sits where in game g of a pairing.
-std::array<ai::Level, rules::kMaxPlayers> seating(const Pairing& p, int g) {
-  std::array<ai::Level, rules::kMaxPlayers> seats{};
+std::array<game::Level, game::kMaxSeats> seating(const Pairing& p, int g) {
+  std::array<game::Level, game::kMaxSeats> seats{};
   const bool swap = g % 2 == 1;
-  const ai::Level first = swap ? p.b : p.a;
-  const ai::Level second = swap ? p.a : p.b;
+  const game::Level first = swap ? p.b : p.a;
+  const game::Level second = swap ? p.a : p.b;
   if (p.players == 3) {
     const int lone = (g / 2) % 3;
     for (int s = 0; s < 3; ++s) seats[s] = s == lone ? first : second;
@@ -50,7 +54,9 @@ int main(int argc, char** argv) {
   CLI::App app{"Plays the computer levels against each other and reports win rates and Elo."};
   std::vector<std::string> level_names = {"random", "greedy", "strong"};
   std::vector<int> player_counts = {2};
-  std::string mode = "expert";
+  std::string game_name(catalogue::games().default_game().name());
+  std::string mode;
+  std::string options_text;
   int games = 20;
   std::uint32_t playouts = 2000;
   double decision_ms = 0;
@@ -63,7 +69,13 @@ int main(int argc, char** argv) {
   app.add_option("--players", player_counts, "player counts (each pairing plays each)")
       ->check(CLI::IsMember({2, 3, 4}))
       ->delimiter(',');
-  app.add_option("--mode", mode, "simple or expert")->check(CLI::IsMember({"simple", "expert"}));
+  app.add_option("--game", game_name, "the game played (the catalogue's: eriantys, ...)");
+  app.add_option("--options", options_text,
+                 "the game's options as a JSON object, as in create_match (e.g. "
+                 "'{\"mode\":\"simple\"}'); the player count comes from --players");
+  app.add_option("--mode", mode,
+                 "shorthand for --options '{\"mode\":M}' (Eriantys: simple or expert; "
+                 "Eriantys is played in expert mode unless told otherwise)");
   app.add_option("--games", games, "games per pairing and player count")
       ->check(CLI::Range(1, 1'000'000));
   app.add_option("--playouts", playouts, "the strong level's playouts per decision")
@@ -75,29 +87,63 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed of the first game");
   app.add_option("--jobs", jobs, "games played at once (threads)")->check(CLI::Range(1, 64));
   app.add_flag("--verbose", verbose, "print every game");
-  CLI11_PARSE(app, argc, argv);
+  if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
 
-  std::vector<ai::Level> levels;
-  for (const auto& name : level_names) levels.push_back(*ai::parse_level(name));
+  const game::Game* played = catalogue::games().find(game_name);
+  if (!played) {
+    std::string names;
+    for (const game::Game* g : catalogue::games().games())
+      names += (names.empty() ? "" : ", ") + std::string(g->name());
+    std::fprintf(stderr, "eryantis-arena: no game \"%s\" in this build (it has: %s)\n",
+                 game_name.c_str(), names.c_str());
+    return 2;
+  }
+  json::LineDocument options_line;
+  auto& options_doc = options_line.doc();
+  options_doc.Parse(options_text.empty() ? "{}" : options_text.c_str());
+  if (options_doc.HasParseError() || !options_doc.IsObject()) {
+    std::fprintf(stderr, "eryantis-arena: --options must be a JSON object\n");
+    return 2;
+  }
+  if (mode.empty() && played->name() == "eriantys" && !json::present_member(options_doc, "mode"))
+    mode = "expert";
+  if (!mode.empty()) {
+    options_doc.RemoveMember("mode");
+    options_doc.AddMember("mode", json::Value(mode.c_str(), options_doc.GetAllocator()),
+                          options_doc.GetAllocator());
+  }
+  std::vector<game::Options> options_by_players(game::kMaxSeats + 1);
+  for (int n : player_counts) {
+    auto options = played->options_from_request(n, &options_doc);
+    if (!options) {
+      std::fprintf(stderr, "eryantis-arena: %s, %d players: %s\n", game_name.c_str(), n,
+                   options.error().message.c_str());
+      return 2;
+    }
+    options_by_players[static_cast<std::size_t>(n)] = std::move(*options);
+  }
+  const std::string options_label = json::text(options_doc);
+
+  std::vector<game::Level> levels;
+  for (const auto& name : level_names) levels.push_back(*game::parse_level(name));
   std::vector<Pairing> pairings;
   for (int n : player_counts)
     for (std::size_t i = 0; i < levels.size(); ++i)
       for (std::size_t j = i + 1; j < levels.size(); ++j)
         pairings.push_back(Pairing{levels[j], levels[i], n});
 
-  const rules::MatchOptions base{2, mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple};
-  std::array<LevelWork, ai::kLevelCount> work{};
+  std::array<LevelWork, game::kLevelCount> work{};
   std::mutex mutex;
   const auto started = std::chrono::steady_clock::now();
   for (std::size_t pi = 0; pi < pairings.size(); ++pi) {
     Pairing& p = pairings[pi];
     std::atomic<int> next{0};
     auto worker = [&] {
-      std::array<LevelWork, ai::kLevelCount> mine{};
+      std::array<LevelWork, game::kLevelCount> mine{};
       for (int g = next++; g < games; g = next++) {
         GameSetup setup;
-        setup.options = base;
-        setup.options.players = static_cast<std::uint8_t>(p.players);
+        setup.game = played;
+        setup.options = options_by_players[static_cast<std::size_t>(p.players)];
         setup.match_seed = seed + static_cast<std::uint64_t>(g) + 1'000'003ULL * pi;
         setup.bot_seed = setup.match_seed * 0x9e3779b97f4a7c15ULL;
         setup.seats = seating(p, g);
@@ -119,22 +165,20 @@ int main(int argc, char** argv) {
         p.points_a += side_a + side_b > 0 ? side_a / (side_a + side_b) : 0.5;
         p.rounds += outcome.rounds;
         if (verbose)
-          std::printf("%s v %s, %dp, game %d: %s %.1f\n", std::string(ai::level_name(p.a)).c_str(),
-                      std::string(ai::level_name(p.b)).c_str(), p.players, g,
-                      std::string(ai::level_name(p.a)).c_str(),
+          std::printf("%s v %s, %dp, game %d: %s %.1f\n", std::string(game::level_name(p.a)).c_str(),
+                      std::string(game::level_name(p.b)).c_str(), p.players, g,
+                      std::string(game::level_name(p.a)).c_str(),
                       side_a + side_b > 0 ? side_a / (side_a + side_b) : 0.5);
         if (verbose) std::fflush(stdout);  // a long run shows its games as they end
       }
       const std::lock_guard lock(mutex);
-      for (int l = 0; l < ai::kLevelCount; ++l) {
+      for (int l = 0; l < game::kLevelCount; ++l) {
         work[l].decisions += mine[l].decisions;
         work[l].playouts += mine[l].playouts;
         work[l].seconds += mine[l].seconds;
         work[l].slowest_ms = std::max(work[l].slowest_ms, mine[l].slowest_ms);
         work[l].cpu_seconds += mine[l].cpu_seconds;
         work[l].slowest_cpu_ms = std::max(work[l].slowest_cpu_ms, mine[l].slowest_cpu_ms);
-        work[l].character_uses += mine[l].character_uses;
-        work[l].spent_uses += mine[l].spent_uses;
       }
     };
     std::vector<std::jthread> threads;
@@ -143,15 +187,15 @@ int main(int argc, char** argv) {
     const auto ci = arena::wilson95(p.points_a, p.games);
     std::printf(
         "%-7s v %-7s %dp %s: %5d games  %-7s scores %.3f  95%% CI [%.3f, %.3f]  %.1f rounds%s\n",
-        std::string(ai::level_name(p.a)).c_str(), std::string(ai::level_name(p.b)).c_str(),
-        p.players, mode.c_str(), p.games, std::string(ai::level_name(p.a)).c_str(),
+        std::string(game::level_name(p.a)).c_str(), std::string(game::level_name(p.b)).c_str(),
+        p.players, options_label.c_str(), p.games, std::string(game::level_name(p.a)).c_str(),
         p.games ? p.points_a / p.games : 0.0, ci.low, ci.high, p.games ? p.rounds / p.games : 0.0,
         p.errors ? fmt::format("  ({} errors)", p.errors).c_str() : "");
     std::fflush(stdout);
   }
 
   for (int n : player_counts) {
-    std::array<std::array<double, ai::kLevelCount>, ai::kLevelCount> scores{}, played{};
+    std::array<std::array<double, game::kLevelCount>, game::kLevelCount> scores{}, played{};
     for (const Pairing& p : pairings) {
       if (p.players != n) continue;
       const auto a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
@@ -162,28 +206,24 @@ int main(int argc, char** argv) {
     }
     const auto elo = arena::elo_ratings(scores, played, levels.front());
     std::printf("\nElo, %d players (%s = 0):\n", n,
-                std::string(ai::level_name(levels.front())).c_str());
-    for (ai::Level l : levels)
-      std::printf("  %-7s %+7.0f\n", std::string(ai::level_name(l)).c_str(),
+                std::string(game::level_name(levels.front())).c_str());
+    for (game::Level l : levels)
+      std::printf("  %-7s %+7.0f\n", std::string(game::level_name(l)).c_str(),
                   elo[static_cast<std::size_t>(l)]);
   }
   std::printf("\nDecisions (on %d thread(s), %.0f s in all):\n", jobs,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  for (ai::Level l : levels) {
+  for (game::Level l : levels) {
     const LevelWork& w = work[static_cast<std::size_t>(l)];
     if (w.decisions == 0) continue;
     std::printf("  %-7s %8llu decisions  CPU %7.2f ms mean %7.1f ms slowest  (wall %7.2f / %7.1f)",
-                std::string(ai::level_name(l)).c_str(),
+                std::string(game::level_name(l)).c_str(),
                 static_cast<unsigned long long>(w.decisions), 1000 * w.cpu_seconds / w.decisions,
                 w.slowest_cpu_ms, 1000 * w.seconds / w.decisions, w.slowest_ms);
     if (w.playouts > 0)
       std::printf("  %5.0f playouts/decision  %6.0f playouts per CPU second",
                   double(w.playouts) / w.decisions, w.playouts / w.cpu_seconds);
     std::printf("\n");
-    if (w.character_uses > 0)
-      std::printf("  %-7s %8llu character uses, %llu of them spent (could change nothing)\n", "",
-                  static_cast<unsigned long long>(w.character_uses),
-                  static_cast<unsigned long long>(w.spent_uses));
   }
   int errors = 0;
   for (const Pairing& p : pairings) errors += p.errors;

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bot.hpp"
+#include "eryantis/util/command_line.hpp"
 
 int main(int argc, char** argv) {
   using namespace eryantis;
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_flag("--quiet", o.quiet,
                "no progress line every second (the final one is still printed)");
-  CLI11_PARSE(app, argc, argv);
+  if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
   if (!*duration && !*games) {
     std::fprintf(stderr, "eryantis-bot: give --duration S or --games G (or both)\n");
     return 2;

@@ -10,8 +10,8 @@
 // at a terminal, a reader thread for piped input: terminal.hpp).
 //
 // Exit codes: 0 after quit, end of input, SIGINT or SIGTERM; 3 when the login is
-// refused (BAD_TOKEN, NICKNAME_TAKEN); 1 when the input cannot be read; CLI11's
-// codes for a bad command line.
+// refused for good (INVALID_NICKNAME, NICKNAME_TAKEN, BAD_TOKEN, ...); 1 when the
+// input cannot be read; CLI11's codes for a bad command line.
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
@@ -26,6 +26,7 @@
 #include "eryantis/client/connection.hpp"
 #include "eryantis/client/token_store.hpp"
 #include "eryantis/net/event_loop.hpp"
+#include "eryantis/util/command_line.hpp"
 #include "session.hpp"
 #include "terminal.hpp"
 
@@ -67,6 +68,12 @@ class Shell final : public cli::SessionHost, public client::LineConnection::Hand
                                           std::chrono::steady_clock::now().time_since_epoch())
                                           .count());
   }
+  std::size_t columns() override {
+    // Asked each time: the terminal may have been resized since.
+    winsize size{};
+    if (prompt_ == nullptr || ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+  }
   void quit() override {
     connection_.close();
     loop_.stop();  // closes the timers, the signal watchers, the wakeup and the prompt's poll
@@ -95,7 +102,11 @@ bool small_terminal() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"eryantis-cli: play Eriantys in a terminal."};
+  CLI::App app{
+      "eryantis-cli: play Eriantys in a terminal (type help once connected).\n"
+      "Exit codes: 0 after quit, the end of the input, SIGINT or SIGTERM; 3 when the server "
+      "refuses the login for good (a nickname it does not accept, one in use, a wrong resume "
+      "token); 1 when the input cannot be read."};
   cli::SessionOptions options;
   std::string token_file;  // empty = the default under the data directory
   bool no_color = false;
@@ -103,7 +114,7 @@ int main(int argc, char** argv) {
   app.add_option("--port", options.port, "server port")
       ->capture_default_str()
       ->check(CLI::Range(1, 65535));
-  app.add_option("--nickname", options.nickname, "your nickname (letters, digits, _ - .)")
+  app.add_option("--nickname", options.nickname, "your nickname: 1 to 24 letters, digits, _ - .")
       ->required();
   app.add_option("--tokens", token_file,
                  "resume-token file (default: under $XDG_DATA_HOME/eryantis)");
@@ -113,7 +124,7 @@ int main(int argc, char** argv) {
                  "board layout: compact (80x24), full (100x40) or auto (by the terminal's size)")
       ->check(CLI::IsMember({"auto", "compact", "full"}))
       ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
   const bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   options.color = !no_color && isatty(STDOUT_FILENO);
   options.redraw_in_place = tty && options.color;

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "eryantis/codec/codec.hpp"
+#include "wrap.hpp"
 
 namespace eryantis::cli {
 
@@ -163,7 +164,12 @@ void Session::quit(int exit_code) {
 
 void Session::connected() {
   backoff_ms_ = 250;
+  ++connection_generation_;
   host_.send(ClientProtocol::hello("eryantis-cli", client::Updates::Events));
+  send_login();
+}
+
+void Session::send_login() {
   // The token of this session first: after a redirect the new node has none saved.
   auto token = token_.empty() ? tokens_.get(server_key(), options_.nickname)
                               : std::optional<std::string>(token_);
@@ -452,7 +458,7 @@ void Session::on_event(const ServerMessage& m) {
 }
 
 void Session::on_error(const ServerMessage& m) {
-  host_.print("✗ " + m.code + ": " + with_names(m.message));
+  say("✗ " + m.code + ": " + with_names(m.message));
   if (leaving_ && m.id == pending_id_ && m.code == "ALREADY_IN_MATCH")
     host_.print("(the match has started: to give it up, type resign)");
   if (!respectate_id_.empty() && m.id == respectate_id_) {
@@ -470,10 +476,32 @@ void Session::on_error(const ServerMessage& m) {
     });
   }
   if (m.code == "STALE_SEQ") host_.send(ClientProtocol::sync());
-  if (m.code == "BAD_TOKEN" || m.code == "NICKNAME_TAKEN") {
-    host_.print("cannot log in as " + options_.nickname + "; quitting");
-    quit(kExitLoginRefused);
+  if (m.id == login_id()) on_login_refused(m);
+}
+
+// Nothing typed can run before a login: a refusal that waiting cannot change ends
+// the session (a prompt that accepts lines it will never run is worse than an exit).
+void Session::on_login_refused(const ServerMessage& m) {
+  if (m.code == "ALREADY_LOGGED_IN") return;  // a login that crossed another: we are in
+  if (m.code == "RATE_LIMITED" || m.code == "SHUTTING_DOWN" || m.code == "STORE_FAILURE" ||
+      m.code == "SERVER_DEGRADED") {
+    // The server (or its database) may be back soon: the same login again, with backoff.
+    host_.print("(the login is refused for now; trying again in " + std::to_string(backoff_ms_) +
+                " ms)");
+    host_.after(static_cast<std::uint64_t>(backoff_ms_), [this, gen = connection_generation_] {
+      // On this connection only: a new one sends its own login.
+      if (!quitting_ && !logged_in_ && gen == connection_generation_) send_login();
+    });
+    backoff_ms_ = std::min(backoff_ms_ * 2, 5000);
+    return;
   }
+  if (m.code == "INVALID_NICKNAME")
+    say("cannot log in: \"" + options_.nickname +
+                "\" is not a nickname this server accepts (1 to 24 letters, digits, '_', '-' or "
+                "'.'); choose another with --nickname. Quitting.");
+  else
+    host_.print("cannot log in as " + options_.nickname + "; quitting");
+  quit(kExitLoginRefused);
 }
 
 void Session::update_names(const std::vector<client::SeatInfo>& seats) {
@@ -551,7 +579,7 @@ void Session::pump() {
 void Session::run(const std::string& line) {
   auto parsed = parse_line(line);
   if (!parsed) {
-    host_.print("? " + parsed.error());
+    say("? " + parsed.error());
     return;
   }
   if (!*parsed) return;
@@ -657,11 +685,18 @@ void Session::act(const AutoMove&) {
 
 void Session::act(const Help& h) {
   if (h.topic.empty()) {
-    host_.print(help_text());
+    say(help_text());
     return;
   }
   auto text = help_topic(h.topic);
-  host_.print(text ? *text : "? " + text.error());
+  say(text ? *text : "? " + text.error());
+}
+
+void Session::say(const std::string& text) {
+  // Not a terminal: 80 columns. A wide one: at most 100, lines stay readable.
+  constexpr std::size_t kDefault = 80, kWidest = 100;
+  const std::size_t columns = host_.columns();
+  host_.print(wrap_words(text, columns == 0 ? kDefault : std::min(columns, kWidest)));
 }
 
 void Session::act(const Resign& r) {

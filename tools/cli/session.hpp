@@ -15,6 +15,7 @@
 // line that is not a message, or a message without a field it needs, is reported
 // and skipped: a misbehaving server never ends the session.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -45,7 +46,9 @@ struct SessionOptions {
 
 // Exit codes of eryantis-cli.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitLoginRefused = 3;  // BAD_TOKEN or NICKNAME_TAKEN: retrying cannot help
+// The login is refused for good (BAD_TOKEN, NICKNAME_TAKEN, INVALID_NICKNAME, ...): retrying
+// cannot help.
+inline constexpr int kExitLoginRefused = 3;
 
 // What a session needs from the world around it.
 class SessionHost {
@@ -64,6 +67,9 @@ class SessionHost {
   virtual void quit() = 0;
   // A monotonic clock in milliseconds (deadlines are counted down against it).
   virtual std::uint64_t now_ms() = 0;
+  // The terminal's width now, for prose (help, errors) wrapped between words;
+  // 0 = not a terminal (the prose is then wrapped at 80 columns).
+  virtual std::size_t columns() { return 0; }
 };
 
 class Session {
@@ -96,12 +102,17 @@ class Session {
 
  private:
   std::string server_key() const;
+  void send_login();
   void handle(const client::ServerMessage& m);
   void on_logged_in(const client::ServerMessage& m);
   // A redirect: move to the node it names and repeat `answers_request`'s request there.
   void on_redirect(const client::ServerMessage& m, bool answers_request);
   void on_event(const client::ServerMessage& m);
   void on_error(const client::ServerMessage& m);
+  void on_login_refused(const client::ServerMessage& m);
+  // Prose (help, errors, sentences) wrapped between words to the terminal's width
+  // (at most 100 columns; 80 when the output is not a terminal).
+  void say(const std::string& text);
   void draw_board();
   void update_names(const std::vector<client::SeatInfo>& seats);
   void on_deadline(const client::ServerMessage& m);
@@ -156,6 +167,7 @@ class Session {
   std::int64_t acked_seq_ = 0;  // the seq of our last acknowledged command
   std::int64_t ids_ = 0;
   int backoff_ms_ = 250;
+  std::uint64_t connection_generation_ = 0;  // counts connections: a timer's login is for its own
   // The node this session talks to: the one of the command line until a redirect
   // moves it. A node that does not answer sends the session back to the first one.
   std::string node_host_;

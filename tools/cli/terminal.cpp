@@ -31,6 +31,11 @@ Completer* g_completer = nullptr;
 std::vector<std::string> g_matches;
 std::size_t g_next = 0;
 
+// True while the sink handles a line readline just accepted: readline has ended
+// that line (the cursor is at the start of the next) and draws a fresh prompt
+// once the handler returns, so what is printed meanwhile needs no prompt kept.
+bool g_in_line_handler = false;
+
 char* next_match(const char*, int) {
   if (g_next >= g_matches.size()) return nullptr;
   return strdup(g_matches[g_next++].c_str());
@@ -59,7 +64,9 @@ void on_readline(char* line) {
   std::string text(line);
   if (!text.empty()) add_history(line);
   std::free(line);
+  g_in_line_handler = true;
   (*g_sink)(std::move(text));
+  g_in_line_handler = false;
 }
 
 }  // namespace
@@ -118,6 +125,13 @@ Prompt::~Prompt() {
 // the screen, the message printed above it, and the line put back exactly as it
 // was, cursor included. Clearing it instead would throw away what they typed.
 void Prompt::print(const std::string& text) {
+  if (g_in_line_handler) {
+    // Putting the prompt back here would draw it twice: once here, with the
+    // accepted line still in readline's buffer, and once more by readline on the
+    // same screen line ("eryantis> helperyantis> ").
+    print_plain(text);
+    return;
+  }
   const std::unique_ptr<char, decltype(&std::free)> typed(
       rl_line_buffer != nullptr ? rl_copy_text(0, rl_end) : nullptr, &std::free);
   const int cursor = rl_point;

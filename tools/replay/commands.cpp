@@ -281,13 +281,17 @@ int run_show(const std::string& path, const ShowArgs& args) {
   if (!m) return m.error();
   if (!check_at(*m, args.at)) return kExitError;
   const Seq at = args.at.value_or(m->last());
-  // Before its first event a match is nothing yet; seq 0 shows it as its first
-  // event (create_match) set it up: its players, mode, islands and characters.
-  const bool as_created =
-      at == 0 && m->last() >= 1 && std::holds_alternative<rules::CreateMatch>(m->events[0].command);
-  if (at == 0 && !as_created)
-    return error(fmt::format("match {} has no create_match event to show at seq 0", m->id));
-  rules::State state = m->states[static_cast<std::size_t>(as_created ? 1 : at)];
+  // --at N is the state after event N everywhere (export, show, step's numbers):
+  // before event 1 (create_match) there is no board yet, only that sentence.
+  if (at == 0) {
+    const std::string out =
+        fmt::format("match {} at seq 0 of {}\nbefore any event: no board yet; event 1 "
+                    "(create_match) sets it up: show {} --at 1\n",
+                    m->id, m->last(), m->id);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return kExitOk;
+  }
+  rules::State state = m->states[static_cast<std::size_t>(at)];
   render::RenderOptions options;
   options.names = m->names;
   options.color = args.color;
@@ -301,10 +305,7 @@ int run_show(const std::string& path, const ShowArgs& args) {
     options.viewer = seat;
   }
   std::string out = fmt::format("match {} at seq {} of {}\n", m->id, at, m->last());
-  if (as_created)
-    out += "before any move: the board as set up by event 1\n";
-  else
-    out += event_line(*m, at) + "\n";
+  out += event_line(*m, at) + "\n";
   out += render::render_board(state, options);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
@@ -530,8 +531,12 @@ int run_apply(const ApplyArgs& args) {
   if (!state) {
     return error(fmt::format("{}: not a state: {}", args.state_file, state.error().message));
   }
-  // A state file is input too: the rules index arrays with what it holds.
-  if (std::string broken = rules::invariant_violation(*state); !broken.empty()) {
+  // A state file is input too: the rules index arrays with what it holds. The
+  // state before any event (`export --at 0`) holds nothing yet, by design: it is
+  // what create_match applies to, and the rules refuse any other command on it.
+  const bool before_any_event = *state == rules::State{};
+  if (std::string broken = rules::invariant_violation(*state);
+      !before_any_event && !broken.empty()) {
     return error(fmt::format("{}: not a state of a real match: {}", args.state_file, broken));
   }
   auto command = codec::command_from_json(args.command_json);

@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
   auto* show = app.add_subcommand("show", "the board of a match after any event");
   show->add_option("MATCH", show_args.match, "match id")->required();
   show->add_option("--at", show_at,
-                   "show the state after event SEQ (default: the last; 0 = the board as the "
-                   "match was set up, before any move)");
+                   "the board after event SEQ (default: the last; 0 = before any event: no "
+                   "board yet, event 1 sets it up)");
   show->add_option("--as", show_as, "see the match as this seat would (rules::view)");
   show->add_flag("--color", color, "ANSI colours (default: when stdout is a terminal)");
   show->add_flag("--no-color", no_color, "plain text");
@@ -82,7 +82,9 @@ int main(int argc, char** argv) {
   std::optional<std::int64_t> export_at;
   auto* exp = app.add_subcommand("export", "a match's state (or its events) as JSON on stdout");
   exp->add_option("MATCH", export_args.match, "match id")->required();
-  exp->add_option("--at", export_at, "the state after event SEQ (default: the last)");
+  exp->add_option("--at", export_at,
+                  "the state after event SEQ (default: the last; 0 = before any event, the "
+                  "state create_match applies to)");
   exp->add_flag("--events", export_args.events, "the events up to --at as a JSON array instead");
 
   ApplyArgs apply_args;
@@ -92,7 +94,9 @@ int main(int argc, char** argv) {
       "{\"error\": CODE, \"message\": ...} (exit 1); needs no database");
   apply
       ->add_option("--state", apply_args.state_file,
-                   "state JSON file (codec::state_to_json; - = stdin)")
+                   "state JSON file (codec::state_to_json, as `export` prints it; - = "
+                   "stdin); `export --at 0` is the state before any event, to which "
+                   "create_match applies with --seat -1 --server")
       ->required();
   apply->add_option("--seat", apply_args.seat, "the seat sending the command")
       ->required()

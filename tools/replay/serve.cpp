@@ -2,7 +2,8 @@
 // with a read-only connection, so it follows a running server's writes.
 //   GET /api/matches                -> [{"match","players","mode","status","events","created",
 //                                        "last_move","nicknames"}]
-//   GET /api/matches/M/log          -> [{"seq","at","round","seat","type","text"}]
+//   GET /api/matches/M/log          -> [{"seq","at","round","seat","type","trusted","text"
+//                                        [,"diverges"]}]: every stored event
 //   GET /api/matches/M/at/SEQ       -> {"match","seq","hash","status","view","to_act"}
 //   GET /api/matches/M/verify       -> {"ok","seq","message"}
 #include "serve.hpp"
@@ -148,27 +149,52 @@ class ReplayApi {
     return HttpResponse::json(out.str());
   }
 
+  // Every stored event, also past a divergence (docs/web.md): the trusted ones with
+  // their sentence; the first divergent one says what differs ("diverges"); those
+  // after it are listed from their columns alone ("trusted": false), since no state
+  // can be folded there.
   HttpResponse log(MatchId id) {
     auto f = fold(id);
     if (!f) return store_failure(f.error());
-    auto rows = db_.load_events(id, 1, f->last());
+    auto rows = db_.load_events(id);
     if (!rows) return store_failure(rows.error());
     const render::Names names = names_of(id);
+    render::MoveLog sentences(names);
     protocol::JsonArray out;
-    for (Seq seq = 1; seq <= f->last() && seq <= static_cast<Seq>(rows->size()); ++seq) {
-      const auto i = static_cast<std::size_t>(seq);
-      const rules::State& before = f->states[i - 1];
-      const store::StoredEvent& row = (*rows)[i - 1];
+    for (const store::StoredEvent& row : *rows) {
+      const Seq seq = row.seq;
+      const bool trusted = seq >= 1 && seq <= f->last();
       protocol::JsonLine entry = protocol::JsonLine::object();
       entry.field("seq", seq).field("at", iso_time(row.time_ms));
-      entry.field("round", before.phase == rules::Phase::Setup ? 0 : before.round);
-      if (const auto seat = number(row.actor)) {
+      if (trusted) {
+        const rules::State& before = f->states[static_cast<std::size_t>(seq - 1)];
+        entry.field("round", before.phase == rules::Phase::Setup ? 0 : before.round);
+      } else {
+        entry.null_field("round");  // no trusted state says which round
+      }
+      const std::optional<std::int64_t> seat = number(row.actor);
+      if (seat) {
         entry.field("seat", *seat);
       } else {
         entry.null_field("seat");
       }
-      entry.field("type", row.type)
-          .field("text", render::describe_event(before, f->events[i - 1], f->states[i], names));
+      entry.field("type", row.type).field("trusted", trusted);
+      if (trusted) {
+        const auto i = static_cast<std::size_t>(seq);
+        entry.field("text", sentences.next(f->events[i - 1], f->states[i]));
+      } else {
+        const std::string who = seat && *seat >= 0 && *seat < rules::kMaxPlayers
+                                    ? render::seat_name(names, static_cast<rules::Seat>(*seat))
+                                    : std::string("server");
+        const bool first = f->divergence && f->divergence->seq == seq;
+        entry.field("text",
+                    first ? fmt::format("{}: {} (stored; diverges: {})", who, row.type,
+                                        f->divergence->reason)
+                          : fmt::format("{}: {} (stored; not checked: the match diverges at "
+                                        "event {})",
+                                        who, row.type, f->divergence ? f->divergence->seq : seq));
+        if (first) entry.field("diverges", f->divergence->reason);
+      }
       out.raw(entry.str());
     }
     return HttpResponse::json(out.str());

@@ -15,6 +15,7 @@
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/rules/random_game.hpp"
 #include "eryantis/store/store.hpp"
+#include "eryantis/util/command_line.hpp"
 
 using namespace eryantis::rules;
 namespace render = eryantis::render;
@@ -182,7 +183,7 @@ int main(int argc, char** argv) {
                  "how the random players choose: by-type (a command type, then one of its "
                  "commands) or uniform (uniformly over the legal commands)")
       ->check(CLI::IsMember({"by-type", "uniform"}));
-  CLI11_PARSE(app, argc, argv);
+  if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
   const RandomPolicy policy =
       policy_name == "uniform" ? RandomPolicy::Uniform : RandomPolicy::ByType;
   std::array<long, kCharacterCount> character_uses{};

@@ -25,11 +25,12 @@ import {
   newDraft,
   studentTargets,
   towerChoices,
+  usableCharacters,
   wizardChoices,
 } from './legal.js';
 import { type MatchModel, deadlineSeconds } from './model.js';
-import type { Color, Command, GameState, MatchSummary } from './protocol.js';
-import { deadlineText, orderText, resultText, roundText, turnText } from './status.js';
+import { COLORS, type Color, type Command, type GameState, type MatchSummary, type Students, count } from './protocol.js';
+import { deadlineText, orderText, resignText, resultText, roundText, turnText } from './status.js';
 import { CHARACTER_TITLES } from './protocol.js';
 
 const kNoticeMs = 8000; // how long an error stays on screen
@@ -192,10 +193,12 @@ export function startGame(root: HTMLElement): void {
       return h('div', { class: 'banner warn' }, 'This nickname is now playing from another tab or device. ', h('button', { onclick: () => client.reconnectNow() }, 'Play here instead'));
     }
     const wait = client.retryAt ? Math.max(0, Math.ceil((client.retryAt - Date.now()) / 1000)) : 0;
+    // The board does not take clicks meanwhile (nothing would reach the server).
+    const paused = client.model.match ? ' The board is paused until the connection is back.' : '';
     return h(
       'div',
       { class: 'banner warn', 'data-connection': client.connection },
-      client.connection === 'connecting' ? 'Connecting to the server…' : `Connection lost; trying again in ${wait} s. `,
+      client.connection === 'connecting' ? `Connecting to the server…${paused}` : `Connection lost; trying again in ${wait} s.${paused} `,
       client.connection === 'waiting' ? h('button', { onclick: () => client.reconnectNow() }, 'Try now') : null,
     );
   };
@@ -312,6 +315,8 @@ export function startGame(root: HTMLElement): void {
     );
   };
 
+  const picksText = (st: Students): string => COLORS.flatMap((c) => Array<string>(count(st, c)).fill(c)).join(', ');
+
   const selectionBar = (m: MatchModel, state: GameState): HTMLElement | null => {
     if (selection.kind === 'none') return null;
     const cancel = h('button', { onclick: () => { selection = { kind: 'none' }; draw(); } }, 'Cancel');
@@ -326,8 +331,12 @@ export function startGame(root: HTMLElement): void {
       parts.push('choose a colour ', ...[...selection.choices.colors].map((c) => h('button', { class: `disc st-${c} pick`, 'data-color': c, 'aria-label': c, onclick: () => reselectCharacter(m, state, { ...d, color: c }) })));
     } else if (params.includes('card_color') && d.color === undefined) parts.push('click a student on the card');
     else if (params.includes('island') && d.group === undefined) parts.push('click a highlighted island');
-    else if (d.character === 'jester') parts.push('click students on the card, then as many in your entrance');
-    else if (d.character === 'minstrel') parts.push('click students in your entrance, then as many in your dining room');
+    else if (d.character === 'jester' || d.character === 'minstrel') {
+      const [a, b] = d.character === 'jester' ? ['the card', 'your entrance'] : ['your entrance', 'your dining room'];
+      parts.push(`click students on ${a}, then as many in ${b} `);
+      // What is picked so far, in words (the board marks the same students).
+      parts.push(h('span', { class: 'picks', 'data-picks': `${picksText(d.swapA)}|${picksText(d.swapB)}` }, `(${a}: ${picksText(d.swapA) || 'none yet'} ⇄ ${b}: ${picksText(d.swapB) || 'none yet'})`));
+    }
     if (selection.ready) parts.push(' ', h('button', { class: 'primary', 'data-use': d.character, onclick: () => selection.kind === 'character' && selection.ready && play(selection.ready) }, `Use the ${title}`));
     return h('div', { class: 'selection' }, ...parts, ' ', cancel);
   };
@@ -359,7 +368,8 @@ export function startGame(root: HTMLElement): void {
       );
     }
     const secs = deadlineSeconds(m, Date.now());
-    if (m.deadline && secs !== null) list.append(h('span', { class: 'deadline', 'data-deadline': m.deadline.action }, deadlineText(m.deadline, secs)));
+    const waiting = m.status === 'lobby' && m.seats.some((x) => x.nickname === null);
+    if (m.deadline && secs !== null) list.append(h('span', { class: 'deadline', 'data-deadline': m.deadline.action }, deadlineText(m.deadline, secs, waiting)));
     return list;
   };
 
@@ -372,6 +382,7 @@ export function startGame(root: HTMLElement): void {
     table: SVGElement;
     chars: HTMLElement;
     hand: HTMLElement;
+    mine: HTMLElement;
     boards: HTMLElement;
     log: HTMLElement;
   } | null = null;
@@ -387,6 +398,9 @@ export function startGame(root: HTMLElement): void {
       const table = newTable();
       const chars = h('div', {});
       const hand = h('div', {});
+      // Your own board first after the islands (on a phone the side column comes below
+      // them), then your hand, the characters and the others' boards.
+      const mine = h('div', { class: 'boards mine-board' });
       const boards = h('div', { class: 'boards' });
       const log = h('ol', { class: 'log', 'aria-label': 'move log' });
       const root = h(
@@ -394,22 +408,26 @@ export function startGame(root: HTMLElement): void {
         {},
         header,
         bars,
-        h('div', { class: 'play-area' }, h('div', { class: 'table-wrap' }, table), h('div', { class: 'side' }, chars, hand, boards, h('h3', {}, 'Moves'), log)),
+        h('div', { class: 'play-area' }, h('div', { class: 'table-wrap' }, table), h('div', { class: 'side' }, mine, hand, chars, boards, h('h3', {}, 'Moves'), log)),
       );
-      frame = { match: m.match, root, header, bars, table, chars, hand, boards, log };
+      frame = { match: m.match, root, header, bars, table, chars, hand, mine, boards, log };
     }
     const f = frame;
-    const rootClass = `match ${mine ? 'my-turn' : ''}`;
+    // Disconnected: nothing clicked would reach the server, so nothing can be clicked
+    // (the banner says why) until the connection is back.
+    const offline = client.connection !== 'open';
+    const rootClass = `match ${mine ? 'my-turn' : ''} ${offline ? 'offline' : ''}`;
     if (f.root.className !== rootClass) f.root.className = rootClass;
+    if (f.root.hasAttribute('inert') !== offline) f.root.toggleAttribute('inert', offline);
     f.root.dataset['match'] = String(m.match);
     f.root.dataset['seq'] = String(m.seq);
     f.root.dataset['seat'] = String(m.mySeat ?? -1);
     const leave = m.status === 'lobby' || m.mySeat === null
       ? h('button', { 'data-leave': 1, onclick: () => client.leave() }, m.mySeat === null ? 'Stop watching' : 'Leave')
-      : h('button', { 'data-resign': 1, onclick: () => { if (window.confirm('Resign this match?')) play({ type: 'resign' }); } }, 'Resign');
+      : h('button', { 'data-resign': 1, onclick: () => { if (window.confirm(resignText(state.options.players, names(m), m.mySeat ?? 0))) play({ type: 'resign' }); } }, 'Resign');
     patchChildren(f.header, [
       h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${state.options.players} players, ${state.options.mode} · ${roundText(state)}`, ' ', leave),
-      h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1 }, turnText(state, nm, m.mySeat ?? -1, m.toAct)),
+      h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1 }, turnText(state, nm, m.mySeat ?? -1, m.toAct, usableCharacters(m.legal).size > 0)),
       orderText(state, nm) ? h('div', { class: 'order' }, `Turn order: ${orderText(state, nm)}`) : '',
       seatsBar(m),
     ]);
@@ -420,7 +438,11 @@ export function startGame(root: HTMLElement): void {
     reconcile(f.chars, [{ key: 'characters', sig: JSON.stringify([state.characters, state.turn.active, m.legal, selSig, charKeys]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
     const handBoard = m.mySeat !== null ? state.boards[m.mySeat]?.hand : null;
     reconcile(f.hand, [{ key: 'hand', sig: JSON.stringify([handBoard, m.legal, selection.kind]), build: () => drawHand(inp) ?? h('div', {}) }]);
-    patchBoards(f.boards, inp);
+    // Yours, then the others from the seat after yours around the table.
+    const n = state.options.players;
+    const me = m.mySeat;
+    patchBoards(f.mine, inp, me === null ? [] : [me]);
+    patchBoards(f.boards, inp, Array.from({ length: n }, (_, i) => (me === null ? i : (me + 1 + i) % n)).filter((x) => x !== me));
     const logCount = f.log.childElementCount;
     patchLog(f.log, m.log);
     if (logAtEnd && f.log.childElementCount !== logCount) queueMicrotask(() => (f.log.scrollTop = f.log.scrollHeight));
@@ -437,7 +459,7 @@ export function startGame(root: HTMLElement): void {
         'div',
         { class: 'dialog' },
         h('h2', {}, 'Game over'),
-        h('p', { 'data-result': 1 }, resultText(g.result, client.model.nickname)),
+        h('p', { 'data-result': 1 }, resultText(g.result, client.model.nickname, g.resigned)),
         h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
         ' ',
         h('button', { onclick: () => client.closeGameOver() }, 'Back to the lobby'),
@@ -456,6 +478,7 @@ export function startGame(root: HTMLElement): void {
     const m = client.model.match;
     const state = m?.view?.state ?? null;
     const newEvent = Boolean(m && state && m.seq !== shownSeq && m.seq === shownSeq + 1 && lastMessageAt !== null);
+    if (client.connection !== 'open' && selection.kind !== 'none') selection = { kind: 'none' };
     if (m && state && m.seq !== shownSeq) {
       changed = m.match === (root.dataset['shownMatch'] ? Number(root.dataset['shownMatch']) : -1) ? changedKeys(shownState, state) : new Set();
       if (selection.kind !== 'none') selection = { kind: 'none' }; // the choices were for the old state

@@ -240,7 +240,13 @@ export function drawSchool(inp: BoardInput, seat: number): SVGElement {
   // memoised by what it shows, so a redraw of the board morphs only the parts that changed.
   const entrance: Color[] = [];
   for (const c of COLORS) for (let i = 0; i < count(b.entrance, c); ++i) entrance.push(c);
-  const selSig = mine ? JSON.stringify([sel.kind, sel.kind === 'student' ? [sel.color, sel.targets.dining !== null] : sel.kind === 'character' ? [sel.draft.character, [...sel.choices.swapA], [...sel.choices.swapB]] : null, [...movable]]) : '';
+  const selSig = mine ? JSON.stringify([sel.kind, sel.kind === 'student' ? [sel.color, sel.targets.dining !== null] : sel.kind === 'character' ? [sel.draft.character, sel.draft.swapA, sel.draft.swapB, [...sel.choices.swapA], [...sel.choices.swapB]] : null, [...movable]]) : '';
+  // A swap being put together (Jester, Minstrel): the students already picked on each
+  // side are marked, before "Use" is pressed.
+  const swap = mine && sel.kind === 'character' && (sel.draft.character === 'jester' || sel.draft.character === 'minstrel') ? sel.draft : null;
+  const entrancePicks: Students = swap ? (swap.character === 'minstrel' ? swap.swapA : swap.swapB) : {};
+  const diningPicks: Students = swap && swap.character === 'minstrel' ? swap.swapB : {};
+  const seen: Partial<Record<Color, number>> = {};
   const entranceG = memo(s('g', { class: 'entrance' }), JSON.stringify([entrance, selSig]));
   svg.append(entranceG);
   entranceG.append(s('rect', { x: 4, y: 4, width: 72, height: ROW_H * 5, class: 'area' }));
@@ -253,7 +259,8 @@ export function drawSchool(inp: BoardInput, seat: number): SVGElement {
       continue;
     }
     let clickable = false;
-    let picked = false;
+    const nth = (seen[c] = (seen[c] ?? 0) + 1); // the nth student of its colour
+    let picked = nth <= count(entrancePicks, c);
     let onclick: (() => void) | undefined;
     if (mine && movable.has(c)) {
       clickable = true;
@@ -274,6 +281,7 @@ export function drawSchool(inp: BoardInput, seat: number): SVGElement {
         r: 11,
         class: `st st-${c} ${clickable ? 'pick' : ''} ${picked ? 'picked' : ''}`,
         'data-entrance': c,
+        'data-picked': picked ? 1 : undefined,
         onclick,
       }),
     );
@@ -285,17 +293,20 @@ export function drawSchool(inp: BoardInput, seat: number): SVGElement {
     const y = 20 + row * ROW_H;
     const target = diningTarget && sel.kind === 'student' && sel.color === c;
     const prof = state.professors[c] === seat;
+    const picks = count(diningPicks, c); // the last `picks` students of the row are picked
     const rowNode = memo(s('g', {
       class: `dining-row ${target ? 'target' : ''}`,
       'data-dining': c,
       'data-count': count(b.dining, c),
+      'data-picked': picks || undefined,
       onclick: target ? () => inp.onDining() : minstrelSide?.has(c) ? () => inp.onDiningStudent(c) : undefined,
-    }), JSON.stringify([count(b.dining, c), prof, target, minstrelSide?.has(c) ?? false, expert]));
+    }), JSON.stringify([count(b.dining, c), prof, target, minstrelSide?.has(c) ?? false, expert, picks]));
     rowNode.append(s('rect', { x: 88, y: y - 13, width: 318, height: 26, rx: 5, class: `row row-${c} ${minstrelSide?.has(c) ? 'pick' : ''}` }));
     for (let i = 0; i < 10; ++i) {
       const x = 104 + i * 30;
       const filled = i < count(b.dining, c);
-      if (filled) rowNode.append(s('circle', { cx: x, cy: y, r: 10, class: `st st-${c}` }));
+      const picked = filled && i >= count(b.dining, c) - picks;
+      if (filled) rowNode.append(s('circle', { cx: x, cy: y, r: 10, class: `st st-${c} ${picked ? 'picked' : ''}`, 'data-picked': picked ? 1 : undefined }));
       else rowNode.append(s('circle', { cx: x, cy: y, r: 10, class: expert && i % 3 === 2 ? 'slot coin-seat' : 'slot' }));
     }
     rowNode.append(s('polygon', { points: `${424},${y - 11} ${436},${y} ${424},${y + 11} ${412},${y}`, class: prof ? `prof st-${c}` : 'prof-slot' }));
@@ -317,11 +328,12 @@ function professorsOf(state: GameState, seat: number): string {
     .join(' ');
 }
 
-export function patchBoards(wrap: HTMLElement, inp: BoardInput): void {
+// The school boards of `seats` (every seat by default), in that order, into `wrap`.
+export function patchBoards(wrap: HTMLElement, inp: BoardInput, seats?: number[]): void {
   const { state } = inp;
   const acting = currentSeat(state);
   const items: Keyed[] = [];
-  for (let seat = 0; seat < state.options.players; ++seat) {
+  for (const seat of seats ?? Array.from({ length: state.options.players }, (_, i) => i)) {
     const key = `board-${seat}`;
     const mine = seat === inp.viewer;
     const sel = inp.selection;
@@ -405,6 +417,7 @@ function discsHtml(st: Students, onPick: ((c: Color) => void) | null, pickable: 
       row.append(
         h('button', {
           class: `disc st-${c} ${can ? 'pick' : ''} ${isChosen ? 'picked' : ''}`,
+          'data-picked': isChosen ? 1 : undefined,
           title: c,
           disabled: !can,
           'aria-label': c,

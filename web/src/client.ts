@@ -3,6 +3,7 @@
 // backoff after a drop or a server restart (back in the seat, or back to the
 // match being watched). The socket, timers and storage are passed in, so the
 // tests drive it with fakes; the page passes WebSocket, setTimeout, localStorage.
+import { playAgainRequests } from './computers.js';
 import { type Model, type Request, addNotice, backToLobby, disconnected, initialModel, lobbyRequest, reduce } from './model.js';
 import type { Command, ServerMessage } from './protocol.js';
 
@@ -70,6 +71,8 @@ export class Client {
   private readonly session: string;
   private listeners: Array<(msg: ServerMessage | null) => void> = [];
   private savedWatching: string | null | undefined = undefined; // what the tab storage holds
+  // "Play again" with computers of several levels: added once the new match is joined.
+  private afterJoin: { id: unknown; requests: Request[] } | null = null;
 
   constructor(private readonly deps: ClientDeps) {
     this.session = Math.floor(deps.random() * 0xffffffff).toString(36);
@@ -234,6 +237,11 @@ export class Client {
       if (r.type === 'pong') this.sendRaw(r);
       else this.request(r);
     }
+    if (this.afterJoin && 'id' in msg && msg.id === this.afterJoin.id) {
+      const then = msg.type === 'joined' ? this.afterJoin.requests : [];
+      this.afterJoin = null;
+      for (const r of then) this.request(r);
+    }
     this.changed(msg);
   }
 
@@ -254,7 +262,8 @@ export class Client {
       this.pending = req;
     }
     if (req === this.repeat) this.repeat = null;
-    return this.sendRaw({ ...req, id: this.nextId++ });
+    // A request may name its own id (the model's move_log, to know its errors).
+    return this.sendRaw({ ...req, id: req['id'] ?? this.nextId++ });
   }
 
   login(nickname: string): void {
@@ -301,10 +310,15 @@ export class Client {
     this.changed(null);
   }
 
+  // The same kind of match again, with the same computer players (docs/web.md).
   playAgain(): void {
     const g = this.model.gameOver;
     this.model = backToLobby(this.model);
-    this.request(g ? { type: 'quick_join', players: g.players, mode: g.mode } : { type: 'quick_join' });
+    if (g) {
+      const { first, then } = playAgainRequests(g);
+      if (then.length) this.afterJoin = { id: this.nextId, requests: then };
+      this.request(first);
+    } else this.request({ type: 'quick_join' });
     this.changed(null);
   }
 }

@@ -1,7 +1,7 @@
 // Computer players in the page (issue 15, docs/protocol.md `add_computer`): the
 // requests the forms and buttons send and how seats held by a computer are shown.
 // Pure, so the unit tests check exactly what the page sends and shows.
-import type { MatchModel, Request } from './model.js';
+import type { GameOver, MatchModel, Request } from './model.js';
 import type { MatchSummary, SeatInfo } from './protocol.js';
 
 export const kLevels = ['greedy', 'strong', 'random'] as const; // the form's order: the default first
@@ -11,6 +11,21 @@ export const kLevels = ['greedy', 'strong', 'random'] as const; // the form's or
 export function createMatchRequest(players: number, mode: string, computers: number, level: string): Request {
   const n = Math.max(0, Math.min(computers, players - 1));
   return { type: 'create_match', players, mode, ...(n > 0 ? { computers: n, level } : {}) };
+}
+
+// "Play again" after a game over: the same players and mode with the same computer
+// players, as many at the same levels (the player takes seat 0 of the new match, the
+// computers the next seats, any seat left waits for a person). Computers of different
+// levels (added one by one) are added again one by one, `then`, once the new match
+// is joined. Without computers: a quick join, which may seat the player beside the
+// people who want to play again too.
+export function playAgainRequests(g: GameOver): { first: Request; then: Request[] } {
+  const levels = g.computers;
+  if (!levels.length) return { first: { type: 'quick_join', players: g.players, mode: g.mode }, then: [] };
+  if (levels.every((l) => l === levels[0])) {
+    return { first: createMatchRequest(g.players, g.mode, levels.length, levels[0]!), then: [] };
+  }
+  return { first: createMatchRequest(g.players, g.mode, 0, ''), then: levels.map(addComputerRequest) };
 }
 
 export function addComputerRequest(level: string): Request {

@@ -36,8 +36,19 @@ export interface MatchModel {
   mySeat: number | null; // null: spectator
   view: View | null;
   deadline: (Deadline & { at: number }) | null; // `at`: when it fires, in the caller's clock
-  log: LogLine[];
+  log: LogLine[]; // by seq; the move_log answer fills what the pushes did not bring
+  logAsked: boolean; // a move_log request is out
   lastEvent: GameEvent | null;
+}
+
+// What "Play again" repeats: the same kind of match, with the same computer players.
+export interface GameOver {
+  match: number;
+  result: MatchResult;
+  players: number;
+  mode: string;
+  computers: string[]; // the levels of the computer seats, in seat order
+  resigned: string | null; // who resigned, when that ended it
 }
 
 export interface Model {
@@ -47,13 +58,16 @@ export interface Model {
   running: MatchSummary[];
   match: MatchModel | null;
   watching: number | null; // the match this connection spectates (to watch again after a reconnect)
-  gameOver: { match: number; result: MatchResult; players: number; mode: string } | null;
+  gameOver: GameOver | null;
   notices: Notice[];
   lastMatchOptions: { players: number; mode: string } | null;
   // Lobby push (watch_lobby): 'unknown' until the server answered it, 'push' when it
   // did, 'poll' when it did not know the request (an older server: list_matches every 2 s).
   lobbyPush: 'unknown' | 'push' | 'poll';
   watchingLobby: boolean; // watch_lobby was sent on this connection and not taken back
+  // move_log: 'no' once the server said it does not know it (an older server: the
+  // log then starts when the page arrived).
+  moveLog: 'unknown' | 'yes' | 'no';
 }
 
 export type Request = Record<string, unknown> & { type: string };
@@ -71,6 +85,7 @@ export function initialModel(): Model {
     lastMatchOptions: null,
     lobbyPush: 'unknown',
     watchingLobby: false,
+    moveLog: 'unknown',
   };
 }
 
@@ -88,11 +103,42 @@ function leaveLobby(model: Model, requests: Request[]): Model {
   return { ...model, watchingLobby: false };
 }
 
-const kLogLines = 400; // a whole 4-player match is about 300 events
+// A whole match is at most ~300 events (docs/protocol.md, `move_log`): the log keeps
+// every line; the bound only guards the page against a server that sends more.
+export const kLogLines = 2000;
+export const kMoveLogId = 'move_log'; // the id of our move_log requests, to know their errors
+
+// The first seq of 1..seq (of the last kLogLines) the log has no line for; null when
+// it has them all.
+export function firstMissing(log: LogLine[], seq: number): number | null {
+  let want = Math.max(1, seq - kLogLines + 1);
+  for (const l of log) {
+    if (l.seq < want) continue;
+    if (l.seq > want) return want;
+    want = l.seq + 1;
+  }
+  return want <= seq ? want : null;
+}
+
+// Asks for the lines the match's log is missing (a reload, a spectator arriving
+// mid-match, a gap after a sync), unless a request is out or the server cannot.
+function askMoveLog(model: Model, requests: Request[]): Model {
+  const m = model.match;
+  if (!m || m.logAsked || model.moveLog === 'no') return model;
+  const from = firstMissing(m.log, m.seq);
+  if (from === null) return model;
+  requests.push({ type: 'move_log', id: kMoveLogId, from });
+  return { ...model, match: { ...m, logAsked: true } };
+}
 const kNotices = 5;
 
 export function addNotice(model: Model, code: string, text: string, now: number): Model {
   return { ...model, notices: [...model.notices, { code, text, at: now }].slice(-kNotices) };
+}
+
+// A seat's nickname for sentences: "seat N" for a free seat, "the server" for none.
+export function seatNickname(seats: SeatInfo[], seat: number): string {
+  return seats.find((s) => s.seat === seat)?.nickname ?? (seat >= 0 ? `seat ${seat}` : 'the server');
 }
 
 // A log line for an event when the server sends no `text` (an older server):
@@ -172,9 +218,11 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
           view: msg.view,
           deadline: deadlineAt(msg.deadline, now, null),
           log: same ? same.log : [],
+          logAsked: same ? same.logAsked : false,
           lastEvent: same ? same.lastEvent : null,
         },
       };
+      m = askMoveLog(m, requests);
       break;
     }
     case 'seats':
@@ -208,11 +256,29 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
           lastEvent: msg.event,
         },
       };
+      // Everybody is told who gave up (the log says it too; the game-over screen repeats it).
+      if (msg.event.type === 'resign') m = addNotice(m, 'RESIGNED', text, now);
+      break;
+    }
+    case 'move_log': {
+      const cur = m.match;
+      if (!cur || cur.match !== msg.match) break;
+      const bySeq = new Map(cur.log.map((l) => [l.seq, l]));
+      for (const l of msg.lines) if (!bySeq.has(l.seq)) bySeq.set(l.seq, { seq: l.seq, text: l.text });
+      const log = [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-kLogLines);
+      m = { ...m, moveLog: 'yes', match: { ...cur, log, logAsked: false } };
+      // The next page, or a gap the pushes left after what this answer covers.
+      const from = firstMissing(log, cur.seq);
+      if (from !== null && (msg.more || from > msg.seq)) m = askMoveLog(m, requests);
       break;
     }
     case 'game_over': {
       const opts = m.lastMatchOptions ?? { players: 2, mode: 'simple' };
-      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts }, watching: null };
+      const ended = m.match && m.match.match === msg.match ? m.match : null;
+      const computers = (ended?.seats ?? []).filter((s) => s.computer && s.seat !== ended?.mySeat).map((s) => String(s.computer));
+      const last = ended?.lastEvent;
+      const resigned = msg.result.reason === 'resign' && last?.type === 'resign' ? seatNickname(ended!.seats, last.seat) : null;
+      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts, computers, resigned }, watching: null };
       if (m.match && m.match.match === msg.match) m = { ...m, match: { ...m.match, legal: [], toAct: [], deadline: null } };
       m = toLobby(m, requests);
       break;
@@ -224,6 +290,17 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
       m = toLobby(m, requests);
       break;
     case 'error':
+      if (msg.id === kMoveLogId || (msg.code === 'UNKNOWN_TYPE' && msg.message.includes('"move_log"'))) {
+        if (m.match) m = { ...m, match: { ...m.match, logAsked: false } };
+        if (msg.code === 'UNKNOWN_TYPE') {
+          m = { ...m, moveLog: 'no' }; // an older server: not an error for the player
+          break;
+        }
+        if (msg.code !== 'NOT_IN_MATCH') {
+          m = addNotice(m, msg.code, `The moves before you arrived could not be loaded: ${msg.message}`, now);
+          break;
+        }
+      }
       if (msg.code === 'UNKNOWN_TYPE' && msg.message.includes('"watch_lobby"')) {
         // A server from before lobby push: poll it (not an error for the player).
         m = { ...m, lobbyPush: 'poll', watchingLobby: false };
@@ -256,7 +333,8 @@ function toLobby(model: Model, requests: Request[]): Model {
 // After a dropped connection: what the model keeps (who we are, what we watched).
 // The next server may be another version: whether it pushes the lobby is asked again.
 export function disconnected(model: Model): Model {
-  return { ...model, loggedIn: false, lobbyPush: 'unknown', watchingLobby: false };
+  const match = model.match ? { ...model.match, logAsked: false } : null;
+  return { ...model, match, loggedIn: false, lobbyPush: 'unknown', watchingLobby: false, moveLog: 'unknown' };
 }
 
 // Leaving the game-over screen.

@@ -170,6 +170,9 @@ export type ServerMessage =
       view?: View;
     }
   | { type: 'ack'; id?: Id; match: number; seq: number; hash?: string; replayed?: boolean }
+  // The move log read back from the server (docs/protocol.md `move_log`): the lines
+  // from the seq asked up to `seq`, or a page of them when `more`.
+  | { type: 'move_log'; id?: Id; match: number; seq: number; lines: Array<{ seq: number; text: string }>; more: boolean }
   | { type: 'game_over'; match: number; result: MatchResult }
   | { type: 'match_abandoned'; match: number; message: string }
   | { type: 'error'; id?: Id; code: string; message: string; match?: number; seq?: number }

@@ -177,7 +177,9 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
 
   function buildFrame(c: NonNullable<typeof current>, names: string[]): Frame {
     const last = c.log.length ? c.log[c.log.length - 1]!.seq : 0;
-    const divergence = c.verify && !c.verify.ok ? c.verify : null;
+    // verify's answer, or (if it could not be asked) the log's first divergent event.
+    const logged = c.log.find((e) => e.diverges !== undefined);
+    const divergence = c.verify && !c.verify.ok ? c.verify : logged ? { ok: false, seq: logged.seq, message: logged.diverges! } : null;
     const scrub = h('input', {
       type: 'range',
       min: 0,
@@ -213,8 +215,15 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       ...c.log.map((e) =>
         h(
           'li',
-          { value: e.seq, class: divergence?.seq === e.seq ? 'diverged' : '', 'data-log-seq': e.seq, onclick: () => go(e.seq) },
+          {
+            value: e.seq,
+            class: `${divergence?.seq === e.seq ? 'diverged' : ''} ${e.trusted === false ? 'untrusted' : ''}`,
+            'data-log-seq': e.seq,
+            'data-trusted': e.trusted === false ? 0 : 1,
+            onclick: () => go(e.seq),
+          },
           e.round ? `R${e.round} ` : '',
+          e.trusted === false ? '⚠ ' : '',
           e.text,
         ),
       ),

@@ -7,7 +7,9 @@ function name(names: string[], seat: number): string {
 }
 
 // Whose turn it is and what they may do, e.g. "Your turn: move a student (1 of 3 moved) or use a character".
-export function turnText(state: GameState, names: string[], viewer: number, toAct: number[]): string {
+// `characterNow`: a character is usable now (a `use_*` among the viewer's legal
+// commands); only then is it offered, and only on the viewer's own turn.
+export function turnText(state: GameState, names: string[], viewer: number, toAct: number[], characterNow = false): string {
   if (state.phase === 'game_over') return 'Game over';
   if (state.phase === 'setup') {
     const waiting = toAct.map((seat) => {
@@ -32,7 +34,7 @@ export function turnText(state: GameState, names: string[], viewer: number, toAc
     else if (!state.turn.mother_nature_moved) doing = 'move Mother Nature';
     else if (!state.skip_clouds) doing = 'choose a cloud';
     else doing = 'end the turn';
-    if (state.options.mode === 'expert' && !state.turn.character_used) doing += ' or use a character';
+    if (characterNow && seat === viewer) doing += ' or use a character';
   }
   return `${who}: ${doing}`;
 }
@@ -56,19 +58,25 @@ export function orderText(state: GameState, names: string[]): string {
   return order.join(' › ');
 }
 
-export function deadlineText(d: Deadline, seconds: number): string {
-  const who = d.nickname ?? `seat ${d.seat}`;
+// `waiting`: the match still waits for players (its `abandon` names nobody: it ends
+// unless somebody joins).
+export function deadlineText(d: Deadline, seconds: number, waiting = false): string {
+  const who = d.nickname ?? (typeof d.seat === 'number' ? `seat ${d.seat}` : null);
   switch (d.action) {
     case 'skip_turn':
+      if (!who) return `a turn is skipped in ${seconds} s`;
       return `${who} is offline: their turn is skipped in ${seconds} s`;
     case 'forfeit':
+      if (!who) return `the match is awarded by forfeit in ${seconds} s unless someone comes back`;
       return `${who} wins by forfeit in ${seconds} s unless someone comes back`;
     case 'abandon':
-      return `the match is abandoned in ${seconds} s unless ${who} comes back`;
+      if (waiting) return `the match is abandoned in ${seconds} s unless a player joins`;
+      return `the match is abandoned in ${seconds} s unless ${who ?? 'a player'} comes back`;
     case 'remove':
+      if (!who) return `the players still choosing are removed in ${seconds} s`;
       return `${who} is removed from the match in ${seconds} s unless they choose`;
     default:
-      return `${d.action} for ${who} in ${seconds} s`;
+      return `${d.action}${who ? ` for ${who}` : ''} in ${seconds} s`;
   }
 }
 
@@ -82,10 +90,27 @@ const REASONS: Record<string, string> = {
   abandoned: 'nobody was connected to play it',
 };
 
-export function resultText(result: MatchResult, me: string | null): string {
-  const why = REASONS[result.reason] ?? result.reason;
-  const names = result.nicknames.join(' and ');
+// `resigned`: who resigned, when that ended the match.
+export function resultText(result: MatchResult, me: string | null, resigned: string | null = null): string {
+  const why = resigned ? (resigned === me ? 'you resigned' : `${resigned} resigned`) : (REASONS[result.reason] ?? result.reason);
+  const names = result.nicknames.map((n, i) => n || `seat ${result.winners[i] ?? '?'}`).join(' and ');
   if (result.draw) return `A draw between ${names}: ${why}.`;
   if (me && result.nicknames.includes(me)) return `You win: ${why}.`;
   return `${names || 'Nobody'} won: ${why}.`;
+}
+
+// The question before resigning: what it does with this many players (docs/rules.md,
+// Decision 26). `names` by seat, `seat` the player's own.
+export function resignText(players: number, names: string[], seat: number): string {
+  const others = Array.from({ length: players }, (_, i) => i).filter((i) => i !== seat);
+  if (players === 4) {
+    const partner = (seat + 2) % 4;
+    const them = others.filter((i) => i !== partner).map((i) => name(names, i));
+    return `Resign for your team? You and ${name(names, partner)} lose the match at once, and ${them.join(' and ')} win.`;
+  }
+  if (players === 3) {
+    const [a, b] = others.map((i) => name(names, i));
+    return `Resign? You lose the match at once. ${a} and ${b} are ranked by towers built, then by professors; if they are still tied, both win.`;
+  }
+  return `Resign? You lose the match at once, and ${name(names, others[0] ?? 0)} wins.`;
 }

@@ -3,10 +3,12 @@
 export interface LogEntry {
   seq: number;
   at?: string;
-  round: number;
+  round: number | null; // null: past a divergence, where no trusted state says
   seat: number | null; // null: an event of the server (skip_turn, award_forfeit, create_match)
   type: string;
   text: string;
+  trusted?: boolean; // false: stored past the first divergence, not re-checked
+  diverges?: string; // on the first divergent event: what differs
 }
 
 export type Unit = 'event' | 'turn' | 'round';

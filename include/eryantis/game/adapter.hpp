@@ -64,6 +64,7 @@ concept Rules = requires(const typename R::State& s, typename R::State& ms, Seat
   { R::award_forfeit() } -> std::same_as<typename R::Command>;
   { R::end_match() } -> std::same_as<typename R::Command>;
   { R::resign() } -> std::same_as<typename R::Command>;
+  { R::abandon_match() } -> std::same_as<typename R::Command>;
   { R::command_type(c) } -> std::convertible_to<std::string_view>;
   { R::is_server_command(c) } -> std::same_as<bool>;
   { R::command_to_json(c) } -> std::same_as<std::string>;
@@ -181,6 +182,7 @@ class Adapter final : public Game {
   Command award_forfeit() const override { return Command::of(R::award_forfeit()); }
   Command end_match() const override { return Command::of(R::end_match()); }
   Command resign() const override { return Command::of(R::resign()); }
+  Command abandon_match() const override { return Command::of(R::abandon_match()); }
   std::string_view command_type(const Command& c) const override {
     return R::command_type(cmd(c));
   }
@@ -266,7 +268,13 @@ class Adapter final : public Game {
 
   std::optional<Choice> choose(const State& v, Seat seat, Level level, const Budget& budget,
                                std::uint64_t bot_seed) const override {
-    auto c = game::choose<R>(st(v), seat, level, budget, bot_seed);
+    // A game with a tuned player of its own (R::choose) keeps it; any other gets the
+    // engine's generic random, greedy and ISMCTS players over its hooks.
+    std::optional<TypedChoice<C>> c;
+    if constexpr (requires { R::choose(st(v), seat, level, budget, bot_seed); })
+      c = R::choose(st(v), seat, level, budget, bot_seed);
+    else
+      c = game::choose<R>(st(v), seat, level, budget, bot_seed);
     if (!c) return std::nullopt;
     return Choice{Command::of(std::move(c->command)), c->playouts};
   }

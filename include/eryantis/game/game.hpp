@@ -183,6 +183,8 @@ class Game {
   virtual Command award_forfeit() const = 0;  // the seat is the only one left (server)
   virtual Command end_match() const = 0;      // an operator ended it, nobody wins (server)
   virtual Command resign() const = 0;         // a player gives up (never in legal_commands)
+  // Nobody played it for the platform's time (server): the match ends, nobody wins.
+  virtual Command abandon_match() const = 0;
   virtual std::string_view command_type(const Command& command) const = 0;
   virtual bool is_server_command(const Command& command) const = 0;
 

@@ -60,13 +60,18 @@ struct Play {
   std::optional<std::string> command_id;     // idempotency key: a retry is not applied twice
 };
 struct Sync {};  // "send me the full state again"
+// The match's move log read back from the store: one sentence per event from
+// `from` (default 1) up to the match's seq when asked, in pages (docs/protocol.md).
+struct MoveLog {
+  std::int64_t from = 1;
+};
 struct Ping {};
 struct Pong {};  // the answer to the server's ping: no reply
 
 using Request =
     std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin, LeaveMatch,
                  Spectate, Play, Sync, Ping, Pong, AddComputer, RemoveComputer, WatchLobby,
-                 UnwatchLobby>;
+                 UnwatchLobby, MoveLog>;
 
 struct Envelope {
   std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply

@@ -55,6 +55,20 @@ std::string render_board(const rules::State& state, const RenderOptions& options
 std::string describe_event(const rules::State& before, const rules::Event& event,
                            const rules::State& after, const Names& names = {});
 
+// The move log of a whole match: the events in seq order, each with the state it
+// led to (as a fold hands them over, store::FoldPolicy::on_event), said one
+// sentence each with describe_event; the first event starts from the empty state.
+// What the server's `move_log` answer and the replay viewer's log are made of.
+class MoveLog {
+ public:
+  explicit MoveLog(const Names& names = {}) : names_(names) {}
+  std::string next(const rules::Event& event, const rules::State& after);
+
+ private:
+  Names names_;
+  rules::State before_{};
+};
+
 // --- small helpers, shared with the terminal client ---------------------------
 
 // names[seat] if set, else "seat N"; "server" for kNoSeat.

@@ -3,6 +3,7 @@
 // match, a seat taken, an accepted command, a status change, a timer) is one
 // MatchWrite, written atomically; `done` runs later on the server's thread. The
 // server replies to clients only from `done`: persist, then tell.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -68,6 +69,23 @@ struct MatchWrite {
 
 using WriteDone = std::function<void(store::Result<store::AppendOutcome>)>;
 
+// A match's move log read back from the store (the `move_log` request): the
+// events from..to folded from the first one, each said in the render layer's
+// sentence (render::describe_event, the `text` of an `event` push), with the
+// seats' nicknames now.
+struct MoveLogRead {
+  store::MatchId match = 0;
+  store::Seq from = 1;
+  store::Seq to = 0;
+  std::array<std::string, rules::kMaxPlayers> names{};  // "" = "seat N"
+};
+struct MoveLogLine {
+  store::Seq seq = 0;
+  std::string text;
+  friend bool operator==(const MoveLogLine&, const MoveLogLine&) = default;
+};
+using MoveLogDone = std::function<void(store::Result<std::vector<MoveLogLine>>)>;
+
 class Persistence {
  public:
   virtual ~Persistence() = default;
@@ -76,6 +94,10 @@ class Persistence {
   // Events between the store's snapshots: a write whose events cross a multiple of
   // it carries state_after. 0 = never; 1 (the default) = every write carries it.
   virtual int snapshot_every() const { return 1; }
+  // Reads and folds off the server's thread; `done` runs later on it, with the
+  // lines of every event from..to (all of them, in seq order), or an error (Busy
+  // when too many reads wait already).
+  virtual void read_move_log(MoveLogRead read, MoveLogDone done) = 0;
 };
 
 }  // namespace eryantis::server

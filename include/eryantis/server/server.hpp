@@ -35,6 +35,12 @@ namespace eryantis::server {
 // the ending), and a restart loads the newest kUnseenEndings back.
 inline constexpr std::size_t kUnseenEndings = 10000;
 
+// The `lines` of one move_log answer hold at most this many bytes (at least one
+// line): with the rest of the message a line stays under half of the smallest
+// sensible max_line_bytes (64 KiB). A whole match fits one page, usually:
+// a 4-player expert match is at most ~300 events, ~80 bytes each.
+inline constexpr std::size_t kMoveLogPageBytes = 32 * 1024;
+
 // A seat's new resume token (Server::reissue_token).
 struct ReissuedToken {
   store::MatchId match = 0;
@@ -157,6 +163,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void handle(Session& s, const std::string& id, const protocol::Spectate& m);
   void handle(Session& s, const std::string& id, const protocol::Play& m);
   void handle(Session& s, const std::string& id, const protocol::Sync& m);
+  void handle(Session& s, const std::string& id, const protocol::MoveLog& m);  // move_log.cpp
   void handle(Session& s, const std::string& id, const protocol::Ping& m);
   void handle(Session& s, const std::string& id, const protocol::Pong& m);
   void handle(Session& s, const std::string& id, const protocol::WatchLobby& m);

@@ -21,6 +21,7 @@ enum class StoreCode : std::uint8_t {
   Invalid,   // the caller passed something the store refuses (empty append, ...)
   Stopped,   // submitted to a group committer that is stopping
   Fenced,    // the writer's lease on the match is gone (another node took it): never retry
+  Full,      // the disk (or the quota) is full: nothing was written; retry once space is freed
 };
 
 // "IO", "CONFLICT", ...: stable, never renamed.

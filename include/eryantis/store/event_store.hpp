@@ -102,8 +102,9 @@ class EventStore {
   virtual Result<Folded> fold(MatchId id, const FoldPolicy& policy) = 0;
 
   // Every lobby/running match, folded from its newest valid snapshot. A match
-  // whose events do not decode, are illegal, have a seq gap or disagree with their
-  // stored hashes is marked quarantined (unless read-only) and reported instead.
+  // whose events do not decode, are illegal, have a seq gap, disagree with their
+  // stored hashes or cannot be read (a damaged page) is marked quarantined (unless
+  // read-only) and reported instead.
   virtual Result<RestoreReport> restore_unfinished() = 0;
 
   // The (command id, seq) of the newest `count` events that carry a command id,
@@ -115,6 +116,13 @@ class EventStore {
   // hash, the columns that repeat the payload and every snapshot with the fold;
   // reports the first divergence.
   virtual Result<VerifyReport> verify(MatchId id) = 0;
+
+  // After a write found the disk full: gives back the disk space the write-ahead
+  // log took, so that the space freed since goes to new writes. SQLite moves the
+  // WAL into the database file and truncates it to zero bytes (Full while there
+  // is not yet room for that: up to the WAL's size). PostgreSQL manages its own
+  // WAL: nothing to do.
+  virtual Result<void> reclaim_space() { return {}; }
 
   // The match's current state: newest valid snapshot plus the events after it
   // (every hash checked). Corrupt if the log diverges.

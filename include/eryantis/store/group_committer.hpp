@@ -4,6 +4,7 @@
 // single fsync makes a whole batch durable. Callers never wait for the disk:
 // completions are queued and `notify` tells the caller's thread to run them.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -103,6 +104,16 @@ class GroupCommitter {
   // Thread-safe.
   bool degraded() const { return degraded_.load(std::memory_order_acquire); }
 
+  // How often a writer that found the disk full tries to give the WAL's space back
+  // (EventStore::reclaim_space). Until one try succeeds, every request completes at
+  // once with Full and nothing is written: a write would put its frames in whatever
+  // was freed, and the WAL, unable to move into a database that cannot grow, would
+  // keep that space too (issue 23: writes then never resumed until the disk grew).
+  static constexpr std::chrono::milliseconds kReclaimEvery{1000};
+  // True from a write that found the disk full until the WAL gave its space back.
+  // Thread-safe.
+  bool disk_full() const { return disk_full_.load(std::memory_order_acquire); }
+
  private:
   struct Pending {
     AppendRequest request;
@@ -118,6 +129,12 @@ class GroupCommitter {
   std::vector<Result<AppendOutcome>> refuse_degraded(std::size_t count) const;
   // Degrades on the first result that reports a damaged file.
   void note_damage(const std::vector<Result<AppendOutcome>>& results);
+  // Every request of a batch refused without touching the file (disk full).
+  std::vector<Result<AppendOutcome>> refuse_full(std::size_t count) const;
+  // Notes a result that found the disk full (the first one is logged).
+  void note_full(const std::vector<Result<AppendOutcome>>& results);
+  // After a full disk, when due: gives the WAL's space back, and writes resume.
+  void try_reclaim();
 
   std::unique_ptr<EventStore> store_;  // used by the writer thread only
   Options options_;
@@ -137,6 +154,9 @@ class GroupCommitter {
   Stats stats_;
   std::atomic<bool> degraded_{false};
   std::string degraded_reason_;  // the first damage reported (writer thread only)
+  std::atomic<bool> disk_full_{false};
+  std::chrono::steady_clock::time_point next_reclaim_;  // writer thread only
+  bool reclaim_reported_ = false;  // the first failed try is logged (writer thread only)
 
   std::thread writer_;  // last: started once everything above exists
 };

@@ -78,8 +78,9 @@ class Store final : public EventStore {
   using EventStore::restore_state;
 
   // Every lobby/running match, folded from its newest valid snapshot. A match
-  // whose events do not decode, are illegal, have a seq gap or disagree with their
-  // stored hashes is marked quarantined (unless read-only) and reported instead.
+  // whose events do not decode, are illegal, have a seq gap, disagree with their
+  // stored hashes or sit on a damaged page of the file is marked quarantined
+  // (unless read-only) and reported instead.
   Result<RestoreReport> restore_unfinished() override;
 
   // The (command id, seq) of the newest `count` events that carry a command id,
@@ -92,6 +93,11 @@ class Store final : public EventStore {
   // reports the first divergence.
   Result<VerifyReport> verify(MatchId id) override;
 
+  // PRAGMA wal_checkpoint(TRUNCATE): the WAL into the database, then cut to zero
+  // bytes. Full (naming the WAL's size) while the database cannot grow enough for
+  // it; Busy while a reader still needs older frames.
+  Result<void> reclaim_space() override;
+
   std::string_view backend() const override { return "sqlite"; }
   const Options& options() const override;
   int schema_version() const override;
@@ -102,6 +108,8 @@ class Store final : public EventStore {
 
  private:
   explicit Store(std::unique_ptr<Impl> impl);
+  // restore_unfinished() before a Corrupt error that escaped it gets its sentence.
+  Result<RestoreReport> restore_or_fail();
   std::unique_ptr<Impl> impl_;
 };
 

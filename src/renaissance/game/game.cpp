@@ -1,7 +1,7 @@
 // Masters of Renaissance described for the engine's adapter (eryantis/game/adapter.hpp): the rules
 // (eryantis/renaissance/rules), the codecs and the words, mapped onto the platform's types, and
 // the hooks of the engine's generic search (eryantis/game/search.hpp).
-#include "eryantis/renaissance/game.hpp"
+#include "eryantis/renaissance/game/game.hpp"
 
 #include <algorithm>
 #include <map>
@@ -165,6 +165,7 @@ struct Renaissance {
   static Command skip_turn() { return SkipTurn{}; }
   static Command award_forfeit() { return AwardForfeit{}; }
   static Command end_match() { return EndMatch{}; }
+  static Command abandon_match() { return AbandonMatch{}; }  // decision 61
   static Command resign() { return Resign{}; }
   static std::string_view command_type(const Command& c) { return renaissance::command_type(c); }
   static bool is_server_command(const Command& c) { return renaissance::is_server_command(c); }

@@ -28,9 +28,9 @@ struct Options {
   friend bool operator==(const Options&, const Options&) = default;
 };
 
-enum class End : std::uint8_t { None, Cards, Forfeit, Resign, Ended };
-constexpr std::array<std::string_view, 5> kEndNames = {"none", "cards", "forfeit", "resign",
-                                                       "ended"};
+enum class End : std::uint8_t { None, Cards, Forfeit, Resign, Ended, Abandoned };
+constexpr std::array<std::string_view, 6> kEndNames = {"none",   "cards", "forfeit",
+                                                       "resign", "ended", "abandoned"};
 
 struct State {
   std::uint8_t cards = 0;  // 0 = before create_match
@@ -67,9 +67,13 @@ struct EndMatch {
 struct Resign {
   friend bool operator==(const Resign&, const Resign&) = default;
 };
-using Command = std::variant<CreateMatch, Bid, SkipTurn, AwardForfeit, EndMatch, Resign>;
-constexpr std::array<std::string_view, 6> kTypes = {"create_match", "bid",        "skip_turn",
-                                                    "award_forfeit", "end_match", "resign"};
+struct AbandonMatch {  // nobody played it for the platform's time: nobody wins
+  friend bool operator==(const AbandonMatch&, const AbandonMatch&) = default;
+};
+using Command =
+    std::variant<CreateMatch, Bid, SkipTurn, AwardForfeit, EndMatch, Resign, AbandonMatch>;
+constexpr std::array<std::string_view, 7> kTypes = {
+    "create_match", "bid", "skip_turn", "award_forfeit", "end_match", "resign", "abandon_match"};
 
 struct Event {
   Seat seat = game::kNoSeat;
@@ -104,7 +108,8 @@ game::Ruled<Event> check(const State& s, Seat seat, const Command& c, game::Auth
   if (seat < 0 || seat > 1) return std::unexpected(refuse("invalid_seat", "seat 0 or 1"));
   const bool server_only = std::holds_alternative<SkipTurn>(c) ||
                            std::holds_alternative<AwardForfeit>(c) ||
-                           std::holds_alternative<EndMatch>(c);
+                           std::holds_alternative<EndMatch>(c) ||
+                           std::holds_alternative<AbandonMatch>(c);
   if (server_only && !server)
     return std::unexpected(refuse("server_only", "only the server sends that"));
   if (std::holds_alternative<SkipTurn>(c) || std::holds_alternative<Bid>(c)) {
@@ -155,6 +160,8 @@ void apply_in_place(State& s, const Event& e) {
           finish(s, End::Forfeit, static_cast<std::uint8_t>(1u << e.seat));
         } else if constexpr (std::is_same_v<T, Resign>) {
           finish(s, End::Resign, static_cast<std::uint8_t>(1u << (1 - e.seat)));
+        } else if constexpr (std::is_same_v<T, AbandonMatch>) {
+          finish(s, End::Abandoned, 0);
         } else {
           finish(s, End::Ended, 0);
         }
@@ -241,6 +248,7 @@ game::Decoded<Command> read_command(const json::Value& v) {
   if (t == "award_forfeit") return AwardForfeit{};
   if (t == "end_match") return EndMatch{};
   if (t == "resign") return Resign{};
+  if (t == "abandon_match") return AbandonMatch{};
   return std::unexpected(game::DecodeError{"unknown command type \"" + std::string(t) + "\""});
 }
 
@@ -484,6 +492,7 @@ struct Goofspiel {
   static Command award_forfeit() { return AwardForfeit{}; }
   static Command end_match() { return EndMatch{}; }
   static Command resign() { return Resign{}; }
+  static Command abandon_match() { return AbandonMatch{}; }
   static std::string_view command_type(const Command& c) { return kTypes[c.index()]; }
   static bool is_server_command(const Command& c) {
     return !std::holds_alternative<Bid>(c) && !std::holds_alternative<Resign>(c);
@@ -573,6 +582,8 @@ struct Goofspiel {
     if (std::holds_alternative<Resign>(e.command)) return who(e.seat) + " resigned";
     if (std::holds_alternative<AwardForfeit>(e.command)) return who(e.seat) + " won by forfeit";
     if (std::holds_alternative<EndMatch>(e.command)) return "the match was ended";
+    if (std::holds_alternative<AbandonMatch>(e.command))
+      return "the match was abandoned: nobody played it";
     std::string text = who(e.seat) + (std::holds_alternative<SkipTurn>(e.command)
                                           ? " was away: the lowest card was bid"
                                           : " bid");

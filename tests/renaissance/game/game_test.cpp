@@ -1,7 +1,7 @@
 // Masters of Renaissance through the engine's interface alone, as the platform sees it: identity,
 // seats, the stage and who acts, outcomes, the error codes, the words; and an arena of the
 // engine's computer players (game::choose) over the game's hooks.
-#include "eryantis/renaissance/game.hpp"
+#include "eryantis/renaissance/game/game.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,16 @@
+#include "eryantis/catalogue/catalogue.hpp"
+
+#include "eryantis/eriantys/game/game.hpp"
+
+namespace eryantis::catalogue {
+
+const game::Registry& games() {
+  static const game::Registry registry = [] {
+    game::Registry r;
+    r.add(eriantys::make_game());
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace eryantis::catalogue
