@@ -131,6 +131,12 @@ TEST(Sentences, EveryEventOfRandomGamesIsSaid) {
     play_random_game(Options{static_cast<std::uint8_t>(players)}, seed + players,
                      [&](const Event& e, const State& after) {
                        const std::string text = describe_event(before, e, after, kNames);
+                       // A viewer's client says its redacted event over its views the same way:
+                       // the sentences name nothing hidden.
+                       for (Seat v = kNoSeat; v < players; ++v)
+                         EXPECT_EQ(describe_event(view(before, v).state, redact(e, v),
+                                                  view(after, v).state, kNames),
+                                   text);
                        EXPECT_FALSE(text.empty());
                        EXPECT_EQ(text.find('\n'), std::string::npos) << text;
                        // Only an activated leader (public from then on) is named.
