@@ -122,8 +122,9 @@ struct Renaissance {
     return game::Stage::Setup;
   }
   static int seats(const State& s) { return s.players(); }
-  // Winners first; the others by points, then resources left (5.4). Solo: the player is 1st when
-  // it beat Lorenzo, 2nd when Lorenzo won. Nobody wins an ended or abandoned match: all 1st.
+  // Winners first; the others by points, then resources left (5.4); a seat that resigned last,
+  // whatever its score (decision 57). Solo: the player is 1st when it beat Lorenzo, 2nd when
+  // Lorenzo won. Nobody wins an ended or abandoned match: all 1st.
   static std::optional<game::Outcome> outcome(const State& s) {
     if (s.phase != Phase::GameOver) return std::nullopt;
     const Result& r = s.result;
@@ -139,9 +140,13 @@ struct Renaissance {
     const bool nobody = r.winners == 0 && !r.lorenzo_won;
     for (Seat p = 0; p < n && !nobody; ++p) {
       if (r.winners & (1u << p)) continue;
+      const bool resigned = (r.resigned & (1u << p)) != 0;
       int place = 1 + static_cast<int>(o.winners.size()) + (r.lorenzo_won ? 1 : 0);
-      for (Seat q = 0; q < n; ++q)
-        if (!(r.winners & (1u << q)) && q != p && key[q] > key[p]) ++place;
+      for (Seat q = 0; q < n; ++q) {
+        if ((r.winners & (1u << q)) || q == p) continue;
+        const bool q_resigned = (r.resigned & (1u << q)) != 0;
+        if (resigned ? !q_resigned || key[q] > key[p] : !q_resigned && key[q] > key[p]) ++place;
+      }
       o.places[p] = place;
     }
     o.details_json = "\"scores\":[";

@@ -86,11 +86,13 @@ struct Executor {
   void operator()(const EndMatch&) { finish_nobody(s, EndReason::Ended); }
   void operator()(const AbandonMatch&) { finish_nobody(s, EndReason::Abandoned); }
   void operator()(const Resign&) {
-    // Decision 57: the resigner loses at once; the others are ranked as at the end.
+    // Decision 57: the resigner loses at once; the others are ranked as at the end. The result
+    // records who resigned, so that the resigner is ranked last.
     if (s.solo())
       finish_solo(s, EndReason::Resign, true);
     else
       finish_ranked(s, EndReason::Resign, static_cast<std::uint8_t>(1u << seat));
+    s.result.resigned = static_cast<std::uint8_t>(1u << seat);
   }
 
   void operator()(const ChooseLeaders& c) {

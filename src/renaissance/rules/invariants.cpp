@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 
 #include "eryantis/renaissance/rules/score.hpp"
@@ -196,6 +197,10 @@ std::string invariant_violation(const State& s) {
       if (nobody && (r.winners != 0 || r.lorenzo_won))
         return "an ended or abandoned match with a winner";
       if (!s.solo() && r.lorenzo_won) return "Lorenzo won a multiplayer game";
+      // Decision 57: exactly one seat resigned in a resigned game, none in another, never a winner.
+      if ((r.reason == EndReason::Resign) != (std::popcount(r.resigned) == 1) ||
+          r.resigned >= (1u << s.players()) || (r.resigned & r.winners) != 0)
+        return "a resignation without its one seat, or a resigned seat that won";
       if ((r.reason == EndReason::FaithTrack || r.reason == EndReason::SeventhCard ||
            r.reason == EndReason::Forfeit) &&
           r.winners == 0)

@@ -191,12 +191,12 @@ TEST(Codec, EventsCarryTheirSchemaAndOnlyTheOutcomesTheyHold) {
 TEST(Codec, StatesAndViewsSayWhatIsWrong) {
   const State s = play_random_game(Options{2}, 5).state;
   std::string text = state_to_json(s);
-  EXPECT_EQ(text.rfind(R"({"schema":1,"options":{"players":2},"seed":")", 0), 0u);
+  EXPECT_EQ(text.rfind(R"({"schema":2,"options":{"players":2},"seed":")", 0), 0u);
   std::string bad = text;
   bad.replace(bad.find("\"faith\":"), 8, "\"faith\":99,\"x\":");
   EXPECT_EQ(state_from_json(bad).error().message, "boards[0].faith: an integer 0..24");
-  EXPECT_EQ(state_from_json(R"({"schema":2})").error().message,
-            "state schema 2 is not this build's (1): rebuild the state from the match's events");
+  EXPECT_EQ(state_from_json(R"({"schema":1})").error().message,
+            "state schema 1 is not this build's (2): rebuild the state from the match's events");
   // A state holds resources only: "faith" is a name for commands (decision 42).
   State with_depot = s;
   with_depot.boards[0].depots[0] = Depot{Resource::Coin, 1};
@@ -205,7 +205,7 @@ TEST(Codec, StatesAndViewsSayWhatIsWrong) {
   EXPECT_EQ(state_from_json(faith).error().message,
             "boards[0].depots[0].type: one of coin, servant, shield or stone");
   EXPECT_EQ(view_from_json(R"({"viewer":7,"state":{}})").error().message, "viewer: an integer -1..3");
-  EXPECT_EQ(view_to_json(view(s, 1)).rfind(R"({"viewer":1,"state":{"schema":1,"options":{"players":2},"events_applied":)", 0), 0u);
+  EXPECT_EQ(view_to_json(view(s, 1)).rfind(R"({"viewer":1,"state":{"schema":2,"options":{"players":2},"events_applied":)", 0), 0u);
 }
 
 TEST(Codec, BinaryStatesAreCompactAndDecodingAnyBytesIsTotal) {

@@ -152,6 +152,35 @@ TEST(RenaissanceGame, OutcomesRankWinnersFirstAndLorenzoAboveALosingSoloPlayer) 
   EXPECT_EQ(g.decide(solo, 0, g.award_forfeit(), Authority::Server).error().code, "WRONG_PHASE");
 }
 
+// Decision 57: whoever resigns is last, whatever its score; the others are ranked among themselves.
+TEST(RenaissanceGame, AResignerIsLastEvenWhenItLeads) {
+  const Game& g = renaissance();
+  State s = through_setup(started(3, test_seed() + 4));
+  const Seat resigner = g.to_act(s).front().seat;
+  // The resigner holds 50 coins in its strongbox: 10 points, far ahead of the others.
+  json::LineDocument line;
+  auto& doc = line.doc();
+  doc.Parse(g.state_to_json(s).c_str());
+  doc["boards"][resigner]["strongbox"]["coin"].SetUint(50);
+  // Of the others, the next seat holds 5 (1 point): it wins, the third is second.
+  doc["boards"][(resigner + 1) % 3]["strongbox"]["coin"].SetUint(5);
+  rapidjson::StringBuffer text;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(text);
+  doc.Accept(writer);
+  auto rich = g.state_from_json(text.GetString());
+  ASSERT_TRUE(rich) << rich.error().message;
+  const auto o = g.outcome(play(*rich, resigner, g.resign()));
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->reason, "resign");
+  EXPECT_EQ(o->places[resigner], 3) << o->details_json;
+
+  for (Seat p = 0; p < 3; ++p) {
+    if (p != resigner) {
+      EXPECT_LE(o->places[p], 2);
+    }
+  }
+}
+
 TEST(RenaissanceGame, ViewsAndEventsHideHandsFromOthers) {
   const Game& g = renaissance();
   State s = started(2, test_seed() + 3);

@@ -456,11 +456,13 @@ TEST(Decisions, D57_ResigningLosesAtOnceTheOthersAreRanked) {
   EXPECT_EQ(g.m.state.result.reason, EndReason::Resign);
   EXPECT_EQ(g.m.state.result.winners, 1 << g.me);
   EXPECT_EQ(g.m.state.result.scores[quitter], 10u);  // reported all the same
+  EXPECT_EQ(g.m.state.result.resigned, 1 << quitter);  // so the platform ranks it last
   // Solo: Lorenzo wins.
   Match solo = started(1, 57);
   solo.play(0, Resign{});
   EXPECT_TRUE(solo.state.result.lorenzo_won);
   EXPECT_EQ(solo.state.result.reason, EndReason::Resign);
+  EXPECT_EQ(solo.state.result.resigned, 1);
   // Never during setup, never listed.
   Match setup = created(2, 57);
   EXPECT_EQ(setup.code(0, Resign{}), "WRONG_PHASE");

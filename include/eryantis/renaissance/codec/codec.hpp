@@ -25,8 +25,10 @@ namespace eryantis::renaissance::codec {
 
 // Schema versions. A command has none of its own (the message or event that carries it has).
 inline constexpr int kEventSchema = kEventSchemaVersion;  // an event's "v"
-inline constexpr int kStateSchema = 1;                    // a state's "schema" (JSON and views)
-inline constexpr int kBinarySchema = 1;                   // the binary state's leading byte
+// 2: the result records who resigned (decision 57). A snapshot of another schema is ignored and
+// the state rebuilt from the match's events.
+inline constexpr int kStateSchema = 2;                    // a state's "schema" (JSON and views)
+inline constexpr int kBinarySchema = 2;                   // the binary state's leading byte
 
 struct CodecError {
   std::string message;

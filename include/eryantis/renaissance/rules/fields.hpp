@@ -144,6 +144,7 @@ void walk(V& v, Is<Result> auto& r) {
   v.integer("winners", r.winners, 0, (1 << kMaxPlayers) - 1);
   v.boolean("lorenzo_won", r.lorenzo_won);
   v.array("scores", r.scores, [](auto& a, Key k, auto& n) { a.integer(k, n, 0, kMaxU32); });
+  v.integer("resigned", r.resigned, 0, (1 << kMaxPlayers) - 1);
 }
 
 // ---------------------------------------------------------------------------

@@ -124,6 +124,7 @@ struct Result {
   std::uint8_t winners = 0;  // a bit per seat; several = a shared victory (decision 26)
   bool lorenzo_won = false;  // solo: Lorenzo won (the player lost; the score is information)
   std::array<std::uint32_t, kMaxPlayers> scores{};  // total VP of each seat at the end
+  std::uint8_t resigned = 0;  // a bit per seat that resigned: last, whatever its score (decision 57)
   friend bool operator==(const Result&, const Result&) = default;
 };
 
