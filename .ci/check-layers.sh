@@ -34,6 +34,11 @@ declare -A allowed=(
   [main]="util log rules ai codec json protocol render store store_types transport server net metrics"
   # The layers of the other games (include/eryantis/<game>/<layer>): pure rules know only util.
   [renaissance/rules]="util"
+  # Its codecs (the rules and JSON) and its words (the rules alone).
+  [renaissance/codec]="util json renaissance/rules"
+  [renaissance/render]="util renaissance/rules"
+  # Its adapter to the engine's interface (eryantis/renaissance/game/game.hpp), over the rest.
+  [renaissance/game]="util json game renaissance/rules renaissance/codec renaissance/render"
   # Eriantys's own layers beside its rules: the words a person types.
   [eriantys/words]="util rules"
   # ... and its adapter to the engine's interface, over all of them.
