@@ -44,7 +44,7 @@ declare -A allowed=(
   # ... and its adapter to the engine's interface, over all of them.
   [eriantys/game]="util json game rules codec render ai eriantys/words"
   # The games of the build: each game's adapter, seen by the platform as game::Game.
-  [catalogue]="util json game eriantys/game"
+  [catalogue]="util json game eriantys/game renaissance/game"
 )
 # Folders that hold a game's layers rather than being a layer: eryantis/<game>/<layer>/...
 games="renaissance eriantys"

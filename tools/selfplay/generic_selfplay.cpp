@@ -144,9 +144,12 @@ int play_generic(const GenericRun& run) {
     }
     const auto outcome = g.outcome(p.state);
     std::string winners;
-    for (game::Seat w : outcome->winners)
-      winners.append(winners.empty() ? "" : "+").append(std::to_string(w));
-    if (winners.empty()) winners = "-";
+    // push_back, not a string assignment: g++ 12 warns falsely (-Wrestrict) on that.
+    for (game::Seat w : outcome->winners) {
+      if (!winners.empty()) winners.push_back('+');
+      winners.append(std::to_string(w));
+    }
+    if (winners.empty()) winners.push_back('-');
     total_commands += p.commands;
     total_rounds += g.round(p.state);
     by_reason[outcome->reason] += 1;
