@@ -21,7 +21,7 @@ std::string pad(std::string s, std::size_t width) {
 
 std::string card_id(int id) {
   if (!is_card_id(id)) return "D??";
-  char buf[8];
+  char buf[16];  // room for any int: -Wformat-truncation cannot always see id <= 48
   std::snprintf(buf, sizeof buf, "D%02d", id);
   return buf;
 }

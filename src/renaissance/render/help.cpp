@@ -137,7 +137,7 @@ std::vector<std::string> help_topics() {
   for (const Topic& t : kTopics) out.emplace_back(t.name);
   for (int id = 1; id <= kLeaders; ++id) out.emplace_back(leader_name(id));
   for (int id = 1; id <= kDevelopmentCards; ++id) {
-    char name[8];
+    char name[16];  // room for any int: -Wformat-truncation cannot see id <= 48
     std::snprintf(name, sizeof name, "D%02d", id);
     out.emplace_back(name);
   }

@@ -75,7 +75,7 @@ std::string leader_text(int id) {
 std::string card_text(int id) {
   if (!is_card_id(id)) return "a card";
   const DevelopmentCard& c = development_card(id);
-  char name[8];
+  char name[16];  // room for any int: -Wformat-truncation cannot always see id <= 48
   std::snprintf(name, sizeof name, "D%02d", id);
   std::string out(name);
   out.append(" (level ").append(std::to_string(c.level)).append(" ").append(colour_name(c.colour));

@@ -94,7 +94,7 @@ TEST(Sentences, PurchasesProductionAndTheEnd) {
   State before = m.state;
   m.play(me, BuyCard{1, Colour::Green, 2, std::nullopt});
   const std::string bought = describe_event(before, m.events.back(), m.state, kNames);
-  char id[8];
+  char id[16];  // room for any int (-Wformat-truncation)
   std::snprintf(id, sizeof id, "D%02d", card);
   EXPECT_EQ(bought.rfind(std::string(kNames[me]) + " bought " + id + " (level 1 green, ", 0), 0u) << bought;
   EXPECT_NE(bought.find("into slot 3 for "), std::string::npos) << bought;
