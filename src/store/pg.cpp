@@ -81,6 +81,58 @@ std::vector<const char*> Params::values() const {
   return out;
 }
 
+// --- Array -------------------------------------------------------------------
+
+void Array::next() {
+  if (count_++ > 0) text_ += ',';
+}
+Array& Array::add(std::int64_t value) {
+  next();
+  text_ += std::to_string(value);
+  return *this;
+}
+Array& Array::add(std::string_view text) {
+  next();
+  text_.reserve(text_.size() + text.size() + 2);
+  text_ += '"';
+  for (const char c : text) {
+    if (c == '"' || c == '\\') text_ += '\\';
+    text_ += c;
+  }
+  text_ += '"';
+  return *this;
+}
+Array& Array::add_bool(bool value) {
+  next();
+  text_ += value ? 't' : 'f';
+  return *this;
+}
+Array& Array::add_null() {
+  next();
+  text_ += "NULL";
+  return *this;
+}
+Array& Array::add_optional(const std::optional<std::string>& text) {
+  return text ? add(*text) : add_null();
+}
+Array& Array::add_optional(const std::optional<std::int64_t>& value) {
+  return value ? add(*value) : add_null();
+}
+Array& Array::add_bytes(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  next();
+  // "\\x0a1b...": the array literal's backslash escaped, then bytea's hex form.
+  text_.reserve(text_.size() + bytes.size() * 2 + 6);
+  text_ += "\"\\\\x";
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    text_ += kHex[byte >> 4];
+    text_ += kHex[byte & 15];
+  }
+  text_ += '"';
+  return *this;
+}
+
 // --- Rows --------------------------------------------------------------------
 
 std::string_view Rows::text(int row, int column) const {
@@ -142,27 +194,100 @@ bool succeeded(const PGresult* result) {
 
 }  // namespace
 
+Rows Connection::exec_result(std::string_view sql) {
+  ++round_trips_;
+  return Rows(PQexec(conn_.get(), std::string(sql).c_str()));
+}
+
 Result<void> Connection::exec(std::string_view sql) {
-  Rows result(PQexec(conn_.get(), std::string(sql).c_str()));
+  Rows result = exec_result(sql);
   if (!succeeded(result.raw())) return std::unexpected(error_from(conn_.get(), result.raw(), sql));
   return {};
 }
 
-Result<Rows> Connection::query(std::string_view sql, const Params& params) {
+Result<const std::string*> Connection::prepared(std::string_view sql) {
   auto found = prepared_.find(std::string(sql));
   if (found == prepared_.end()) {
     std::string name = fmt::format("eryantis_{}", prepared_.size() + 1);
+    ++round_trips_;
     Rows prepared(PQprepare(conn_.get(), name.c_str(), std::string(sql).c_str(), 0, nullptr));
     if (!succeeded(prepared.raw())) {
       return std::unexpected(error_from(conn_.get(), prepared.raw(), sql));
     }
     found = prepared_.emplace(std::string(sql), std::move(name)).first;
   }
+  return &found->second;
+}
+
+Result<Rows> Connection::query(std::string_view sql, const Params& params) {
+  auto name = prepared(sql);
+  if (!name) return util::forward_error(name);
   const std::vector<const char*> values = params.values();
-  Rows result(PQexecPrepared(conn_.get(), found->second.c_str(), params.size(), values.data(),
+  ++round_trips_;
+  Rows result(PQexecPrepared(conn_.get(), (*name)->c_str(), params.size(), values.data(),
                              params.lengths(), params.formats(), 0));
   if (!succeeded(result.raw())) return std::unexpected(error_from(conn_.get(), result.raw(), sql));
   return result;
+}
+
+std::vector<Result<Rows>> Connection::pipeline(std::span<const Step> steps) {
+  std::vector<Result<Rows>> results;
+  results.reserve(steps.size());
+  auto fail_rest = [&](const StoreError& error) {
+    while (results.size() < steps.size()) results.emplace_back(std::unexpected(error));
+    return std::move(results);
+  };
+  // Prepared beforehand (a round trip each, the first time only): a pipeline then
+  // carries nothing but Bind/Execute messages and one Sync.
+  std::vector<const std::string*> names;
+  for (const Step& step : steps) {
+    auto name = prepared(step.sql);
+    if (!name) return fail_rest(name.error());
+    names.push_back(*name);
+  }
+  PGconn* conn = conn_.get();
+  if (PQenterPipelineMode(conn) != 1) {
+    return fail_rest({StoreCode::Io,
+                      fmt::format("cannot enter pipeline mode: {}", trimmed(PQerrorMessage(conn))),
+                      -1});
+  }
+  ++round_trips_;
+  bool sent = true;
+  for (std::size_t i = 0; i < steps.size() && sent; ++i) {
+    const std::vector<const char*> values = steps[i].params.values();
+    sent = PQsendQueryPrepared(conn, names[i]->c_str(), steps[i].params.size(), values.data(),
+                               steps[i].params.lengths(), steps[i].params.formats(), 0) == 1;
+  }
+  if (!sent || PQpipelineSync(conn) != 1) {
+    const StoreError error{StoreCode::Io,
+                           fmt::format("pipeline: {}", trimmed(PQerrorMessage(conn))), -1};
+    (void)PQexitPipelineMode(conn);
+    return fail_rest(error);
+  }
+  // One result (then a null) per statement, then the sync's.
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    Rows result(PQgetResult(conn));
+    while (PGresult* extra = PQgetResult(conn)) PQclear(extra);
+    if (result.raw() == nullptr) return fail_rest(error_from(conn, nullptr, steps[i].sql));
+    if (PQresultStatus(result.raw()) == PGRES_PIPELINE_ABORTED) {
+      results.emplace_back(std::unexpected(
+          StoreError{StoreCode::Io, "not run: an earlier statement of its pipeline failed", -1}));
+    } else if (!succeeded(result.raw())) {
+      results.emplace_back(std::unexpected(error_from(conn, result.raw(), steps[i].sql)));
+    } else {
+      results.emplace_back(std::move(result));
+    }
+  }
+  Rows sync(PQgetResult(conn));
+  if (sync.raw() == nullptr || PQresultStatus(sync.raw()) != PGRES_PIPELINE_SYNC) {
+    const StoreError error = error_from(conn, sync.raw(), "pipeline sync");
+    (void)PQexitPipelineMode(conn);
+    for (auto& result : results)
+      if (result) result = std::unexpected(error);
+    return results;
+  }
+  (void)PQexitPipelineMode(conn);
+  return results;
 }
 
 Result<void> Connection::reconnect_if_broken() {
@@ -198,7 +323,7 @@ Transaction::~Transaction() {
 Result<void> Transaction::commit() {
   Connection* conn = std::exchange(conn_, nullptr);
   // COMMIT of a failed transaction "succeeds" as a ROLLBACK: PQcmdStatus tells.
-  Rows result(PQexec(conn->handle(), "COMMIT"));
+  Rows result = conn->exec_result("COMMIT");
   if (!succeeded(result.raw())) {
     return std::unexpected(error_from(conn->handle(), result.raw(), "COMMIT"));
   }
