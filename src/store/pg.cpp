@@ -2,6 +2,10 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include <poll.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 
@@ -230,6 +234,23 @@ Result<Rows> Connection::query(std::string_view sql, const Params& params) {
   return result;
 }
 
+namespace {
+
+// Sends what libpq buffered without the pipeline's deadlock: a server blocked
+// writing results nobody reads stops reading, and a blocking send then waits for
+// ever. Results that arrive meanwhile go to libpq's buffer (PQgetResult later).
+bool flush_reading_meanwhile(PGconn* conn) {
+  for (;;) {
+    const int left = PQflush(conn);
+    if (left <= 0) return left == 0;
+    pollfd fd{PQsocket(conn), POLLIN | POLLOUT, 0};
+    if (::poll(&fd, 1, -1) < 0 && errno != EINTR) return false;
+    if ((fd.revents & (POLLIN | POLLHUP | POLLERR)) != 0 && PQconsumeInput(conn) == 0) return false;
+  }
+}
+
+}  // namespace
+
 std::vector<Result<Rows>> Connection::pipeline(std::span<const Step> steps) {
   std::vector<Result<Rows>> results;
   results.reserve(steps.size());
@@ -252,13 +273,18 @@ std::vector<Result<Rows>> Connection::pipeline(std::span<const Step> steps) {
                       -1});
   }
   ++round_trips_;
-  bool sent = true;
+  // Non-blocking while sending: a batch of hundreds of requests is more than the
+  // socket holds, and the server answers the first ones while the rest go out.
+  bool sent = PQsetnonblocking(conn, 1) == 0;
   for (std::size_t i = 0; i < steps.size() && sent; ++i) {
     const std::vector<const char*> values = steps[i].params.values();
     sent = PQsendQueryPrepared(conn, names[i]->c_str(), steps[i].params.size(), values.data(),
-                               steps[i].params.lengths(), steps[i].params.formats(), 0) == 1;
+                               steps[i].params.lengths(), steps[i].params.formats(), 0) == 1 &&
+           flush_reading_meanwhile(conn);
   }
-  if (!sent || PQpipelineSync(conn) != 1) {
+  sent = sent && PQpipelineSync(conn) == 1 && flush_reading_meanwhile(conn);
+  (void)PQsetnonblocking(conn, 0);
+  if (!sent) {
     const StoreError error{StoreCode::Io,
                            fmt::format("pipeline: {}", trimmed(PQerrorMessage(conn))), -1};
     (void)PQexitPipelineMode(conn);
@@ -290,14 +316,58 @@ std::vector<Result<Rows>> Connection::pipeline(std::span<const Step> steps) {
   return results;
 }
 
+Result<void> Connection::set_session(std::string sql) {
+  if (auto done = exec(sql); !done) return done;
+  session_ = std::move(sql);
+  return {};
+}
+
+namespace {
+
+// An idle connection has nothing to read: bytes waiting (the server's FATAL
+// "terminating connection", then EOF) mean the server dropped it. Reading them
+// makes libpq mark the connection bad at EOF.
+void notice_idle_drop(PGconn* conn) {
+  const int socket = PQsocket(conn);
+  if (socket < 0) return;
+  for (int i = 0; i < 4; ++i) {  // the goodbye and the EOF may come in two reads
+    pollfd fd{socket, POLLIN, 0};
+    if (::poll(&fd, 1, 0) <= 0) return;
+    if (PQconsumeInput(conn) == 0 || PQstatus(conn) != CONNECTION_OK) return;
+  }
+}
+
+}  // namespace
+
 Result<void> Connection::reconnect_if_broken() {
-  if (PQstatus(conn_.get()) == CONNECTION_OK) return {};
+  using namespace std::chrono_literals;
+  if (PQstatus(conn_.get()) == CONNECTION_OK) notice_idle_drop(conn_.get());
+  if (PQstatus(conn_.get()) == CONNECTION_OK && session_set_) return {};
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_attempt_) {
+    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next_attempt_ - now);
+    return fail(StoreCode::Io,
+                fmt::format("PostgreSQL is unreachable (next reconnect in {} ms)", wait.count()));
+  }
+  ++reconnects_tried_;
   PQreset(conn_.get());
   prepared_.clear();  // they lived in the old session
+  session_set_ = false;
+  std::string why;
   if (PQstatus(conn_.get()) != CONNECTION_OK) {
-    return fail(StoreCode::Io, fmt::format("lost the PostgreSQL connection: {}",
-                                           trimmed(PQerrorMessage(conn_.get()))));
+    why = trimmed(PQerrorMessage(conn_.get()));
+  } else if (!session_.empty()) {
+    if (auto done = exec(session_); !done) why = done.error().message;
   }
+  if (!why.empty()) {
+    backoff_ =
+        std::clamp(backoff_ * 2, std::chrono::milliseconds(50), std::chrono::milliseconds(2000));
+    next_attempt_ = std::chrono::steady_clock::now() + backoff_;
+    return fail(StoreCode::Io, fmt::format("lost the PostgreSQL connection: {}", why));
+  }
+  session_set_ = true;
+  backoff_ = 0ms;
+  next_attempt_ = {};
   return {};
 }
 

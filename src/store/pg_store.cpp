@@ -25,12 +25,13 @@ Result<PgStore> PgStore::open(const std::string& conninfo, const Options& option
   if (!conn) return util::forward_error(conn);
   // Durability::Normal waits for no WAL flush: a crash of this process loses
   // nothing, a crash of the database server may lose the last commits.
-  const std::string settings = fmt::format(
+  std::string settings = fmt::format(
       "SET client_min_messages = warning; SET synchronous_commit = {}; SET lock_timeout = {}; "
       "SET default_transaction_read_only = {}",
       options.durability == Durability::Full ? "on" : "off", options.busy_timeout_ms,
       options.read_only ? "on" : "off");
-  if (auto done = conn->exec(settings); !done) return util::forward_error(done);
+  // Again after every reconnect (a new session starts from the server's defaults).
+  if (auto done = conn->set_session(std::move(settings)); !done) return util::forward_error(done);
   auto version = detail::pg_migrate(*conn, options.read_only);
   if (!version) return util::forward_error(version);
   auto impl = std::make_unique<Impl>(Impl{std::move(*conn), options, *version});

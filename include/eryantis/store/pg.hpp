@@ -4,6 +4,7 @@
 // PGresult, and every failure becomes a StoreError with the server's message.
 #include <libpq-fe.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -115,9 +116,20 @@ class Connection {
     Params params;
   };
   std::vector<Result<Rows>> pipeline(std::span<const Step> steps);
-  // A connection the server dropped (restart, failover) is reconnected once;
-  // its prepared statements are prepared again on first use.
+  // Statements every session of this connection runs first (SET ...): run now,
+  // and again after every reconnect, since a new session starts from the
+  // server's defaults.
+  Result<void> set_session(std::string sql);
+  // Before a write or a look-up: a connection the server dropped (a restart, a
+  // failover, pg_terminate_backend) is reconnected, its session set up again and
+  // its prepared statements prepared again on first use. A drop while the
+  // connection was idle is seen here (the server's goodbye or EOF waiting on the
+  // socket), before anything is sent on it. While PostgreSQL stays away, the
+  // attempts back off (50 ms doubling to 2 s): calls in between fail at once with
+  // Io, so a writer does not wait a connect timeout per batch.
   Result<void> reconnect_if_broken();
+  // Attempts to reconnect so far (a test reads it).
+  std::uint64_t reconnects_tried() const { return reconnects_tried_; }
   // The server answered nothing usable: the connection itself is gone (a
   // restart, a network cut), not a statement refused.
   bool broken() const { return PQstatus(conn_.get()) != CONNECTION_OK; }
@@ -140,6 +152,11 @@ class Connection {
   std::unique_ptr<PGconn, Finish> conn_;
   std::unordered_map<std::string, std::string> prepared_;  // SQL -> statement name
   std::uint64_t round_trips_ = 0;
+  std::string session_;      // set_session's statements
+  bool session_set_ = true;  // false after a reconnect whose session set-up failed
+  std::uint64_t reconnects_tried_ = 0;
+  std::chrono::steady_clock::time_point next_attempt_{};  // the back-off
+  std::chrono::milliseconds backoff_{0};
 };
 
 // Maps a failed result (its SQLSTATE) to a StoreError ("<what>: <message>").
