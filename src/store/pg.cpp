@@ -205,7 +205,10 @@ Rows Connection::exec_result(std::string_view sql) {
 
 Result<void> Connection::exec(std::string_view sql) {
   Rows result = exec_result(sql);
-  if (!succeeded(result.raw())) return std::unexpected(error_from(conn_.get(), result.raw(), sql));
+  if (!succeeded(result.raw())) {
+    if (broken()) reachable_->store(false);
+    return std::unexpected(error_from(conn_.get(), result.raw(), sql));
+  }
   return {};
 }
 
@@ -230,7 +233,10 @@ Result<Rows> Connection::query(std::string_view sql, const Params& params) {
   ++round_trips_;
   Rows result(PQexecPrepared(conn_.get(), (*name)->c_str(), params.size(), values.data(),
                              params.lengths(), params.formats(), 0));
-  if (!succeeded(result.raw())) return std::unexpected(error_from(conn_.get(), result.raw(), sql));
+  if (!succeeded(result.raw())) {
+    if (broken()) reachable_->store(false);
+    return std::unexpected(error_from(conn_.get(), result.raw(), sql));
+  }
   return result;
 }
 
@@ -342,7 +348,11 @@ void notice_idle_drop(PGconn* conn) {
 Result<void> Connection::reconnect_if_broken() {
   using namespace std::chrono_literals;
   if (PQstatus(conn_.get()) == CONNECTION_OK) notice_idle_drop(conn_.get());
-  if (PQstatus(conn_.get()) == CONNECTION_OK && session_set_) return {};
+  if (PQstatus(conn_.get()) == CONNECTION_OK && session_set_) {
+    reachable_->store(true);
+    return {};
+  }
+  reachable_->store(false);
   const auto now = std::chrono::steady_clock::now();
   if (now < next_attempt_) {
     const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next_attempt_ - now);

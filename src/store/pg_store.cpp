@@ -44,6 +44,10 @@ Result<PgStore> PgStore::open(const std::string& conninfo, const Options& option
   return PgStore(std::move(impl));
 }
 
+std::shared_ptr<const std::atomic<bool>> PgStore::reachable() const {
+  return impl_->conn.reachable();
+}
+
 const Options& PgStore::options() const {
   return impl_->options;
 }

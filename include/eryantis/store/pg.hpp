@@ -4,6 +4,7 @@
 // PGresult, and every failure becomes a StoreError with the server's message.
 #include <libpq-fe.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -130,6 +131,10 @@ class Connection {
   Result<void> reconnect_if_broken();
   // Attempts to reconnect so far (a test reads it).
   std::uint64_t reconnects_tried() const { return reconnects_tried_; }
+  // Whether PostgreSQL answered this connection's last attempt: false from a
+  // statement that found the connection gone until a reconnect succeeds. Shared,
+  // so another thread (the server's /readyz) reads it while this one writes.
+  std::shared_ptr<const std::atomic<bool>> reachable() const { return reachable_; }
   // The server answered nothing usable: the connection itself is gone (a
   // restart, a network cut), not a statement refused.
   bool broken() const { return PQstatus(conn_.get()) != CONNECTION_OK; }
@@ -157,6 +162,7 @@ class Connection {
   std::uint64_t reconnects_tried_ = 0;
   std::chrono::steady_clock::time_point next_attempt_{};  // the back-off
   std::chrono::milliseconds backoff_{0};
+  std::shared_ptr<std::atomic<bool>> reachable_ = std::make_shared<std::atomic<bool>>(true);
 };
 
 // Maps a failed result (its SQLSTATE) to a StoreError ("<what>: <message>").
