@@ -76,6 +76,20 @@ class Fields {
     if (**text == "expert") return rules::Mode::Expert;
     return fail(ErrorCode::InvalidField, "field \"mode\" must be \"simple\" or \"expert\"");
   }
+  // An object member as compact JSON text (for a game to read), nullopt when absent.
+  std::expected<std::optional<std::string>, ProtocolError> optional_object_text(
+      const char* key) const {
+    const Value* v = find(key);
+    if (!v) return std::optional<std::string>{};
+    if (!v->IsObject())
+      return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be an object");
+    return std::optional<std::string>{json::text(*v)};
+  }
+  // Whether the object member `key` has a member `inner`.
+  bool object_member(const char* key, const char* inner) const {
+    const Value* v = find(key);
+    return v && v->IsObject() && json::present_member(*v, inner) != nullptr;
+  }
   // "random", "greedy" or "strong" (the computer players' levels, docs/bots.md).
   std::expected<std::optional<std::string>, ProtocolError> optional_level() const {
     auto text = optional_string("level", 16);
@@ -160,9 +174,25 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     if (!take(computers, error)) return error;
     auto level = f.optional_level();
     if (!take(level, error)) return error;
+    auto game = f.optional_string("game", 64);
+    if (!take(game, error)) return error;
+    auto options = f.optional_object_text("options");
+    if (!take(options, error)) return error;
+    // The top-level `mode` is the shorthand of {"options":{"mode":...}}: merged in
+    // unless `options` says it itself, so the game reads one object.
+    if (*mode) {
+      const std::string member = std::string("\"mode\":\"") +
+                                 std::string(rules::mode_name(**mode)) + "\"";
+      if (!*options)
+        *options = "{" + member + "}";
+      else if (!f.object_member("options", "mode"))
+        *options = **options == "{}" ? "{" + member + "}"
+                                     : "{" + member + "," + options->value().substr(1);
+    }
     return CreateMatchRequest{rules::MatchOptions{static_cast<std::uint8_t>(*players),
                                                   mode->value_or(rules::Mode::Simple)},
-                              static_cast<int>(computers->value_or(0)), std::move(*level)};
+                              static_cast<int>(computers->value_or(0)), std::move(*level),
+                              game->value_or(""), std::move(*options)};
   }
   if (type == "add_computer") {
     auto level = f.optional_level();
@@ -189,9 +219,11 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     if (!take(players, error)) return error;
     auto mode = f.optional_mode();
     if (!take(mode, error)) return error;
+    auto game = f.optional_string("game", 64);
+    if (!take(game, error)) return error;
     std::optional<int> p;
     if (*players) p = static_cast<int>(**players);
-    return QuickJoin{p, *mode};
+    return QuickJoin{p, *mode, game->value_or("")};
   }
   if (type == "leave_match") return LeaveMatch{};
   if (type == "sync") return Sync{};
@@ -275,6 +307,10 @@ std::string_view error_code_name(ErrorCode code) {
       return "MATCH_STARTED";
     case ErrorCode::NotAComputer:
       return "NOT_A_COMPUTER";
+    case ErrorCode::UnknownGame:
+      return "UNKNOWN_GAME";
+    case ErrorCode::BadOptions:
+      return "BAD_OPTIONS";
   }
   return "UNKNOWN";
 }

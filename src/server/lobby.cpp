@@ -8,6 +8,7 @@
 #include "eryantis/server/move_lists.hpp"
 #include "eryantis/server/server.hpp"
 #include "eryantis/server/token.hpp"
+#include "games.hpp"
 #include "server_messages.hpp"
 
 namespace eryantis::server {
@@ -126,6 +127,7 @@ std::string listed_match_json(const ListedMatch& m) {
   }
   protocol::JsonLine line = protocol::JsonLine::object();
   line.field("match", m.id)
+      .field("game", served_game("")->name())
       .field("players", m.players)
       .field("mode", m.mode)
       .field("status", "lobby")
@@ -166,6 +168,7 @@ Server::MatchListing Server::match_listing() const {
     if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
     protocol::JsonLine m = protocol::JsonLine::object();
     m.field("match", room.id)
+        .field("game", served_game("")->name())
         .field("players", room.players())
         .field("mode", rules::mode_name(room.state.options.mode))
         .field("status", store::status_name(room.status))
@@ -189,7 +192,15 @@ std::string Server::match_list_line(const Session& s, const std::string& id,
   return reply.str();
 }
 
-void Server::handle(Session& s, const std::string& id, const protocol::CreateMatchRequest& m) {
+void Server::handle(Session& s, const std::string& id, const protocol::CreateMatchRequest& asked) {
+  // The game named and its options as it reads them (the top-level `mode` included).
+  auto options = requested_options(asked.game, asked.options.players, asked.game_options);
+  if (!options) {
+    send_error(s.id, id, error_code_name(options.error().code), options.error().message);
+    return;
+  }
+  protocol::CreateMatchRequest m = asked;
+  m.options = *options;
   if (auto it = seated_in_.find(*s.nickname); it != seated_in_.end()) {
     send_error(s.id, id, error_code_name(ErrorCode::AlreadyInMatch),
                "you hold a seat in match " + std::to_string(it->second) + "; leave it first");
@@ -385,6 +396,11 @@ void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::QuickJoin& m) {
+  if (!served_game(m.game)) {  // the same refusal as create_match's
+    auto refused = requested_options(m.game, m.players.value_or(2), std::nullopt);
+    send_error(s.id, id, error_code_name(refused.error().code), refused.error().message);
+    return;
+  }
   Room* best = nullptr;
   for (auto& [mid, room] : rooms_) {
     if (room->status != store::MatchStatus::Lobby || room->full()) continue;
@@ -395,7 +411,10 @@ void Server::handle(Session& s, const std::string& id, const protocol::QuickJoin
   if (!best) {
     const rules::MatchOptions options{static_cast<std::uint8_t>(m.players.value_or(2)),
                                       m.mode.value_or(rules::Mode::Simple)};
-    handle(s, id, protocol::CreateMatchRequest{options, 0, std::nullopt});
+    handle(s, id, protocol::CreateMatchRequest{options, 0, std::nullopt, m.game,
+                                               "{\"mode\":\"" +
+                                                   std::string(rules::mode_name(options.mode)) +
+                                                   "\"}"});
     return;
   }
   handle(s, id, protocol::JoinMatch{best->id, std::nullopt});

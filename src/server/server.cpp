@@ -7,6 +7,7 @@
 
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/token.hpp"
+#include "games.hpp"
 #include "server_messages.hpp"
 
 namespace eryantis::server {
@@ -221,6 +222,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Hello& m)
                  .field("heartbeat_ms", config_.heartbeat_interval_ms)
                  .field("timeout_ms", config_.heartbeat_timeout_ms)
                  .field("max_line_bytes", static_cast<std::int64_t>(config_.limits.max_line_bytes))
+                 .raw_field("games", served_games_json())
                  .str());
 }
 

@@ -33,6 +33,9 @@ TEST(Codec, DecodesEveryRequestType) {
   ASSERT_TRUE(create);
   EXPECT_EQ(std::get<CreateMatchRequest>(create->request).options.players, 4);
   EXPECT_EQ(std::get<CreateMatchRequest>(create->request).options.mode, rules::Mode::Expert);
+  // The top-level mode is the shorthand of options.mode: the game reads one object.
+  EXPECT_EQ(std::get<CreateMatchRequest>(create->request).game, "");
+  EXPECT_EQ(std::get<CreateMatchRequest>(create->request).game_options, R"({"mode":"expert"})");
 
   EXPECT_EQ(
       std::get<JoinMatch>(decode_request(R"({"type":"join_match","match":7})")->request).match, 7);
@@ -181,4 +184,46 @@ TEST(Codec, EncodesOneLine) {
 }
 
 }  // namespace
+TEST(CreateMatchGameAndOptions, AreDecodedForTheGameToRead) {
+  auto plain = decode_request(R"({"type":"create_match","players":2})");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(std::get<CreateMatchRequest>(plain->request).game, "");
+  EXPECT_FALSE(std::get<CreateMatchRequest>(plain->request).game_options);
+
+  auto named = decode_request(
+      R"({"type":"create_match","players":3,"game":"eriantys","options":{"mode":"expert","x":1}})");
+  ASSERT_TRUE(named);
+  const auto& n = std::get<CreateMatchRequest>(named->request);
+  EXPECT_EQ(n.game, "eriantys");
+  EXPECT_EQ(n.game_options, R"({"mode":"expert","x":1})");  // unknown members: the game's call
+
+  // options' own mode wins; the top-level one is merged in only when options lacks it.
+  auto both = decode_request(
+      R"({"type":"create_match","players":2,"mode":"simple","options":{"mode":"expert"}})");
+  ASSERT_TRUE(both);
+  EXPECT_EQ(std::get<CreateMatchRequest>(both->request).game_options, R"({"mode":"expert"})");
+  auto merged =
+      decode_request(R"({"type":"create_match","players":2,"mode":"expert","options":{"a":1}})");
+  ASSERT_TRUE(merged);
+  EXPECT_EQ(std::get<CreateMatchRequest>(merged->request).game_options,
+            R"({"mode":"expert","a":1})");
+  auto empty =
+      decode_request(R"({"type":"create_match","players":2,"mode":"expert","options":{}})");
+  ASSERT_TRUE(empty);
+  EXPECT_EQ(std::get<CreateMatchRequest>(empty->request).game_options, R"({"mode":"expert"})");
+
+  for (const char* bad : {R"({"type":"create_match","players":2,"options":[1]})",
+                          R"({"type":"create_match","players":2,"options":"expert"})",
+                          R"({"type":"create_match","players":2,"game":7})"}) {
+    auto r = decode_request(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code, ErrorCode::InvalidField) << bad;
+  }
+  auto quick = decode_request(R"({"type":"quick_join","game":"eriantys"})");
+  ASSERT_TRUE(quick);
+  EXPECT_EQ(std::get<QuickJoin>(quick->request).game, "eriantys");
+  EXPECT_EQ(error_code_name(ErrorCode::UnknownGame), "UNKNOWN_GAME");
+  EXPECT_EQ(error_code_name(ErrorCode::BadOptions), "BAD_OPTIONS");
+}
+
 }  // namespace eryantis::protocol

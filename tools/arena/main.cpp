@@ -16,6 +16,7 @@
 #include "arena.hpp"
 #include "eryantis/catalogue/catalogue.hpp"
 #include "eryantis/json/json.hpp"
+#include "eryantis/json/value.hpp"
 #include "eryantis/util/command_line.hpp"
 
 using namespace eryantis;

@@ -2,6 +2,8 @@
 // thing a newcomer can run; exits non-zero if any invariant of the rules breaks.
 // With --db FILE every game is also written through the store exactly as the
 // server writes a match (row, seats, events with state hashes, final status).
+// --game NAME plays any game of the catalogue through the engine's interface
+// (generic_selfplay.cpp); Eriantys keeps the path below, whose figures docs pin.
 #include <spdlog/fmt/fmt.h>
 #include <CLI/CLI.hpp>
 
@@ -11,11 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "eryantis/catalogue/catalogue.hpp"
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/rules/random_game.hpp"
 #include "eryantis/store/store.hpp"
 #include "eryantis/util/command_line.hpp"
+#include "generic_selfplay.hpp"
 
 using namespace eryantis::rules;
 namespace render = eryantis::render;
@@ -170,9 +174,18 @@ int main(int argc, char** argv) {
   std::string db_path;
   int batch = 32;
   std::string policy_name = "by-type";
+  std::string game_name(eryantis::catalogue::games().default_game().name());
+  std::string options_text;
+  app.add_option("--game", game_name,
+                 "the game played, one of the catalogue's (eriantys, ...); Eriantys by default");
+  app.add_option("--options", options_text,
+                 "a game's options as a JSON object, as in create_match (games other than "
+                 "Eriantys; Eriantys takes --mode)");
   app.add_option("--games", games, "number of games")->check(CLI::Range(1, 10'000'000));
-  app.add_option("--players", players, "players per game")->check(CLI::IsMember({2, 3, 4}));
-  app.add_option("--mode", mode, "simple or expert")->check(CLI::IsMember({"simple", "expert"}));
+  app.add_option("--players", players, "players per game (the game's range: Eriantys 2 to 4)")
+      ->check(CLI::Range(1, 4));
+  app.add_option("--mode", mode, "Eriantys: simple or expert")
+      ->check(CLI::IsMember({"simple", "expert"}));
   app.add_option("--seed", seed, "seed of the first game (game i uses seed + i)");
   app.add_flag("--quiet", quiet, "only print the summary");
   app.add_option("--db", db_path,
@@ -184,6 +197,44 @@ int main(int argc, char** argv) {
                  "commands) or uniform (uniformly over the legal commands)")
       ->check(CLI::IsMember({"by-type", "uniform"}));
   if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
+  const eryantis::game::Game* played = eryantis::catalogue::games().find(game_name);
+  if (!played) {
+    std::string names;
+    for (const eryantis::game::Game* g : eryantis::catalogue::games().games())
+      names.append(names.empty() ? "" : ", ").append(g->name());
+    std::fprintf(stderr, "eryantis-selfplay: no game \"%s\" in this build (it has: %s)\n",
+                 game_name.c_str(), names.c_str());
+    return 2;
+  }
+  if (played != &eryantis::catalogue::games().default_game()) {
+    if (!db_path.empty()) {
+      std::fprintf(stderr,
+                   "eryantis-selfplay: --db writes Eriantys matches only (the store keeps "
+                   "other games once it reaches them through the engine's interface)\n");
+      return 2;
+    }
+    if (app.count("--mode") > 0) {
+      std::fprintf(stderr, "eryantis-selfplay: --mode is Eriantys's; give --options\n");
+      return 2;
+    }
+    eryantis::selfplay::GenericRun run;
+    run.game = played;
+    run.options_json = options_text.empty() ? "{}" : options_text;
+    run.players = players;
+    run.games = games;
+    run.seed = seed;
+    run.quiet = quiet;
+    run.uniform = policy_name == "uniform";
+    return eryantis::selfplay::play_generic(run);
+  }
+  if (!options_text.empty()) {
+    std::fprintf(stderr, "eryantis-selfplay: Eriantys takes --mode, not --options\n");
+    return 2;
+  }
+  if (players < 2) {
+    std::fprintf(stderr, "eryantis-selfplay: Eriantys is for 2 to 4 players\n");
+    return 2;
+  }
   const RandomPolicy policy =
       policy_name == "uniform" ? RandomPolicy::Uniform : RandomPolicy::ByType;
   std::array<long, kCharacterCount> character_uses{};

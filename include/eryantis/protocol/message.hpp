@@ -30,10 +30,16 @@ struct ListMatches {};
 struct WatchLobby {};
 struct UnwatchLobby {};
 struct CreateMatchRequest {
+  // Eriantys's options as the fields `players` and `mode` say (the shorthand every
+  // client before issue 24 sends); the game's own reading of `options` replaces it.
   rules::MatchOptions options;
   int computers = 0;  // seats the server fills with computer players (0..players-1)
   // "random", "greedy" or "strong" (docs/bots.md); the server's default when absent.
   std::optional<std::string> level;
+  std::string game;  // the catalogue's name ("eriantys"); "" = the server's default game
+  // The request's `options` object as JSON text, `mode` merged in when only the
+  // top-level field gave it; nullopt when neither was sent (the game's defaults).
+  std::optional<std::string> game_options;
 };
 // The creator of a lobby match fills a free seat with a computer player, or frees one.
 struct AddComputer {
@@ -49,6 +55,7 @@ struct JoinMatch {
 struct QuickJoin {
   std::optional<int> players;  // any if absent
   std::optional<rules::Mode> mode;
+  std::string game;  // "" = the server's default game
 };
 struct LeaveMatch {};
 struct Spectate {
@@ -106,9 +113,11 @@ enum class ErrorCode : std::uint8_t {
   NotCreator,    // add_computer / remove_computer by someone else than the match's creator
   MatchStarted,  // add_computer / remove_computer once every seat is taken
   NotAComputer,  // remove_computer of a seat no computer holds
+  UnknownGame,   // create_match / quick_join of a game this server does not play
+  BadOptions,    // create_match's options refused by the game (the message is the game's)
   // A new code goes before this line, and kErrorCodeCount names the last one.
 };
-inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::NotAComputer) + 1;
+inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::BadOptions) + 1;
 // "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
 std::string_view error_code_name(ErrorCode code);
 

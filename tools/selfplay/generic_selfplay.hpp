@@ -1,0 +1,28 @@
+#pragma once
+// Self-play of any game of the catalogue through the engine's interface alone:
+// random legal commands, the game's invariants after every event, the fold of
+// the events compared with the state, and how often each command type was used.
+#include <cstdint>
+#include <string>
+
+#include "eryantis/game/game.hpp"
+
+namespace eryantis::selfplay {
+
+struct GenericRun {
+  const game::Game* game = nullptr;
+  std::string options_json = "{}";  // as create_match's `options`
+  int players = 2;
+  int games = 10;
+  std::uint64_t seed = 1;  // game i uses seed + i
+  bool quiet = false;
+  // false: a command type uniformly among those on offer, then one of its commands
+  // (every rare action gets played); true: uniformly over the commands.
+  bool uniform = false;
+};
+
+// Prints a line per game and a summary; the exit code: 0, 1 if an invariant broke
+// or a game did not end, 2 for options the game refuses.
+int play_generic(const GenericRun& run);
+
+}  // namespace eryantis::selfplay
