@@ -7,6 +7,7 @@
 #include <systemd/sd-daemon.h>
 #endif
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -36,6 +37,7 @@
 #include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/server.hpp"
 #include "eryantis/store/open_store.hpp"
+#include "eryantis/store/pg_store.hpp"
 #include "eryantis/store/quick_check.hpp"
 #include "eryantis/store/store.hpp"
 #include "eryantis/store/writer_lock.hpp"
@@ -275,10 +277,14 @@ int serve(int argc, char** argv) {
   auto notify = [&wakeup] {
     if (wakeup) wakeup->notify();
   };
+  // PostgreSQL: whether the writer's connection reaches it (/readyz).
+  std::shared_ptr<const std::atomic<bool>> postgresql_reachable;
   auto committer = [&]() -> store::Result<std::unique_ptr<store::GroupCommitter>> {
     if (on_sqlite) return store::GroupCommitter::start(database, {store_options, 512}, notify);
     auto connection = store::open_store(location, store_options);
     if (!connection) return std::unexpected(connection.error());
+    if (auto* pg = dynamic_cast<store::PgStore*>(connection->get()))
+      postgresql_reachable = pg->reachable();
     return store::GroupCommitter::start(std::move(*connection), {store_options, 512}, notify);
   }();
   restore_connection.reset();
@@ -396,7 +402,11 @@ int serve(int argc, char** argv) {
 
   // Timers and signal handlers come before listen: a SIGTERM right after the
   // "listening" line must already mean a graceful shutdown.
-  loop.every(100, [&server] { server.tick(); });
+  loop.every(100, [&server, &cluster_node] {
+    // Before the tick: matches whose lease may have run out leave memory now.
+    if (cluster_node) cluster_node->check_time_fence();
+    server.tick();
+  });
   // Give memory freed by bursts back to the system once 4 MiB of it stay resident
   // (jemalloc's count; with glibc: the resident heap grew by 4 MiB since the last
   // trim; see heap_trim.hpp). Checking costs one read of /proc/self/status and a
@@ -501,9 +511,13 @@ int serve(int argc, char** argv) {
                 [](const net::HttpRequest&) { return net::HttpResponse::text(200, "ok\n"); });
   // Ready: matches were restored before anything listens; the database takes writes
   // unless the server went degraded; a draining server takes no new matches.
-  web.add_route("/readyz", [&server](const net::HttpRequest&) {
+  web.add_route("/readyz", [&server, &postgresql_reachable](const net::HttpRequest&) {
     if (server.degraded())
       return net::HttpResponse::text(503, "degraded: the database refuses writes\n");
+    // PostgreSQL restarted or away: writes fail (STORE_FAILURE) until the writer's
+    // connection is back; it reconnects by itself (docs/cluster.md).
+    if (postgresql_reachable && !postgresql_reachable->load())
+      return net::HttpResponse::text(503, "degraded: PostgreSQL is unreachable, reconnecting\n");
     if (server.draining()) return net::HttpResponse::text(503, "draining\n");
     return net::HttpResponse::text(200, "ready\n");
   });
