@@ -34,12 +34,17 @@ declare -A allowed=(
   [main]="util log rules ai codec json protocol render store store_types transport server net metrics"
   # The layers of the other games (include/eryantis/<game>/<layer>): pure rules know only util.
   [renaissance/rules]="util"
+  # Its codecs (the rules and JSON) and its words (the rules alone).
+  [renaissance/codec]="util json renaissance/rules"
+  [renaissance/render]="util renaissance/rules"
+  # Its adapter to the engine's interface (eryantis/renaissance/game/game.hpp), over the rest.
+  [renaissance/game]="util json game renaissance/rules renaissance/codec renaissance/render"
   # Eriantys's own layers beside its rules: the words a person types.
   [eriantys/words]="util rules"
   # ... and its adapter to the engine's interface, over all of them.
   [eriantys/game]="util json game rules codec render ai eriantys/words"
   # The games of the build: each game's adapter, seen by the platform as game::Game.
-  [catalogue]="util json game eriantys/game"
+  [catalogue]="util json game eriantys/game renaissance/game"
 )
 # Folders that hold a game's layers rather than being a layer: eryantis/<game>/<layer>/...
 games="renaissance eriantys"

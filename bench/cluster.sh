@@ -14,6 +14,11 @@
 #    command (--watch-pid: /proc over the measured window), PostgreSQL's (every postgres process,
 #    /proc, over the whole bot run, seating included) and its commits, rows (tup_inserted +
 #    tup_updated of pg_stat_database) and WAL bytes per acknowledged command; the ratio PG/SQLite.
+#    PostgreSQL appends a group-commit batch in ONE statement (pg_append_batch.cpp); P_PATHS
+#    (default "pipeline requests") adds, alternated with the others, PostgreSQL + [cluster] nodes
+#    on the other append paths (ERYANTIS_PG_APPEND): "pipeline" (that statement once per request,
+#    BEGIN ... COMMIT in one libpq pipeline: one round trip too) and "requests" (the path before:
+#    4-5 statements per request, one round trip each), so the paths are compared in one run.
 # t  three [cluster] nodes a, b, c on one PostgreSQL; one eryantis-bot --nodes a,b,c: each
 #    table's seats start on different nodes, joins are redirected to the creator's node.
 #    Aggregate commands/s at full speed, then ack p99 at half of it; CPU per command of the
@@ -36,7 +41,7 @@
 #
 # Environment: BUILD (build folder, default build-release), DURATION (s, default 20), WARMUP (s,
 # default 3), REPEAT (default 3), MATCHES (p, t; default 1000), F_MATCHES (default 1000), F_LEASES
-# (default "3000 1000"), F_SETTLE (s, default 5), F_RATE (f's --target-rate, default 0 = full
+# (default "3000 1000"), P_PATHS (p, default "pipeline requests"; "" = none), F_SETTLE (s, default 5), F_RATE (f's --target-rate, default 0 = full
 # speed), PERF_F (f: a folder for perf profiles of b and c after the kill), SKIP_BUILD (1 = use
 # the binaries already in BUILD), DOC (default docs/cluster.md; "" = do not write it),
 # ERYANTIS_PG_BIN (PostgreSQL's bin folder). Durability is the default
@@ -55,6 +60,11 @@ F_MATCHES=${F_MATCHES:-1000}
 F_LEASES=${F_LEASES:-3000 1000}
 F_SETTLE=${F_SETTLE:-5}
 F_RATE=${F_RATE:-0}
+P_PATHS=${P_PATHS-pipeline requests}
+P_KINDS=(sqlite pg pgc)
+for path in $P_PATHS; do
+  case $path in pipeline | requests) P_KINDS+=("pgc_$path") ;; *) echo "unknown append path $path (pipeline or requests)" >&2; exit 2 ;; esac
+done
 DOC=${DOC-$ROOT/docs/cluster.md}
 SCENARIOS=("$@")
 [ ${#SCENARIOS[@]} -eq 0 ] && SCENARIOS=(p t f)
@@ -144,10 +154,11 @@ open(sys.argv[2], "w").write("".join(out))
 EOF
 }
 
+NODE_ENV="" # VAR=value for the next node started (the append path of p's pgc_* kinds)
 start_node() { # node config: its log beside the config (<name>.log)
   local n=$1 cmd="$SERVER --config $2" log=${2%.toml}.log
-  COMMANDS+=("$cmd   # node $n")
-  $cmd >>"$log" 2>&1 &
+  COMMANDS+=("${NODE_ENV:+$NODE_ENV }$cmd   # node $n")
+  env $NODE_ENV $cmd >>"$log" 2>&1 &
   NODE_PID[$n]=$!
   for _ in $(seq 1 3000); do
     if (exec 3<>"/dev/tcp/127.0.0.1/${TCP_PORT[$n]}") 2>/dev/null; then return 0; fi
@@ -221,19 +232,22 @@ nodes_cpu_ms() { # nodes...: their CPU together
   echo "$total"
 }
 
-# One run of p: a fresh node of KIND (sqlite, pg, pgc) and a fresh store, the bots, the counters.
+# One run of p: a fresh node of KIND (sqlite, pg, pgc, pgc_pipeline, pgc_requests) and a fresh
+# store, the bots, the counters.
 p_run() { # kind name bot-args...
   local kind=$1 name=$2 db=""
   shift 2
   case $kind in
     sqlite) node_config a "$WORK/$name.toml" sqlite "" 0 3000 warn ;;
-    pg | pgc)
+    pg | pgc*)
       db=$name
       pg_sql postgres "CREATE DATABASE \"$db\""
-      node_config a "$WORK/$name.toml" postgresql "$db" "$([ "$kind" = pgc ] && echo 1 || echo 0)" 3000 warn
+      node_config a "$WORK/$name.toml" postgresql "$db" "$([ "$kind" = pg ] && echo 0 || echo 1)" 3000 warn
       ;;
   esac
+  [[ $kind == pgc_* ]] && NODE_ENV="ERYANTIS_PG_APPEND=${kind#pgc_}"
   start_node a "$WORK/$name.toml"
+  NODE_ENV=""
   local pg0="" pg1="" c0=0 c1=0 n0 n1
   n0=$(nodes_cpu_ms a)
   if [ -n "$db" ]; then pg0=$(pg_counters "$db") && c0=$(pg_cpu_ms); fi
@@ -446,14 +460,14 @@ for s in "${SCENARIOS[@]}"; do
     p)
       # Alternated so that drift on a shared machine hits all three.
       for i in $(seq 1 "$REPEAT"); do
-        for kind in sqlite pg pgc; do p_run "$kind" "pmax_$kind-$i" --seed "$i"; done
+        for kind in "${P_KINDS[@]}"; do p_run "$kind" "pmax_$kind-$i" --seed "$i"; done
       done
       declare -A HALF
-      for kind in sqlite pg pgc; do
+      for kind in "${P_KINDS[@]}"; do
         HALF[$kind]=$(awk -v v="$(median "pmax_$kind" commands_per_s)" 'BEGIN{printf "%.0f", v/2}')
       done
       for i in $(seq 1 "$REPEAT"); do
-        for kind in sqlite pg pgc; do
+        for kind in "${P_KINDS[@]}"; do
           p_run "$kind" "phalf_$kind-$i" --seed "$((i + 100))" --target-rate "${HALF[$kind]}"
         done
       done
@@ -476,8 +490,15 @@ for s in "${SCENARIOS[@]}"; do
         "$(median pmax_pg pg_commits_per_command) / $(median pmax_pg pg_rows_per_command) / $(median pmax_pg pg_wal_bytes_per_command); $(median pmax_pgc pg_commits_per_command) / $(median pmax_pgc pg_rows_per_command) / $(median pmax_pgc pg_wal_bytes_per_command)" ""
       row "p" "PostgreSQL at full speed: commits/s / rows/s (PG; PG + [cluster])" "" \
         "$(median pmax_pg pg_commits_per_s) / $(median pmax_pg pg_rows_per_s); $(median pmax_pgc pg_commits_per_s) / $(median pmax_pgc pg_rows_per_s)" ""
+      # The append paths side by side, each PostgreSQL + [cluster] against SQLite of the same run.
+      for kind in "${P_KINDS[@]}"; do
+        case $kind in pgc) path="one statement per batch (the default)" ;; pgc_*) path="${kind#pgc_}" ;; *) continue ;; esac
+        row "p: append path $path, PG + [cluster]" \
+          "commands/s (ratio to SQLite); server CPU per command µs (ratio to SQLite's); PostgreSQL CPU per command µs; commits per command; ack p99 at half (ms)" "" \
+          "$(cps "$kind") ($(ratio "$(cps "$kind")" "$(cps sqlite)")); $(median "pmax_$kind" server_cpu_us_per_command) ($(ratio "$(median "pmax_$kind" server_cpu_us_per_command)" "$(median pmax_sqlite server_cpu_us_per_command)")); $(median "pmax_$kind" pg_cpu_us_per_command); $(median "pmax_$kind" pg_commits_per_command); $(median "phalf_$kind" ack_p99_ms)" ""
+      done
       errors=0
-      for kind in sqlite pg pgc; do errors=$((errors + $(median "pmax_$kind" unexpected_errors) + $(median "phalf_$kind" unexpected_errors))); done
+      for kind in "${P_KINDS[@]}"; do errors=$((errors + $(median "pmax_$kind" unexpected_errors) + $(median "phalf_$kind" unexpected_errors))); done
       row "p" "unexpected errors (all runs, medians summed)" "0" "$errors" "$(verdict "$errors" "==" 0)"
       section "p: one node, PostgreSQL against SQLite (REPEAT=$REPEAT, medians)"
       ;;

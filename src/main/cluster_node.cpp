@@ -2,6 +2,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
 #include <span>
 #include <type_traits>
 #include <unordered_map>
@@ -138,10 +139,75 @@ store::Result<void> register_node(store::PgStore& db, const ClusterConfig& confi
   return db.register_node(store::NodeInfo{config.node, config.public_address, web});
 }
 
-ClusterNode::ClusterNode(store::GroupCommitter& committer, const ClusterConfig& config)
-    : committer_(committer), config_(config) {}
+ClusterNode::ClusterNode(store::GroupCommitter& committer, const ClusterConfig& config,
+                         std::function<Clock::time_point()> clock)
+    : committer_(committer), config_(config), clock_(std::move(clock)) {}
+
+ClusterNode::Clock::duration ClusterNode::time_fence_margin() const {
+  return std::max<Clock::duration>(ttl() / 10, std::chrono::milliseconds(150));
+}
+
+void ClusterNode::leased(store::MatchId id, Clock::time_point asked) {
+  Clock::time_point& until = leased_until_[id];
+  until = std::max(until, asked + ttl());
+}
+
+std::vector<store::MatchId> ClusterNode::past_their_lease(
+    const std::vector<store::HeldLease>& held) const {
+  const Clock::time_point now = clock_();
+  std::vector<store::MatchId> out;
+  for (const store::HeldLease& lease : held) {
+    auto it = leased_until_.find(lease.match_id);
+    // Unknown here (never taken through this object): nothing vouches for it.
+    if (it == leased_until_.end() || now >= it->second - time_fence_margin())
+      out.push_back(lease.match_id);
+  }
+  return out;
+}
+
+void ClusterNode::check_time_fence() {
+  if (!renewal_) return;
+  std::vector<store::MatchId> lost = past_their_lease(renewal_->held);
+  if (lost.empty()) return;
+  // The renewal is answered now; its own answer, if it ever comes, is dropped.
+  PendingRenewal renewal = std::move(*renewal_);
+  renewal_.reset();
+  for (store::MatchId id : lost) leased_until_.erase(id);
+  renewal.done(std::move(lost));
+}
+
+void ClusterNode::finish_renewal(std::uint64_t id,
+                                 store::Result<std::vector<store::MatchId>> lost) {
+  if (!renewal_ || renewal_->id != id) return;  // answered by the time fence already
+  PendingRenewal renewal = std::move(*renewal_);
+  renewal_.reset();
+  if (lost) {
+    // Renewed: what is held and not lost runs lease_ms from when it was asked.
+    for (store::MatchId mid : *lost) leased_until_.erase(mid);
+    for (const store::HeldLease& lease : renewal.held)
+      if (std::find(lost->begin(), lost->end(), lease.match_id) == lost->end())
+        leased(lease.match_id, renewal.asked);
+    // Forget matches given up long ago (their time passed before this renewal).
+    std::erase_if(leased_until_, [&](const auto& entry) { return entry.second < renewal.asked; });
+    renewal.done(std::move(lost));
+    return;
+  }
+  // Not renewed (the database away): whatever may have run out meanwhile is lost.
+  std::vector<store::MatchId> up = past_their_lease(renewal.held);
+  if (!up.empty()) {
+    for (store::MatchId mid : up) leased_until_.erase(mid);
+    renewal.done(std::move(up));
+    return;
+  }
+  renewal.done(std::move(lost));
+}
 
 void ClusterNode::new_match(NewMatchDone done) {
+  const Clock::time_point asked = clock_();
+  done = [this, asked, done = std::move(done)](store::Result<store::HeldLease> lease) {
+    if (lease) leased(lease->match_id, asked);
+    done(std::move(lease));
+  };
   committer_.run_on_writer([this, done = std::move(done)](store::EventStore& db) {
     auto lease = [&]() -> store::Result<store::HeldLease> {
       store::PgStore* pg = as_pg(db);
@@ -188,6 +254,11 @@ void ClusterNode::drain(BatchQueue<Request>& queue, Run run) {
 }
 
 void ClusterNode::locate(store::MatchId id, LocateDone done) {
+  const Clock::time_point asked = clock_();
+  done = [this, id, asked, done = std::move(done)](Located found) {
+    if (found.kind == Located::Kind::Adopted) leased(id, asked);
+    done(std::move(found));
+  };
   if (locates_.push(PendingLocate{id, std::move(done)}))
     drain(locates_, &ClusterNode::locate_batch);
 }
@@ -307,20 +378,21 @@ void ClusterNode::seat_batch(store::PgStore& db, std::vector<PendingSeat>& batch
 }
 
 void ClusterNode::renew(std::vector<store::HeldLease> held, RenewDone done) {
+  const std::uint64_t id = ++renewals_asked_;
+  renewal_ = PendingRenewal{id, held, std::move(done), clock_()};
   // Ahead of the look-ups waiting: behind a crowd of adoptions it came too late.
-  committer_.run_on_writer_first(
-      [this, held = std::move(held), done = std::move(done)](store::EventStore& db) {
-        store::PgStore* pg = as_pg(db);
-        store::Result<std::vector<store::MatchId>> lost =
-            pg ? pg->renew_leases(config_.node, held, ttl())
-               : store::Result<std::vector<store::MatchId>>(not_postgresql());
-        // The nicknames logged in here run out with the leases unless renewed too.
-        if (lost)
-          if (auto renewed = pg->renew_nicknames(config_.node, ttl()); !renewed)
-            lost = std::unexpected(renewed.error());
-        return std::function<void()>(
-            [done, lost = std::move(lost)]() mutable { done(std::move(lost)); });
-      });
+  committer_.run_on_writer_first([this, id, held = std::move(held)](store::EventStore& db) {
+    store::PgStore* pg = as_pg(db);
+    store::Result<std::vector<store::MatchId>> lost =
+        pg ? pg->renew_leases(config_.node, held, ttl())
+           : store::Result<std::vector<store::MatchId>>(not_postgresql());
+    // The nicknames logged in here run out with the leases unless renewed too.
+    if (lost)
+      if (auto renewed = pg->renew_nicknames(config_.node, ttl()); !renewed)
+        lost = std::unexpected(renewed.error());
+    return std::function<void()>(
+        [this, id, lost = std::move(lost)]() mutable { finish_renewal(id, std::move(lost)); });
+  });
 }
 
 void ClusterNode::release(std::vector<store::HeldLease> held, ReleaseDone done) {

@@ -7,6 +7,7 @@
 #include <systemd/sd-daemon.h>
 #endif
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -36,6 +37,7 @@
 #include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/server.hpp"
 #include "eryantis/store/open_store.hpp"
+#include "eryantis/store/pg_store.hpp"
 #include "eryantis/store/quick_check.hpp"
 #include "eryantis/store/store.hpp"
 #include "eryantis/store/writer_lock.hpp"
@@ -326,6 +328,8 @@ class Process {
   net::EventLoop loop_;
   std::shared_ptr<net::Wakeup> wakeup_;
   std::unique_ptr<store::GroupCommitter> committer_;
+  // PostgreSQL: whether the writer's connection reaches it (/readyz).
+  std::shared_ptr<const std::atomic<bool>> postgresql_reachable_;
   std::unique_ptr<app::StorePersistence> persistence_;
   std::uint64_t events_counted_ = 0;
   metrics::Metrics* metrics_for_commits_ = nullptr;  // set once metrics are on
@@ -391,6 +395,8 @@ std::optional<int> Process::open_storage() {
       return store::GroupCommitter::start(database, {store_options_, 512}, notify);
     auto connection = store::open_store(location_, store_options_);
     if (!connection) return std::unexpected(connection.error());
+    if (auto* pg = dynamic_cast<store::PgStore*>(connection->get()))
+      postgresql_reachable_ = pg->reachable();
     return store::GroupCommitter::start(std::move(*connection), {store_options_, 512}, notify);
   }();
   restore_connection.reset();
@@ -487,7 +493,11 @@ void Process::start_metrics() {
 }
 
 void Process::start_housekeeping() {
-  loop_.every(100, [this] { server_->tick(); });
+  loop_.every(100, [this] {
+    // Before the tick: matches whose lease may have run out leave memory now.
+    if (cluster_node_) cluster_node_->check_time_fence();
+    server_->tick();
+  });
   // Give memory freed by bursts back to the system once 4 MiB of it stay resident
   // (jemalloc's count; with glibc: the resident heap grew by 4 MiB since the last
   // trim; see heap_trim.hpp). Checking costs one read of /proc/self/status and a
@@ -587,6 +597,10 @@ void Process::add_routes() {
   web_->add_route("/readyz", [this](const net::HttpRequest&) {
     if (server_->degraded())
       return net::HttpResponse::text(503, "degraded: the database refuses writes\n");
+    // PostgreSQL restarted or away: writes fail (STORE_FAILURE) until the writer's
+    // connection is back; it reconnects by itself (docs/cluster.md).
+    if (postgresql_reachable_ && !postgresql_reachable_->load())
+      return net::HttpResponse::text(503, "degraded: PostgreSQL is unreachable, reconnecting\n");
     if (server_->draining()) return net::HttpResponse::text(503, "draining\n");
     return net::HttpResponse::text(200, "ready\n");
   });

@@ -23,7 +23,6 @@ namespace eryantis::store {
 
 namespace detail {
 
-std::int64_t now_ms();
 Result<void> pg_upsert_seat(pg::Connection& conn, const SeatRecord& seat);
 
 namespace {
@@ -103,6 +102,7 @@ Result<AppendOutcome> append_events(PgStore::Impl& impl, MatchId id, Seq expecte
   Seq seq = last_seq;
   for (const NewEvent& event : events) {
     ++seq;
+    const EventColumns row = event_columns(event);
     auto inserted = conn.query(
         "INSERT INTO events (match_id, seq, time, actor, command_id, type, schema_version, "
         "payload, state_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -110,12 +110,12 @@ Result<AppendOutcome> append_events(PgStore::Impl& impl, MatchId id, Seq expecte
             .add(id)
             .add(seq)
             .add(time)
-            .add(event.actor.text())
+            .add(row.actor)
             .add_optional(event.command_id)
-            .add(rules::command_type(event.event.command))
-            .add(std::int64_t{rules::kEventSchemaVersion})
-            .add(event.payload.empty() ? codec::event_to_json(event.event) : event.payload)
-            .add(hash_to_hex(event.state_hash)));
+            .add(row.type)
+            .add(row.schema_version)
+            .add(row.payload)
+            .add(row.state_hash));
     if (!inserted) {
       if (inserted.error().code == StoreCode::Conflict && event.command_id) {
         inserted.error().message = fmt::format("match {}: command id '{}' was already used ({})",
@@ -156,9 +156,7 @@ Result<void> row_changes(pg::Connection& conn, const AppendRequest& r) {
         pg::Params()
             .add(id)
             .add(time)
-            .add(fmt::format(R"({{"players":{},"mode":"{}"}})",
-                             static_cast<int>(r.create->options.players),
-                             rules::mode_name(r.create->options.mode)))
+            .add(match_options_json(*r.create))
             .add(std::string_view(ERYANTIS_VERSION))
             .add(status_name(r.create->status)));
     if (!inserted) return util::forward_error(inserted);
@@ -291,10 +289,18 @@ std::vector<Result<AppendOutcome>> PgStore::append_batch(std::span<const AppendR
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return requests[a].match_id < requests[b].match_id;
   });
+  // One round trip for the batch (pg_append_batch.cpp) whenever it can.
+  if (impl_->append_path != AppendPath::RequestByRequest) {
+    if (auto done = impl_->conn.reconnect_if_broken(); !done) return fail_all(done.error());
+    auto results = impl_->append_path == AppendPath::OneStatement
+                       ? detail::pg_append_in_one_statement(*impl_, requests, order)
+                       : detail::pg_append_pipelined(*impl_, requests, order);
+    if (results) return std::move(*results);
+  }
   std::vector<Result<AppendOutcome>> results(requests.size());
-  // As SQLite's: first the whole batch without a savepoint per request (a failing
-  // request is rare); if one fails, all is rolled back and the batch runs again
-  // with savepoints, so only the failing request is undone.
+  // Request by request, as SQLite's: first the whole batch without a savepoint per request (a
+  // failing request is rare); if one fails, all is rolled back and the batch runs again with
+  // savepoints, so only the failing request is undone.
   {
     auto tx = pg::Transaction::begin(impl_->conn);
     if (!tx) return fail_all(tx.error());

@@ -5,10 +5,16 @@
 
 namespace eryantis::store {
 
+// How a batch of appends reaches PostgreSQL (docs/cluster.md, "Appends in one
+// round trip"): one statement for the batch; the same statement per request in
+// one pipeline; or request by request, several statements each.
+enum class AppendPath : std::uint8_t { OneStatement, Pipeline, RequestByRequest };
+
 struct PgStore::Impl {
   pg::Connection conn;
   Options options;
   int schema_version = 0;
+  AppendPath append_path = AppendPath::OneStatement;
 };
 
 namespace detail {
@@ -42,6 +48,32 @@ Result<int> pg_migrate(pg::Connection& conn, bool read_only);
 
 // One AppendRequest inside an open transaction (no commit).
 Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest& request);
+
+// A whole batch in one statement, one round trip (pg_append_batch.cpp), the
+// requests taken in `order`; results in the requests' order. nullopt: the batch
+// cannot go in one statement, or a request of it broke a constraint (nothing was
+// written): run it request by request.
+std::optional<std::vector<Result<AppendOutcome>>> pg_append_in_one_statement(
+    PgStore::Impl& impl, std::span<const AppendRequest> requests,
+    std::span<const std::size_t> order);
+// The same statement once per request, all in one pipeline (BEGIN ... COMMIT).
+std::optional<std::vector<Result<AppendOutcome>>> pg_append_pipelined(
+    PgStore::Impl& impl, std::span<const AppendRequest> requests,
+    std::span<const std::size_t> order);
+
+// The columns an event is stored with besides its match, seq and time (every
+// append path writes the same bytes).
+struct EventColumns {
+  std::string actor;
+  std::string type;
+  std::int64_t schema_version = 0;
+  std::string payload;
+  std::string state_hash;
+};
+EventColumns event_columns(const NewEvent& event);
+// matches.options of a new match.
+std::string match_options_json(const NewMatch& match);
+std::int64_t now_ms();
 
 }  // namespace detail
 }  // namespace eryantis::store

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "eryantis/util/expected.hpp"
 #include "pg_impl.hpp"
@@ -13,10 +14,6 @@
 #endif
 
 namespace eryantis::store {
-
-namespace detail {
-std::int64_t now_ms();
-}  // namespace detail
 
 PgStore::PgStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 PgStore::PgStore(PgStore&&) noexcept = default;
@@ -28,15 +25,27 @@ Result<PgStore> PgStore::open(const std::string& conninfo, const Options& option
   if (!conn) return util::forward_error(conn);
   // Durability::Normal waits for no WAL flush: a crash of this process loses
   // nothing, a crash of the database server may lose the last commits.
-  const std::string settings = fmt::format(
+  std::string settings = fmt::format(
       "SET client_min_messages = warning; SET synchronous_commit = {}; SET lock_timeout = {}; "
       "SET default_transaction_read_only = {}",
       options.durability == Durability::Full ? "on" : "off", options.busy_timeout_ms,
       options.read_only ? "on" : "off");
-  if (auto done = conn->exec(settings); !done) return util::forward_error(done);
+  // Again after every reconnect (a new session starts from the server's defaults).
+  if (auto done = conn->set_session(std::move(settings)); !done) return util::forward_error(done);
   auto version = detail::pg_migrate(*conn, options.read_only);
   if (!version) return util::forward_error(version);
-  return PgStore(std::make_unique<Impl>(Impl{std::move(*conn), options, *version}));
+  auto impl = std::make_unique<Impl>(Impl{std::move(*conn), options, *version});
+  // For bench/cluster.sh's comparison of the append paths (docs/cluster.md).
+  if (const char* path = std::getenv("ERYANTIS_PG_APPEND")) {
+    const std::string_view name(path);
+    if (name == "pipeline") impl->append_path = AppendPath::Pipeline;
+    if (name == "requests") impl->append_path = AppendPath::RequestByRequest;
+  }
+  return PgStore(std::move(impl));
+}
+
+std::shared_ptr<const std::atomic<bool>> PgStore::reachable() const {
+  return impl_->conn.reachable();
 }
 
 const Options& PgStore::options() const {
@@ -59,9 +68,7 @@ Result<MatchId> PgStore::create_match(const NewMatch& match) {
       "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1 FROM matches RETURNING id",
       pg::Params()
           .add(detail::now_ms())
-          .add(fmt::format(R"({{"players":{},"mode":"{}"}})",
-                           static_cast<int>(match.options.players),
-                           rules::mode_name(match.options.mode)))
+          .add(detail::match_options_json(match))
           .add(std::string_view(ERYANTIS_VERSION))
           .add(status_name(match.status)));
   if (!rows) return util::forward_error(rows);

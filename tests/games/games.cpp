@@ -1,6 +1,7 @@
 #include "games/games.hpp"
 
 #include "eryantis/eriantys/game/game.hpp"
+#include "eryantis/renaissance/game/game.hpp"
 #include "games/goofspiel/goofspiel.hpp"
 
 namespace eryantis::test {
@@ -10,6 +11,7 @@ const game::Registry& games() {
     game::Registry r;
     r.add(eriantys::make_game());
     r.add(goofspiel::make_game());
+    r.add(renaissance::make_game());
     return r;
   }();
   return registry;

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <spdlog/fmt/fmt.h>
 
+#include <signal.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -159,6 +161,156 @@ TEST(ClusterNodeTest, LookUpsQueuedTogetherAreAnsweredAsOneAtATime) {
   ASSERT_TRUE(taken) << taken.error().message;
   EXPECT_EQ(taken->epoch, 2);
   (*committer)->stop();
+}
+
+// The loop's side of a test: a real GroupCommitter on the throwaway PostgreSQL,
+// its completions delivered on this thread, and a clock the test moves.
+struct TimeFenceRig {
+  explicit TimeFenceRig(const std::string& conninfo) {
+    auto started = store::GroupCommitter::start(std::make_unique<store::PgStore>(open_pg(conninfo)),
+                                                {}, [this] {
+                                                  std::lock_guard lock(mutex);
+                                                  notified = true;
+                                                  ready.notify_one();
+                                                });
+    if (!started) throw std::runtime_error(started.error().message);
+    committer = std::move(*started);
+    node.emplace(*committer, ClusterConfig{"a", "127.0.0.1:7001", "", 3000},
+                 [this] { return now; });
+  }
+  ~TimeFenceRig() { committer->stop(); }
+
+  // Delivers completions until `done` holds or `real` (wall time) passed.
+  template <class Done>
+  bool run_until(Done done, std::chrono::milliseconds real = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + real;
+    while (!done() && std::chrono::steady_clock::now() < deadline) {
+      {
+        std::unique_lock lock(mutex);
+        ready.wait_for(lock, 20ms, [&] { return notified; });
+        notified = false;
+      }
+      committer->deliver_completions();
+    }
+    return done();
+  }
+
+  store::HeldLease new_match() {
+    std::optional<store::Result<store::HeldLease>> got;
+    node->new_match([&](store::Result<store::HeldLease> lease) { got = std::move(lease); });
+    if (!run_until([&] { return got.has_value(); }) || !*got)
+      throw std::runtime_error("new_match failed");
+    return **got;
+  }
+
+  std::mutex mutex;
+  std::condition_variable ready;
+  bool notified = false;
+  ClusterNode::Clock::time_point now{std::chrono::hours(1)};
+  std::unique_ptr<store::GroupCommitter> committer;
+  std::optional<ClusterNode> node;
+};
+
+// Fenced by time: PostgreSQL frozen for the writer (its backend SIGSTOPped, the
+// renewal stuck in flight). Each match leaves this node's hands lease_ms minus
+// the margin after its last take or renewal was asked for, one at a time, while
+// the database still refuses it to another node; the stuck renewal's own
+// answer, once PostgreSQL goes on, changes nothing.
+TEST(ClusterNodeTest, ARenewalStuckInFlightLosesEachMatchBeforeItsLeaseRunsOut) {
+  std::string why_not;
+  test::PostgresCluster* postgres = test::PostgresCluster::shared(&why_not);
+  if (!postgres) {
+    if (test::PostgresCluster::required()) FAIL() << "CI needs PostgreSQL: " << why_not;
+    GTEST_SKIP() << "PostgreSQL not installed: " << why_not;
+  }
+  const std::string conninfo = postgres->fresh_conninfo();
+  store::PgStore other = open_pg(conninfo);
+  TimeFenceRig rig(conninfo);
+  const auto t0 = rig.now;
+  const store::HeldLease first = rig.new_match();
+  rig.now += 1s;
+  const store::HeldLease second = rig.new_match();
+
+  // The writer's backend, frozen.
+  std::optional<std::int64_t> backend;
+  rig.committer->run_on_writer([&backend](store::EventStore& db) {
+    auto pid = dynamic_cast<store::PgStore&>(db).connection().query("SELECT pg_backend_pid()");
+    const std::int64_t value = pid ? pid->integer(0, 0) : -1;
+    return std::function<void()>([&backend, value] { backend = value; });
+  });
+  ASSERT_TRUE(rig.run_until([&] { return backend.has_value(); }));
+  ASSERT_GT(*backend, 0);
+  ASSERT_EQ(::kill(static_cast<pid_t>(*backend), SIGSTOP), 0);
+  // Whatever fails below, the backend goes on (a stopped one would keep the
+  // cluster from shutting down at the end of the binary).
+  struct Resume {
+    pid_t pid;
+    ~Resume() { ::kill(pid, SIGCONT); }
+  } resume{static_cast<pid_t>(*backend)};
+
+  std::vector<std::vector<store::MatchId>> answers;
+  auto renewed = [&](store::Result<std::vector<store::MatchId>> lost) {
+    answers.push_back(lost ? *lost : std::vector<store::MatchId>{-1});
+  };
+  rig.now += 500ms;
+  rig.node->renew({first, second}, renewed);
+  const auto margin = rig.node->time_fence_margin();
+  rig.now = t0 + 3s - margin - 1ms;
+  rig.node->check_time_fence();
+  rig.run_until([] { return false; }, 200ms);
+  EXPECT_TRUE(answers.empty()) << "answered before the first lease's time was up";
+  rig.now = t0 + 3s - margin;
+  rig.node->check_time_fence();
+  ASSERT_EQ(answers.size(), 1u) << "the stuck renewal was not answered by the time fence";
+  EXPECT_EQ(answers[0], std::vector<store::MatchId>{first.match_id});
+  // The database still keeps the match from any other node: the node let go first.
+  auto taken = other.acquire_lease(first.match_id, "b", 3s);
+  ASSERT_FALSE(taken);
+  EXPECT_EQ(taken.error().code, store::StoreCode::Conflict) << taken.error().message;
+
+  // The server asks again for what it still holds (queued behind the stuck one).
+  rig.node->renew({second}, renewed);
+  rig.now = t0 + 1s + 3s - margin;
+  rig.node->check_time_fence();
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[1], std::vector<store::MatchId>{second.match_id});
+
+  // PostgreSQL goes on: both stuck renewals complete, and nobody hears of them.
+  ASSERT_EQ(::kill(static_cast<pid_t>(*backend), SIGCONT), 0);
+  std::optional<bool> after;
+  rig.committer->run_on_writer(
+      [&after](store::EventStore&) { return std::function<void()>([&after] { after = true; }); });
+  ASSERT_TRUE(rig.run_until([&] { return after.has_value(); }));
+  EXPECT_EQ(answers.size(), 2u);
+}
+
+// Fenced by time, the database away (stopped): renewals fail at once; the
+// matches are kept while their lease surely runs, then answered as lost.
+TEST(ClusterNodeTest, FailingRenewalsLoseTheMatchesOnceTheirLeaseMayHaveRunOut) {
+  std::string why_not;
+  test::PostgresCluster* postgres = test::PostgresCluster::shared(&why_not);
+  if (!postgres) {
+    if (test::PostgresCluster::required()) FAIL() << "CI needs PostgreSQL: " << why_not;
+    GTEST_SKIP() << "PostgreSQL not installed: " << why_not;
+  }
+  const std::string conninfo = postgres->fresh_conninfo();
+  TimeFenceRig rig(conninfo);
+  const auto t0 = rig.now;
+  const store::HeldLease held = rig.new_match();
+  postgres->stop(SIGINT);
+  std::optional<store::Result<std::vector<store::MatchId>>> answer;
+  auto renewed = [&](store::Result<std::vector<store::MatchId>> lost) { answer = std::move(lost); };
+  rig.now = t0 + 1s;
+  rig.node->renew({held}, renewed);
+  ASSERT_TRUE(rig.run_until([&] { return answer.has_value(); }));
+  EXPECT_FALSE(*answer) << "a failed renewal within the lease keeps the match";
+  answer.reset();
+  rig.now = t0 + 3s - rig.node->time_fence_margin();
+  rig.node->renew({held}, renewed);
+  ASSERT_TRUE(rig.run_until([&] { return answer.has_value(); }));
+  ASSERT_TRUE(*answer) << answer->error().message;
+  EXPECT_EQ(**answer, std::vector<store::MatchId>{held.match_id});
+  postgres->start_again();
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -100,6 +102,14 @@ bool PostgresCluster::start(const std::string& bin, std::string* why_not) {
     return false;
   }
   port_ = free_port();
+  bin_ = bin;
+  return spawn_and_wait(why_not);
+}
+
+bool PostgresCluster::spawn_and_wait(std::string* why_not) {
+  const std::string& bin = bin_;
+  const std::string root = dir_->path().string();
+  const std::string data = root + "/data";
   postgres_ = std::make_unique<ChildProcess>(Spawn{
       .argv = unprivileged({bin + "/postgres", "-D", data, "-k", root, "-p", std::to_string(port_),
                             "-c", "listen_addresses=", "-c", "fsync=off", "-c",
@@ -120,6 +130,59 @@ bool PostgresCluster::start(const std::string& bin, std::string* why_not) {
   }
   *why_not = "postgres did not come up within 30 s: " + read_file(root + "/postgres.log");
   return false;
+}
+
+namespace {
+
+// The pids of the processes whose parent is `parent` (/proc).
+std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent) out.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return out;
+}
+
+}  // namespace
+
+void PostgresCluster::signal_all(int signum) {
+  // Backends first (SIGCONT: the postmaster last, so nothing it does finds a
+  // backend still stopped), then the postmaster.
+  for (pid_t child : children_of(postgres_->pid())) ::kill(child, signum);
+  postgres_->signal(signum);
+}
+
+void PostgresCluster::stop(int signum) {
+  const std::vector<pid_t> backends = children_of(postgres_->pid());
+  postgres_->signal(signum);
+  if (!postgres_->wait_exit(std::chrono::seconds(30))) {
+    postgres_->kill_hard();
+    throw std::runtime_error("postgres did not stop within 30 s");
+  }
+  // After a SIGKILL the backends live on until they notice (postmaster death
+  // pipe); a new postmaster refuses to start while they hold the shared memory.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (pid_t backend : backends) {
+    while (::kill(backend, 0) == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+void PostgresCluster::start_again() {
+  std::string why;
+  if (!spawn_and_wait(&why)) throw std::runtime_error("postgres did not start again: " + why);
 }
 
 PostgresCluster::~PostgresCluster() {

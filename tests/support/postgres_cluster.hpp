@@ -41,12 +41,26 @@ class PostgresCluster {
   // The folder of the PostgreSQL binaries (initdb, postgres, pg_ctl).
   static std::optional<std::string> bin_dir();
 
+  // A restart of the database under its clients (docs/cluster.md, "PostgreSQL
+  // restarts"): `stop` sends the postmaster `signum` (SIGINT: the fast shutdown
+  // that disconnects every client; SIGKILL: the postmaster dies, its backends
+  // notice and exit) and waits until it and every backend are gone; `start_again`
+  // starts it on the same folder, socket and port and waits until it answers.
+  // Throws on failure.
+  void stop(int signum);
+  void start_again();
+  // Sends the postmaster and every backend `signum` (SIGSTOP: PostgreSQL frozen,
+  // connections open but nothing answers; SIGCONT: it goes on).
+  void signal_all(int signum);
+
  private:
   PostgresCluster() = default;
   bool start(const std::string& bin, std::string* why_not);
+  bool spawn_and_wait(std::string* why_not);
 
   std::unique_ptr<TempDir> dir_;
   std::unique_ptr<ChildProcess> postgres_;
+  std::string bin_;
   int port_ = 0;
   int databases_ = 0;
 };

@@ -332,6 +332,18 @@ void Bot::on_error(const ServerMessage& m) {
     });
     return;
   }
+  if (phase_ == Phase::LoggingIn && (m.code == "STORE_FAILURE" || m.code == "SERVER_DEGRADED" ||
+                                     m.code == "SHUTTING_DOWN" || m.code == "RATE_LIMITED")) {
+    // Refused for now (the database away, say a PostgreSQL restart): the same
+    // login again a little later, as eryantis-cli does. Without it the bot sat
+    // logged out for good after a node dropped its matches during an outage.
+    ++st.errors[m.code];
+    const std::uint64_t gen = generation_;
+    runner_.loop().after(250, [this, gen] {
+      if (gen == generation_ && phase_ == Phase::LoggingIn) login();
+    });
+    return;
+  }
   if (m.code == "ALREADY_IN_MATCH" && phase_ == Phase::Joining && ever_reconnected_) {
     // The server holds a seat for us that we never heard of: a join or create it
     // committed just before it was killed, whose reply died with it (seen about once

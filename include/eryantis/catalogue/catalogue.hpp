@@ -7,8 +7,9 @@
 
 namespace eryantis::catalogue {
 
-// Filled at the first call (thread-safe), read-only afterwards. The first game,
-// Eriantys, is the default: what a request without `game` plays.
+// Filled at the first call (thread-safe), read-only afterwards: Eriantys (the
+// first, the default: what a request without `game` plays) and Masters of
+// Renaissance.
 const game::Registry& games();
 
 }  // namespace eryantis::catalogue

@@ -92,7 +92,9 @@ Seat actor_of(const typename R::State& s) {
   return seats.empty() ? kNoSeat : seats.front().seat;
 }
 
-// Each seat's score minus the best score of a seat on another side.
+// Each seat's score minus the best score of a seat on another side; a seat with no other side
+// (a solo game against the game itself, as Masters of Renaissance's against Lorenzo) is scored by
+// its own evaluation, which then measures it against the game.
 template <class R>
 std::array<double, kMaxSeats> advantages(const typename R::State& s) {
   const std::array<double, kMaxSeats> scores = R::evaluate(s);
@@ -103,7 +105,7 @@ std::array<double, kMaxSeats> advantages(const typename R::State& s) {
     for (int q = 0; q < n; ++q)
       if (team<R>(s, static_cast<Seat>(q)) != team<R>(s, static_cast<Seat>(p)))
         best_other = std::max(best_other, scores[q]);
-    out[p] = best_other == -1e300 ? 0.0 : scores[p] - best_other;
+    out[p] = best_other == -1e300 ? scores[p] : scores[p] - best_other;
   }
   return out;
 }

@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cstddef>
 #include <expected>
+#include <functional>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "eryantis/main/batch_queue.hpp"
@@ -30,8 +33,25 @@ class ClusterNode final : public server::Cluster {
   // or two per batch, no fold: a larger bound.
   static constexpr std::size_t kLoginBatch = 256;
 
-  // `committer` writes to PostgreSQL; both must outlive this object.
-  ClusterNode(store::GroupCommitter& committer, const ClusterConfig& config);
+  using Clock = std::chrono::steady_clock;
+
+  // `committer` writes to PostgreSQL; both must outlive this object. `clock`
+  // (tests) measures the time fence.
+  ClusterNode(store::GroupCommitter& committer, const ClusterConfig& config,
+              std::function<Clock::time_point()> clock = Clock::now);
+
+  // Fencing by time (docs/cluster.md, "Fenced by time"): a lease PostgreSQL
+  // holds for this node lasts lease_ms from the moment the statement that took
+  // or renewed it ran, which is after the loop asked for it. So a match whose
+  // last successful take or renewal was asked for more than lease_ms - margin
+  // ago may already belong to another node: while a renewal is stuck (the
+  // database frozen, the network cut) or failing, it is answered with those
+  // matches as lost, and the server stops serving them before the database lets
+  // another node take them. Call on every tick of the loop (a stuck renewal
+  // answers nothing by itself).
+  void check_time_fence();
+  // The margin (lease_ms / 10, at least 150 ms: the tick's 100 ms plus slack).
+  Clock::duration time_fence_margin() const;
 
   const std::string& node() const override { return config_.node; }
   std::int64_t lease_ms() const override { return config_.lease_ms; }
@@ -47,6 +67,12 @@ class ClusterNode final : public server::Cluster {
   void unseen_ending(const std::string& nickname, EndingDone done) override;
 
  private:
+  struct PendingRenewal {
+    std::uint64_t id = 0;
+    std::vector<store::HeldLease> held;
+    RenewDone done;
+    Clock::time_point asked;
+  };
   struct PendingLocate {
     store::MatchId key = 0;  // the match
     LocateDone done;
@@ -60,6 +86,11 @@ class ClusterNode final : public server::Cluster {
     ClaimDone done;   // empty: a release (release_nickname), nobody waits
   };
   std::chrono::milliseconds ttl() const { return std::chrono::milliseconds(config_.lease_ms); }
+  // Loop thread: a lease taken or renewed by a request asked for at `asked`.
+  void leased(store::MatchId id, Clock::time_point asked);
+  // The held matches whose lease may have run out by now (loop thread).
+  std::vector<store::MatchId> past_their_lease(const std::vector<store::HeldLease>& held) const;
+  void finish_renewal(std::uint64_t id, store::Result<std::vector<store::MatchId>> lost);
   // Queues the job that takes `queue`'s waiting requests, one batch per run, and
   // gives each batch to `run` on the writer's connection.
   template <class Request, class Run>
@@ -74,6 +105,12 @@ class ClusterNode final : public server::Cluster {
 
   store::GroupCommitter& committer_;
   ClusterConfig config_;
+  std::function<Clock::time_point()> clock_;
+  // Loop thread: until when each held match's lease surely runs (its last
+  // successful take or renewal, as asked for, + lease_ms); the renewal in flight.
+  std::unordered_map<store::MatchId, Clock::time_point> leased_until_;
+  std::optional<PendingRenewal> renewal_;
+  std::uint64_t renewals_asked_ = 0;
   BatchQueue<PendingLocate> locates_;
   BatchQueue<PendingSeat> seats_;
   BatchQueue<PendingClaim> claims_;

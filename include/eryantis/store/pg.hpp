@@ -4,9 +4,12 @@
 // PGresult, and every failure becomes a StoreError with the server's message.
 #include <libpq-fe.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -39,6 +42,29 @@ class Params {
   std::vector<std::optional<std::string>> values_;
   std::vector<int> lengths_;
   std::vector<int> formats_;
+};
+
+// One array parameter in PostgreSQL's text form ('{1,NULL,"a \\"b\\""}'), built
+// element by element: how a whole batch travels in one statement (`unnest($n::T[])`).
+class Array {
+ public:
+  Array& add(std::int64_t value);
+  Array& add(std::string_view text);  // quoted and escaped
+  Array& add(const std::string& text) { return add(std::string_view(text)); }
+  Array& add(const char* text) { return add(std::string_view(text)); }
+  Array& add_bool(bool value);
+  Array& add_null();
+  Array& add_optional(const std::optional<std::string>& text);
+  Array& add_optional(const std::optional<std::int64_t>& value);
+  // bytea as '\\x...' (hex), for a `$n::bytea[]` parameter.
+  Array& add_bytes(std::string_view bytes);
+  bool empty() const { return count_ == 0; }
+  std::string str() const { return text_ + "}"; }
+
+ private:
+  void next();
+  std::string text_ = "{";
+  std::size_t count_ = 0;
 };
 
 // The rows of one statement's result (text format).
@@ -79,11 +105,43 @@ class Connection {
 
   // Runs one or more statements without parameters (schema scripts, SET, BEGIN).
   Result<void> exec(std::string_view sql);
+  // The same, its result as it came (COMMIT reads its command status).
+  Rows exec_result(std::string_view sql);
   // One statement with parameters, prepared once per connection and reused.
   Result<Rows> query(std::string_view sql, const Params& params = {});
-  // A connection the server dropped (restart, failover) is reconnected once;
-  // its prepared statements are prepared again on first use.
+  // Several statements sent at once in libpq's pipeline mode and answered after
+  // one sync: one round trip for all of them. The first failure aborts the rest
+  // (as in a transaction, their results are errors); each result in order.
+  struct Step {
+    std::string_view sql;
+    Params params;
+  };
+  std::vector<Result<Rows>> pipeline(std::span<const Step> steps);
+  // Statements every session of this connection runs first (SET ...): run now,
+  // and again after every reconnect, since a new session starts from the
+  // server's defaults.
+  Result<void> set_session(std::string sql);
+  // Before a write or a look-up: a connection the server dropped (a restart, a
+  // failover, pg_terminate_backend) is reconnected, its session set up again and
+  // its prepared statements prepared again on first use. A drop while the
+  // connection was idle is seen here (the server's goodbye or EOF waiting on the
+  // socket), before anything is sent on it. While PostgreSQL stays away, the
+  // attempts back off (50 ms doubling to 2 s): calls in between fail at once with
+  // Io, so a writer does not wait a connect timeout per batch.
   Result<void> reconnect_if_broken();
+  // Attempts to reconnect so far (a test reads it).
+  std::uint64_t reconnects_tried() const { return reconnects_tried_; }
+  // Whether PostgreSQL answered this connection's last attempt: false from a
+  // statement that found the connection gone until a reconnect succeeds. Shared,
+  // so another thread (the server's /readyz) reads it while this one writes.
+  std::shared_ptr<const std::atomic<bool>> reachable() const { return reachable_; }
+  // The server answered nothing usable: the connection itself is gone (a
+  // restart, a network cut), not a statement refused.
+  bool broken() const { return PQstatus(conn_.get()) != CONNECTION_OK; }
+
+  // Every wait for the server so far: one per exec, query, prepare and pipeline
+  // (what docs/cluster.md counts as round trips; a test reads it).
+  std::uint64_t round_trips() const { return round_trips_; }
 
   PGconn* handle() const { return conn_.get(); }
 
@@ -93,8 +151,18 @@ class Connection {
   };
   explicit Connection(PGconn* conn) : conn_(conn) {}
 
+  // The statement's name, prepared on this connection if it was not yet.
+  Result<const std::string*> prepared(std::string_view sql);
+
   std::unique_ptr<PGconn, Finish> conn_;
   std::unordered_map<std::string, std::string> prepared_;  // SQL -> statement name
+  std::uint64_t round_trips_ = 0;
+  std::string session_;      // set_session's statements
+  bool session_set_ = true;  // false after a reconnect whose session set-up failed
+  std::uint64_t reconnects_tried_ = 0;
+  std::chrono::steady_clock::time_point next_attempt_{};  // the back-off
+  std::chrono::milliseconds backoff_{0};
+  std::shared_ptr<std::atomic<bool>> reachable_ = std::make_shared<std::atomic<bool>>(true);
 };
 
 // Maps a failed result (its SQLSTATE) to a StoreError ("<what>: <message>").

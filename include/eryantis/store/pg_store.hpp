@@ -3,6 +3,7 @@
 // Store (event_store.hpp), on a database several servers share (docs/cluster.md).
 // Besides the interface it keeps the match leases: which node serves a match,
 // with an epoch that fences every write of a node that lost it.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -196,6 +197,8 @@ class PgStore final : public EventStore {
 
   // The connection itself, for tools and tests that need raw SQL.
   pg::Connection& connection();
+  // Whether PostgreSQL answers this store's connection (pg::Connection::reachable).
+  std::shared_ptr<const std::atomic<bool>> reachable() const;
 
   struct Impl;
 

@@ -33,12 +33,12 @@ struct Canonical {
   Command operator()(const TakeFromMarket& c) const {
     TakeFromMarket out = c;
     out.white_choices = detail::sorted_choices(c.white_choices);
-    out.layout = by_content(b, c.layout);
+    if (out.layout) out.layout = by_content(b, *c.layout);
     return out;
   }
   Command operator()(const BuyCard& c) const {
     BuyCard out = c;
-    out.payment = canonical_payment(b, c.payment);
+    if (out.payment) out.payment = canonical_payment(b, *c.payment);
     return out;
   }
   Command operator()(const Produce& c) const {
@@ -49,7 +49,7 @@ struct Canonical {
                      [](const LeaderProduction& x, const LeaderProduction& y) {
                        return x.leader < y.leader;
                      });
-    out.payment = canonical_payment(b, c.payment);
+    if (out.payment) out.payment = canonical_payment(b, *c.payment);
     return out;
   }
   Command operator()(const ArrangeWarehouse& c) const {
@@ -74,6 +74,11 @@ std::vector<Resource> sorted_choices(std::span<const Resource> choices) {
 
 Command canonical_command(const State& s, Seat seat, const Command& c) {
   if (s.events_applied == 0 || seat < 0 || seat >= s.players()) return c;
+  // Decision 62: a layout or payment left out means the canonical one, once check accepts it.
+  if (detail::lacks_defaults(c)) {
+    if (detail::validate(s, seat, c, Authority::Player)) return c;
+    return std::visit(Canonical{s.boards[seat]}, detail::with_defaults(s, seat, c));
+  }
   return std::visit(Canonical{s.boards[seat]}, c);
 }
 

@@ -15,6 +15,8 @@ constexpr std::string_view type_of() {
     return "award_forfeit";
   else if constexpr (std::is_same_v<T, EndMatch>)
     return "end_match";
+  else if constexpr (std::is_same_v<T, AbandonMatch>)
+    return "abandon_match";
   else if constexpr (std::is_same_v<T, ChooseLeaders>)
     return "choose_leaders";
   else if constexpr (std::is_same_v<T, ChooseInitialResources>)
@@ -46,7 +48,8 @@ std::string_view command_type(const Command& c) {
 
 bool is_server_command(const Command& c) {
   return std::holds_alternative<CreateMatch>(c) || std::holds_alternative<SkipTurn>(c) ||
-         std::holds_alternative<AwardForfeit>(c) || std::holds_alternative<EndMatch>(c);
+         std::holds_alternative<AwardForfeit>(c) || std::holds_alternative<EndMatch>(c) ||
+         std::holds_alternative<AbandonMatch>(c);
 }
 
 bool is_setup_command(const Command& c) {

@@ -12,7 +12,9 @@ std::expected<Decision, RuleError> run(const State& state, Seat seat, const Comm
     return std::unexpected(*error);
   Decision d{Event{}, State{}};
   d.event.seat = std::holds_alternative<CreateMatch>(command) ? kNoSeat : seat;
-  d.event.command = command;
+  // Decision 62: the event records the layout or payment a client left to the rules.
+  d.event.command = detail::lacks_defaults(command) ? detail::with_defaults(state, seat, command)
+                                                    : command;
   // Only the transition draws and reveals: commands that do neither need not run to be checked
   // (the property tests hold check's event equal to decide's for every command they play).
   if (!need_state && !detail::draws_or_reveals(state, command)) return d;
@@ -21,7 +23,7 @@ std::expected<Decision, RuleError> run(const State& state, Seat seat, const Comm
                              : state.seed;
   detail::RecordingDrawer drawer(event_prng(seed, state.events_applied), d.event);
   d.next = state;
-  detail::execute(d.next, d.event.seat, command, drawer);
+  detail::execute(d.next, d.event.seat, d.event.command, drawer);
   return d;
 }
 
@@ -64,6 +66,9 @@ std::expected<State, RuleError> apply_checked(const State& state, const Event& e
   if (std::holds_alternative<CreateMatch>(event.command) && event.seat != kNoSeat)
     return std::unexpected(
         RuleError{RuleCode::InconsistentEvent, "create_match is not made by a seat."});
+  if (detail::lacks_defaults(event.command))  // decision 62: check() records them
+    return std::unexpected(RuleError{RuleCode::InconsistentEvent,
+                                     "A stored event records its layout and its payment."});
   State next = state;
   detail::ReplayDrawer drawer(event);
   detail::execute(next, event.seat, event.command, drawer);

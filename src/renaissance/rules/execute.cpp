@@ -84,12 +84,15 @@ struct Executor {
   void operator()(const SkipTurn&) { pass_turn(s, drawer); }  // decisions 34 and 50
   void operator()(const AwardForfeit&) { finish_with_winner(s, EndReason::Forfeit, seat); }
   void operator()(const EndMatch&) { finish_nobody(s, EndReason::Ended); }
+  void operator()(const AbandonMatch&) { finish_nobody(s, EndReason::Abandoned); }
   void operator()(const Resign&) {
-    // Decision 57: the resigner loses at once; the others are ranked as at the end.
+    // Decision 57: the resigner loses at once; the others are ranked as at the end. The result
+    // records who resigned, so that the resigner is ranked last.
     if (s.solo())
       finish_solo(s, EndReason::Resign, true);
     else
       finish_ranked(s, EndReason::Resign, static_cast<std::uint8_t>(1u << seat));
+    s.result.resigned = static_cast<std::uint8_t>(1u << seat);
   }
 
   void operator()(const ChooseLeaders& c) {
@@ -116,8 +119,10 @@ struct Executor {
     const Gain gain = gain_of(b, line, c.white_choices);
     const int before = total(warehouse(b)) + total(gain.resources);
     push(s.market, c.line, c.index);
-    // Decisions 3 and 4: the final layout; whatever it leaves out is discarded.
-    set_layout(b, c.layout);
+    // Decisions 3 and 4: the final layout; whatever it leaves out is discarded. check() filled
+    // in a layout left out (decision 62).
+    RENAISSANCE_ASSERT(c.layout.has_value());
+    set_layout(b, c.layout.value_or(Layout{}));
     const int discarded = before - total(warehouse(b));
     s.main_action_done = true;
     // Decision 9: the red marble's batch first, then the discards' batch.
@@ -134,7 +139,8 @@ struct Executor {
     auto& size = s.grid.size[d];
     RENAISSANCE_ASSERT(size > 0);
     const std::uint8_t card = cards[size - 1];
-    pay(b, c.payment);
+    RENAISSANCE_ASSERT(c.payment.has_value());  // check() filled it in (decision 62)
+    pay(b, c.payment.value_or(Payment{}));
     cards[size - 1] = 0;
     size -= 1;
     if (size > 0) cards[size - 1] = drawer.reveal_card(cards[size - 1]);  // 3.4 step 5
@@ -146,7 +152,8 @@ struct Executor {
   void operator()(const Produce& c) {
     Board& b = board();
     const ProductionTotals t = production_totals(b, c);
-    pay(b, c.payment);
+    RENAISSANCE_ASSERT(c.payment.has_value());  // check() filled it in (decision 62)
+    pay(b, c.payment.value_or(Payment{}));
     for (int r = 0; r < kResourceCount; ++r) b.strongbox[r] += t.output[r];
     s.main_action_done = true;
     move_player(s, seat, t.faith);  // one batch (3.5 step 3)

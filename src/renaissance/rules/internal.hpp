@@ -109,6 +109,9 @@ void set_layout(Board& b, const Layout& l);
 
 // --- payments (payment.cpp) ---------------------------------------------------------------------
 std::optional<RuleError> payment_error(const Board& b, const Amounts& due, const Payment& p);
+// An absent payment (decision 62) is refused only when the board does not own `due`.
+std::optional<RuleError> payment_error(const Board& b, const Amounts& due,
+                                       const std::optional<Payment>& p);
 bool affordable(const Board& b, const Amounts& due);
 // The canonical payment of `due` (decision 58): basic depot first, then the leader depot, then
 // the strongbox. Precondition: affordable.
@@ -159,6 +162,20 @@ struct Gain {
   int faith = 0;
 };
 Gain gain_of(const Board& b, const LineMarbles& line, std::span<const Resource> white_choices);
+// The layout a market command without one keeps (decision 62): everything the depots held and
+// the line gives, in its canonical layout; nothing when it does not fit. Precondition: the line
+// and the white-marble choices are valid.
+std::optional<Layout> market_layout(const Board& b, const Market& m, const TakeFromMarket& c);
+
+// --- defaults (defaults.cpp) ---------------------------------------------------------------------
+// The command with every field a client may leave out filled in (decision 62): a market layout,
+// a payment. Precondition: validate() accepted it for this state and seat.
+Command with_defaults(const State& s, Seat seat, const Command& c);
+// True when a market layout or a payment was left out.
+bool lacks_defaults(const Command& c);
+// The price of a buy_card (discounted cost of the deck's top) or the inputs of a produce, for a
+// command validate() accepted.
+Amounts price_of(const State& s, Seat seat, const Command& c);
 
 // --- production (production.cpp) ---------------------------------------------------------------
 struct ProductionTotals {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 
 #include "eryantis/renaissance/rules/score.hpp"
@@ -188,12 +189,18 @@ std::string invariant_violation(const State& s) {
       const Result& r = s.result;
       if (r.reason == EndReason::None) return "a finished game without a reason";
       if (r.winners >= (1u << s.players())) return "a winner without a seat";
-      // Solo: the player or Lorenzo, exactly one, unless an operator ended it (nobody wins).
-      if (s.solo() && r.reason != EndReason::Ended && (r.winners != 0) == r.lorenzo_won)
+      // Solo: the player or Lorenzo, exactly one, unless an operator ended it or the server
+      // abandoned it (nobody wins: decisions 59 and 61).
+      const bool nobody = r.reason == EndReason::Ended || r.reason == EndReason::Abandoned;
+      if (s.solo() && !nobody && (r.winners != 0) == r.lorenzo_won)
         return "both or neither of the player and Lorenzo won";
-      if (r.reason == EndReason::Ended && (r.winners != 0 || r.lorenzo_won))
-        return "an ended match with a winner";
+      if (nobody && (r.winners != 0 || r.lorenzo_won))
+        return "an ended or abandoned match with a winner";
       if (!s.solo() && r.lorenzo_won) return "Lorenzo won a multiplayer game";
+      // Decision 57: exactly one seat resigned in a resigned game, none in another, never a winner.
+      if ((r.reason == EndReason::Resign) != (std::popcount(r.resigned) == 1) ||
+          r.resigned >= (1u << s.players()) || (r.resigned & r.winners) != 0)
+        return "a resignation without its one seat, or a resigned seat that won";
       if ((r.reason == EndReason::FaithTrack || r.reason == EndReason::SeventhCard ||
            r.reason == EndReason::Forfeit) &&
           r.winners == 0)

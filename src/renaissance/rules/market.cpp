@@ -62,4 +62,12 @@ Gain gain_of(const Board& b, const LineMarbles& line, std::span<const Resource> 
   return g;
 }
 
+std::optional<Layout> market_layout(const Board& b, const Market& m, const TakeFromMarket& c) {
+  const Gain gain = gain_of(b, line_marbles(m, c.line, c.index), c.white_choices);
+  Amounts content = warehouse(b);
+  for (int r = 0; r < kResourceCount; ++r)
+    content[r] = static_cast<std::uint8_t>(content[r] + gain.resources[r]);
+  return layout_for(b, content);
+}
+
 }  // namespace eryantis::renaissance::detail

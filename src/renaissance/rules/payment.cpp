@@ -69,6 +69,20 @@ std::optional<RuleError> payment_error(const Board& b, const Amounts& due, const
   return std::nullopt;
 }
 
+std::optional<RuleError> payment_error(const Board& b, const Amounts& due,
+                                       const std::optional<Payment>& p) {
+  if (p) return payment_error(b, due, *p);
+  const auto owned = resources_owned(b);
+  for (Resource r : kAllResources)
+    if (owned[index(r)] < due[index(r)])
+      return err(RuleCode::PaymentSourceShort,
+                 "The price includes " + std::to_string(due[index(r)]) + " " +
+                     std::string(resource_name(r)) + " and you own " +
+                     std::to_string(owned[index(r)]) +
+                     " in your depots, leader depots and strongbox; gather more first.");
+  return std::nullopt;
+}
+
 bool affordable(const Board& b, const Amounts& due) {
   const auto owned = resources_owned(b);
   for (int r = 0; r < kResourceCount; ++r)

@@ -26,9 +26,10 @@ std::uint32_t weight(const Command& c) {
 
 int kept(const Command& c) {
   const auto& m = std::get<TakeFromMarket>(c);
+  if (!m.layout) return 0;  // listed commands always name it
   int n = 0;
-  for (const Depot& d : m.layout.depots) n += d.count;
-  for (const auto& entry : m.layout.leader_depots) n += entry.value_or(0);
+  for (const Depot& d : m.layout->depots) n += d.count;
+  for (const auto& entry : m.layout->leader_depots) n += entry.value_or(0);
   return n;
 }
 

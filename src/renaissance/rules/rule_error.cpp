@@ -30,6 +30,7 @@ std::string_view rule_code_name(RuleCode code) {
       "WHITE_CHOICES_COUNT",
       "WHITE_CHOICE_INVALID",
       "LAYOUT_NOT_AVAILABLE",
+      "WAREHOUSE_FULL",
       "BAD_LEVEL",
       "BAD_SLOT",
       "DECK_EMPTY",

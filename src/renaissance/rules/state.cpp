@@ -78,7 +78,7 @@ std::string_view phase_name(Phase p) {
 std::string_view end_reason_name(EndReason r) {
   constexpr std::array<std::string_view, kEndReasonCount> names = {
       "none", "faith_track", "seventh_card", "black_cross", "colour_gone", "forfeit", "resign",
-      "ended"};
+      "ended", "abandoned"};
   const auto i = static_cast<std::size_t>(r);
   return i < names.size() ? names[i] : std::string_view("?");
 }

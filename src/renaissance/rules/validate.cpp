@@ -82,6 +82,13 @@ struct Validator {
     return std::nullopt;
   }
   Result operator()(const EndMatch&) const { return std::nullopt; }
+  // Decision 61: only a game being played is given up (a match still in setup is the platform's
+  // lobby, abandoned without an event).
+  Result operator()(const AbandonMatch&) const {
+    if (s.phase != Phase::Play)
+      return err(RuleCode::WrongPhase, "Only a game being played can be abandoned.");
+    return std::nullopt;
+  }
   Result operator()(const Resign&) const {
     if (s.phase == Phase::Setup)
       return err(RuleCode::WrongPhase,
@@ -149,10 +156,18 @@ struct Validator {
         return err(RuleCode::WhiteChoiceInvalid,
                    "Each white marble gives " + std::string(resource_name(whites[0])) + " or " +
                        std::string(resource_name(whites[1])) + "; name one of the two.");
-    if (auto e = layout_error(board(), c.layout)) return e;
     const Gain gain = gain_of(board(), line, c.white_choices);
     const Amounts have = warehouse(board());
-    const Amounts want = layout_content(c.layout);
+    if (!c.layout) {
+      // Decision 62: everything held and gained, in its canonical layout.
+      if (!market_layout(board(), s.market, c))
+        return err(RuleCode::WarehouseFull,
+                   "Not everything you hold and this line gives fits your depots; name the "
+                   "layout to keep (what is left out is discarded).");
+      return std::nullopt;
+    }
+    if (auto e = layout_error(board(), *c.layout)) return e;
+    const Amounts want = layout_content(*c.layout);
     for (Resource r : kAllResources)
       if (want[index(r)] > have[index(r)] + gain.resources[index(r)])
         return err(RuleCode::LayoutNotAvailable,

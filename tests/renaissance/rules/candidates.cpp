@@ -155,10 +155,13 @@ Command mutate(const Command& c, Rng& rng) {
                              std::is_same_v<T, ArrangeWarehouse>) {
           x.layout = mutate_layout(x.layout, rng);
         } else if constexpr (std::is_same_v<T, TakeFromMarket>) {
-          switch (below(rng, 6)) {
+          switch (below(rng, 7)) {
             case 0:
             case 1:
-              x.layout = mutate_layout(x.layout, rng);
+              if (x.layout) x.layout = mutate_layout(*x.layout, rng);
+              break;
+            case 6:  // keep everything (decision 62)
+              x.layout.reset();
               break;
             case 2:
               std::reverse(x.white_choices.begin(), x.white_choices.end());
@@ -176,10 +179,13 @@ Command mutate(const Command& c, Rng& rng) {
               x.line = static_cast<Line>(below(rng, 3));
           }
         } else if constexpr (std::is_same_v<T, BuyCard>) {
-          switch (below(rng, 5)) {
+          switch (below(rng, 6)) {
             case 0:
             case 1:
-              x.payment = mutate_payment(x.payment, rng);
+              if (x.payment) x.payment = mutate_payment(*x.payment, rng);
+              break;
+            case 5:  // warehouse first (decision 62)
+              x.payment.reset();
               break;
             case 2:
               x.slot = u8(below(rng, 4));
@@ -191,10 +197,13 @@ Command mutate(const Command& c, Rng& rng) {
               x.colour = static_cast<Colour>(below(rng, 5));
           }
         } else if constexpr (std::is_same_v<T, Produce>) {
-          switch (below(rng, 7)) {
+          switch (below(rng, 8)) {
             case 0:
             case 1:
-              x.payment = mutate_payment(x.payment, rng);
+              if (x.payment) x.payment = mutate_payment(*x.payment, rng);
+              break;
+            case 7:  // warehouse first (decision 62)
+              x.payment.reset();
               break;
             case 2:
               std::shuffle(x.slots.begin(), x.slots.end(), rng);
@@ -241,19 +250,21 @@ Command random_command(Rng& rng) {
       c.index = u8(below(rng, 5));
       const int n = one_in(rng, 3) ? below(rng, 4) : 0;
       for (int i = 0; i < n; ++i) c.white_choices.push_back(any_name(rng));
-      c.layout = random_layout(rng);
+      if (!one_in(rng, 4)) c.layout = random_layout(rng);
       return c;
     }
-    case 3:
-      return BuyCard{u8(below(rng, 5)), static_cast<Colour>(below(rng, 4)), u8(below(rng, 4)),
-                     random_payment(rng)};
+    case 3: {
+      BuyCard c{u8(below(rng, 5)), static_cast<Colour>(below(rng, 4)), u8(below(rng, 4)), {}};
+      if (!one_in(rng, 4)) c.payment = random_payment(rng);
+      return c;
+    }
     case 4: {
       Produce c;
       if (one_in(rng, 2)) c.base = BaseProduction{{any_name(rng), any_name(rng)}, any_name(rng)};
       const int n = below(rng, 3);
       for (int i = 0; i < n; ++i) c.slots.push_back(u8(below(rng, 4)));
       if (one_in(rng, 4)) c.leaders.push_back(LeaderProduction{u8(13 + below(rng, 5)), any_name(rng)});
-      c.payment = random_payment(rng);
+      if (!one_in(rng, 4)) c.payment = random_payment(rng);
       return c;
     }
     case 5:

@@ -1,4 +1,4 @@
-// One test per numbered decision of docs/renaissance/rules.md (section 7), decisions 31 to 60.
+// One test per numbered decision of docs/renaissance/rules.md (section 7), decisions 31 and on.
 #include <algorithm>
 
 #include "candidates.hpp"
@@ -456,11 +456,13 @@ TEST(Decisions, D57_ResigningLosesAtOnceTheOthersAreRanked) {
   EXPECT_EQ(g.m.state.result.reason, EndReason::Resign);
   EXPECT_EQ(g.m.state.result.winners, 1 << g.me);
   EXPECT_EQ(g.m.state.result.scores[quitter], 10u);  // reported all the same
+  EXPECT_EQ(g.m.state.result.resigned, 1 << quitter);  // so the platform ranks it last
   // Solo: Lorenzo wins.
   Match solo = started(1, 57);
   solo.play(0, Resign{});
   EXPECT_TRUE(solo.state.result.lorenzo_won);
   EXPECT_EQ(solo.state.result.reason, EndReason::Resign);
+  EXPECT_EQ(solo.state.result.resigned, 1);
   // Never during setup, never listed.
   Match setup = created(2, 57);
   EXPECT_EQ(setup.code(0, Resign{}), "WRONG_PHASE");
@@ -487,7 +489,8 @@ TEST(Decisions, D58_LegalCommandsListEachMoveOnceInItsCanonicalSpelling) {
   for (const Command& c : legal)
     if (const auto* b = std::get_if<BuyCard>(&c); b && b->level == 1 && b->colour == Colour::Green && b->slot == 0) {
       ++d01;
-      EXPECT_EQ(b->payment[index(R::Shield)], (Take{1, 1, 0}));
+      ASSERT_TRUE(b->payment.has_value());  // listed commands name every field
+      EXPECT_EQ((*b->payment)[index(R::Shield)], (Take{1, 1, 0}));
     }
   EXPECT_EQ(d01, 1);
   Payment from_box{};
@@ -558,6 +561,96 @@ TEST(Decisions, D60_HiddenInformationStaysHiddenAfterTheEndAndFromTheSoloPlayer)
       }
     }
   }
+}
+
+// --- 61 --------------------------------------------------------------------------------------
+
+TEST(Decisions, D61_AbandonMatchEndsAGameBeingPlayedAndNobodyWins) {
+  Game g(3, 61);
+  set_strongbox(g.m.state, g.me, 50, 0, 0, 0);
+  EXPECT_EQ(g.m.code(g.me, AbandonMatch{}), "SERVER_ONLY");
+  g.m.play(g.next, AbandonMatch{}, Authority::Server);  // any seat, its turn or not
+  EXPECT_EQ(g.m.state.phase, Phase::GameOver);
+  EXPECT_EQ(g.m.state.result.reason, EndReason::Abandoned);
+  EXPECT_EQ(end_reason_name(g.m.state.result.reason), "abandoned");
+  EXPECT_EQ(g.m.state.result.winners, 0);  // whatever the scores, which are reported
+  EXPECT_EQ(g.m.state.result.scores[g.me], 10u);
+  EXPECT_EQ(g.m.code(g.me, AbandonMatch{}, Authority::Server), "GAME_OVER");
+  // A match still in setup is the platform's lobby: it is abandoned without an event.
+  Match setup = created(2, 61);
+  EXPECT_EQ(setup.code(0, AbandonMatch{}, Authority::Server), "WRONG_PHASE");
+  Match solo = started(1, 61);
+  solo.play(0, AbandonMatch{}, Authority::Server);
+  EXPECT_FALSE(solo.state.result.lorenzo_won);
+  EXPECT_EQ(solo.state.result.winners, 0);
+  EXPECT_TRUE(is_server_command(AbandonMatch{}));
+  EXPECT_EQ(command_type(AbandonMatch{}), "abandon_match");
+}
+
+// --- 62 --------------------------------------------------------------------------------------
+
+TEST(Decisions, D62_ALayoutOrAPaymentLeftOutIsTheCanonicalOneAndTheEventRecordsIt) {
+  // The market without a layout keeps everything, in the canonical layout, when it fits.
+  Game g(2, 62);
+  clear_warehouse(g.m.state, g.me);
+  set_depot(g.m.state, g.me, 0, R::Coin, 1);
+  set_market(g.m.state, marbles("BGYR" "PWBG" "YPWW" "W"));  // row 0: shield, stone, coin, faith
+  TakeFromMarket keep_all{Line::Row, 0, {}, std::nullopt};
+  const auto decided = decide(g.m.state, g.me, keep_all);
+  ASSERT_TRUE(decided.has_value());
+  const auto& recorded = std::get<TakeFromMarket>(decided->event.command);
+  ASSERT_TRUE(recorded.layout.has_value());
+  // Smaller amounts into smaller depots, ties in resource order (decision 58).
+  EXPECT_EQ(*recorded.layout, layout({{R::Shield, 1}, {R::Stone, 1}, {R::Coin, 2}}));
+  const auto legal = legal_commands(g.m.state, g.me);
+  EXPECT_NE(std::find(legal.begin(), legal.end(), Command{recorded}), legal.end());
+  EXPECT_EQ(canonical_command(g.m.state, g.me, keep_all), Command{recorded});
+  g.m.play(g.me, keep_all);
+  EXPECT_EQ(warehouse(g.m.board(g.me)), (Amounts{2, 0, 1, 1}));
+  EXPECT_EQ(g.m.board(g.next).faith, 0);  // nothing discarded
+  // When not everything fits: WAREHOUSE_FULL, and naming the layout is accepted.
+  Game full(2, 62);
+  clear_warehouse(full.m.state, full.me);
+  set_depot(full.m.state, full.me, 0, R::Coin, 1);
+  set_depot(full.m.state, full.me, 1, R::Servant, 2);
+  set_depot(full.m.state, full.me, 2, R::Stone, 3);
+  set_market(full.m.state, marbles("BGYR" "PWBG" "YPWW" "W"));
+  EXPECT_EQ(full.m.code(full.me, keep_all), "WAREHOUSE_FULL");
+  EXPECT_EQ(full.m.code(full.me, TakeFromMarket{Line::Row, 0, {}, full.keep()}), "ACCEPTED");
+  // A purchase without a payment pays warehouse first: the basic depot, then the strongbox.
+  Game buy(2, 63);
+  clear_warehouse(buy.m.state, buy.me);
+  set_depot(buy.m.state, buy.me, 1, R::Shield, 1);
+  set_strongbox(buy.m.state, buy.me, 0, 0, 5, 0);
+  auto& green = buy.m.state.grid.cards[deck_index(1, Colour::Green)];
+  std::swap(*std::find(green.begin(), green.end(), 1), green[3]);  // D01: 2 shields
+  const BuyCard auto_pay{1, Colour::Green, 0, std::nullopt};
+  const auto bought = decide(buy.m.state, buy.me, auto_pay);
+  ASSERT_TRUE(bought.has_value());
+  const auto& paid = std::get<BuyCard>(bought->event.command).payment;
+  ASSERT_TRUE(paid.has_value());
+  EXPECT_EQ((*paid)[index(R::Shield)], (Take{1, 0, 1}));
+  EXPECT_EQ(canonical_command(buy.m.state, buy.me, auto_pay), bought->event.command);
+  buy.m.play(buy.me, auto_pay);
+  // Production without a payment; more than the player owns is PAYMENT_SOURCE_SHORT.
+  Game produce(2, 64);
+  clear_warehouse(produce.m.state, produce.me);
+  set_strongbox(produce.m.state, produce.me, 1, 0, 0, 0);
+  EXPECT_EQ(produce.m.code(produce.me, Produce{BaseProduction{{R::Coin, R::Coin}, R::Stone}, {}, {}, std::nullopt}),
+            "PAYMENT_SOURCE_SHORT");
+  const Produce one_coin{BaseProduction{{R::Coin, R::Coin}, R::Stone}, {}, {}, std::nullopt};
+  set_strongbox(produce.m.state, produce.me, 2, 0, 0, 0);
+  produce.m.play(produce.me, one_coin);
+  EXPECT_EQ(produce.m.board(produce.me).strongbox, (std::array<std::uint32_t, 4>{0, 0, 0, 1}));
+  // A stored event always names them: one without is inconsistent.
+  Game stored(2, 65);
+  const auto e = check(stored.m.state, stored.me, TakeFromMarket{Line::Row, 0, {}, Layout{}});
+  ASSERT_TRUE(e.has_value());
+  Event lacking = *e;
+  std::get<TakeFromMarket>(lacking.command).layout.reset();
+  const auto replayed = apply_checked(stored.m.state, lacking);
+  ASSERT_FALSE(replayed.has_value());
+  EXPECT_EQ(replayed.error().code, RuleCode::InconsistentEvent);
 }
 
 }  // namespace

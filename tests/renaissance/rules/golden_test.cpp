@@ -1,6 +1,8 @@
 // Golden tests: fixed seeds whose draws and final hashes are pinned. Any change to the rules, the
 // PRNG, the draw order or the hash makes these fail loudly: if the change is intended, bump
 // kEventSchemaVersion (stored matches would no longer fold to their hashes) and update the pins.
+// The pins changed once without a bump, when the result gained `resigned` (decision 57) before
+// any Renaissance match could be stored (the game was in no catalogue yet).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -22,12 +24,12 @@ TEST(Golden, CreateMatchDrawsArePinned) {
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->inkwell, 1);
   EXPECT_EQ(e->leaders, (std::vector<std::uint8_t>{15, 9, 6, 11, 16, 14, 10, 2}));
-  EXPECT_EQ(hash(apply(State{}, *e)), 0xf64347dda9ae52f3ULL) << std::hex << hash(apply(State{}, *e));
+  EXPECT_EQ(hash(apply(State{}, *e)), 0xfce009437b56903fULL) << std::hex << hash(apply(State{}, *e));
 }
 
 TEST(Golden, RandomGamesArePinned) {
-  const std::array<std::uint64_t, 4> pins = {0x3d4da54f0a4a9667ULL, 0xbf319544ecee6f84ULL,
-                                             0xcbabbb45a20c43cdULL, 0x90775be88762f390ULL};
+  const std::array<std::uint64_t, 4> pins = {0xc90ab5424eb1a10aULL, 0x753e7213dd3b5027ULL,
+                                             0x43e43aa20457fadfULL, 0x08bb0590866b5513ULL};
   const std::array<std::size_t, 4> lengths = {43, 169, 169, 153};
   for (int players = 1; players <= 4; ++players) {
     const auto game = play_random_game(Options{static_cast<std::uint8_t>(players)}, 12345, {}, 20000,

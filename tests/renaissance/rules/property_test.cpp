@@ -103,7 +103,7 @@ void expect_conservation(const State& before, const Event& e, const State& after
         } else if constexpr (std::is_same_v<T, Produce>) {
           std::array<std::int64_t, kResourceCount> expect{};
           for (int r = 0; r < kResourceCount; ++r)
-            expect[r] = static_cast<std::int64_t>(owned0[r]) - c.payment[r].total();
+            expect[r] = static_cast<std::int64_t>(owned0[r]) - (*c.payment)[r].total();
           if (c.base) expect[index(c.base->output)] += 1;
           for (std::uint8_t slot : c.slots) {
             const DevelopmentCard& card = development_card(slot_top(b0, slot));
@@ -116,11 +116,12 @@ void expect_conservation(const State& before, const Event& e, const State& after
           ASSERT_EQ(b1.strongbox, b0.strongbox) << at;
           // A layout beyond what the warehouse and the line held cannot pass check.
           Amounts content{};
-          for (const Depot& d : c.layout.depots)
+          ASSERT_TRUE(c.layout.has_value()) << at;  // check records it (decision 62)
+          for (const Depot& d : c.layout->depots)
             if (d.count > 0) content[index(*d.type)] += d.count;
           for (int id = 1; id <= kLeaders; ++id)
-            if (c.layout.leader_depots[id - 1])
-              content[index(leader_card(id).resource)] += *c.layout.leader_depots[id - 1];
+            if (c.layout->leader_depots[id - 1])
+              content[index(leader_card(id).resource)] += *c.layout->leader_depots[id - 1];
           ASSERT_EQ(warehouse(b1), content) << at;
         }
       },

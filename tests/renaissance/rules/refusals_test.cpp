@@ -257,6 +257,16 @@ TEST(Refusals, layout_not_available) {
             "ACCEPTED");
 }
 
+TEST(Refusals, warehouse_full) {
+  Two t;
+  clear_warehouse(t.m.state, t.me);
+  set_depot(t.m.state, t.me, 2, R::Stone, 3);
+  set_market(t.m.state, marbles("GGBY" "YPRB" "PWWW" "W"));
+  // Row 0 gives two more stones: without a layout everything is kept, and it does not fit.
+  EXPECT_EQ(t.m.code(t.me, TakeFromMarket{Line::Row, 0, {}, std::nullopt}), "WAREHOUSE_FULL");
+  EXPECT_EQ(t.m.code(t.me, TakeFromMarket{Line::Row, 2, {}, std::nullopt}), "ACCEPTED");
+}
+
 TEST(Refusals, bad_level) {
   Two t;
   EXPECT_EQ(t.m.code(t.me, BuyCard{0, Colour::Green, 0, {}}), "BAD_LEVEL");
@@ -293,7 +303,7 @@ TEST(Refusals, payment_mismatch) {
   EXPECT_EQ(t.m.code(t.me, BuyCard{1, Colour::Green, 0, p}), "ACCEPTED");
   p[2].strongbox += 1;  // an overpayment (decision 17)
   EXPECT_EQ(t.m.code(t.me, BuyCard{1, Colour::Green, 0, p}), "PAYMENT_MISMATCH");
-  EXPECT_EQ(t.m.code(t.me, BuyCard{1, Colour::Green, 0, {}}), "PAYMENT_MISMATCH");
+  EXPECT_EQ(t.m.code(t.me, BuyCard{1, Colour::Green, 0, Payment{}}), "PAYMENT_MISMATCH");
 }
 
 TEST(Refusals, payment_source_short) {

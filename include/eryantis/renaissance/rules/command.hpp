@@ -61,6 +61,11 @@ struct AwardForfeit {
 struct EndMatch {
   friend bool operator==(const EndMatch&, const EndMatch&) = default;
 };
+// Nobody played the match for the server's abandon_after_ms: game over, nobody wins, reason
+// abandoned (decision 61).
+struct AbandonMatch {
+  friend bool operator==(const AbandonMatch&, const AbandonMatch&) = default;
+};
 
 // --- setup (9.3) -------------------------------------------------------------------------------
 
@@ -86,7 +91,9 @@ struct TakeFromMarket {
   Line line = Line::Row;
   std::uint8_t index = 0;              // row 0..2 or column 0..3
   std::vector<Resource> white_choices;  // one per white marble, in line order
-  Layout layout;
+  // Absent: keep everything (what the depots held and the line gave) in its canonical layout,
+  // refused when it does not fit (decision 62). check() records the layout it chose.
+  std::optional<Layout> layout;
   friend bool operator==(const TakeFromMarket&, const TakeFromMarket&) = default;
 };
 
@@ -95,7 +102,8 @@ struct BuyCard {
   std::uint8_t level = 1;  // 1..3
   Colour colour = Colour::Green;
   std::uint8_t slot = 0;  // 0..2
-  Payment payment{};
+  // Absent: the canonical payment, warehouse first (decision 62); check() records it.
+  std::optional<Payment> payment;
   friend bool operator==(const BuyCard&, const BuyCard&) = default;
 };
 
@@ -114,7 +122,7 @@ struct Produce {
   std::optional<BaseProduction> base;
   std::vector<std::uint8_t> slots;  // slots whose top card produces
   std::vector<LeaderProduction> leaders;
-  Payment payment{};
+  std::optional<Payment> payment;  // absent: warehouse first (decision 62)
   friend bool operator==(const Produce&, const Produce&) = default;
 };
 
@@ -144,15 +152,16 @@ struct Resign {
   friend bool operator==(const Resign&, const Resign&) = default;
 };
 
-using Command = std::variant<CreateMatch, SkipTurn, AwardForfeit, EndMatch, ChooseLeaders,
-                             ChooseInitialResources, TakeFromMarket, BuyCard, Produce,
-                             ActivateLeader, DiscardLeader, ArrangeWarehouse, EndTurn, Resign>;
+using Command = std::variant<CreateMatch, SkipTurn, AwardForfeit, EndMatch, AbandonMatch,
+                             ChooseLeaders, ChooseInitialResources, TakeFromMarket, BuyCard,
+                             Produce, ActivateLeader, DiscardLeader, ArrangeWarehouse, EndTurn,
+                             Resign>;
 
 // Stable snake_case name of a command ("take_from_market", ...): the "type" of its wire message
 // and of its stored event.
 std::string_view command_type(const Command& c);
 // True for the platform's commands only the server may issue (create_match, skip_turn,
-// award_forfeit, end_match).
+// award_forfeit, end_match, abandon_match).
 bool is_server_command(const Command& c);
 // True for the setup commands (choose_leaders, choose_initial_resources).
 bool is_setup_command(const Command& c);

@@ -144,6 +144,7 @@ void walk(V& v, Is<Result> auto& r) {
   v.integer("winners", r.winners, 0, (1 << kMaxPlayers) - 1);
   v.boolean("lorenzo_won", r.lorenzo_won);
   v.array("scores", r.scores, [](auto& a, Key k, auto& n) { a.integer(k, n, 0, kMaxU32); });
+  v.integer("resigned", r.resigned, 0, (1 << kMaxPlayers) - 1);
 }
 
 // ---------------------------------------------------------------------------
@@ -187,13 +188,19 @@ void walk(V& v, Is<Take> auto& t) {
   v.integer("strongbox", t.strongbox, 0, kMaxU8);
 }
 
+// A payment, per resource type; absent = warehouse first (decision 62).
 template <class V>
 void payment_field(V& v, Key k, auto& p) {
-  v.object(k, [&](auto& o) {
-    for (Resource r : kAllResources)
-      o.object(resource_name(r), [&](auto& t) { walk(t, p[index(r)]); });
+  v.optional(k, p, [](auto& w, Key key, auto& payment) {
+    w.object(key, [&](auto& o) {
+      for (Resource r : kAllResources)
+        o.object(resource_name(r), [&](auto& t) { walk(t, payment[index(r)]); });
+    });
   });
 }
+inline constexpr auto a_layout = [](auto& v, Key k, auto& l) {
+  v.object(k, [&](auto& o) { walk(o, l); });
+};
 
 template <class V>
 void walk(V& v, Is<CreateMatch> auto& c) {
@@ -213,7 +220,7 @@ void walk(V& v, Is<TakeFromMarket> auto& c) {
   v.enumeration("line", c.line);
   v.integer("index", c.index, 0, kMaxU8);
   v.list("white_choices", c.white_choices, an_enum, kMaxList);
-  v.object("layout", [&](auto& o) { walk(o, c.layout); });
+  v.optional("layout", c.layout, a_layout);  // absent = keep everything (decision 62)
 }
 template <class V>
 void walk(V& v, Is<BuyCard> auto& c) {

@@ -36,6 +36,7 @@ enum class RuleCode : std::uint8_t {
   WhiteChoicesCount,
   WhiteChoiceInvalid,
   LayoutNotAvailable,
+  WarehouseFull,  // a market command without a layout whose whole line does not fit (decision 62)
   BadLevel,
   BadSlot,
   DeckEmpty,

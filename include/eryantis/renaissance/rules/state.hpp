@@ -46,8 +46,9 @@ enum class EndReason : std::uint8_t {
   Forfeit = 5,      // the server awarded the match to the last seat left
   Resign = 6,       // a seat resigned (decision 57)
   Ended = 7,        // an operator ended the match: nobody wins
+  Abandoned = 8,    // nobody played it for the server's abandon_after_ms: nobody wins (decision 61)
 };
-inline constexpr int kEndReasonCount = 8;
+inline constexpr int kEndReasonCount = 9;
 
 // A basic depot: one type (present exactly when the count is > 0, in a state) and a count.
 // Commands use the same shape, where the type may be anything a client sent (decisions 42, 45).
@@ -123,6 +124,7 @@ struct Result {
   std::uint8_t winners = 0;  // a bit per seat; several = a shared victory (decision 26)
   bool lorenzo_won = false;  // solo: Lorenzo won (the player lost; the score is information)
   std::array<std::uint32_t, kMaxPlayers> scores{};  // total VP of each seat at the end
+  std::uint8_t resigned = 0;  // a bit per seat that resigned: last, whatever its score (decision 57)
   friend bool operator==(const Result&, const Result&) = default;
 };
 

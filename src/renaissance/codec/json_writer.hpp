@@ -1,0 +1,122 @@
+#pragma once
+// Writes a value's JSON by walking its fields (fields.hpp): keys are the walk's names, enums
+// their wire names, the seed a decimal string, an absent optional no key at all (null inside an
+// array). In sparse mode (an event's recorded outcomes) empty lists and integers at their lowest
+// value are left out too.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "eryantis/json/json.hpp"
+#include "eryantis/renaissance/rules/fields.hpp"
+#include "names.hpp"
+#include "seed_text.hpp"
+
+namespace eryantis::renaissance::codec::detail {
+
+using Writer = rapidjson::Writer<json::StringSink>;
+
+class JsonWriter {
+ public:
+  JsonWriter(Writer& w, bool with_seed, bool sparse = false)
+      : w_(w), with_seed_(with_seed), sparse_(sparse) {}
+
+  bool include_seed() const { return with_seed_; }
+
+  template <std::integral T>
+  void integer(fields::Key k, const T& x, std::int64_t lo, std::int64_t) {
+    if (sparse_ && static_cast<std::int64_t>(x) == lo) return;
+    key(k);
+    if constexpr (std::is_signed_v<T>)
+      w_.Int64(x);
+    else
+      w_.Uint64(x);
+  }
+  void seed(fields::Key k, const MatchSeed& s) {
+    key(k);
+    string(seed_to_decimal(s));
+  }
+  void boolean(fields::Key k, const bool& b) {
+    key(k);
+    w_.Bool(b);
+  }
+  template <class E>
+  void enumeration(fields::Key k, const E& e) {
+    key(k);
+    string(name_of(e));
+  }
+  template <class T, class F>
+  void optional(fields::Key k, const std::optional<T>& x, F&& inner) {
+    if constexpr (std::is_same_v<T, Payment>) {
+      // A payment names only what is taken: {"coin":{"depot":1,"strongbox":2}} (9.2: absent = 0).
+      if (x) write_payment(k, *x);
+      return;
+    }
+    if (x) {
+      inner(*this, k, *x);
+    } else if (k.in_array()) {
+      w_.Null();
+    }
+  }
+  template <class F>
+  void object(fields::Key k, F&& body) {
+    key(k);
+    w_.StartObject();
+    const bool sparse = sparse_;
+    body(*this);
+    sparse_ = sparse;
+    w_.EndObject();
+  }
+  template <class C, class F>
+  void array(fields::Key k, const C& items, F&& element) {
+    key(k);
+    w_.StartArray();
+    for (std::size_t i = 0; i < items.size(); ++i) element(*this, fields::Key(i), items[i]);
+    w_.EndArray();
+  }
+  template <class T, class F>
+  void list(fields::Key k, const std::vector<T>& items, F&& element, std::size_t) {
+    if (sparse_ && items.empty()) return;
+    // Inside a list every element is written, whatever its value.
+    const bool sparse = sparse_;
+    sparse_ = false;
+    key(k);
+    w_.StartArray();
+    for (std::size_t i = 0; i < items.size(); ++i) element(*this, fields::Key(i), items[i]);
+    w_.EndArray();
+    sparse_ = sparse;
+  }
+
+  void write_payment(fields::Key k, const Payment& p) {
+    key(k);
+    w_.StartObject();
+    for (Resource r : kAllResources) {
+      const Take& t = p[index(r)];
+      if (t.total() == 0) continue;
+      key(resource_name(r));
+      w_.StartObject();
+      for (auto [name, n] : {std::pair<const char*, int>{"depot", t.depot}, {"leader", t.leader},
+                             {"strongbox", t.strongbox}})
+        if (n != 0) {
+          key(name);
+          w_.Uint(static_cast<unsigned>(n));
+        }
+      w_.EndObject();
+    }
+    w_.EndObject();
+  }
+
+  void key(fields::Key k) {
+    if (!k.in_array()) w_.Key(k.name.data(), static_cast<rapidjson::SizeType>(k.name.size()));
+  }
+  void string(std::string_view s) { w_.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
+
+ private:
+  Writer& w_;
+  bool with_seed_;
+  bool sparse_;
+};
+
+}  // namespace eryantis::renaissance::codec::detail

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# eryantis-selfplay and eryantis-arena on every game of the catalogue, as a user
+# runs them (--game): each game plays to its end, a game or options the build does
+# not have are refused with exit 2 and a sentence.
+# Usage: any_game_tools.sh SELFPLAY ARENA
+set -uo pipefail
+selfplay=$1
+arena=$2
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+expect() {  # expect CODE PATTERN -- COMMAND...
+  local code=$1 pattern=$2
+  shift 3
+  local out
+  out=$("$@" 2>&1)
+  local got=$?
+  [ "$got" -eq "$code" ] || fail "$* exited $got, not $code: $(tail -3 <<<"$out")"
+  grep -qE -- "$pattern" <<<"$out" || fail "$* printed no /$pattern/: $(tail -5 <<<"$out")"
+}
+
+expect 0 '5 finished, 0 broken' -- "$selfplay" --game renaissance --players 2 --games 5 --quiet
+expect 0 'command uses' -- "$selfplay" --game renaissance --players 4 --games 2 --quiet
+expect 0 '3 finished, 0 broken' -- "$selfplay" --game renaissance --players 1 --games 3 --quiet
+expect 0 '3 finished, 0 broken' -- "$selfplay" --game eriantys --players 3 --games 3 --quiet
+expect 2 'renaissance' -- "$selfplay" --game chess --games 1
+expect 2 'Eriantys' -- "$selfplay" --game renaissance --mode expert --games 1
+expect 2 'options' -- "$selfplay" --game renaissance --options '[1]' --games 1
+expect 0 'greedy +v random +2p' -- "$arena" --game renaissance --levels random,greedy --players 2 --games 2
+expect 0 'greedy +v random +2p .*"mode":"simple"' -- "$arena" --levels random,greedy --players 2 --games 2 --mode simple
+expect 2 'renaissance' -- "$arena" --game chess --games 1
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "every game of the catalogue runs in eryantis-selfplay and eryantis-arena"
