@@ -168,7 +168,7 @@ Server::MatchListing Server::match_listing() const {
     if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
     protocol::JsonLine m = protocol::JsonLine::object();
     m.field("match", room.id)
-        .field("game", served_game("")->name())
+        .field("game", room.game->name())
         .field("players", room.players())
         .field("mode", rules::mode_name(room.state.options.mode))
         .field("status", store::status_name(room.status))
@@ -261,6 +261,7 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   }
   auto room = std::make_unique<Room>();
   room->id = lease ? lease->match_id : next_match_id_++;
+  room->game = served_game("");
   room->epoch = lease ? lease->epoch : 0;
   room->state = rules::apply(rules::State{}, *created);
   room->status = store::MatchStatus::Lobby;
@@ -547,6 +548,7 @@ void Server::restore(std::vector<RestoredMatch> matches, store::MatchId next_mat
 Room& Server::load(RestoredMatch m) {
   auto room = std::make_unique<Room>();
   room->id = m.id;
+  room->game = served_game("");
   room->state = std::move(m.state);
   room->seq = m.last_seq;
   room->status = m.status;

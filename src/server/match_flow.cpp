@@ -129,7 +129,15 @@ void Server::play(Room& room, ConnectionId conn, const std::string& id, const pr
                "wait until all " + std::to_string(room.players()) + " seats are taken", &room);
     return;
   }
-  submit_command(room, s->seat, m.command, rules::Authority::Player, conn, id, command_id);
+  // Read by this match's game (decode_request); the room still holds Eriantys's
+  // own types until it holds its match through the game interface (issue 24).
+  if (!m.command.holds<rules::Command>()) {
+    send_error(conn, id, error_code_name(ErrorCode::InvalidField),
+               "command: not a command of this match's game", &room);
+    return;
+  }
+  submit_command(room, s->seat, m.command.get<rules::Command>(), rules::Authority::Player, conn,
+                 id, command_id);
 }
 
 void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& command,

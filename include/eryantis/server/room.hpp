@@ -48,6 +48,8 @@ struct WaitingRequest {
 
 struct Room {
   store::MatchId id = 0;
+  // Its game (from the build's catalogue): what decodes its commands. Never null.
+  const game::Game* game = nullptr;
   rules::State state;
   store::Seq seq = 0;  // last durable event
   store::MatchStatus status = store::MatchStatus::Lobby;
