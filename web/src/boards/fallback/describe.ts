@@ -1,0 +1,114 @@
+// What the fallback board shows, as plain data (pure: no DOM, so the unit tests
+// read it): any JSON view as a tree of named values, tables and groups; a command
+// as the words on its button; whose turn it is.
+import type { Command } from '../../protocol.js';
+
+export type TreeNode =
+  | { kind: 'value'; key: string; text: string } // a number, string, boolean or nothing
+  | { kind: 'table'; key: string; columns: string[]; rows: string[][] } // an array of flat objects
+  | { kind: 'group'; key: string; summary: string; children: TreeNode[]; open: boolean }; // an object, or any other array
+
+// The groups this deep are open at first (the view and its state); deeper ones are
+// a click (or Enter on the summary) away.
+const kOpenDepth = 2;
+// A table cell or a list drawn on one line up to this many characters; longer, a group.
+const kInlineChars = 60;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function words(key: string): string {
+  return key.replace(/_/g, ' ');
+}
+
+// A scalar as a person reads it: no quotes, and "—" for nothing (never "null").
+function scalar(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'string') return v === '' ? '""' : v;
+  return String(v);
+}
+
+// A small value on one line: `{green 2, pink 1}`, `[3, 14]`, `7`; null when it is
+// not small (nested objects, or too long).
+export function inline(v: unknown): string | null {
+  if (!isObject(v) && !Array.isArray(v)) return scalar(v);
+  let text: string;
+  if (Array.isArray(v)) {
+    if (v.some((x) => typeof x === 'object' && x !== null)) {
+      const parts = v.map(inline);
+      if (parts.some((p) => p === null)) return null;
+      text = `[${parts.join(', ')}]`;
+    } else text = `[${v.map(scalar).join(', ')}]`;
+  } else {
+    const entries = Object.entries(v);
+    if (entries.some(([, x]) => typeof x === 'object' && x !== null)) return null;
+    text = `{${entries.map(([k, x]) => `${words(k)} ${scalar(x)}`).join(', ')}}`;
+  }
+  return text.length <= kInlineChars ? text : null;
+}
+
+// An array of objects whose fields are all small: a table, one row per element.
+function asTable(key: string, list: unknown[]): TreeNode | null {
+  if (list.length === 0 || !list.every(isObject)) return null;
+  const columns: string[] = [];
+  for (const row of list as Array<Record<string, unknown>>) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
+  const rows: string[][] = [];
+  for (const [i, row] of (list as Array<Record<string, unknown>>).entries()) {
+    const cells = [String(i)];
+    for (const c of columns) {
+      const text = c in row ? inline(row[c]) : '';
+      if (text === null) return null;
+      cells.push(text);
+    }
+    rows.push(cells);
+  }
+  return { kind: 'table', key, columns: ['#', ...columns.map(words)], rows };
+}
+
+export function describe(value: unknown, key = 'view', depth = 0): TreeNode {
+  if (!isObject(value) && !Array.isArray(value)) return { kind: 'value', key, text: scalar(value) };
+  if (Array.isArray(value)) {
+    const table = asTable(key, value);
+    if (table) return table;
+    const line = inline(value);
+    if (line !== null) return { kind: 'value', key, text: line };
+    return { kind: 'group', key, summary: `${key} (${value.length} items)`, open: depth < kOpenDepth, children: value.map((x, i) => describe(x, String(i), depth + 1)) };
+  }
+  const entries = Object.entries(value);
+  return {
+    kind: 'group',
+    key,
+    summary: `${key} (${entries.length} fields)`,
+    open: depth < kOpenDepth,
+    children: entries.map(([k, x]) => describe(x, words(k), depth + 1)),
+  };
+}
+
+// The words on a command's button, from its JSON: its type, then the fields whose
+// name is a word of the type by their value alone ("choose cloud 1", "play card 3"),
+// then the others by name ("move to island 3, color red").
+export function commandLabel(cmd: Command): string {
+  const typeWords = cmd.type.split('_');
+  const named: string[] = [];
+  let head = words(cmd.type);
+  for (const [k, v] of Object.entries(cmd)) {
+    if (k === 'type') continue;
+    const text = inline(v) ?? JSON.stringify(v).replace(/"/g, '');
+    if (typeWords.includes(k)) head += ` ${text}`;
+    else named.push(`${words(k)} ${text}`);
+  }
+  return [head, ...named].join(', ');
+}
+
+// Whose turn it is, in words, from the seats the server waits for.
+export function turnLine(names: string[], toAct: number[], mySeat: number | null, status: string): string {
+  if (status === 'finished') return 'Game over';
+  const who = (seat: number): string => (seat === mySeat ? 'you' : names[seat] || `seat ${seat}`);
+  if (toAct.length === 0) return status === 'lobby' ? 'Waiting for players' : 'Waiting';
+  if (mySeat !== null && toAct.includes(mySeat)) {
+    const others = toAct.filter((s) => s !== mySeat).map(who);
+    return others.length ? `Your turn (with ${others.join(' and ')})` : 'Your turn';
+  }
+  return `Waiting for ${toAct.map(who).join(' and ')}`;
+}
