@@ -176,8 +176,8 @@ async function scriptedCards() {
   const value = (key) => page.$eval(`.tv-value[data-key="${key}"] .tv-text`, (e) => e.textContent);
   check((await value('score')) === '[4, 2]' && (await value('deck')) === '30', `the score and the deck are values: ${await value('score')}, ${await value('deck')}`);
   check((await value('winner')) === '—', 'nothing is "—", not "null"');
-  const pileOpen = await page.$eval('details[data-key="pile"]', (d) => d.open);
-  check(pileOpen === true, 'the state\'s objects are open groups (details)');
+  const open = await page.$$eval('details', (l) => l.map((d) => [d.dataset.key, d.open]));
+  check(JSON.stringify(open) === JSON.stringify([['view', true], ['state', true], ['options', false], ['pile', false]]), `the view and its state are open groups (details), deeper ones closed: ${JSON.stringify(open)}`);
 
   // The commands: one button each, named from its JSON.
   const labels = await page.$$eval('button.fb-command', (l) => l.map((b) => [b.getAttribute('aria-label'), b.textContent, b.getAttribute('data-command')]));
@@ -216,10 +216,14 @@ async function scriptedCards() {
   check(focused === 'play card 12' && JSON.stringify((await sent())[1]) === JSON.stringify({ type: 'play_card', card: 12 }), `Tab to "${focused}" and Enter sent ${JSON.stringify((await sent())[1])}`);
   await page.focus('details[data-key="pile"] > summary');
   await page.keyboard.press('Enter');
-  check((await page.$eval('details[data-key="pile"]', (d) => d.open)) === false, 'Enter on a group\'s summary closes it');
+  check((await page.$eval('details[data-key="pile"]', (d) => d.open)) === true, 'Enter on a group\'s summary opens it');
+  await page.focus('details[data-key="state"] > summary');
+  await page.keyboard.press('Enter');
+  check((await page.$eval('details[data-key="state"]', (d) => d.open)) === false, 'and closes an open one');
+  await page.keyboard.press('Enter');
   await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify({ ...back, seq: 7, view: cardView(29, [3], [6, 2]) }));
   await until('seq 7', async () => (await page.getAttribute('.match', 'data-seq')) === '7');
-  check((await page.$eval('details[data-key="pile"]', (d) => d.open)) === false && (await value('deck')) === '29', 'a group closed by the player stays closed when the view changes');
+  check((await page.$eval('details[data-key="pile"]', (d) => d.open)) === true && (await value('deck')) === '29', 'a group opened by the player stays open when the view changes');
   await page.context().close();
 }
 
