@@ -79,6 +79,7 @@ export function startGame(root: HTMLElement): void {
   const matchInfo = (m: MatchModel): MatchInfo => ({
     match: m.match,
     game: m.game ?? '',
+    title: gameTitle(m.game) || 'the game',
     seq: m.seq,
     status: m.status,
     seats: m.seats,

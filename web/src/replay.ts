@@ -272,6 +272,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       const info: MatchInfo = {
         match: c.info.match,
         game: c.info.game ?? '',
+        title: c.info.game ?? 'the game',
         seq: c.seq,
         status: at.status,
         seats: names.slice(0, c.info.players || names.length).map((n, seat) => ({ seat, nickname: n || null, connected: false })),

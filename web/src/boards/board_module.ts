@@ -9,6 +9,7 @@ import type { Command, SeatInfo } from '../protocol.js';
 export interface MatchInfo {
   match: number;
   game: string;
+  title: string; // the game's title (`welcome`'s games), else its name
   seq: number; // the last event folded (0 before any)
   status: string; // lobby, running, finished (docs/protocol.md)
   seats: SeatInfo[];

@@ -73,13 +73,13 @@ export function describe(value: unknown, key = 'view', depth = 0): TreeNode {
     if (table) return table;
     const line = inline(value);
     if (line !== null) return { kind: 'value', key, text: line };
-    return { kind: 'group', key, summary: `${key} (${value.length} items)`, open: depth < kOpenDepth, children: value.map((x, i) => describe(x, String(i), depth + 1)) };
+    return { kind: 'group', key, summary: `${key} (${value.length} ${value.length === 1 ? 'item' : 'items'})`, open: depth < kOpenDepth, children: value.map((x, i) => describe(x, String(i), depth + 1)) };
   }
   const entries = Object.entries(value);
   return {
     kind: 'group',
     key,
-    summary: `${key} (${entries.length} fields)`,
+    summary: `${key} (${entries.length} ${entries.length === 1 ? 'field' : 'fields'})`,
     open: depth < kOpenDepth,
     children: entries.map(([k, x]) => describe(x, words(k), depth + 1)),
   };

@@ -81,7 +81,7 @@ function createBoard(host: BoardHost): Board {
     header(_view: unknown, info: MatchInfo): BoardHeader {
       const mine = info.mySeat !== null && info.toAct.includes(info.mySeat);
       return {
-        summary: `${info.game} · ${info.seats.length} players · event ${info.seq} (generic board)`,
+        summary: `${info.title} · ${info.seats.length} players · event ${info.seq} (generic board)`,
         lines: [h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1 }, turnLine(info.names, info.toAct, info.mySeat, info.status))],
       };
     },
