@@ -276,6 +276,8 @@ export class Client {
     if (req.type === 'create_match' || req.type === 'quick_join') {
       // The `joined` answer names the match, not the game: remembered until then.
       this.model = { ...this.model, expectGame: typeof req['game'] === 'string' ? req['game'] : null };
+    } else if (req.type === 'join_match' && this.model.expectGame) {
+      this.model = { ...this.model, expectGame: null }; // a refused create's game is not this match's
     }
     // A request may name its own id (the model's move_log, to know its errors).
     return this.sendRaw({ ...req, id: req['id'] ?? this.nextId++ });

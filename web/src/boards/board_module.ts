@@ -22,7 +22,8 @@ export interface MatchInfo {
 
 // What the shell gives a board.
 export interface BoardHost {
-  // Sends exactly this command as a `play` (the shell adds `expected_seq` and `command_id`).
+  // Sends exactly this command as a `play` (the shell adds `expected_seq` and `command_id`)
+  // and draws again.
   play(command: Command): void;
   // The board's own state changed (a selection): draw again (the shell calls `update`).
   redraw(): void;

@@ -45,8 +45,7 @@ function createBoard(host: BoardHost): Board {
 
   const play = (cmd: Command): void => {
     selection = { kind: 'none' };
-    host.play(cmd);
-    host.redraw();
+    host.play(cmd); // the shell draws again
   };
   const redraw = (): void => host.redraw();
 
