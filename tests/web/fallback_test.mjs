@@ -224,6 +224,40 @@ async function scriptedCards() {
   await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify({ ...back, seq: 7, view: cardView(29, [3], [6, 2]) }));
   await until('seq 7', async () => (await page.getAttribute('.match', 'data-seq')) === '7');
   check((await page.$eval('details[data-key="pile"]', (d) => d.open)) === true && (await value('deck')) === '29', 'a group opened by the player stays open when the view changes');
+
+  // Resign: the shell's button, the fallback board's question, a plain resign command.
+  let question = '';
+  page.once('dialog', (d) => {
+    question = d.message();
+    void d.accept();
+  });
+  await page.click('[data-resign]');
+  await until('the resign', async () => (await sent()).length === 3);
+  check(question === 'Resign? You lose the match at once.' && JSON.stringify((await sent())[2]) === JSON.stringify({ type: 'resign' }), `Resign asks "${question}" and sends ${JSON.stringify((await sent())[2])}`);
+
+  // The lobby: the create form offers welcome's games, each with its player counts and options.
+  await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify({ type: 'left', match: 1 }));
+  await page.waitForSelector('form.create select[name=game]');
+  const form = () => page.evaluate(() => ({
+    games: [...document.querySelectorAll('select[name=game] option')].map((o) => `${o.value}:${o.textContent}`),
+    players: [...document.querySelectorAll('select[name=players] option')].map((o) => o.textContent),
+    mode: document.querySelector('select[name=mode]') !== null,
+  }));
+  const cards = await form();
+  check(JSON.stringify(cards) === JSON.stringify({ games: ['cards:Cards', 'eriantys:Eriantys'], players: ['2 players'], mode: false }), `the create form: welcome's games, the default first, with its player counts and no mode: ${JSON.stringify(cards)}`);
+  await page.selectOption('select[name=game]', 'eriantys');
+  const eriantys = await form();
+  check(JSON.stringify(eriantys.players) === JSON.stringify(['2 players', '3 players', '4 players (teams)']) && eriantys.mode, `Eriantys: ${JSON.stringify(eriantys.players)} and a mode`);
+  await page.selectOption('select[name=players]', '3');
+  await page.selectOption('select[name=mode]', 'expert');
+  await page.click('[data-create]');
+  const creates = () => page.evaluate(() => window.fake.sent.filter((m) => m.type === 'create_match').map(({ id, ...m }) => m));
+  await until('the create_match', async () => (await creates()).length === 1);
+  check(JSON.stringify((await creates())[0]) === JSON.stringify({ type: 'create_match', game: 'eriantys', players: 3, mode: 'expert' }), `Create sent ${JSON.stringify((await creates())[0])}`);
+  await page.selectOption('select[name=game]', 'cards');
+  await page.click('[data-create]');
+  await until('the second create_match', async () => (await creates()).length === 2);
+  check(JSON.stringify((await creates())[1]) === JSON.stringify({ type: 'create_match', game: 'cards', players: 2 }), `and for the card game ${JSON.stringify((await creates())[1])}`);
   await page.context().close();
 }
 

@@ -54,7 +54,9 @@ test('rows whose cells are not small make groups, not tables', () => {
   assert.equal((node as { summary: string }).summary, 'list (2 items)');
   assert.equal(inline({ green: 2, pink: 1 }), '{green 2, pink 1}');
   assert.equal(inline('x'.repeat(80)), 'x'.repeat(80), 'a scalar is always inline');
-  assert.equal(inline(Array.from({ length: 40 }, (_, i) => i)), null, 'a long list is not');
+  assert.equal(inline(Array.from({ length: 12 }, () => 'purple')), `[${Array(12).fill('purple').join(', ')}]`, 'a list of 12 marbles is one line');
+  assert.equal(inline(Array.from({ length: 40 }, (_, i) => i)), null, 'a list of 40 is not');
+  assert.equal(inline([[1, 2], [3, 4]]), '[[1, 2], [3, 4]]');
 });
 
 test('a command is named from its JSON', () => {

@@ -11,8 +11,10 @@ export type TreeNode =
 // The groups this deep are open at first (the view and its state); deeper ones are
 // a click (or Enter on the summary) away.
 const kOpenDepth = 2;
-// A table cell or a list drawn on one line up to this many characters; longer, a group.
+// A flat object or a list of lists drawn on one line up to this many characters;
+// longer, a group. A list of scalars is one line up to kInlineItems (it wraps).
 const kInlineChars = 60;
+const kInlineItems = 32;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,7 +41,10 @@ export function inline(v: unknown): string | null {
       const parts = v.map(inline);
       if (parts.some((p) => p === null)) return null;
       text = `[${parts.join(', ')}]`;
-    } else text = `[${v.map(scalar).join(', ')}]`;
+    } else {
+      if (v.length > kInlineItems) return null;
+      return `[${v.map(scalar).join(', ')}]`;
+    }
   } else {
     const entries = Object.entries(v);
     if (entries.some(([, x]) => typeof x === 'object' && x !== null)) return null;

@@ -53,7 +53,7 @@ function createBoard(host: BoardHost): Board {
   let parts: { commands: HTMLElement; tree: HTMLElement } | null = null;
   return {
     mount(el: HTMLElement): void {
-      const commands = h('div', { class: 'fb-commands', 'aria-live': 'polite' });
+      const commands = h('div', { class: 'fb-commands' });
       const tree = h('div', { class: 'fb-tree' });
       el.append(
         h(
@@ -82,7 +82,8 @@ function createBoard(host: BoardHost): Board {
       const mine = info.mySeat !== null && info.toAct.includes(info.mySeat);
       return {
         summary: `${info.title} · ${info.seats.length} players · event ${info.seq} (generic board)`,
-        lines: [h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1 }, turnLine(info.names, info.toAct, info.mySeat, info.status))],
+        // Read out when it changes: a screen reader hears "Your turn" without looking for it.
+        lines: [h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1, 'aria-live': 'polite' }, turnLine(info.names, info.toAct, info.mySeat, info.status))],
       };
     },
 
