@@ -76,6 +76,8 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     guarded();
   };
 
+  // The replay API names each match's game once it knows several (issue 24).
+  const anyGame = matches.some((m) => m.game !== undefined);
   const list = (): HTMLElement =>
     h(
       'section',
@@ -86,7 +88,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
         : h(
             'table',
             {},
-            h('thead', {}, h('tr', {}, ...['match', 'status', 'players', 'mode', 'events', 'started', 'last move', 'players'].map((t) => h('th', {}, t)))),
+            h('thead', {}, h('tr', {}, ...['match', ...(anyGame ? ['game'] : []), 'status', 'players', 'mode', 'events', 'started', 'last move', 'players'].map((t) => h('th', {}, t)))),
             h(
               'tbody',
               {},
@@ -95,6 +97,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
                   'tr',
                   { 'data-replay-match': m.match },
                   h('td', {}, h('a', { href: formatHash(m.match, Math.min(1, m.events)) }, `#${m.match}`)),
+                  anyGame ? h('td', { 'data-game': m.game ?? '' }, m.game ?? '') : null,
                   h('td', {}, m.status),
                   h('td', {}, m.players),
                   h('td', {}, m.mode),
