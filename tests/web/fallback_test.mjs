@@ -225,6 +225,36 @@ async function scriptedCards() {
   await until('seq 7', async () => (await page.getAttribute('.match', 'data-seq')) === '7');
   check((await page.$eval('details[data-key="pile"]', (d) => d.open)) === true && (await value('deck')) === '29', 'a group opened by the player stays open when the view changes');
 
+  // Many choices (Masters of Renaissance offers up to 8,262): a type with more than 100
+  // starts closed, opens with at most 200 buttons, and the filter finds the rest.
+  const produce = Array.from({ length: 500 }, (_, i) => ({ type: 'produce', slots: [i % 3], output: `r${i}` }));
+  await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify({ ...back, seq: 8, legal: [...cardLegal([3]), ...produce] }));
+  await until('seq 8', async () => (await page.getAttribute('.match', 'data-seq')) === '8');
+  const many = () => page.evaluate(() => ({
+    open: document.querySelector('details.fb-many[data-type="produce"]')?.open ?? null,
+    summary: document.querySelector('details.fb-many[data-type="produce"] > summary')?.textContent ?? null,
+    produce: document.querySelectorAll('details.fb-many button.fb-command').length,
+    cards: document.querySelectorAll('button.fb-command[data-command*="play_card"]').length,
+    more: document.querySelector('[data-more]')?.getAttribute('data-more') ?? null,
+    filter: !document.querySelector('input.fb-filter').hidden,
+  }));
+  let m = await many();
+  check(m.open === false && m.summary === 'produce: 500 choices' && m.produce === 0 && m.cards === 1 && m.filter, `500 productions: one closed group, no button drawn, the filter offered: ${JSON.stringify(m)}`);
+  await page.click('details.fb-many[data-type="produce"] > summary');
+  await until('the group opened', async () => (await many()).produce > 0);
+  m = await many();
+  check(m.open && m.produce === 200 && m.more === '300', `opened: 200 buttons and "300 more": ${JSON.stringify(m)}`);
+  await page.fill('input.fb-filter', 'R49');
+  await until('the filter applied', async () => (await many()).produce === 11);
+  m = await many();
+  check(m.summary === 'produce: 11 of 500 choices' && m.cards === 0, `the filter "R49": ${m.summary}, the cards left out`);
+  await page.click('button.fb-command[aria-label="produce, slots [1], output r49"]');
+  await until('the third play message', async () => (await sent()).length === 3);
+  check(JSON.stringify((await sent())[2]) === JSON.stringify({ type: 'produce', slots: [1], output: 'r49' }), `a filtered button sends exactly its command: ${JSON.stringify((await sent())[2])}`);
+  await page.fill('input.fb-filter', '');
+  await until('the filter cleared', async () => (await many()).cards === 1);
+  check((await many()).produce === 200, 'without the filter the group the player opened stays open');
+
   // Resign: the shell's button, the fallback board's question, a plain resign command.
   let question = '';
   page.once('dialog', (d) => {
@@ -232,8 +262,8 @@ async function scriptedCards() {
     void d.accept();
   });
   await page.click('[data-resign]');
-  await until('the resign', async () => (await sent()).length === 3);
-  check(question === 'Resign? You lose the match at once.' && JSON.stringify((await sent())[2]) === JSON.stringify({ type: 'resign' }), `Resign asks "${question}" and sends ${JSON.stringify((await sent())[2])}`);
+  await until('the resign', async () => (await sent()).length === 4);
+  check(question === 'Resign? You lose the match at once.' && JSON.stringify((await sent())[3]) === JSON.stringify({ type: 'resign' }), `Resign asks "${question}" and sends ${JSON.stringify((await sent())[3])}`);
 
   // The lobby: the create form offers welcome's games, each with its player counts and options.
   await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify({ type: 'left', match: 1 }));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { boardModuleFor, forcedBoard, legacyLegal } from '../src/boards/registry.js';
-import { type TreeNode, commandLabel, describe, inline, turnLine } from '../src/boards/fallback/describe.js';
+import { type TreeNode, commandGroups, commandLabel, describe, inline, kMaxButtons, kOpenChoices, turnLine } from '../src/boards/fallback/describe.js';
 
 const cardView = {
   viewer: 0,
@@ -88,4 +88,24 @@ test('the board module of a game: its own, else the fallback; ?board=fallback fo
   assert.equal(forcedBoard('?board=fallback&x=1'), 'fallback');
   assert.equal(forcedBoard(''), null);
   assert.deepEqual(legacyLegal('cards', cardView, 0, ['play_card']), [], 'no game but Eriantys predates `legal`');
+});
+
+test('the commands by type; a type with many choices opens on demand, shows at most kMaxButtons, and the filter finds the rest', () => {
+  const cards = [3, 7, 12].map((card) => ({ type: 'play_card', card }));
+  const produce = Array.from({ length: 500 }, (_, i) => ({ type: 'produce', slots: [i % 3], output: `r${i}` }));
+  const legal = [...cards, { type: 'end_turn' }, ...produce];
+  const groups = commandGroups(legal, '', new Set());
+  assert.deepEqual(groups.map((g) => [g.title, g.shown.length, g.more, g.many, g.open]), [
+    ['play card: 3 choices', 3, 0, false, true],
+    ['end turn: 1 choice', 1, 0, false, true],
+    ['produce: 500 choices', 0, 0, true, false],
+  ]);
+  assert.ok(500 > kOpenChoices && 500 > kMaxButtons);
+  const opened = commandGroups(legal, '', new Set(['produce']))[2]!;
+  assert.deepEqual([opened.open, opened.shown.length, opened.more], [true, kMaxButtons, 500 - kMaxButtons]);
+  assert.deepEqual(opened.shown[0], produce[0], 'in the server\'s order');
+  const found = commandGroups(legal, 'R49', new Set());
+  assert.deepEqual(found.map((g) => [g.title, g.shown.length, g.open]), [['produce: 11 of 500 choices', 11, true]], 'words of the label or JSON, any case; other types left out');
+  assert.deepEqual(commandGroups(legal, 'card 7', new Set()).map((g) => g.shown), [[{ type: 'play_card', card: 7 }]], 'every word must be there');
+  assert.deepEqual(commandGroups(legal, 'nothing like it', new Set()), []);
 });

@@ -106,6 +106,58 @@ export function commandLabel(cmd: Command): string {
   return [head, ...named].join(', ');
 }
 
+// A type with more choices than this starts closed (Masters of Renaissance can offer
+// 8,262 commands, 8,199 of them productions); an open one shows at most kMaxButtons
+// at once, the rest found with the filter.
+export const kOpenChoices = 100;
+export const kMaxButtons = 200;
+
+export interface CommandGroup {
+  type: string;
+  title: string; // "play card: 3 choices"; with a filter, "produce: 12 of 8199 choices"
+  total: number; // commands of the type
+  shown: Command[]; // the buttons drawn (those that match the filter, at most kMaxButtons)
+  more: number; // matching commands not drawn
+  many: boolean; // more than kOpenChoices: a group that opens and closes
+  open: boolean; // its buttons are drawn
+}
+
+// The legal commands grouped by type, in the server's order. `filter`: words a
+// button's label or JSON must contain (case does not matter); `opened`: the many-choice
+// types the player opened. A type with nothing matching the filter is left out.
+export function commandGroups(legal: Command[], filter: string, opened: ReadonlySet<string>): CommandGroup[] {
+  const byType = new Map<string, Command[]>();
+  for (const c of legal) {
+    const list = byType.get(c.type) ?? [];
+    list.push(c);
+    byType.set(c.type, list);
+  }
+  const want = filter.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const matches = (c: Command): boolean => {
+    if (!want.length) return true;
+    const text = `${commandLabel(c)} ${JSON.stringify(c)}`.toLowerCase();
+    return want.every((w) => text.includes(w));
+  };
+  const out: CommandGroup[] = [];
+  for (const [type, list] of byType) {
+    const hits = want.length ? list.filter(matches) : list;
+    if (!hits.length) continue;
+    const many = list.length > kOpenChoices;
+    const open = !many || want.length > 0 || opened.has(type);
+    const n = (k: number): string => `${k} ${k === 1 ? 'choice' : 'choices'}`;
+    out.push({
+      type,
+      title: `${words(type)}: ${want.length ? `${hits.length} of ${n(list.length)}` : n(list.length)}`,
+      total: list.length,
+      shown: open ? hits.slice(0, kMaxButtons) : [],
+      more: open ? Math.max(0, hits.length - kMaxButtons) : 0,
+      many,
+      open,
+    });
+  }
+  return out;
+}
+
 // Whose turn it is, in words, from the seats the server waits for.
 export function turnLine(names: string[], toAct: number[], mySeat: number | null, status: string): string {
   if (status === 'finished') return 'Game over';

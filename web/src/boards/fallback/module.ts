@@ -5,7 +5,7 @@
 import type { Board, BoardHeader, BoardHost, BoardModule, MatchInfo } from '../board_module.js';
 import { h, patchChildren } from '../../dom.js';
 import type { Command } from '../../protocol.js';
-import { type TreeNode, commandLabel, describe, turnLine } from './describe.js';
+import { type CommandGroup, type TreeNode, commandGroups, commandLabel, describe, kOpenChoices, turnLine } from './describe.js';
 
 export function renderTree(node: TreeNode): HTMLElement {
   switch (node.kind) {
@@ -28,43 +28,64 @@ export function renderTree(node: TreeNode): HTMLElement {
   }
 }
 
-// The commands, grouped by type (a type with many choices is one labelled group).
-export function renderCommands(legal: Command[], send: (cmd: Command) => void, enabled: boolean): HTMLElement[] {
-  const byType = new Map<string, Command[]>();
-  for (const c of legal) {
-    const list = byType.get(c.type) ?? [];
-    list.push(c);
-    byType.set(c.type, list);
-  }
-  return [...byType.entries()].map(([type, list]) =>
-    h(
-      'div',
-      { class: 'fb-type', role: 'group', 'aria-label': `${type.replace(/_/g, ' ')}: ${list.length} ${list.length === 1 ? 'choice' : 'choices'}` },
-      ...list.map((cmd) => {
-        const label = commandLabel(cmd);
-        const json = JSON.stringify(cmd);
-        return h('button', { class: 'fb-command', 'data-command': json, title: json, 'aria-label': label, disabled: !enabled, onclick: () => send(cmd) }, label);
-      }),
-    ),
-  );
+function commandButton(cmd: Command, send: (cmd: Command) => void, enabled: boolean): HTMLElement {
+  const label = commandLabel(cmd);
+  const json = JSON.stringify(cmd);
+  return h('button', { class: 'fb-command', 'data-command': json, title: json, 'aria-label': label, disabled: !enabled, onclick: () => send(cmd) }, label);
+}
+
+// The commands, grouped by type: a labelled group of buttons, or for a type with many
+// choices a group that opens (its buttons drawn only then, at most kMaxButtons).
+export function renderCommands(groups: CommandGroup[], send: (cmd: Command) => void, enabled: boolean, toggled: (type: string, open: boolean) => void): HTMLElement[] {
+  return groups.map((g) => {
+    const buttons = g.shown.map((cmd) => commandButton(cmd, send, enabled));
+    const more = g.more > 0 ? h('p', { class: 'hint', 'data-more': g.more }, `and ${g.more} more: narrow them with the filter`) : null;
+    if (!g.many) return h('div', { class: 'fb-type', role: 'group', 'aria-label': g.title, 'data-type': g.type }, ...buttons, more);
+    return h(
+      'details',
+      { class: 'fb-type fb-many', 'data-type': g.type, open: g.open, ontoggle: (ev: Event) => toggled(g.type, (ev.currentTarget as HTMLDetailsElement).open) },
+      h('summary', {}, g.title),
+      h('div', { class: 'fb-type', role: 'group', 'aria-label': g.title }, ...buttons, more),
+    );
+  });
 }
 
 function createBoard(host: BoardHost): Board {
-  let parts: { commands: HTMLElement; tree: HTMLElement } | null = null;
+  let parts: { commands: HTMLElement; filter: HTMLInputElement; tree: HTMLElement } | null = null;
+  let filter = ''; // what the filter box holds
+  const opened = new Set<string>(); // the many-choice types the player opened
+  const toggled = (type: string, open: boolean): void => {
+    if (filter.trim()) return; // opened by the filter, not by the player
+    if (open === opened.has(type)) return;
+    if (open) opened.add(type);
+    else opened.delete(type);
+    host.redraw();
+  };
   return {
     mount(el: HTMLElement): void {
       const commands = h('div', { class: 'fb-commands' });
+      const input = h('input', {
+        type: 'search',
+        class: 'fb-filter',
+        'aria-label': 'filter the commands',
+        placeholder: 'filter the commands (words of a button)',
+        oninput: (ev: Event) => {
+          filter = (ev.currentTarget as HTMLInputElement).value;
+          host.redraw();
+        },
+      }) as HTMLInputElement;
+      input.value = filter;
       const tree = h('div', { class: 'fb-tree' });
       el.append(
         h(
           'div',
           { class: 'fallback-board', 'data-board': 'fallback' },
-          host.replay ? null : h('section', { class: 'fb-section', 'aria-label': 'your commands' }, h('h3', {}, 'Your commands'), commands),
+          host.replay ? null : h('section', { class: 'fb-section', 'aria-label': 'your commands' }, h('h3', {}, 'Your commands'), input, commands),
           h('section', { class: 'fb-section', 'aria-label': 'the view' }, h('h3', {}, 'View'), tree),
           h('section', { class: 'fb-section', 'aria-label': 'events' }, h('h3', {}, 'Events'), host.log),
         ),
       );
-      parts = { commands, tree };
+      parts = { commands, filter: input, tree };
     },
 
     update(view: unknown, info: MatchInfo): void {
@@ -72,8 +93,11 @@ function createBoard(host: BoardHost): Board {
       if (!p) return;
       const enabled = !info.offline;
       if (!host.replay) {
-        const list = renderCommands(info.legal, (cmd) => host.play(cmd), enabled);
-        patchChildren(p.commands, list.length ? list : [h('p', { class: 'hint' }, info.mySeat === null ? 'You are watching: no commands.' : 'Nothing to do now.')]);
+        // The filter is offered once there are more commands than one screen holds.
+        p.filter.hidden = info.legal.length <= kOpenChoices && !filter;
+        const list = renderCommands(commandGroups(info.legal, filter, opened), (cmd) => host.play(cmd), enabled, toggled);
+        const none = info.legal.length ? `No command matches "${filter.trim()}".` : info.mySeat === null ? 'You are watching: no commands.' : 'Nothing to do now.';
+        patchChildren(p.commands, list.length ? list : [h('p', { class: 'hint' }, none)]);
       }
       patchChildren(p.tree, [renderTree(describe(view))]);
     },
