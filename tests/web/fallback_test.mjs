@@ -9,9 +9,11 @@
 //      `?board=fallback`, clicking only the legal-command buttons, until it ends (or
 //      for at most kMaxCommands commands, then bob resigns with the header's button):
 //      each command is accepted (the match's seq moves on and the log's new line is
-//      the clicker's) and the view tree follows it; a spectator's page has no buttons.
+//      the clicker's) and the view tree follows it; a spectator's page has no buttons;
+//      then the replay viewer (`eryantis-replay DB serve`, with --replay) shows the stored
+//      match on the fallback board, inert, stepping with the arrow keys.
 // Usage (CTest passes these):
-//   node fallback_test.mjs --web WEBDIR --out DIR --server BIN [--chromium PATH] [--seed N] [--only AB]
+//   node fallback_test.mjs --web WEBDIR --out DIR --server BIN [--replay BIN] [--chromium PATH] [--seed N] [--only AB]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,6 +30,7 @@ const dist = join(web, 'dist');
 const out = resolve(args.out ?? join(build, 'web-artifacts', 'fallback'));
 const chromiumPath = args.chromium ?? '/usr/bin/chromium';
 const serverBin = resolve(args.server ?? join(build, 'eryantis-server'));
+const replayBin = args.replay ? resolve(args.replay) : null; // without it, the replay part is left out
 const only = args.only ?? 'AB';
 const seed = Number(args.seed ?? Date.now() % 1_000_000);
 const kDeadlineMs = 200_000;
@@ -438,6 +441,39 @@ async function eriantysThroughFallback() {
   });
   check(evLog[0] === 1 && evLog.length === evLog.at(-1), `the spectator's event log holds every event, 1 to ${evLog.at(-1)}`);
   over = true;
+  if (replayBin) await replayThroughFallback(match, evLog.at(-1));
+}
+
+// The replay viewer's frame around the fallback board: the stored match, inert.
+async function replayThroughFallback(match, events) {
+  const port = await freePort();
+  const replay = spawn(replayBin, [join(dir, 'eryantis.db'), 'serve', '--port', String(port), '--static', dist], { stdio: 'ignore' });
+  try {
+    const base = `http://127.0.0.1:${port}/`;
+    await until('replay serve', async () => {
+      try {
+        return (await fetch(`${base}api/matches`)).ok;
+      } catch {
+        return false;
+      }
+    }, 10_000, 100);
+    const page = await newPage('replay (fallback board)');
+    await page.goto(`${base}?board=fallback#match=${match}&seq=10`);
+    await page.waitForSelector('[data-replay-seq="10"]');
+    await page.waitForSelector('.match.replay .fallback-board');
+    const applied = () => page.$eval('.tv-value[data-key="events applied"] .tv-text', (e) => e.textContent);
+    const first = await applied();
+    check((await page.$$('.fb-commands, button.fb-command')).length === 0, `the replay viewer at event 10 on the fallback board: the view (events applied ${first}), no commands`);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('[data-replay-seq="11"]');
+    await until('the view of event 11', async () => (await applied()) !== first);
+    check(Number(await applied()) === Number(first) + 1, `→ steps to event 11 and the tree follows (events applied ${await applied()})`);
+    const log = await page.$$eval('.replay-log li', (l) => l.length);
+    check(log === events, `its log holds the ${events} events`);
+    await page.context().close();
+  } finally {
+    replay.kill('SIGTERM');
+  }
 }
 
 try {

@@ -54,6 +54,11 @@ function createBoard(host: BoardHost): Board {
   let parts: { commands: HTMLElement; filter: HTMLInputElement; tree: HTMLElement } | null = null;
   let filter = ''; // what the filter box holds
   const opened = new Set<string>(); // the many-choice types the player opened
+  // What the parts were last drawn from: a redraw that changes none of it (a deadline's
+  // countdown, a presence change) leaves them alone.
+  let drawnView: unknown = null;
+  let drawnLegal: unknown = null;
+  let drawnCommands = '';
   const toggled = (type: string, open: boolean): void => {
     if (filter.trim()) return; // opened by the filter, not by the player
     if (open === opened.has(type)) return;
@@ -86,20 +91,28 @@ function createBoard(host: BoardHost): Board {
         ),
       );
       parts = { commands, filter: input, tree };
+      drawnView = null;
+      drawnLegal = null;
     },
 
     update(view: unknown, info: MatchInfo): void {
       const p = parts;
       if (!p) return;
       const enabled = !info.offline;
-      if (!host.replay) {
+      const commandsKey = JSON.stringify([filter, [...opened], enabled, info.mySeat]);
+      if (!host.replay && (info.legal !== drawnLegal || commandsKey !== drawnCommands)) {
+        drawnLegal = info.legal;
+        drawnCommands = commandsKey;
         // The filter is offered once there are more commands than one screen holds.
         p.filter.hidden = info.legal.length <= kOpenChoices && !filter;
         const list = renderCommands(commandGroups(info.legal, filter, opened), (cmd) => host.play(cmd), enabled, toggled);
         const none = info.legal.length ? `No command matches "${filter.trim()}".` : info.mySeat === null ? 'You are watching: no commands.' : 'Nothing to do now.';
         patchChildren(p.commands, list.length ? list : [h('p', { class: 'hint' }, none)]);
       }
-      patchChildren(p.tree, [renderTree(describe(view))]);
+      if (view !== drawnView) {
+        drawnView = view;
+        patchChildren(p.tree, [renderTree(describe(view))]);
+      }
     },
 
     header(_view: unknown, info: MatchInfo): BoardHeader {
