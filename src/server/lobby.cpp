@@ -60,6 +60,7 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
   room.announced = next_deadline(room);
   protocol::JsonLine line("state", id);
   line.field("match", room.id)
+      .field("game", room.game->name())
       .field("seq", room.seq)
       .field("status", store::status_name(room.status))
       .field("hash", detail::hex(rules::hash(v.state)))
