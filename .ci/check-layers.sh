@@ -27,11 +27,11 @@ declare -A allowed=(
   [protocol]="util rules codec json game"
   [store]="util log rules codec"
   [transport]="util"
-  [server]="util log rules ai codec protocol render transport store_types json game catalogue"
+  [server]="util log rules codec protocol render transport store_types json game catalogue"
   [net]="util log transport"
   [render]="util rules"
   [client]="util rules codec json protocol transport net render"
-  [main]="util log rules ai codec json protocol render store store_types transport server net metrics"
+  [main]="util log rules codec json protocol render store store_types transport server net metrics"
   # The layers of the other games (include/eryantis/<game>/<layer>): pure rules know only util.
   [renaissance/rules]="util"
   # Its codecs (the rules and JSON) and its words (the rules alone).

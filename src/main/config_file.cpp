@@ -189,7 +189,7 @@ const std::map<std::string, Key>& keys() {
       {"computer.level", {[](const toml::node& n, Config& c) -> std::string {
          auto v = n.value_exact<std::string>();
          if (!v) return "must be a string";
-         auto level = ai::parse_level(*v);
+         auto level = game::parse_level(*v);
          if (!level) return "must be \"random\", \"greedy\" or \"strong\"";
          c.server.computer.level = *level;
          return {};

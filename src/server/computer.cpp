@@ -24,25 +24,41 @@ std::uint64_t mix(std::uint64_t x) {
 }
 }  // namespace
 
-std::uint64_t computer_bot_seed(const rules::MatchSeed& match_seed, rules::Seat seat,
-                                store::Seq seq) {
+std::uint64_t computer_bot_seed(const game::Seed& match_seed, game::Seat seat, store::Seq seq) {
   std::uint64_t h = mix(match_seed.lo);
   h = mix(h ^ match_seed.hi);
   h = mix(h ^ static_cast<std::uint64_t>(seat));
   return mix(h ^ static_cast<std::uint64_t>(seq));
 }
 
-ai::DecisionRequest computer_request(store::MatchId match, const rules::State& state,
-                                     store::Seq seq, rules::Seat seat, ai::Level level,
-                                     std::uint32_t playouts) {
-  ai::DecisionRequest request;
-  request.match_id = static_cast<std::uint64_t>(match);
+DecisionRequest computer_request(const game::Game& game, store::MatchId match,
+                                 const game::State& state, const game::Seed& seed, store::Seq seq,
+                                 game::Seat seat, game::Level level, std::uint32_t playouts) {
+  DecisionRequest request;
+  request.game = &game;
+  request.match = match;
+  request.position = seq;
   request.seat = seat;
-  request.view = rules::view(state, seat);
+  request.view = game.view(state, seat);
   request.level = level;
-  request.bot_seed = computer_bot_seed(state.seed, seat, seq);
+  request.bot_seed = computer_bot_seed(seed, seat, seq);
   request.playouts = playouts;
   return request;
+}
+
+DecisionResult run_decision(const DecisionRequest& request, const game::Deadline* deadline) {
+  DecisionResult result;
+  result.match = request.match;
+  result.position = request.position;
+  result.seat = request.seat;
+  if (!request.game) return result;
+  auto choice = request.game->choose(request.view, request.seat, request.level,
+                                     game::Budget{request.playouts, deadline}, request.bot_seed);
+  if (choice) {
+    result.command = std::move(choice->command);
+    result.playouts = choice->playouts;
+  }
+  return result;
 }
 
 std::string computer_nickname(int seat) {
@@ -53,9 +69,9 @@ void Server::set_decision_runner(DecisionRunner* runner) {
   decisions_ = runner;
 }
 
-std::optional<ai::Level> Server::computer_level(const std::optional<std::string>& name) const {
+std::optional<game::Level> Server::computer_level(const std::optional<std::string>& name) const {
   if (!name) return config_.computer.level;
-  return ai::parse_level(*name);
+  return game::parse_level(*name);
 }
 
 std::string Server::match_owner(const Room& room) const {
@@ -118,7 +134,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::AddComput
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const std::string nickname = *s.nickname;
-  const ai::Level lv = *level;
+  const game::Level lv = *level;
   enqueue(*room, conn, id, [this, conn, id, mid, nickname, lv] {
     Room* room = find_room(mid);
     if (!room || !may_change_computers(*room, conn, id, nickname, true)) return;
@@ -140,7 +156,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::AddComput
                 return;
               }
               spdlog::info("match {}: a {} computer player took seat {}", room->id,
-                           ai::level_name(lv), seat);
+                           game::level_name(lv), seat);
               broadcast_seats(*room, conn, id);
               schedule_computers(*room);  // a full match starts its setup
             });
@@ -196,26 +212,31 @@ void Server::schedule_computers(Room& room) {
   // Nobody to play with: no CPU spent until a person comes back (tick asks again).
   if (room.connected() == 0) return;
   const std::int64_t now = clock_();
+  std::optional<game::State> state;  // the game's handle on the room's state, made once
   for (rules::Seat seat : rules::seats_to_act(room.state)) {
     if (!room.is_computer(seat)) continue;
     ComputerTurn& turn = room.computer_turns[seat];
-    if (turn.asked && turn.events_applied == room.state.events_applied) continue;
-    turn = ComputerTurn{true, room.state.events_applied, now + config_.computer.pause_ms, {}};
+    if (turn.asked && turn.position == room.seq) continue;
+    turn = ComputerTurn{true, room.seq, now + config_.computer.pause_ms, {}};
+    // Until the room holds its match through the game interface (issue 24), its
+    // state is wrapped here: a copy per decision, and decisions are rare.
+    if (!state) state = game::State::of(room.state);
     const store::MatchId mid = room.id;
-    decisions_->submit(
-        computer_request(room.id, room.state, room.seq, seat, *room.seats[seat]->computer,
-                         static_cast<std::uint32_t>(config_.computer.playouts)),
-        [this, mid](ai::DecisionResult result) { on_decision(mid, std::move(result)); });
+    decisions_->submit(computer_request(*room.game, room.id, *state,
+                                        game::Seed{room.state.seed.hi, room.state.seed.lo},
+                                        room.seq, seat, *room.seats[seat]->computer,
+                                        static_cast<std::uint32_t>(config_.computer.playouts)),
+                       [this, mid](DecisionResult result) { on_decision(mid, std::move(result)); });
   }
 }
 
-void Server::on_decision(store::MatchId mid, ai::DecisionResult result) {
+void Server::on_decision(store::MatchId mid, DecisionResult result) {
   Room* room = find_room(mid);
   if (!room || result.seat < 0 || result.seat >= room->players()) return;
   ComputerTurn& turn = room->computer_turns[result.seat];
   // Someone moved meanwhile (a timer, a person in setup, a resignation): too late.
-  if (!turn.asked || turn.events_applied != result.events_applied ||
-      room->state.events_applied != result.events_applied || !result.command)
+  if (!turn.asked || turn.position != result.position || room->seq != result.position ||
+      !result.command)
     return;
   turn.command = std::move(result.command);
   play_due_computer(*room, result.seat, clock_());
@@ -230,15 +251,16 @@ void Server::play_due_computer(Room& room, rules::Seat seat, std::int64_t now) {
   ComputerTurn& turn = room.computer_turns[seat];
   if (!turn.command || now < turn.due_ms || room.connected() == 0 || shutting_down_ || degraded_)
     return;
-  rules::Command command = std::move(*turn.command);
+  game::Command command = std::move(*turn.command);
   turn.command.reset();
-  const std::uint32_t position = turn.events_applied;
+  const store::Seq position = turn.position;
   const store::MatchId mid = room.id;
   enqueue(room, 0, "", [this, mid, seat, position, command = std::move(command)] {
     Room* r = find_room(mid);
-    if (!r || r->state.events_applied != position || !r->is_computer(seat)) return;
+    if (!r || r->seq != position || !r->is_computer(seat)) return;
     // Exactly a person's path: the rules check it, the store keeps it, everyone sees it.
-    submit_command(*r, seat, command, rules::Authority::Player, 0, "", std::nullopt);
+    submit_command(*r, seat, command.get<rules::Command>(), rules::Authority::Player, 0, "",
+                   std::nullopt);
   });
 }
 

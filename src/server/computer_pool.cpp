@@ -7,7 +7,7 @@ namespace eryantis::server {
 namespace {
 // The strong level's time cap: `budget` from its construction, when the worker has
 // taken the request off the queue.
-class StartedDeadline final : public ai::Deadline {
+class StartedDeadline final : public game::Deadline {
  public:
   StartedDeadline(const ComputerPool::Now& now, std::chrono::milliseconds budget)
       : now_(now), at_(now() + budget) {}
@@ -31,7 +31,7 @@ ComputerPool::~ComputerPool() {
   stop();
 }
 
-void ComputerPool::submit(ai::DecisionRequest request, Done done) {
+void ComputerPool::submit(DecisionRequest request, Done done) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
@@ -79,12 +79,12 @@ void ComputerPool::run_worker() {
       queue_.pop_front();
     }
     if (options_.on_worker) options_.on_worker(job.request);
-    ai::DecisionResult result;
+    DecisionResult result;
     if (options_.think_ms > 0) {
       const StartedDeadline deadline{now_, std::chrono::milliseconds(options_.think_ms)};
-      result = ai::run_decision(job.request, &deadline);
+      result = run_decision(job.request, &deadline);
     } else {
-      result = ai::run_decision(job.request);
+      result = run_decision(job.request);
     }
     {
       std::lock_guard lock(mutex_);

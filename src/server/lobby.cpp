@@ -42,7 +42,7 @@ std::string Server::seats_json(const Room& room) const {
     else
       seat.null_field("nickname").field("connected", false);
     if (room.is_computer(i))
-      seat.field("computer", ai::level_name(*room.seats[i]->computer));
+      seat.field("computer", game::level_name(*room.seats[i]->computer));
     else
       seat.null_field("computer");
     seats.raw(seat.str());
@@ -559,8 +559,8 @@ Room& Server::load(RestoredMatch m) {
   room->recent_commands.assign(m.recent_commands);
   for (const store::SeatRecord& r : m.seats) {
     if (r.seat < 0 || r.seat >= rules::kMaxPlayers) continue;
-    std::optional<ai::Level> computer;
-    if (r.computer) computer = ai::parse_level(*r.computer);
+    std::optional<game::Level> computer;
+    if (r.computer) computer = game::parse_level(*r.computer);
     room->seats[r.seat] = SeatHolder{r.nickname, r.resume_token_hash, 0, computer};
     if (!computer) seated_in_[r.nickname] = m.id;
   }

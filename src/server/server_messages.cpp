@@ -58,7 +58,7 @@ store::SeatRecord seat_record(const Room& room, int seat) {
   r.nickname = room.seats[seat]->nickname;
   r.resume_token_hash = room.seats[seat]->token_hash;
   if (room.seats[seat]->computer)
-    r.computer = std::string(ai::level_name(*room.seats[seat]->computer));
+    r.computer = std::string(game::level_name(*room.seats[seat]->computer));
   return r;
 }
 

@@ -143,7 +143,7 @@ pause_ms = 0
 )");
   ASSERT_TRUE(c.has_value()) << c.error().message;
   EXPECT_EQ(c->server.computer.workers, 3);
-  EXPECT_EQ(c->server.computer.level, ai::Level::Strong);
+  EXPECT_EQ(c->server.computer.level, game::Level::Strong);
   EXPECT_EQ(c->server.computer.playouts, 500);
   EXPECT_EQ(c->server.computer.think_ms, 250);
   EXPECT_EQ(c->server.computer.pause_ms, 0);

@@ -12,11 +12,24 @@
 #include <vector>
 
 #include "eryantis/rules/decider.hpp"
+#include "eryantis/eriantys/game/game.hpp"
 #include "eryantis/server/computer.hpp"
 #include "eryantis/server/computer_pool.hpp"
 
 namespace eryantis::server {
 namespace {
+
+// The Eriantys game, and the request the server builds for a seat of a match of it.
+const game::Game& eriantys_game() {
+  static const auto g = eriantys::make_game();
+  return *g;
+}
+game::Seed to_seed(const rules::MatchSeed& s) { return game::Seed{s.hi, s.lo}; }
+DecisionRequest computer_request(store::MatchId match, const rules::State& state, store::Seq seq,
+                                 rules::Seat seat, game::Level level, std::uint32_t playouts) {
+  return server::computer_request(eriantys_game(), match, game::State::of(state),
+                                  to_seed(state.seed), seq, seat, level, playouts);
+}
 
 TEST(ComputerPool, DecidesOnWorkersAndDeliversOnTheCallersThread) {
   const std::thread::id caller = std::this_thread::get_id();
@@ -27,7 +40,7 @@ TEST(ComputerPool, DecidesOnWorkersAndDeliversOnTheCallersThread) {
   ComputerPool::Options options;
   options.workers = 2;
   options.think_ms = 0;
-  options.on_worker = [&](const ai::DecisionRequest&) {
+  options.on_worker = [&](const DecisionRequest&) {
     std::lock_guard lock(mutex);
     deciding.insert(std::this_thread::get_id());
   };
@@ -41,11 +54,11 @@ TEST(ComputerPool, DecidesOnWorkersAndDeliversOnTheCallersThread) {
   const rules::State state = rules::apply(rules::State{}, *created);
   constexpr int kRequests = 6;
   std::vector<std::thread::id> delivered_on;
-  std::vector<ai::DecisionResult> results;
+  std::vector<DecisionResult> results;
   for (int i = 0; i < kRequests; ++i)
     pool.submit(computer_request(i, state, 1, static_cast<rules::Seat>(i % 2),
-                                 i < 3 ? ai::Level::Strong : ai::Level::Greedy, 40),
-                [&](ai::DecisionResult r) {
+                                 i < 3 ? game::Level::Strong : game::Level::Greedy, 40),
+                [&](DecisionResult r) {
                   delivered_on.push_back(std::this_thread::get_id());
                   results.push_back(std::move(r));
                 });
@@ -69,14 +82,14 @@ TEST(ComputerPool, DecidesOnWorkersAndDeliversOnTheCallersThread) {
   for (const auto& r : results) EXPECT_TRUE(r.command.has_value());
   // The same requests decided again give the same commands (no clock: think_ms 0).
   for (const auto& r : results) {
-    const auto again = ai::run_decision(
-        computer_request(static_cast<store::MatchId>(r.match_id), state, 1, r.seat,
-                         r.match_id < 3 ? ai::Level::Strong : ai::Level::Greedy, 40));
-    EXPECT_EQ(again.command, r.command) << "match " << r.match_id;
+    const auto again = run_decision(
+        computer_request(static_cast<store::MatchId>(r.match), state, 1, r.seat,
+                         r.match < 3 ? game::Level::Strong : game::Level::Greedy, 40));
+    EXPECT_EQ(again.command, r.command) << "match " << r.match;
   }
   pool.stop();
-  pool.submit(computer_request(9, state, 1, 0, ai::Level::Random, 1),
-              [](ai::DecisionResult) { ADD_FAILURE() << "ran after stop"; });
+  pool.submit(computer_request(9, state, 1, 0, game::Level::Random, 1),
+              [](DecisionResult) { ADD_FAILURE() << "ran after stop"; });
   EXPECT_EQ(pool.deliver(), 0u);
 }
 
@@ -92,7 +105,7 @@ TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
   Clock::time_point now{};  // the manual clock, behind `mutex`
   bool release = false;
   int taken = 0;
-  std::vector<ai::DecisionResult> results;
+  std::vector<DecisionResult> results;
   ComputerPool::Options options;
   options.workers = 1;
   options.think_ms = 50;
@@ -100,7 +113,7 @@ TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
     std::lock_guard lock(mutex);
     return now;
   };
-  options.on_worker = [&](const ai::DecisionRequest&) {
+  options.on_worker = [&](const DecisionRequest&) {
     std::unique_lock lock(mutex);
     ++taken;
     cv.notify_all();
@@ -118,8 +131,8 @@ TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
   const rules::Seat seat = rules::seats_to_act(state).front();
   constexpr std::uint32_t kPlayouts = 300;  // far more than one deadline check (every 32)
   for (int i = 0; i < 2; ++i)
-    pool.submit(computer_request(i, state, 1, seat, ai::Level::Strong, kPlayouts),
-                [&](ai::DecisionResult r) { results.push_back(std::move(r)); });
+    pool.submit(computer_request(i, state, 1, seat, game::Level::Strong, kPlayouts),
+                [&](DecisionResult r) { results.push_back(std::move(r)); });
   {
     std::unique_lock lock(mutex);
     ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return taken == 1; }));
@@ -140,7 +153,7 @@ TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
     pool.deliver();
   }
   ASSERT_EQ(results.size(), 2u);
-  for (const auto& r : results) EXPECT_EQ(r.playouts, kPlayouts) << "request " << r.match_id;
+  for (const auto& r : results) EXPECT_EQ(r.playouts, kPlayouts) << "request " << r.match;
   // And the cap does bind: a clock that moves a second at every reading stops the
   // search at its first check of the deadline.
   options.on_worker = nullptr;
@@ -153,8 +166,8 @@ TEST(ComputerPool, TheTimeCapStartsWhenAWorkerTakesTheRequest) {
   results.clear();
   {
     ComputerPool capped(options, [&] { cv.notify_all(); }, racing);
-    capped.submit(computer_request(3, state, 1, seat, ai::Level::Strong, kPlayouts),
-                  [&](ai::DecisionResult r) { results.push_back(std::move(r)); });
+    capped.submit(computer_request(3, state, 1, seat, game::Level::Strong, kPlayouts),
+                  [&](DecisionResult r) { results.push_back(std::move(r)); });
     const auto until = Clock::now() + std::chrono::seconds(60);
     while (results.empty() && Clock::now() < until) {
       {

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/eriantys/game/game.hpp"
 #include "eryantis/json/json.hpp"
 #include "eryantis/server/computer_pool.hpp"
 #include "eryantis/server/server.hpp"
@@ -24,12 +25,24 @@
 namespace eryantis::server {
 namespace {
 
+// The Eriantys game, and the request the server builds for a seat of a match of it.
+const game::Game& eriantys_game() {
+  static const auto g = eriantys::make_game();
+  return *g;
+}
+game::Seed to_seed(const rules::MatchSeed& s) { return game::Seed{s.hi, s.lo}; }
+DecisionRequest computer_request(store::MatchId match, const rules::State& state, store::Seq seq,
+                                 rules::Seat seat, game::Level level, std::uint32_t playouts) {
+  return server::computer_request(eriantys_game(), match, game::State::of(state),
+                                  to_seed(state.seed), seq, seat, level, playouts);
+}
+
 // Keeps each request until the test answers it; answers run the real decision on
 // another thread, as the pool would, and come back on the test's thread.
 struct FakeRunner : DecisionRunner {
-  std::vector<std::pair<ai::DecisionRequest, Done>> pending;
-  std::vector<ai::DecisionRequest> seen;
-  void submit(ai::DecisionRequest request, Done done) override {
+  std::vector<std::pair<DecisionRequest, Done>> pending;
+  std::vector<DecisionRequest> seen;
+  void submit(DecisionRequest request, Done done) override {
     seen.push_back(request);
     pending.emplace_back(std::move(request), std::move(done));
   }
@@ -37,8 +50,8 @@ struct FakeRunner : DecisionRunner {
     auto batch = std::move(pending);
     pending.clear();
     for (auto& [request, done] : batch) {
-      ai::DecisionResult result;
-      std::thread([&] { result = ai::run_decision(request); }).join();
+      DecisionResult result;
+      std::thread([&] { result = run_decision(request); }).join();
       done(std::move(result));
     }
     return batch.size();
@@ -113,7 +126,7 @@ TEST_F(ComputerTest, CreateWithAComputerAndPlayToTheEnd) {
   const Room* room = server.room(m);
   ASSERT_TRUE(room && room->full());
   ASSERT_TRUE(room->is_computer(1));
-  EXPECT_EQ(*room->seats[1]->computer, ai::Level::Random);
+  EXPECT_EQ(*room->seats[1]->computer, game::Level::Random);
   // The creation writes both seats, the computer's with its level.
   ASSERT_FALSE(store.written.empty());
   ASSERT_EQ(store.written.front().seats.size(), 2u);
@@ -203,7 +216,7 @@ TEST_F(ComputerTest, RemoveFreesTheSeatAndFullIsRefused) {
   const store::MatchId m = joined["match"].GetInt64();
   EXPECT_EQ(type_of(reply(1, R"({"type":"add_computer"})")), "seats");
   EXPECT_EQ(type_of(reply(1, R"({"type":"add_computer","level":"random"})")), "seats");
-  EXPECT_EQ(*server.room(m)->seats[1]->computer, ai::Level::Greedy);  // the default level
+  EXPECT_EQ(*server.room(m)->seats[1]->computer, game::Level::Greedy);  // the default level
   auto lines = say(1, R"({"type":"remove_computer","seat":1})");
   ASSERT_EQ(type_of(lines.back()), "seats");
   EXPECT_TRUE(parse(lines.back())["seats"][1]["nickname"].IsNull());
@@ -402,7 +415,7 @@ TEST_F(ComputerTest, RestoredComputerSeatGoesOnPlaying) {
   second.set_decision_runner(&second_runner);
   second.restore({rm}, 51);
   ASSERT_TRUE(second.room(50)->is_computer(1));
-  EXPECT_EQ(*second.room(50)->seats[1]->computer, ai::Level::Greedy);
+  EXPECT_EQ(*second.room(50)->seats[1]->computer, game::Level::Greedy);
   second.on_open(7, "p");
   second.on_line(7, R"({"type":"hello","protocol":1})");
   second.on_line(7, R"({"type":"login","nickname":"alice","token":")" + tokens[1] + "\"}");
@@ -440,25 +453,26 @@ TEST(ComputerRequest, CarriesOnlyTheSeatsViewAndADerivedSeed) {
   ASSERT_TRUE(created);
   const rules::State state = rules::apply(rules::State{}, *created);
   ASSERT_EQ(state.seed, seed);
-  const auto request = computer_request(7, state, 1, 2, ai::Level::Strong, 123);
-  EXPECT_EQ(request.match_id, 7u);
+  const auto request = computer_request(7, state, 1, 2, game::Level::Strong, 123);
+  EXPECT_EQ(request.match, 7);
+  EXPECT_EQ(request.position, 1);
   EXPECT_EQ(request.seat, 2);
-  EXPECT_EQ(request.level, ai::Level::Strong);
+  EXPECT_EQ(request.level, game::Level::Strong);
   EXPECT_EQ(request.playouts, 123u);
-  EXPECT_EQ(request.view, rules::view(state, 2));
-  EXPECT_EQ(request.view.state.seed, rules::MatchSeed{});
+  EXPECT_EQ(request.view.get<rules::State>(), rules::view(state, 2).state);
+  EXPECT_EQ(request.view.get<rules::State>().seed, rules::MatchSeed{});
   // Nothing else in the request equals either half of the seed.
   EXPECT_NE(request.bot_seed, seed.lo);
   EXPECT_NE(request.bot_seed, seed.hi);
   EXPECT_NE(request.bot_seed, seed.lo ^ seed.hi);
   // Deterministic, and different per seat and per seq.
-  EXPECT_EQ(request.bot_seed, computer_request(7, state, 1, 2, ai::Level::Strong, 1).bot_seed);
+  EXPECT_EQ(request.bot_seed, computer_request(7, state, 1, 2, game::Level::Strong, 1).bot_seed);
   std::set<std::uint64_t> seeds;
   for (rules::Seat seat = 0; seat < 3; ++seat)
-    for (store::Seq seq = 1; seq < 50; ++seq) seeds.insert(computer_bot_seed(seed, seat, seq));
+    for (store::Seq seq = 1; seq < 50; ++seq) seeds.insert(computer_bot_seed(to_seed(seed), seat, seq));
   EXPECT_EQ(seeds.size(), 3u * 49u);
   // Another match's seed gives other bot seeds.
-  EXPECT_NE(computer_bot_seed(rules::MatchSeed{seed.lo + 1, seed.hi}, 2, 1), request.bot_seed);
+  EXPECT_NE(computer_bot_seed(to_seed(rules::MatchSeed{seed.lo + 1, seed.hi}), 2, 1), request.bot_seed);
 }
 
 // The server builds every request it sends with computer_request: checked on what it
@@ -471,9 +485,10 @@ TEST_F(ComputerTest, EveryRequestSentHoldsNoSeed) {
   ASSERT_NE(secret, rules::MatchSeed{});
   answer_computers();
   ASSERT_FALSE(runner.seen.empty());
-  for (const ai::DecisionRequest& r : runner.seen) {
-    EXPECT_EQ(r.view.state.seed, rules::MatchSeed{});
-    EXPECT_EQ(r.view.viewer, r.seat);
+  for (const DecisionRequest& r : runner.seen) {
+    EXPECT_EQ(r.view.get<rules::State>().seed, rules::MatchSeed{});
+    ASSERT_NE(r.game, nullptr);
+    EXPECT_EQ(r.game->name(), "eriantys");  // the match's game decides
     EXPECT_NE(r.bot_seed, secret.lo);
     EXPECT_NE(r.bot_seed, secret.hi);
   }

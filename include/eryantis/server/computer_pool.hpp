@@ -1,7 +1,7 @@
 #pragma once
 // The worker threads that run computer decisions beside the event loop. Shaped like
 // the store's group committer: submit() queues from the loop thread, a worker runs
-// ai::run_decision, the finished results are queued and `notify` tells the loop's
+// run_decision (the game's own player), the finished results are queued and `notify` tells the loop's
 // thread (net::Wakeup, i.e. uv_async_send) to call deliver(), which runs each
 // result's callback there. The loop never runs a decision itself.
 #include <chrono>
@@ -27,7 +27,7 @@ class ComputerPool final : public DecisionRunner {
     // decisions is not taken from this one's search.
     int think_ms = 1000;
     // Runs on the worker thread just before each decision (tests check the thread).
-    std::function<void(const ai::DecisionRequest&)> on_worker;
+    std::function<void(const DecisionRequest&)> on_worker;
   };
   // Called on a worker thread whenever results are ready; cheap and thread-safe.
   using Notify = std::function<void()>;
@@ -40,7 +40,7 @@ class ComputerPool final : public DecisionRunner {
   ~ComputerPool() override;  // stop()
 
   // Thread-safe; returns at once.
-  void submit(ai::DecisionRequest request, Done done) override;
+  void submit(DecisionRequest request, Done done) override;
   // Runs the callbacks of the finished decisions on the calling thread; how many.
   std::size_t deliver();
   // Workers finish the decision in hand and exit; queued requests are dropped
@@ -51,12 +51,12 @@ class ComputerPool final : public DecisionRunner {
 
  private:
   struct Job {
-    ai::DecisionRequest request;
+    DecisionRequest request;
     Done done;
   };
   struct Finished {
     Done done;
-    ai::DecisionResult result;
+    DecisionResult result;
   };
   void run_worker();
 

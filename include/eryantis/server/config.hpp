@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "eryantis/ai/level.hpp"
+#include "eryantis/game/computer.hpp"
 
 namespace eryantis::server {
 
@@ -13,7 +13,7 @@ namespace eryantis::server {
 // threads beside the event loop, never on it.
 struct ComputerConfig {
   int workers = 1;                      // threads deciding for every computer seat
-  ai::Level level = ai::Level::Greedy;  // when create_match / add_computer names none
+  game::Level level = game::Level::Greedy;  // when create_match / add_computer names none
   int playouts = 2000;                  // strong: simulations per decision (~20 ms of CPU)
   int think_ms = 1000;                  // strong: a decision stops searching after this
   int pause_ms = 800;                   // a computer's move waits at least this long,

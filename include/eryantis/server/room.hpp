@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "eryantis/ai/level.hpp"
+#include "eryantis/game/computer.hpp"
 #include "eryantis/rules/command.hpp"
 #include "eryantis/rules/state.hpp"
 #include "eryantis/server/connection.hpp"
@@ -26,16 +26,16 @@ struct SeatHolder {
   std::string token_hash;
   ConnectionId connection = 0;  // 0 = disconnected
   // A computer player's seat (computer.hpp): never connected, always present.
-  std::optional<ai::Level> computer;
+  std::optional<game::Level> computer;
 };
 
 // A computer seat's decision for one position: asked, then answered, then played
 // once its pause is over (src/server/computer.cpp).
 struct ComputerTurn {
   bool asked = false;
-  std::uint32_t events_applied = 0;       // the position it was asked for
-  std::int64_t due_ms = 0;                // played no sooner (people follow the game)
-  std::optional<rules::Command> command;  // the answer, until it is played
+  store::Seq position = 0;               // the seq it was asked at
+  std::int64_t due_ms = 0;               // played no sooner (people follow the game)
+  std::optional<game::Command> command;  // the answer, until it is played
 };
 
 // A request waiting for its room's pending write. If the room disappears first

@@ -221,7 +221,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
 
   // --- computer seats (src/server/computer.cpp) ---
   // The level a request names, or the configured default; nullopt for an unknown name.
-  std::optional<ai::Level> computer_level(const std::optional<std::string>& name) const;
+  std::optional<game::Level> computer_level(const std::optional<std::string>& name) const;
   // Who may add and remove computer players: the creator, else the lowest person's seat.
   std::string match_owner(const Room& room) const;
   Room* owned_lobby_room(Session& s, const std::string& id);
@@ -230,7 +230,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   // Asks the runner for every computer seat that must act now and was not asked yet
   // for this position; nothing while no person is connected.
   void schedule_computers(Room& room);
-  void on_decision(store::MatchId mid, ai::DecisionResult result);
+  void on_decision(store::MatchId mid, DecisionResult result);
   // Sends the answers whose pause is over through submit_command.
   void play_due_computers(Room& room, std::int64_t now);
   void play_due_computer(Room& room, rules::Seat seat, std::int64_t now);
