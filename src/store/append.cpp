@@ -127,8 +127,9 @@ Result<void> run_row_changes(Store::Impl& impl, const AppendRequest& r) {
   const std::int64_t time = now_ms();
   if (r.create) {
     auto insert = impl.db.cached(
-        "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated) "
-        "VALUES (?1, ?2, json_object('players', ?3, 'mode', ?4), ?5, ?6, 0, ?2)");
+        "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
+        "game, game_version) "
+        "VALUES (?1, ?2, json_object('players', ?3, 'mode', ?4), ?5, ?6, 0, ?2, ?7, ?8)");
     if (!insert) return util::forward_error(insert);
     (*insert)
         ->bind(1, id)
@@ -136,7 +137,9 @@ Result<void> run_row_changes(Store::Impl& impl, const AppendRequest& r) {
         .bind(3, std::int64_t{r.create->options.players})
         .bind(4, rules::mode_name(r.create->options.mode))
         .bind(5, std::string_view(ERYANTIS_VERSION))
-        .bind(6, status_name(r.create->status));
+        .bind(6, status_name(r.create->status))
+        .bind(7, r.create->game)
+        .bind(8, std::int64_t{r.create->game_version});
     if (auto done = (*insert)->run(); !done) return done;
   }
   for (const SeatRecord& seat : r.seats) {

@@ -21,8 +21,8 @@ using detail::RestoreCandidate;
 // reads the same columns of one row).
 Result<std::vector<RestoreCandidate>> unfinished_matches(sqlite::Database& db) {
   auto select = db.cached(
-      "SELECT id, status, last_seq, deadline_kind, deadline_seat, deadline_at FROM matches "
-      "WHERE status IN ('lobby', 'running') ORDER BY id");
+      "SELECT id, status, last_seq, deadline_kind, deadline_seat, deadline_at, game, "
+      "game_version FROM matches WHERE status IN ('lobby', 'running') ORDER BY id");
   if (!select) return util::forward_error(select);
   auto& rows = **select;
   std::vector<RestoreCandidate> matches;
@@ -31,7 +31,9 @@ Result<std::vector<RestoreCandidate>> unfinished_matches(sqlite::Database& db) {
     if (!row) return util::forward_error(row);
     if (!*row) break;
     auto status = parse_status(rows.column_text(1)).value_or(MatchStatus::Running);
-    RestoreCandidate match{rows.column_int(0), status, rows.column_int(2), std::nullopt};
+    RestoreCandidate match{rows.column_int(0), status, rows.column_int(2), std::nullopt,
+                           std::string(rows.column_text(6)),
+                           static_cast<int>(rows.column_int(7))};
     if (!rows.column_is_null(3)) {
       match.deadline = DeadlineRecord{std::string(rows.column_text(3)),
                                       static_cast<int>(rows.column_int(4)), rows.column_int(5)};
@@ -88,11 +90,18 @@ namespace detail {
 
 Result<RestoreReport> restore_candidates(FoldSource& source,
                                          const std::vector<RestoreCandidate>& candidates,
-                                         HashCheck hashes) {
+                                         const Options& options) {
   RestoreReport report;
   report.restored.reserve(candidates.size());
-  const FoldPolicy policy{.hashes = hashes};
+  const FoldPolicy policy{.hashes = options.restore_hashes};
   for (const RestoreCandidate& match : candidates) {
+    // Another game's log, or a version of its rules this build does not read: this
+    // fold cannot judge it, so it neither folds nor quarantines it.
+    if (!options.serves_game(match.game, match.game_version)) {
+      report.unserved.push_back(
+          UnservedMatch{match.id, match.status, match.game, match.game_version});
+      continue;
+    }
     auto folded = fold(source, match.id, match.last_seq, policy);
     // A row this fold needs is on a damaged page of the file: this match cannot be
     // trusted, the others can (their rows are elsewhere). The page and its rows stay
@@ -110,6 +119,8 @@ Result<RestoreReport> restore_candidates(FoldSource& source,
       RestoredMatch restored;
       restored.id = match.id;
       restored.status = match.status;
+      restored.game = match.game;
+      restored.game_version = match.game_version;
       restored.last_seq = match.last_seq;
       restored.snapshot_seq = folded->snapshot_seq;
       restored.state = std::move(folded->state);
@@ -143,7 +154,7 @@ Result<RestoreReport> Store::restore_or_fail() {
     auto candidates = unfinished_matches(impl_->db);
     if (!candidates) return util::forward_error(candidates);
     detail::SqliteRows rows(impl_->db);
-    auto folded = detail::restore_candidates(rows, *candidates, impl_->options.restore_hashes);
+    auto folded = detail::restore_candidates(rows, *candidates, impl_->options);
     if (!folded) return util::forward_error(folded);
     report = std::move(*folded);
     if (auto done = read_seats(impl_->db, report.restored); !done) return util::forward_error(done);

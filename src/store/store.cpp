@@ -176,14 +176,16 @@ Result<void> Store::reclaim_space() {
 
 Result<MatchId> Store::create_match(const NewMatch& match) {
   auto insert = impl_->db.cached(
-      "INSERT INTO matches (created, options, rules_version, status, last_seq, updated) "
-      "VALUES (?1, ?2, ?3, ?4, 0, ?1)");
+      "INSERT INTO matches (created, options, rules_version, status, last_seq, updated, game, "
+      "game_version) VALUES (?1, ?2, ?3, ?4, 0, ?1, ?5, ?6)");
   if (!insert) return util::forward_error(insert);
   (*insert)
       ->bind(1, detail::now_ms())
       .bind(2, options_json(match.options))
       .bind(3, std::string_view(ERYANTIS_VERSION))
-      .bind(4, status_name(match.status));
+      .bind(4, status_name(match.status))
+      .bind(5, match.game)
+      .bind(6, std::int64_t{match.game_version});
   if (auto done = (*insert)->run(); !done) return util::forward_error(done);
   return impl_->db.last_insert_rowid();
 }
@@ -279,7 +281,7 @@ Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
 Result<std::vector<MatchSummary>> Store::list_matches() {
   auto select = impl_->db.cached(
       "SELECT id, status, players, mode, events, created, last_activity, result, "
-      "quarantine_reason FROM match_summary ORDER BY id");
+      "quarantine_reason, game, game_version FROM match_summary ORDER BY id");
   if (!select) return util::forward_error(select);
   std::vector<MatchSummary> matches;
   for (;;) {
@@ -297,6 +299,8 @@ Result<std::vector<MatchSummary>> Store::list_matches() {
     summary.last_activity = s.column_text(6);
     summary.result = s.column_optional_text(7);
     summary.quarantine_reason = s.column_optional_text(8);
+    summary.game = s.column_text(9);
+    summary.game_version = static_cast<int>(s.column_int(10));
     matches.push_back(std::move(summary));
   }
   return matches;
@@ -363,6 +367,27 @@ Result<Seq> Store::last_seq(MatchId id) {
   if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   return (*select)->column_int(0);
 }
+
+namespace detail {
+
+Result<Seq> foldable_last_seq(Store::Impl& impl, MatchId id) {
+  auto select = impl.db.cached("SELECT last_seq, game, game_version FROM matches WHERE id = ?1");
+  if (!select) return util::forward_error(select);
+  (*select)->bind(1, id);
+  auto row = (*select)->step();
+  if (!row) return util::forward_error(row);
+  if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  const std::string game((*select)->column_text(1));
+  const int version = static_cast<int>((*select)->column_int(2));
+  if (!impl.options.serves_game(game, version))
+    return fail(StoreCode::Unserved,
+                fmt::format("match {} plays {} version {}, which this build does not serve; a "
+                            "build that has it will",
+                            id, game, version));
+  return (*select)->column_int(0);
+}
+
+}  // namespace detail
 
 Result<std::vector<StoredEvent>> Store::load_events(MatchId id, Seq from_seq, Seq to_seq) {
   auto select = impl_->db.cached(
@@ -445,7 +470,7 @@ Result<Folded> Store::fold(MatchId id, const FoldPolicy& policy) {
   // One read transaction: a consistent picture even while another process writes.
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
   if (!tx) return util::forward_error(tx);
-  auto last = last_seq(id);
+  auto last = detail::foldable_last_seq(*impl_, id);
   if (!last) return util::forward_error(last);
   detail::SqliteRows rows(impl_->db);
   auto folded = detail::fold(rows, id, *last, policy);

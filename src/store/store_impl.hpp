@@ -21,6 +21,11 @@ namespace detail {
 
 std::int64_t now_ms();
 
+// The match's last seq, if this store's fold serves its game and game version
+// (Options::serves); Unserved names them otherwise: fold() and verify() would
+// judge another game's log by the wrong rules.
+Result<Seq> foldable_last_seq(Store::Impl& impl, MatchId id);
+
 // The events of one append inside an open transaction (no commit).
 Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq expected_seq,
                                             std::span<const NewEvent> events,

@@ -51,7 +51,7 @@ Result<VerifyReport> verify(FoldSource& source, MatchId id, Seq last_seq) {
 Result<VerifyReport> Store::verify(MatchId id) {
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
   if (!tx) return util::forward_error(tx);
-  auto last = last_seq(id);
+  auto last = detail::foldable_last_seq(*impl_, id);
   if (!last) return util::forward_error(last);
   detail::SqliteRows rows(impl_->db);
   return detail::verify(rows, id, *last);

@@ -43,6 +43,19 @@ struct Options {
   // leaves that to the next writer's automatic checkpoint: what the server's restore
   // connection does, closed just before the group committer opens its own.
   bool checkpoint_on_close = true;
+  // The games, each with every version of its rules it reads, that this process
+  // serves (the server: catalogue::games() as its lobby serves them). An
+  // unfinished match of any other game or version is neither folded nor changed:
+  // restore_unfinished() reports it as unserved, a cluster node never adopts it
+  // (PgStore::due_orphans, load_matches) nor lists it (open_matches), so a build
+  // that serves it finds it as it was left. The default is what the store's fold
+  // reads: the first game, version 1.
+  std::vector<GameVersion> serves = {GameVersion{std::string(kFirstGame), kFirstGameVersion}};
+  bool serves_game(std::string_view game, int version) const {
+    for (const GameVersion& g : serves)
+      if (g.game == game && g.version == version) return true;
+    return false;
+  }
 };
 
 class EventStore {

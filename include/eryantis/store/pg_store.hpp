@@ -43,6 +43,8 @@ struct OpenMatch {
   int players = 0;
   std::string mode;
   std::vector<SeatRecord> seats;  // nickname and computer only
+  std::string game;
+  int game_version = 0;
 };
 
 // A match as a node adopting it reads it back (docs/cluster.md section 4): the
@@ -51,6 +53,8 @@ struct OpenMatch {
 struct LoadedMatch {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
+  std::string game;
+  int game_version = 0;
   Folded folded;  // with the caller's policy; a divergence is the caller's to judge
   std::vector<SeatRecord> seats;
   std::vector<std::pair<std::string, Seq>> recent_commands;  // oldest first
@@ -163,13 +167,16 @@ class PgStore final : public EventStore {
   using LoadedVisitor = std::function<void(MatchId, Result<LoadedMatch>)>;
   Result<void> load_matches(std::span<const MatchId> ids, const FoldPolicy& policy,
                             std::size_t recent, const LoadedVisitor& visit);
-  // The oldest `limit` matches in status lobby, with their seats: the cluster's
-  // lobby (each node lists the ones it does not serve from here).
+  // The oldest `limit` matches in status lobby of a game this node serves
+  // (Options::serves), with their seats: the cluster's lobby (each node lists the
+  // ones it does not serve from here).
   Result<std::vector<OpenMatch>> open_matches(std::size_t limit);
   // The sweeper's look-up: unfinished matches nobody serves (no lease row, or an
   // expired one) whose stored timer (`deadline_at`, unix ms) is due at or before
   // `due_before_ms`, soonest first, then those with no stored timer (their node
-  // died with players connected), at most `limit`. One statement through the
+  // died with players connected), at most `limit`; only matches of a game this
+  // node serves (Options::serves): another game's waits, untouched, for a node
+  // whose build has it. One statement through the
   // status index; what it returns is only a hint: acquire_lease decides who takes
   // each, so nodes sweeping together are harmless.
   Result<std::vector<MatchId>> due_orphans(std::int64_t due_before_ms, std::size_t limit);

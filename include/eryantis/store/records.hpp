@@ -37,9 +37,25 @@ struct Actor {
   friend bool operator==(const Actor&, const Actor&) = default;
 };
 
+// The game a match plays and the version of its rules, as stored in
+// matches.game and matches.game_version (schema 8): a build serves a stored match
+// only when one of its games has that name and reads that version
+// (game::Registry::find(name, version)).
+struct GameVersion {
+  std::string game;
+  int version = 0;
+  friend bool operator==(const GameVersion&, const GameVersion&) = default;
+};
+// The game of every match stored before schema 8 (migration 0008 writes it into
+// their rows) and of a NewMatch that names none.
+inline constexpr std::string_view kFirstGame = "eriantys";
+inline constexpr int kFirstGameVersion = 1;
+
 struct NewMatch {
   rules::MatchOptions options;
   MatchStatus status = MatchStatus::Lobby;
+  std::string game = std::string(kFirstGame);
+  int game_version = kFirstGameVersion;
 };
 
 struct SeatRecord {
@@ -175,6 +191,8 @@ struct AppendOutcome {
 struct MatchSummary {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
+  std::string game;
+  int game_version = 0;
   int players = 0;
   std::string mode;
   Seq events = 0;
@@ -193,6 +211,8 @@ inline constexpr std::size_t kRestoredCommandIds = 64;
 struct RestoredMatch {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
+  std::string game;
+  int game_version = 0;
   Seq last_seq = 0;
   Seq snapshot_seq = 0;  // the snapshot the fold started from (0 = none)
   rules::State state;
@@ -207,9 +227,21 @@ struct QuarantinedMatch {
   std::string reason;
 };
 
+// An unfinished match of a game (or a version of its rules) this process does not
+// serve (Options::serves): neither folded nor changed, so that a build that serves
+// it finds it exactly as it was left.
+struct UnservedMatch {
+  MatchId id = 0;
+  MatchStatus status = MatchStatus::Lobby;
+  std::string game;
+  int game_version = 0;
+  friend bool operator==(const UnservedMatch&, const UnservedMatch&) = default;
+};
+
 struct RestoreReport {
   std::vector<RestoredMatch> restored;
   std::vector<QuarantinedMatch> quarantined;
+  std::vector<UnservedMatch> unserved;
 };
 
 // The first place where the stored events stop agreeing with today's rules.

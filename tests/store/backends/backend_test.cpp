@@ -316,6 +316,101 @@ TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
   EXPECT_EQ(report->restored[2].deadline, (DeadlineRecord{"abandon", -1, 42}));
 }
 
+TEST_P(BackendTest, EachMatchRecordsItsGameAndGameVersion) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  // A NewMatch that names no game is the first game's, version 1.
+  const MatchId plain = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}).value();
+  NewMatch other{kTwoPlayers, MatchStatus::Lobby};
+  other.game = "renaissance";
+  other.game_version = 3;
+  const MatchId named = store->create_match(other).value();
+  // The group committer's path: the row written by a request's `create`.
+  AppendRequest create;
+  create.match_id = named + 1;
+  create.create = NewMatch{kFourExpert, MatchStatus::Running};
+  create.create->game = "tiny";
+  create.create->game_version = 2;
+  auto done = store->append_batch(std::span(&create, 1));
+  ASSERT_TRUE(done.front()) << done.front().error().message;
+  auto listed = store->list_matches().value();
+  ASSERT_EQ(listed.size(), 3u);
+  EXPECT_EQ(listed[0].id, plain);
+  EXPECT_EQ(listed[0].game, "eriantys");
+  EXPECT_EQ(listed[0].game_version, 1);
+  EXPECT_EQ(listed[1].game, "renaissance");
+  EXPECT_EQ(listed[1].game_version, 3);
+  EXPECT_EQ(listed[2].id, named + 1);
+  EXPECT_EQ(listed[2].game, "tiny");
+  EXPECT_EQ(listed[2].game_version, 2);
+}
+
+// A stored match of a game, or of a version of its rules, that this build does not
+// serve: restoring reports it and leaves its row and events exactly as they were
+// (no quarantine, no status change), so that a build that has it serves it again.
+TEST_P(BackendTest, AMatchOfAGameThisBuildDoesNotServeIsLeftAsItWas) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  const Game game = play_random_game(kTwoPlayers, 5, 20);
+  const MatchId served = store_game(*store, game, 5);
+  const MatchId unknown_game = store_game(*store, game, 6);
+  const MatchId newer_rules = store_game(*store, game, 7);
+  const MatchId lobby = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}).value();
+  raw_exec(*store, "UPDATE matches SET game = 'nosuchgame' WHERE id = " +
+                       std::to_string(unknown_game) + " OR id = " + std::to_string(lobby));
+  raw_exec(*store,
+           "UPDATE matches SET game_version = 99 WHERE id = " + std::to_string(newer_rules));
+  const std::vector<MatchSummary> before = store->list_matches().value();
+  const std::vector<StoredEvent> events_before = store->load_events(unknown_game).value();
+
+  auto reopened = open();
+  ASSERT_TRUE(reopened);
+  auto report = reopened->restore_unfinished();
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->quarantined.empty());
+  ASSERT_EQ(report->restored.size(), 1u);
+  EXPECT_EQ(report->restored[0].id, served);
+  EXPECT_EQ(report->restored[0].game, "eriantys");
+  EXPECT_EQ(report->restored[0].game_version, 1);
+  EXPECT_EQ(report->unserved,
+            (std::vector<UnservedMatch>{
+                {unknown_game, MatchStatus::Running, "nosuchgame", 1},
+                {newer_rules, MatchStatus::Running, "eriantys", 99},
+                {lobby, MatchStatus::Lobby, "nosuchgame", 1},
+            }));
+  // Nothing changed: status, reason, last activity, events.
+  const std::vector<MatchSummary> after = reopened->list_matches().value();
+  ASSERT_EQ(after.size(), before.size());
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    SCOPED_TRACE("match " + std::to_string(after[i].id));
+    EXPECT_EQ(after[i].status, before[i].status);
+    EXPECT_EQ(after[i].quarantine_reason, before[i].quarantine_reason);
+    EXPECT_EQ(after[i].last_activity, before[i].last_activity);
+    EXPECT_EQ(after[i].events, before[i].events);
+    EXPECT_EQ(after[i].game, before[i].game);
+    EXPECT_EQ(after[i].game_version, before[i].game_version);
+  }
+  EXPECT_EQ(reopened->load_events(unknown_game).value(), events_before);
+  // Its log is not judged by the wrong game's rules either.
+  EXPECT_EQ(reopened->fold(unknown_game, FoldPolicy{}).error().code, StoreCode::Unserved);
+  EXPECT_EQ(reopened->verify(newer_rules).error().code, StoreCode::Unserved);
+  EXPECT_NE(reopened->verify(newer_rules).error().message.find("eriantys version 99"),
+            std::string::npos);
+  EXPECT_TRUE(reopened->verify(served).value().ok());
+
+  // A build that serves the game (here: one whose Options name it) restores it.
+  Options wider;
+  wider.serves.push_back(GameVersion{"eriantys", 99});
+  auto newer_build = open(wider);
+  ASSERT_TRUE(newer_build);
+  auto again = newer_build->restore_unfinished();
+  ASSERT_TRUE(again) << again.error().message;
+  ASSERT_EQ(again->restored.size(), 2u);
+  EXPECT_EQ(again->restored[1].id, newer_rules);
+  EXPECT_EQ(again->restored[1].game_version, 99);
+  EXPECT_EQ(again->unserved.size(), 2u);
+}
+
 TEST_P(BackendTest, ADamagedLogIsQuarantinedNotLoaded) {
   auto store = open();
   ASSERT_TRUE(store);
