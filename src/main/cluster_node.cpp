@@ -69,6 +69,8 @@ std::expected<server::RestoredMatch, std::string> to_restored(store::LoadedMatch
   server::RestoredMatch m;
   m.id = loaded.id;
   m.status = loaded.status;
+  m.game = std::move(loaded.game);
+  m.game_version = loaded.game_version;
   m.last_seq = loaded.folded.seq;
   m.state = std::move(loaded.folded.state);
   m.seats = std::move(loaded.seats);
@@ -419,7 +421,8 @@ void ClusterNode::open_matches(std::size_t limit, LobbyDone done) {
       if (!open) return std::unexpected(open.error());
       std::vector<server::ListedMatch> out;
       for (store::OpenMatch& m : *open)
-        out.push_back(server::ListedMatch{m.id, m.players, std::move(m.mode), std::move(m.seats)});
+        out.push_back(server::ListedMatch{m.id, m.players, std::move(m.mode), std::move(m.seats),
+                                          std::move(m.game)});
       return out;
     }();
     return std::function<void()>(

@@ -17,13 +17,22 @@ std::expected<Restored, std::string> restore_matches(store::EventStore& db) {
   if (!report) return std::unexpected(report.error().message);
   for (const auto& q : report->quarantined)
     spdlog::error("match {}: quarantined, not loaded: {} (see docs/operations.md)", q.id, q.reason);
+  // Left exactly as stored: no timer, no lobby listing, no status change.
+  for (const auto& u : report->unserved)
+    spdlog::warn(
+        "match {}: game {} version {} quarantined: this build does not serve it; a build that "
+        "has it will",
+        u.id, u.game, u.game_version);
   Restored out;
   out.quarantined = report->quarantined.size();
+  out.unserved = report->unserved.size();
   out.matches.reserve(report->restored.size());
   for (auto& m : report->restored) {
     server::RestoredMatch r;
     r.id = m.id;
     r.status = m.status;
+    r.game = std::move(m.game);
+    r.game_version = m.game_version;
     r.last_seq = m.last_seq;
     r.state = std::move(m.state);
     r.seats = std::move(m.seats);

@@ -127,7 +127,7 @@ std::string listed_match_json(const ListedMatch& m) {
   }
   protocol::JsonLine line = protocol::JsonLine::object();
   line.field("match", m.id)
-      .field("game", served_game("")->name())
+      .field("game", m.game)
       .field("players", m.players)
       .field("mode", m.mode)
       .field("status", "lobby")
@@ -168,7 +168,7 @@ Server::MatchListing Server::match_listing() const {
     if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
     protocol::JsonLine m = protocol::JsonLine::object();
     m.field("match", room.id)
-        .field("game", served_game("")->name())
+        .field("game", room.game)
         .field("players", room.players())
         .field("mode", rules::mode_name(room.state.options.mode))
         .field("status", store::status_name(room.status))
@@ -259,8 +259,10 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
     send_error(s.id, id, rules::rule_code_name(created.error().code), created.error().message);
     return;
   }
+  const game::Game& played = *served_game(m.game);  // handle() checked it: requested_options
   auto room = std::make_unique<Room>();
   room->id = lease ? lease->match_id : next_match_id_++;
+  room->game = std::string(played.name());
   room->epoch = lease ? lease->epoch : 0;
   room->state = rules::apply(rules::State{}, *created);
   room->status = store::MatchStatus::Lobby;
@@ -275,7 +277,8 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
 
   MatchWrite w;
   w.match = r.id;
-  w.create = store::NewMatch{m.options, store::MatchStatus::Lobby};
+  w.create = store::NewMatch{m.options, store::MatchStatus::Lobby, std::string(played.name()),
+                             played.version()};
   for (int seat = 0; seat <= m.computers; ++seat) w.seats.push_back(detail::seat_record(r, seat));
   w.expected_seq = 0;
   w.events.push_back(
@@ -547,6 +550,7 @@ void Server::restore(std::vector<RestoredMatch> matches, store::MatchId next_mat
 Room& Server::load(RestoredMatch m) {
   auto room = std::make_unique<Room>();
   room->id = m.id;
+  room->game = std::move(m.game);
   room->state = std::move(m.state);
   room->seq = m.last_seq;
   room->status = m.status;

@@ -9,6 +9,7 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <random>
@@ -558,6 +559,38 @@ TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
   connect(2, "carol");
   auto created_id = parse(reply(2, R"({"type":"create_match","players":2})"))["match"].GetInt64();
   EXPECT_EQ(created_id, 42);
+}
+
+// The store records each match's game: a new match's first write names it, and a
+// restored match lists the game its record names (not the server's default).
+TEST_F(ServerTest, EachMatchsGameIsStoredWithItAndListedFromItsRecord) {
+  connect(1, "alice");
+  const auto m = create(1, 2);
+  store.complete_all();
+  const auto first = std::find_if(store.written.begin(), store.written.end(),
+                                  [](const MatchWrite& w) { return w.create.has_value(); });
+  ASSERT_NE(first, store.written.end());
+  EXPECT_EQ(first->match, m);
+  EXPECT_EQ(first->create->game, "eriantys");
+  EXPECT_EQ(first->create->game_version, 1);
+
+  auto created = rules::create_match({2, rules::Mode::Simple}, 5);
+  RestoredMatch rm;
+  rm.id = 41;
+  rm.game = "as-stored";  // a marker: the listing reads the record, not a constant
+  rm.status = store::MatchStatus::Lobby;
+  rm.last_seq = 1;
+  rm.state = rules::apply(rules::State{}, *created);
+  store.seqs[41] = 1;
+  server.restore({rm}, 42);
+  connect(2, "bob");
+  auto list = parse(reply(2, R"({"type":"list_matches"})"));
+  ASSERT_TRUE(list.HasMember("open")) << list.GetObject().begin()->name.GetString();
+  std::map<std::int64_t, std::string> games;
+  for (const auto& listed : list["open"].GetArray())
+    games[listed["match"].GetInt64()] = listed["game"].GetString();
+  EXPECT_EQ(games[m], "eriantys");
+  EXPECT_EQ(games[41], "as-stored");
 }
 
 TEST_F(ServerTest, PongNeedsNoReply) {

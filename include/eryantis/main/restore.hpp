@@ -13,6 +13,8 @@ struct Restored {
   std::vector<server::RestoredMatch> matches;
   store::MatchId next_match_id = 1;  // one more than the largest id ever stored
   std::size_t quarantined = 0;       // matches set aside (logged with their reason)
+  // Matches of a game or game version this build does not serve: logged, left as stored.
+  std::size_t unserved = 0;
   // Endings players have not been told yet (Server::restore_unseen_endings).
   std::vector<store::UnseenEnding> unseen_endings;
   // What the database holds, per status, once restored (quarantines included).

@@ -48,6 +48,7 @@ struct ListedMatch {
   int players = 0;
   std::string mode;                      // "simple" / "expert"
   std::vector<store::SeatRecord> seats;  // nickname and computer
+  std::string game;                      // as stored with the match
 };
 
 class Cluster {

@@ -47,6 +47,7 @@ struct WaitingRequest {
 
 struct Room {
   store::MatchId id = 0;
+  std::string game;  // as stored with the match (store::NewMatch::game): match_list shows it
   rules::State state;
   store::Seq seq = 0;  // last durable event
   store::MatchStatus status = store::MatchStatus::Lobby;

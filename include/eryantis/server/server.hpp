@@ -407,6 +407,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   };
   struct AdminMatch {
     store::MatchId id = 0;
+    std::string game;  // as stored with the match
     store::MatchStatus status = store::MatchStatus::Lobby;
     int players = 0;
     int connected = 0;
