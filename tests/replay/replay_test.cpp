@@ -137,6 +137,7 @@ TEST_F(ReplayTest, List) {
   ASSERT_EQ(r.code, 0) << describe(r);
   EXPECT_NE(r.out.find("last activity"), std::string::npos);
   EXPECT_EQ(count(r.out, "finished"), 3) << r.out;
+  EXPECT_EQ(count(r.out, "eriantys v1"), 3) << r.out;  // each match's game and rules version
   EXPECT_NE(r.out.find("alice, bob, carol, dana"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("expert"), std::string::npos);
   EXPECT_NE(r.out.find(std::to_string(games_[2].events.size())), std::string::npos);

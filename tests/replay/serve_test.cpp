@@ -121,6 +121,9 @@ TEST_F(ServeTest, ListsMatches) {
   EXPECT_EQ(list[0]["players"].GetInt(), 2);
   EXPECT_STREQ(list[0]["mode"].GetString(), "expert");
   EXPECT_STREQ(list[0]["status"].GetString(), "finished");
+  ASSERT_TRUE(list[0].HasMember("game"));
+  EXPECT_STREQ(list[0]["game"].GetString(), "eriantys");
+  EXPECT_EQ(list[0]["game_version"].GetInt(), 1);
   EXPECT_EQ(list[0]["events"].GetInt64(), static_cast<std::int64_t>(games_[0].events.size()));
   EXPECT_TRUE(list[0]["created"].IsString());
   EXPECT_TRUE(list[0]["last_move"].IsString());

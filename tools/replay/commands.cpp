@@ -220,8 +220,8 @@ int run_list(const std::string& path) {
   if (!db) return kExitError;
   auto matches = db->list_matches();
   if (!matches) return error(store_error_text(matches.error()));
-  std::printf("%6s  %-11s  %7s  %-6s  %6s  %-24s  %s\n", "id", "status", "players", "mode",
-              "events", "last activity", "nicknames");
+  std::printf("%6s  %-14s  %-11s  %7s  %-6s  %6s  %-24s  %s\n", "id", "game", "status",
+              "players", "mode", "events", "last activity", "nicknames");
   for (const store::MatchSummary& m : *matches) {
     std::vector<std::string> nicks;
     if (auto seats = db->seats(m.id)) {
@@ -230,7 +230,10 @@ int run_list(const std::string& path) {
     std::string names;
     for (std::size_t i = 0; i < nicks.size(); ++i) names += (i ? ", " : "") + nicks[i];
     if (m.quarantine_reason) names += "  [quarantined: " + *m.quarantine_reason + "]";
-    std::printf("%6lld  %-11s  %7d  %-6s  %6lld  %-24s  %s\n", static_cast<long long>(m.id),
+    // The game and the version of its rules it was created with: "eriantys v1".
+    const std::string game = m.game + " v" + std::to_string(m.game_version);
+    std::printf("%6lld  %-14s  %-11s  %7d  %-6s  %6lld  %-24s  %s\n",
+                static_cast<long long>(m.id), game.c_str(),
                 std::string(store::status_name(m.status)).c_str(), m.players, m.mode.c_str(),
                 static_cast<long long>(m.events), m.last_activity.c_str(), names.c_str());
   }

@@ -137,6 +137,8 @@ class ReplayApi {
         for (const store::SeatRecord& s : *seats) nicknames.string(s.nickname);
       out.raw(protocol::JsonLine::object()
                   .field("match", m.id)
+                  .field("game", m.game)
+                  .field("game_version", m.game_version)
                   .field("players", m.players)
                   .field("mode", m.mode)
                   .field("status", store::status_name(m.status))
