@@ -275,6 +275,33 @@ TEST_F(ClusterStoreTest, AMatchOfAGameThisNodeDoesNotServeIsNeverAdoptedListedOr
   EXPECT_EQ(other_build->open_matches(10).value().size(), 2u);
 }
 
+// Schema 8 on a PostgreSQL database that holds matches: each existing row becomes
+// eriantys version 1 (the database as schema 7 left it: no game columns; its
+// summary view is recreated by 0008 with them).
+TEST_F(ClusterStoreTest, MigrationEightMakesEveryStoredMatchEriantysVersionOne) {
+  const MatchId running = new_match(MatchStatus::Running);
+  const MatchId lobby = new_match(MatchStatus::Lobby);
+  raw_exec(*store_,
+           "DROP VIEW match_summary; ALTER TABLE matches DROP COLUMN game, DROP COLUMN "
+           "game_version; UPDATE eryantis_schema SET version = 7");
+  store_.reset();
+  auto migrated = PgStore::open(location_.target);
+  ASSERT_TRUE(migrated) << migrated.error().message;
+  EXPECT_EQ(migrated->schema_version(), 8);
+  const std::vector<MatchSummary> listed = migrated->list_matches().value();
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].id, running);
+  EXPECT_EQ(listed[1].id, lobby);
+  for (const MatchSummary& m : listed) {
+    EXPECT_EQ(m.game, "eriantys");
+    EXPECT_EQ(m.game_version, 1);
+  }
+  auto report = migrated->restore_unfinished();
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->unserved.empty());
+  EXPECT_EQ(report->restored.size(), 2u);
+}
+
 TEST_F(ClusterStoreTest, ANicknameIsClaimedByOneLiveNodeAtATime) {
   EXPECT_EQ(store_->claim_nickname("ada", "a", 10s).value(), std::nullopt);
   EXPECT_EQ(store_->claim_nickname("ada", "a", 10s).value(), std::nullopt);  // again: ours
