@@ -39,7 +39,7 @@
 #include "eryantis/store/open_store.hpp"
 #include "eryantis/store/pg_store.hpp"
 #include "eryantis/store/quick_check.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "eryantis/store/writer_lock.hpp"
 #include "eryantis/util/command_line.hpp"
 
@@ -124,7 +124,7 @@ std::expected<app::Restored, StartFailure> restore(const store::StoreLocation& l
     return std::unexpected(StartFailure{db.error().message, not_writable ? 2 : 1});
   }
   // An SQLite file's pages are checked; PostgreSQL checks its own.
-  if (auto* file = dynamic_cast<store::Store*>(db->get())) {
+  if (auto* file = dynamic_cast<store::SqliteStore*>(db->get())) {
     const auto checking = std::chrono::steady_clock::now();
     if (auto sound = store::quick_check(*file); !sound)
       return std::unexpected(StartFailure{sound.error().message});

@@ -9,7 +9,7 @@
 #include "eryantis/util/expected.hpp"
 #include "fold_source.hpp"
 #include "sqlite_rows.hpp"
-#include "store_impl.hpp"
+#include "sqlite_impl.hpp"
 
 namespace eryantis::store {
 
@@ -17,7 +17,7 @@ namespace {
 
 using detail::RestoreCandidate;
 
-// The unfinished matches with their deadlines: one query for all (Store::deadline
+// The unfinished matches with their deadlines: one query for all (SqliteStore::deadline
 // reads the same columns of one row).
 Result<std::vector<RestoreCandidate>> unfinished_matches(sqlite::Database& db) {
   auto select = db.cached(
@@ -43,7 +43,7 @@ Result<std::vector<RestoreCandidate>> unfinished_matches(sqlite::Database& db) {
   return matches;
 }
 
-// The seats of every restored match in one query (Store::seats reads one match's),
+// The seats of every restored match in one query (SqliteStore::seats reads one match's),
 // merged by match id: both lists are in id order.
 Result<void> read_seats(sqlite::Database& db, std::vector<RestoredMatch>& restored) {
   auto select = db.cached(
@@ -136,7 +136,7 @@ Result<RestoreReport> restore_candidates(FoldSource& source,
 
 }  // namespace detail
 
-Result<RestoreReport> Store::restore_unfinished() {
+Result<RestoreReport> SqliteStore::restore_unfinished() {
   auto report = restore_or_fail();
   // Damage no match can be blamed for (a page of matches or seats): the file as a
   // whole needs repairing before it can be served.
@@ -145,7 +145,7 @@ Result<RestoreReport> Store::restore_unfinished() {
   return report;
 }
 
-Result<RestoreReport> Store::restore_or_fail() {
+Result<RestoreReport> SqliteStore::restore_or_fail() {
   RestoreReport report;
   {
     // One read transaction: a consistent picture even while another process writes.
@@ -188,7 +188,7 @@ Result<RestoreReport> Store::restore_or_fail() {
   return report;
 }
 
-Result<std::vector<std::pair<std::string, Seq>>> Store::recent_command_ids(MatchId id,
+Result<std::vector<std::pair<std::string, Seq>>> SqliteStore::recent_command_ids(MatchId id,
                                                                            std::size_t count) {
   auto select = impl_->db.cached(
       "SELECT command_id, seq FROM events WHERE match_id = ?1 AND command_id IS NOT NULL "

@@ -7,7 +7,7 @@
 #include "eryantis/util/expected.hpp"
 #include "fold_source.hpp"
 #include "sqlite_rows.hpp"
-#include "store_impl.hpp"
+#include "sqlite_impl.hpp"
 
 namespace eryantis::store {
 
@@ -48,7 +48,7 @@ Result<VerifyReport> verify(FoldSource& source, MatchId id, Seq last_seq) {
 
 }  // namespace detail
 
-Result<VerifyReport> Store::verify(MatchId id) {
+Result<VerifyReport> SqliteStore::verify(MatchId id) {
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
   if (!tx) return util::forward_error(tx);
   auto last = detail::foldable_last_seq(*impl_, id);

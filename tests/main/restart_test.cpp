@@ -119,7 +119,7 @@ TEST(Restart, ARetryOfAnOlderCommandGetsItsOriginalAck) {
     }
   }  // the server stops; everything it acknowledged is in the store
 
-  store::Store db = store::Store::open(path).value();
+  store::SqliteStore db = store::SqliteStore::open(path).value();
   auto restored = restore_matches(db);
   ASSERT_TRUE(restored) << restored.error();
   ASSERT_EQ(restored->matches.size(), 1u);

@@ -16,7 +16,7 @@
 
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "support/child_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -87,7 +87,7 @@ class ReplayTest : public ::testing::Test {
   void SetUp() override {
     spdlog::set_level(spdlog::level::warn);  // no "applied migration" chatter
     db_ = dir_.file("matches.db");
-    auto store = store::Store::open(db_);
+    auto store = store::SqliteStore::open(db_);
     ASSERT_TRUE(store) << store.error().message;
     store::MatchId id = 0;
     for (const Game& g : kGames) {

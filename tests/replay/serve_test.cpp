@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "support/child_process.hpp"
 #include "support/polling.hpp"
 #include "support/temp_dir.hpp"
@@ -30,7 +30,7 @@ class ServeTest : public ::testing::Test {
   void SetUp() override {
     spdlog::set_level(spdlog::level::warn);
     db_ = dir_.file("matches.db");
-    auto store = store::Store::open(db_);
+    auto store = store::SqliteStore::open(db_);
     ASSERT_TRUE(store) << store.error().message;
     const std::vector<std::pair<MatchOptions, std::uint64_t>> games = {{{2, Mode::Expert}, 7},
                                                                        {{3, Mode::Simple}, 8}};

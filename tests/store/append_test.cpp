@@ -15,7 +15,7 @@ constexpr rules::MatchOptions kFourExpert{4, rules::Mode::Expert};
 
 struct AppendTest : ::testing::Test {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"));
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"));
   Game game = testing::play_random_game(kFourExpert, 7, 40);
   MatchId match = store.create_match(NewMatch{kFourExpert, MatchStatus::Running}).value();
 

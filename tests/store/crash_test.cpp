@@ -40,7 +40,7 @@ constexpr int kGamesInFlight = 8;
   };
   std::vector<Live> games;
   {
-    auto setup = Store::open(path);
+    auto setup = SqliteStore::open(path);
     if (!setup) _exit(2);
     auto report = setup->restore_unfinished();
     if (!report || !report->quarantined.empty()) _exit(3);
@@ -184,7 +184,7 @@ TEST(CrashTest, EveryAcknowledgedEventSurvivesSigkill) {
     }
 
     // Reopen as the server would after the crash.
-    auto store = Store::open(path);
+    auto store = SqliteStore::open(path);
     ASSERT_TRUE(store) << store.error().message;
     auto report = store->restore_unfinished();
     ASSERT_TRUE(report) << report.error().message;
@@ -199,7 +199,7 @@ TEST(CrashTest, EveryAcknowledgedEventSurvivesSigkill) {
     }
   }
 
-  Store store = testing::open_store(path);
+  SqliteStore store = testing::open_store(path);
   auto matches = store.list_matches().value();
   for (const MatchSummary& match : matches) {
     auto verified = store.verify(match.id);

@@ -13,7 +13,7 @@
 
 #include "eryantis/store/quick_check.hpp"
 #include "eryantis/store/sqlite.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "page_damage.hpp"
 #include "test_support.hpp"
 
@@ -36,7 +36,7 @@ struct DamagedPageTest : ::testing::Test {
   // table), matches 3 and 6 are finished, the others run on to the end.
   void SetUp() override {
     const std::uint64_t seed = testing::test_seed("DamagedPageTest");
-    Store store = testing::open_store(path, Options{.snapshot_every = 16});
+    SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
     const int lengths[] = {70, 25, 70, 40, 70, 60, 35, 70};
     for (std::size_t i = 0; i < std::size(lengths); ++i) {
       const rules::MatchOptions options{static_cast<std::uint8_t>(2 + i % 3),
@@ -104,7 +104,7 @@ TEST_F(DamagedPageTest, AnEventsPageQuarantinesOnlyTheUnfinishedMatchesWithRowsO
   ASSERT_GE(on_page.size(), 2u) << "rows of several matches share the page";
   testing::overwrite_page(path, page);
 
-  Store store = testing::open_store(path, Options{.snapshot_every = 16});
+  SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
   ASSERT_TRUE(quick_check(store)) << "the start check reads no row of events";
   auto report = store.restore_unfinished();
   ASSERT_TRUE(report) << "one damaged page stopped the whole restore: " << report.error().message;
@@ -158,7 +158,7 @@ TEST_F(DamagedPageTest, ASnapshotPageCostsOnlyALongerFold) {
     if (page == testing::btree_pages(path, "snapshots", "leaf").back()) continue;
     testing::overwrite_page(path, page);
   }
-  Store store = testing::open_store(path, Options{.snapshot_every = 16});
+  SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
   ASSERT_TRUE(quick_check(store));
   auto report = store.restore_unfinished();
   ASSERT_TRUE(report) << report.error().message;
@@ -196,7 +196,7 @@ TEST_F(DamagedPageTest, DamageNoMatchCanBeBlamedForIsRefusedByTheStartCheck) {
     } else {
       testing::overwrite_page(path, page);
     }
-    auto store = Store::open(path);
+    auto store = SqliteStore::open(path);
     ASSERT_TRUE(store) << store.error().message;
     auto checked = quick_check(*store);
     ASSERT_FALSE(checked) << "the start check missed it";

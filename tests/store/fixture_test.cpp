@@ -34,7 +34,7 @@ TEST_P(FixtureTest, OpensMigratesDecodesAndFolds) {
 
   // A copy opened read-write, as the server would: it is migrated to today's
   // schema first, and the old rows must still decode and fold.
-  Store store = testing::open_store(path, Options{});
+  SqliteStore store = testing::open_store(path, Options{});
   EXPECT_EQ(store.schema_version(), latest_schema_version());
   auto matches = store.list_matches().value();
   ASSERT_EQ(matches.size(), 4u);
@@ -105,7 +105,7 @@ TEST(ReleaseFixture, OpensMigratesRestoresAndVerifiesWithTheSameHashes) {
   }
   ASSERT_EQ(stored_hashes.size(), 3u);
 
-  Store store = testing::open_store(path, Options{});
+  SqliteStore store = testing::open_store(path, Options{});
   EXPECT_EQ(store.schema_version(), latest_schema_version());
   const std::vector<MatchSummary> matches = store.list_matches().value();
   ASSERT_EQ(matches.size(), 3u);
@@ -156,7 +156,7 @@ TEST(FixtureGenerator, DISABLED_GenerateFixture) {
   const std::filesystem::path file = fixture(latest_schema_version());
   std::filesystem::remove(file);
   {
-    Store store = testing::open_store(file.string(), Options{.snapshot_every = 32});
+    SqliteStore store = testing::open_store(file.string(), Options{.snapshot_every = 32});
     const MatchId finished =
         testing::store_game(store, testing::play_random_game({2, rules::Mode::Simple}, 101), 101);
     ASSERT_TRUE(store.set_status(finished, MatchStatus::Finished, R"({"winners":[0]})"));

@@ -20,7 +20,7 @@ struct HostileRowTest : ::testing::Test {
   TempDir dir;
   std::string path = dir.file("eryantis.db");
   // No snapshots: every event of the match is folded on each restore.
-  Store store = testing::open_store(path, Options{.snapshot_every = 0});
+  SqliteStore store = testing::open_store(path, Options{.snapshot_every = 0});
   testing::Game game;
   MatchId id = 0;
 
@@ -55,7 +55,7 @@ struct HostileRowTest : ::testing::Test {
   // Every folding path reports the row at `seq` as refused by the rules.
   void expect_refused(Seq seq) {
     const std::string reason = "event " + std::to_string(seq) + " is refused by today's rules";
-    Store reader = testing::open_store(path, Options{.read_only = true});
+    SqliteStore reader = testing::open_store(path, Options{.read_only = true});
     auto verified = reader.verify(id);
     ASSERT_TRUE(verified) << verified.error().message;
     ASSERT_FALSE(verified->ok());
@@ -135,7 +135,7 @@ TEST_F(HostileRowTest, IslandOutOfRange) {
 }
 
 TEST_F(HostileRowTest, ASnapshotThatBreaksTheInvariantsIsNeverRestored) {
-  Store snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
+  SqliteStore snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
   const std::uint64_t seed = testing::test_seed("ASnapshotThatBreaksTheInvariants");
   testing::Game played = testing::play_random_game({2, rules::Mode::Simple}, seed, 48);
   ASSERT_EQ(played.events.size(), 48u);
@@ -167,7 +167,7 @@ TEST_F(HostileRowTest, ASnapshotThatBreaksTheInvariantsIsNeverRestored) {
 }
 
 TEST_F(HostileRowTest, AnIllegalRowInTheTailStopsTheSnapshotButNotTheAppend) {
-  Store snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
+  SqliteStore snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
   const std::uint64_t seed = testing::test_seed("AnIllegalRowInTheTail");
   testing::Game played = testing::play_random_game({2, rules::Mode::Simple}, seed, 20);
   ASSERT_EQ(played.events.size(), 20u);

@@ -15,7 +15,7 @@ using testing::TempDir;
 struct RestoreTest : ::testing::Test {
   TempDir dir;
   std::string path = dir.file("eryantis.db");
-  Store store = testing::open_store(path, Options{.snapshot_every = 16});
+  SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
   std::vector<Game> games;
   std::vector<MatchId> ids;
 
@@ -79,7 +79,7 @@ struct RestoreTest : ::testing::Test {
     EXPECT_EQ(row->status, MatchStatus::Quarantined);
     EXPECT_EQ(row->quarantine_reason, report->quarantined[0].reason);
     EXPECT_EQ(store.database().query_int("SELECT count(*) FROM events").value(), events_before);
-    Store reopened = testing::open_store(path);
+    SqliteStore reopened = testing::open_store(path);
     auto again = reopened.restore_unfinished().value();
     EXPECT_TRUE(again.quarantined.empty());
     EXPECT_EQ(again.restored.size(), games.size());
@@ -130,7 +130,7 @@ TEST_F(RestoreTest, ReadOnlyRestoreReportsButDoesNotMark) {
                            match(4) + " AND seq = 3");
   // No snapshot covers seq 3 if the fold starts before it: force a full fold.
   testing::exec(store, "DELETE FROM snapshots WHERE match_id = " + match(4));
-  Store reader = testing::open_store(path, Options{.read_only = true});
+  SqliteStore reader = testing::open_store(path, Options{.read_only = true});
   auto report = reader.restore_unfinished().value();
   ASSERT_EQ(report.quarantined.size(), 1u);
   EXPECT_EQ(report.quarantined[0].id, ids[4]);
@@ -155,13 +155,13 @@ TEST(RestoreConnection, LeavesTheCheckpointToTheNextWriter) {
   const Game game = testing::play_random_game({2, rules::Mode::Simple}, seed, 40);
   MatchId id = 0;
   {
-    Store store = testing::open_store(path);
+    SqliteStore store = testing::open_store(path);
     id = testing::store_game(store, game, seed, 1);
   }
   // The default: the last close moves the WAL into the file and removes it.
   EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
   {
-    Store store = testing::open_store(path, Options{.checkpoint_on_close = false});
+    SqliteStore store = testing::open_store(path, Options{.checkpoint_on_close = false});
     auto report = store.restore_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     ASSERT_EQ(report->restored.size(), 1u);
@@ -170,7 +170,7 @@ TEST(RestoreConnection, LeavesTheCheckpointToTheNextWriter) {
   }
   ASSERT_TRUE(std::filesystem::exists(path + "-wal"));
   EXPECT_GT(std::filesystem::file_size(path + "-wal"), 0u);
-  Store next = testing::open_store(path);
+  SqliteStore next = testing::open_store(path);
   auto report = next.restore_unfinished();
   ASSERT_TRUE(report) << report.error().message;
   ASSERT_EQ(report->restored.size(), 1u);

@@ -23,7 +23,7 @@ std::vector<rules::Event> decoded(const std::vector<StoredEvent>& rows) {
 TEST(SnapshotTest, SnapshotPlusTailEqualsFullFold) {
   const std::uint64_t seed = testing::test_seed("SnapshotPlusTailEqualsFullFold");
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 10});
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 10});
   const Game game = testing::play_random_game(kThreeExpert, seed);
   const MatchId id = testing::store_game(store, game, seed);
 
@@ -43,7 +43,7 @@ TEST(SnapshotTest, SnapshotPlusTailEqualsFullFold) {
 
 TEST(SnapshotTest, StoreFoldsTheSnapshotWhenTheCallerHasNoState) {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 8});
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 8});
   const Game game = testing::play_random_game(kThreeExpert, 5, 50);
   const MatchId id = store.create_match(NewMatch{kThreeExpert, MatchStatus::Running}).value();
   for (std::size_t i = 0; i < game.events.size(); ++i) {
@@ -63,7 +63,7 @@ TEST(SnapshotTest, StoreFoldsTheSnapshotWhenTheCallerHasNoState) {
 
 TEST(SnapshotTest, WrongStateAfterIsRefused) {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 2});
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 2});
   const Game game = testing::play_random_game(kThreeExpert, 5, 4);
   const MatchId id = store.create_match(NewMatch{kThreeExpert, MatchStatus::Running}).value();
   auto refused = store.append(id, 0, {game.events.data(), 2}, &game.states[0]);
@@ -75,7 +75,7 @@ TEST(SnapshotTest, WrongStateAfterIsRefused) {
 TEST(SnapshotTest, BadSnapshotsAreIgnored) {
   const std::uint64_t seed = testing::test_seed("BadSnapshotsAreIgnored");
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 10});
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 10});
   const Game game = testing::play_random_game(kThreeExpert, seed);
   ASSERT_GE(game.events.size(), 40u);
   const MatchId id = testing::store_game(store, game, seed);

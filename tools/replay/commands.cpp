@@ -24,7 +24,7 @@
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/store/open_store.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::replay {
 
@@ -67,7 +67,7 @@ std::unique_ptr<store::EventStore> open_db(const std::string& path) {
   }
   store::Options options;
   options.read_only = true;
-  auto opened = store::Store::open(path, options);
+  auto opened = store::SqliteStore::open(path, options);
   if (!opened) {
     if (opened.error().code == store::StoreCode::TooOld) {
       error(fmt::format("cannot open {} read-only: {}", path, opened.error().message));
@@ -79,7 +79,7 @@ std::unique_ptr<store::EventStore> open_db(const std::string& path) {
   // Reads only: a larger page cache and reads through mmap (no read() per page).
   // Best effort; a failure changes nothing but speed.
   (void)opened->database().exec("PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456");
-  return std::make_unique<store::Store>(std::move(*opened));
+  return std::make_unique<store::SqliteStore>(std::move(*opened));
 }
 
 // A match's events folded by the store (every event re-validated, every hash

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "eryantis/server/server.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::app {
 

@@ -98,7 +98,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   // Matches restore() set aside, waiting for their players.
   std::vector<store::MatchId> waiting_matches() const;
   // Start-up after a restart: the endings stored for players who have not logged
-  // in since (store::Store::unseen_endings), told at their next login.
+  // in since (store::SqliteStore::unseen_endings), told at their next login.
   void restore_unseen_endings(std::vector<store::UnseenEnding> endings);
 
   void on_open(ConnectionId id, std::string_view peer) override;

@@ -1,5 +1,5 @@
 #pragma once
-// Store failures are values: a stable machine code plus a sentence for people.
+// The store's failures are values: a stable machine code plus a sentence for people.
 #include <cstdint>
 #include <expected>
 #include <string>

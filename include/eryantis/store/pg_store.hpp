@@ -1,6 +1,6 @@
 #pragma once
 // The PostgreSQL event store: the same tables, meaning and promises as the SQLite
-// Store (event_store.hpp), on a database several servers share (docs/cluster.md).
+// store, SqliteStore (event_store.hpp), on a database several servers share (docs/cluster.md).
 // Besides the interface it keeps the match leases: which node serves a match,
 // with an epoch that fences every write of a node that lost it.
 #include <atomic>
