@@ -264,11 +264,11 @@ void BM_Resume10000Matches(benchmark::State& bench) {
   std::int64_t events = 0;
   for (auto _ : bench) {
     SqliteStore store = open_or_die(path, Options{.read_only = true});
-    auto report = store.restore_unfinished();
+    auto report = store.load_unfinished();
     if (!report || report->restored.size() != 10'000 || !report->quarantined.empty()) {
       return bench.SkipWithError("resume failed");
     }
-    for (const RestoredMatch& match : report->restored) events += match.last_seq;
+    for (const LoadedMatch& match : report->restored) events += match.last_seq;
   }
   bench.counters["events_per_match"] =
       static_cast<double>(events) / static_cast<double>(bench.iterations()) / 10'000.0;

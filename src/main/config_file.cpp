@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "eryantis/net/allowed_hosts.hpp"
-#include "eryantis/server/restored_match.hpp"
+#include "eryantis/server/loaded_match.hpp"
 
 namespace eryantis::app {
 

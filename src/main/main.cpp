@@ -24,7 +24,7 @@
 #include "eryantis/main/metrics_feed.hpp"
 #include "eryantis/main/periodic_backup.hpp"
 #include "eryantis/main/preflight.hpp"
-#include "eryantis/main/restore.hpp"
+#include "eryantis/main/load.hpp"
 #include "eryantis/main/store_persistence.hpp"
 #include "eryantis/metrics/metrics.hpp"
 #include "eryantis/net/admin_socket.hpp"
@@ -111,7 +111,7 @@ void warn_without_web_client(const std::string& static_dir) {
 // the group committer opened its own: SQLite drops the WAL index when the last
 // connection closes, and the next one rebuilds it by reading the whole WAL (after
 // a kill with 5,000 running matches, 16 MiB in ~3,700 reads: 130 ms before listening).
-std::expected<app::Restored, StartFailure> restore(const store::StoreLocation& location,
+std::expected<app::Loaded, StartFailure> load_unfinished_matches(const store::StoreLocation& location,
                                                    store::Options options,
                                                    std::unique_ptr<store::EventStore>& connection) {
   // The group committer opens the file right after: its first commit checkpoints,
@@ -134,7 +134,7 @@ std::expected<app::Restored, StartFailure> restore(const store::StoreLocation& l
                      .count());
   }
   const auto started = std::chrono::steady_clock::now();
-  auto restored = app::restore_matches(**db);
+  auto restored = app::load_matches(**db);
   if (!restored) return std::unexpected(StartFailure{restored.error()});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
@@ -147,7 +147,7 @@ std::expected<app::Restored, StartFailure> restore(const store::StoreLocation& l
 // A cluster node (docs/cluster.md) restores nothing at start: the unfinished
 // matches belong to whichever node holds their lease, and this node adopts one
 // when a client asks for it. It records where clients reach it.
-std::expected<app::Restored, StartFailure> join_cluster(const store::StoreLocation& location,
+std::expected<app::Loaded, StartFailure> join_cluster(const store::StoreLocation& location,
                                                         const store::Options& options,
                                                         const app::ClusterConfig& cluster) {
   auto db = store::PgStore::open(location.target, options);
@@ -156,7 +156,7 @@ std::expected<app::Restored, StartFailure> join_cluster(const store::StoreLocati
     return std::unexpected(StartFailure{registered.error().message});
   spdlog::info("cluster: node {} at {} (lease {} ms); matches are adopted on demand", cluster.node,
                cluster.public_address, cluster.lease_ms);
-  app::Restored joined;
+  app::Loaded joined;
   auto counted = db->count_by_status();
   if (!counted) return std::unexpected(StartFailure{counted.error().message});
   joined.matches_by_status = *counted;
@@ -263,9 +263,9 @@ int serve(int argc, char** argv) {
   }
 
   const store::Options store_options = app::store_options(config.storage);
-  std::unique_ptr<store::EventStore> restore_connection;  // closed once the committer opened
+  std::unique_ptr<store::EventStore> load_connection;  // closed once the committer opened
   auto restored = config.cluster.enabled() ? join_cluster(location, store_options, config.cluster)
-                                           : restore(location, store_options, restore_connection);
+                                           : load_unfinished_matches(location, store_options, load_connection);
   if (!restored) {
     spdlog::critical("cannot open {}: {}", shown, restored.error().message);
     return restored.error().exit_code;
@@ -287,7 +287,7 @@ int serve(int argc, char** argv) {
       postgresql_reachable = pg->reachable();
     return store::GroupCommitter::start(std::move(*connection), {store_options, 512}, notify);
   }();
-  restore_connection.reset();
+  load_connection.reset();
   if (!committer) {
     spdlog::critical("cannot open {}: {}", shown, committer.error().message);
     return 1;
@@ -365,8 +365,8 @@ int serve(int argc, char** argv) {
     metrics_for_commits = &metrics;
     persistence->set_metrics(&metrics);
   }
-  server.restore(std::move(restored->matches), restored->next_match_id);
-  server.restore_unseen_endings(std::move(restored->unseen_endings));
+  server.load_matches(std::move(restored->matches), restored->next_match_id);
+  server.load_unseen_endings(std::move(restored->unseen_endings));
   app::MetricsFeed metrics_feed(metrics, restored->matches_by_status, config.cluster.enabled());
   metrics.set_build_info(ERYANTIS_VERSION, ERYANTIS_COMMIT);
   if (config.metrics.enabled) {

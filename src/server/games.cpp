@@ -3,7 +3,7 @@
 #include "eryantis/catalogue/catalogue.hpp"
 #include "eryantis/json/json.hpp"
 #include "eryantis/protocol/codec.hpp"
-#include "eryantis/server/restored_match.hpp"
+#include "eryantis/server/loaded_match.hpp"
 
 namespace eryantis::server {
 

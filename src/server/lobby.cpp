@@ -524,12 +524,12 @@ void Server::handle(Session& s, const std::string& id, const protocol::Spectate&
   send_state(s.id, *room);
 }
 
-void Server::restore(std::vector<RestoredMatch> matches, store::MatchId next_match_id) {
+void Server::load_matches(std::vector<LoadedMatch> matches, store::MatchId next_match_id) {
   next_match_id_ = std::max(next_match_id_, next_match_id);
   // Newest first: the players are in the match they sat down in last.
   std::sort(matches.begin(), matches.end(),
-            [](const RestoredMatch& a, const RestoredMatch& b) { return a.id > b.id; });
-  for (RestoredMatch& m : matches) {
+            [](const LoadedMatch& a, const LoadedMatch& b) { return a.id > b.id; });
+  for (LoadedMatch& m : matches) {
     next_match_id_ = std::max(next_match_id_, m.id + 1);
     std::string busy;
     for (const store::SeatRecord& r : m.seats)
@@ -547,7 +547,7 @@ void Server::restore(std::vector<RestoredMatch> matches, store::MatchId next_mat
   }
 }
 
-Room& Server::load(RestoredMatch m) {
+Room& Server::load(LoadedMatch m) {
   auto room = std::make_unique<Room>();
   room->id = m.id;
   room->game = std::move(m.game);
@@ -583,7 +583,7 @@ Room& Server::load(RestoredMatch m) {
 
 std::vector<store::MatchId> Server::waiting_matches() const {
   std::vector<store::MatchId> ids;
-  for (const RestoredMatch& m : waiting_matches_) ids.push_back(m.id);
+  for (const LoadedMatch& m : waiting_matches_) ids.push_back(m.id);
   return ids;
 }
 
@@ -595,7 +595,7 @@ void Server::resume_waiting_matches() {
       ++it;
       continue;
     }
-    RestoredMatch m = std::move(*it);
+    LoadedMatch m = std::move(*it);
     it = waiting_matches_.erase(it);
     // Its stored timers are as old as the wait: they start again from now.
     const bool stale_deadline = m.deadline.kind != DeadlineKind::None;

@@ -64,7 +64,7 @@ Result<std::optional<rules::State>> snapshot_due(FoldSource& source, int every, 
 Result<VerifyReport> verify(FoldSource& source, MatchId id, Seq last_seq);
 
 // An unfinished match as listed for restoring.
-struct RestoreCandidate {
+struct LoadCandidate {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
   Seq last_seq = 0;
@@ -73,12 +73,12 @@ struct RestoreCandidate {
   int game_version = kFirstGameVersion;
 };
 
-// restore_unfinished() of every backend, before quarantining: each candidate of
+// load_unfinished() of every backend, before quarantining: each candidate of
 // a game `options` serves folded from its newest usable snapshot (hashes checked
-// as options.restore_hashes says), with its deadline (the backend reads its seats
+// as options.load_hashes says), with its deadline (the backend reads its seats
 // and recent command ids); the others reported unserved, not even read.
-Result<RestoreReport> restore_candidates(FoldSource& source,
-                                         const std::vector<RestoreCandidate>& candidates,
+Result<LoadReport> load_candidates(FoldSource& source,
+                                         const std::vector<LoadCandidate>& candidates,
                                          const Options& options);
 
 }  // namespace eryantis::store::detail

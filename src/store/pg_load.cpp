@@ -197,7 +197,7 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
       visit(id, util::forward_error(folded));
       continue;
     }
-    LoadedMatch loaded;
+    FoldedMatch loaded;
     loaded.id = id;
     loaded.status = *status;
     loaded.game = game;

@@ -296,8 +296,8 @@ Result<VerifyReport> PgStore::verify(MatchId id) {
   return detail::verify(rows, id, *last);
 }
 
-Result<RestoreReport> PgStore::restore_unfinished() {
-  RestoreReport report;
+Result<LoadReport> PgStore::load_unfinished() {
+  LoadReport report;
   {
     auto tx = pg::Transaction::begin(impl_->conn, true);
     if (!tx) return util::forward_error(tx);
@@ -305,26 +305,26 @@ Result<RestoreReport> PgStore::restore_unfinished() {
         "SELECT id, status, last_seq, game, game_version FROM matches "
         "WHERE status IN ('lobby', 'running') ORDER BY id");
     if (!listed) return util::forward_error(listed);
-    std::vector<detail::RestoreCandidate> candidates;
+    std::vector<detail::LoadCandidate> candidates;
     for (int r = 0; r < listed->size(); ++r) {
-      candidates.push_back(detail::RestoreCandidate{
+      candidates.push_back(detail::LoadCandidate{
           listed->integer(r, 0), parse_status(listed->text(r, 1)).value_or(MatchStatus::Running),
           listed->integer(r, 2), std::nullopt, std::string(listed->text(r, 3)),
           static_cast<int>(listed->integer(r, 4))});
     }
     detail::PgRows rows(impl_->conn);
-    auto folded = detail::restore_candidates(rows, candidates, impl_->options);
+    auto folded = detail::load_candidates(rows, candidates, impl_->options);
     if (!folded) return util::forward_error(folded);
     report = std::move(*folded);
     // The rows a server takes a match over with, in the same read transaction.
-    for (RestoredMatch& match : report.restored) {
+    for (LoadedMatch& match : report.restored) {
       auto seats_of = seats(match.id);
       if (!seats_of) return util::forward_error(seats_of);
       match.seats = std::move(*seats_of);
       auto deadline_of = deadline(match.id);
       if (!deadline_of) return util::forward_error(deadline_of);
       match.deadline = std::move(*deadline_of);
-      auto recent = recent_command_ids(match.id, kRestoredCommandIds);
+      auto recent = recent_command_ids(match.id, kLoadedCommandIds);
       if (!recent) return util::forward_error(recent);
       match.recent_commands = std::move(*recent);
     }

@@ -148,9 +148,9 @@ class ClusterTest : public ::testing::Test {
     return id;
   }
   // A lobby match of 2 with `ada` in seat 0, as the store folds it.
-  static RestoredMatch lobby_match(store::MatchId id) {
+  static LoadedMatch lobby_match(store::MatchId id) {
     auto created = rules::create_match({2, rules::Mode::Simple}, 5);
-    RestoredMatch m;
+    LoadedMatch m;
     m.id = id;
     m.status = store::MatchStatus::Lobby;
     m.last_seq = 1;
@@ -159,7 +159,7 @@ class ClusterTest : public ::testing::Test {
                                  std::nullopt}};
     return m;
   }
-  static Located adopted(RestoredMatch m, std::int64_t epoch) {
+  static Located adopted(LoadedMatch m, std::int64_t epoch) {
     Located found;
     found.kind = Located::Kind::Adopted;
     found.adopted = Adopted{epoch, std::move(m)};
@@ -291,7 +291,7 @@ TEST_F(ClusterTest, TheSweeperAdoptsAMatchNobodyServesAndItsTimerFires) {
   // Adopted through the ordinary look-up, where the lease decides.
   ASSERT_EQ(cluster.locates.size(), 1u);
   EXPECT_EQ(cluster.locates.front().first, 41);
-  RestoredMatch orphan = lobby_match(41);  // ada left it, and its node died
+  LoadedMatch orphan = lobby_match(41);  // ada left it, and its node died
   store.seqs[41] = orphan.last_seq;        // what the database holds
   orphan.deadline = Deadline{DeadlineKind::Abandon, rules::kNoSeat, now + 400};
   FakeCluster::answer(cluster.locates, adopted(std::move(orphan), 9));

@@ -123,9 +123,9 @@ class ServerTest : public ::testing::Test {
     store.complete_all();
   }
   // Match `source` of `server` as a restart would load it, under the id `id`.
-  RestoredMatch restored(store::MatchId source, store::MatchId id, Deadline deadline) {
+  LoadedMatch loaded(store::MatchId source, store::MatchId id, Deadline deadline) {
     const Room* room = server.room(source);
-    RestoredMatch rm;
+    LoadedMatch rm;
     rm.id = id;
     rm.status = room->status;
     rm.last_seq = room->seq;
@@ -541,7 +541,7 @@ TEST_F(ServerTest, LobbyListQuickJoinAndLeave) {
 
 TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
   auto created = rules::create_match({2, rules::Mode::Simple}, 5);
-  RestoredMatch rm;
+  LoadedMatch rm;
   rm.id = 41;
   rm.status = store::MatchStatus::Lobby;
   rm.last_seq = 1;
@@ -551,7 +551,7 @@ TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
               store::SeatRecord{41, 1, "bob", token_hash("tok-b"), std::nullopt, std::nullopt,
                                 std::nullopt}};
   store.seqs[41] = 1;
-  server.restore({rm}, 42);
+  server.load_matches({rm}, 42);
   connect(1, "alice", "tok-a");
   EXPECT_EQ(server.room(41)->seats[0]->connection, 1u);
   EXPECT_STREQ(parse(reply(1, R"({"type":"create_match","players":2})"))["code"].GetString(),
@@ -575,14 +575,14 @@ TEST_F(ServerTest, EachMatchsGameIsStoredWithItAndListedFromItsRecord) {
   EXPECT_EQ(first->create->game_version, 1);
 
   auto created = rules::create_match({2, rules::Mode::Simple}, 5);
-  RestoredMatch rm;
+  LoadedMatch rm;
   rm.id = 41;
   rm.game = "as-stored";  // a marker: the listing reads the record, not a constant
   rm.status = store::MatchStatus::Lobby;
   rm.last_seq = 1;
   rm.state = rules::apply(rules::State{}, *created);
   store.seqs[41] = 1;
-  server.restore({rm}, 42);
+  server.load_matches({rm}, 42);
   connect(2, "bob");
   auto list = parse(reply(2, R"({"type":"list_matches"})"));
   ASSERT_TRUE(list.HasMember("open")) << list.GetObject().begin()->name.GetString();
@@ -794,7 +794,7 @@ TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime
   const std::int64_t t0 = now;
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
-  restarted.restore({restored(m, m, {DeadlineKind::TurnGrace, absent, t0 + 3000})}, m + 1);
+  restarted.load_matches({loaded(m, m, {DeadlineKind::TurnGrace, absent, t0 + 3000})}, m + 1);
   auto back = [&](ConnectionId c, int seat) {
     come_back(restarted, c, before->seats[seat]->nickname,
               tokens[static_cast<ConnectionId>(seat + 1)]);
@@ -831,7 +831,7 @@ TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
   // Written by an older build (forfeit clocks are no longer stored), long expired.
-  restarted.restore({restored(m, m, {DeadlineKind::Forfeit, 0, now - 1})}, m + 1);
+  restarted.load_matches({loaded(m, m, {DeadlineKind::Forfeit, 0, now - 1})}, m + 1);
   come_back(restarted, 11, "a", tokens[1]);
   restarted.tick();
   store.complete_all();
@@ -924,7 +924,7 @@ TEST_F(ServerTest, TheDesertionAndTheTurnGraceClockSurviveARestart) {
   now = t0 + 300'000;
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
-  restarted.restore({restored(m, m, stored)}, m + 1);
+  restarted.load_matches({loaded(m, m, stored)}, m + 1);
   auto tick2 = [&] {
     restarted.tick();
     store.complete_all();
@@ -949,7 +949,7 @@ TEST_F(ServerTest, TwoPlayersBackAfterARestartOfADesertedMatchSkipTheAbsentTurn)
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
   // Stored while deserted, the absent seat's grace clock running.
-  restarted.restore({restored(m, m, {DeadlineKind::Abandon, absent, now + 500'000})}, m + 1);
+  restarted.load_matches({loaded(m, m, {DeadlineKind::Abandon, absent, now + 500'000})}, m + 1);
   const rules::Seat first = static_cast<rules::Seat>((absent + 1) % 3);
   const rules::Seat second = static_cast<rules::Seat>((absent + 2) % 3);
   come_back(restarted, 11, server.room(m)->seats[first]->nickname,
@@ -967,7 +967,7 @@ TEST_F(ServerTest, AMatchRestoredWithNobodyConnectedIsDesertedFromTheStart) {
   const auto m = running_match(2);
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
-  restarted.restore({restored(m, m, Deadline{})}, m + 1);
+  restarted.load_matches({loaded(m, m, Deadline{})}, m + 1);
   now += 50;
   restarted.tick();
   store.complete_all();
@@ -1028,9 +1028,9 @@ TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
       config(), transport, store, [this] { return now; }, secrets);
   // Their timers are stale by the time 41 resumes.
   const Deadline stale{DeadlineKind::TurnGrace, 0, now - 1};
-  RestoredMatch newer = restored(m, 42, stale);
+  LoadedMatch newer = loaded(m, 42, stale);
   newer.seats.pop_back();  // only alice moved on: bob is free meanwhile
-  restarted.restore({restored(m, 41, stale), std::move(newer)}, 43);
+  restarted.load_matches({loaded(m, 41, stale), std::move(newer)}, 43);
   EXPECT_EQ(restarted.waiting_matches(), std::vector<store::MatchId>{41});
   EXPECT_EQ(restarted.room(41), nullptr);
   EXPECT_EQ(log.count("match 41: not resumed yet"), 1);
@@ -1399,7 +1399,7 @@ TEST_F(ServerTest, WithoutRequiredTokensTheNewTokenIsBoundToTheSeat) {
   lax.require_resume_token = false;
   Server restarted(
       lax, transport, store, [this] { return now; }, secrets);
-  restarted.restore({restored(m, m, {})}, m + 1);
+  restarted.load_matches({loaded(m, m, {})}, m + 1);
   restarted.on_open(41, "p");
   restarted.on_line(41, R"({"type":"hello","protocol":1})");
   restarted.on_line(41, R"({"type":"login","nickname":"b"})");  // no token: let in
@@ -1414,9 +1414,9 @@ TEST_F(ServerTest, WithoutRequiredTokensTheNewTokenIsBoundToTheSeat) {
   // Switched back to required tokens: the token handed out works.
   Server strict(
       config(), transport, store, [this] { return now; }, secrets);
-  RestoredMatch back = restored(m, m, {});
+  LoadedMatch back = loaded(m, m, {});
   back.seats[1].resume_token_hash = store.written.back().seats[0].resume_token_hash;
-  strict.restore({std::move(back)}, m + 1);
+  strict.load_matches({std::move(back)}, m + 1);
   come_back(strict, 42, "b", fresh);
   EXPECT_EQ(last_of(transport, 42, "logged_in")["seat"].GetInt(), 1);
 }
@@ -1492,7 +1492,7 @@ TEST_F(ServerTest, AnEndingMissedIsStoredWithTheEndingAndToldOnceAfterARestart) 
       config(), transport, store, [this] { return now; }, secrets);
   auto kept = stored_endings(store);
   ASSERT_EQ(kept.size(), 1u);
-  restarted.restore_unseen_endings({kept.begin()->second});
+  restarted.load_unseen_endings({kept.begin()->second});
   come_back(restarted, 13, "c", tokens[3]);
   ASSERT_EQ(transport.sent[13].size(), 3u);  // welcome, logged_in, the game_over
   EXPECT_EQ(transport.sent[13][2], transport.sent[1].back());

@@ -106,7 +106,7 @@ TEST_F(AppendTest, ReopenGivesIdenticalEvents) {
   auto after = store.load_events(id).value();
   EXPECT_EQ(before, after);
   ASSERT_EQ(after.size(), full.events.size());
-  auto state = store.restore_state(id);
+  auto state = store.load_state(id);
   ASSERT_TRUE(state) << state.error().message;
   EXPECT_EQ(*state, full.states.back());
 }

@@ -46,11 +46,11 @@ TEST(ReaderTest, ReadOnlyConnectionSeesAConsistentPrefixWhileAWriterAppends) {
   int reads = 0;
   Seq longest = 0;
   while (!done || reads == 0) {
-    auto report = reader.restore_unfinished();
+    auto report = reader.load_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     ASSERT_TRUE(report->quarantined.empty()) << report->quarantined[0].reason;
     ASSERT_EQ(report->restored.size(), 1u);
-    const RestoredMatch& seen = report->restored[0];
+    const LoadedMatch& seen = report->restored[0];
     // Whatever prefix the reader sees is exactly the state after that many events.
     if (seen.last_seq > 0) {
       EXPECT_EQ(seen.state, game.states[static_cast<std::size_t>(seen.last_seq - 1)]);
@@ -168,7 +168,7 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
   EXPECT_LT(stats.batches, stats.requests);  // batching happened
 
   SqliteStore check = testing::open_store(path);
-  auto report = check.restore_unfinished().value();
+  auto report = check.load_unfinished().value();
   EXPECT_TRUE(report.quarantined.empty());
   ASSERT_EQ(report.restored.size(), games.size());
   for (std::size_t m = 0; m < games.size(); ++m) {

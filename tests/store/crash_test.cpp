@@ -42,7 +42,7 @@ constexpr int kGamesInFlight = 8;
   {
     auto setup = SqliteStore::open(path);
     if (!setup) _exit(2);
-    auto report = setup->restore_unfinished();
+    auto report = setup->load_unfinished();
     if (!report || !report->quarantined.empty()) _exit(3);
     // A match killed before its first event has no state yet: its options are in its row.
     std::map<MatchId, rules::MatchOptions> options;
@@ -51,7 +51,7 @@ constexpr int kGamesInFlight = 8;
       options[row.id] = {static_cast<std::uint8_t>(row.players),
                          row.mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple};
     }
-    for (RestoredMatch& loaded : report->restored) {
+    for (LoadedMatch& loaded : report->restored) {
       if (loaded.state.phase == rules::Phase::GameOver) {
         (void)setup->set_status(loaded.id, MatchStatus::Finished);
       } else if (static_cast<int>(games.size()) < kGamesInFlight) {
@@ -186,7 +186,7 @@ TEST(CrashTest, EveryAcknowledgedEventSurvivesSigkill) {
     // Reopen as the server would after the crash.
     auto store = SqliteStore::open(path);
     ASSERT_TRUE(store) << store.error().message;
-    auto report = store->restore_unfinished();
+    auto report = store->load_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     ASSERT_TRUE(report->quarantined.empty())
         << "round " << round << ": " << report->quarantined[0].reason;

@@ -106,7 +106,7 @@ TEST_F(DamagedPageTest, AnEventsPageQuarantinesOnlyTheUnfinishedMatchesWithRowsO
 
   SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
   ASSERT_TRUE(quick_check(store)) << "the start check reads no row of events";
-  auto report = store.restore_unfinished();
+  auto report = store.load_unfinished();
   ASSERT_TRUE(report) << "one damaged page stopped the whole restore: " << report.error().message;
 
   std::set<MatchId> quarantined;
@@ -119,7 +119,7 @@ TEST_F(DamagedPageTest, AnEventsPageQuarantinesOnlyTheUnfinishedMatchesWithRowsO
   EXPECT_TRUE(quarantined.count(early)) << "its last event is on the page: it cannot be folded";
   // Every other unfinished match is restored exactly.
   std::set<MatchId> restored;
-  for (const RestoredMatch& m : report->restored) {
+  for (const LoadedMatch& m : report->restored) {
     restored.insert(m.id);
     EXPECT_EQ(m.state, games[index_of(m.id)].states.back()) << "match " << m.id;
   }
@@ -140,7 +140,7 @@ TEST_F(DamagedPageTest, AnEventsPageQuarantinesOnlyTheUnfinishedMatchesWithRowsO
       EXPECT_EQ(m.status, MatchStatus::Quarantined) << m.id;
     }
   }
-  auto again = store.restore_unfinished();
+  auto again = store.load_unfinished();
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_TRUE(again->quarantined.empty());
   EXPECT_EQ(again->restored.size(), restored.size());
@@ -160,11 +160,11 @@ TEST_F(DamagedPageTest, ASnapshotPageCostsOnlyALongerFold) {
   }
   SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
   ASSERT_TRUE(quick_check(store));
-  auto report = store.restore_unfinished();
+  auto report = store.load_unfinished();
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_TRUE(report->quarantined.empty()) << report->quarantined.front().reason;
   ASSERT_EQ(report->restored.size(), unfinished.size());
-  for (const RestoredMatch& m : report->restored)
+  for (const LoadedMatch& m : report->restored)
     EXPECT_EQ(m.state, games[index_of(m.id)].states.back()) << "match " << m.id;
 }
 

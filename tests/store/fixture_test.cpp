@@ -56,7 +56,7 @@ TEST_P(FixtureTest, OpensMigratesDecodesAndFolds) {
     ++folded;
   }
   EXPECT_EQ(folded, 3);
-  auto report = store.restore_unfinished().value();
+  auto report = store.load_unfinished().value();
   EXPECT_TRUE(report.quarantined.empty());
   EXPECT_EQ(report.restored.size(), 3u);  // two running, one lobby
   // Seats written before schema 4 read as people's; the schema 4 file has a computer's.
@@ -117,7 +117,7 @@ TEST(ReleaseFixture, OpensMigratesRestoresAndVerifiesWithTheSameHashes) {
     EXPECT_EQ(match.game_version, 1);
     // Every match restores (its state read back as the server reads it) with the
     // hash the release stored, and verify (eryantis-replay verify) passes.
-    auto state = store.restore_state(match.id);
+    auto state = store.load_state(match.id);
     ASSERT_TRUE(state) << state.error().message;
     EXPECT_EQ(hash_to_hex(rules::hash(*state)), stored_hashes.at(match.id));
     auto verified = store.verify(match.id);
@@ -132,12 +132,12 @@ TEST(ReleaseFixture, OpensMigratesRestoresAndVerifiesWithTheSameHashes) {
   // unfinished ones, from their newest snapshot, with their seats and deadline.
   const MatchId running = matches[1].id;
   EXPECT_GT(store.verify(running).value().snapshots_checked, 0);
-  auto report = store.restore_unfinished();
+  auto report = store.load_unfinished();
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_TRUE(report->quarantined.empty());
   EXPECT_TRUE(report->unserved.empty());
   ASSERT_EQ(report->restored.size(), 2u);
-  for (const RestoredMatch& m : report->restored) {
+  for (const LoadedMatch& m : report->restored) {
     SCOPED_TRACE("match " + std::to_string(m.id));
     EXPECT_EQ(m.game, "eriantys");
     EXPECT_EQ(m.game_version, 1);

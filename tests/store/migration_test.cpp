@@ -161,7 +161,7 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
     ASSERT_FALSE(stale);
     EXPECT_EQ(stale.error().code, StoreCode::Conflict);
   }
-  auto report = store.restore_unfinished().value();
+  auto report = store.load_unfinished().value();
   EXPECT_EQ(report.restored.size(), games.size());
   EXPECT_TRUE(report.quarantined.empty());
   // A new event lands after every copied row: append order from here on.

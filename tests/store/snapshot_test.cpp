@@ -32,13 +32,13 @@ TEST(SnapshotTest, SnapshotPlusTailEqualsFullFold) {
   const rules::State full = rules::fold(decoded(store.load_events(id).value()));
   EXPECT_EQ(full, game.states.back());
 
-  auto report = store.restore_unfinished().value();
+  auto report = store.load_unfinished().value();
   ASSERT_EQ(report.restored.size(), 1u);
   EXPECT_TRUE(report.quarantined.empty());
   EXPECT_GT(report.restored[0].snapshot_seq, 0);
   EXPECT_EQ(report.restored[0].state, full);
   EXPECT_EQ(report.restored[0].last_seq, static_cast<Seq>(game.events.size()));
-  EXPECT_EQ(store.restore_state(id).value(), full);
+  EXPECT_EQ(store.load_state(id).value(), full);
 }
 
 TEST(SnapshotTest, StoreFoldsTheSnapshotWhenTheCallerHasNoState) {
@@ -94,7 +94,7 @@ TEST(SnapshotTest, BadSnapshotsAreIgnored) {
                            std::to_string(newest[3]) +
                            ") WHERE seq = " + std::to_string(newest[2]));
 
-  auto report = store.restore_unfinished().value();
+  auto report = store.load_unfinished().value();
   ASSERT_EQ(report.restored.size(), 1u)
       << (report.quarantined.empty() ? "" : report.quarantined[0].reason);
   EXPECT_EQ(report.restored[0].snapshot_seq, newest[3]);

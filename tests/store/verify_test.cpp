@@ -45,7 +45,7 @@ TEST(VerifyTest, FindsAGapThatASnapshotHidesFromRestore) {
   const MatchId id = testing::store_game(store, game, 9);
   testing::exec(store, "DELETE FROM events WHERE seq = 5");
   // Restoring trusts the verified snapshot at seq 60 (that is what snapshots are for)...
-  EXPECT_TRUE(store.restore_unfinished().value().quarantined.empty());
+  EXPECT_TRUE(store.load_unfinished().value().quarantined.empty());
   // ...verify does not.
   auto report = store.verify(id).value();
   ASSERT_FALSE(report.ok());

@@ -50,11 +50,14 @@ struct OpenMatch {
 // A match as a node adopting it reads it back (docs/cluster.md section 4): the
 // same rows, in the same shape, as fold() + seats() + recent_command_ids() +
 // deadline() give one at a time.
-struct LoadedMatch {
+struct FoldedMatch {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
-  std::string game;
-  int game_version = 0;
+  // load_matches reads them from the row. A caller that builds one from fold()
+  // (which refuses an unserved game: Unserved) keeps the defaults: the store's
+  // fold folds the first game, version 1, only (Options::serves).
+  std::string game = std::string(kFirstGame);
+  int game_version = kFirstGameVersion;
   Folded folded;  // with the caller's policy; a divergence is the caller's to judge
   std::vector<SeatRecord> seats;
   std::vector<std::pair<std::string, Seq>> recent_commands;  // oldest first
@@ -93,11 +96,11 @@ class PgStore final : public EventStore {
                                const rules::State* state_after = nullptr) override;
   std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests) override;
   Result<Folded> fold(MatchId id, const FoldPolicy& policy) override;
-  Result<RestoreReport> restore_unfinished() override;
+  Result<LoadReport> load_unfinished() override;
   Result<std::vector<std::pair<std::string, Seq>>> recent_command_ids(MatchId id,
                                                                       std::size_t count) override;
   Result<VerifyReport> verify(MatchId id) override;
-  using EventStore::restore_state;
+  using EventStore::load_state;
 
   // --- leases (docs/cluster.md) ---------------------------------------------
   // Takes the match for `node` for `ttl`: free, expired, or already this node's.
@@ -164,7 +167,7 @@ class PgStore final : public EventStore {
   // does). `visit` gets each match as soon as it is folded, in the order of
   // `ids`; a match that does not exist comes as NotFound. An error returned
   // means the batch's reads failed and nothing was visited.
-  using LoadedVisitor = std::function<void(MatchId, Result<LoadedMatch>)>;
+  using LoadedVisitor = std::function<void(MatchId, Result<FoldedMatch>)>;
   Result<void> load_matches(std::span<const MatchId> ids, const FoldPolicy& policy,
                             std::size_t recent, const LoadedVisitor& visit);
   // The oldest `limit` matches in status lobby of a game this node serves

@@ -202,13 +202,13 @@ struct MatchSummary {
   std::optional<std::string> quarantine_reason;
 };
 
-// How many of a restored match's newest command ids restore_unfinished reads: what
+// How many of a restored match's newest command ids load_unfinished reads: what
 // a server keeps to answer a client's retry with its original ack.
-inline constexpr std::size_t kRestoredCommandIds = 64;
+inline constexpr std::size_t kLoadedCommandIds = 64;
 
 // A match restored at start: its state folded from the newest usable snapshot, and
 // the rows a server needs to take it over, read in the same read transaction.
-struct RestoredMatch {
+struct LoadedMatch {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
   std::string game;
@@ -218,7 +218,7 @@ struct RestoredMatch {
   rules::State state;
   std::vector<SeatRecord> seats;           // as seats(id) returns them
   std::optional<DeadlineRecord> deadline;  // as deadline(id) returns it
-  // As recent_command_ids(id, kRestoredCommandIds) returns them.
+  // As recent_command_ids(id, kLoadedCommandIds) returns them.
   std::vector<std::pair<std::string, Seq>> recent_commands;
 };
 
@@ -238,8 +238,8 @@ struct UnservedMatch {
   friend bool operator==(const UnservedMatch&, const UnservedMatch&) = default;
 };
 
-struct RestoreReport {
-  std::vector<RestoredMatch> restored;
+struct LoadReport {
+  std::vector<LoadedMatch> restored;
   std::vector<QuarantinedMatch> quarantined;
   std::vector<UnservedMatch> unserved;
 };

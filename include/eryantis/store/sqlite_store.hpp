@@ -75,13 +75,13 @@ class SqliteStore final : public EventStore {
   // being trustworthy is not an error: Folded::divergence says where and why.
   Result<Folded> fold(MatchId id, const FoldPolicy& policy) override;
 
-  using EventStore::restore_state;
+  using EventStore::load_state;
 
   // Every lobby/running match, folded from its newest valid snapshot. A match
   // whose events do not decode, are illegal, have a seq gap, disagree with their
   // stored hashes or sit on a damaged page of the file is marked quarantined
   // (unless read-only) and reported instead.
-  Result<RestoreReport> restore_unfinished() override;
+  Result<LoadReport> load_unfinished() override;
 
   // The (command id, seq) of the newest `count` events that carry a command id,
   // oldest first: what a server keeps to answer a retry with its original ack.
@@ -108,8 +108,8 @@ class SqliteStore final : public EventStore {
 
  private:
   explicit SqliteStore(std::unique_ptr<Impl> impl);
-  // restore_unfinished() before a Corrupt error that escaped it gets its sentence.
-  Result<RestoreReport> restore_or_fail();
+  // load_unfinished() before a Corrupt error that escaped it gets its sentence.
+  Result<LoadReport> load_or_fail();
   std::unique_ptr<Impl> impl_;
 };
 

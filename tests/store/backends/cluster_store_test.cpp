@@ -134,7 +134,7 @@ TEST_F(ClusterStoreTest, ABatchedLoadReadsWhatOneAtATimeReads) {
 
   const FoldPolicy policy{FoldStart::NewestSnapshot, HashCheck::Last};
   std::vector<MatchId> visited;
-  auto loaded = db.load_matches(batch, policy, 5, [&](MatchId id, Result<LoadedMatch> match) {
+  auto loaded = db.load_matches(batch, policy, 5, [&](MatchId id, Result<FoldedMatch> match) {
     visited.push_back(id);
     if (id == missing) {
       ASSERT_FALSE(match);
@@ -248,7 +248,7 @@ TEST_F(ClusterStoreTest, AMatchOfAGameThisNodeDoesNotServeIsNeverAdoptedListedOr
   EXPECT_EQ((*open)[0].game_version, 1);
   const std::vector<MatchId> ids{running, other_running, newer_lobby};
   std::vector<MatchId> visited;
-  auto loaded = store_->load_matches(ids, FoldPolicy{}, 5, [&](MatchId id, Result<LoadedMatch> m) {
+  auto loaded = store_->load_matches(ids, FoldPolicy{}, 5, [&](MatchId id, Result<FoldedMatch> m) {
     visited.push_back(id);
     if (id == running) {
       ASSERT_TRUE(m) << m.error().message;
@@ -296,7 +296,7 @@ TEST_F(ClusterStoreTest, MigrationEightMakesEveryStoredMatchEriantysVersionOne) 
     EXPECT_EQ(m.game, "eriantys");
     EXPECT_EQ(m.game_version, 1);
   }
-  auto report = migrated->restore_unfinished();
+  auto report = migrated->load_unfinished();
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_TRUE(report->unserved.empty());
   EXPECT_EQ(report->restored.size(), 2u);

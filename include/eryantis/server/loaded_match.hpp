@@ -18,7 +18,7 @@ namespace eryantis::server {
 inline constexpr std::size_t kRecentCommands = 64;
 
 // A match loaded from the store at start-up.
-struct RestoredMatch {
+struct LoadedMatch {
   store::MatchId id = 0;
   store::MatchStatus status = store::MatchStatus::Lobby;
   // The game it plays, as stored (one this server serves: served_game_versions).
