@@ -138,8 +138,9 @@ std::expected<app::Loaded, StartFailure> load_unfinished_matches(const store::St
   if (!restored) return std::unexpected(StartFailure{restored.error()});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
-  spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined)",
-               restored->matches.size(), ms.count(), restored->quarantined);
+  spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined, {} of a game this "
+               "build does not serve)",
+               restored->matches.size(), ms.count(), restored->quarantined, restored->unserved);
   connection = std::move(*db);
   return std::move(*restored);
 }
@@ -163,11 +164,11 @@ std::expected<app::Loaded, StartFailure> join_cluster(const store::StoreLocation
   return joined;
 }
 
-}  // namespace
-
-// The whole life of the server; main() only turns what escapes it into an exit code.
-int serve(int argc, char** argv) {
-  CLI::App app{"Eryantis: an authoritative, event-sourced Eriantys game server."};
+// The command line and the configuration file, overrides applied and checked
+// before anything is created. The error is the exit code to return at once: 0
+// after --check-config or --help, 2 for a mistake in the configuration.
+std::expected<app::Config, int> configure(int argc, char** argv) {
+  CLI::App app{"Eryantis: an authoritative, event-sourced server for turn-based board games."};
   std::string config_path = "config/eryantis.toml";
   std::optional<std::string> listen, db, log_level;
   std::optional<int> port;
@@ -189,23 +190,23 @@ int serve(int argc, char** argv) {
       ->check(CLI::Range(0, 65535));
   app.add_flag("--no-web", no_web, "no web listener (overrides web.enabled)");
   app.add_flag("--check-config", check_only, "validate the configuration and exit");
-  if (auto exit = util::parse_command_line(app, argc, argv)) return *exit;
+  if (auto exit = util::parse_command_line(app, argc, argv)) return std::unexpected(*exit);
 
   // Without --config, a missing default file means the built-in defaults (which
   // are the values config/eryantis.toml documents); an explicit file must exist.
   const bool explicit_config = app.count("--config") > 0;
   if (check_only && !std::filesystem::exists(config_path)) {
     std::fprintf(stderr, "eryantis-server: %s: no such configuration file\n", config_path.c_str());
-    return 2;
+    return std::unexpected(2);
   }
   auto loaded = (!explicit_config && !std::filesystem::exists(config_path))
                     ? std::expected<app::Config, app::ConfigError>(app::Config{})
                     : app::load_config(config_path);
   if (!loaded) {
     std::fprintf(stderr, "eryantis-server: %s\n", loaded.error().message.c_str());
-    return 2;
+    return std::unexpected(2);
   }
-  app::Config config = *loaded;
+  app::Config config = std::move(*loaded);
   if (listen) config.server.listen = *listen;
   if (port) config.server.port = *port;
   if (db) config.storage.database = *db;
@@ -217,31 +218,145 @@ int serve(int argc, char** argv) {
   if (auto v = app::preflight(config); !v) {
     std::fprintf(stderr, "eryantis-server: %s: %s\n", config_path.c_str(),
                  v.error().message.c_str());
-    return 2;
+    return std::unexpected(2);
   }
   if (check_only) {
     std::printf("%s: OK (listen %s:%d, database %s)\n", config_path.c_str(),
                 config.server.listen.c_str(), config.server.port,
                 app::store_location(config.storage).describe().c_str());
-    return 0;
+    return std::unexpected(0);
   }
-  std::shared_ptr<logging::ReopenableFileSink> reopenable_log;
-  try {
-    reopenable_log = setup_logging(config.log);
-  } catch (const spdlog::spdlog_ex& e) {
-    std::fprintf(stderr, "eryantis-server: log.file: %s\n", e.what());
-    return 2;
-  }
+  return config;
+}
 
-  std::error_code ec;
-  const std::string& database = config.storage.database;
-  const store::StoreLocation location = app::store_location(config.storage);
-  const bool on_sqlite = location.backend == store::Backend::Sqlite;
-  const std::string shown = location.describe();
-  // Declared before every store: it must outlive each SQLite connection of this
+net::TcpServerOptions tcp_options(const app::Config& config) {
+  net::TcpServerOptions o;
+  o.max_connections = static_cast<std::size_t>(config.server.limits.max_connections);
+  o.max_line_bytes = config.server.limits.max_line_bytes;
+  o.max_outgoing_bytes = config.server.limits.max_outgoing_bytes;
+  o.max_outgoing_bytes_total = config.server.limits.max_outgoing_bytes_total;
+  o.max_incoming_bytes_total = config.server.limits.max_incoming_bytes_total;
+  o.busy_line =
+      protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
+  return o;
+}
+
+// The web listener's WebSockets are connections like the TCP ones, with the same
+// limits; the server sees both through one Transport.
+net::HttpServerOptions web_options(const app::Config& config) {
+  net::HttpServerOptions o;
+  o.allowed_origins = config.web.allowed_origins;
+  o.allowed_hosts = app::web_host_names(config);
+  o.static_root = config.web.static_dir;
+  o.max_connections = static_cast<std::size_t>(config.web.max_connections);
+  o.max_header_bytes = static_cast<std::size_t>(config.web.max_request_bytes);
+  o.max_body_bytes = static_cast<std::size_t>(config.web.max_request_bytes);
+  o.request_timeout_ms = static_cast<std::uint64_t>(config.web.request_timeout_ms);
+  o.max_message_bytes = config.server.limits.max_line_bytes;
+  o.max_outgoing_bytes = config.server.limits.max_outgoing_bytes;
+  o.max_outgoing_bytes_total = config.server.limits.max_outgoing_bytes_total;
+  return o;
+}
+
+net::AdminSocketOptions admin_options(const app::Config& config) {
+  net::AdminSocketOptions o;
+  o.max_connections = static_cast<std::size_t>(config.admin.max_connections);
+  o.idle_timeout_ms = static_cast<std::uint64_t>(config.admin.idle_timeout_ms);
+  o.busy_line = protocol::JsonLine::object()
+                    .field("ok", false)
+                    .field("error", "busy: " + std::to_string(config.admin.max_connections) +
+                                        " admin connections are open (admin.max_connections); "
+                                        "try again")
+                    .str();
+  o.idle_line =
+      protocol::JsonLine::object()
+          .field("ok", false)
+          .field("error", "no request line within " + std::to_string(config.admin.idle_timeout_ms) +
+                              " ms (admin.idle_timeout_ms); connection closed")
+          .str();
+  return o;
+}
+
+// One running server: everything serve() starts, as members in the order they
+// are made (so they are destroyed in the reverse order: the listeners and the
+// server before the store that they write to, the store before the writer lock
+// that every SQLite connection of this process depends on). Each step is one
+// member function; a step that fails returns the exit code.
+class Process {
+ public:
+  Process(app::Config config, std::shared_ptr<logging::ReopenableFileSink> reopenable_log)
+      : config_(std::move(config)),
+        reopenable_log_(std::move(reopenable_log)),
+        location_(app::store_location(config_.storage)),
+        on_sqlite_(location_.backend == store::Backend::Sqlite),
+        shown_(location_.describe()),
+        store_options_(app::store_options(config_.storage)) {}
+
+  // The database: locked (SQLite), checked, every unfinished match folded, and the
+  // group committer that writes from now on.
+  std::optional<int> open_storage();
+  // The listeners, the server and what feeds it (computer seats, a cluster's lobby).
+  void make_server();
+  // Prometheus gauges, sampled every second, and the event loop's lag.
+  void start_metrics();
+  // The server's clock tick and the heap trimmer.
+  void start_housekeeping();
+  // SIGINT/SIGTERM and an admin drain end with a graceful shutdown; SIGHUP reopens the log.
+  void handle_signals();
+  // eryantis-admin's socket and the periodic backups.
+  std::optional<int> start_admin();
+  // /healthz, /readyz and /metrics on the web listener.
+  void add_routes();
+  std::optional<int> listen();
+  // Until the shutdown stopped the loop.
+  int run();
+
+ private:
+  // Persist, then tell, then close: no new connections, every pending write commits.
+  void begin_shutdown(std::string_view why);
+
+  app::Config config_;
+  std::shared_ptr<logging::ReopenableFileSink> reopenable_log_;
+  store::StoreLocation location_;
+  bool on_sqlite_ = false;
+  std::string shown_;  // the database, as the log names it
+  store::Options store_options_;
+  // Made before every store: it must outlive each SQLite connection of this
   // process (closing its descriptor would drop their POSIX locks: writer_lock.hpp).
-  std::optional<store::WriterLock> writer_lock;
-  if (on_sqlite) {
+  std::optional<store::WriterLock> writer_lock_;
+  std::optional<server::SystemSecretSource> secrets_;
+  std::optional<app::Loaded> restored_;
+  net::EventLoop loop_;
+  std::shared_ptr<net::Wakeup> wakeup_;
+  std::unique_ptr<store::GroupCommitter> committer_;
+  // PostgreSQL: whether the writer's connection reaches it (/readyz).
+  std::shared_ptr<const std::atomic<bool>> postgresql_reachable_;
+  std::unique_ptr<app::StorePersistence> persistence_;
+  std::uint64_t events_counted_ = 0;
+  metrics::Metrics* metrics_for_commits_ = nullptr;  // set once metrics are on
+  std::optional<net::TcpServer> tcp_;
+  std::optional<net::HttpServer> web_;
+  std::optional<net::TransportRouter> transport_;
+  metrics::Metrics metrics_;
+  std::optional<app::MeteredTransport> metered_transport_;
+  std::shared_ptr<net::Wakeup> computer_wakeup_;
+  std::optional<server::ComputerPool> computers_;
+  std::optional<server::Server> server_;
+  std::optional<app::ClusterNode> cluster_node_;
+  std::optional<app::LobbyListener> lobby_listener_;
+  std::optional<app::MeteredEvents> metered_events_;
+  std::optional<app::MetricsFeed> metrics_feed_;
+  std::optional<app::HeapTrimmer> trimmer_;
+  bool stopping_ = false;
+  std::optional<app::AdminCommands> admin_commands_;
+  std::optional<net::AdminSocket> admin_socket_;
+  std::optional<app::PeriodicBackup> periodic_backup_;
+};
+
+std::optional<int> Process::open_storage() {
+  std::error_code ec;
+  const std::string& database = config_.storage.database;
+  if (on_sqlite_) {
     const auto parent = std::filesystem::path(database).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     // One writer per database file, whatever path reaches it, for this process's
@@ -253,7 +368,7 @@ int serve(int argc, char** argv) {
       spdlog::critical("not starting: {}", lock.error().message);
       return 2;
     }
-    writer_lock.emplace(std::move(*lock));
+    writer_lock_.emplace(std::move(*lock));
   }
   // Tokens and match seeds come from the kernel's CSPRNG only.
   auto secrets = server::SystemSecretSource::open();
@@ -261,163 +376,140 @@ int serve(int argc, char** argv) {
     spdlog::critical("not starting: no secure random source: {}", secrets.error());
     return 1;
   }
+  secrets_.emplace(std::move(*secrets));
 
-  const store::Options store_options = app::store_options(config.storage);
   std::unique_ptr<store::EventStore> load_connection;  // closed once the committer opened
-  auto restored = config.cluster.enabled() ? join_cluster(location, store_options, config.cluster)
-                                           : load_unfinished_matches(location, store_options, load_connection);
+  auto restored = config_.cluster.enabled()
+                      ? join_cluster(location_, store_options_, config_.cluster)
+                      : load_unfinished_matches(location_, store_options_, load_connection);
   if (!restored) {
-    spdlog::critical("cannot open {}: {}", shown, restored.error().message);
+    spdlog::critical("cannot open {}: {}", shown_, restored.error().message);
     return restored.error().exit_code;
   }
+  restored_.emplace(std::move(*restored));
 
-  net::EventLoop loop;
-  std::shared_ptr<net::Wakeup> wakeup;
-  std::unique_ptr<app::StorePersistence> persistence;
-  auto notify = [&wakeup] {
-    if (wakeup) wakeup->notify();
+  auto notify = [this] {
+    if (wakeup_) wakeup_->notify();
   };
-  // PostgreSQL: whether the writer's connection reaches it (/readyz).
-  std::shared_ptr<const std::atomic<bool>> postgresql_reachable;
   auto committer = [&]() -> store::Result<std::unique_ptr<store::GroupCommitter>> {
-    if (on_sqlite) return store::GroupCommitter::start(database, {store_options, 512}, notify);
-    auto connection = store::open_store(location, store_options);
+    if (on_sqlite_)
+      return store::GroupCommitter::start(database, {store_options_, 512}, notify);
+    auto connection = store::open_store(location_, store_options_);
     if (!connection) return std::unexpected(connection.error());
     if (auto* pg = dynamic_cast<store::PgStore*>(connection->get()))
-      postgresql_reachable = pg->reachable();
-    return store::GroupCommitter::start(std::move(*connection), {store_options, 512}, notify);
+      postgresql_reachable_ = pg->reachable();
+    return store::GroupCommitter::start(std::move(*connection), {store_options_, 512}, notify);
   }();
   load_connection.reset();
   if (!committer) {
-    spdlog::critical("cannot open {}: {}", shown, committer.error().message);
+    spdlog::critical("cannot open {}: {}", shown_, committer.error().message);
     return 1;
   }
+  committer_ = std::move(*committer);
   // Move logs (`move_log`) are read on a connection of their own, read-only.
-  persistence = std::make_unique<app::StorePersistence>(
-      **committer, app::read_only_opener(location, store_options), notify);
-  std::uint64_t events_counted = 0;
-  metrics::Metrics* metrics_for_commits = nullptr;  // set once the metrics exist
-  wakeup = loop.make_wakeup([&persistence, &metrics_for_commits] {
-    const std::size_t delivered = persistence->deliver();
-    if (metrics_for_commits && delivered > 0) metrics_for_commits->observe_commit_batch(delivered);
+  persistence_ = std::make_unique<app::StorePersistence>(
+      *committer_, app::read_only_opener(location_, store_options_), notify);
+  wakeup_ = loop_.make_wakeup([this] {
+    const std::size_t delivered = persistence_->deliver();
+    if (metrics_for_commits_ && delivered > 0) metrics_for_commits_->observe_commit_batch(delivered);
   });
+  return std::nullopt;
+}
 
-  net::TcpServerOptions net_options;
-  net_options.max_connections = static_cast<std::size_t>(config.server.limits.max_connections);
-  net_options.max_line_bytes = config.server.limits.max_line_bytes;
-  net_options.max_outgoing_bytes = config.server.limits.max_outgoing_bytes;
-  net_options.max_outgoing_bytes_total = config.server.limits.max_outgoing_bytes_total;
-  net_options.max_incoming_bytes_total = config.server.limits.max_incoming_bytes_total;
-  net_options.busy_line =
-      protocol::JsonLine("shutdown").field("message", "the server is full; try again later").str();
-  net::TcpServer tcp(loop, net_options);
-  // The web listener's WebSockets are connections like the TCP ones, with the same
-  // limits; the server sees both through one Transport.
-  net::HttpServerOptions web_options;
-  web_options.allowed_origins = config.web.allowed_origins;
-  web_options.allowed_hosts = app::web_host_names(config);
-  web_options.static_root = config.web.static_dir;
-  web_options.max_connections = static_cast<std::size_t>(config.web.max_connections);
-  web_options.max_header_bytes = static_cast<std::size_t>(config.web.max_request_bytes);
-  web_options.max_body_bytes = static_cast<std::size_t>(config.web.max_request_bytes);
-  web_options.request_timeout_ms = static_cast<std::uint64_t>(config.web.request_timeout_ms);
-  web_options.max_message_bytes = config.server.limits.max_line_bytes;
-  web_options.max_outgoing_bytes = config.server.limits.max_outgoing_bytes;
-  web_options.max_outgoing_bytes_total = config.server.limits.max_outgoing_bytes_total;
-  net::HttpServer web(loop, web_options);
-  web.set_first_id(net::TransportRouter::kSecondFirstId);
-  net::TransportRouter transport(tcp, web);
+void Process::make_server() {
+  tcp_.emplace(loop_, tcp_options(config_));
+  web_.emplace(loop_, web_options(config_));
+  web_->set_first_id(net::TransportRouter::kSecondFirstId);
+  transport_.emplace(*tcp_, *web_);
   // Metrics read the lines going by (metered.hpp); with [metrics] off the server
   // talks to the transports directly.
-  metrics::Metrics metrics;
-  app::MeteredTransport metered_transport(transport, metrics);
+  metered_transport_.emplace(*transport_, metrics_);
   transport::Transport& server_transport =
-      config.metrics.enabled ? static_cast<transport::Transport&>(metered_transport) : transport;
+      config_.metrics.enabled ? static_cast<transport::Transport&>(*metered_transport_)
+                              : *transport_;
   // Computer seats decide on [computer] workers threads; their results reach the
   // loop the way the store's completions do (a wakeup, then deliver() on the loop).
-  std::shared_ptr<net::Wakeup> computer_wakeup;
-  server::ComputerPool computers(
-      {config.server.computer.workers, config.server.computer.think_ms, {}}, [&computer_wakeup] {
-        if (computer_wakeup) computer_wakeup->notify();
-      });
-  computer_wakeup = loop.make_wakeup([&computers] { computers.deliver(); });
-  server::Server server(config.server, server_transport, *persistence, unix_ms, *secrets);
-  server.set_decision_runner(&computers);
-  std::optional<app::ClusterNode> cluster_node;
-  std::optional<app::LobbyListener> lobby_listener;
-  if (config.cluster.enabled()) {
-    cluster_node.emplace(**committer, config.cluster);
-    server.set_cluster(&*cluster_node);
+  computers_.emplace(server::ComputerPool::Options{config_.server.computer.workers,
+                                                   config_.server.computer.think_ms, {}},
+                     [this] {
+                       if (computer_wakeup_) computer_wakeup_->notify();
+                     });
+  computer_wakeup_ = loop_.make_wakeup([this] { computers_->deliver(); });
+  server_.emplace(config_.server, server_transport, *persistence_, unix_ms, *secrets_);
+  server_->set_decision_runner(&*computers_);
+  if (config_.cluster.enabled()) {
+    cluster_node_.emplace(*committer_, config_.cluster);
+    server_->set_cluster(&*cluster_node_);
     // Lobby changes of the other nodes by LISTEN/NOTIFY; polled while it is down.
-    lobby_listener.emplace(loop, **committer, location.target, server);
-    lobby_listener->start();
+    lobby_listener_.emplace(loop_, *committer_, location_.target, *server_);
+    lobby_listener_->start();
   }
-  app::MeteredEvents metered_events(server, metered_transport);
-  if (config.metrics.enabled) {
-    tcp.set_events(metered_events);
-    web.set_events(metered_events);
+  metered_events_.emplace(*server_, *metered_transport_);
+  if (config_.metrics.enabled) {
+    tcp_->set_events(*metered_events_);
+    web_->set_events(*metered_events_);
   } else {
-    tcp.set_events(server);
-    web.set_events(server);
+    tcp_->set_events(*server_);
+    web_->set_events(*server_);
   }
-  metrics.restored(restored->matches.size(), restored->quarantined);
-  if (config.metrics.enabled) {
-    metrics_for_commits = &metrics;
-    persistence->set_metrics(&metrics);
+  metrics_.restored(restored_->matches.size(), restored_->quarantined);
+  if (config_.metrics.enabled) {
+    metrics_for_commits_ = &metrics_;
+    persistence_->set_metrics(&metrics_);
   }
-  server.load_matches(std::move(restored->matches), restored->next_match_id);
-  server.load_unseen_endings(std::move(restored->unseen_endings));
-  app::MetricsFeed metrics_feed(metrics, restored->matches_by_status, config.cluster.enabled());
-  metrics.set_build_info(ERYANTIS_VERSION, ERYANTIS_COMMIT);
-  if (config.metrics.enabled) {
-    metrics_feed.sample(server.stats(), unix_ms());  // the matches' count from the start
-    // Gauges every second; event-loop lag from a 100 ms timer's lateness.
-    loop.every(1'000, [&] {
-      metrics_feed.sample(server.stats(), unix_ms());
-      metrics.set_queued_outgoing_bytes(static_cast<double>(tcp.queued_bytes()));
-      metrics.set_resident_bytes(static_cast<double>(app::resident_bytes()));
-      const auto committed = (*committer)->stats();
-      metrics.events_appended(committed.events - events_counted);
-      events_counted = committed.events;
-    });
-    // The other nodes of a cluster change statuses too: recounted every minute
-    // (one scan of the status index, between two commits of the writer).
-    if (config.cluster.enabled())
-      loop.every(60'000, [&] {
-        (*committer)->run_on_writer([&](store::EventStore& db) -> std::function<void()> {
-          auto counted = db.count_by_status();
-          if (!counted) return [] {};
-          return [&metrics_feed, &server, counted = *counted] {
-            metrics_feed.recount(counted, server.stats());
-          };
-        });
-      });
-    loop.every(100, [&metrics, last = std::chrono::steady_clock::now()]() mutable {
-      const auto now = std::chrono::steady_clock::now();
-      const double late = std::chrono::duration<double>(now - last).count() - 0.100;
-      metrics.observe_loop_lag(late > 0 ? late : 0);
-      last = now;
-    });
-  }
+  server_->load_matches(std::move(restored_->matches), restored_->next_match_id);
+  server_->load_unseen_endings(std::move(restored_->unseen_endings));
+}
 
-  // Timers and signal handlers come before listen: a SIGTERM right after the
-  // "listening" line must already mean a graceful shutdown.
-  loop.every(100, [&server, &cluster_node] {
+void Process::start_metrics() {
+  metrics_feed_.emplace(metrics_, restored_->matches_by_status, config_.cluster.enabled());
+  metrics_.set_build_info(ERYANTIS_VERSION, ERYANTIS_COMMIT);
+  if (!config_.metrics.enabled) return;
+  metrics_feed_->sample(server_->stats(), unix_ms());  // the matches' count from the start
+  // Gauges every second; event-loop lag from a 100 ms timer's lateness.
+  loop_.every(1'000, [this] {
+    metrics_feed_->sample(server_->stats(), unix_ms());
+    metrics_.set_queued_outgoing_bytes(static_cast<double>(tcp_->queued_bytes()));
+    metrics_.set_resident_bytes(static_cast<double>(app::resident_bytes()));
+    const auto committed = committer_->stats();
+    metrics_.events_appended(committed.events - events_counted_);
+    events_counted_ = committed.events;
+  });
+  // The other nodes of a cluster change statuses too: recounted every minute
+  // (one scan of the status index, between two commits of the writer).
+  if (config_.cluster.enabled())
+    loop_.every(60'000, [this] {
+      committer_->run_on_writer([this](store::EventStore& db) -> std::function<void()> {
+        auto counted = db.count_by_status();
+        if (!counted) return [] {};
+        return [this, counted = *counted] { metrics_feed_->recount(counted, server_->stats()); };
+      });
+    });
+  loop_.every(100, [this, last = std::chrono::steady_clock::now()]() mutable {
+    const auto now = std::chrono::steady_clock::now();
+    const double late = std::chrono::duration<double>(now - last).count() - 0.100;
+    metrics_.observe_loop_lag(late > 0 ? late : 0);
+    last = now;
+  });
+}
+
+void Process::start_housekeeping() {
+  loop_.every(100, [this] {
     // Before the tick: matches whose lease may have run out leave memory now.
-    if (cluster_node) cluster_node->check_time_fence();
-    server.tick();
+    if (cluster_node_) cluster_node_->check_time_fence();
+    server_->tick();
   });
   // Give memory freed by bursts back to the system once 4 MiB of it stay resident
   // (jemalloc's count; with glibc: the resident heap grew by 4 MiB since the last
   // trim; see heap_trim.hpp). Checking costs one read of /proc/self/status and a
   // refresh of jemalloc's statistics, so it can run every second.
-  app::HeapTrimmer trimmer(std::size_t{4} << 20, app::anonymous_resident_bytes, app::trim_allocator,
-                           app::allocator_unused_bytes);
-  loop.every(1'000, [&trimmer, &metrics] {
+  trimmer_.emplace(std::size_t{4} << 20, app::anonymous_resident_bytes, app::trim_allocator,
+                   app::allocator_unused_bytes);
+  loop_.every(1'000, [this] {
     const auto start = std::chrono::steady_clock::now();
-    const app::HeapTrimmer::Tick tick = trimmer.tick();
+    const app::HeapTrimmer::Tick tick = trimmer_->tick();
     if (tick.trimmed) {
-      metrics.heap_trimmed();
+      metrics_.heap_trimmed();
       spdlog::debug("memory: trimmed the heap, resident {} -> {} KiB, in {} µs",
                     tick.resident_before >> 10, tick.resident_after >> 10,
                     std::chrono::duration_cast<std::chrono::microseconds>(
@@ -425,137 +517,161 @@ int serve(int argc, char** argv) {
                         .count());
     }
   });
-  bool stopping = false;
-  // SIGINT/SIGTERM, and the end of an admin drain: persist, then tell, then close.
-  auto begin_shutdown = [&](std::string_view why) {
-    if (stopping) return;
-    stopping = true;
-    spdlog::info("{}: shutting down (no new connections, pending writes commit first)", why);
+}
+
+void Process::begin_shutdown(std::string_view why) {
+  if (stopping_) return;
+  stopping_ = true;
+  spdlog::info("{}: shutting down (no new connections, pending writes commit first)", why);
 #ifdef ERYANTIS_SYSTEMD
-    sd_notify(0, "STOPPING=1");
+  sd_notify(0, "STOPPING=1");
 #endif
-    tcp.stop_accepting();
-    web.stop_accepting();
-    server.begin_shutdown("the server is shutting down; your match is saved, reconnect later");
-    // Wait for every write already submitted.
-    loop.every(10, [&] {
-      persistence->deliver();
-      if (!server.idle()) return;
-      // A cluster node hands its matches over now that its last write committed.
-      if (!server.leases_released()) return;
-      computers.stop();  // no more computer moves: the workers finish and exit
-      (*committer)->stop();
-      persistence->deliver();
-      tcp.close_all();
-      web.close_all(net::ws_close::normal);
-      loop.stop();
-    });
-  };
-  loop.on_signals([&](int signum) { begin_shutdown("signal " + std::to_string(signum)); });
+  tcp_->stop_accepting();
+  web_->stop_accepting();
+  server_->begin_shutdown("the server is shutting down; your match is saved, reconnect later");
+  // Wait for every write already submitted.
+  loop_.every(10, [this] {
+    persistence_->deliver();
+    if (!server_->idle()) return;
+    // A cluster node hands its matches over now that its last write committed.
+    if (!server_->leases_released()) return;
+    computers_->stop();  // no more computer moves: the workers finish and exit
+    committer_->stop();
+    persistence_->deliver();
+    tcp_->close_all();
+    web_->close_all(net::ws_close::normal);
+    loop_.stop();
+  });
+}
 
-  // The operator's channel (eryantis-admin) and the periodic backups.
-  // No file to back up on PostgreSQL: the admin backup command says so.
-  app::AdminCommands admin_commands(loop, server, on_sqlite ? database : std::string(),
-                                    [&] { begin_shutdown("drained"); });
-  if (config.metrics.enabled)
-    admin_commands.set_metrics_text([&metrics] { return metrics.metrics_text(); });
-  net::AdminSocketOptions admin_options;
-  admin_options.max_connections = static_cast<std::size_t>(config.admin.max_connections);
-  admin_options.idle_timeout_ms = static_cast<std::uint64_t>(config.admin.idle_timeout_ms);
-  admin_options.busy_line =
-      protocol::JsonLine::object()
-          .field("ok", false)
-          .field("error", "busy: " + std::to_string(config.admin.max_connections) +
-                              " admin connections are open (admin.max_connections); try again")
-          .str();
-  admin_options.idle_line =
-      protocol::JsonLine::object()
-          .field("ok", false)
-          .field("error", "no request line within " + std::to_string(config.admin.idle_timeout_ms) +
-                              " ms (admin.idle_timeout_ms); connection closed")
-          .str();
-  net::AdminSocket admin_socket(
-      loop,
-      [&admin_commands](std::string_view request, net::AdminSocket::Reply reply) {
-        admin_commands.handle(request, std::move(reply));
-      },
-      admin_options);
-  if (config.admin.enabled) {
-    const std::string socket_path = app::admin_socket_path(config);
-    if (auto ok = admin_socket.listen(socket_path); !ok) {
-      spdlog::critical("not starting: admin socket: {}", ok.error());
-      return 1;
-    }
-    spdlog::info("admin socket {} (eryantis-admin --socket {})", socket_path,
-                 std::filesystem::absolute(socket_path, ec).string());
-  }
-  app::PeriodicBackup periodic_backup(loop, database, config.backup);
-
+void Process::handle_signals() {
+  loop_.on_signals([this](int signum) { begin_shutdown("signal " + std::to_string(signum)); });
   // SIGHUP: logrotate renamed the log file (log.rotation = "reopen"). Without a
   // handler it would end the process (the default action).
-  loop.on_signal(SIGHUP, [&reopenable_log] {
-    if (!reopenable_log) {
+  loop_.on_signal(SIGHUP, [this] {
+    if (!reopenable_log_) {
       spdlog::info("SIGHUP: no log file to reopen (log.rotation is \"size\" or log.file is empty)");
       return;
     }
     try {
-      reopenable_log->reopen();
-      spdlog::info("SIGHUP: log file {} reopened", reopenable_log->path());
+      reopenable_log_->reopen();
+      spdlog::info("SIGHUP: log file {} reopened", reopenable_log_->path());
     } catch (const spdlog::spdlog_ex& e) {
       spdlog::error("SIGHUP: cannot reopen the log file: {}", e.what());
     }
   });
-  // The operator's HTTP surface on the web listener (docs/operations.md, "Monitor").
+}
+
+std::optional<int> Process::start_admin() {
+  // No file to back up on PostgreSQL: the admin backup command says so.
+  admin_commands_.emplace(loop_, *server_,
+                          on_sqlite_ ? config_.storage.database : std::string(),
+                          [this] { begin_shutdown("drained"); });
+  if (config_.metrics.enabled)
+    admin_commands_->set_metrics_text([this] { return metrics_.metrics_text(); });
+  admin_socket_.emplace(
+      loop_,
+      [this](std::string_view request, net::AdminSocket::Reply reply) {
+        admin_commands_->handle(request, std::move(reply));
+      },
+      admin_options(config_));
+  if (config_.admin.enabled) {
+    const std::string socket_path = app::admin_socket_path(config_);
+    if (auto ok = admin_socket_->listen(socket_path); !ok) {
+      spdlog::critical("not starting: admin socket: {}", ok.error());
+      return 1;
+    }
+    std::error_code ec;
+    spdlog::info("admin socket {} (eryantis-admin --socket {})", socket_path,
+                 std::filesystem::absolute(socket_path, ec).string());
+  }
+  periodic_backup_.emplace(loop_, config_.storage.database, config_.backup);
+  return std::nullopt;
+}
+
+void Process::add_routes() {
   // Routes answer on the loop thread, so an answer to /healthz proves the loop turns.
-  web.add_route("/healthz",
-                [](const net::HttpRequest&) { return net::HttpResponse::text(200, "ok\n"); });
+  web_->add_route("/healthz",
+                  [](const net::HttpRequest&) { return net::HttpResponse::text(200, "ok\n"); });
   // Ready: matches were restored before anything listens; the database takes writes
   // unless the server went degraded; a draining server takes no new matches.
-  web.add_route("/readyz", [&server, &postgresql_reachable](const net::HttpRequest&) {
-    if (server.degraded())
+  web_->add_route("/readyz", [this](const net::HttpRequest&) {
+    if (server_->degraded())
       return net::HttpResponse::text(503, "degraded: the database refuses writes\n");
     // PostgreSQL restarted or away: writes fail (STORE_FAILURE) until the writer's
     // connection is back; it reconnects by itself (docs/cluster.md).
-    if (postgresql_reachable && !postgresql_reachable->load())
+    if (postgresql_reachable_ && !postgresql_reachable_->load())
       return net::HttpResponse::text(503, "degraded: PostgreSQL is unreachable, reconnecting\n");
-    if (server.draining()) return net::HttpResponse::text(503, "draining\n");
+    if (server_->draining()) return net::HttpResponse::text(503, "draining\n");
     return net::HttpResponse::text(200, "ready\n");
   });
-  if (config.metrics.enabled)
-    web.add_route("/metrics", [&metrics](const net::HttpRequest&) {
-      net::HttpResponse r = net::HttpResponse::text(200, metrics.metrics_text());
+  if (config_.metrics.enabled)
+    web_->add_route("/metrics", [this](const net::HttpRequest&) {
+      net::HttpResponse r = net::HttpResponse::text(200, metrics_.metrics_text());
       r.content_type = "text/plain; version=0.0.4; charset=utf-8";  // Prometheus text format
       return r;
     });
-  if (config.web.enabled) {
-    auto web_bound = web.listen(config.web.listen, config.web.port);
+}
+
+std::optional<int> Process::listen() {
+  if (config_.web.enabled) {
+    auto web_bound = web_->listen(config_.web.listen, config_.web.port);
     if (!web_bound) {
-      spdlog::critical("cannot listen for the web on {}:{}: {}", config.web.listen, config.web.port,
-                       web_bound.error());
+      spdlog::critical("cannot listen for the web on {}:{}: {}", config_.web.listen,
+                       config_.web.port, web_bound.error());
       return 1;
     }
-    spdlog::info("web listening on http://{}:{}/ (WebSocket /ws, files from {})", config.web.listen,
-                 *web_bound, config.web.static_dir);
-    warn_without_web_client(config.web.static_dir);
+    spdlog::info("web listening on http://{}:{}/ (WebSocket /ws, files from {})",
+                 config_.web.listen, *web_bound, config_.web.static_dir);
+    warn_without_web_client(config_.web.static_dir);
   }
-  auto bound = tcp.listen(config.server.listen, config.server.port);
+  auto bound = tcp_->listen(config_.server.listen, config_.server.port);
   if (!bound) {
-    spdlog::critical("cannot listen on {}:{}: {}", config.server.listen, config.server.port,
+    spdlog::critical("cannot listen on {}:{}: {}", config_.server.listen, config_.server.port,
                      bound.error());
     return 1;
   }
   spdlog::info("eryantis-server listening on {}:{} (database {}, durability {})",
-               config.server.listen, *bound, shown,
-               config.storage.durability == store::Durability::Full ? "full" : "normal");
-
+               config_.server.listen, *bound, shown_,
+               config_.storage.durability == store::Durability::Full ? "full" : "normal");
 #ifdef ERYANTIS_SYSTEMD
   sd_notify(0, "READY=1");  // systemd's Type=notify: started (packaging/eryantis.service.in)
 #endif
+  return std::nullopt;
+}
 
-  loop.run();
-  const auto st = (*committer)->stats();
+int Process::run() {
+  loop_.run();
+  const auto st = committer_->stats();
   spdlog::info("stopped: {} batch(es), {} event(s) written", st.batches, st.events);
   return 0;
+}
+
+}  // namespace
+
+// The whole life of the server; main() only turns what escapes it into an exit code.
+int serve(int argc, char** argv) {
+  auto config = configure(argc, argv);
+  if (!config) return config.error();
+  std::shared_ptr<logging::ReopenableFileSink> reopenable_log;
+  try {
+    reopenable_log = setup_logging(config->log);
+  } catch (const spdlog::spdlog_ex& e) {
+    std::fprintf(stderr, "eryantis-server: log.file: %s\n", e.what());
+    return 2;
+  }
+  Process process(std::move(*config), std::move(reopenable_log));
+  if (auto failed = process.open_storage()) return *failed;
+  process.make_server();
+  process.start_metrics();
+  // Timers and signal handlers come before listen: a SIGTERM right after the
+  // "listening" line must already mean a graceful shutdown.
+  process.start_housekeeping();
+  process.handle_signals();
+  if (auto failed = process.start_admin()) return *failed;
+  process.add_routes();
+  if (auto failed = process.listen()) return *failed;
+  return process.run();
 }
 
 int main(int argc, char** argv) {

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "eryantis/json/json.hpp"
-#include "eryantis/codec/json_value.hpp"
 #include "eryantis/json/value.hpp"
 
 namespace eryantis::protocol {
@@ -139,7 +138,7 @@ bool take(std::expected<T, E>& in, std::unexpected<E>& out) {
   return false;
 }
 
-Decoded decode_body(std::string_view type, const Fields& f) {
+Decoded decode_body(std::string_view type, const Fields& f, const game::Game& game) {
   std::unexpected<ProtocolError> error{ProtocolError{}};
   if (type == "hello") {
     auto protocol = f.required_int("protocol", 0, std::numeric_limits<int>::max());
@@ -239,7 +238,7 @@ Decoded decode_body(std::string_view type, const Fields& f) {
     if (!command) return f.fail(ErrorCode::MissingField, "field \"command\" is missing");
     if (!command->IsObject())
       return f.fail(ErrorCode::InvalidField, "field \"command\" must be an object");
-    auto decoded = codec::command_from_json_value(*command);  // from the parsed line, not re-parsed
+    auto decoded = game.command_from_json(*command);  // from the parsed line, not re-parsed
     if (!decoded) return f.fail(ErrorCode::InvalidField, "command: " + decoded.error().message);
     auto expected_seq = f.optional_int("expected_seq", 0, std::numeric_limits<std::int64_t>::max());
     if (!take(expected_seq, error)) return error;
@@ -315,7 +314,8 @@ std::string_view error_code_name(ErrorCode code) {
   return "UNKNOWN";
 }
 
-std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
+std::expected<Envelope, ProtocolError> decode_request(std::string_view line,
+                                                      const game::Game& game) {
   json::LineDocument pooled;  // no heap for a request of a few KiB
   json::PooledDocument& doc = pooled.doc();
   try {
@@ -359,7 +359,7 @@ std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
         ProtocolError{ErrorCode::InvalidField, "field \"type\" must be a string", id});
   const std::string_view type(type_it->value.GetString(), type_it->value.GetStringLength());
   try {
-    auto request = decode_body(type, Fields(doc, id));
+    auto request = decode_body(type, Fields(doc, id), game);
     if (!request) return std::unexpected(request.error());
     return Envelope{std::move(id), std::move(*request)};
   } catch (const std::exception&) {

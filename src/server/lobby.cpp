@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cassert>
 
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/move_lists.hpp"
@@ -60,6 +61,7 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
   room.announced = next_deadline(room);
   protocol::JsonLine line("state", id);
   line.field("match", room.id)
+      .field("game", room.game->name())
       .field("seq", room.seq)
       .field("status", store::status_name(room.status))
       .field("hash", detail::hex(rules::hash(v.state)))
@@ -168,7 +170,7 @@ Server::MatchListing Server::match_listing() const {
     if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
     protocol::JsonLine m = protocol::JsonLine::object();
     m.field("match", room.id)
-        .field("game", room.game)
+        .field("game", room.game->name())
         .field("players", room.players())
         .field("mode", rules::mode_name(room.state.options.mode))
         .field("status", store::status_name(room.status))
@@ -262,7 +264,7 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   const game::Game& played = *served_game(m.game);  // handle() checked it: requested_options
   auto room = std::make_unique<Room>();
   room->id = lease ? lease->match_id : next_match_id_++;
-  room->game = std::string(played.name());
+  room->game = &played;
   room->epoch = lease ? lease->epoch : 0;
   room->state = rules::apply(rules::State{}, *created);
   room->status = store::MatchStatus::Lobby;
@@ -531,6 +533,16 @@ void Server::load_matches(std::vector<LoadedMatch> matches, store::MatchId next_
             [](const LoadedMatch& a, const LoadedMatch& b) { return a.id > b.id; });
   for (LoadedMatch& m : matches) {
     next_match_id_ = std::max(next_match_id_, m.id + 1);
+    // The store already leaves such a match out (Options::serves); a caller that
+    // did not ask it to gets the same answer here: never played by the wrong game.
+    const game::Game* g = served_game(m.game);
+    if (!g || !g->reads_version(m.game_version)) {
+      spdlog::warn(
+          "match {}: game {} version {} quarantined: this build does not serve it; a build that "
+          "has it will",
+          m.id, m.game, m.game_version);
+      continue;
+    }
     std::string busy;
     for (const store::SeatRecord& r : m.seats)
       if (auto it = seated_in_.find(r.nickname); it != seated_in_.end())
@@ -550,23 +562,15 @@ void Server::load_matches(std::vector<LoadedMatch> matches, store::MatchId next_
 Room& Server::load(LoadedMatch m) {
   auto room = std::make_unique<Room>();
   room->id = m.id;
-  room->game = std::move(m.game);
+  // PRECONDITION: its game is served (load_matches checked it; an adopted match
+  // was loaded by a store that serves only those, Options::serves).
+  room->game = served_game(m.game);
+  assert(room->game);
   room->state = std::move(m.state);
   room->seq = m.last_seq;
   room->status = m.status;
-  room->deadline = m.deadline;
-  if (m.status == store::MatchStatus::Running && m.deadline.kind == DeadlineKind::Abandon) {
-    // Deserted when it was stored: the desertion keeps its time, and the turn grace
-    // clock of the seat it names, which ran from no later than the desertion's start,
-    // runs out at the latest turn_grace_ms after that start.
-    room->deserted = Deadline{DeadlineKind::Abandon, rules::kNoSeat, m.deadline.at_ms};
-    const rules::Seat seat = m.deadline.seat;
-    room->deadline =
-        seat >= 0 && seat < room->players()
-            ? Deadline{DeadlineKind::TurnGrace, seat,
-                       m.deadline.at_ms - config_.abandon_after_ms + config_.turn_grace_ms}
-            : Deadline{};
-  }
+  room->clocks = timers::restored(m.deadline, m.status == store::MatchStatus::Running,
+                                 room->players(), timer_settings());
   room->lobby_since_ms = clock_();
   room->recent_commands.assign(m.recent_commands);
   for (const store::SeatRecord& r : m.seats) {
@@ -602,7 +606,10 @@ void Server::resume_waiting_matches() {
     m.deadline = {};
     Room& room = load(std::move(m));
     spdlog::info("match {}: resumed, its players are free again", room.id);
-    if (stale_deadline) arm(room, Deadline{});
+    if (stale_deadline) {
+      room.clocks.deadline = {};
+      save_deadline(room);
+    }
     // Players online in the lobby are seated back at once (a state push tells them),
     // if their session holds the seat's token: a free nickname may be anybody's.
     bool seated = false;

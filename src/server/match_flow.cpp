@@ -129,7 +129,15 @@ void Server::play(Room& room, ConnectionId conn, const std::string& id, const pr
                "wait until all " + std::to_string(room.players()) + " seats are taken", &room);
     return;
   }
-  submit_command(room, s->seat, m.command, rules::Authority::Player, conn, id, command_id);
+  // Read by this match's game (decode_request); the room still holds Eriantys's
+  // own types until it holds its match through the game interface (issue 24).
+  if (!m.command.holds<rules::Command>()) {
+    send_error(conn, id, error_code_name(ErrorCode::InvalidField),
+               "command: not a command of this match's game", &room);
+    return;
+  }
+  submit_command(room, s->seat, m.command.get<rules::Command>(), rules::Authority::Player, conn,
+                 id, command_id);
 }
 
 void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& command,
@@ -172,7 +180,7 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
     w.keep_endings = kept;
   }
   w.status = status;
-  if (room.deadline.kind != DeadlineKind::None || room.deserted.kind != DeadlineKind::None)
+  if (room.clocks.deadline.kind != DeadlineKind::None || room.clocks.deserted.kind != DeadlineKind::None)
     w.deadline = Deadline{};  // the situation changed: re-armed as the event is told
   persist(room, std::move(w),
           [this, reply_to, id, command_id, status, ev = std::move(*event), next = std::move(next),
@@ -199,8 +207,8 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
                 render::describe_event(room->state, ev, next, detail::seat_names(*room));
             room->state = std::move(next);
             room->seq = done->last_seq;
-            room->deadline = Deadline{};
-            room->deserted = Deadline{};
+            room->clocks.deadline = Deadline{};
+            room->clocks.deserted = Deadline{};
             if (status) moved(*room, room->status, *status);
             if (command_id) room->recent_commands.remember(*command_id, room->seq);
             ++stats_.commands_accepted;
@@ -311,18 +319,6 @@ void Server::close_room(Room& room) {
   if (!waiting_matches_.empty()) resume_waiting_matches();
 }
 
-void Server::arm(Room& room, Deadline d) {
-  room.deadline = d;
-  save_deadline(room);
-}
-
-Deadline Server::stored_deadline(const Room& room) {
-  if (room.deserted.kind == DeadlineKind::None) return room.deadline;
-  Deadline d = room.deserted;
-  d.seat = room.deadline.kind == DeadlineKind::TurnGrace ? room.deadline.seat : rules::kNoSeat;
-  return d;
-}
-
 void Server::save_deadline(Room& room) {
   // The room's own write comes first (a write behind it would use a stale seq):
   // the deadline is written after it, as it stands then.
@@ -334,7 +330,7 @@ void Server::save_deadline(Room& room) {
     MatchWrite w;
     w.match = mid;
     w.expected_seq = r->seq;
-    w.deadline = stored_deadline(*r);
+    w.deadline = timers::stored(r->clocks);
     persist(*r, std::move(w), [](store::Result<store::AppendOutcome>, Room*) {});
   };
   if (room.busy || !room.waiting.empty())
@@ -343,88 +339,45 @@ void Server::save_deadline(Room& room) {
     save();
 }
 
+timers::Settings Server::timer_settings() const {
+  return {config_.turn_grace_ms, config_.forfeit_after_ms, config_.abandon_after_ms,
+          config_.setup_choice_ms, config_.lobby_idle_ms};
+}
+
+timers::Situation Server::situation(const Room& room) const {
+  timers::Situation s;
+  s.lobby = room.status == store::MatchStatus::Lobby;
+  s.over = room.status == store::MatchStatus::Finished ||
+           room.status == store::MatchStatus::Abandoned;
+  // The game's stage and who must act with what wait, as the Eriantys adapter
+  // (src/eriantys/game/game.cpp) says them, until the room holds its match
+  // through the game interface (issue 24).
+  const rules::State& st = room.state;
+  s.stage = st.phase == rules::Phase::Setup      ? game::Stage::Setup
+            : st.phase == rules::Phase::GameOver ? game::Stage::Over
+                                                 : game::Stage::Play;
+  for (rules::Seat seat : rules::seats_to_act(st)) {
+    game::Wait wait = game::Wait::Turn;
+    if (st.phase == rules::Phase::Setup)
+      wait = game::Wait::Choice;
+    else if (st.phase == rules::Phase::Action && st.boards[seat].skipped_planning)
+      wait = game::Wait::SkipNow;
+    s.to_act.push_back({seat, wait});
+  }
+  s.players = room.players();
+  for (int i = 0; i < s.players; ++i)
+    if (room.seats[i])
+      s.seats[i] = {true, room.seats[i]->connection != 0, room.seats[i]->computer.has_value()};
+  s.lobby_since_ms = room.lobby_since_ms;
+  return s;
+}
+
 void Server::update_deadlines(Room& room, std::int64_t now) {
   // A degraded server decides nothing more (and writes nothing).
-  if (degraded_ || room.status == store::MatchStatus::Finished ||
-      room.status == store::MatchStatus::Abandoned)
-    return;
-  const int connected = room.connected();
-  // Each clock belongs to one stage: setup choices to the lobby, forfeit to play.
-  if (room.status != store::MatchStatus::Lobby) room.setup = {};
-  if (room.state.phase != rules::Phase::Planning && room.state.phase != rules::Phase::Action) {
-    room.forfeit = {};
-    room.deserted = {};
-  }
-  Deadline want;        // the persisted timer this situation calls for
-  bool keep = false;    // the persisted timer stays as it is
-  bool resave = false;  // the desertion started or ended: the stored timer changes
-  if (room.status == store::MatchStatus::Lobby) {
-    // Nobody is held hostage: seats still choosing in a full match are freed after
-    // setup_choice_ms (the clock runs while someone is there to wait for them), and
-    // a match nobody joins or leaves for lobby_idle_ms is given up (next_deadline).
-    const auto choosing = rules::seats_to_act(room.state);
-    if (!room.full() || connected == 0 || room.state.phase != rules::Phase::Setup ||
-        choosing.empty())
-      room.setup = {};
-    else if (room.setup.kind != DeadlineKind::Remove)
-      room.setup = {DeadlineKind::Remove, choosing.front(), now + config_.setup_choice_ms};
-    else
-      room.setup.seat = choosing.front();
-    // Nobody here, or a full match stuck in setup because someone left: give up
-    // after abandon_after (a match that never started has no forfeit).
-    if (connected == 0 || (room.full() && room.present() < room.players()))
-      want = {DeadlineKind::Abandon, rules::kNoSeat, now + config_.abandon_after_ms};
-  } else if (room.state.phase == rules::Phase::Planning ||
-             room.state.phase == rules::Phase::Action) {
-    // The forfeit clock measures how long one player has been waiting alone: it
-    // stops when they leave too (nobody connected) or someone comes back, and a
-    // restart (which disconnects everybody) gives the others the full time again.
-    // Computer seats are always there: a person playing computers is never alone.
-    if (connected == 1 && room.present() == 1 && room.players() > 1) {
-      rules::Seat alone = rules::kNoSeat;
-      for (int i = 0; i < room.players(); ++i)
-        if (room.seats[i] && room.seats[i]->connection) alone = static_cast<rules::Seat>(i);
-      if (room.forfeit.kind != DeadlineKind::Forfeit || room.forfeit.seat != alone)
-        room.forfeit = {DeadlineKind::Forfeit, alone, now + config_.forfeit_after_ms};
-    } else {
-      room.forfeit = {};
-    }
-    // Deserted: no person connected (computer seats and spectators play nobody's
-    // turn). Given up abandon_after_ms after the last one left, unless someone comes
-    // back first; stored, so a restart keeps its time.
-    Deadline deserted;
-    if (connected == 0)
-      deserted = room.deserted.kind == DeadlineKind::Abandon
-                     ? room.deserted
-                     : Deadline{DeadlineKind::Abandon, rules::kNoSeat,
-                                now + config_.abandon_after_ms};
-    if (deserted != room.deserted) {
-      room.deserted = deserted;
-      resave = true;
-    }
-    const rules::Seat actor = room.state.current_seat();
-    if (connected == 0) {
-      // Nobody to play with: no turn is skipped, and the turn grace deadline (of this
-      // turn, perhaps restored from before a restart) is kept as it is.
-      keep = true;
-    } else if (room.state.phase == rules::Phase::Action && actor != rules::kNoSeat &&
-               room.state.boards[actor].skipped_planning) {
-      keep = true;  // skipped at once by check_timers (decision 23)
-    } else if (actor != rules::kNoSeat && room.seats[actor] && room.seats[actor]->connection == 0 &&
-               !room.seats[actor]->computer) {
-      // The grace clock runs from when the absent seat's turn came, whoever else
-      // comes and goes; it skips the turn only while two players are present
-      // (one player alone is the forfeit clock's business; computers are present).
-      want = {DeadlineKind::TurnGrace, actor, now + config_.turn_grace_ms};
-      keep =
-          room.present() < 2 && room.deadline.kind == want.kind && room.deadline.seat == want.seat;
-    }
-  }
-  // The same timer still in force keeps its time (one restored from before a restart too).
-  if (!keep && (room.deadline.kind != want.kind || room.deadline.seat != want.seat))
-    arm(room, want);
-  else if (resave)
-    save_deadline(room);
+  if (degraded_) return;
+  timers::Update u = timers::update(situation(room), room.clocks, timer_settings(), now);
+  room.clocks = u.clocks;
+  if (u.store) save_deadline(room);
 }
 
 bool Server::check_timers(Room& room, std::int64_t now) {
@@ -435,59 +388,44 @@ bool Server::check_timers(Room& room, std::int64_t now) {
   }
   update_deadlines(room, now);
   if (room.busy) return false;  // a new timer is being written: it starts now
-  const int connected = room.connected();
-  if (room.status == store::MatchStatus::Lobby) {
-    if (room.setup.kind == DeadlineKind::Remove && now >= room.setup.at_ms) {
+  const timers::Action act = timers::due(situation(room), room.clocks, timer_settings(), now);
+  switch (act.due) {
+    case timers::Due::Nothing:
+      return false;
+    case timers::Due::RemoveLateSeats:
       remove_late_seats(room, now);
       return true;
-    }
-    if (!room.full() && connected > 0 && now - room.lobby_since_ms >= config_.lobby_idle_ms) {
+    case timers::Due::AbandonIdleLobby:
       spdlog::info("match {}: abandoned (nobody joined or left for {} ms)", room.id,
                    config_.lobby_idle_ms);
       abandon_room(room, "the match was given up: nobody joined for " +
                              std::to_string(config_.lobby_idle_ms / 60000) + " minutes");
       return true;
-    }
-    if (room.deadline.kind == DeadlineKind::Abandon && now >= room.deadline.at_ms) {
+    case timers::Due::AbandonLobby:
       spdlog::info("match {}: abandoned (nobody connected while waiting for players)", room.id);
       abandon_room(room, "the match could not start: a player stayed away");
       return true;
-    }
-    return false;
-  }
-  if (room.state.phase != rules::Phase::Planning && room.state.phase != rules::Phase::Action)
-    return false;
-  if (room.forfeit.kind == DeadlineKind::Forfeit && now >= room.forfeit.at_ms) {
-    // The forfeit stays in force until its event is applied (and is tried again if
-    // the write fails): nothing announces it as gone before the event says so.
-    const rules::Seat alone = room.forfeit.seat;
-    spdlog::info("match {}: {} is the only player left, wins by forfeit", room.id,
-                 room.seats[alone]->nickname);
-    submit_command(room, alone, rules::AwardForfeit{}, rules::Authority::Server, 0, "",
-                   std::nullopt);
-    return true;
-  }
-  if (room.deserted.kind == DeadlineKind::Abandon && now >= room.deserted.at_ms) {
-    // Recorded as an event, so the match's log (and a replay) says how it ended.
-    spdlog::info("match {}: abandoned: no player connected for {} ms (abandon_after_ms)", room.id,
-                 config_.abandon_after_ms);
-    submit_command(room, 0, rules::AbandonMatch{}, rules::Authority::Server, 0, "", std::nullopt);
-    return true;
-  }
-  if (connected == 0) return false;
-  const rules::Seat actor = room.state.current_seat();
-  if (room.state.phase == rules::Phase::Action && actor != rules::kNoSeat &&
-      room.state.boards[actor].skipped_planning) {
-    // Absent in planning: the rules only allow skipping this turn, so do it now (decision 23).
-    submit_command(room, actor, rules::SkipTurn{}, rules::Authority::Server, 0, "", std::nullopt);
-    return true;
-  }
-  if (room.deadline.kind == DeadlineKind::TurnGrace && room.deadline.seat == actor &&
-      room.present() >= 2 && now >= room.deadline.at_ms) {
-    spdlog::info("match {}: seat {} ({}) absent past the grace time, turn skipped", room.id, actor,
-                 room.seats[actor]->nickname);
-    submit_command(room, actor, rules::SkipTurn{}, rules::Authority::Server, 0, "", std::nullopt);
-    return true;
+    case timers::Due::Forfeit:
+      spdlog::info("match {}: {} is the only player left, wins by forfeit", room.id,
+                   room.seats[act.seat]->nickname);
+      submit_command(room, act.seat, rules::AwardForfeit{}, rules::Authority::Server, 0, "",
+                     std::nullopt);
+      return true;
+    case timers::Due::AbandonDeserted:
+      // Recorded as an event, so the match's log (and a replay) says how it ended.
+      spdlog::info("match {}: abandoned: no player connected for {} ms (abandon_after_ms)",
+                   room.id, config_.abandon_after_ms);
+      submit_command(room, 0, rules::AbandonMatch{}, rules::Authority::Server, 0, "",
+                     std::nullopt);
+      return true;
+    case timers::Due::SkipTurn:
+      if (room.clocks.deadline.kind == DeadlineKind::TurnGrace &&
+          room.clocks.deadline.seat == act.seat)
+        spdlog::info("match {}: seat {} ({}) absent past the grace time, turn skipped", room.id,
+                     act.seat, room.seats[act.seat]->nickname);
+      submit_command(room, act.seat, rules::SkipTurn{}, rules::Authority::Server, 0, "",
+                     std::nullopt);
+      return true;
   }
   return false;
 }
@@ -534,7 +472,7 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
     room.seats[seat].reset();
     removed.emplace_back(seat, std::move(holder));
   }
-  room.setup = {};
+  room.clocks.setup = {};
   room.lobby_since_ms = now;
   const bool empty = room.seated() == room.computers();  // nobody but computers
   if (empty) w.status = store::MatchStatus::Abandoned;
@@ -574,21 +512,7 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
 }
 
 Deadline Server::next_deadline(const Room& room) const {
-  if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned)
-    return {};
-  Deadline next;
-  auto consider = [&](const Deadline& d) {
-    if (d.kind != DeadlineKind::None && (next.kind == DeadlineKind::None || d.at_ms < next.at_ms))
-      next = d;
-  };
-  consider(room.forfeit);
-  consider(room.deserted);
-  // A turn is skipped only while two players are connected (check_timers).
-  if (room.deadline.kind != DeadlineKind::TurnGrace || room.present() >= 2) consider(room.deadline);
-  consider(room.setup);
-  if (room.status == store::MatchStatus::Lobby && !room.full() && room.connected() > 0)
-    consider({DeadlineKind::Abandon, rules::kNoSeat, room.lobby_since_ms + config_.lobby_idle_ms});
-  return next;
+  return timers::next(situation(room), room.clocks, timer_settings());
 }
 
 std::string_view deadline_action(DeadlineKind kind) {

@@ -140,7 +140,9 @@ void Server::on_line(ConnectionId id, std::string_view line) {
       spdlog::debug("conn {} -> {}", id, line);
   }
   if (line.empty()) return;  // a bare newline is a keep-alive
-  auto env = protocol::decode_request(line);
+  // A play's command is read by the game of the sender's match.
+  const Room* in = s->match ? find_room(s->match) : nullptr;
+  auto env = protocol::decode_request(line, in ? *in->game : *served_game(""));
   // Every line counts against the rate, garbage too, so nothing buys unlimited replies.
   if (!rate_ok(*s, now)) {
     send_error(id, env ? env->id : env.error().id, error_code_name(ErrorCode::RateLimited),

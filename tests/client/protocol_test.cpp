@@ -5,14 +5,20 @@
 #include <gtest/gtest.h>
 
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/eriantys/game/game.hpp"
 #include "eryantis/protocol/codec.hpp"
 
 namespace eryantis::client {
 namespace {
 
+const game::Game& eriantys() {
+  static const auto g = eriantys::make_game();
+  return *g;
+}
+
 template <class T>
 T decoded(const std::string& line, std::string* id = nullptr) {
-  auto env = protocol::decode_request(line);
+  auto env = protocol::decode_request(line, eriantys());
   EXPECT_TRUE(env.has_value()) << line << ": " << (env ? "" : env.error().message);
   if (!env) return T{};
   if (id) *id = env->id;
@@ -70,7 +76,7 @@ TEST(ClientProtocol, PlayCarriesCommandSeqAndCommandId) {
   for (const rules::Command& c : commands) {
     auto play = decoded<protocol::Play>(
         ClientProtocol::play(c, "alice-1", 17, ClientProtocol::string_id("c1")));
-    EXPECT_EQ(play.command, c);
+    EXPECT_EQ(play.command.get<rules::Command>(), c);
     EXPECT_EQ(play.expected_seq, 17);
     EXPECT_EQ(play.command_id, "alice-1");
   }

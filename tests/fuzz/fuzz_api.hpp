@@ -17,6 +17,7 @@
 #include "eryantis/net/static_files.hpp"
 #include "eryantis/net/websocket_handshake.hpp"
 #include "eryantis/net/websocket_session.hpp"
+#include "eryantis/eriantys/game/game.hpp"
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/invariants.hpp"
@@ -25,8 +26,10 @@
 namespace eryantis::fuzz {
 
 // Decoders under test.
+// A play's command is read by Eriantys, as for a player in one of its matches.
 inline auto decode_request(std::string_view line) {
-  return protocol::decode_request(line);
+  static const auto reader = eriantys::make_game();
+  return protocol::decode_request(line, *reader);
 }
 inline auto decode_command(std::string_view json) {
   return codec::command_from_json(json);

@@ -5,9 +5,20 @@
 #include <string>
 
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/eriantys/game/game.hpp"
 
 namespace eryantis::protocol {
 namespace {
+
+// The game that reads a play's command: Eriantys, as for a player in one of its matches.
+const game::Game& eriantys() {
+  static const auto g = eryantis::eriantys::make_game();
+  return *g;
+}
+
+std::expected<Envelope, ProtocolError> decode_request(std::string_view line) {
+  return protocol::decode_request(line, eriantys());
+}
 
 ProtocolError error_of(std::string_view line) {
   auto r = decode_request(line);
@@ -70,7 +81,8 @@ TEST(Codec, DecodesEveryRequestType) {
   const auto& p = std::get<Play>(play->request);
   EXPECT_EQ(p.expected_seq, 12);
   EXPECT_EQ(p.command_id, "c1");
-  EXPECT_EQ(p.command, (rules::Command{rules::MoveToIsland{rules::Color::Red, 4}}));
+  EXPECT_EQ(p.command.get<rules::Command>(),
+            (rules::Command{rules::MoveToIsland{rules::Color::Red, 4}}));
 }
 
 TEST(Codec, BadInputGetsItsError) {
@@ -135,7 +147,8 @@ TEST(Codec, ANicknameOfAnyLengthIsLeftToTheServer) {
 TEST(Codec, ResignIsAPlayCommand) {
   auto r = decode_request(R"({"type":"play","command":{"type":"resign"}})");
   ASSERT_TRUE(r.has_value());
-  EXPECT_TRUE(std::holds_alternative<rules::Resign>(std::get<Play>(r->request).command));
+  EXPECT_TRUE(std::holds_alternative<rules::Resign>(
+      std::get<Play>(r->request).command.get<rules::Command>()));
 }
 
 // "play" reads its command from the parsed line: what it accepts and the messages
@@ -153,7 +166,8 @@ TEST(Codec, PlayCommandsDecodeAsTheCommandCodecDoes) {
     auto direct = codec::command_from_json(command);
     if (direct) {
       ASSERT_TRUE(request) << command << ": " << request.error().message;
-      EXPECT_EQ(std::get<Play>(request->request).command, *direct) << command;
+      EXPECT_EQ(std::get<Play>(request->request).command.get<rules::Command>(), *direct)
+          << command;
     } else {
       ASSERT_FALSE(request) << command;
       EXPECT_EQ(request.error().code, ErrorCode::InvalidField);

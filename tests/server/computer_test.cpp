@@ -275,7 +275,7 @@ TEST_F(ComputerTest, ComputersChooseInSetupAndCountAsPresentForTimers) {
       EXPECT_FALSE(std::holds_alternative<rules::SkipTurn>(e.event.command));
     }
   const Room* after = server.room(m);
-  EXPECT_TRUE(!after || after->deadline.kind == DeadlineKind::None);
+  EXPECT_TRUE(!after || after->clocks.deadline.kind == DeadlineKind::None);
 }
 
 TEST_F(ComputerTest, NoConnectedPersonNoDecisions) {
@@ -340,8 +340,8 @@ TEST_F(ComputerTest, AMatchOfComputersWhosePersonLeftIsAbandoned) {
   // The computers are always present, but they play nobody's game once alice is gone.
   server.on_closed(1);
   tick();
-  EXPECT_EQ(server.room(m)->deserted.kind, DeadlineKind::Abandon);
-  EXPECT_EQ(server.room(m)->forfeit.kind, DeadlineKind::None);
+  EXPECT_EQ(server.room(m)->clocks.deserted.kind, DeadlineKind::Abandon);
+  EXPECT_EQ(server.room(m)->clocks.forfeit.kind, DeadlineKind::None);
   now += 600'000;  // abandon_after_ms
   tick();
   const MatchWrite& last = store.written.back();

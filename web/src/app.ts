@@ -1,37 +1,17 @@
-// The live game page: lobby, board and game-over screen over one Client. A thin
-// shell: it turns clicks into the Client's requests and draws the model again.
-import {
-  type BoardInput,
-  type Selection,
-  drawCharacters,
-  drawHand,
-  newTable,
-  patchBoards,
-  patchTable,
-  seatName,
-} from './board.js';
-import { reconcile } from './patch.js';
+// The live game page, the shell of every game: login, lobby, connection, presence,
+// deadlines, the move log and the game-over screen over one Client. The board of
+// the match on screen is its game's board module (src/boards/), chosen by the
+// match's `game`; the shell turns clicks into the Client's requests and draws again.
+import type { Board, BoardModule, MatchInfo } from './boards/board_module.js';
+import { boardModuleFor, forcedBoard, legacyLegal } from './boards/registry.js';
 import type { LogLine } from './model.js';
-import { changedKeys } from './changes.js';
-import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbySeatsText, removeComputerRequest, seatsShown } from './computers.js';
+import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbySeatsText, quickJoinRequest, removeComputerRequest, seatsShown } from './computers.js';
 import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { guardedRedraw } from './redraw.js';
-import {
-  characterParams,
-  draftAdd,
-  draftChoices,
-  draftCommand,
-  newDraft,
-  studentTargets,
-  towerChoices,
-  usableCharacters,
-  wizardChoices,
-} from './legal.js';
 import { type MatchModel, deadlineSeconds } from './model.js';
-import { COLORS, type Color, type Command, type GameState, type MatchSummary, type Students, count } from './protocol.js';
-import { deadlineText, orderText, resignText, resultText, roundText, turnText } from './status.js';
-import { CHARACTER_TITLES } from './protocol.js';
+import type { Command, GameInfo, MatchSummary } from './protocol.js';
+import { deadlineText, resultText } from './status.js';
 
 const kNoticeMs = 8000; // how long an error stays on screen
 
@@ -60,6 +40,8 @@ export function startGame(root: HTMLElement): void {
   // `?redraw=full` rebuilds the whole page on every change, as the client did before
   // its in-place updates: the draw benchmark compares both on the same messages.
   setFullRedraw(new URLSearchParams(location.search).get('redraw') === 'full');
+  // `?board=fallback` draws every game with the generic board (a debugging aid).
+  const forced = forcedBoard(location.search);
   let lastMessageAt: number | null = null;
   const client = new Client({
     open: (url) => {
@@ -75,16 +57,13 @@ export function startGame(root: HTMLElement): void {
     tokens: window.localStorage,
     tab: window.sessionStorage,
     random: Math.random,
+    legacyLegal,
   });
-  let selection: Selection = { kind: 'none' };
   const top = h('div', {}); // title, connection, notices, game over: rebuilt each time
   const screen = h('div', {}); // the lobby (kept) or the match (rebuilt)
   clear(root);
   root.append(top, screen);
-  let changed = new Set<string>();
-  let flash: 'a' | 'b' = 'a';
   let logAtEnd = true; // the move log was scrolled to its end before this draw
-  let shownState: GameState | null = null;
   let shownSeq = -1;
   const perf = ((window as unknown as { eryantisPerf?: unknown[] }).eryantisPerf = [] as unknown[]);
   // Per event drawn: milliseconds from its WebSocket message to the board drawn
@@ -97,87 +76,18 @@ export function startGame(root: HTMLElement): void {
     return out;
   };
 
-  const play = (cmd: Command): void => {
-    selection = { kind: 'none' };
-    client.play(cmd);
-    draw();
-  };
-
-  const reselectCharacter = (m: MatchModel, state: GameState, draft: ReturnType<typeof newDraft>): void => {
-    const choices = draftChoices(m.legal, state, draft);
-    const ready = draftCommand(m.legal, state, draft);
-    const params = characterParams(draft.character);
-    // Send as soon as nothing is left to choose (swaps wait for "use": 1 to 3 pairs).
-    const swap = params.includes('from_card') || params.includes('from_dining');
-    if (ready && !swap) return play(ready);
-    selection = { kind: 'character', draft, choices, ready };
-    draw();
-  };
-
-  // The match and state at the moment of a click: a kept (unchanged) element's
-  // handler must not act on the state of the draw that built it.
-  const now = (): { m: MatchModel; state: GameState } | null => {
-    const m = client.model.match;
-    return m && m.view ? { m, state: m.view.state } : null;
-  };
-
-  const boardInput = (m: MatchModel, state: GameState): BoardInput => ({
-    state,
+  const matchInfo = (m: MatchModel): MatchInfo => ({
+    match: m.match,
+    game: m.game ?? '',
+    title: gameTitle(m.game) || 'the game',
+    seq: m.seq,
+    status: m.status,
+    seats: m.seats,
     names: names(m),
-    viewer: m.mySeat ?? -1,
+    mySeat: m.mySeat,
+    toAct: m.toAct,
     legal: m.legal,
-    selection,
-    changed,
-    flash,
-    onStudent: (color: Color) => {
-      const c = now();
-      if (!c) return;
-      if (selection.kind === 'character') {
-        const side = selection.draft.character === 'minstrel' ? 'A' : 'B';
-        return reselectCharacter(c.m, c.state, draftAdd(selection.draft, side, color));
-      }
-      if (selection.kind === 'student' && selection.color === color) selection = { kind: 'none' };
-      else selection = { kind: 'student', color, targets: studentTargets(c.m.legal, c.state, color) };
-      draw();
-    },
-    onDining: () => {
-      if (selection.kind === 'student' && selection.targets.dining) play(selection.targets.dining);
-    },
-    onGroup: (g: number) => {
-      const c = now();
-      if (!c) return;
-      if (selection.kind === 'student') {
-        const cmd = selection.targets.islands.get(g);
-        if (cmd) play(cmd);
-        return;
-      }
-      if (selection.kind === 'character') return reselectCharacter(c.m, c.state, { ...selection.draft, group: g });
-      const cmd = c.m.legal.find((x) => x.type === 'move_mother_nature' && (c.state.mother_nature + (x['steps'] as number)) % c.state.group_count === g);
-      if (cmd) play(cmd);
-    },
-    onCloud: (i: number) => {
-      const cmd = now()?.m.legal.find((x) => x.type === 'choose_cloud' && x['cloud'] === i);
-      if (cmd) play(cmd);
-    },
-    onAssistant: (v: number) => {
-      const cmd = now()?.m.legal.find((x) => x.type === 'play_assistant' && x['value'] === v);
-      if (cmd) play(cmd);
-    },
-    onCharacter: (id: string) => {
-      const c = now();
-      if (c) reselectCharacter(c.m, c.state, newDraft(id));
-    },
-    onCardStudent: (color: Color) => {
-      const c = now();
-      if (!c || selection.kind !== 'character') return;
-      const d = selection.draft;
-      if (d.character === 'jester') return reselectCharacter(c.m, c.state, draftAdd(d, 'A', color));
-      return reselectCharacter(c.m, c.state, { ...d, color });
-    },
-    onDiningStudent: (color: Color) => {
-      const c = now();
-      if (c && selection.kind === 'character') reselectCharacter(c.m, c.state, draftAdd(selection.draft, 'B', color));
-    },
+    offline: client.connection !== 'open',
   });
 
   // --- screens -----------------------------------------------------------------
@@ -233,10 +143,57 @@ export function startGame(root: HTMLElement): void {
     h('button', { type: 'submit' }, 'Log in'),
     h('p', { class: 'hint' }, 'Letters, digits, _ - . (up to 24). Or watch a match below without logging in.'),
   );
-  const playersSelect = h('select', { name: 'players' }, h('option', { value: 2 }, '2 players'), h('option', { value: 3 }, '3 players'), h('option', { value: 4 }, '4 players (teams)')) as HTMLSelectElement;
-  const modeSelect = h('select', { name: 'mode' }, h('option', { value: 'expert' }, 'expert'), h('option', { value: 'simple' }, 'simple')) as HTMLSelectElement;
+  // The create form: the game (from `welcome`'s games), then its player counts and
+  // options (from its board module); rebuilt when another game is chosen.
+  const gameSelect = h('select', { name: 'game', 'aria-label': 'game', onchange: () => fillGameFields() }) as HTMLSelectElement;
+  const playersSelect = h('select', { name: 'players', 'aria-label': 'players' }) as HTMLSelectElement;
+  const optionsSlot = h('span', { class: 'game-options' });
   const computersSelect = h('select', { name: 'computers' }, h('option', { value: 0 }, 'no computer'), h('option', { value: 1 }, '1 computer'), h('option', { value: 2 }, '2 computers'), h('option', { value: 3 }, '3 computers')) as HTMLSelectElement;
   const levelSelect = h('select', { name: 'level' }, ...kLevels.map((l) => h('option', { value: l }, l))) as HTMLSelectElement;
+  let formGames = ''; // the games the form was built for
+  let formGame = ''; // the game its fields are for
+  const games = (): GameInfo[] => client.model.games;
+  const chosenGame = (): GameInfo | null => games().find((g) => g.name === gameSelect.value) ?? null;
+  const gameTitle = (name: string | undefined | null): string => games().find((g) => g.name === name)?.title ?? name ?? '';
+  function fillGameFields(): void {
+    const info = chosenGame();
+    const module = boardModuleFor(info?.name ?? null);
+    formGame = info?.name ?? '';
+    const min = info?.min_players ?? 2;
+    const max = info?.max_players ?? 4;
+    const keep = playersSelect.value;
+    clear(playersSelect);
+    for (let n = min; n <= max; ++n) playersSelect.append(h('option', { value: n }, module.playersLabel?.(n) ?? `${n} players`));
+    if ([...playersSelect.options].some((o) => o.value === keep)) playersSelect.value = keep;
+    else if (min <= 2 && max >= 2) playersSelect.value = '2';
+    clear(optionsSlot);
+    for (const o of module.options ?? []) {
+      optionsSlot.append(h('select', { name: o.name, 'aria-label': o.label, 'data-option': o.name }, ...o.values.map((v) => h('option', { value: v }, v))));
+    }
+  }
+  const syncGameSelect = (): void => {
+    const list = games();
+    const sig = JSON.stringify(list);
+    if (sig === formGames && (formGame === gameSelect.value || !list.length)) return;
+    formGames = sig;
+    const keep = gameSelect.value;
+    clear(gameSelect);
+    for (const g of list) gameSelect.append(h('option', { value: g.name }, g.title ?? g.name));
+    if (list.some((g) => g.name === keep)) gameSelect.value = keep;
+    // An older server names no games: no choice, its own game.
+    gameSelect.hidden = list.length === 0;
+    fillGameFields();
+  };
+  fillGameFields();
+  const chosenOptions = (): { mode: string; options: Record<string, string> } => {
+    const options: Record<string, string> = {};
+    let mode = '';
+    for (const sel of Array.from(optionsSlot.querySelectorAll('select')) as HTMLSelectElement[]) {
+      if (sel.name === 'mode') mode = sel.value;
+      else options[sel.name] = sel.value;
+    }
+    return { mode, options };
+  };
   const whoName = h('strong', {});
   const createForm = h(
     'div',
@@ -248,20 +205,24 @@ export function startGame(root: HTMLElement): void {
         class: 'create',
         onsubmit: (ev: Event) => {
           ev.preventDefault();
-          client.request(createMatchRequest(Number(playersSelect.value), modeSelect.value, Number(computersSelect.value), levelSelect.value));
+          const { mode, options } = chosenOptions();
+          client.request(createMatchRequest(Number(playersSelect.value), mode, Number(computersSelect.value), levelSelect.value, chosenGame()?.name, options));
         },
       },
+      gameSelect,
       playersSelect,
-      modeSelect,
+      optionsSlot,
       computersSelect,
       levelSelect,
       h('button', { type: 'submit', 'data-create': 1 }, 'Create match'),
-      h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request({ type: 'quick_join', players: Number(playersSelect.value), mode: modeSelect.value }) }, 'Quick join'),
+      h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request(quickJoinRequest(Number(playersSelect.value), chosenOptions().mode, chosenGame()?.name)) }, 'Quick join'),
     ),
   );
   const authSlot = h('div', {});
   const listSlot = h('div', {});
   const lobbyEl = h('section', { class: 'lobby' }, authSlot, listSlot);
+
+  const teamOf = (ms: MatchSummary, seat: number): string | null => boardModuleFor(ms.game ?? null).seatTeam?.(seat, ms.players) ?? null;
 
   const matchRow = (ms: MatchSummary, open: boolean): HTMLElement => {
     const loggedIn = client.model.loggedIn;
@@ -269,14 +230,15 @@ export function startGame(root: HTMLElement): void {
     const seatButtons = open && loggedIn
       ? free.map((s) =>
           h('button', { 'data-join': ms.match, 'data-seat': s.seat, onclick: () => client.request({ type: 'join_match', match: ms.match, seat: s.seat }) },
-            ms.players === 4 ? `Join seat ${s.seat} (team ${s.seat % 2 === 0 ? 'A' : 'B'})` : `Join seat ${s.seat}`),
+            teamOf(ms, s.seat) ? `Join seat ${s.seat} (${teamOf(ms, s.seat)})` : `Join seat ${s.seat}`),
         )
       : [];
     return h(
       'li',
       { 'data-match': ms.match },
       h('span', { class: 'match-id' }, `#${ms.match}`),
-      ` ${ms.players} players, ${ms.mode} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
+      ms.game ? h('span', { class: 'match-game', 'data-game': ms.game }, ` ${gameTitle(ms.game)} ·`) : null,
+      ` ${ms.players} players${ms.mode ? `, ${ms.mode}` : ''} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
       lobbySeatsText(ms),
       ' ',
       ...seatButtons,
@@ -292,6 +254,7 @@ export function startGame(root: HTMLElement): void {
       authSlot.append(auth);
     }
     if (whoName.textContent !== (m.nickname ?? '')) whoName.textContent = m.nickname ?? '';
+    syncGameSelect();
     patchChildren(listSlot, [
       h('h3', {}, 'Open matches'),
       m.open.length ? h('ul', { class: 'matches open' }, ...m.open.map((x) => matchRow(x, true))) : h('p', { class: 'hint' }, 'None yet: create one.'),
@@ -299,46 +262,6 @@ export function startGame(root: HTMLElement): void {
       m.running.length ? h('ul', { class: 'matches running' }, ...m.running.map((x) => matchRow(x, false))) : h('p', { class: 'hint' }, 'None.'),
     ]);
     return lobbyEl;
-  };
-
-  const setupPanel = (m: MatchModel): HTMLElement | null => {
-    const wizards = wizardChoices(m.legal);
-    const towers = towerChoices(m.legal);
-    if (!wizards.length && !towers.length) return null;
-    // While seats are still being filled the panel stays in the flow: floating, it would
-    // cover the seat list's "Add a computer" and "remove".
-    return h(
-      'div',
-      { class: `setup ${m.status === 'lobby' ? 'in-flow' : ''}` },
-      wizards.length ? h('span', {}, 'Choose a wizard: ', ...wizards.map((w) => h('button', { 'data-wizard': w, onclick: () => play({ type: 'choose_wizard', wizard: w }) }, `Wizard ${w}`))) : null,
-      towers.length ? h('span', {}, ' Choose your towers: ', ...towers.map((t) => h('button', { class: `tw-btn tw-${t}`, 'data-tower': t, onclick: () => play({ type: 'choose_tower_color', color: t }) }, t))) : null,
-    );
-  };
-
-  const picksText = (st: Students): string => COLORS.flatMap((c) => Array<string>(count(st, c)).fill(c)).join(', ');
-
-  const selectionBar = (m: MatchModel, state: GameState): HTMLElement | null => {
-    if (selection.kind === 'none') return null;
-    const cancel = h('button', { onclick: () => { selection = { kind: 'none' }; draw(); } }, 'Cancel');
-    if (selection.kind === 'student') {
-      return h('div', { class: 'selection' }, `Move the ${selection.color} student: click your dining room or a highlighted island. `, cancel);
-    }
-    const d = selection.draft;
-    const title = CHARACTER_TITLES[d.character] ?? d.character;
-    const parts: Array<HTMLElement | string> = [`${title}: `];
-    const params = characterParams(d.character);
-    if (params.includes('color') && d.color === undefined) {
-      parts.push('choose a colour ', ...[...selection.choices.colors].map((c) => h('button', { class: `disc st-${c} pick`, 'data-color': c, 'aria-label': c, onclick: () => reselectCharacter(m, state, { ...d, color: c }) })));
-    } else if (params.includes('card_color') && d.color === undefined) parts.push('click a student on the card');
-    else if (params.includes('island') && d.group === undefined) parts.push('click a highlighted island');
-    else if (d.character === 'jester' || d.character === 'minstrel') {
-      const [a, b] = d.character === 'jester' ? ['the card', 'your entrance'] : ['your entrance', 'your dining room'];
-      parts.push(`click students on ${a}, then as many in ${b} `);
-      // What is picked so far, in words (the board marks the same students).
-      parts.push(h('span', { class: 'picks', 'data-picks': `${picksText(d.swapA)}|${picksText(d.swapB)}` }, `(${a}: ${picksText(d.swapA) || 'none yet'} ⇄ ${b}: ${picksText(d.swapB) || 'none yet'})`));
-    }
-    if (selection.ready) parts.push(' ', h('button', { class: 'primary', 'data-use': d.character, onclick: () => selection.kind === 'character' && selection.ready && play(selection.ready) }, `Use the ${title}`));
-    return h('div', { class: 'selection' }, ...parts, ' ', cancel);
   };
 
   const seatsBar = (m: MatchModel): HTMLElement => {
@@ -373,44 +296,41 @@ export function startGame(root: HTMLElement): void {
     return list;
   };
 
-  // The match screen's frame is kept for the match; its parts are patched in place.
+  // The match screen's frame is kept for the match; the shell patches its header and
+  // the board module draws the rest.
   let frame: {
     match: number;
+    module: BoardModule;
+    board: Board;
     root: HTMLElement;
     header: HTMLElement;
-    bars: HTMLElement;
-    table: SVGElement;
-    chars: HTMLElement;
-    hand: HTMLElement;
-    mine: HTMLElement;
-    boards: HTMLElement;
+    body: HTMLElement;
     log: HTMLElement;
   } | null = null;
 
   const matchScreen = (m: MatchModel): HTMLElement => {
-    const state = m.view!.state;
-    const inp = boardInput(m, state);
-    const nm = names(m);
+    const view = m.view!;
+    const info = matchInfo(m);
     const mine = m.mySeat !== null && m.toAct.includes(m.mySeat);
-    if (!frame || frame.match !== m.match) {
-      const header = h('header', { class: 'status' });
-      const bars = h('div', {});
-      const table = newTable();
-      const chars = h('div', {});
-      const hand = h('div', {});
-      // Your own board first after the islands (on a phone the side column comes below
-      // them), then your hand, the characters and the others' boards.
-      const mine = h('div', { class: 'boards mine-board' });
-      const boards = h('div', { class: 'boards' });
+    const module = boardModuleFor(m.game, forced);
+    if (!frame || frame.match !== m.match || frame.module !== module) {
       const log = h('ol', { class: 'log', 'aria-label': 'move log' });
-      const root = h(
-        'div',
-        {},
-        header,
-        bars,
-        h('div', { class: 'play-area' }, h('div', { class: 'table-wrap' }, table), h('div', { class: 'side' }, mine, hand, chars, boards, h('h3', {}, 'Moves'), log)),
-      );
-      frame = { match: m.match, root, header, bars, table, chars, hand, mine, boards, log };
+      const board = module.create({
+        play: (cmd: Command) => play(cmd),
+        redraw: () => draw(),
+        log,
+        replay: false,
+      });
+      frame = { match: m.match, module, board, log, root: h('div', {}), header: h('header', { class: 'status' }), body: h('div', {}) };
+    }
+    if (!frame.root.firstChild || isFullRedraw()) {
+      // A new frame, or `?redraw=full`: the board builds its elements again, its state kept.
+      const header = h('header', { class: 'status' });
+      const body = h('div', { class: 'board-body', 'data-game': m.game ?? '' });
+      const root = h('div', {}, header, body);
+      if (isFullRedraw()) clear(frame.log);
+      frame = { ...frame, root, header, body };
+      frame.board.mount(body);
     }
     const f = frame;
     // Disconnected: nothing clicked would reach the server, so nothing can be clicked
@@ -422,31 +342,26 @@ export function startGame(root: HTMLElement): void {
     f.root.dataset['match'] = String(m.match);
     f.root.dataset['seq'] = String(m.seq);
     f.root.dataset['seat'] = String(m.mySeat ?? -1);
+    f.root.dataset['game'] = m.game ?? '';
     const leave = m.status === 'lobby' || m.mySeat === null
       ? h('button', { 'data-leave': 1, onclick: () => client.leave() }, m.mySeat === null ? 'Stop watching' : 'Leave')
-      : h('button', { 'data-resign': 1, onclick: () => { if (window.confirm(resignText(state.options.players, names(m), m.mySeat ?? 0))) play({ type: 'resign' }); } }, 'Resign');
+      : h('button', { 'data-resign': 1, onclick: () => { const c = client.model.match; if (c?.view && window.confirm(f.board.resignQuestion(c.view, matchInfo(c)))) play({ type: 'resign' }); } }, 'Resign');
+    const head = f.board.header(view, info);
     patchChildren(f.header, [
-      h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${state.options.players} players, ${state.options.mode} · ${roundText(state)}`, ' ', leave),
-      h('div', { class: `turn ${mine ? 'mine' : ''}`, 'data-turn': 1 }, turnText(state, nm, m.mySeat ?? -1, m.toAct, usableCharacters(m.legal).size > 0)),
-      orderText(state, nm) ? h('div', { class: 'order' }, `Turn order: ${orderText(state, nm)}`) : '',
+      h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${head.summary}`, ' ', leave),
+      ...head.lines,
       seatsBar(m),
     ]);
-    patchChildren(f.bars, [setupPanel(m), selectionBar(m, state)]);
-    patchTable(f.table, inp);
-    const selSig = JSON.stringify([selection.kind, selection.kind === 'character' ? [selection.draft, [...selection.choices.colors], [...selection.choices.swapA]] : null]);
-    const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`) && flash);
-    reconcile(f.chars, [{ key: 'characters', sig: JSON.stringify([state.characters, state.turn.active, m.legal, selSig, charKeys]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
-    const handBoard = m.mySeat !== null ? state.boards[m.mySeat]?.hand : null;
-    reconcile(f.hand, [{ key: 'hand', sig: JSON.stringify([handBoard, m.legal, selection.kind]), build: () => drawHand(inp) ?? h('div', {}) }]);
-    // Yours, then the others from the seat after yours around the table.
-    const n = state.options.players;
-    const me = m.mySeat;
-    patchBoards(f.mine, inp, me === null ? [] : [me]);
-    patchBoards(f.boards, inp, Array.from({ length: n }, (_, i) => (me === null ? i : (me + 1 + i) % n)).filter((x) => x !== me));
+    f.board.update(view, info);
     const logCount = f.log.childElementCount;
     patchLog(f.log, m.log);
     if (logAtEnd && f.log.childElementCount !== logCount) queueMicrotask(() => (f.log.scrollTop = f.log.scrollHeight));
     return f.root;
+  };
+
+  const play = (cmd: Command): void => {
+    client.play(cmd);
+    draw();
   };
 
   const gameOverScreen = (): HTMLElement | null => {
@@ -459,7 +374,7 @@ export function startGame(root: HTMLElement): void {
         'div',
         { class: 'dialog' },
         h('h2', {}, 'Game over'),
-        h('p', { 'data-result': 1 }, resultText(g.result, client.model.nickname, g.resigned)),
+        h('p', { 'data-result': 1 }, resultText(g.result, client.model.nickname, g.resigned, boardModuleFor(g.game ?? null).reasons)),
         h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
         ' ',
         h('button', { onclick: () => client.closeGameOver() }, 'Back to the lobby'),
@@ -474,19 +389,10 @@ export function startGame(root: HTMLElement): void {
     // Layout is read before anything is written (a read after a write would force a
     // second layout within the draw).
     if (frame) logAtEnd = frame.log.scrollTop + frame.log.clientHeight >= frame.log.scrollHeight - 4;
-    if (isFullRedraw()) frame = null;
     const m = client.model.match;
-    const state = m?.view?.state ?? null;
+    const state = m?.view ?? null;
     const newEvent = Boolean(m && state && m.seq !== shownSeq && m.seq === shownSeq + 1 && lastMessageAt !== null);
-    if (client.connection !== 'open' && selection.kind !== 'none') selection = { kind: 'none' };
-    if (m && state && m.seq !== shownSeq) {
-      changed = m.match === (root.dataset['shownMatch'] ? Number(root.dataset['shownMatch']) : -1) ? changedKeys(shownState, state) : new Set();
-      if (selection.kind !== 'none') selection = { kind: 'none' }; // the choices were for the old state
-      flash = flash === 'a' ? 'b' : 'a';
-      shownState = state;
-      shownSeq = m.seq;
-      root.dataset['shownMatch'] = String(m.match);
-    }
+    if (m && state) shownSeq = m.seq;
     patchChildren(top, [h('h1', { class: 'brand' }, 'Eryantis'), connectionBar(), notices(), gameOverScreen()]);
     document.body.classList.toggle('in-match', Boolean(m && state));
     if (m && state) {
@@ -512,7 +418,7 @@ export function startGame(root: HTMLElement): void {
       perf.push({ seq: m.seq, ms });
       if (perf.length > 1000) perf.shift();
       if (newEvent && lastMessageAt !== null) {
-        livePerf.push({ seq: m.seq, ms: performance.now() - lastMessageAt, players: state.options.players });
+        livePerf.push({ seq: m.seq, ms: performance.now() - lastMessageAt, players: m.seats.length });
         if (livePerf.length > 1000) livePerf.shift();
       }
       root.dataset['drawnSeq'] = String(m.seq);

@@ -4,7 +4,7 @@
 // match being watched). The socket, timers and storage are passed in, so the
 // tests drive it with fakes; the page passes WebSocket, setTimeout, localStorage.
 import { playAgainRequests } from './computers.js';
-import { type Model, type Request, addNotice, backToLobby, disconnected, initialModel, lobbyRequest, reduce } from './model.js';
+import { type LegacyLegal, type Model, type Request, addNotice, backToLobby, disconnected, initialModel, lobbyRequest, reduce } from './model.js';
 import type { Command, ServerMessage } from './protocol.js';
 
 export interface SocketLike {
@@ -30,6 +30,7 @@ export interface ClientDeps {
   tokens: StorageLike; // resume tokens per nickname (survive the browser)
   tab: StorageLike; // this tab's nickname and watched match (survive a reload)
   random(): number;
+  legacyLegal?: LegacyLegal; // the game's candidates for a server older than `legal`
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'waiting';
@@ -71,6 +72,7 @@ export class Client {
   private readonly session: string;
   private listeners: Array<(msg: ServerMessage | null) => void> = [];
   private savedWatching: string | null | undefined = undefined; // what the tab storage holds
+  private savedGame: string | null = null; // 〃 for the match's game
   // "Play again" with computers of several levels: added once the new match is joined.
   private afterJoin: { id: unknown; requests: Request[] } | null = null;
 
@@ -80,6 +82,9 @@ export class Client {
     if (nick) this.model = { ...this.model, nickname: nick };
     const watch = Number(deps.tab.getItem('eryantis.watching') ?? '');
     if (watch > 0) this.model = { ...this.model, watching: watch };
+    // The game of the match on screen, for a reload before the lobby or the server says it.
+    const [match, game] = (deps.tab.getItem('eryantis.matchGame') ?? '').split(' ');
+    if (Number(match) > 0 && game) this.model = { ...this.model, matchGames: { [Number(match)]: game } };
   }
 
   onChange(fn: (msg: ServerMessage | null) => void): void {
@@ -224,7 +229,7 @@ export class Client {
       this.deps.tab.removeItem('eryantis.nickname');
     }
     if (msg.type === 'shutdown' && /another connection/.test(msg.message)) this.replaced = true;
-    const step = reduce(this.model, msg, this.deps.now());
+    const step = reduce(this.model, msg, this.deps.now(), this.deps.legacyLegal);
     this.model = step.model;
     // Written only when it changes: a storage write per message cost 0.6 ms of each event's draw.
     const watching = this.model.watching ? String(this.model.watching) : null;
@@ -232,6 +237,12 @@ export class Client {
       if (watching) this.deps.tab.setItem('eryantis.watching', watching);
       else this.deps.tab.removeItem('eryantis.watching');
       this.savedWatching = watching;
+    }
+    const m = this.model.match;
+    const game = m && m.game ? `${m.match} ${m.game}` : null;
+    if (game && game !== this.savedGame) {
+      this.deps.tab.setItem('eryantis.matchGame', game);
+      this.savedGame = game;
     }
     for (const r of step.requests) {
       if (r.type === 'pong') this.sendRaw(r);
@@ -262,6 +273,12 @@ export class Client {
       this.pending = req;
     }
     if (req === this.repeat) this.repeat = null;
+    if (req.type === 'create_match' || req.type === 'quick_join') {
+      // The `joined` answer names the match, not the game: remembered until then.
+      this.model = { ...this.model, expectGame: typeof req['game'] === 'string' ? req['game'] : null };
+    } else if (req.type === 'join_match' && this.model.expectGame) {
+      this.model = { ...this.model, expectGame: null }; // a refused create's game is not this match's
+    }
     // A request may name its own id (the model's move_log, to know its errors).
     return this.sendRaw({ ...req, id: req['id'] ?? this.nextId++ });
   }

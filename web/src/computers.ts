@@ -7,10 +7,25 @@ import type { MatchSummary, SeatInfo } from './protocol.js';
 export const kLevels = ['greedy', 'strong', 'random'] as const; // the form's order: the default first
 
 // The create form: `computers` seats for the computer at `level`; a match keeps at
-// least one seat for its creator, and no computer means no level sent.
-export function createMatchRequest(players: number, mode: string, computers: number, level: string): Request {
+// least one seat for its creator, and no computer means no level sent. `game`: the
+// game chosen (left out: the server's default); `mode` (left out when '') is the
+// protocol's shorthand for `options.mode`, `options` the game's other options.
+export function createMatchRequest(players: number, mode: string, computers: number, level: string, game?: string, options: Record<string, string> = {}): Request {
   const n = Math.max(0, Math.min(computers, players - 1));
-  return { type: 'create_match', players, mode, ...(n > 0 ? { computers: n, level } : {}) };
+  return {
+    type: 'create_match',
+    ...(game ? { game } : {}),
+    players,
+    ...(mode ? { mode } : {}),
+    ...(Object.keys(options).length ? { options } : {}),
+    ...(n > 0 ? { computers: n, level } : {}),
+  };
+}
+
+// The lobby's "Quick join": the same fields as the create form, but only those the
+// protocol's quick_join has (`game`, `players`, `mode`).
+export function quickJoinRequest(players: number, mode: string, game?: string): Request {
+  return { type: 'quick_join', ...(game ? { game } : {}), players, ...(mode ? { mode } : {}) };
 }
 
 // "Play again" after a game over: the same players and mode with the same computer
@@ -21,11 +36,11 @@ export function createMatchRequest(players: number, mode: string, computers: num
 // people who want to play again too.
 export function playAgainRequests(g: GameOver): { first: Request; then: Request[] } {
   const levels = g.computers;
-  if (!levels.length) return { first: { type: 'quick_join', players: g.players, mode: g.mode }, then: [] };
+  if (!levels.length) return { first: quickJoinRequest(g.players, g.mode, g.game), then: [] };
   if (levels.every((l) => l === levels[0])) {
-    return { first: createMatchRequest(g.players, g.mode, levels.length, levels[0]!), then: [] };
+    return { first: createMatchRequest(g.players, g.mode, levels.length, levels[0]!, g.game), then: [] };
   }
-  return { first: createMatchRequest(g.players, g.mode, 0, ''), then: levels.map(addComputerRequest) };
+  return { first: createMatchRequest(g.players, g.mode, 0, '', g.game), then: levels.map(addComputerRequest) };
 }
 
 export function addComputerRequest(level: string): Request {

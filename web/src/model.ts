@@ -1,11 +1,12 @@
 // The client's state and how each server message changes it. Pure: no DOM, no
 // socket, no clock (the caller passes `now`); the reply it asks for is returned
-// as `requests`, so tests drive it with fake message streams.
-import { fallbackLegal } from './legal.js';
+// as `requests`, so tests drive it with fake message streams. It knows no game: the
+// view is kept as it came, for the match's board module to read.
 import type {
   Command,
   Deadline,
   GameEvent,
+  GameInfo,
   MatchResult,
   MatchSummary,
   SeatInfo,
@@ -26,6 +27,7 @@ export interface Notice {
 
 export interface MatchModel {
   match: number;
+  game: string | null; // the game's name (null: the server named none, an older one)
   seq: number;
   status: string;
   hash: string;
@@ -47,6 +49,7 @@ export interface GameOver {
   result: MatchResult;
   players: number;
   mode: string;
+  game?: string; // when known: play again the same game
   computers: string[]; // the levels of the computer seats, in seat order
   resigned: string | null; // who resigned, when that ended it
 }
@@ -60,7 +63,10 @@ export interface Model {
   watching: number | null; // the match this connection spectates (to watch again after a reconnect)
   gameOver: GameOver | null;
   notices: Notice[];
-  lastMatchOptions: { players: number; mode: string } | null;
+  lastMatchOptions: { players: number; mode: string; game?: string } | null;
+  games: GameInfo[]; // `welcome`'s games, the default first (empty: an older server)
+  matchGames: Record<number, string>; // the game of each match the page has heard of
+  expectGame: string | null; // the game of a create_match or quick_join not yet answered
   // Lobby push (watch_lobby): 'unknown' until the server answered it, 'push' when it
   // did, 'poll' when it did not know the request (an older server: list_matches every 2 s).
   lobbyPush: 'unknown' | 'push' | 'poll';
@@ -83,6 +89,9 @@ export function initialModel(): Model {
     gameOver: null,
     notices: [],
     lastMatchOptions: null,
+    games: [],
+    matchGames: {},
+    expectGame: null,
     lobbyPush: 'unknown',
     watchingLobby: false,
     moveLog: 'unknown',
@@ -158,10 +167,34 @@ function deadlineAt(d: Deadline | null | undefined, now: number, keep: MatchMode
   return { ...d, at: now + d.in_ms };
 }
 
-function legalOf(legal: Command[] | undefined, view: View | null, seat: number | null, allowed: string[]): Command[] {
+// A server older than `legal` sends only `allowed`: the game's board module may
+// derive the candidates (Eriantys does); the app passes it in.
+export type LegacyLegal = (game: string | null, view: View, seat: number | null, allowed: string[]) => Command[];
+
+function legalOf(legal: Command[] | undefined, game: string | null, view: View | null, seat: number | null, allowed: string[], legacy?: LegacyLegal): Command[] {
   if (legal) return legal;
-  if (!view) return [];
-  return fallbackLegal(view.state, seat, allowed);
+  if (!view || !legacy) return [];
+  return legacy(game, view, seat, allowed);
+}
+
+// What every game's view is expected to carry (docs/protocol.md): `state.phase` and
+// `state.options`; anything else is the board module's.
+function viewState(view: View | null | undefined): Record<string, unknown> {
+  const st = view?.state;
+  return typeof st === 'object' && st !== null ? (st as Record<string, unknown>) : {};
+}
+
+function viewPhase(view: View | null | undefined): string | null {
+  const p = viewState(view)['phase'];
+  return typeof p === 'string' ? p : null;
+}
+
+// The match's game: the server's word, else what the lobby or our own request said,
+// else the server's default game (null: an older server that names none).
+function gameOf(model: Model, match: number, said: string | undefined): string | null {
+  if (said) return said;
+  if (model.match && model.match.match === match && model.match.game) return model.match.game;
+  return model.matchGames[match] ?? model.games[0]?.name ?? null;
 }
 
 export interface Step {
@@ -170,10 +203,13 @@ export interface Step {
 }
 
 // Applies one server message.
-export function reduce(model: Model, msg: ServerMessage, now: number): Step {
+export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: LegacyLegal): Step {
   const requests: Request[] = [];
   let m = model;
   switch (msg.type) {
+    case 'welcome':
+      m = { ...m, games: Array.isArray(msg.games) ? msg.games : [] };
+      break;
     case 'logged_in':
       m = { ...m, nickname: msg.nickname, loggedIn: true, watching: null };
       if (msg.match === undefined) {
@@ -184,11 +220,17 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
       break;
     case 'match_list':
       m = { ...m, open: msg.open, running: msg.running };
+      if ([...msg.open, ...msg.running].some((x) => x.game && m.matchGames[x.match] !== x.game)) {
+        const games = { ...m.matchGames };
+        for (const x of [...msg.open, ...msg.running]) if (x.game) games[x.match] = x.game;
+        m = { ...m, matchGames: games };
+      }
       // Only watch_lobby is asked while the answer is unknown: this list is its answer.
       if (m.lobbyPush === 'unknown' && m.watchingLobby) m = { ...m, lobbyPush: 'push' };
       break;
     case 'joined':
-      m = leaveLobby({ ...m, gameOver: null, watching: null }, requests);
+      if (m.expectGame) m = { ...m, matchGames: { ...m.matchGames, [msg.match]: m.expectGame } };
+      m = leaveLobby({ ...m, gameOver: null, watching: null, expectGame: null }, requests);
       break;
     case 'spectating':
       m = leaveLobby({ ...m, gameOver: null, watching: msg.match }, requests);
@@ -199,21 +241,25 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
       break;
     case 'state': {
       const same = m.match && m.match.match === msg.match ? m.match : null;
-      const opts = msg.view.state.options;
+      const game = gameOf(m, msg.match, msg.game);
+      const opts = viewState(msg.view)['options'] as { players?: unknown; mode?: unknown } | undefined;
+      const players = typeof opts?.players === 'number' ? opts.players : msg.seats.length;
       m = {
         ...m,
         gameOver: null,
         watching: msg.seat === null ? msg.match : null,
-        lastMatchOptions: { players: opts.players, mode: opts.mode },
+        lastMatchOptions: { players, mode: typeof opts?.mode === 'string' ? opts.mode : '', ...(game ? { game } : {}) },
+        matchGames: game && m.matchGames[msg.match] !== game ? { ...m.matchGames, [msg.match]: game } : m.matchGames,
         match: {
           match: msg.match,
+          game,
           seq: msg.seq,
           status: msg.status,
           hash: msg.hash,
           seats: msg.seats,
           toAct: msg.to_act,
           allowed: msg.allowed,
-          legal: legalOf(msg.legal, msg.view, msg.seat, msg.allowed),
+          legal: legalOf(msg.legal, game, msg.view, msg.seat, msg.allowed, legacy),
           mySeat: msg.seat,
           view: msg.view,
           deadline: deadlineAt(msg.deadline, now, null),
@@ -248,9 +294,9 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
           hash: msg.hash,
           toAct: msg.to_act,
           allowed: msg.allowed,
-          legal: legalOf(msg.legal, view, cur.mySeat, msg.allowed),
+          legal: legalOf(msg.legal, cur.game, view, cur.mySeat, msg.allowed, legacy),
           view,
-          status: view && view.state.phase !== 'setup' ? (view.state.phase === 'game_over' ? 'finished' : 'running') : cur.status,
+          status: statusAfter(viewPhase(view), cur.status),
           deadline: deadlineAt(msg.deadline, now, cur.deadline),
           log: [...cur.log, { seq: msg.seq, text }].slice(-kLogLines),
           lastEvent: msg.event,
@@ -273,7 +319,7 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
       break;
     }
     case 'game_over': {
-      const opts = m.lastMatchOptions ?? { players: 2, mode: 'simple' };
+      const opts = m.lastMatchOptions ?? { players: 2, mode: '' };
       const ended = m.match && m.match.match === msg.match ? m.match : null;
       const computers = (ended?.seats ?? []).filter((s) => s.computer && s.seat !== ended?.mySeat).map((s) => String(s.computer));
       const last = ended?.lastEvent;
@@ -321,6 +367,12 @@ export function reduce(model: Model, msg: ServerMessage, now: number): Step {
       break;
   }
   return { model: m, requests };
+}
+
+// A match's status after an event, from its view's phase: play began, or it ended.
+function statusAfter(phase: string | null, status: string): string {
+  if (phase === null || phase === 'setup') return status;
+  return phase === 'game_over' ? 'finished' : 'running';
 }
 
 // Back in the lobby: its list, pushed from now on (or asked once).

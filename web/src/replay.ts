@@ -1,18 +1,18 @@
 // Replay mode (the page served by `eryantis-replay DB serve`): the list of stored
 // matches, and one match on a timeline: the board at every event, the move log in
 // sync, steps by event/turn/round, jump to N, keyboard shortcuts, a URL per
-// position, and the first divergence `verify` found.
-import { drawCharacters, newTable, patchBoards, patchTable, type BoardInput } from './board.js';
-import { reconcile } from './patch.js';
-import { changedKeys } from './changes.js';
-import { clear, h } from './dom.js';
+// position, and the first divergence `verify` found. The board at each position is
+// the match's game's board module (src/boards/), inert.
+import type { Board, MatchInfo } from './boards/board_module.js';
+import { boardModuleFor, forcedBoard } from './boards/registry.js';
+import { clear, h, patchChildren } from './dom.js';
 import { guardedRedraw } from './redraw.js';
-import type { GameState, View } from './protocol.js';
-import { orderText, roundText, turnText } from './status.js';
+import type { View } from './protocol.js';
 import { type LogEntry, type Unit, formatHash, parseHash, step } from './timeline.js';
 
 export interface ReplayMatch {
   match: number;
+  game?: string; // absent from a replay API older than issue 24: Eriantys
   players: number;
   mode: string;
   status: string;
@@ -64,7 +64,6 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     seq: number; // the event on screen
     want: number; // the event asked for last (keys pressed quickly step from here)
     cache: Map<number, AtResponse>;
-    shown: GameState | null;
     error: string | null;
     logEl?: HTMLElement;
     frame?: Frame;
@@ -77,6 +76,8 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     guarded();
   };
 
+  // The replay API names each match's game once it knows several (issue 24).
+  const anyGame = matches.some((m) => m.game !== undefined);
   const list = (): HTMLElement =>
     h(
       'section',
@@ -87,7 +88,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
         : h(
             'table',
             {},
-            h('thead', {}, h('tr', {}, ...['match', 'status', 'players', 'mode', 'events', 'started', 'last move', 'players'].map((t) => h('th', {}, t)))),
+            h('thead', {}, h('tr', {}, ...['match', ...(anyGame ? ['game'] : []), 'status', 'players', 'mode', 'events', 'started', 'last move', 'players'].map((t) => h('th', {}, t)))),
             h(
               'tbody',
               {},
@@ -96,6 +97,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
                   'tr',
                   { 'data-replay-match': m.match },
                   h('td', {}, h('a', { href: formatHash(m.match, Math.min(1, m.events)) }, `#${m.match}`)),
+                  anyGame ? h('td', { 'data-game': m.game ?? '' }, m.game ?? '') : null,
                   h('td', {}, m.status),
                   h('td', {}, m.players),
                   h('td', {}, m.mode),
@@ -151,7 +153,7 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
         getJson<LogEntry[]>(`/api/matches/${match}/log`),
         getJson<Verify>(`/api/matches/${match}/verify`).catch(() => null),
       ]);
-      current = { info, log, verify, seq: 0, want: 0, cache: new Map(), shown: null, error: null };
+      current = { info, log, verify, seq: 0, want: 0, cache: new Map(), error: null };
       go(seq ?? (log.length ? 1 : 0));
     } catch (e) {
       clear(root);
@@ -168,11 +170,8 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     error: HTMLElement;
     board: HTMLElement;
     eventLine: HTMLElement;
-    turn: HTMLElement;
-    order: HTMLElement;
-    table: SVGElement;
-    chars: HTMLElement;
-    boards: HTMLElement;
+    head: HTMLElement; // the board's header lines (turn, order)
+    game: Board;
   }
 
   function buildFrame(c: NonNullable<typeof current>, names: string[]): Frame {
@@ -241,25 +240,16 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
     );
     const error = h('div', {});
     const eventLine = h('div', { class: 'event-line' });
-    const turn = h('div', { class: 'turn', 'data-turn': 1 });
-    const order = h('div', { class: 'order' });
-    const table = newTable();
-    const chars = h('div', {});
-    const boards = h('div', { class: 'boards' });
-    const board = h(
-      'div',
-      { class: 'match replay', 'data-match': c.info.match },
-      eventLine,
-      turn,
-      order,
-      h('div', { class: 'play-area' }, h('div', { class: 'table-wrap' }, table), h('div', { class: 'side' }, chars, boards, h('h3', {}, 'Moves'), logEl)),
-    );
+    const head = h('div', { class: 'board-head' });
+    const body = h('div', { class: 'board-body', 'data-game': c.info.game ?? '' });
+    const game = boardModuleFor(c.info.game ?? null, forcedBoard(location.search)).create({ play: () => {}, redraw: () => {}, log: logEl, replay: true });
+    game.mount(body);
+    const board = h('div', { class: 'match replay', 'data-match': c.info.match }, eventLine, head, body);
     void names;
     const root = h('div', {}, h('h1', { class: 'brand' }, 'Eryantis replay'), header, error, board);
-    return { root, pos, scrub, jump, error, board, eventLine, turn, order, table, chars, boards };
+    return { root, pos, scrub, jump, error, board, eventLine, head, game };
   }
 
-  let flash: 'a' | 'b' = 'a'; // alternates per board drawn: a kept element's flash plays again
   function draw(at: AtResponse | null): void {
     const t0 = performance.now();
     const c = current!;
@@ -282,38 +272,25 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       f.board.hidden = true;
     } else {
       f.board.hidden = false;
-      const state = at.view.state;
-      const changed = changedKeys(c.shown, state);
-      c.shown = state;
-      flash = flash === 'a' ? 'b' : 'a';
-      const inp: BoardInput = {
-        state,
+      const info: MatchInfo = {
+        match: c.info.match,
+        game: c.info.game ?? '',
+        title: c.info.game ?? 'the game',
+        seq: c.seq,
+        status: at.status,
+        seats: names.slice(0, c.info.players || names.length).map((n, seat) => ({ seat, nickname: n || null, connected: false })),
         names,
-        viewer: -1,
+        mySeat: null,
+        toAct: at.to_act,
         legal: [],
-        selection: { kind: 'none' },
-        changed,
-        flash,
-        onStudent: () => {},
-        onDining: () => {},
-        onGroup: () => {},
-        onCloud: () => {},
-        onAssistant: () => {},
-        onCharacter: () => {},
-        onCardStudent: () => {},
-        onDiningStudent: () => {},
+        offline: true,
       };
       const entry = c.log.find((e) => e.seq === c.seq);
       f.board.dataset['seq'] = String(c.seq);
       f.board.dataset['hash'] = at.hash;
       f.eventLine.textContent = entry ? `${c.seq}: ${entry.text}` : 'Before the first event';
-      f.turn.textContent = `${roundText(state)} · ${turnText(state, names, -1, at.to_act)}`;
-      const order = orderText(state, names);
-      f.order.textContent = order ? `Turn order: ${order}` : '';
-      patchTable(f.table, inp);
-      const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`) && flash);
-      reconcile(f.chars, [{ key: 'characters', sig: JSON.stringify([state.options.mode, state.characters, state.turn.active, charKeys]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
-      patchBoards(f.boards, inp);
+      patchChildren(f.head, f.game.header(at.view, info).lines);
+      f.game.update(at.view, info);
       root.dataset['drawnSeq'] = String(c.seq);
       const w = window as unknown as { eryantisFirstBoardMs?: number };
       if (w.eryantisFirstBoardMs === undefined) w.eryantisFirstBoardMs = performance.now();

@@ -1,5 +1,5 @@
 // A 2-player expert state as the server sends it (docs/state.md), to build tests on.
-import type { GameState, SchoolBoard, Students } from '../src/protocol.js';
+import type { GameState, SchoolBoard, Students } from '../src/boards/eriantys/state.js';
 
 const none: Students = { yellow: 0, blue: 0, green: 0, red: 0, pink: 0 };
 

@@ -11,7 +11,7 @@ import {
   newDraft,
   studentTargets,
   subMultisets,
-} from '../src/legal.js';
+} from '../src/boards/eriantys/legal.js';
 import type { Command } from '../src/protocol.js';
 import { actionState } from './fixtures.js';
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { legacyLegal } from '../src/boards/registry.js';
 import { deadlineSeconds, initialModel, reduce, type Model, type Request } from '../src/model.js';
 import type { ServerMessage } from '../src/protocol.js';
 import { actionState } from './fixtures.js';
@@ -8,7 +9,7 @@ function run(msgs: ServerMessage[], start: Model = initialModel(), now = 1000): 
   let model = start;
   const requests: Request[] = [];
   for (const msg of msgs) {
-    const step = reduce(model, msg, now);
+    const step = reduce(model, msg, now, legacyLegal);
     model = step.model;
     // The move log asked after a state is tested in player.test.ts.
     requests.push(...step.requests.filter((r) => r.type !== 'move_log'));

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { playAgainRequests } from '../src/computers.js';
 import { type Model, type Request, firstMissing, initialModel, kMoveLogId, reduce } from '../src/model.js';
 import type { GameEvent, SeatInfo, ServerMessage } from '../src/protocol.js';
-import { deadlineText, resignText, resultText, turnText } from '../src/status.js';
+import { deadlineText, resultText } from '../src/status.js';
+import { resignText, turnText } from '../src/boards/eriantys/status.js';
 import { harness } from './fake_client.js';
 import { actionState } from './fixtures.js';
 

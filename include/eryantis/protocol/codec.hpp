@@ -12,7 +12,10 @@
 
 namespace eryantis::protocol {
 
-std::expected<Envelope, ProtocolError> decode_request(std::string_view line);
+// `game` decodes a play's command: the game of the sender's match (the server's
+// default game when it is in none, whose commands are then refused anyway).
+std::expected<Envelope, ProtocolError> decode_request(std::string_view line,
+                                                      const game::Game& game);
 
 // Builds one outgoing JSON object: JsonLine("welcome", id).field("protocol", 1).str().
 class JsonLine {

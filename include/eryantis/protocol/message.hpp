@@ -6,7 +6,7 @@
 #include <string>
 #include <variant>
 
-#include "eryantis/rules/command.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/rules/options.hpp"
 
 namespace eryantis::protocol {
@@ -62,7 +62,9 @@ struct Spectate {
   MatchId match = 0;
 };
 struct Play {
-  rules::Command command;
+  // Decoded by the game of the sender's match (decode_request's `game`): the
+  // platform never reads a game's commands itself.
+  game::Command command;
   std::optional<std::int64_t> expected_seq;  // refused with STALE_SEQ if the match moved on
   std::optional<std::string> command_id;     // idempotency key: a retry is not applied twice
 };

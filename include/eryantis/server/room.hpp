@@ -16,6 +16,7 @@
 #include "eryantis/server/connection.hpp"
 #include "eryantis/server/persistence.hpp"
 #include "eryantis/server/recent_commands.hpp"
+#include "eryantis/server/timers.hpp"
 #include "eryantis/store/records.hpp"
 
 namespace eryantis::server {
@@ -47,23 +48,17 @@ struct WaitingRequest {
 
 struct Room {
   store::MatchId id = 0;
-  std::string game;  // as stored with the match (store::NewMatch::game): match_list shows it
+  // Its game (from the build's catalogue): what decodes its commands. Never null.
+  const game::Game* game = nullptr;
   rules::State state;
   store::Seq seq = 0;  // last durable event
   store::MatchStatus status = store::MatchStatus::Lobby;
   std::array<std::optional<SeatHolder>, rules::kMaxPlayers> seats;
   std::set<ConnectionId> spectators;
-  Deadline deadline;  // the armed persisted timer: turn grace (running) or abandon (lobby)
-  // Running and no person connected (computer seats and spectators play nobody's
-  // turn): the match is abandoned at this time (kind Abandon). Stored in the
-  // matches row in place of `deadline` while it lasts (Server::stored_deadline).
-  Deadline deserted;
-  // Who wins by forfeit when, while exactly one player is connected. In memory
-  // only: it starts again whenever that player is alone again (after a restart too).
-  Deadline forfeit;
-  // Full and in setup with someone connected: the seats still choosing are freed at
-  // this time (kind Remove; in memory, so a restart gives the full time again).
-  Deadline setup;
+  // Its timers (timers.hpp): the stored one (turn grace while running, abandon in
+  // the lobby; a desertion is stored in its place while it lasts), and the
+  // forfeit and setup clocks, in memory only (a restart gives their full time again).
+  timers::Clocks clocks;
   // When a seat was last taken or given back (or the match was loaded): a match
   // waiting for players is abandoned lobby_idle_ms after it.
   std::int64_t lobby_since_ms = 0;

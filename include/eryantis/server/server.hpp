@@ -262,20 +262,17 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void resume_waiting_matches();
   // Everyone back to the lobby; the room is dropped once idle.
   void close_room(Room& room);
-  // Sets the persisted timer (in memory at once, written after the room's pending write).
-  void arm(Room& room, Deadline d);
-  // Writes stored_deadline(room) after the room's pending write.
+  // Writes timers::stored(room.clocks) after the room's pending write.
   void save_deadline(Room& room);
-  // What the matches row keeps: the desertion while nobody is connected to a match
-  // being played (with the seat of the turn grace clock that runs meanwhile, so a
-  // restart gives that clock back: load()), else room.deadline.
-  static Deadline stored_deadline(const Room& room);
-  // Sets the room's timers for the situation now (who is connected, whose turn, the
-  // phase) without acting on any: called before every state, event and seats
+  // What the timers look at in this room (timers.hpp), and the settings they use.
+  timers::Situation situation(const Room& room) const;
+  timers::Settings timer_settings() const;
+  // Sets the room's timers for the situation now (who is connected, who must act,
+  // the stage) without acting on any: called before every state, event and seats
   // message, so the message that reports a change already carries its deadline.
   void update_deadlines(Room& room, std::int64_t now);
-  // update_deadlines, then acts on a timer that ran out. True if it acted (a write
-  // is on its way whose own messages tell everybody).
+  // update_deadlines, then carries out a timer that ran out (timers::due). True if
+  // it acted (a write is on its way whose own messages tell everybody).
   bool check_timers(Room& room, std::int64_t now);
   // Frees the seats still choosing in setup past setup_choice_ms; their players are told.
   void remove_late_seats(Room& room, std::int64_t now);

@@ -1,7 +1,7 @@
 // Which things an event changed, by comparing the state before and after: the
 // board highlights them (keys as used by board.ts: group-<first tile>, cloud-<i>,
 // board-<seat>, character-<id>).
-import type { GameState } from './protocol.js';
+import type { GameState } from './state.js';
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

@@ -12,7 +12,7 @@ import {
   groupOfTile,
   motherNatureSteps,
   total,
-} from './protocol.js';
+} from './state.js';
 
 // --- reading commands ---------------------------------------------------------
 

@@ -2,8 +2,8 @@
 // middle, the characters, the hand and every school board. Drawn from a state
 // and what the player may click; every drawn thing also carries its facts in
 // data-* attributes (read by the browser tests, never by the app).
-import { h, memo, morphAttrs, s } from './dom.js';
-import { type Keyed, reconcile, slot } from './patch.js';
+import { h, memo, morphAttrs, s } from '../../dom.js';
+import { type Keyed, reconcile, slot } from '../../patch.js';
 import {
   type StudentTargets,
   type Draft,
@@ -30,7 +30,7 @@ import {
   groupLabel,
   motherNatureSteps,
   total,
-} from './protocol.js';
+} from './state.js';
 
 export type Selection =
   | { kind: 'none' }

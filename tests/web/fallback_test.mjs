@@ -1,0 +1,492 @@
+// The fallback board (web/src/boards/fallback/) in a real browser (Debian's chromium
+// driven by playwright-core; no browser is downloaded):
+//   A. a page on a scripted WebSocket whose server's default game is a card game the
+//      page has no board for: the fallback board draws its view (hands as a table,
+//      the score), whose turn it is, one button per legal command named from its
+//      JSON, sends exactly the command clicked (by mouse and by keyboard), and
+//      draws the next view and its log line;
+//   B. the real eryantis-server: alice and bob play a 2-player Eriantys match with
+//      `?board=fallback`, clicking only the legal-command buttons, until it ends (or
+//      for at most kMaxCommands commands, then bob resigns with the header's button):
+//      each command is accepted (the match's seq moves on and the log's new line is
+//      the clicker's) and the view tree follows it; a spectator's page has no buttons;
+//      then the replay viewer (`eryantis-replay DB serve`, with --replay) shows the stored
+//      match on the fallback board, inert, stepping with the arrow keys.
+// Usage (CTest passes these):
+//   node fallback_test.mjs --web WEBDIR --out DIR --server BIN [--replay BIN] [--chromium PATH] [--seed N] [--only AB]
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+);
+const build = resolve(args.build ?? 'build');
+const web = resolve(args.web ?? 'web');
+const dist = join(web, 'dist');
+const out = resolve(args.out ?? join(build, 'web-artifacts', 'fallback'));
+const chromiumPath = args.chromium ?? '/usr/bin/chromium';
+const serverBin = resolve(args.server ?? join(build, 'eryantis-server'));
+const replayBin = args.replay ? resolve(args.replay) : null; // without it, the replay part is left out
+const only = args.only ?? 'AB';
+const seed = Number(args.seed ?? Date.now() % 1_000_000);
+const kDeadlineMs = 200_000;
+const kMaxCommands = 400; // a random 2-player simple match is about 130 events
+const started = Date.now();
+mkdirSync(out, { recursive: true });
+console.log(`fallback test: seed ${seed} (rerun with --seed ${seed})`);
+
+const require = createRequire(join(web, 'package.json'));
+const { chromium } = require('playwright-core');
+
+let failures = 0;
+let passes = 0;
+function check(ok, what) {
+  if (ok) {
+    passes += 1;
+    console.log(`ok - ${what} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
+  } else {
+    failures += 1;
+    console.log(`not ok - ${what}`);
+  }
+  return ok;
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function until(what, fn, timeoutMs = 15_000, everyMs = 50) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - started > kDeadlineMs) throw new Error(`the test ran over ${kDeadlineMs / 1000} s`);
+    await sleep(everyMs);
+  }
+}
+let rngState = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) || 1;
+function random() {
+  // xorshift32: a reproducible choice sequence for a given --seed
+  rngState ^= rngState << 13;
+  rngState >>>= 0;
+  rngState ^= rngState >>> 17;
+  rngState ^= rngState << 5;
+  rngState >>>= 0;
+  return rngState / 0x100000000;
+}
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = net.createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+async function newPage(name, setup = null) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  if (setup) await setup(ctx);
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => check(false, `${name}: page error ${e.message}`));
+  page.name = name;
+  return page;
+}
+
+// --- A. a game the page has no board for, on a scripted socket ------------------------
+
+// A small card game: hands (hidden cards are 0), a pile, a score per seat.
+const cardView = (deck, hand, score) => ({
+  viewer: 0,
+  state: { phase: 'play', options: { players: 2 }, deck, pile: { top: 5, count: 3 }, hands: [{ seat: 0, cards: hand }, { seat: 1, cards: [0, 0, 0] }], score, winner: null },
+});
+const cardLegal = (hand) => hand.map((card) => ({ type: 'play_card', card }));
+const cardSeats = [{ seat: 0, nickname: 'alice', connected: true, computer: null }, { seat: 1, nickname: 'bob', connected: true, computer: null }];
+const cardState = { type: 'state', match: 1, seq: 4, status: 'running', hash: '0000000000000000', seats: cardSeats, to_act: [0], allowed: ['play_card'], legal: cardLegal([3, 7, 12]), deadline: null, seat: 0, view: cardView(30, [3, 7, 12], [4, 2]) };
+
+// Runs in the page: a WebSocket whose server plays "cards" first (its default game),
+// logs alice back into match 1 and answers move_log; `window.fake` drives it.
+function scriptedSocket({ state }) {
+  sessionStorage.setItem('eryantis.nickname', 'alice');
+  localStorage.setItem('eryantis.token.alice', 'a'.repeat(64));
+  window.fake = { sockets: [], sent: [] };
+  class ScriptedSocket {
+    constructor() {
+      this.listeners = [];
+      this.onopen = this.onmessage = this.onclose = this.onerror = null;
+      window.fake.sockets.push(this);
+      setTimeout(() => this.onopen?.(), 0);
+    }
+    addEventListener(type, fn) {
+      if (type === 'message') this.listeners.push(fn);
+    }
+    removeEventListener() {}
+    send(text) {
+      const m = JSON.parse(text);
+      window.fake.sent.push(m);
+      const reply = (o) => setTimeout(() => this.deliver(JSON.stringify(o)), 0);
+      if (m.type === 'hello') {
+        reply({ type: 'welcome', server: 'scripted', protocol: 1, heartbeat_ms: 3600000, timeout_ms: 3600000, max_line_bytes: 65536, games: [{ name: 'cards', title: 'Cards', version: 1, min_players: 2, max_players: 2 }, { name: 'eriantys', title: 'Eriantys', version: 1, min_players: 2, max_players: 4 }] });
+      }
+      if (m.type === 'login') {
+        reply({ type: 'logged_in', id: m.id, nickname: 'alice', token: 'a'.repeat(64), match: 1, seat: 0 });
+        reply(JSON.parse(state));
+      }
+      if (m.type === 'move_log') reply({ type: 'move_log', id: m.id, match: 1, seq: 4, lines: Array.from({ length: 4 }, (_, i) => ({ seq: i + 1, text: `event ${i + 1}` })), more: false });
+    }
+    close() {}
+    deliver(text) {
+      const ev = { data: text };
+      for (const fn of this.listeners) fn(ev);
+      this.onmessage?.(ev);
+    }
+  }
+  window.WebSocket = ScriptedSocket;
+}
+
+async function servedFromDist(ctx) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+  await ctx.route('http://fallback.invalid/**', (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path.startsWith('/api/')) return route.fulfill({ status: 404, body: 'not found' });
+    try {
+      const file = join(dist, path === '/' ? 'index.html' : path.slice(1));
+      return route.fulfill({ status: 200, contentType: types[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
+    } catch {
+      return route.fulfill({ status: 404, body: 'not found' });
+    }
+  });
+}
+
+async function scriptedCards() {
+  const page = await newPage('scripted alice (cards)', servedFromDist);
+  await page.addInitScript(scriptedSocket, { state: JSON.stringify(cardState) });
+  await page.goto('http://fallback.invalid/');
+  await page.waitForSelector('.match[data-seat="0"] .fallback-board');
+  check(true, 'a game without a board module ("cards", the server\'s default) is drawn by the fallback board');
+  check((await page.getAttribute('.match', 'data-game')) === 'cards', 'the match screen names its game');
+  check((await page.textContent('[data-turn]')) === 'Your turn', `the turn line: "${await page.textContent('[data-turn]')}"`);
+
+  // The view: a tree with the hands as a table, the score and the deck as values.
+  const hands = await page.$$eval('[data-key="hands"] table tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+  check(JSON.stringify(hands) === JSON.stringify([['#', 'seat', 'cards'], ['0', '0', '[3, 7, 12]'], ['1', '1', '[0, 0, 0]']]), `the hands are a table: ${JSON.stringify(hands)}`);
+  const value = (key) => page.$eval(`.tv-value[data-key="${key}"] .tv-text`, (e) => e.textContent);
+  check((await value('score')) === '[4, 2]' && (await value('deck')) === '30', `the score and the deck are values: ${await value('score')}, ${await value('deck')}`);
+  check((await value('winner')) === '—', 'nothing is "—", not "null"');
+  const open = await page.$$eval('details', (l) => l.map((d) => [d.dataset.key, d.open]));
+  check(JSON.stringify(open) === JSON.stringify([['view', true], ['state', true], ['options', false], ['pile', false]]), `the view and its state are open groups (details), deeper ones closed: ${JSON.stringify(open)}`);
+
+  // The commands: one button each, named from its JSON.
+  const labels = await page.$$eval('button.fb-command', (l) => l.map((b) => [b.getAttribute('aria-label'), b.textContent, b.getAttribute('data-command')]));
+  check(JSON.stringify(labels.map((l) => l[0])) === JSON.stringify(['play card 3', 'play card 7', 'play card 12']), `one button per legal command: ${JSON.stringify(labels.map((l) => l[0]))}`);
+  check(labels.every((l) => l[0] === l[1]), 'each button reads as its label');
+  check((await page.getAttribute('.fb-type', 'aria-label')) === 'play card: 3 choices', 'the buttons of a type are one labelled group');
+  await page.screenshot({ path: join(out, 'cards.png') });
+
+  // A click sends exactly that command.
+  const sent = () => page.evaluate(() => window.fake.sent.filter((m) => m.type === 'play').map((m) => m.command));
+  await page.click('button.fb-command[aria-label="play card 7"]');
+  await until('the play message', async () => (await sent()).length === 1);
+  check(JSON.stringify((await sent())[0]) === JSON.stringify({ type: 'play_card', card: 7 }), `the click sent ${JSON.stringify((await sent())[0])}`);
+  const play = await page.evaluate(() => window.fake.sent.find((m) => m.type === 'play'));
+  check(play.expected_seq === 4 && typeof play.command_id === 'string', 'as a play with expected_seq and a command id');
+
+  // The event: the view, the commands and the log follow.
+  const event = { type: 'event', match: 1, seq: 5, hash: '1111111111111111', event: { v: 1, type: 'play_card', seat: 0, command: { type: 'play_card', card: 7 }, drawn: [], picks: [] }, text: 'alice plays the 7', to_act: [1], allowed: [], legal: [], deadline: null, view: cardView(30, [3, 12], [5, 2]) };
+  await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify(event));
+  await until('the next view', async () => (await page.getAttribute('.match', 'data-seq')) === '5');
+  check((await value('score')) === '[5, 2]', `the view tree follows the event: score ${await value('score')}`);
+  check((await page.$$('button.fb-command')).length === 0 && /Nothing to do now/.test(await page.textContent('.fb-commands')), 'no legal command: no button, and it says so');
+  check((await page.textContent('[data-turn]')) === 'Waiting for bob', `the turn line: "${await page.textContent('[data-turn]')}"`);
+  const log = await page.$$eval('.log li', (l) => l.map((li) => li.textContent));
+  check(log.at(-1) === 'alice plays the 7' && log.length === 5, `the event log has the new line: ${JSON.stringify(log.slice(-2))}`);
+
+  // By keyboard: Tab reaches a command's button, Enter sends it; a group's summary toggles with Enter.
+  const back = { ...event, seq: 6, to_act: [0], legal: cardLegal([3, 12]), text: 'bob plays a card', event: { ...event.event, seat: 1 } };
+  await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify(back));
+  await until('alice\'s turn again', async () => (await page.$$('button.fb-command')).length === 2);
+  await page.focus('button.fb-command[aria-label="play card 3"]');
+  await page.keyboard.press('Tab');
+  const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+  await page.keyboard.press('Enter');
+  await until('the second play message', async () => (await sent()).length === 2);
+  check(focused === 'play card 12' && JSON.stringify((await sent())[1]) === JSON.stringify({ type: 'play_card', card: 12 }), `Tab to "${focused}" and Enter sent ${JSON.stringify((await sent())[1])}`);
+  await page.focus('details[data-key="pile"] > summary');
+  await page.keyboard.press('Enter');
+  check((await page.$eval('details[data-key="pile"]', (d) => d.open)) === true, 'Enter on a group\'s summary opens it');
+  await page.focus('details[data-key="state"] > summary');
+  await page.keyboard.press('Enter');
+  check((await page.$eval('details[data-key="state"]', (d) => d.open)) === false, 'and closes an open one');
+  await page.keyboard.press('Enter');
+  await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify({ ...back, seq: 7, view: cardView(29, [3], [6, 2]) }));
+  await until('seq 7', async () => (await page.getAttribute('.match', 'data-seq')) === '7');
+  check((await page.$eval('details[data-key="pile"]', (d) => d.open)) === true && (await value('deck')) === '29', 'a group opened by the player stays open when the view changes');
+
+  // Many choices (Masters of Renaissance offers up to 8,262): a type with more than 100
+  // starts closed, opens with at most 200 buttons, and the filter finds the rest.
+  const produce = Array.from({ length: 500 }, (_, i) => ({ type: 'produce', slots: [i % 3], output: `r${i}` }));
+  await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify({ ...back, seq: 8, legal: [...cardLegal([3]), ...produce] }));
+  await until('seq 8', async () => (await page.getAttribute('.match', 'data-seq')) === '8');
+  const many = () => page.evaluate(() => ({
+    open: document.querySelector('details.fb-many[data-type="produce"]')?.open ?? null,
+    summary: document.querySelector('details.fb-many[data-type="produce"] > summary')?.textContent ?? null,
+    produce: document.querySelectorAll('details.fb-many button.fb-command').length,
+    cards: document.querySelectorAll('button.fb-command[data-command*="play_card"]').length,
+    more: document.querySelector('[data-more]')?.getAttribute('data-more') ?? null,
+    filter: !document.querySelector('input.fb-filter').hidden,
+  }));
+  let m = await many();
+  check(m.open === false && m.summary === 'produce: 500 choices' && m.produce === 0 && m.cards === 1 && m.filter, `500 productions: one closed group, no button drawn, the filter offered: ${JSON.stringify(m)}`);
+  await page.click('details.fb-many[data-type="produce"] > summary');
+  await until('the group opened', async () => (await many()).produce > 0);
+  m = await many();
+  check(m.open && m.produce === 200 && m.more === '300', `opened: 200 buttons and "300 more": ${JSON.stringify(m)}`);
+  await page.fill('input.fb-filter', 'R49');
+  await until('the filter applied', async () => (await many()).produce === 11);
+  m = await many();
+  check(m.summary === 'produce: 11 of 500 choices' && m.cards === 0, `the filter "R49": ${m.summary}, the cards left out`);
+  await page.click('button.fb-command[aria-label="produce, slots [1], output r49"]');
+  await until('the third play message', async () => (await sent()).length === 3);
+  check(JSON.stringify((await sent())[2]) === JSON.stringify({ type: 'produce', slots: [1], output: 'r49' }), `a filtered button sends exactly its command: ${JSON.stringify((await sent())[2])}`);
+  await page.fill('input.fb-filter', '');
+  await until('the filter cleared', async () => (await many()).cards === 1);
+  check((await many()).produce === 200, 'without the filter the group the player opened stays open');
+
+  // Resign: the shell's button, the fallback board's question, a plain resign command.
+  let question = '';
+  page.once('dialog', (d) => {
+    question = d.message();
+    void d.accept();
+  });
+  await page.click('[data-resign]');
+  await until('the resign', async () => (await sent()).length === 4);
+  check(question === 'Resign? You lose the match at once.' && JSON.stringify((await sent())[3]) === JSON.stringify({ type: 'resign' }), `Resign asks "${question}" and sends ${JSON.stringify((await sent())[3])}`);
+
+  // The lobby: the create form offers welcome's games, each with its player counts and options.
+  await page.evaluate((t) => window.fake.sockets.at(-1).deliver(t), JSON.stringify({ type: 'left', match: 1 }));
+  await page.waitForSelector('form.create select[name=game]');
+  const form = () => page.evaluate(() => ({
+    games: [...document.querySelectorAll('select[name=game] option')].map((o) => `${o.value}:${o.textContent}`),
+    players: [...document.querySelectorAll('select[name=players] option')].map((o) => o.textContent),
+    mode: document.querySelector('select[name=mode]') !== null,
+  }));
+  const cards = await form();
+  check(JSON.stringify(cards) === JSON.stringify({ games: ['cards:Cards', 'eriantys:Eriantys'], players: ['2 players'], mode: false }), `the create form: welcome's games, the default first, with its player counts and no mode: ${JSON.stringify(cards)}`);
+  await page.selectOption('select[name=game]', 'eriantys');
+  const eriantys = await form();
+  check(JSON.stringify(eriantys.players) === JSON.stringify(['2 players', '3 players', '4 players (teams)']) && eriantys.mode, `Eriantys: ${JSON.stringify(eriantys.players)} and a mode`);
+  await page.selectOption('select[name=players]', '3');
+  await page.selectOption('select[name=mode]', 'expert');
+  await page.click('[data-create]');
+  const creates = () => page.evaluate(() => window.fake.sent.filter((m) => m.type === 'create_match').map(({ id, ...m }) => m));
+  await until('the create_match', async () => (await creates()).length === 1);
+  check(JSON.stringify((await creates())[0]) === JSON.stringify({ type: 'create_match', game: 'eriantys', players: 3, mode: 'expert' }), `Create sent ${JSON.stringify((await creates())[0])}`);
+  await page.selectOption('select[name=game]', 'cards');
+  await page.click('[data-create]');
+  await until('the second create_match', async () => (await creates()).length === 2);
+  check(JSON.stringify((await creates())[1]) === JSON.stringify({ type: 'create_match', game: 'cards', players: 2 }), `and for the card game ${JSON.stringify((await creates())[1])}`);
+  await page.context().close();
+}
+
+// --- B. Eriantys played through the fallback board on the real server ----------------------
+
+let server = null;
+let serverLog = '';
+const dir = mkdtempSync(join(tmpdir(), 'eryantis-fallback-test-'));
+
+async function startServer() {
+  const tcpPort = await freePort();
+  const webPort = await freePort();
+  const config = join(dir, 'eryantis.toml');
+  writeFileSync(config, `[network]
+listen = "127.0.0.1"
+port = ${tcpPort}
+
+[storage]
+database = "${join(dir, 'eryantis.db')}"
+
+[matches]
+turn_grace_ms = 600000
+forfeit_after_ms = 600000
+
+[web]
+enabled = true
+listen = "127.0.0.1"
+port = ${webPort}
+static_dir = "${dist}"
+`);
+  server = spawn(serverBin, ['--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout.on('data', (d) => (serverLog += d));
+  server.stderr.on('data', (d) => (serverLog += d));
+  const base = `http://127.0.0.1:${webPort}/`;
+  await until('the web listener', async () => {
+    if (server.exitCode !== null) throw new Error(`eryantis-server exited (${server.exitCode}):\n${serverLog}`);
+    try {
+      return (await fetch(base)).ok;
+    } catch {
+      return false;
+    }
+  }, 10_000, 100);
+  return base;
+}
+
+async function login(page, url, nickname) {
+  await page.goto(url);
+  await page.fill('input[name=nickname]', nickname);
+  await page.click('form.login button[type=submit]');
+  await page.waitForSelector('form.create');
+}
+
+// The page's position: seq, the legal commands on its buttons, the game over.
+function where(page) {
+  return page.evaluate(() => ({
+    seq: Number(document.querySelector('.match')?.getAttribute('data-seq') ?? -1),
+    commands: [...document.querySelectorAll('button.fb-command')].map((b) => b.getAttribute('data-command')),
+    over: document.querySelector('[data-game-over]') !== null,
+    notice: document.querySelector('.notice')?.textContent ?? null,
+    tree: document.querySelector('.fb-tree')?.textContent ?? '',
+  }));
+}
+
+async function eriantysThroughFallback() {
+  const base = await startServer();
+  const url = `${base}?board=fallback`;
+  const alice = await newPage('alice (fallback board)');
+  const bob = await newPage('bob (fallback board)');
+  const eve = await newPage('eve (spectator, fallback board)');
+  await login(alice, url, 'alice');
+  await alice.selectOption('select[name=players]', '2');
+  await alice.selectOption('select[name=mode]', 'simple');
+  await alice.click('[data-create]');
+  await alice.waitForSelector('.match[data-seat="0"] .fallback-board');
+  const match = Number(await alice.getAttribute('.match', 'data-match'));
+  check(match > 0 && (await alice.getAttribute('.match', 'data-game')) === 'eriantys', `?board=fallback: alice's Eriantys match ${match} is drawn by the fallback board`);
+  await login(bob, url, 'bob');
+  await bob.waitForSelector(`[data-join="${match}"]`);
+  await bob.click(`[data-join="${match}"]`);
+  await bob.waitForSelector('.match[data-seat="1"] .fallback-board');
+  await eve.goto(url);
+  await eve.waitForSelector(`[data-spectate="${match}"]`);
+  await eve.click(`[data-spectate="${match}"]`);
+  await eve.waitForSelector('.match[data-seat="-1"] .fallback-board');
+  check((await eve.$$('button.fb-command')).length === 0, 'the spectator has no command buttons');
+
+  const pages = [alice, bob];
+  const names = ['alice', 'bob'];
+  let accepted = 0;
+  let rejected = 0;
+  let treeMoved = 0;
+  const types = new Map();
+  for (let n = 0; n < kMaxCommands; ++n) {
+    const here = await Promise.all(pages.map(where));
+    if (here.some((w) => w.over)) break;
+    const ready = here.map((w, i) => (w.commands.length ? i : -1)).filter((i) => i >= 0 && here[i].seq === Math.max(...here.map((x) => x.seq)));
+    if (!ready.length) {
+      await sleep(50); // the other page has not drawn the last event yet
+      continue;
+    }
+    const who = ready[Math.floor(random() * ready.length)];
+    const page = pages[who];
+    const before = here[who];
+    const k = Math.floor(random() * before.commands.length);
+    const command = before.commands[k];
+    const button = page.locator('button.fb-command').nth(k);
+    if ((await button.getAttribute('data-command')) !== command) continue; // redrawn meanwhile
+    await button.click();
+    const after = await until(`${names[who]}'s ${command} to be answered`, async () => {
+      const w = await where(page);
+      return w.seq > before.seq || w.notice || w.over ? w : null;
+    }, 10_000, 20);
+    if (after.seq <= before.seq) {
+      rejected += 1;
+      console.log(`# ${names[who]}'s ${command} at seq ${before.seq} was not accepted: ${after.notice}`);
+      break;
+    }
+    accepted += 1;
+    const type = JSON.parse(command).type;
+    types.set(type, (types.get(type) ?? 0) + 1);
+    if (after.tree !== before.tree) treeMoved += 1;
+    // The server's log line for the new event is the clicker's.
+    const line = await page.evaluate((s) => document.querySelector(`.log li[value="${s}"]`)?.textContent ?? '', before.seq + 1);
+    if (!line.startsWith(names[who])) {
+      check(false, `event ${before.seq + 1} (${command}) is ${names[who]}'s in the log: "${line}"`);
+      break;
+    }
+  }
+  check(accepted > 0 && rejected === 0, `${accepted} commands clicked on the fallback board's buttons, every one accepted by the server (${[...types].map(([t, c]) => `${t} ×${c}`).join(', ')})`);
+  check(treeMoved === accepted, `the view tree changed with each of them (${treeMoved} of ${accepted})`);
+  await alice.screenshot({ path: join(out, 'eriantys-fallback.png') });
+  let over = (await where(alice)).over;
+  if (!over) {
+    // Not over after kMaxCommands: bob resigns with the shell's button (the board's question, confirmed).
+    bob.once('dialog', (d) => {
+      check(/Resign\?/.test(d.message()), `the resign question: "${d.message()}"`);
+      void d.accept();
+    });
+    await bob.click('[data-resign]');
+  }
+  await until('the game over on both pages', async () => (await Promise.all(pages.map(where))).every((w) => w.over), 15_000);
+  const result = await alice.textContent('[data-result]');
+  check(true, `the match ended (${over ? 'played to the end' : 'bob resigned'}): "${result}"`);
+  const evLog = await until('the spectator\'s log to end', async () => {
+    const l = await eve.$$eval('.log li', (li) => li.map((x) => x.value));
+    const last = await alice.$$eval('.log li', (li) => li.map((x) => x.value));
+    return l.length && l.at(-1) === last.at(-1) ? l : null;
+  });
+  check(evLog[0] === 1 && evLog.length === evLog.at(-1), `the spectator's event log holds every event, 1 to ${evLog.at(-1)}`);
+  over = true;
+  if (replayBin) await replayThroughFallback(match, evLog.at(-1));
+}
+
+// The replay viewer's frame around the fallback board: the stored match, inert.
+async function replayThroughFallback(match, events) {
+  const port = await freePort();
+  const replay = spawn(replayBin, [join(dir, 'eryantis.db'), 'serve', '--port', String(port), '--static', dist], { stdio: 'ignore' });
+  try {
+    const base = `http://127.0.0.1:${port}/`;
+    await until('replay serve', async () => {
+      try {
+        return (await fetch(`${base}api/matches`)).ok;
+      } catch {
+        return false;
+      }
+    }, 10_000, 100);
+    const page = await newPage('replay (fallback board)');
+    await page.goto(`${base}?board=fallback#match=${match}&seq=10`);
+    await page.waitForSelector('[data-replay-seq="10"]');
+    await page.waitForSelector('.match.replay .fallback-board');
+    const applied = () => page.$eval('.tv-value[data-key="events applied"] .tv-text', (e) => e.textContent);
+    const first = await applied();
+    check((await page.$$('.fb-commands, button.fb-command')).length === 0, `the replay viewer at event 10 on the fallback board: the view (events applied ${first}), no commands`);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('[data-replay-seq="11"]');
+    await until('the view of event 11', async () => (await applied()) !== first);
+    check(Number(await applied()) === Number(first) + 1, `→ steps to event 11 and the tree follows (events applied ${await applied()})`);
+    const log = await page.$$eval('.replay-log li', (l) => l.length);
+    check(log === events, `its log holds the ${events} events`);
+    await page.context().close();
+  } finally {
+    replay.kill('SIGTERM');
+  }
+}
+
+try {
+  if (only.includes('A')) await scriptedCards();
+  if (only.includes('B')) await eriantysThroughFallback();
+} catch (e) {
+  failures += 1;
+  console.log(`not ok - ${e.stack ?? e}`);
+  if (serverLog) console.log(`# server log (tail):\n${serverLog.slice(-2000)}`);
+} finally {
+  await browser.close();
+  if (server && server.exitCode === null) server.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`# ${passes} passed, ${failures} failed, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(failures ? 1 : 0);
