@@ -138,9 +138,11 @@ std::expected<app::Loaded, StartFailure> load_unfinished_matches(const store::St
   if (!restored) return std::unexpected(StartFailure{restored.error()});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
-  spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined, {} of a game this "
-               "build does not serve)",
-               restored->matches.size(), ms.count(), restored->quarantined, restored->unserved);
+  spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined)",
+               restored->matches.size(), ms.count(), restored->quarantined);
+  if (restored->unserved > 0)
+    spdlog::warn("{} unfinished match(es) left as stored for a build that serves their game",
+                 restored->unserved);
   connection = std::move(*db);
   return std::move(*restored);
 }
