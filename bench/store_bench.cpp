@@ -1,4 +1,4 @@
-// Store benchmarks: durable append cost against bare SQLite, group commit
+// The SQLite store's benchmarks: durable append cost against bare SQLite, group commit
 // throughput, resume of 10,000 unfinished matches, and verify throughput.
 #include <benchmark/benchmark.h>
 #include <spdlog/fmt/fmt.h>
@@ -13,7 +13,7 @@
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/store/group_committer.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::store {
 namespace {
@@ -80,8 +80,8 @@ struct ScratchFile {
   }
 };
 
-Store open_or_die(const std::string& path, const Options& options) {
-  auto store = Store::open(path, options);
+SqliteStore open_or_die(const std::string& path, const Options& options) {
+  auto store = SqliteStore::open(path, options);
   if (!store) throw std::runtime_error(store.error().message);
   return std::move(*store);
 }
@@ -89,7 +89,7 @@ Store open_or_die(const std::string& path, const Options& options) {
 // One event per transaction through the store, synchronous=FULL.
 void BM_StoreAppendOneEventPerTransaction(benchmark::State& bench) {
   ScratchFile file("append");
-  Store store = open_or_die(file.path, Options{.durability = Durability::Full});
+  SqliteStore store = open_or_die(file.path, Options{.durability = Durability::Full});
   const Game& game = games()[0];
   MatchId match = 0;
   std::size_t next = game.events.size();
@@ -157,7 +157,7 @@ void BM_GroupCommit1000Matches(benchmark::State& bench) {
   ScratchFile file("group");
   std::vector<MatchId> ids;
   {
-    Store setup = open_or_die(file.path, {});
+    SqliteStore setup = open_or_die(file.path, {});
     for (int m = 0; m < kMatches; ++m) {
       ids.push_back(
           setup.create_match(NewMatch{{4, rules::Mode::Expert}, MatchStatus::Running}).value());
@@ -223,7 +223,7 @@ const std::string& resume_database() {
     if (fs::exists(file)) return file;
     const std::string partial = file + ".partial";
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(partial + suffix);
-    Store store = open_or_die(partial, Options{.durability = Durability::Normal});
+    SqliteStore store = open_or_die(partial, Options{.durability = Durability::Normal});
     std::vector<MatchId> ids;
     for (int m = 0; m < kMatches; ++m) {
       ids.push_back(
@@ -263,12 +263,12 @@ void BM_Resume10000Matches(benchmark::State& bench) {
   const std::string& path = resume_database();
   std::int64_t events = 0;
   for (auto _ : bench) {
-    Store store = open_or_die(path, Options{.read_only = true});
-    auto report = store.restore_unfinished();
+    SqliteStore store = open_or_die(path, Options{.read_only = true});
+    auto report = store.load_unfinished();
     if (!report || report->restored.size() != 10'000 || !report->quarantined.empty()) {
       return bench.SkipWithError("resume failed");
     }
-    for (const RestoredMatch& match : report->restored) events += match.last_seq;
+    for (const LoadedMatch& match : report->restored) events += match.last_seq;
   }
   bench.counters["events_per_match"] =
       static_cast<double>(events) / static_cast<double>(bench.iterations()) / 10'000.0;
@@ -277,7 +277,7 @@ BENCHMARK(BM_Resume10000Matches)->Unit(benchmark::kMillisecond)->Iterations(3)->
 
 void BM_VerifyThroughput(benchmark::State& bench) {
   const std::string& path = resume_database();
-  Store store = open_or_die(path, Options{.read_only = true});
+  SqliteStore store = open_or_die(path, Options{.read_only = true});
   std::int64_t events = 0;
   MatchId id = 1;
   for (auto _ : bench) {

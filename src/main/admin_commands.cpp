@@ -71,6 +71,7 @@ std::string match_json(const server::Server::AdminMatch& m) {
   for (const auto& n : m.nicknames) names.string(n);
   return JsonLine::object()
       .field("match", static_cast<std::int64_t>(m.id))
+      .field("game", m.game)
       .field("status", store::status_name(m.status))
       .field("players", m.players)
       .field("connected", m.connected)

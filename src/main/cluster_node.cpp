@@ -63,12 +63,14 @@ bool unfinished(store::MatchStatus status) {
 }
 
 // The server's shape of a match read back, or why it cannot be served.
-std::expected<server::RestoredMatch, std::string> to_restored(store::LoadedMatch loaded) {
+std::expected<server::LoadedMatch, std::string> to_loaded(store::FoldedMatch loaded) {
   if (loaded.folded.divergence)
     return std::unexpected(fmt::format("its log diverges: {}", loaded.folded.divergence->reason));
-  server::RestoredMatch m;
+  server::LoadedMatch m;
   m.id = loaded.id;
   m.status = loaded.status;
+  m.game = std::move(loaded.game);
+  m.game_version = loaded.game_version;
   m.last_seq = loaded.folded.seq;
   m.state = std::move(loaded.folded.state);
   m.seats = std::move(loaded.seats);
@@ -78,10 +80,10 @@ std::expected<server::RestoredMatch, std::string> to_restored(store::LoadedMatch
 }
 
 store::FoldPolicy adoption_policy(const store::EventStore& db) {
-  return store::FoldPolicy{store::FoldStart::NewestSnapshot, db.options().restore_hashes};
+  return store::FoldPolicy{store::FoldStart::NewestSnapshot, db.options().load_hashes};
 }
 
-Located adopted(std::int64_t epoch, server::RestoredMatch match) {
+Located adopted(std::int64_t epoch, server::LoadedMatch match) {
   Located out;
   out.kind = Located::Kind::Adopted;
   out.adopted = server::Adopted{epoch, std::move(match)};
@@ -101,7 +103,7 @@ Located locate_one(store::PgStore& pg, store::MatchId id, std::chrono::milliseco
   if (!*status || !unfinished(**status)) return Located{};  // Missing
   auto lease = pg.acquire_lease(id, node, ttl);
   if (!lease) return holder_of(pg, id, lease.error());
-  auto match = read_match(pg, id, **status);
+  auto match = load_match(pg, id, **status);
   if (!match) {
     (void)pg.release_lease(id, lease->fence());
     return cannot_serve(id, match.error());
@@ -111,16 +113,16 @@ Located locate_one(store::PgStore& pg, store::MatchId id, std::chrono::milliseco
 
 }  // namespace
 
-std::expected<server::RestoredMatch, std::string> read_match(store::EventStore& db,
+std::expected<server::LoadedMatch, std::string> load_match(store::EventStore& db,
                                                              store::MatchId id,
                                                              store::MatchStatus status) {
   auto folded = db.fold(id, adoption_policy(db));
   if (!folded) return std::unexpected(folded.error().message);
-  store::LoadedMatch loaded;
+  store::FoldedMatch loaded;
   loaded.id = id;
   loaded.status = status;
   loaded.folded = std::move(*folded);
-  if (loaded.folded.divergence) return to_restored(std::move(loaded));
+  if (loaded.folded.divergence) return to_loaded(std::move(loaded));
   auto seats = db.seats(id);
   if (!seats) return std::unexpected(seats.error().message);
   loaded.seats = std::move(*seats);
@@ -130,7 +132,7 @@ std::expected<server::RestoredMatch, std::string> read_match(store::EventStore& 
   auto deadline = db.deadline(id);
   if (!deadline) return std::unexpected(deadline.error().message);
   loaded.deadline = std::move(*deadline);
-  return to_restored(std::move(loaded));
+  return to_loaded(std::move(loaded));
 }
 
 store::Result<void> register_node(store::PgStore& db, const ClusterConfig& config) {
@@ -324,7 +326,7 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
   // The matches taken, read in one transaction; each served as soon as it is folded.
   std::vector<store::HeldLease> refused;  // taken but not served: given back at once
   std::vector<std::pair<std::size_t, std::string>> refusals;
-  auto serve = [&](store::MatchId id, store::Result<store::LoadedMatch> match) {
+  auto serve = [&](store::MatchId id, store::Result<store::FoldedMatch> match) {
     const std::size_t i = index.at(id);
     const std::int64_t epoch = (*leases)[i]->epoch;
     if (!match) {
@@ -332,7 +334,7 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
       refusals.emplace_back(i, match.error().message);
       return;
     }
-    auto restored = to_restored(std::move(*match));
+    auto restored = to_loaded(std::move(*match));
     if (!restored) {
       refused.push_back(store::HeldLease{id, epoch});
       refusals.emplace_back(i, std::move(restored.error()));
@@ -346,7 +348,7 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
     // The leases are taken: read each on its own.
     for (const store::MatchId id : taken) {
       const std::size_t i = index.at(id);
-      auto match = read_match(db, id, open_status[i]);
+      auto match = load_match(db, id, open_status[i]);
       if (match) {
         answer(open[i].done, adopted((*leases)[i]->epoch, std::move(*match)));
         continue;
@@ -419,7 +421,8 @@ void ClusterNode::open_matches(std::size_t limit, LobbyDone done) {
       if (!open) return std::unexpected(open.error());
       std::vector<server::ListedMatch> out;
       for (store::OpenMatch& m : *open)
-        out.push_back(server::ListedMatch{m.id, m.players, std::move(m.mode), std::move(m.seats)});
+        out.push_back(server::ListedMatch{m.id, m.players, std::move(m.mode), std::move(m.seats),
+                                          std::move(m.game)});
       return out;
     }();
     return std::function<void()>(

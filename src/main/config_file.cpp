@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "eryantis/net/allowed_hosts.hpp"
+#include "eryantis/server/loaded_match.hpp"
 
 namespace eryantis::app {
 
@@ -373,6 +374,8 @@ store::Options store_options(const StorageConfig& storage) {
   store::Options options;
   options.durability = storage.durability;
   options.snapshot_every = storage.snapshot_every;
+  // A stored match of another game or version is left for a build that has it.
+  options.serves = server::served_game_versions();
   return options;
 }
 

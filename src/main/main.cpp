@@ -24,7 +24,7 @@
 #include "eryantis/main/metrics_feed.hpp"
 #include "eryantis/main/periodic_backup.hpp"
 #include "eryantis/main/preflight.hpp"
-#include "eryantis/main/restore.hpp"
+#include "eryantis/main/load.hpp"
 #include "eryantis/main/store_persistence.hpp"
 #include "eryantis/metrics/metrics.hpp"
 #include "eryantis/net/admin_socket.hpp"
@@ -39,7 +39,7 @@
 #include "eryantis/store/open_store.hpp"
 #include "eryantis/store/pg_store.hpp"
 #include "eryantis/store/quick_check.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "eryantis/store/writer_lock.hpp"
 #include "eryantis/util/command_line.hpp"
 
@@ -111,7 +111,7 @@ void warn_without_web_client(const std::string& static_dir) {
 // the group committer opened its own: SQLite drops the WAL index when the last
 // connection closes, and the next one rebuilds it by reading the whole WAL (after
 // a kill with 5,000 running matches, 16 MiB in ~3,700 reads: 130 ms before listening).
-std::expected<app::Restored, StartFailure> restore(const store::StoreLocation& location,
+std::expected<app::Loaded, StartFailure> load_unfinished_matches(const store::StoreLocation& location,
                                                    store::Options options,
                                                    std::unique_ptr<store::EventStore>& connection) {
   // The group committer opens the file right after: its first commit checkpoints,
@@ -124,7 +124,7 @@ std::expected<app::Restored, StartFailure> restore(const store::StoreLocation& l
     return std::unexpected(StartFailure{db.error().message, not_writable ? 2 : 1});
   }
   // An SQLite file's pages are checked; PostgreSQL checks its own.
-  if (auto* file = dynamic_cast<store::Store*>(db->get())) {
+  if (auto* file = dynamic_cast<store::SqliteStore*>(db->get())) {
     const auto checking = std::chrono::steady_clock::now();
     if (auto sound = store::quick_check(*file); !sound)
       return std::unexpected(StartFailure{sound.error().message});
@@ -134,12 +134,15 @@ std::expected<app::Restored, StartFailure> restore(const store::StoreLocation& l
                      .count());
   }
   const auto started = std::chrono::steady_clock::now();
-  auto restored = app::restore_matches(**db);
+  auto restored = app::load_matches(**db);
   if (!restored) return std::unexpected(StartFailure{restored.error()});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
   spdlog::info("restored {} unfinished match(es) in {} ms ({} quarantined)",
                restored->matches.size(), ms.count(), restored->quarantined);
+  if (restored->unserved > 0)
+    spdlog::warn("{} unfinished match(es) left as stored for a build that serves their game",
+                 restored->unserved);
   connection = std::move(*db);
   return std::move(*restored);
 }
@@ -147,7 +150,7 @@ std::expected<app::Restored, StartFailure> restore(const store::StoreLocation& l
 // A cluster node (docs/cluster.md) restores nothing at start: the unfinished
 // matches belong to whichever node holds their lease, and this node adopts one
 // when a client asks for it. It records where clients reach it.
-std::expected<app::Restored, StartFailure> join_cluster(const store::StoreLocation& location,
+std::expected<app::Loaded, StartFailure> join_cluster(const store::StoreLocation& location,
                                                         const store::Options& options,
                                                         const app::ClusterConfig& cluster) {
   auto db = store::PgStore::open(location.target, options);
@@ -156,7 +159,7 @@ std::expected<app::Restored, StartFailure> join_cluster(const store::StoreLocati
     return std::unexpected(StartFailure{registered.error().message});
   spdlog::info("cluster: node {} at {} (lease {} ms); matches are adopted on demand", cluster.node,
                cluster.public_address, cluster.lease_ms);
-  app::Restored joined;
+  app::Loaded joined;
   auto counted = db->count_by_status();
   if (!counted) return std::unexpected(StartFailure{counted.error().message});
   joined.matches_by_status = *counted;
@@ -324,7 +327,7 @@ class Process {
   // process (closing its descriptor would drop their POSIX locks: writer_lock.hpp).
   std::optional<store::WriterLock> writer_lock_;
   std::optional<server::SystemSecretSource> secrets_;
-  std::optional<app::Restored> restored_;
+  std::optional<app::Loaded> restored_;
   net::EventLoop loop_;
   std::shared_ptr<net::Wakeup> wakeup_;
   std::unique_ptr<store::GroupCommitter> committer_;
@@ -377,10 +380,10 @@ std::optional<int> Process::open_storage() {
   }
   secrets_.emplace(std::move(*secrets));
 
-  std::unique_ptr<store::EventStore> restore_connection;  // closed once the committer opened
+  std::unique_ptr<store::EventStore> load_connection;  // closed once the committer opened
   auto restored = config_.cluster.enabled()
                       ? join_cluster(location_, store_options_, config_.cluster)
-                      : restore(location_, store_options_, restore_connection);
+                      : load_unfinished_matches(location_, store_options_, load_connection);
   if (!restored) {
     spdlog::critical("cannot open {}: {}", shown_, restored.error().message);
     return restored.error().exit_code;
@@ -399,7 +402,7 @@ std::optional<int> Process::open_storage() {
       postgresql_reachable_ = pg->reachable();
     return store::GroupCommitter::start(std::move(*connection), {store_options_, 512}, notify);
   }();
-  restore_connection.reset();
+  load_connection.reset();
   if (!committer) {
     spdlog::critical("cannot open {}: {}", shown_, committer.error().message);
     return 1;
@@ -456,8 +459,8 @@ void Process::make_server() {
     metrics_for_commits_ = &metrics_;
     persistence_->set_metrics(&metrics_);
   }
-  server_->restore(std::move(restored_->matches), restored_->next_match_id);
-  server_->restore_unseen_endings(std::move(restored_->unseen_endings));
+  server_->load_matches(std::move(restored_->matches), restored_->next_match_id);
+  server_->load_unseen_endings(std::move(restored_->unseen_endings));
 }
 
 void Process::start_metrics() {

@@ -73,7 +73,7 @@ std::expected<void, ConfigError> writable_file(const std::string& key, const std
 // (left by another user?) and the folder must all be writable by this user.
 // Checked before anything is created, so a read-only file or folder is exit code
 // 2 naming the cause, with no file left beside the database (issue 23). The store
-// checks again at open what access(2) cannot tell (Store::open's write probe).
+// checks again at open what access(2) cannot tell (SqliteStore::open's write probe).
 std::expected<void, ConfigError> writable_database(const std::string& path) {
   const std::string key = "storage.database";
   std::error_code ec;

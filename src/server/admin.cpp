@@ -42,6 +42,7 @@ std::vector<Server::AdminMatch> Server::admin_matches() const {
   for (const auto& [id, room] : rooms_) {
     AdminMatch m;
     m.id = id;
+    m.game = std::string(room->game->name());
     m.status = room->status;
     m.players = room->players();
     m.connected = room->connected();

@@ -63,7 +63,7 @@ void Server::keep_unseen(store::UnseenEnding ending) {
   }
 }
 
-void Server::restore_unseen_endings(std::vector<store::UnseenEnding> endings) {
+void Server::load_unseen_endings(std::vector<store::UnseenEnding> endings) {
   for (store::UnseenEnding& e : endings) keep_unseen(std::move(e));
   if (!unseen_endings_.empty())
     spdlog::info("{} ending(s) kept for players who have not logged in since",

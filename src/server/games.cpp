@@ -3,6 +3,7 @@
 #include "eryantis/catalogue/catalogue.hpp"
 #include "eryantis/json/json.hpp"
 #include "eryantis/protocol/codec.hpp"
+#include "eryantis/server/loaded_match.hpp"
 
 namespace eryantis::server {
 
@@ -11,6 +12,17 @@ const game::Game* served_game(std::string_view name) {
   const game::Game* g = name.empty() ? &games.default_game() : games.find(name);
   if (g != &games.default_game()) return nullptr;
   return g;
+}
+
+std::vector<store::GameVersion> served_game_versions() {
+  std::vector<store::GameVersion> out;
+  for (const game::Game* g : catalogue::games().games()) {
+    if (served_game(g->name()) != g) continue;
+    // A game reads no version newer than its own.
+    for (int version = 1; version <= g->version(); ++version)
+      if (g->reads_version(version)) out.push_back({std::string(g->name()), version});
+  }
+  return out;
 }
 
 std::string served_games_json() {

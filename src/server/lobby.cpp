@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cassert>
 
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/move_lists.hpp"
@@ -128,7 +129,7 @@ std::string listed_match_json(const ListedMatch& m) {
   }
   protocol::JsonLine line = protocol::JsonLine::object();
   line.field("match", m.id)
-      .field("game", served_game("")->name())
+      .field("game", m.game)
       .field("players", m.players)
       .field("mode", m.mode)
       .field("status", "lobby")
@@ -260,9 +261,10 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
     send_error(s.id, id, rules::rule_code_name(created.error().code), created.error().message);
     return;
   }
+  const game::Game& played = *served_game(m.game);  // handle() checked it: requested_options
   auto room = std::make_unique<Room>();
   room->id = lease ? lease->match_id : next_match_id_++;
-  room->game = served_game("");
+  room->game = &played;
   room->epoch = lease ? lease->epoch : 0;
   room->state = rules::apply(rules::State{}, *created);
   room->status = store::MatchStatus::Lobby;
@@ -277,7 +279,8 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
 
   MatchWrite w;
   w.match = r.id;
-  w.create = store::NewMatch{m.options, store::MatchStatus::Lobby};
+  w.create = store::NewMatch{m.options, store::MatchStatus::Lobby, std::string(played.name()),
+                             played.version()};
   for (int seat = 0; seat <= m.computers; ++seat) w.seats.push_back(detail::seat_record(r, seat));
   w.expected_seq = 0;
   w.events.push_back(
@@ -523,13 +526,23 @@ void Server::handle(Session& s, const std::string& id, const protocol::Spectate&
   send_state(s.id, *room);
 }
 
-void Server::restore(std::vector<RestoredMatch> matches, store::MatchId next_match_id) {
+void Server::load_matches(std::vector<LoadedMatch> matches, store::MatchId next_match_id) {
   next_match_id_ = std::max(next_match_id_, next_match_id);
   // Newest first: the players are in the match they sat down in last.
   std::sort(matches.begin(), matches.end(),
-            [](const RestoredMatch& a, const RestoredMatch& b) { return a.id > b.id; });
-  for (RestoredMatch& m : matches) {
+            [](const LoadedMatch& a, const LoadedMatch& b) { return a.id > b.id; });
+  for (LoadedMatch& m : matches) {
     next_match_id_ = std::max(next_match_id_, m.id + 1);
+    // The store already leaves such a match out (Options::serves); a caller that
+    // did not ask it to gets the same answer here: never played by the wrong game.
+    const game::Game* g = served_game(m.game);
+    if (!g || !g->reads_version(m.game_version)) {
+      spdlog::warn(
+          "match {}: game {} version {} quarantined: this build does not serve it; a build that "
+          "has it will",
+          m.id, m.game, m.game_version);
+      continue;
+    }
     std::string busy;
     for (const store::SeatRecord& r : m.seats)
       if (auto it = seated_in_.find(r.nickname); it != seated_in_.end())
@@ -546,10 +559,13 @@ void Server::restore(std::vector<RestoredMatch> matches, store::MatchId next_mat
   }
 }
 
-Room& Server::load(RestoredMatch m) {
+Room& Server::load(LoadedMatch m) {
   auto room = std::make_unique<Room>();
   room->id = m.id;
-  room->game = served_game("");
+  // PRECONDITION: its game is served (load_matches checked it; an adopted match
+  // was loaded by a store that serves only those, Options::serves).
+  room->game = served_game(m.game);
+  assert(room->game);
   room->state = std::move(m.state);
   room->seq = m.last_seq;
   room->status = m.status;
@@ -571,7 +587,7 @@ Room& Server::load(RestoredMatch m) {
 
 std::vector<store::MatchId> Server::waiting_matches() const {
   std::vector<store::MatchId> ids;
-  for (const RestoredMatch& m : waiting_matches_) ids.push_back(m.id);
+  for (const LoadedMatch& m : waiting_matches_) ids.push_back(m.id);
   return ids;
 }
 
@@ -583,7 +599,7 @@ void Server::resume_waiting_matches() {
       ++it;
       continue;
     }
-    RestoredMatch m = std::move(*it);
+    LoadedMatch m = std::move(*it);
     it = waiting_matches_.erase(it);
     // Its stored timers are as old as the wait: they start again from now.
     const bool stale_deadline = m.deadline.kind != DeadlineKind::None;

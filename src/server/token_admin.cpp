@@ -12,7 +12,7 @@ void Server::reissue_token(const std::string& nickname, ReissueDone done) {
   auto it = seated_in_.find(nickname);
   Room* room = it == seated_in_.end() ? nullptr : find_room(it->second);
   if (!room) {
-    for (const RestoredMatch& m : waiting_matches_)
+    for (const LoadedMatch& m : waiting_matches_)
       for (const store::SeatRecord& r : m.seats)
         if (r.nickname == nickname) {
           done(std::unexpected(nickname + "'s match " + std::to_string(m.id) +

@@ -6,7 +6,7 @@
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/util/expected.hpp"
 #include "sqlite_rows.hpp"
-#include "store_impl.hpp"
+#include "sqlite_impl.hpp"
 
 namespace eryantis::store::detail {
 
@@ -26,7 +26,7 @@ Result<std::optional<AppendOutcome>> find_retry(sqlite::Database& db, MatchId id
   return AppendOutcome{first_seq, first_seq + static_cast<Seq>(count) - 1, true};
 }
 
-Result<void> write_snapshot(Store::Impl& impl, MatchId id, Seq seq, const rules::State& state) {
+Result<void> write_snapshot(SqliteStore::Impl& impl, MatchId id, Seq seq, const rules::State& state) {
   auto insert = impl.db.cached(
       "INSERT OR IGNORE INTO snapshots (match_id, seq, version, state) VALUES (?1, ?2, ?3, ?4)");
   if (!insert) return util::forward_error(insert);
@@ -38,7 +38,7 @@ Result<void> write_snapshot(Store::Impl& impl, MatchId id, Seq seq, const rules:
   return (*insert)->run();
 }
 
-Result<void> snapshot_if_due(Store::Impl& impl, MatchId id, Seq before, Seq after,
+Result<void> snapshot_if_due(SqliteStore::Impl& impl, MatchId id, Seq before, Seq after,
                              std::uint64_t last_hash, const rules::State* state_after) {
   SqliteRows rows(impl.db);
   auto due =
@@ -50,7 +50,7 @@ Result<void> snapshot_if_due(Store::Impl& impl, MatchId id, Seq before, Seq afte
 
 }  // namespace
 
-Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq expected_seq,
+Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id, Seq expected_seq,
                                             std::span<const NewEvent> events,
                                             const rules::State* state_after) {
   if (impl.options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
@@ -122,13 +122,14 @@ Result<AppendOutcome> append_in_transaction(Store::Impl& impl, MatchId id, Seq e
 
 namespace {
 
-Result<void> run_row_changes(Store::Impl& impl, const AppendRequest& r) {
+Result<void> run_row_changes(SqliteStore::Impl& impl, const AppendRequest& r) {
   const MatchId id = r.match_id;
   const std::int64_t time = now_ms();
   if (r.create) {
     auto insert = impl.db.cached(
-        "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated) "
-        "VALUES (?1, ?2, json_object('players', ?3, 'mode', ?4), ?5, ?6, 0, ?2)");
+        "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
+        "game, game_version) "
+        "VALUES (?1, ?2, json_object('players', ?3, 'mode', ?4), ?5, ?6, 0, ?2, ?7, ?8)");
     if (!insert) return util::forward_error(insert);
     (*insert)
         ->bind(1, id)
@@ -136,7 +137,9 @@ Result<void> run_row_changes(Store::Impl& impl, const AppendRequest& r) {
         .bind(3, std::int64_t{r.create->options.players})
         .bind(4, rules::mode_name(r.create->options.mode))
         .bind(5, std::string_view(ERYANTIS_VERSION))
-        .bind(6, status_name(r.create->status));
+        .bind(6, status_name(r.create->status))
+        .bind(7, r.create->game)
+        .bind(8, std::int64_t{r.create->game_version});
     if (auto done = (*insert)->run(); !done) return done;
   }
   for (const SeatRecord& seat : r.seats) {
@@ -162,7 +165,7 @@ Result<void> run_row_changes(Store::Impl& impl, const AppendRequest& r) {
   return {};
 }
 
-Result<void> run_status_and_deadline(Store::Impl& impl, const AppendRequest& r) {
+Result<void> run_status_and_deadline(SqliteStore::Impl& impl, const AppendRequest& r) {
   const MatchId id = r.match_id;
   if (r.status) {
     auto update = impl.db.cached(
@@ -196,7 +199,7 @@ Result<void> run_status_and_deadline(Store::Impl& impl, const AppendRequest& r) 
 }
 
 // Deleted only if the row still holds this match's ending (a newer one stays).
-Result<void> forget_delivered_endings(Store::Impl& impl, const AppendRequest& r) {
+Result<void> forget_delivered_endings(SqliteStore::Impl& impl, const AppendRequest& r) {
   for (const std::string& nickname : r.delivered_endings) {
     auto remove =
         impl.db.cached("DELETE FROM unseen_endings WHERE nickname = ?1 AND match_id = ?2");
@@ -209,7 +212,7 @@ Result<void> forget_delivered_endings(Store::Impl& impl, const AppendRequest& r)
 
 }  // namespace
 
-Result<AppendOutcome> apply_request_in_transaction(Store::Impl& impl, const AppendRequest& r) {
+Result<AppendOutcome> apply_request_in_transaction(SqliteStore::Impl& impl, const AppendRequest& r) {
   if (impl.options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
   if (r.fence) {
     return fail(StoreCode::Invalid,

@@ -6,7 +6,7 @@
 
 namespace eryantis::store {
 
-Result<rules::State> EventStore::restore_state(MatchId id) {
+Result<rules::State> EventStore::load_state(MatchId id) {
   auto folded = fold(id, FoldPolicy{});
   if (!folded) return util::forward_error(folded);
   if (!folded->ok()) {

@@ -10,6 +10,7 @@
 
 #include "eryantis/rules/state.hpp"
 #include "eryantis/store/error.hpp"
+#include "eryantis/store/event_store.hpp"
 #include "eryantis/store/fold.hpp"
 #include "eryantis/store/records.hpp"
 
@@ -63,18 +64,21 @@ Result<std::optional<rules::State>> snapshot_due(FoldSource& source, int every, 
 Result<VerifyReport> verify(FoldSource& source, MatchId id, Seq last_seq);
 
 // An unfinished match as listed for restoring.
-struct RestoreCandidate {
+struct LoadCandidate {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
   Seq last_seq = 0;
   std::optional<DeadlineRecord> deadline;  // from the same matches row
+  std::string game = std::string(kFirstGame);
+  int game_version = kFirstGameVersion;
 };
 
-// restore_unfinished() of every backend, before quarantining: each candidate
-// folded from its newest usable snapshot, with its deadline (the backend reads
-// its seats and recent command ids).
-Result<RestoreReport> restore_candidates(FoldSource& source,
-                                         const std::vector<RestoreCandidate>& candidates,
-                                         HashCheck hashes);
+// load_unfinished() of every backend, before quarantining: each candidate of
+// a game `options` serves folded from its newest usable snapshot (hashes checked
+// as options.load_hashes says), with its deadline (the backend reads its seats
+// and recent command ids); the others reported unserved, not even read.
+Result<LoadReport> load_candidates(FoldSource& source,
+                                         const std::vector<LoadCandidate>& candidates,
+                                         const Options& options);
 
 }  // namespace eryantis::store::detail

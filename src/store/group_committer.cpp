@@ -11,9 +11,9 @@ Result<std::unique_ptr<GroupCommitter>> GroupCommitter::start(const std::string&
                                                               const Options& options,
                                                               Notify notify) {
   if (options.store.read_only) return fail(StoreCode::ReadOnly, "a group committer writes");
-  auto store = Store::open(path, options.store);
+  auto store = SqliteStore::open(path, options.store);
   if (!store) return util::forward_error(store);
-  return start(std::make_unique<Store>(std::move(*store)), options, std::move(notify));
+  return start(std::make_unique<SqliteStore>(std::move(*store)), options, std::move(notify));
 }
 
 Result<std::unique_ptr<GroupCommitter>> GroupCommitter::start(std::unique_ptr<EventStore> store,

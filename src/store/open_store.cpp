@@ -5,7 +5,7 @@
 #include <regex>
 
 #include "eryantis/store/pg_store.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "eryantis/util/expected.hpp"
 
 namespace eryantis::store {
@@ -56,9 +56,9 @@ Result<std::unique_ptr<EventStore>> open_store(const StoreLocation& location,
     if (!opened) return util::forward_error(opened);
     return std::make_unique<PgStore>(std::move(*opened));
   }
-  auto opened = Store::open(location.target, options);
+  auto opened = SqliteStore::open(location.target, options);
   if (!opened) return util::forward_error(opened);
-  return std::make_unique<Store>(std::move(*opened));
+  return std::make_unique<SqliteStore>(std::move(*opened));
 }
 
 }  // namespace eryantis::store

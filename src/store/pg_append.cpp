@@ -151,14 +151,16 @@ Result<void> row_changes(pg::Connection& conn, const AppendRequest& r) {
   const std::int64_t time = now_ms();
   if (r.create) {
     auto inserted = conn.query(
-        "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated) "
-        "VALUES ($1, $2, $3, $4, $5, 0, $2)",
+        "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
+        "game, game_version) VALUES ($1, $2, $3, $4, $5, 0, $2, $6, $7)",
         pg::Params()
             .add(id)
             .add(time)
             .add(match_options_json(*r.create))
             .add(std::string_view(ERYANTIS_VERSION))
-            .add(status_name(r.create->status)));
+            .add(status_name(r.create->status))
+            .add(r.create->game)
+            .add(std::int64_t{r.create->game_version}));
     if (!inserted) return util::forward_error(inserted);
   }
   for (const SeatRecord& seat : r.seats) {

@@ -38,15 +38,17 @@ namespace {
 
 // $1..$17 one element per request; $18 the fenced matches, $19 the matches to
 // lock; $20..$27 per event, $28..$30 per snapshot, $31..$37 per seat written,
-// $38..$39 per seat removed, $40..$43 per ending kept, $44..$45 per ending delivered.
+// $38..$39 per seat removed, $40..$43 per ending kept, $44..$45 per ending delivered;
+// $46..$47 one element per request again (a new match's game and game version).
 constexpr std::string_view kAppendBatch = R"SQL(
 WITH r AS MATERIALIZED (
   SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::int[],
                        $7::text[], $8::bigint[], $9::text[], $10::text[], $11::bool[], $12::text[],
-                       $13::int[], $14::bigint[], $15::text[], $17::bool[])
+                       $13::int[], $14::bigint[], $15::text[], $17::bool[], $46::text[],
+                       $47::int[])
     WITH ORDINALITY AS r(match_id, expected_seq, fence_node, fence_epoch, first_command_id, events,
                          kind, time, status, result, set_deadline, deadline_kind, deadline_seat,
-                         deadline_at, options, notify, i)
+                         deadline_at, options, notify, game, game_version, i)
 ),
 lease AS MATERIALIZED (
   SELECT match_id, node, epoch, expires_at > clock_timestamp() AS live FROM leases
@@ -77,9 +79,9 @@ v AS MATERIALIZED (
 ),
 created AS (
   INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, result,
-                       deadline_kind, deadline_seat, deadline_at)
+                       deadline_kind, deadline_seat, deadline_at, game, game_version)
   SELECT match_id, time, options, $16, status, expected_seq + events, time, result,
-         deadline_kind, deadline_seat, deadline_at
+         deadline_kind, deadline_seat, deadline_at, game, game_version
   FROM v WHERE kind = 'create' AND verdict = 'ok'
 ),
 moved AS (
@@ -147,7 +149,7 @@ FROM v ORDER BY i)SQL";
 
 static_assert(kLobbyChannel == "eryantis_lobby", "the statement's pg_notify names the channel");
 
-constexpr int kParams = 45;
+constexpr int kParams = 47;
 
 // The arrays of one statement, element by element.
 struct BatchParams {
@@ -241,6 +243,9 @@ void add_request(BatchParams& p, const AppendRequest& r, std::int64_t request, s
   p[15].add_optional(r.create ? std::optional<std::string>(match_options_json(*r.create))
                               : std::nullopt);
   p[17].add_bool(notifies_lobby(r));
+  p[46].add_optional(r.create ? std::optional<std::string>(r.create->game) : std::nullopt);
+  p[47].add_optional(r.create ? std::optional<std::int64_t>(r.create->game_version)
+                              : std::nullopt);
   if (endings_only) {
     for (const std::string& nickname : r.delivered_endings) {
       p[44].add(request);

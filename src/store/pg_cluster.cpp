@@ -176,20 +176,30 @@ Result<std::vector<std::optional<MatchStatus>>> PgStore::match_statuses(
 
 Result<std::vector<OpenMatch>> PgStore::open_matches(std::size_t limit) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  const auto served = detail::pg_served_arrays(impl_->options);
   // One statement: the matches and their seats (a match with no seat row yet
   // comes once with a NULL seat).
   auto rows = impl_->conn.query(
       "SELECT m.id, (m.options::jsonb ->> 'players')::int, m.options::jsonb ->> 'mode', s.seat, "
-      "s.nickname, s.computer FROM (SELECT id, options FROM matches WHERE status = 'lobby' "
-      "ORDER BY id LIMIT $1) AS m LEFT JOIN seats s ON s.match_id = m.id ORDER BY m.id, s.seat",
-      pg::Params().add(static_cast<std::int64_t>(limit)));
+      "s.nickname, s.computer, m.game, m.game_version FROM (SELECT id, options, game, "
+      "game_version FROM matches WHERE status = 'lobby' AND (game, game_version) IN "
+      "(SELECT * FROM unnest($2::text[], $3::int[])) ORDER BY id LIMIT $1) AS m "
+      "LEFT JOIN seats s ON s.match_id = m.id ORDER BY m.id, s.seat",
+      pg::Params()
+          .add(static_cast<std::int64_t>(limit))
+          .add(served.first)
+          .add(served.second));
   if (!rows) return util::forward_error(rows);
   std::vector<OpenMatch> out;
   for (int row = 0; row < rows->size(); ++row) {
     const MatchId id = rows->integer(row, 0);
     if (out.empty() || out.back().id != id)
-      out.push_back(OpenMatch{
-          id, static_cast<int>(rows->integer(row, 1)), std::string(rows->text(row, 2)), {}});
+      out.push_back(OpenMatch{id,
+                              static_cast<int>(rows->integer(row, 1)),
+                              std::string(rows->text(row, 2)),
+                              {},
+                              std::string(rows->text(row, 6)),
+                              static_cast<int>(rows->integer(row, 7))});
     if (!rows->optional_text(row, 3)) continue;
     SeatRecord seat;
     seat.match_id = id;
@@ -203,13 +213,19 @@ Result<std::vector<OpenMatch>> PgStore::open_matches(std::size_t limit) {
 
 Result<std::vector<MatchId>> PgStore::due_orphans(std::int64_t due_before_ms, std::size_t limit) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  const auto served = detail::pg_served_arrays(impl_->options);
   auto rows = impl_->conn.query(
       "SELECT m.id FROM matches m LEFT JOIN leases l ON l.match_id = m.id "
       "WHERE m.status IN ('lobby', 'running') AND "
       "(m.deadline_kind IS NULL OR m.deadline_at <= $1) AND "
-      "(l.match_id IS NULL OR l.expires_at <= clock_timestamp()) "
+      "(l.match_id IS NULL OR l.expires_at <= clock_timestamp()) AND "
+      "(m.game, m.game_version) IN (SELECT * FROM unnest($3::text[], $4::int[])) "
       "ORDER BY m.deadline_at NULLS LAST, m.id LIMIT $2",
-      pg::Params().add(due_before_ms).add(static_cast<std::int64_t>(limit)));
+      pg::Params()
+          .add(due_before_ms)
+          .add(static_cast<std::int64_t>(limit))
+          .add(served.first)
+          .add(served.second));
   if (!rows) return util::forward_error(rows);
   std::vector<MatchId> out;
   for (int row = 0; row < rows->size(); ++row) out.push_back(rows->integer(row, 0));

@@ -34,6 +34,10 @@ class PgRows final : public FoldSource {
 // and `unnest($n::bigint[])`.
 std::string pg_id_array(std::span<const MatchId> ids);
 
+// Options::serves as two parameters, text[] and int[], for
+// `(game, game_version) IN (SELECT * FROM unnest($n::text[], $m::int[]))`.
+std::pair<std::string, std::string> pg_served_arrays(const Options& options);
+
 // '{"ada","bob"}': texts as one text[] parameter, each quoted and escaped.
 std::string pg_text_array(std::span<const std::string> texts);
 

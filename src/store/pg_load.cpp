@@ -35,6 +35,8 @@ enum MatchColumn : int {
   kSnapshotSeq,
   kSnapshotVersion,
   kSnapshotState,
+  kGame,
+  kGameVersion,
 };
 
 // The fold's rows of one match: from the batch's results where they cover the
@@ -95,7 +97,7 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
   // 1. The matches rows, each with its newest snapshot at or below its last seq.
   auto matches = conn.query(
       "SELECT m.id, m.status, m.last_seq, m.deadline_kind, m.deadline_seat, m.deadline_at, "
-      "s.seq, s.version, s.state FROM matches m LEFT JOIN LATERAL (SELECT seq, version, state "
+      "s.seq, s.version, s.state, m.game, m.game_version FROM matches m LEFT JOIN LATERAL (SELECT seq, version, state "
       "FROM snapshots WHERE match_id = m.id AND seq <= m.last_seq ORDER BY seq DESC LIMIT 1) s "
       "ON true WHERE m.id = ANY($1::bigint[])",
       pg::Params().add(id_array));
@@ -179,15 +181,27 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
                                                      matches->text(row, kStatus))));
       continue;
     }
+    const std::string game(matches->text(row, kGame));
+    const int game_version = static_cast<int>(matches->integer(row, kGameVersion));
+    // Another game's log: this fold cannot judge it (docs/cluster.md, section 4).
+    if (!impl_->options.serves_game(game, game_version)) {
+      visit(id, fail(StoreCode::Unserved,
+                     fmt::format("match {} plays {} version {}, which this build does not "
+                                 "serve; a build that has it will",
+                                 id, game, game_version)));
+      continue;
+    }
     BatchRows source(conn, *matches, *events, rows);
     auto folded = detail::fold(source, id, matches->integer(row, kLastSeq), policy);
     if (!folded) {
       visit(id, util::forward_error(folded));
       continue;
     }
-    LoadedMatch loaded;
+    FoldedMatch loaded;
     loaded.id = id;
     loaded.status = *status;
+    loaded.game = game;
+    loaded.game_version = game_version;
     loaded.folded = std::move(*folded);
     loaded.seats = std::move(rows.seats);
     loaded.recent_commands = std::move(rows.recent);

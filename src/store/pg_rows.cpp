@@ -26,6 +26,16 @@ std::string pg_text_array(std::span<const std::string> texts) {
   return out + "}";
 }
 
+std::pair<std::string, std::string> pg_served_arrays(const Options& options) {
+  std::vector<std::string> games;
+  std::vector<MatchId> versions;
+  for (const GameVersion& served : options.serves) {
+    games.push_back(served.game);
+    versions.push_back(served.version);
+  }
+  return {pg_text_array(games), pg_id_array(versions)};
+}
+
 SeatRecord pg_seat_row(const pg::Rows& rows, int row, int first, MatchId id) {
   SeatRecord seat;
   seat.match_id = id;

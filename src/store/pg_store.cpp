@@ -64,13 +64,16 @@ Result<MatchId> PgStore::create_match(const NewMatch& match) {
   // The next id after the largest (SQLite's INTEGER PRIMARY KEY does the same);
   // two concurrent creators collide on the primary key (Conflict), never share.
   auto rows = impl_->conn.query(
-      "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated) "
-      "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1 FROM matches RETURNING id",
+      "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
+      "game, game_version) "
+      "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1, $5, $6 FROM matches RETURNING id",
       pg::Params()
           .add(detail::now_ms())
           .add(detail::match_options_json(match))
           .add(std::string_view(ERYANTIS_VERSION))
-          .add(status_name(match.status)));
+          .add(status_name(match.status))
+          .add(match.game)
+          .add(std::int64_t{match.game_version}));
   if (!rows) return util::forward_error(rows);
   return rows->integer(0, 0);
 }
@@ -145,7 +148,7 @@ Result<std::vector<MatchSummary>> PgStore::list_matches() {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query(
       "SELECT id, status, players, mode, events, created, last_activity, result, "
-      "quarantine_reason FROM match_summary ORDER BY id");
+      "quarantine_reason, game, game_version FROM match_summary ORDER BY id");
   if (!rows) return util::forward_error(rows);
   std::vector<MatchSummary> matches;
   for (int r = 0; r < rows->size(); ++r) {
@@ -159,6 +162,8 @@ Result<std::vector<MatchSummary>> PgStore::list_matches() {
     summary.last_activity = rows->text(r, 6);
     summary.result = rows->optional_text(r, 7);
     summary.quarantine_reason = rows->optional_text(r, 8);
+    summary.game = rows->text(r, 9);
+    summary.game_version = static_cast<int>(rows->integer(r, 10));
     matches.push_back(std::move(summary));
   }
   return matches;
@@ -247,11 +252,33 @@ Result<std::vector<StoredEvent>> PgStore::load_events(MatchId id, Seq from_seq, 
   return events;
 }
 
+namespace {
+
+// The match's last seq, if this store's fold serves its game and game version
+// (Options::serves); Unserved names them otherwise.
+Result<Seq> foldable_last_seq(pg::Connection& conn, const Options& options, MatchId id) {
+  if (auto done = conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = conn.query("SELECT last_seq, game, game_version FROM matches WHERE id = $1",
+                         pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  if (rows->empty()) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  const std::string game(rows->text(0, 1));
+  const int version = static_cast<int>(rows->integer(0, 2));
+  if (!options.serves_game(game, version))
+    return fail(StoreCode::Unserved,
+                fmt::format("match {} plays {} version {}, which this build does not serve; a "
+                            "build that has it will",
+                            id, game, version));
+  return rows->integer(0, 0);
+}
+
+}  // namespace
+
 Result<Folded> PgStore::fold(MatchId id, const FoldPolicy& policy) {
   // One snapshot of the database for the whole fold, even while nodes write.
   auto tx = pg::Transaction::begin(impl_->conn, true);
   if (!tx) return util::forward_error(tx);
-  auto last = last_seq(id);
+  auto last = foldable_last_seq(impl_->conn, impl_->options, id);
   if (!last) return util::forward_error(last);
   detail::PgRows rows(impl_->conn);
   auto folded = detail::fold(rows, id, *last, policy);
@@ -263,40 +290,41 @@ Result<Folded> PgStore::fold(MatchId id, const FoldPolicy& policy) {
 Result<VerifyReport> PgStore::verify(MatchId id) {
   auto tx = pg::Transaction::begin(impl_->conn, true);
   if (!tx) return util::forward_error(tx);
-  auto last = last_seq(id);
+  auto last = foldable_last_seq(impl_->conn, impl_->options, id);
   if (!last) return util::forward_error(last);
   detail::PgRows rows(impl_->conn);
   return detail::verify(rows, id, *last);
 }
 
-Result<RestoreReport> PgStore::restore_unfinished() {
-  RestoreReport report;
+Result<LoadReport> PgStore::load_unfinished() {
+  LoadReport report;
   {
     auto tx = pg::Transaction::begin(impl_->conn, true);
     if (!tx) return util::forward_error(tx);
     auto listed = impl_->conn.query(
-        "SELECT id, status, last_seq FROM matches WHERE status IN ('lobby', 'running') "
-        "ORDER BY id");
+        "SELECT id, status, last_seq, game, game_version FROM matches "
+        "WHERE status IN ('lobby', 'running') ORDER BY id");
     if (!listed) return util::forward_error(listed);
-    std::vector<detail::RestoreCandidate> candidates;
+    std::vector<detail::LoadCandidate> candidates;
     for (int r = 0; r < listed->size(); ++r) {
-      candidates.push_back(detail::RestoreCandidate{
+      candidates.push_back(detail::LoadCandidate{
           listed->integer(r, 0), parse_status(listed->text(r, 1)).value_or(MatchStatus::Running),
-          listed->integer(r, 2), std::nullopt});
+          listed->integer(r, 2), std::nullopt, std::string(listed->text(r, 3)),
+          static_cast<int>(listed->integer(r, 4))});
     }
     detail::PgRows rows(impl_->conn);
-    auto folded = detail::restore_candidates(rows, candidates, impl_->options.restore_hashes);
+    auto folded = detail::load_candidates(rows, candidates, impl_->options);
     if (!folded) return util::forward_error(folded);
     report = std::move(*folded);
     // The rows a server takes a match over with, in the same read transaction.
-    for (RestoredMatch& match : report.restored) {
+    for (LoadedMatch& match : report.restored) {
       auto seats_of = seats(match.id);
       if (!seats_of) return util::forward_error(seats_of);
       match.seats = std::move(*seats_of);
       auto deadline_of = deadline(match.id);
       if (!deadline_of) return util::forward_error(deadline_of);
       match.deadline = std::move(*deadline_of);
-      auto recent = recent_command_ids(match.id, kRestoredCommandIds);
+      auto recent = recent_command_ids(match.id, kLoadedCommandIds);
       if (!recent) return util::forward_error(recent);
       match.recent_commands = std::move(*recent);
     }

@@ -58,7 +58,7 @@ std::string damaged_file_message(std::string_view problems) {
       problems);
 }
 
-Result<void> quick_check(Store& store) {
+Result<void> quick_check(SqliteStore& store) {
   sqlite::Database& db = store.database();
   std::string problems;
   for (const char* table : {"matches", "seats", "unseen_endings"})

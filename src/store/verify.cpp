@@ -7,7 +7,7 @@
 #include "eryantis/util/expected.hpp"
 #include "fold_source.hpp"
 #include "sqlite_rows.hpp"
-#include "store_impl.hpp"
+#include "sqlite_impl.hpp"
 
 namespace eryantis::store {
 
@@ -48,10 +48,10 @@ Result<VerifyReport> verify(FoldSource& source, MatchId id, Seq last_seq) {
 
 }  // namespace detail
 
-Result<VerifyReport> Store::verify(MatchId id) {
+Result<VerifyReport> SqliteStore::verify(MatchId id) {
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
   if (!tx) return util::forward_error(tx);
-  auto last = last_seq(id);
+  auto last = detail::foldable_last_seq(*impl_, id);
   if (!last) return util::forward_error(last);
   detail::SqliteRows rows(impl_->db);
   return detail::verify(rows, id, *last);

@@ -165,6 +165,7 @@ TEST_F(AdminEndToEnd, BackupWhileBotsPlayThenEndKickAndDrain) {
   const Reply matches = admin(socket(), {"matches"});
   const auto at = matches.out.find("\"match\":");
   ASSERT_NE(at, std::string::npos) << matches.out;
+  EXPECT_NE(matches.out.find("\"game\":\"eriantys\""), std::string::npos) << matches.out;
   const std::string id = matches.out.substr(at + 8, matches.out.find(',', at) - at - 8);
   const Reply end = admin(socket(), {"end", id, "a test ends it"});
   // The bots may have finished that match a moment before: then it is refused.

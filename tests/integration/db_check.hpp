@@ -14,7 +14,7 @@ struct DbMatch {
   store::MatchStatus status = store::MatchStatus::Lobby;
   std::set<store::Seq> seqs;       // every stored event
   std::set<store::Seq> by_player;  // events a seat caused (acknowledged commands)
-  bool verified = false;           // Store::verify found no divergence
+  bool verified = false;           // SqliteStore::verify found no divergence
   std::string problem;             // why not
 
   // The events that carry a client's command id: seq -> command id.

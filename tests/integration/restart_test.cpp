@@ -1,6 +1,8 @@
 // Through real restarts on a real database: the stored turn grace deadline is
 // kept while players come back one at a time, and a match released from
-// quarantine after its players sat down elsewhere waits for them, then resumes.
+// quarantine after its players sat down elsewhere waits for them, then resumes;
+// a stored match of a game (or game version) this build does not serve is left
+// exactly as it was, and served by a build that has it.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -242,6 +244,110 @@ TEST_F(RestartTest, AResultMissedIsToldAtLoginAfterARestartExactlyOnce) {
   log_in(bob);
   EXPECT_FALSE(bob.client->wait_type("game_over", 300ms));
   bob.client.reset();
+}
+
+// Issue 24: the store records each match's game; a build quarantines at start
+// (logs, skips: never crashes on, changes or times out) every match of a game it
+// does not have or of a game version its game does not read.
+TEST_F(RestartTest, AMatchOfAGameThisBuildDoesNotServeIsSkippedUntouched) {
+  TestConfig config;
+  config.abandon_after_ms = 1000;  // what would end the unserved ones, were they served
+  start(config);
+  Person alice{"alice", {}, nullptr}, bob{"bob", {}, nullptr};
+  Person carol{"carol", {}, nullptr}, dave{"dave", {}, nullptr};
+  Person erin{"erin", {}, nullptr}, frank{"frank", {}, nullptr};
+  for (Person* p : {&alice, &bob, &carol, &dave, &erin, &frank}) log_in(*p);
+  const std::int64_t served = start_match({&alice, &bob});
+  const std::int64_t other_game = start_match({&carol, &dave});
+  auto created = erin.client->create(2, "expert");
+  ASSERT_TRUE(created && created->type == "joined");
+  const std::int64_t newer_rules = created->i64("match");
+  auto lobby = frank.client->create(2, "simple");
+  ASSERT_TRUE(lobby && lobby->type == "joined");
+  const std::int64_t served_lobby = lobby->i64("match");
+  ASSERT_FALSE(HasFailure());
+  stop({&alice, &bob, &carol, &dave, &erin, &frank});
+  EXPECT_EQ(sql_text("SELECT game || ' ' || game_version FROM matches WHERE id = " +
+                     std::to_string(served)),
+            "eriantys 1");
+
+  // Another build's matches: a game this one lacks, and rules newer than it reads.
+  sql("UPDATE matches SET game = 'nosuchgame' WHERE id = " + std::to_string(other_game));
+  sql("UPDATE matches SET game_version = 99 WHERE id = " + std::to_string(newer_rules));
+  const std::string row_columns =
+      "status || '|' || updated || '|' || last_seq || '|' || coalesce(deadline_kind, '-') || "
+      "'|' || coalesce(deadline_at, '-') || '|' || coalesce(quarantine_reason, '-') || '|' || "
+      "game || '|' || game_version || '|' || (SELECT count(*) FROM events WHERE match_id = id) "
+      "|| '|' || (SELECT group_concat(nickname) FROM seats WHERE match_id = id)";
+  auto row = [&](std::int64_t id) {
+    return sql_text("SELECT " + row_columns + " FROM matches WHERE id = " + std::to_string(id));
+  };
+  const std::string other_game_row = row(other_game);
+  const std::string newer_rules_row = row(newer_rules);
+  ASSERT_NE(other_game_row.find("running|"), std::string::npos) << other_game_row;
+  ASSERT_NE(newer_rules_row.find("lobby|"), std::string::npos) << newer_rules_row;
+
+  restart();
+  const std::string log = server_->log();
+  EXPECT_NE(log.find("match " + std::to_string(other_game) +
+                     ": game nosuchgame version 1 quarantined: this build does not serve it; "
+                     "a build that has it will"),
+            std::string::npos)
+      << server_->log_tail();
+  EXPECT_NE(log.find("match " + std::to_string(newer_rules) +
+                     ": game eriantys version 99 quarantined: this build does not serve it"),
+            std::string::npos)
+      << server_->log_tail();
+  // The served match is back; the unserved ones are not listed, their players free.
+  EXPECT_EQ(log_in(alice).i64("match"), served);
+  EXPECT_FALSE(log_in(carol).has("match"));
+  EXPECT_FALSE(log_in(erin).has("match"));
+  auto list = alice.client->request(R"("type":"list_matches")");
+  ASSERT_TRUE(list);
+  const std::string open = list->json("open");
+  const std::string running = list->json("running");
+  EXPECT_NE(running.find("\"match\":" + std::to_string(served) + ","), std::string::npos)
+      << running;
+  EXPECT_NE(running.find("\"game\":\"eriantys\""), std::string::npos) << running;
+  for (const std::int64_t unserved : {other_game, newer_rules}) {
+    EXPECT_EQ(open.find("\"match\":" + std::to_string(unserved) + ","), std::string::npos)
+        << open;
+    EXPECT_EQ(running.find("\"match\":" + std::to_string(unserved) + ","), std::string::npos)
+        << running;
+  }
+  auto join = carol.client->join(other_game);
+  ASSERT_TRUE(join);
+  EXPECT_EQ(join->type, "error") << join->line;
+  // The served lobby match, deserted, is abandoned after abandon_after_ms; the
+  // unserved ones, whose stored timers were due no later, are not.
+  EXPECT_TRUE(test::eventually(std::chrono::seconds(20), [&] {
+    return sql_text("SELECT status FROM matches WHERE id = " + std::to_string(served_lobby)) ==
+           "abandoned";
+  })) << server_->log_tail();
+  EXPECT_EQ(row(other_game), other_game_row);
+  EXPECT_EQ(row(newer_rules), newer_rules_row);
+  stop({&alice, &bob, &carol, &erin});
+  EXPECT_EQ(row(other_game), other_game_row);
+  EXPECT_EQ(row(newer_rules), newer_rules_row);
+
+  // A build that serves them (as far as this one can tell: the rows back as it
+  // wrote them) takes them up again where they were: their stored desertion
+  // timers, long due, now end them as they would have ended here.
+  sql("UPDATE matches SET game = 'eriantys' WHERE id = " + std::to_string(other_game));
+  sql("UPDATE matches SET game_version = 1 WHERE id = " + std::to_string(newer_rules));
+  restart();
+  EXPECT_TRUE(test::eventually(std::chrono::seconds(20), [&] {
+    return sql_text("SELECT group_concat(status) FROM matches WHERE id IN (" +
+                    std::to_string(other_game) + ", " + std::to_string(newer_rules) + ")") ==
+           "abandoned,abandoned";
+  })) << server_->log_tail();
+  // The log holds every run's lines: the two of the second start, none since.
+  const std::string all = server_->log();
+  std::size_t lines = 0;
+  for (auto at = all.find("this build does not serve it"); at != std::string::npos;
+       at = all.find("this build does not serve it", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 2u);
 }
 
 }  // namespace

@@ -69,10 +69,10 @@ TEST(ClusterNodeTest, LookUpsQueuedTogetherAreAnsweredAsOneAtATime) {
   const store::MatchId missing = lobby.back() + 1000;
 
   // What one look-up at a time reads for each adoptable match.
-  std::map<store::MatchId, server::RestoredMatch> expected;
+  std::map<store::MatchId, server::LoadedMatch> expected;
   for (const store::MatchId id : played) {
     if (id == diverging || id == elsewhere) continue;
-    auto match = read_match(db, id, store::MatchStatus::Running);
+    auto match = load_match(db, id, store::MatchStatus::Running);
     ASSERT_TRUE(match) << match.error();
     expected.emplace(id, std::move(*match));
   }
@@ -117,7 +117,7 @@ TEST(ClusterNodeTest, LookUpsQueuedTogetherAreAnsweredAsOneAtATime) {
     const Located& found = first->second;
     ASSERT_EQ(found.kind, Located::Kind::Adopted) << id << ": " << found.message;
     EXPECT_EQ(found.adopted.epoch, 1);
-    const server::RestoredMatch& got = found.adopted.match;
+    const server::LoadedMatch& got = found.adopted.match;
     EXPECT_EQ(got.id, id);
     EXPECT_EQ(got.status, want.status);
     EXPECT_EQ(got.last_seq, want.last_seq);

@@ -1,7 +1,7 @@
 // A restart keeps what a running server keeps: a client's retry of one of the
 // last server::kRecentCommands commands gets its original ack after the server
-// was restarted from the store (the real store, restore_matches and Server).
-#include "eryantis/main/restore.hpp"
+// was restarted from the store (the real store, load_matches and Server).
+#include "eryantis/main/load.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -119,14 +119,14 @@ TEST(Restart, ARetryOfAnOlderCommandGetsItsOriginalAck) {
     }
   }  // the server stops; everything it acknowledged is in the store
 
-  store::Store db = store::Store::open(path).value();
-  auto restored = restore_matches(db);
+  store::SqliteStore db = store::SqliteStore::open(path).value();
+  auto restored = load_matches(db);
   ASSERT_TRUE(restored) << restored.error();
   ASSERT_EQ(restored->matches.size(), 1u);
   EXPECT_EQ(restored->matches[0].recent_commands.size(), server::kRecentCommands);
 
   Running b(path);
-  b.server->restore(std::move(restored->matches), restored->next_match_id);
+  b.server->load_matches(std::move(restored->matches), restored->next_match_id);
   const Sent& older = sent[sent.size() - 40];  // the 40th from last
   b.connect(older.conn, names.at(older.conn), tokens[older.conn]);
   const std::string ack = b.say(older.conn, older.line);

@@ -16,7 +16,7 @@
 
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "support/child_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -87,7 +87,7 @@ class ReplayTest : public ::testing::Test {
   void SetUp() override {
     spdlog::set_level(spdlog::level::warn);  // no "applied migration" chatter
     db_ = dir_.file("matches.db");
-    auto store = store::Store::open(db_);
+    auto store = store::SqliteStore::open(db_);
     ASSERT_TRUE(store) << store.error().message;
     store::MatchId id = 0;
     for (const Game& g : kGames) {
@@ -137,6 +137,7 @@ TEST_F(ReplayTest, List) {
   ASSERT_EQ(r.code, 0) << describe(r);
   EXPECT_NE(r.out.find("last activity"), std::string::npos);
   EXPECT_EQ(count(r.out, "finished"), 3) << r.out;
+  EXPECT_EQ(count(r.out, "eriantys v1"), 3) << r.out;  // each match's game and rules version
   EXPECT_NE(r.out.find("alice, bob, carol, dana"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("expert"), std::string::npos);
   EXPECT_NE(r.out.find(std::to_string(games_[2].events.size())), std::string::npos);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "support/child_process.hpp"
 #include "support/polling.hpp"
 #include "support/temp_dir.hpp"
@@ -30,7 +30,7 @@ class ServeTest : public ::testing::Test {
   void SetUp() override {
     spdlog::set_level(spdlog::level::warn);
     db_ = dir_.file("matches.db");
-    auto store = store::Store::open(db_);
+    auto store = store::SqliteStore::open(db_);
     ASSERT_TRUE(store) << store.error().message;
     const std::vector<std::pair<MatchOptions, std::uint64_t>> games = {{{2, Mode::Expert}, 7},
                                                                        {{3, Mode::Simple}, 8}};
@@ -121,6 +121,9 @@ TEST_F(ServeTest, ListsMatches) {
   EXPECT_EQ(list[0]["players"].GetInt(), 2);
   EXPECT_STREQ(list[0]["mode"].GetString(), "expert");
   EXPECT_STREQ(list[0]["status"].GetString(), "finished");
+  ASSERT_TRUE(list[0].HasMember("game"));
+  EXPECT_STREQ(list[0]["game"].GetString(), "eriantys");
+  EXPECT_EQ(list[0]["game_version"].GetInt(), 1);
   EXPECT_EQ(list[0]["events"].GetInt64(), static_cast<std::int64_t>(games_[0].events.size()));
   EXPECT_TRUE(list[0]["created"].IsString());
   EXPECT_TRUE(list[0]["last_move"].IsString());

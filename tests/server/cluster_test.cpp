@@ -148,9 +148,9 @@ class ClusterTest : public ::testing::Test {
     return id;
   }
   // A lobby match of 2 with `ada` in seat 0, as the store folds it.
-  static RestoredMatch lobby_match(store::MatchId id) {
+  static LoadedMatch lobby_match(store::MatchId id) {
     auto created = rules::create_match({2, rules::Mode::Simple}, 5);
-    RestoredMatch m;
+    LoadedMatch m;
     m.id = id;
     m.status = store::MatchStatus::Lobby;
     m.last_seq = 1;
@@ -159,7 +159,7 @@ class ClusterTest : public ::testing::Test {
                                  std::nullopt}};
     return m;
   }
-  static Located adopted(RestoredMatch m, std::int64_t epoch) {
+  static Located adopted(LoadedMatch m, std::int64_t epoch) {
     Located found;
     found.kind = Located::Kind::Adopted;
     found.adopted = Adopted{epoch, std::move(m)};
@@ -291,7 +291,7 @@ TEST_F(ClusterTest, TheSweeperAdoptsAMatchNobodyServesAndItsTimerFires) {
   // Adopted through the ordinary look-up, where the lease decides.
   ASSERT_EQ(cluster.locates.size(), 1u);
   EXPECT_EQ(cluster.locates.front().first, 41);
-  RestoredMatch orphan = lobby_match(41);  // ada left it, and its node died
+  LoadedMatch orphan = lobby_match(41);  // ada left it, and its node died
   store.seqs[41] = orphan.last_seq;        // what the database holds
   orphan.deadline = Deadline{DeadlineKind::Abandon, rules::kNoSeat, now + 400};
   FakeCluster::answer(cluster.locates, adopted(std::move(orphan), 9));
@@ -501,14 +501,19 @@ TEST_F(ClusterTest, TheLobbyListsOpenMatchesOfEveryNode) {
   // The database's open matches: 40 and 42 on other nodes, 41 (served here, listed
   // from memory, once), 43 full but still in the lobby status.
   std::vector<ListedMatch> listed = {
-      {40, 2, "expert", {store::SeatRecord{40, 0, "bob", "", {}, {}, {}}}},
-      {41, 2, "simple", {store::SeatRecord{41, 0, "ada", "", {}, {}, {}}}},
-      {42, 3, "simple", {store::SeatRecord{42, 1, "Computer 1", "", {}, {}, "greedy"}}},
+      {40, 2, "expert", {store::SeatRecord{40, 0, "bob", "", {}, {}, {}}}, "as-stored"},
+      {41, 2, "simple", {store::SeatRecord{41, 0, "ada", "", {}, {}, {}}}, "eriantys"},
+      {42,
+       3,
+       "simple",
+       {store::SeatRecord{42, 1, "Computer 1", "", {}, {}, "greedy"}},
+       "eriantys"},
       {43,
        2,
        "simple",
        {store::SeatRecord{43, 0, "cy", "", {}, {}, {}},
-        store::SeatRecord{43, 1, "dee", "", {}, {}, {}}}}};
+        store::SeatRecord{43, 1, "dee", "", {}, {}, {}}},
+       "eriantys"}};
   FakeCluster::answer(cluster.lobby_reads, listed);
   say(1, R"({"type":"list_matches"})");
   auto d = parse(last(1));
@@ -520,6 +525,9 @@ TEST_F(ClusterTest, TheLobbyListsOpenMatchesOfEveryNode) {
   EXPECT_EQ(d["running"][0]["match"].GetInt64(), 43);
   const auto& bobs = d["open"][0];
   EXPECT_STREQ(bobs["mode"].GetString(), "expert");
+  // The game as the match's row names it (a marker here: not the server's default).
+  EXPECT_STREQ(bobs["game"].GetString(), "as-stored");
+  EXPECT_STREQ(d["open"][1]["game"].GetString(), "eriantys");
   EXPECT_STREQ(bobs["status"].GetString(), "lobby");
   EXPECT_STREQ(bobs["seats"][0]["nickname"].GetString(), "bob");
   EXPECT_TRUE(bobs["seats"][1]["nickname"].IsNull());
@@ -555,7 +563,11 @@ TEST_F(ClusterTest, ALobbyNoticeReadsTheLobbyAtOnceAndPushesItToWatchers) {
   EXPECT_EQ(cluster.lobby_reads.size(), 1u);
   FakeCluster::answer(cluster.lobby_reads,
                       std::vector<ListedMatch>{
-                          {40, 2, "simple", {store::SeatRecord{40, 0, "bob", "", {}, {}, {}}}}});
+                          {40,
+                           2,
+                           "simple",
+                           {store::SeatRecord{40, 0, "bob", "", {}, {}, {}}},
+                           "eriantys"}});
   ASSERT_EQ(transport.sent[1].size(), before + 1);
   auto pushed = parse(last(1));
   ASSERT_EQ(pushed["open"].Size(), 1u);

@@ -397,7 +397,7 @@ TEST_F(ComputerTest, RestoredComputerSeatGoesOnPlaying) {
   answer_computers();
   // A restart: the stored seats (the computer's with its level) and the state.
   const Room* room = server.room(m);
-  RestoredMatch rm;
+  LoadedMatch rm;
   rm.id = 50;
   rm.status = room->status;
   rm.last_seq = room->seq;
@@ -413,7 +413,7 @@ TEST_F(ComputerTest, RestoredComputerSeatGoesOnPlaying) {
   Server second(
       config(), transport, store, [this] { return now; }, secrets);
   second.set_decision_runner(&second_runner);
-  second.restore({rm}, 51);
+  second.load_matches({rm}, 51);
   ASSERT_TRUE(second.room(50)->is_computer(1));
   EXPECT_EQ(*second.room(50)->seats[1]->computer, game::Level::Greedy);
   second.on_open(7, "p");

@@ -9,6 +9,7 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <random>
@@ -122,9 +123,9 @@ class ServerTest : public ::testing::Test {
     store.complete_all();
   }
   // Match `source` of `server` as a restart would load it, under the id `id`.
-  RestoredMatch restored(store::MatchId source, store::MatchId id, Deadline deadline) {
+  LoadedMatch loaded(store::MatchId source, store::MatchId id, Deadline deadline) {
     const Room* room = server.room(source);
-    RestoredMatch rm;
+    LoadedMatch rm;
     rm.id = id;
     rm.status = room->status;
     rm.last_seq = room->seq;
@@ -540,7 +541,7 @@ TEST_F(ServerTest, LobbyListQuickJoinAndLeave) {
 
 TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
   auto created = rules::create_match({2, rules::Mode::Simple}, 5);
-  RestoredMatch rm;
+  LoadedMatch rm;
   rm.id = 41;
   rm.status = store::MatchStatus::Lobby;
   rm.last_seq = 1;
@@ -550,7 +551,7 @@ TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
               store::SeatRecord{41, 1, "bob", token_hash("tok-b"), std::nullopt, std::nullopt,
                                 std::nullopt}};
   store.seqs[41] = 1;
-  server.restore({rm}, 42);
+  server.load_matches({rm}, 42);
   connect(1, "alice", "tok-a");
   EXPECT_EQ(server.room(41)->seats[0]->connection, 1u);
   EXPECT_STREQ(parse(reply(1, R"({"type":"create_match","players":2})"))["code"].GetString(),
@@ -558,6 +559,49 @@ TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
   connect(2, "carol");
   auto created_id = parse(reply(2, R"({"type":"create_match","players":2})"))["match"].GetInt64();
   EXPECT_EQ(created_id, 42);
+}
+
+// The store records each match's game: a new match's first write names it, and a
+// restored match lists the game its record names (not the server's default).
+TEST_F(ServerTest, EachMatchsGameIsStoredWithItAndListedFromItsRecord) {
+  connect(1, "alice");
+  const auto m = create(1, 2);
+  store.complete_all();
+  const auto first = std::find_if(store.written.begin(), store.written.end(),
+                                  [](const MatchWrite& w) { return w.create.has_value(); });
+  ASSERT_NE(first, store.written.end());
+  EXPECT_EQ(first->match, m);
+  EXPECT_EQ(first->create->game, "eriantys");
+  EXPECT_EQ(first->create->game_version, 1);
+
+  // Loaded matches: the one of a served game is listed with it; one whose record
+  // names a game (or a version) this server does not serve is never loaded, even
+  // when handed over (the store leaves those out already: Options::serves).
+  auto created = rules::create_match({2, rules::Mode::Simple}, 5);
+  auto loaded_as = [&](store::MatchId id, std::string game, int version) {
+    LoadedMatch rm;
+    rm.id = id;
+    rm.game = std::move(game);
+    rm.game_version = version;
+    rm.status = store::MatchStatus::Lobby;
+    rm.last_seq = 1;
+    rm.state = rules::apply(rules::State{}, *created);
+    store.seqs[id] = 1;
+    return rm;
+  };
+  server.load_matches({loaded_as(41, "eriantys", 1), loaded_as(42, "nosuchgame", 1),
+                       loaded_as(43, "eriantys", 99)},
+                      44);
+  EXPECT_NE(server.room(41), nullptr);
+  EXPECT_EQ(server.room(42), nullptr);
+  EXPECT_EQ(server.room(43), nullptr);
+  connect(2, "bob");
+  auto list = parse(reply(2, R"({"type":"list_matches"})"));
+  ASSERT_TRUE(list.HasMember("open"));
+  std::map<std::int64_t, std::string> games;
+  for (const auto& listed : list["open"].GetArray())
+    games[listed["match"].GetInt64()] = listed["game"].GetString();
+  EXPECT_EQ(games, (std::map<std::int64_t, std::string>{{m, "eriantys"}, {41, "eriantys"}}));
 }
 
 TEST_F(ServerTest, PongNeedsNoReply) {
@@ -761,7 +805,7 @@ TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime
   const std::int64_t t0 = now;
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
-  restarted.restore({restored(m, m, {DeadlineKind::TurnGrace, absent, t0 + 3000})}, m + 1);
+  restarted.load_matches({loaded(m, m, {DeadlineKind::TurnGrace, absent, t0 + 3000})}, m + 1);
   auto back = [&](ConnectionId c, int seat) {
     come_back(restarted, c, before->seats[seat]->nickname,
               tokens[static_cast<ConnectionId>(seat + 1)]);
@@ -798,7 +842,7 @@ TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
   // Written by an older build (forfeit clocks are no longer stored), long expired.
-  restarted.restore({restored(m, m, {DeadlineKind::Forfeit, 0, now - 1})}, m + 1);
+  restarted.load_matches({loaded(m, m, {DeadlineKind::Forfeit, 0, now - 1})}, m + 1);
   come_back(restarted, 11, "a", tokens[1]);
   restarted.tick();
   store.complete_all();
@@ -891,7 +935,7 @@ TEST_F(ServerTest, TheDesertionAndTheTurnGraceClockSurviveARestart) {
   now = t0 + 300'000;
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
-  restarted.restore({restored(m, m, stored)}, m + 1);
+  restarted.load_matches({loaded(m, m, stored)}, m + 1);
   auto tick2 = [&] {
     restarted.tick();
     store.complete_all();
@@ -916,7 +960,7 @@ TEST_F(ServerTest, TwoPlayersBackAfterARestartOfADesertedMatchSkipTheAbsentTurn)
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
   // Stored while deserted, the absent seat's grace clock running.
-  restarted.restore({restored(m, m, {DeadlineKind::Abandon, absent, now + 500'000})}, m + 1);
+  restarted.load_matches({loaded(m, m, {DeadlineKind::Abandon, absent, now + 500'000})}, m + 1);
   const rules::Seat first = static_cast<rules::Seat>((absent + 1) % 3);
   const rules::Seat second = static_cast<rules::Seat>((absent + 2) % 3);
   come_back(restarted, 11, server.room(m)->seats[first]->nickname,
@@ -934,7 +978,7 @@ TEST_F(ServerTest, AMatchRestoredWithNobodyConnectedIsDesertedFromTheStart) {
   const auto m = running_match(2);
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
-  restarted.restore({restored(m, m, Deadline{})}, m + 1);
+  restarted.load_matches({loaded(m, m, Deadline{})}, m + 1);
   now += 50;
   restarted.tick();
   store.complete_all();
@@ -995,9 +1039,9 @@ TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
       config(), transport, store, [this] { return now; }, secrets);
   // Their timers are stale by the time 41 resumes.
   const Deadline stale{DeadlineKind::TurnGrace, 0, now - 1};
-  RestoredMatch newer = restored(m, 42, stale);
+  LoadedMatch newer = loaded(m, 42, stale);
   newer.seats.pop_back();  // only alice moved on: bob is free meanwhile
-  restarted.restore({restored(m, 41, stale), std::move(newer)}, 43);
+  restarted.load_matches({loaded(m, 41, stale), std::move(newer)}, 43);
   EXPECT_EQ(restarted.waiting_matches(), std::vector<store::MatchId>{41});
   EXPECT_EQ(restarted.room(41), nullptr);
   EXPECT_EQ(log.count("match 41: not resumed yet"), 1);
@@ -1366,7 +1410,7 @@ TEST_F(ServerTest, WithoutRequiredTokensTheNewTokenIsBoundToTheSeat) {
   lax.require_resume_token = false;
   Server restarted(
       lax, transport, store, [this] { return now; }, secrets);
-  restarted.restore({restored(m, m, {})}, m + 1);
+  restarted.load_matches({loaded(m, m, {})}, m + 1);
   restarted.on_open(41, "p");
   restarted.on_line(41, R"({"type":"hello","protocol":1})");
   restarted.on_line(41, R"({"type":"login","nickname":"b"})");  // no token: let in
@@ -1381,9 +1425,9 @@ TEST_F(ServerTest, WithoutRequiredTokensTheNewTokenIsBoundToTheSeat) {
   // Switched back to required tokens: the token handed out works.
   Server strict(
       config(), transport, store, [this] { return now; }, secrets);
-  RestoredMatch back = restored(m, m, {});
+  LoadedMatch back = loaded(m, m, {});
   back.seats[1].resume_token_hash = store.written.back().seats[0].resume_token_hash;
-  strict.restore({std::move(back)}, m + 1);
+  strict.load_matches({std::move(back)}, m + 1);
   come_back(strict, 42, "b", fresh);
   EXPECT_EQ(last_of(transport, 42, "logged_in")["seat"].GetInt(), 1);
 }
@@ -1459,7 +1503,7 @@ TEST_F(ServerTest, AnEndingMissedIsStoredWithTheEndingAndToldOnceAfterARestart) 
       config(), transport, store, [this] { return now; }, secrets);
   auto kept = stored_endings(store);
   ASSERT_EQ(kept.size(), 1u);
-  restarted.restore_unseen_endings({kept.begin()->second});
+  restarted.load_unseen_endings({kept.begin()->second});
   come_back(restarted, 13, "c", tokens[3]);
   ASSERT_EQ(transport.sent[13].size(), 3u);  // welcome, logged_in, the game_over
   EXPECT_EQ(transport.sent[13][2], transport.sent[1].back());

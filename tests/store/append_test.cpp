@@ -15,7 +15,7 @@ constexpr rules::MatchOptions kFourExpert{4, rules::Mode::Expert};
 
 struct AppendTest : ::testing::Test {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"));
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"));
   Game game = testing::play_random_game(kFourExpert, 7, 40);
   MatchId match = store.create_match(NewMatch{kFourExpert, MatchStatus::Running}).value();
 
@@ -106,7 +106,7 @@ TEST_F(AppendTest, ReopenGivesIdenticalEvents) {
   auto after = store.load_events(id).value();
   EXPECT_EQ(before, after);
   ASSERT_EQ(after.size(), full.events.size());
-  auto state = store.restore_state(id);
+  auto state = store.load_state(id);
   ASSERT_TRUE(state) << state.error().message;
   EXPECT_EQ(*state, full.states.back());
 }

@@ -22,7 +22,7 @@ TEST(ReaderTest, ReadOnlyConnectionSeesAConsistentPrefixWhileAWriterAppends) {
   const std::uint64_t seed = testing::test_seed("ReaderSeesConsistentPrefix");
   TempDir dir;
   const std::string path = dir.file("eryantis.db");
-  Store writer = testing::open_store(path, Options{.snapshot_every = 8});
+  SqliteStore writer = testing::open_store(path, Options{.snapshot_every = 8});
   const Game game = testing::play_random_game({4, rules::Mode::Expert}, seed);
   const MatchId id = writer.create_match(NewMatch{game.options, MatchStatus::Running}).value();
 
@@ -42,15 +42,15 @@ TEST(ReaderTest, ReadOnlyConnectionSeesAConsistentPrefixWhileAWriterAppends) {
     done = true;
   });
 
-  Store reader = testing::open_store(path, Options{.read_only = true});
+  SqliteStore reader = testing::open_store(path, Options{.read_only = true});
   int reads = 0;
   Seq longest = 0;
   while (!done || reads == 0) {
-    auto report = reader.restore_unfinished();
+    auto report = reader.load_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     ASSERT_TRUE(report->quarantined.empty()) << report->quarantined[0].reason;
     ASSERT_EQ(report->restored.size(), 1u);
-    const RestoredMatch& seen = report->restored[0];
+    const LoadedMatch& seen = report->restored[0];
     // Whatever prefix the reader sees is exactly the state after that many events.
     if (seen.last_seq > 0) {
       EXPECT_EQ(seen.state, game.states[static_cast<std::size_t>(seen.last_seq - 1)]);
@@ -95,7 +95,7 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
   std::vector<Game> games;
   std::vector<MatchId> ids;
   {
-    Store setup = testing::open_store(path);
+    SqliteStore setup = testing::open_store(path);
     for (int m = 0; m < kMatches; ++m) {
       games.push_back(testing::play_random_game(
           {static_cast<std::uint8_t>(2 + m % 3), m % 2 ? rules::Mode::Expert : rules::Mode::Simple},
@@ -167,8 +167,8 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
   EXPECT_EQ(stats.events, static_cast<std::uint64_t>(expected));
   EXPECT_LT(stats.batches, stats.requests);  // batching happened
 
-  Store check = testing::open_store(path);
-  auto report = check.restore_unfinished().value();
+  SqliteStore check = testing::open_store(path);
+  auto report = check.load_unfinished().value();
   EXPECT_TRUE(report.quarantined.empty());
   ASSERT_EQ(report.restored.size(), games.size());
   for (std::size_t m = 0; m < games.size(); ++m) {
@@ -184,7 +184,7 @@ TEST(GroupCommitTest, AConflictFailsOnlyItsOwnRequest) {
   MatchId a = 0;
   MatchId b = 0;
   {
-    Store setup = testing::open_store(path);
+    SqliteStore setup = testing::open_store(path);
     a = setup.create_match(NewMatch{game.options, MatchStatus::Running}).value();
     b = setup.create_match(NewMatch{game.options, MatchStatus::Running}).value();
   }
@@ -216,7 +216,7 @@ TEST(GroupCommitTest, AConflictFailsOnlyItsOwnRequest) {
   ASSERT_EQ(results.size(), 5u);
   EXPECT_EQ(results[4].second.error().code, StoreCode::Stopped);
 
-  Store check = testing::open_store(path);
+  SqliteStore check = testing::open_store(path);
   EXPECT_EQ(check.last_seq(a).value(), 3);
   EXPECT_EQ(check.last_seq(b).value(), 3);
 }

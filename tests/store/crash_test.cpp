@@ -40,9 +40,9 @@ constexpr int kGamesInFlight = 8;
   };
   std::vector<Live> games;
   {
-    auto setup = Store::open(path);
+    auto setup = SqliteStore::open(path);
     if (!setup) _exit(2);
-    auto report = setup->restore_unfinished();
+    auto report = setup->load_unfinished();
     if (!report || !report->quarantined.empty()) _exit(3);
     // A match killed before its first event has no state yet: its options are in its row.
     std::map<MatchId, rules::MatchOptions> options;
@@ -51,7 +51,7 @@ constexpr int kGamesInFlight = 8;
       options[row.id] = {static_cast<std::uint8_t>(row.players),
                          row.mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple};
     }
-    for (RestoredMatch& loaded : report->restored) {
+    for (LoadedMatch& loaded : report->restored) {
       if (loaded.state.phase == rules::Phase::GameOver) {
         (void)setup->set_status(loaded.id, MatchStatus::Finished);
       } else if (static_cast<int>(games.size()) < kGamesInFlight) {
@@ -184,9 +184,9 @@ TEST(CrashTest, EveryAcknowledgedEventSurvivesSigkill) {
     }
 
     // Reopen as the server would after the crash.
-    auto store = Store::open(path);
+    auto store = SqliteStore::open(path);
     ASSERT_TRUE(store) << store.error().message;
-    auto report = store->restore_unfinished();
+    auto report = store->load_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     ASSERT_TRUE(report->quarantined.empty())
         << "round " << round << ": " << report->quarantined[0].reason;
@@ -199,7 +199,7 @@ TEST(CrashTest, EveryAcknowledgedEventSurvivesSigkill) {
     }
   }
 
-  Store store = testing::open_store(path);
+  SqliteStore store = testing::open_store(path);
   auto matches = store.list_matches().value();
   for (const MatchSummary& match : matches) {
     auto verified = store.verify(match.id);

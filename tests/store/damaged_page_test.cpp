@@ -13,7 +13,7 @@
 
 #include "eryantis/store/quick_check.hpp"
 #include "eryantis/store/sqlite.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "page_damage.hpp"
 #include "test_support.hpp"
 
@@ -36,7 +36,7 @@ struct DamagedPageTest : ::testing::Test {
   // table), matches 3 and 6 are finished, the others run on to the end.
   void SetUp() override {
     const std::uint64_t seed = testing::test_seed("DamagedPageTest");
-    Store store = testing::open_store(path, Options{.snapshot_every = 16});
+    SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
     const int lengths[] = {70, 25, 70, 40, 70, 60, 35, 70};
     for (std::size_t i = 0; i < std::size(lengths); ++i) {
       const rules::MatchOptions options{static_cast<std::uint8_t>(2 + i % 3),
@@ -104,9 +104,9 @@ TEST_F(DamagedPageTest, AnEventsPageQuarantinesOnlyTheUnfinishedMatchesWithRowsO
   ASSERT_GE(on_page.size(), 2u) << "rows of several matches share the page";
   testing::overwrite_page(path, page);
 
-  Store store = testing::open_store(path, Options{.snapshot_every = 16});
+  SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
   ASSERT_TRUE(quick_check(store)) << "the start check reads no row of events";
-  auto report = store.restore_unfinished();
+  auto report = store.load_unfinished();
   ASSERT_TRUE(report) << "one damaged page stopped the whole restore: " << report.error().message;
 
   std::set<MatchId> quarantined;
@@ -119,7 +119,7 @@ TEST_F(DamagedPageTest, AnEventsPageQuarantinesOnlyTheUnfinishedMatchesWithRowsO
   EXPECT_TRUE(quarantined.count(early)) << "its last event is on the page: it cannot be folded";
   // Every other unfinished match is restored exactly.
   std::set<MatchId> restored;
-  for (const RestoredMatch& m : report->restored) {
+  for (const LoadedMatch& m : report->restored) {
     restored.insert(m.id);
     EXPECT_EQ(m.state, games[index_of(m.id)].states.back()) << "match " << m.id;
   }
@@ -140,7 +140,7 @@ TEST_F(DamagedPageTest, AnEventsPageQuarantinesOnlyTheUnfinishedMatchesWithRowsO
       EXPECT_EQ(m.status, MatchStatus::Quarantined) << m.id;
     }
   }
-  auto again = store.restore_unfinished();
+  auto again = store.load_unfinished();
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_TRUE(again->quarantined.empty());
   EXPECT_EQ(again->restored.size(), restored.size());
@@ -158,13 +158,13 @@ TEST_F(DamagedPageTest, ASnapshotPageCostsOnlyALongerFold) {
     if (page == testing::btree_pages(path, "snapshots", "leaf").back()) continue;
     testing::overwrite_page(path, page);
   }
-  Store store = testing::open_store(path, Options{.snapshot_every = 16});
+  SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
   ASSERT_TRUE(quick_check(store));
-  auto report = store.restore_unfinished();
+  auto report = store.load_unfinished();
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_TRUE(report->quarantined.empty()) << report->quarantined.front().reason;
   ASSERT_EQ(report->restored.size(), unfinished.size());
-  for (const RestoredMatch& m : report->restored)
+  for (const LoadedMatch& m : report->restored)
     EXPECT_EQ(m.state, games[index_of(m.id)].states.back()) << "match " << m.id;
 }
 
@@ -196,7 +196,7 @@ TEST_F(DamagedPageTest, DamageNoMatchCanBeBlamedForIsRefusedByTheStartCheck) {
     } else {
       testing::overwrite_page(path, page);
     }
-    auto store = Store::open(path);
+    auto store = SqliteStore::open(path);
     ASSERT_TRUE(store) << store.error().message;
     auto checked = quick_check(*store);
     ASSERT_FALSE(checked) << "the start check missed it";

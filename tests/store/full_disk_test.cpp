@@ -181,7 +181,7 @@ TEST(FullDisk, WritesResumeOnceSpaceIsFreedAndTheWalGivesItsSpaceBack) {
   // Every acknowledged event is there and every match refolds.
   (*committer)->stop();
   committer->reset();
-  Store store = testing::open_store(path, Options{.read_only = true});
+  SqliteStore store = testing::open_store(path, Options{.read_only = true});
   for (std::size_t g = 0; g < games.size(); ++g) {
     if (writer.acked[g] == 0) continue;
     SCOPED_TRACE("match " + std::to_string(writer.ids[g]));

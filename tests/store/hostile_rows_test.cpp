@@ -1,7 +1,7 @@
 // Stored data is input, not truth: rows that decode but are illegal (a seat of
 // -1, cloud 9, a character not in play, an island out of range) and a snapshot
 // that decodes but breaks the game's invariants. Every path that folds them
-// (restore at start, restore_state, snapshots, verify) refuses them with a clear
+// (restore at start, load_state, snapshots, verify) refuses them with a clear
 // reason before they index anything. Run under ASan + UBSan in the sanitizer
 // build, where apply()'s contract assertions would also abort on any of them.
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@ struct HostileRowTest : ::testing::Test {
   TempDir dir;
   std::string path = dir.file("eryantis.db");
   // No snapshots: every event of the match is folded on each restore.
-  Store store = testing::open_store(path, Options{.snapshot_every = 0});
+  SqliteStore store = testing::open_store(path, Options{.snapshot_every = 0});
   testing::Game game;
   MatchId id = 0;
 
@@ -55,7 +55,7 @@ struct HostileRowTest : ::testing::Test {
   // Every folding path reports the row at `seq` as refused by the rules.
   void expect_refused(Seq seq) {
     const std::string reason = "event " + std::to_string(seq) + " is refused by today's rules";
-    Store reader = testing::open_store(path, Options{.read_only = true});
+    SqliteStore reader = testing::open_store(path, Options{.read_only = true});
     auto verified = reader.verify(id);
     ASSERT_TRUE(verified) << verified.error().message;
     ASSERT_FALSE(verified->ok());
@@ -64,12 +64,12 @@ struct HostileRowTest : ::testing::Test {
         << verified->divergence->reason;
     EXPECT_EQ(verified->events_checked, seq - 1);
 
-    auto state = store.restore_state(id);
+    auto state = store.load_state(id);
     ASSERT_FALSE(state);
     EXPECT_EQ(state.error().code, StoreCode::Corrupt);
     EXPECT_NE(state.error().message.find(reason), std::string::npos) << state.error().message;
 
-    auto report = store.restore_unfinished();
+    auto report = store.load_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     EXPECT_TRUE(report->restored.empty());
     ASSERT_EQ(report->quarantined.size(), 1u);
@@ -135,7 +135,7 @@ TEST_F(HostileRowTest, IslandOutOfRange) {
 }
 
 TEST_F(HostileRowTest, ASnapshotThatBreaksTheInvariantsIsNeverRestored) {
-  Store snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
+  SqliteStore snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
   const std::uint64_t seed = testing::test_seed("ASnapshotThatBreaksTheInvariants");
   testing::Game played = testing::play_random_game({2, rules::Mode::Simple}, seed, 48);
   ASSERT_EQ(played.events.size(), 48u);
@@ -156,7 +156,7 @@ TEST_F(HostileRowTest, ASnapshotThatBreaksTheInvariantsIsNeverRestored) {
                                "' WHERE seq = 48");
 
   // Restoring skips it, refolds from the snapshot at 32 and finds the forged hash.
-  auto report = snapshots.restore_unfinished().value();
+  auto report = snapshots.load_unfinished().value();
   EXPECT_TRUE(report.restored.empty());
   ASSERT_EQ(report.quarantined.size(), 1u);
   EXPECT_NE(report.quarantined[0].reason.find("hash mismatch at event 48"), std::string::npos)
@@ -167,7 +167,7 @@ TEST_F(HostileRowTest, ASnapshotThatBreaksTheInvariantsIsNeverRestored) {
 }
 
 TEST_F(HostileRowTest, AnIllegalRowInTheTailStopsTheSnapshotButNotTheAppend) {
-  Store snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
+  SqliteStore snapshots = testing::open_store(dir.file("snapshots.db"), Options{.snapshot_every = 16});
   const std::uint64_t seed = testing::test_seed("AnIllegalRowInTheTail");
   testing::Game played = testing::play_random_game({2, rules::Mode::Simple}, seed, 20);
   ASSERT_EQ(played.events.size(), 20u);

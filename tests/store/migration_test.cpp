@@ -11,7 +11,7 @@ namespace {
 
 using testing::TempDir;
 
-std::int64_t pragma(Store& store, const char* name) {
+std::int64_t pragma(SqliteStore& store, const char* name) {
   return store.database().query_int(std::string("PRAGMA ") + name).value();
 }
 
@@ -42,7 +42,7 @@ TEST(MigrationTest, EveryEarlierSchemaMigratesToTheLatest) {
     const std::string path = dir.file("eryantis.db");
     create_with_prefix(path, prefix);
     {
-      Store store = testing::open_store(path);
+      SqliteStore store = testing::open_store(path);
       EXPECT_EQ(pragma(store, "user_version"), latest_schema_version());
       EXPECT_EQ(pragma(store, "application_id"), kApplicationId);
       EXPECT_EQ(store.database().query_int("SELECT count(*) FROM match_summary").value(), 0);
@@ -113,7 +113,7 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
     before = std::to_string(row->column_int(0)) + "|" + std::string(row->column_text(2));
   }
 
-  Store store = testing::open_store(path);
+  SqliteStore store = testing::open_store(path);
   EXPECT_EQ(pragma(store, "user_version"), latest_schema_version());
   auto row = store.database().prepare(kEventsChecksum);
   ASSERT_TRUE(row && row->step().value());
@@ -161,7 +161,7 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
     ASSERT_FALSE(stale);
     EXPECT_EQ(stale.error().code, StoreCode::Conflict);
   }
-  auto report = store.restore_unfinished().value();
+  auto report = store.load_unfinished().value();
   EXPECT_EQ(report.restored.size(), games.size());
   EXPECT_TRUE(report.quarantined.empty());
   // A new event lands after every copied row: append order from here on.
@@ -189,7 +189,7 @@ TEST(MigrationTest, OrphanEventStopsTheRebuildAndSaysWhy) {
         "INSERT INTO events (match_id, seq, time, actor, type, schema_version, payload, "
         "state_hash) VALUES (99, 1, 0, 'server', 'create_match', 1, '{}', '0000000000000000')"));
   }
-  auto store = Store::open(path);
+  auto store = SqliteStore::open(path);
   ASSERT_FALSE(store);
   EXPECT_NE(store.error().message.find("0003_events_in_append_order"), std::string::npos)
       << store.error().message;
@@ -205,9 +205,9 @@ TEST(MigrationTest, OrphanEventStopsTheRebuildAndSaysWhy) {
 
 TEST(MigrationTest, WalAndSynchronousFollowTheOptions) {
   TempDir dir;
-  Store full = testing::open_store(dir.file("a.db"), Options{.durability = Durability::Full});
+  SqliteStore full = testing::open_store(dir.file("a.db"), Options{.durability = Durability::Full});
   EXPECT_EQ(full.database().query_int("PRAGMA synchronous").value(), 2);  // FULL
-  Store normal = testing::open_store(dir.file("b.db"), Options{.durability = Durability::Normal});
+  SqliteStore normal = testing::open_store(dir.file("b.db"), Options{.durability = Durability::Normal});
   EXPECT_EQ(normal.database().query_int("PRAGMA synchronous").value(), 1);  // NORMAL
   auto mode = full.database().prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode && mode->step().value());
@@ -222,7 +222,7 @@ TEST(MigrationTest, ForeignApplicationIdIsRefused) {
     ASSERT_TRUE(db->exec("PRAGMA application_id = 1234; CREATE TABLE t (x)"));
   }
   for (bool read_only : {false, true}) {
-    auto store = Store::open(path, Options{.read_only = read_only});
+    auto store = SqliteStore::open(path, Options{.read_only = read_only});
     ASSERT_FALSE(store);
     EXPECT_EQ(store.error().code, StoreCode::Foreign);
     EXPECT_NE(store.error().message.find("not an Eryantis database"), std::string::npos)
@@ -237,7 +237,7 @@ TEST(MigrationTest, UnstampedDatabaseWithTablesIsRefused) {
     auto db = sqlite::Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     ASSERT_TRUE(db->exec("CREATE TABLE events (x)"));
   }
-  auto store = Store::open(path);
+  auto store = SqliteStore::open(path);
   ASSERT_FALSE(store);
   EXPECT_EQ(store.error().code, StoreCode::Foreign);
 }
@@ -246,11 +246,11 @@ TEST(MigrationTest, NewerSchemaIsRefused) {
   TempDir dir;
   const std::string path = dir.file("eryantis.db");
   {
-    Store store = testing::open_store(path);
+    SqliteStore store = testing::open_store(path);
     testing::exec(store, "PRAGMA user_version = " + std::to_string(latest_schema_version() + 1));
   }
   for (bool read_only : {false, true}) {
-    auto store = Store::open(path, Options{.read_only = read_only});
+    auto store = SqliteStore::open(path, Options{.read_only = read_only});
     ASSERT_FALSE(store);
     EXPECT_EQ(store.error().code, StoreCode::TooNew);
     EXPECT_NE(store.error().message.find("newer"), std::string::npos) << store.error().message;
@@ -261,10 +261,10 @@ TEST(MigrationTest, ReadOnlyOpenNeverMigrates) {
   TempDir dir;
   const std::string path = dir.file("eryantis.db");
   create_with_prefix(path, 0);
-  auto store = Store::open(path, Options{.read_only = true});
+  auto store = SqliteStore::open(path, Options{.read_only = true});
   ASSERT_FALSE(store);
   EXPECT_EQ(store.error().code, StoreCode::TooOld);
-  auto missing = Store::open(dir.file("missing.db"), Options{.read_only = true});
+  auto missing = SqliteStore::open(dir.file("missing.db"), Options{.read_only = true});
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code, StoreCode::NotFound);
 }
@@ -278,7 +278,7 @@ TEST(MigrationTest, GarbageFileIsRefused) {
     std::fwrite(junk.data(), 1, junk.size(), file);
     std::fclose(file);
   }
-  auto store = Store::open(path);
+  auto store = SqliteStore::open(path);
   ASSERT_FALSE(store);
   EXPECT_EQ(store.error().code, StoreCode::Corrupt) << store.error().message;
 }

@@ -16,7 +16,7 @@
 #include "eryantis/store/migrations.hpp"
 #include "eryantis/store/quick_check.hpp"
 #include "eryantis/store/sqlite.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "eryantis/store/writer_lock.hpp"
 #include "page_damage.hpp"
 #include "test_support.hpp"
@@ -42,7 +42,7 @@ void raw_exec(const std::string& path, const std::string& sql) {
 TEST(OpenGuard, RefusedFilesAreLeftExactlyAsTheyWere) {
   TempDir dir;
   const std::string newer = dir.file("newer.db");
-  { Store store = testing::open_store(newer); }
+  { SqliteStore store = testing::open_store(newer); }
   raw_exec(newer, "PRAGMA journal_mode = DELETE; PRAGMA user_version = " +
                       std::to_string(latest_schema_version() + 1));
   const std::string foreign = dir.file("foreign.db");
@@ -66,7 +66,7 @@ TEST(OpenGuard, RefusedFilesAreLeftExactlyAsTheyWere) {
     if (path != garbage) {
       ASSERT_EQ(journal_bytes(before), std::pair(1, 1));
     }
-    auto store = Store::open(path);
+    auto store = SqliteStore::open(path);
     ASSERT_FALSE(store);
     EXPECT_EQ(store.error().code, code) << store.error().message;
     if (code != StoreCode::Corrupt) {
@@ -89,7 +89,7 @@ int open_as_unprivileged(const std::string& path, std::string* message) {
     close(out[0]);
     if (geteuid() == 0 && (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
       _exit(100);
-    auto store = Store::open(path);
+    auto store = SqliteStore::open(path);
     const std::string text = store ? "" : store.error().message;
     if (!text.empty() && write(out[1], text.data(), text.size()) < 0) _exit(101);
     _exit(store ? 0 : 10 + static_cast<int>(store.error().code));
@@ -109,7 +109,7 @@ int open_as_unprivileged(const std::string& path, std::string* message) {
 TEST(OpenGuard, AFileThisProcessCannotWriteIsRefusedAtOpen) {
   TempDir dir;
   const std::string path = dir.file("eryantis.db");
-  { Store store = testing::open_store(path); }
+  { SqliteStore store = testing::open_store(path); }
   // The folder writable by everyone, the file by nobody.
   std::filesystem::permissions(dir.path(), std::filesystem::perms::all);
   std::filesystem::permissions(path, std::filesystem::perms::owner_read |
@@ -148,8 +148,8 @@ TEST(OpenGuard, OneWriterLockPerDatabase) {
     EXPECT_NE(second.error().message.find("pid " + std::to_string(getpid())), std::string::npos)
         << second.error().message;
     // Readers never ask for it.
-    { Store writer = testing::open_store(path); }
-    auto reader = Store::open(path, Options{.read_only = true});
+    { SqliteStore writer = testing::open_store(path); }
+    auto reader = SqliteStore::open(path, Options{.read_only = true});
     EXPECT_TRUE(reader) << reader.error().message;
     // A moved lock is still held.
     WriterLock moved = std::move(*first);
@@ -167,7 +167,7 @@ TEST(OpenGuard, OneWriterLockPerDatabase) {
 TEST(OpenGuard, OneWriterLockPerFileWhateverThePathToIt) {
   TempDir dir;
   const std::string path = dir.file("eryantis.db");
-  { Store store = testing::open_store(path); }
+  { SqliteStore store = testing::open_store(path); }
   std::filesystem::create_directory(dir.path() / "elsewhere");
   const std::string symlink = dir.file("elsewhere/symlink.db");
   const std::string hard_link = dir.file("elsewhere/hard-link.db");
@@ -212,7 +212,7 @@ TEST(OpenGuard, OneWriterLockPerFileWhateverThePathToIt) {
 // A database with a few stored games, closed (its WAL moved into the file).
 std::vector<MatchId> stored_games(const std::string& path, int games, int empty_matches) {
   std::vector<MatchId> ids;
-  Store store = testing::open_store(path);
+  SqliteStore store = testing::open_store(path);
   for (int g = 0; g < games; ++g) {
     auto game = testing::play_random_game(
         rules::MatchOptions{static_cast<std::uint8_t>(2 + g % 3), rules::Mode::Expert},
@@ -233,7 +233,7 @@ TEST(OpenGuard, QuickCheckFindsADamagedPageOfWhatResumingNeeds) {
   const std::string clean = dir.file("clean.db");
   stored_games(clean, 6, 0);
   {
-    Store store = testing::open_store(clean);
+    SqliteStore store = testing::open_store(clean);
     EXPECT_TRUE(quick_check(store));
   }
   // Every b-tree the check covers, each damaged in a copy of the clean file.
@@ -246,7 +246,7 @@ TEST(OpenGuard, QuickCheckFindsADamagedPageOfWhatResumingNeeds) {
     const auto pages = testing::btree_pages(path, btree);
     ASSERT_FALSE(pages.empty());
     testing::overwrite_page(path, pages[pages.size() / 2]);
-    auto store = Store::open(path);
+    auto store = SqliteStore::open(path);
     ASSERT_TRUE(store) << "SQLite opens it: only a check of the pages finds the damage";
     auto checked = quick_check(*store);
     ASSERT_FALSE(checked);

@@ -23,7 +23,7 @@ std::vector<rules::Event> decoded(const std::vector<StoredEvent>& rows) {
 TEST(SnapshotTest, SnapshotPlusTailEqualsFullFold) {
   const std::uint64_t seed = testing::test_seed("SnapshotPlusTailEqualsFullFold");
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 10});
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 10});
   const Game game = testing::play_random_game(kThreeExpert, seed);
   const MatchId id = testing::store_game(store, game, seed);
 
@@ -32,18 +32,18 @@ TEST(SnapshotTest, SnapshotPlusTailEqualsFullFold) {
   const rules::State full = rules::fold(decoded(store.load_events(id).value()));
   EXPECT_EQ(full, game.states.back());
 
-  auto report = store.restore_unfinished().value();
+  auto report = store.load_unfinished().value();
   ASSERT_EQ(report.restored.size(), 1u);
   EXPECT_TRUE(report.quarantined.empty());
   EXPECT_GT(report.restored[0].snapshot_seq, 0);
   EXPECT_EQ(report.restored[0].state, full);
   EXPECT_EQ(report.restored[0].last_seq, static_cast<Seq>(game.events.size()));
-  EXPECT_EQ(store.restore_state(id).value(), full);
+  EXPECT_EQ(store.load_state(id).value(), full);
 }
 
 TEST(SnapshotTest, StoreFoldsTheSnapshotWhenTheCallerHasNoState) {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 8});
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 8});
   const Game game = testing::play_random_game(kThreeExpert, 5, 50);
   const MatchId id = store.create_match(NewMatch{kThreeExpert, MatchStatus::Running}).value();
   for (std::size_t i = 0; i < game.events.size(); ++i) {
@@ -63,7 +63,7 @@ TEST(SnapshotTest, StoreFoldsTheSnapshotWhenTheCallerHasNoState) {
 
 TEST(SnapshotTest, WrongStateAfterIsRefused) {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 2});
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 2});
   const Game game = testing::play_random_game(kThreeExpert, 5, 4);
   const MatchId id = store.create_match(NewMatch{kThreeExpert, MatchStatus::Running}).value();
   auto refused = store.append(id, 0, {game.events.data(), 2}, &game.states[0]);
@@ -75,7 +75,7 @@ TEST(SnapshotTest, WrongStateAfterIsRefused) {
 TEST(SnapshotTest, BadSnapshotsAreIgnored) {
   const std::uint64_t seed = testing::test_seed("BadSnapshotsAreIgnored");
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 10});
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 10});
   const Game game = testing::play_random_game(kThreeExpert, seed);
   ASSERT_GE(game.events.size(), 40u);
   const MatchId id = testing::store_game(store, game, seed);
@@ -94,7 +94,7 @@ TEST(SnapshotTest, BadSnapshotsAreIgnored) {
                            std::to_string(newest[3]) +
                            ") WHERE seq = " + std::to_string(newest[2]));
 
-  auto report = store.restore_unfinished().value();
+  auto report = store.load_unfinished().value();
   ASSERT_EQ(report.restored.size(), 1u)
       << (report.quarantined.empty() ? "" : report.quarantined[0].reason);
   EXPECT_EQ(report.restored[0].snapshot_seq, newest[3]);

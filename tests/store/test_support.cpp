@@ -68,8 +68,8 @@ MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int 
   return *id;
 }
 
-Store open_store(const std::string& path, Options options) {
-  auto store = Store::open(path, options);
+SqliteStore open_store(const std::string& path, Options options) {
+  auto store = SqliteStore::open(path, options);
   if (!store) {
     ADD_FAILURE() << "open " << path << ": " << store.error().message;
     std::abort();
@@ -77,7 +77,7 @@ Store open_store(const std::string& path, Options options) {
   return std::move(*store);
 }
 
-void exec(Store& store, const std::string& sql) {
+void exec(SqliteStore& store, const std::string& sql) {
   auto done = store.database().exec(sql);
   ASSERT_TRUE(done.has_value()) << sql << ": " << done.error().message;
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "support/polling.hpp"
 #include "support/temp_dir.hpp"
 
@@ -39,9 +39,9 @@ Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_e
 MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int max_chunk = 4);
 
 // Quick access to an open writable store with the test's options.
-Store open_store(const std::string& path, Options options = {});
+SqliteStore open_store(const std::string& path, Options options = {});
 
 // Raw SQL on a store's connection (corrupting rows on purpose).
-void exec(Store& store, const std::string& sql);
+void exec(SqliteStore& store, const std::string& sql);
 
 }  // namespace eryantis::store::testing

@@ -24,7 +24,7 @@ AppendRequest ending(MatchId match, Seq seq, std::vector<std::string> away) {
 
 TEST(UnseenEndings, StartUpReadsTheNewestUpToTheLimit) {
   testing::TempDir dir;
-  Store store = testing::open_store(dir.file("e.db"));
+  SqliteStore store = testing::open_store(dir.file("e.db"));
   for (int i = 0; i < 5; ++i) {
     const MatchId m = store.create_match({{2, rules::Mode::Simple}, MatchStatus::Running}).value();
     std::string nickname = "p";  // appended: g++ 12 warns (-Wrestrict) about "p" + string

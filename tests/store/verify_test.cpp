@@ -12,7 +12,7 @@ using testing::TempDir;
 TEST(VerifyTest, CleanMatchVerifies) {
   const std::uint64_t seed = testing::test_seed("CleanMatchVerifies");
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"));
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"));
   const auto game = testing::play_random_game({4, rules::Mode::Expert}, seed);
   const MatchId id = testing::store_game(store, game, seed);
   auto report = store.verify(id);
@@ -25,7 +25,7 @@ TEST(VerifyTest, CleanMatchVerifies) {
 
 TEST(VerifyTest, ReportsTheFirstDivergence) {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"));
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"));
   const auto game = testing::play_random_game({2, rules::Mode::Simple}, 3, 80);
   const MatchId id = testing::store_game(store, game, 3);
   testing::exec(store, "UPDATE events SET state_hash = '00000000000000ff' WHERE seq = 30");
@@ -40,12 +40,12 @@ TEST(VerifyTest, ReportsTheFirstDivergence) {
 
 TEST(VerifyTest, FindsAGapThatASnapshotHidesFromRestore) {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 20});
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 20});
   const auto game = testing::play_random_game({3, rules::Mode::Simple}, 9, 70);
   const MatchId id = testing::store_game(store, game, 9);
   testing::exec(store, "DELETE FROM events WHERE seq = 5");
   // Restoring trusts the verified snapshot at seq 60 (that is what snapshots are for)...
-  EXPECT_TRUE(store.restore_unfinished().value().quarantined.empty());
+  EXPECT_TRUE(store.load_unfinished().value().quarantined.empty());
   // ...verify does not.
   auto report = store.verify(id).value();
   ASSERT_FALSE(report.ok());
@@ -54,7 +54,7 @@ TEST(VerifyTest, FindsAGapThatASnapshotHidesFromRestore) {
 
 TEST(VerifyTest, RulesRefuseATamperedEvent) {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"));
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"));
   const auto game = testing::play_random_game({2, rules::Mode::Simple}, 4, 40);
   const MatchId id = testing::store_game(store, game, 4);
   // The same assistant value twice in a row for one seat can never be legal.
@@ -75,7 +75,7 @@ TEST(VerifyTest, RulesRefuseATamperedEvent) {
 
 TEST(VerifyTest, ColumnsMustAgreeWithThePayload) {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"));
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"));
   const auto game = testing::play_random_game({2, rules::Mode::Simple}, 6, 40);
   const MatchId id = testing::store_game(store, game, 6);
   ASSERT_TRUE(store.verify(id).value().ok());
@@ -105,7 +105,7 @@ TEST(VerifyTest, ColumnsMustAgreeWithThePayload) {
 
 TEST(RecentCommandIdsTest, TheNewestCommandIdsOldestFirst) {
   TempDir dir;
-  Store store = testing::open_store(dir.file("eryantis.db"));
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"));
   const auto game = testing::play_random_game({2, rules::Mode::Simple}, 8, 90);
   const MatchId id = testing::store_game(store, game, 8);
   const std::size_t n = game.events.size();  // the game may end before 90

@@ -24,7 +24,7 @@
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/store/open_store.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::replay {
 
@@ -67,7 +67,7 @@ std::unique_ptr<store::EventStore> open_db(const std::string& path) {
   }
   store::Options options;
   options.read_only = true;
-  auto opened = store::Store::open(path, options);
+  auto opened = store::SqliteStore::open(path, options);
   if (!opened) {
     if (opened.error().code == store::StoreCode::TooOld) {
       error(fmt::format("cannot open {} read-only: {}", path, opened.error().message));
@@ -79,7 +79,7 @@ std::unique_ptr<store::EventStore> open_db(const std::string& path) {
   // Reads only: a larger page cache and reads through mmap (no read() per page).
   // Best effort; a failure changes nothing but speed.
   (void)opened->database().exec("PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456");
-  return std::make_unique<store::Store>(std::move(*opened));
+  return std::make_unique<store::SqliteStore>(std::move(*opened));
 }
 
 // A match's events folded by the store (every event re-validated, every hash
@@ -220,8 +220,8 @@ int run_list(const std::string& path) {
   if (!db) return kExitError;
   auto matches = db->list_matches();
   if (!matches) return error(store_error_text(matches.error()));
-  std::printf("%6s  %-11s  %7s  %-6s  %6s  %-24s  %s\n", "id", "status", "players", "mode",
-              "events", "last activity", "nicknames");
+  std::printf("%6s  %-14s  %-11s  %7s  %-6s  %6s  %-24s  %s\n", "id", "game", "status",
+              "players", "mode", "events", "last activity", "nicknames");
   for (const store::MatchSummary& m : *matches) {
     std::vector<std::string> nicks;
     if (auto seats = db->seats(m.id)) {
@@ -230,7 +230,10 @@ int run_list(const std::string& path) {
     std::string names;
     for (std::size_t i = 0; i < nicks.size(); ++i) names += (i ? ", " : "") + nicks[i];
     if (m.quarantine_reason) names += "  [quarantined: " + *m.quarantine_reason + "]";
-    std::printf("%6lld  %-11s  %7d  %-6s  %6lld  %-24s  %s\n", static_cast<long long>(m.id),
+    // The game and the version of its rules it was created with: "eriantys v1".
+    const std::string game = m.game + " v" + std::to_string(m.game_version);
+    std::printf("%6lld  %-14s  %-11s  %7d  %-6s  %6lld  %-24s  %s\n",
+                static_cast<long long>(m.id), game.c_str(),
                 std::string(store::status_name(m.status)).c_str(), m.players, m.mode.c_str(),
                 static_cast<long long>(m.events), m.last_activity.c_str(), names.c_str());
   }

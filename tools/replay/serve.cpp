@@ -24,7 +24,7 @@
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/decider.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::replay {
 
@@ -66,7 +66,7 @@ struct Folded {
 
 class ReplayApi {
  public:
-  explicit ReplayApi(store::Store db) : db_(std::move(db)) {}
+  explicit ReplayApi(store::SqliteStore db) : db_(std::move(db)) {}
 
   HttpResponse handle(const HttpRequest& request) {
     if (request.method != "GET" && request.method != "HEAD") {
@@ -137,6 +137,8 @@ class ReplayApi {
         for (const store::SeatRecord& s : *seats) nicknames.string(s.nickname);
       out.raw(protocol::JsonLine::object()
                   .field("match", m.id)
+                  .field("game", m.game)
+                  .field("game_version", m.game_version)
                   .field("players", m.players)
                   .field("mode", m.mode)
                   .field("status", store::status_name(m.status))
@@ -249,7 +251,7 @@ class ReplayApi {
     return HttpResponse::json(out.str());
   }
 
-  store::Store db_;
+  store::SqliteStore db_;
 };
 
 }  // namespace
@@ -262,7 +264,7 @@ int run_serve(const std::string& path, const ServeArgs& args) {
   }
   store::Options options;
   options.read_only = true;
-  auto db = store::Store::open(path, options);
+  auto db = store::SqliteStore::open(path, options);
   if (!db) {
     std::fprintf(stderr, "eryantis-replay: cannot open %s: %s\n", path.c_str(),
                  db.error().message.c_str());

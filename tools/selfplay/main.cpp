@@ -17,7 +17,7 @@
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "eryantis/util/command_line.hpp"
 #include "generic_selfplay.hpp"
 
@@ -77,7 +77,7 @@ class DbWriter {
   static std::optional<DbWriter> open(const std::string& path, int batch) {
     store::Options options;
     options.durability = store::Durability::Normal;  // generated data: no fsync per commit
-    auto opened = store::Store::open(path, options);
+    auto opened = store::SqliteStore::open(path, options);
     if (!opened) {
       std::fprintf(stderr, "eryantis-selfplay: cannot open %s: %s\n", path.c_str(),
                    opened.error().message.c_str());
@@ -143,7 +143,7 @@ class DbWriter {
   store::MatchId next_id() const { return next_id_; }
 
  private:
-  DbWriter(store::Store s, store::MatchId first, int batch)
+  DbWriter(store::SqliteStore s, store::MatchId first, int batch)
       : store_(std::move(s)), first_id_(first), next_id_(first), batch_(batch) {}
 
   static store::NewEvent new_event(const Event& e, std::uint64_t hash) {
@@ -154,7 +154,7 @@ class DbWriter {
     return n;
   }
 
-  store::Store store_;
+  store::SqliteStore store_;
   store::MatchId first_id_;
   store::MatchId next_id_;
   int batch_;

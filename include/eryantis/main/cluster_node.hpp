@@ -120,7 +120,7 @@ class ClusterNode final : public server::Cluster {
 // shape, for one match): folded from its newest valid snapshot, with its seats,
 // armed timer and last server::kRecentCommands command ids. An error when its log
 // diverges (the match is left alone, not served).
-std::expected<server::RestoredMatch, std::string> read_match(store::EventStore& db,
+std::expected<server::LoadedMatch, std::string> load_match(store::EventStore& db,
                                                              store::MatchId id,
                                                              store::MatchStatus status);
 

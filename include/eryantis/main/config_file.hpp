@@ -13,7 +13,7 @@
 
 #include "eryantis/server/config.hpp"
 #include "eryantis/store/open_store.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::app {
 

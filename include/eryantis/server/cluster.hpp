@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "eryantis/server/restored_match.hpp"
+#include "eryantis/server/loaded_match.hpp"
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/records.hpp"
 
@@ -25,7 +25,7 @@ struct NodeAddress {
 // A match this node just took the lease of.
 struct Adopted {
   std::int64_t epoch = 0;  // the lease's epoch: every write of the match carries it
-  RestoredMatch match;     // folded from its snapshot and events
+  LoadedMatch match;     // folded from its snapshot and events
 };
 
 // What locate() found for a match this node does not hold.
@@ -48,6 +48,7 @@ struct ListedMatch {
   int players = 0;
   std::string mode;                      // "simple" / "expert"
   std::vector<store::SeatRecord> seats;  // nickname and computer
+  std::string game;                      // as stored with the match
 };
 
 class Cluster {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "eryantis/server/restored_match.hpp"
+#include "eryantis/server/loaded_match.hpp"
 #include "eryantis/store/records.hpp"
 
 namespace eryantis::server {

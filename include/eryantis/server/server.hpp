@@ -22,7 +22,7 @@
 #include "eryantis/server/config.hpp"
 #include "eryantis/server/connection.hpp"
 #include "eryantis/server/persistence.hpp"
-#include "eryantis/server/restored_match.hpp"
+#include "eryantis/server/loaded_match.hpp"
 #include "eryantis/server/room.hpp"
 #include "eryantis/server/secret_source.hpp"
 #include "eryantis/server/session.hpp"
@@ -94,12 +94,12 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   // plays one match at a time: a match with a player who also holds a seat in a
   // newer unfinished match (a match released from quarantine after its players
   // moved on) waits, and is loaded as soon as all its players are free.
-  void restore(std::vector<RestoredMatch> matches, store::MatchId next_match_id);
-  // Matches restore() set aside, waiting for their players.
+  void load_matches(std::vector<LoadedMatch> matches, store::MatchId next_match_id);
+  // Matches load_matches() set aside, waiting for their players.
   std::vector<store::MatchId> waiting_matches() const;
   // Start-up after a restart: the endings stored for players who have not logged
-  // in since (store::Store::unseen_endings), told at their next login.
-  void restore_unseen_endings(std::vector<store::UnseenEnding> endings);
+  // in since (store::SqliteStore::unseen_endings), told at their next login.
+  void load_unseen_endings(std::vector<store::UnseenEnding> endings);
 
   void on_open(ConnectionId id, std::string_view peer) override;
   void on_line(ConnectionId id, std::string_view line) override;
@@ -257,7 +257,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   // The push that tells a match's end: game_over, or match_abandoned for a match
   // given up (abandon_match).
   std::string ending_line(const Room& room, const rules::State& over) const;
-  Room& load(RestoredMatch m);
+  Room& load(LoadedMatch m);
   // Loads every waiting match whose players are all free again, seating those online.
   void resume_waiting_matches();
   // Everyone back to the lobby; the room is dropped once idle.
@@ -370,7 +370,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   std::unordered_map<store::MatchId, std::unique_ptr<Room>> rooms_;
   std::unordered_map<std::string, ConnectionId> online_;       // nickname -> connection
   std::unordered_map<std::string, store::MatchId> seated_in_;  // nickname -> unfinished match
-  std::vector<RestoredMatch> waiting_matches_;                 // see restore(); newest first
+  std::vector<LoadedMatch> waiting_matches_;                 // see load_matches(); newest first
   // nickname -> the game_over / match_abandoned / left push of a match that ended
   // (or freed their seat) while they were away; sent after their next logged_in.
   // Stored as well (see kUnseenEndings).
@@ -404,6 +404,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   };
   struct AdminMatch {
     store::MatchId id = 0;
+    std::string game;  // as stored with the match
     store::MatchStatus status = store::MatchStatus::Lobby;
     int players = 0;
     int connected = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// Store failures are values: a stable machine code plus a sentence for people.
+// The store's failures are values: a stable machine code plus a sentence for people.
 #include <cstdint>
 #include <expected>
 #include <string>
@@ -22,6 +22,7 @@ enum class StoreCode : std::uint8_t {
   Stopped,   // submitted to a group committer that is stopping
   Fenced,    // the writer's lease on the match is gone (another node took it): never retry
   Full,      // the disk (or the quota) is full: nothing was written; retry once space is freed
+  Unserved,  // the match plays a game (or a version of its rules) this build does not serve
 };
 
 // "IO", "CONFLICT", ...: stable, never renamed.

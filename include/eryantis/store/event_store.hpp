@@ -37,12 +37,25 @@ struct Options {
   bool read_only = false;   // never writes, never migrates (safe beside a writer)
   int busy_timeout_ms = 5000;
   // Which stored hashes restoring a match compares (FoldStart::NewestSnapshot).
-  HashCheck restore_hashes = HashCheck::Every;
+  HashCheck load_hashes = HashCheck::Every;
   // SQLite: the last connection to close copies the WAL into the database file and
   // syncs both (about 100 ms for the 16 MiB WAL of 5,000 running matches). false
   // leaves that to the next writer's automatic checkpoint: what the server's restore
   // connection does, closed just before the group committer opens its own.
   bool checkpoint_on_close = true;
+  // The games, each with every version of its rules it reads, that this process
+  // serves (the server: catalogue::games() as its lobby serves them). An
+  // unfinished match of any other game or version is neither folded nor changed:
+  // load_unfinished() reports it as unserved, a cluster node never adopts it
+  // (PgStore::due_orphans, load_matches) nor lists it (open_matches), so a build
+  // that serves it finds it as it was left. The default is what the store's fold
+  // reads: the first game, version 1.
+  std::vector<GameVersion> serves = {GameVersion{std::string(kFirstGame), kFirstGameVersion}};
+  bool serves_game(std::string_view game, int version) const {
+    for (const GameVersion& g : serves)
+      if (g.game == game && g.version == version) return true;
+    return false;
+  }
 };
 
 class EventStore {
@@ -105,7 +118,7 @@ class EventStore {
   // whose events do not decode, are illegal, have a seq gap, disagree with their
   // stored hashes or cannot be read (a damaged page) is marked quarantined (unless
   // read-only) and reported instead.
-  virtual Result<RestoreReport> restore_unfinished() = 0;
+  virtual Result<LoadReport> load_unfinished() = 0;
 
   // The (command id, seq) of the newest `count` events that carry a command id,
   // oldest first: what a server keeps to answer a retry with its original ack.
@@ -126,7 +139,7 @@ class EventStore {
 
   // The match's current state: newest valid snapshot plus the events after it
   // (every hash checked). Corrupt if the log diverges.
-  Result<rules::State> restore_state(MatchId id);
+  Result<rules::State> load_state(MatchId id);
 };
 
 }  // namespace eryantis::store

@@ -19,7 +19,7 @@
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/event_store.hpp"
 #include "eryantis/store/records.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::store {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The PostgreSQL event store: the same tables, meaning and promises as the SQLite
-// Store (event_store.hpp), on a database several servers share (docs/cluster.md).
+// store, SqliteStore (event_store.hpp), on a database several servers share (docs/cluster.md).
 // Besides the interface it keeps the match leases: which node serves a match,
 // with an epoch that fences every write of a node that lost it.
 #include <atomic>
@@ -43,14 +43,21 @@ struct OpenMatch {
   int players = 0;
   std::string mode;
   std::vector<SeatRecord> seats;  // nickname and computer only
+  std::string game;
+  int game_version = 0;
 };
 
 // A match as a node adopting it reads it back (docs/cluster.md section 4): the
 // same rows, in the same shape, as fold() + seats() + recent_command_ids() +
 // deadline() give one at a time.
-struct LoadedMatch {
+struct FoldedMatch {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
+  // load_matches reads them from the row. A caller that builds one from fold()
+  // (which refuses an unserved game: Unserved) keeps the defaults: the store's
+  // fold folds the first game, version 1, only (Options::serves).
+  std::string game = std::string(kFirstGame);
+  int game_version = kFirstGameVersion;
   Folded folded;  // with the caller's policy; a divergence is the caller's to judge
   std::vector<SeatRecord> seats;
   std::vector<std::pair<std::string, Seq>> recent_commands;  // oldest first
@@ -89,11 +96,11 @@ class PgStore final : public EventStore {
                                const rules::State* state_after = nullptr) override;
   std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests) override;
   Result<Folded> fold(MatchId id, const FoldPolicy& policy) override;
-  Result<RestoreReport> restore_unfinished() override;
+  Result<LoadReport> load_unfinished() override;
   Result<std::vector<std::pair<std::string, Seq>>> recent_command_ids(MatchId id,
                                                                       std::size_t count) override;
   Result<VerifyReport> verify(MatchId id) override;
-  using EventStore::restore_state;
+  using EventStore::load_state;
 
   // --- leases (docs/cluster.md) ---------------------------------------------
   // Takes the match for `node` for `ttl`: free, expired, or already this node's.
@@ -160,16 +167,19 @@ class PgStore final : public EventStore {
   // does). `visit` gets each match as soon as it is folded, in the order of
   // `ids`; a match that does not exist comes as NotFound. An error returned
   // means the batch's reads failed and nothing was visited.
-  using LoadedVisitor = std::function<void(MatchId, Result<LoadedMatch>)>;
+  using LoadedVisitor = std::function<void(MatchId, Result<FoldedMatch>)>;
   Result<void> load_matches(std::span<const MatchId> ids, const FoldPolicy& policy,
                             std::size_t recent, const LoadedVisitor& visit);
-  // The oldest `limit` matches in status lobby, with their seats: the cluster's
-  // lobby (each node lists the ones it does not serve from here).
+  // The oldest `limit` matches in status lobby of a game this node serves
+  // (Options::serves), with their seats: the cluster's lobby (each node lists the
+  // ones it does not serve from here).
   Result<std::vector<OpenMatch>> open_matches(std::size_t limit);
   // The sweeper's look-up: unfinished matches nobody serves (no lease row, or an
   // expired one) whose stored timer (`deadline_at`, unix ms) is due at or before
   // `due_before_ms`, soonest first, then those with no stored timer (their node
-  // died with players connected), at most `limit`. One statement through the
+  // died with players connected), at most `limit`; only matches of a game this
+  // node serves (Options::serves): another game's waits, untouched, for a node
+  // whose build has it. One statement through the
   // status index; what it returns is only a hint: acquire_lease decides who takes
   // each, so nodes sweeping together are harmless.
   Result<std::vector<MatchId>> due_orphans(std::int64_t due_before_ms, std::size_t limit);

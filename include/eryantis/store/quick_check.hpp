@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "eryantis/store/error.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::store {
 
@@ -26,7 +26,7 @@ namespace eryantis::store {
 // when index pages were only counted; a quick_check of a whole 562 MB file took
 // 2.0 s on a quiet machine, integrity_check 8.9 s.
 // Corrupt, naming the first problems SQLite reports, when a page is damaged.
-Result<void> quick_check(Store& store);
+Result<void> quick_check(SqliteStore& store);
 
 // The refusal of a damaged file that cannot be served as it is: `problems` and
 // what to do (copy it aside, then a backup or docs/operations.md's repair).

@@ -37,9 +37,25 @@ struct Actor {
   friend bool operator==(const Actor&, const Actor&) = default;
 };
 
+// The game a match plays and the version of its rules, as stored in
+// matches.game and matches.game_version (schema 8): a build serves a stored match
+// only when one of its games has that name and reads that version
+// (game::Registry::find(name, version)).
+struct GameVersion {
+  std::string game;
+  int version = 0;
+  friend bool operator==(const GameVersion&, const GameVersion&) = default;
+};
+// The game of every match stored before schema 8 (migration 0008 writes it into
+// their rows) and of a NewMatch that names none.
+inline constexpr std::string_view kFirstGame = "eriantys";
+inline constexpr int kFirstGameVersion = 1;
+
 struct NewMatch {
   rules::MatchOptions options;
   MatchStatus status = MatchStatus::Lobby;
+  std::string game = std::string(kFirstGame);
+  int game_version = kFirstGameVersion;
 };
 
 struct SeatRecord {
@@ -175,6 +191,8 @@ struct AppendOutcome {
 struct MatchSummary {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
+  std::string game;
+  int game_version = 0;
   int players = 0;
   std::string mode;
   Seq events = 0;
@@ -184,21 +202,23 @@ struct MatchSummary {
   std::optional<std::string> quarantine_reason;
 };
 
-// How many of a restored match's newest command ids restore_unfinished reads: what
+// How many of a restored match's newest command ids load_unfinished reads: what
 // a server keeps to answer a client's retry with its original ack.
-inline constexpr std::size_t kRestoredCommandIds = 64;
+inline constexpr std::size_t kLoadedCommandIds = 64;
 
 // A match restored at start: its state folded from the newest usable snapshot, and
 // the rows a server needs to take it over, read in the same read transaction.
-struct RestoredMatch {
+struct LoadedMatch {
   MatchId id = 0;
   MatchStatus status = MatchStatus::Lobby;
+  std::string game;
+  int game_version = 0;
   Seq last_seq = 0;
   Seq snapshot_seq = 0;  // the snapshot the fold started from (0 = none)
   rules::State state;
   std::vector<SeatRecord> seats;           // as seats(id) returns them
   std::optional<DeadlineRecord> deadline;  // as deadline(id) returns it
-  // As recent_command_ids(id, kRestoredCommandIds) returns them.
+  // As recent_command_ids(id, kLoadedCommandIds) returns them.
   std::vector<std::pair<std::string, Seq>> recent_commands;
 };
 
@@ -207,9 +227,21 @@ struct QuarantinedMatch {
   std::string reason;
 };
 
-struct RestoreReport {
-  std::vector<RestoredMatch> restored;
+// An unfinished match of a game (or a version of its rules) this process does not
+// serve (Options::serves): neither folded nor changed, so that a build that serves
+// it finds it exactly as it was left.
+struct UnservedMatch {
+  MatchId id = 0;
+  MatchStatus status = MatchStatus::Lobby;
+  std::string game;
+  int game_version = 0;
+  friend bool operator==(const UnservedMatch&, const UnservedMatch&) = default;
+};
+
+struct LoadReport {
+  std::vector<LoadedMatch> restored;
   std::vector<QuarantinedMatch> quarantined;
+  std::vector<UnservedMatch> unserved;
 };
 
 // The first place where the stored events stop agreeing with today's rules.

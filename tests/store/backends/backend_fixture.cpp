@@ -32,7 +32,7 @@ std::unique_ptr<EventStore> BackendTest::open(Options options) {
 
 void BackendTest::raw_exec(EventStore& store, const std::string& sql) {
   Result<void> done;
-  if (auto* sqlite = dynamic_cast<Store*>(&store)) {
+  if (auto* sqlite = dynamic_cast<SqliteStore*>(&store)) {
     done = sqlite->database().exec(sql);
   } else {
     done = dynamic_cast<PgStore&>(store).connection().exec(sql);

@@ -9,7 +9,7 @@
 
 #include "eryantis/store/open_store.hpp"
 #include "eryantis/store/pg_store.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 #include "support/postgres_cluster.hpp"
 #include "test_support.hpp"
 

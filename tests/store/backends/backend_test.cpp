@@ -205,11 +205,11 @@ TEST_P(BackendTest, SnapshotsRestoreAndVerify) {
 
   auto reopened = open();  // a new connection: what a restarted server sees
   ASSERT_TRUE(reopened);
-  auto restored = reopened->restore_unfinished();
+  auto restored = reopened->load_unfinished();
   ASSERT_TRUE(restored) << restored.error().message;
   ASSERT_EQ(restored->restored.size(), 2u);
   EXPECT_TRUE(restored->quarantined.empty());
-  const RestoredMatch& first = restored->restored[0];
+  const LoadedMatch& first = restored->restored[0];
   EXPECT_EQ(first.id, match);
   EXPECT_EQ(first.last_seq, static_cast<Seq>(game.events.size()));
   // The append that crossed the last multiple of 16 stored it (chunks of 1..4).
@@ -218,7 +218,7 @@ TEST_P(BackendTest, SnapshotsRestoreAndVerify) {
   EXPECT_TRUE(first.state == game.states.back());
   EXPECT_EQ(restored->restored[1].status, MatchStatus::Lobby);
   EXPECT_TRUE(restored->restored[1].state == other.states.back());
-  EXPECT_TRUE(reopened->restore_state(second).value() == other.states.back());
+  EXPECT_TRUE(reopened->load_state(second).value() == other.states.back());
 
   auto recent = reopened->recent_command_ids(match, 3);
   ASSERT_TRUE(recent);
@@ -227,7 +227,7 @@ TEST_P(BackendTest, SnapshotsRestoreAndVerify) {
   EXPECT_EQ(recent->back().second, static_cast<Seq>(game.events.size()));
 }
 
-// restore_unfinished reads every match's seats, deadline and recent command ids in
+// load_unfinished reads every match's seats, deadline and recent command ids in
 // its own transaction (SQLite: one query for all seats); each must be exactly what
 // the per-match reads return. Finished and quarantined matches' seats stay out.
 TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
@@ -255,9 +255,9 @@ TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
     r.deadline = std::move(deadline);
     for (auto& done : store->append_batch({&r, 1})) ASSERT_TRUE(done) << done.error().message;
   };
-  // More commands than kRestoredCommandIds; a deadline; two seats.
+  // More commands than kLoadedCommandIds; a deadline; two seats.
   const Game longer = play_random_game(kTwoPlayers, seed, 90);
-  ASSERT_GT(longer.events.size(), kRestoredCommandIds);
+  ASSERT_GT(longer.events.size(), kLoadedCommandIds);
   const MatchId a = store_game(*store, longer, seed, 3);
   seat_up(a, 1);
   seat_up(a, 0);
@@ -275,7 +275,7 @@ TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
   for (int seat = 0; seat < 4; ++seat) seat_up(bad, seat);
   raw_exec(*store, "UPDATE events SET state_hash = '0123456789abcdef' WHERE match_id = " +
                        std::to_string(bad) + " AND seq = " + std::to_string(shorter.events.size()));
-  // Four seats, fewer commands than kRestoredCommandIds, a deadline without a seat.
+  // Four seats, fewer commands than kLoadedCommandIds, a deadline without a seat.
   const MatchId d = store_game(*store, shorter, seed + 3, 2);
   for (int seat = 3; seat >= 0; --seat)
     seat_up(d, seat, seat == 2 ? std::optional<std::string>("greedy") : std::nullopt);
@@ -283,7 +283,7 @@ TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
 
   auto reopened = open();  // a new connection: what a restarted server sees
   ASSERT_TRUE(reopened);
-  auto report = reopened->restore_unfinished();
+  auto report = reopened->load_unfinished();
   ASSERT_TRUE(report) << report.error().message;
   ASSERT_EQ(report->quarantined.size(), 1u);
   EXPECT_EQ(report->quarantined[0].id, bad);
@@ -291,18 +291,18 @@ TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
   EXPECT_EQ(report->restored[0].id, a);
   EXPECT_EQ(report->restored[1].id, lobby);
   EXPECT_EQ(report->restored[2].id, d);
-  for (const RestoredMatch& m : report->restored) {
+  for (const LoadedMatch& m : report->restored) {
     SCOPED_TRACE("match " + std::to_string(m.id));
     EXPECT_EQ(m.seats, reopened->seats(m.id).value());
     EXPECT_EQ(m.deadline, reopened->deadline(m.id).value());
-    EXPECT_EQ(m.recent_commands, reopened->recent_command_ids(m.id, kRestoredCommandIds).value());
+    EXPECT_EQ(m.recent_commands, reopened->recent_command_ids(m.id, kLoadedCommandIds).value());
   }
   // And what those reads are, so that the comparison is not between two empties.
-  const RestoredMatch& first = report->restored[0];
+  const LoadedMatch& first = report->restored[0];
   ASSERT_EQ(first.seats.size(), 2u);
   EXPECT_EQ(first.seats[1].wizard, 1);
   EXPECT_EQ(first.deadline, (DeadlineRecord{"turn_grace", 1, 1'234'567}));
-  ASSERT_EQ(first.recent_commands.size(), kRestoredCommandIds);
+  ASSERT_EQ(first.recent_commands.size(), kLoadedCommandIds);
   EXPECT_EQ(first.recent_commands.back().first, *longer.events.back().command_id);
   EXPECT_EQ(first.recent_commands.back().second, static_cast<Seq>(longer.events.size()));
   EXPECT_EQ(report->restored[1].seats.size(), 1u);
@@ -314,6 +314,101 @@ TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
                                       [](const NewEvent& e) { return e.command_id.has_value(); });
   EXPECT_EQ(report->restored[2].recent_commands.size(), static_cast<std::size_t>(commands));
   EXPECT_EQ(report->restored[2].deadline, (DeadlineRecord{"abandon", -1, 42}));
+}
+
+TEST_P(BackendTest, EachMatchRecordsItsGameAndGameVersion) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  // A NewMatch that names no game is the first game's, version 1.
+  const MatchId plain = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}).value();
+  NewMatch other{kTwoPlayers, MatchStatus::Lobby};
+  other.game = "renaissance";
+  other.game_version = 3;
+  const MatchId named = store->create_match(other).value();
+  // The group committer's path: the row written by a request's `create`.
+  AppendRequest create;
+  create.match_id = named + 1;
+  create.create = NewMatch{kFourExpert, MatchStatus::Running};
+  create.create->game = "tiny";
+  create.create->game_version = 2;
+  auto done = store->append_batch(std::span(&create, 1));
+  ASSERT_TRUE(done.front()) << done.front().error().message;
+  auto listed = store->list_matches().value();
+  ASSERT_EQ(listed.size(), 3u);
+  EXPECT_EQ(listed[0].id, plain);
+  EXPECT_EQ(listed[0].game, "eriantys");
+  EXPECT_EQ(listed[0].game_version, 1);
+  EXPECT_EQ(listed[1].game, "renaissance");
+  EXPECT_EQ(listed[1].game_version, 3);
+  EXPECT_EQ(listed[2].id, named + 1);
+  EXPECT_EQ(listed[2].game, "tiny");
+  EXPECT_EQ(listed[2].game_version, 2);
+}
+
+// A stored match of a game, or of a version of its rules, that this build does not
+// serve: restoring reports it and leaves its row and events exactly as they were
+// (no quarantine, no status change), so that a build that has it serves it again.
+TEST_P(BackendTest, AMatchOfAGameThisBuildDoesNotServeIsLeftAsItWas) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  const Game game = play_random_game(kTwoPlayers, 5, 20);
+  const MatchId served = store_game(*store, game, 5);
+  const MatchId unknown_game = store_game(*store, game, 6);
+  const MatchId newer_rules = store_game(*store, game, 7);
+  const MatchId lobby = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}).value();
+  raw_exec(*store, "UPDATE matches SET game = 'nosuchgame' WHERE id = " +
+                       std::to_string(unknown_game) + " OR id = " + std::to_string(lobby));
+  raw_exec(*store,
+           "UPDATE matches SET game_version = 99 WHERE id = " + std::to_string(newer_rules));
+  const std::vector<MatchSummary> before = store->list_matches().value();
+  const std::vector<StoredEvent> events_before = store->load_events(unknown_game).value();
+
+  auto reopened = open();
+  ASSERT_TRUE(reopened);
+  auto report = reopened->load_unfinished();
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->quarantined.empty());
+  ASSERT_EQ(report->restored.size(), 1u);
+  EXPECT_EQ(report->restored[0].id, served);
+  EXPECT_EQ(report->restored[0].game, "eriantys");
+  EXPECT_EQ(report->restored[0].game_version, 1);
+  EXPECT_EQ(report->unserved,
+            (std::vector<UnservedMatch>{
+                {unknown_game, MatchStatus::Running, "nosuchgame", 1},
+                {newer_rules, MatchStatus::Running, "eriantys", 99},
+                {lobby, MatchStatus::Lobby, "nosuchgame", 1},
+            }));
+  // Nothing changed: status, reason, last activity, events.
+  const std::vector<MatchSummary> after = reopened->list_matches().value();
+  ASSERT_EQ(after.size(), before.size());
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    SCOPED_TRACE("match " + std::to_string(after[i].id));
+    EXPECT_EQ(after[i].status, before[i].status);
+    EXPECT_EQ(after[i].quarantine_reason, before[i].quarantine_reason);
+    EXPECT_EQ(after[i].last_activity, before[i].last_activity);
+    EXPECT_EQ(after[i].events, before[i].events);
+    EXPECT_EQ(after[i].game, before[i].game);
+    EXPECT_EQ(after[i].game_version, before[i].game_version);
+  }
+  EXPECT_EQ(reopened->load_events(unknown_game).value(), events_before);
+  // Its log is not judged by the wrong game's rules either.
+  EXPECT_EQ(reopened->fold(unknown_game, FoldPolicy{}).error().code, StoreCode::Unserved);
+  EXPECT_EQ(reopened->verify(newer_rules).error().code, StoreCode::Unserved);
+  EXPECT_NE(reopened->verify(newer_rules).error().message.find("eriantys version 99"),
+            std::string::npos);
+  EXPECT_TRUE(reopened->verify(served).value().ok());
+
+  // A build that serves the game (here: one whose Options name it) restores it.
+  Options wider;
+  wider.serves.push_back(GameVersion{"eriantys", 99});
+  auto newer_build = open(wider);
+  ASSERT_TRUE(newer_build);
+  auto again = newer_build->load_unfinished();
+  ASSERT_TRUE(again) << again.error().message;
+  ASSERT_EQ(again->restored.size(), 2u);
+  EXPECT_EQ(again->restored[1].id, newer_rules);
+  EXPECT_EQ(again->restored[1].game_version, 99);
+  EXPECT_EQ(again->unserved.size(), 2u);
 }
 
 TEST_P(BackendTest, ADamagedLogIsQuarantinedNotLoaded) {
@@ -328,7 +423,7 @@ TEST_P(BackendTest, ADamagedLogIsQuarantinedNotLoaded) {
   ASSERT_TRUE(report);
   ASSERT_FALSE(report->ok());
   EXPECT_EQ(report->divergence->seq, 5);
-  auto restored = store->restore_unfinished();
+  auto restored = store->load_unfinished();
   ASSERT_TRUE(restored) << restored.error().message;
   ASSERT_EQ(restored->restored.size(), 1u);
   EXPECT_EQ(restored->restored[0].id, good);

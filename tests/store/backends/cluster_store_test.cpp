@@ -134,7 +134,7 @@ TEST_F(ClusterStoreTest, ABatchedLoadReadsWhatOneAtATimeReads) {
 
   const FoldPolicy policy{FoldStart::NewestSnapshot, HashCheck::Last};
   std::vector<MatchId> visited;
-  auto loaded = db.load_matches(batch, policy, 5, [&](MatchId id, Result<LoadedMatch> match) {
+  auto loaded = db.load_matches(batch, policy, 5, [&](MatchId id, Result<FoldedMatch> match) {
     visited.push_back(id);
     if (id == missing) {
       ASSERT_FALSE(match);
@@ -223,6 +223,83 @@ TEST_F(ClusterStoreTest, DueOrphansAreUnfinishedMatchesNobodyServesWithATimerDue
   EXPECT_EQ(store_->due_orphans(9000, 10).value(),
             (std::vector<MatchId>{never_leased, expired, later, no_timer}));
   EXPECT_EQ(store_->due_orphans(999, 10).value(), std::vector<MatchId>{no_timer});
+}
+
+// Matches of a game this node does not serve (Options::serves) are neither
+// adopted, listed nor loaded: they wait, untouched, for a node that has the game.
+TEST_F(ClusterStoreTest, AMatchOfAGameThisNodeDoesNotServeIsNeverAdoptedListedOrLoaded) {
+  const MatchId running = new_match(MatchStatus::Running);
+  const MatchId other_running = new_match(MatchStatus::Running);
+  const MatchId lobby = new_match(MatchStatus::Lobby);
+  const MatchId other_lobby = new_match(MatchStatus::Lobby);
+  const MatchId newer_lobby = new_match(MatchStatus::Lobby);
+  raw_exec(*store_, fmt::format("UPDATE matches SET game = 'nosuchgame' WHERE id IN ({}, {})",
+                                other_running, other_lobby));
+  raw_exec(*store_,
+           fmt::format("UPDATE matches SET game_version = 99 WHERE id = {}", newer_lobby));
+  EXPECT_EQ(store_->due_orphans(5000, 10).value(), (std::vector<MatchId>{running, lobby}));
+  // The limit counts served matches only: unserved ones never crowd them out.
+  EXPECT_EQ(store_->due_orphans(5000, 1).value(), std::vector<MatchId>{running});
+  auto open = store_->open_matches(10);
+  ASSERT_TRUE(open) << open.error().message;
+  ASSERT_EQ(open->size(), 1u);
+  EXPECT_EQ((*open)[0].id, lobby);
+  EXPECT_EQ((*open)[0].game, "eriantys");
+  EXPECT_EQ((*open)[0].game_version, 1);
+  const std::vector<MatchId> ids{running, other_running, newer_lobby};
+  std::vector<MatchId> visited;
+  auto loaded = store_->load_matches(ids, FoldPolicy{}, 5, [&](MatchId id, Result<FoldedMatch> m) {
+    visited.push_back(id);
+    if (id == running) {
+      ASSERT_TRUE(m) << m.error().message;
+      EXPECT_EQ(m->game, "eriantys");
+      EXPECT_EQ(m->game_version, 1);
+      return;
+    }
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, StoreCode::Unserved);
+    EXPECT_NE(m.error().message.find(id == other_running ? "nosuchgame version 1"
+                                                          : "eriantys version 99"),
+              std::string::npos)
+        << m.error().message;
+  });
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(visited, ids);
+  // A node whose build has the game takes them like any other.
+  Options wider;
+  wider.serves.push_back(GameVersion{"nosuchgame", 1});
+  auto other_build = PgStore::open(location_.target, wider);
+  ASSERT_TRUE(other_build) << other_build.error().message;
+  EXPECT_EQ(other_build->due_orphans(5000, 10).value(),
+            (std::vector<MatchId>{running, other_running, lobby, other_lobby}));
+  EXPECT_EQ(other_build->open_matches(10).value().size(), 2u);
+}
+
+// Schema 8 on a PostgreSQL database that holds matches: each existing row becomes
+// eriantys version 1 (the database as schema 7 left it: no game columns; its
+// summary view is recreated by 0008 with them).
+TEST_F(ClusterStoreTest, MigrationEightMakesEveryStoredMatchEriantysVersionOne) {
+  const MatchId running = new_match(MatchStatus::Running);
+  const MatchId lobby = new_match(MatchStatus::Lobby);
+  raw_exec(*store_,
+           "DROP VIEW match_summary; ALTER TABLE matches DROP COLUMN game, DROP COLUMN "
+           "game_version; UPDATE eryantis_schema SET version = 7");
+  store_.reset();
+  auto migrated = PgStore::open(location_.target);
+  ASSERT_TRUE(migrated) << migrated.error().message;
+  EXPECT_EQ(migrated->schema_version(), 8);
+  const std::vector<MatchSummary> listed = migrated->list_matches().value();
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].id, running);
+  EXPECT_EQ(listed[1].id, lobby);
+  for (const MatchSummary& m : listed) {
+    EXPECT_EQ(m.game, "eriantys");
+    EXPECT_EQ(m.game_version, 1);
+  }
+  auto report = migrated->load_unfinished();
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->unserved.empty());
+  EXPECT_EQ(report->restored.size(), 2u);
 }
 
 TEST_F(ClusterStoreTest, ANicknameIsClaimedByOneLiveNodeAtATime) {

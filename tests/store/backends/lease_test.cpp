@@ -198,7 +198,7 @@ TEST_F(LeaseTest, RefusesAForeignOrNewerDatabase) {
 
 TEST(SqliteFence, IsRefusedBecauseAFileHasOneWriter) {
   TempDir dir;
-  Store store = open_store(dir.file("one.db"));
+  SqliteStore store = open_store(dir.file("one.db"));
   const Game game = play_random_game(kTwoPlayers, 1, 2);
   AppendRequest request = AppendRequest::of(1, 0, {game.events[0]});
   request.create = NewMatch{kTwoPlayers, MatchStatus::Running};

@@ -9,29 +9,31 @@
 #include "eryantis/util/expected.hpp"
 #include "fold_source.hpp"
 #include "sqlite_rows.hpp"
-#include "store_impl.hpp"
+#include "sqlite_impl.hpp"
 
 namespace eryantis::store {
 
 namespace {
 
-using detail::RestoreCandidate;
+using detail::LoadCandidate;
 
-// The unfinished matches with their deadlines: one query for all (Store::deadline
+// The unfinished matches with their deadlines: one query for all (SqliteStore::deadline
 // reads the same columns of one row).
-Result<std::vector<RestoreCandidate>> unfinished_matches(sqlite::Database& db) {
+Result<std::vector<LoadCandidate>> unfinished_matches(sqlite::Database& db) {
   auto select = db.cached(
-      "SELECT id, status, last_seq, deadline_kind, deadline_seat, deadline_at FROM matches "
-      "WHERE status IN ('lobby', 'running') ORDER BY id");
+      "SELECT id, status, last_seq, deadline_kind, deadline_seat, deadline_at, game, "
+      "game_version FROM matches WHERE status IN ('lobby', 'running') ORDER BY id");
   if (!select) return util::forward_error(select);
   auto& rows = **select;
-  std::vector<RestoreCandidate> matches;
+  std::vector<LoadCandidate> matches;
   for (;;) {
     auto row = rows.step();
     if (!row) return util::forward_error(row);
     if (!*row) break;
     auto status = parse_status(rows.column_text(1)).value_or(MatchStatus::Running);
-    RestoreCandidate match{rows.column_int(0), status, rows.column_int(2), std::nullopt};
+    LoadCandidate match{rows.column_int(0), status, rows.column_int(2), std::nullopt,
+                           std::string(rows.column_text(6)),
+                           static_cast<int>(rows.column_int(7))};
     if (!rows.column_is_null(3)) {
       match.deadline = DeadlineRecord{std::string(rows.column_text(3)),
                                       static_cast<int>(rows.column_int(4)), rows.column_int(5)};
@@ -41,9 +43,9 @@ Result<std::vector<RestoreCandidate>> unfinished_matches(sqlite::Database& db) {
   return matches;
 }
 
-// The seats of every restored match in one query (Store::seats reads one match's),
+// The seats of every restored match in one query (SqliteStore::seats reads one match's),
 // merged by match id: both lists are in id order.
-Result<void> read_seats(sqlite::Database& db, std::vector<RestoredMatch>& restored) {
+Result<void> read_seats(sqlite::Database& db, std::vector<LoadedMatch>& restored) {
   auto select = db.cached(
       "SELECT s.match_id, s.seat, s.nickname, s.resume_token_hash, s.tower_color, s.wizard, "
       "s.computer FROM seats s JOIN matches m ON m.id = s.match_id "
@@ -86,13 +88,20 @@ Result<void> quarantine(sqlite::Database& db, const std::vector<QuarantinedMatch
 
 namespace detail {
 
-Result<RestoreReport> restore_candidates(FoldSource& source,
-                                         const std::vector<RestoreCandidate>& candidates,
-                                         HashCheck hashes) {
-  RestoreReport report;
+Result<LoadReport> load_candidates(FoldSource& source,
+                                         const std::vector<LoadCandidate>& candidates,
+                                         const Options& options) {
+  LoadReport report;
   report.restored.reserve(candidates.size());
-  const FoldPolicy policy{.hashes = hashes};
-  for (const RestoreCandidate& match : candidates) {
+  const FoldPolicy policy{.hashes = options.load_hashes};
+  for (const LoadCandidate& match : candidates) {
+    // Another game's log, or a version of its rules this build does not read: this
+    // fold cannot judge it, so it neither folds nor quarantines it.
+    if (!options.serves_game(match.game, match.game_version)) {
+      report.unserved.push_back(
+          UnservedMatch{match.id, match.status, match.game, match.game_version});
+      continue;
+    }
     auto folded = fold(source, match.id, match.last_seq, policy);
     // A row this fold needs is on a damaged page of the file: this match cannot be
     // trusted, the others can (their rows are elsewhere). The page and its rows stay
@@ -107,9 +116,11 @@ Result<RestoreReport> restore_candidates(FoldSource& source,
     }
     if (!folded) return util::forward_error(folded);
     if (folded->ok()) {
-      RestoredMatch restored;
+      LoadedMatch restored;
       restored.id = match.id;
       restored.status = match.status;
+      restored.game = match.game;
+      restored.game_version = match.game_version;
       restored.last_seq = match.last_seq;
       restored.snapshot_seq = folded->snapshot_seq;
       restored.state = std::move(folded->state);
@@ -125,8 +136,8 @@ Result<RestoreReport> restore_candidates(FoldSource& source,
 
 }  // namespace detail
 
-Result<RestoreReport> Store::restore_unfinished() {
-  auto report = restore_or_fail();
+Result<LoadReport> SqliteStore::load_unfinished() {
+  auto report = load_or_fail();
   // Damage no match can be blamed for (a page of matches or seats): the file as a
   // whole needs repairing before it can be served.
   if (!report && report.error().code == StoreCode::Corrupt)
@@ -134,8 +145,8 @@ Result<RestoreReport> Store::restore_unfinished() {
   return report;
 }
 
-Result<RestoreReport> Store::restore_or_fail() {
-  RestoreReport report;
+Result<LoadReport> SqliteStore::load_or_fail() {
+  LoadReport report;
   {
     // One read transaction: a consistent picture even while another process writes.
     auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
@@ -143,12 +154,12 @@ Result<RestoreReport> Store::restore_or_fail() {
     auto candidates = unfinished_matches(impl_->db);
     if (!candidates) return util::forward_error(candidates);
     detail::SqliteRows rows(impl_->db);
-    auto folded = detail::restore_candidates(rows, *candidates, impl_->options.restore_hashes);
+    auto folded = detail::load_candidates(rows, *candidates, impl_->options);
     if (!folded) return util::forward_error(folded);
     report = std::move(*folded);
     if (auto done = read_seats(impl_->db, report.restored); !done) return util::forward_error(done);
-    for (RestoredMatch& match : report.restored) {
-      auto recent = recent_command_ids(match.id, kRestoredCommandIds);
+    for (LoadedMatch& match : report.restored) {
+      auto recent = recent_command_ids(match.id, kLoadedCommandIds);
       // Older rows of a match on a damaged page: its state is sound (the fold read
       // everything it needed), only the command ids kept to answer a client's retry
       // with its original ack are lost. A retry is still applied once: append()
@@ -177,7 +188,7 @@ Result<RestoreReport> Store::restore_or_fail() {
   return report;
 }
 
-Result<std::vector<std::pair<std::string, Seq>>> Store::recent_command_ids(MatchId id,
+Result<std::vector<std::pair<std::string, Seq>>> SqliteStore::recent_command_ids(MatchId id,
                                                                            std::size_t count) {
   auto select = impl_->db.cached(
       "SELECT command_id, seq FROM events WHERE match_id = ?1 AND command_id IS NOT NULL "

@@ -5,23 +5,25 @@
 #include <vector>
 
 #include "eryantis/server/server.hpp"
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::app {
 
-struct Restored {
-  std::vector<server::RestoredMatch> matches;
+struct Loaded {
+  std::vector<server::LoadedMatch> matches;
   store::MatchId next_match_id = 1;  // one more than the largest id ever stored
   std::size_t quarantined = 0;       // matches set aside (logged with their reason)
-  // Endings players have not been told yet (Server::restore_unseen_endings).
+  // Matches of a game or game version this build does not serve: logged, left as stored.
+  std::size_t unserved = 0;
+  // Endings players have not been told yet (Server::load_unseen_endings).
   std::vector<store::UnseenEnding> unseen_endings;
   // What the database holds, per status, once restored (quarantines included).
   store::StatusCounts matches_by_status{};
 };
 
-// Folds every unfinished match (store::EventStore::restore_unfinished) and adds what
+// Folds every unfinished match (store::EventStore::load_unfinished) and adds what
 // the server keeps beside the state: seats, the armed timer and the last
 // server::kRecentCommands command ids.
-std::expected<Restored, std::string> restore_matches(store::EventStore& db);
+std::expected<Loaded, std::string> load_matches(store::EventStore& db);
 
 }  // namespace eryantis::app

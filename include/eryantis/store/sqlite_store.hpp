@@ -1,7 +1,7 @@
 #pragma once
 // The SQLite event store (the embedded default; event_store.hpp is the
 // interface it implements): matches, seats, the append-only event log and
-// snapshots. One Store is one connection, used by one thread at a time (the
+// snapshots. One SqliteStore is one connection, used by one thread at a time (the
 // GroupCommitter's writer, a tool, a test); any number may share a file.
 #include <cstddef>
 #include <limits>
@@ -21,15 +21,15 @@
 
 namespace eryantis::store {
 
-class Store final : public EventStore {
+class SqliteStore final : public EventStore {
  public:
   // Opens (creating and migrating if writable) the database at `path`. Refuses
   // files of another application or of a newer schema.
-  static Result<Store> open(const std::string& path, const Options& options = {});
+  static Result<SqliteStore> open(const std::string& path, const Options& options = {});
 
-  Store(Store&&) noexcept;
-  Store& operator=(Store&&) noexcept;
-  ~Store();
+  SqliteStore(SqliteStore&&) noexcept;
+  SqliteStore& operator=(SqliteStore&&) noexcept;
+  ~SqliteStore();
 
   // --- matches and seats ---------------------------------------------------
   Result<MatchId> create_match(const NewMatch& match) override;
@@ -75,13 +75,13 @@ class Store final : public EventStore {
   // being trustworthy is not an error: Folded::divergence says where and why.
   Result<Folded> fold(MatchId id, const FoldPolicy& policy) override;
 
-  using EventStore::restore_state;
+  using EventStore::load_state;
 
   // Every lobby/running match, folded from its newest valid snapshot. A match
   // whose events do not decode, are illegal, have a seq gap, disagree with their
   // stored hashes or sit on a damaged page of the file is marked quarantined
   // (unless read-only) and reported instead.
-  Result<RestoreReport> restore_unfinished() override;
+  Result<LoadReport> load_unfinished() override;
 
   // The (command id, seq) of the newest `count` events that carry a command id,
   // oldest first: what a server keeps to answer a retry with its original ack.
@@ -107,9 +107,9 @@ class Store final : public EventStore {
   struct Impl;
 
  private:
-  explicit Store(std::unique_ptr<Impl> impl);
-  // restore_unfinished() before a Corrupt error that escaped it gets its sentence.
-  Result<RestoreReport> restore_or_fail();
+  explicit SqliteStore(std::unique_ptr<Impl> impl);
+  // load_unfinished() before a Corrupt error that escaped it gets its sentence.
+  Result<LoadReport> load_or_fail();
   std::unique_ptr<Impl> impl_;
 };
 

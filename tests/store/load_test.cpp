@@ -12,15 +12,15 @@ namespace {
 using testing::Game;
 using testing::TempDir;
 
-struct RestoreTest : ::testing::Test {
+struct LoadTest : ::testing::Test {
   TempDir dir;
   std::string path = dir.file("eryantis.db");
-  Store store = testing::open_store(path, Options{.snapshot_every = 16});
+  SqliteStore store = testing::open_store(path, Options{.snapshot_every = 16});
   std::vector<Game> games;
   std::vector<MatchId> ids;
 
   void SetUp() override {
-    const std::uint64_t seed = testing::test_seed("RestoreTest");
+    const std::uint64_t seed = testing::test_seed("LoadTest");
     const rules::MatchOptions kinds[] = {{2, rules::Mode::Simple},
                                          {3, rules::Mode::Expert},
                                          {4, rules::Mode::Expert},
@@ -56,14 +56,14 @@ struct RestoreTest : ::testing::Test {
 
   void expect_only_quarantined(std::size_t bad, std::string_view reason_part) {
     auto events_before = store.database().query_int("SELECT count(*) FROM events").value();
-    auto report = store.restore_unfinished();
+    auto report = store.load_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     ASSERT_EQ(report->quarantined.size(), 1u);
     EXPECT_EQ(report->quarantined[0].id, ids[bad]);
     EXPECT_NE(report->quarantined[0].reason.find(reason_part), std::string::npos)
         << report->quarantined[0].reason;
     ASSERT_EQ(report->restored.size(), games.size());  // the other games and the lobby
-    for (const RestoredMatch& loaded : report->restored) {
+    for (const LoadedMatch& loaded : report->restored) {
       auto at = std::find(ids.begin(), ids.end(), loaded.id) - ids.begin();
       if (static_cast<std::size_t>(at) < games.size()) {
         EXPECT_EQ(loaded.state, games[static_cast<std::size_t>(at)].states.back());
@@ -79,8 +79,8 @@ struct RestoreTest : ::testing::Test {
     EXPECT_EQ(row->status, MatchStatus::Quarantined);
     EXPECT_EQ(row->quarantine_reason, report->quarantined[0].reason);
     EXPECT_EQ(store.database().query_int("SELECT count(*) FROM events").value(), events_before);
-    Store reopened = testing::open_store(path);
-    auto again = reopened.restore_unfinished().value();
+    SqliteStore reopened = testing::open_store(path);
+    auto again = reopened.load_unfinished().value();
     EXPECT_TRUE(again.quarantined.empty());
     EXPECT_EQ(again.restored.size(), games.size());
     // A quarantined match takes no more events.
@@ -90,8 +90,8 @@ struct RestoreTest : ::testing::Test {
   }
 };
 
-TEST_F(RestoreTest, EverythingLoadsWhenNothingIsDamaged) {
-  auto report = store.restore_unfinished().value();
+TEST_F(LoadTest, EverythingLoadsWhenNothingIsDamaged) {
+  auto report = store.load_unfinished().value();
   EXPECT_TRUE(report.quarantined.empty());
   ASSERT_EQ(report.restored.size(), games.size() + 1);
   for (std::size_t i = 0; i < games.size(); ++i) {
@@ -101,37 +101,37 @@ TEST_F(RestoreTest, EverythingLoadsWhenNothingIsDamaged) {
   }
 }
 
-TEST_F(RestoreTest, DamagedPayloadQuarantinesOnlyItsMatch) {
+TEST_F(LoadTest, DamagedPayloadQuarantinesOnlyItsMatch) {
   testing::exec(store, "UPDATE events SET payload = substr(payload, 1, 20) WHERE match_id = " +
                            match(1) + " AND seq = " + std::to_string(tail_seq(1)));
   expect_only_quarantined(1, "does not decode");
 }
 
-TEST_F(RestoreTest, SeqGapQuarantinesOnlyItsMatch) {
+TEST_F(LoadTest, SeqGapQuarantinesOnlyItsMatch) {
   testing::exec(store, "DELETE FROM events WHERE match_id = " + match(2) +
                            " AND seq = " + std::to_string(tail_seq(2) + 1));
   expect_only_quarantined(2, "seq gap");
 }
 
-TEST_F(RestoreTest, MissingLastEventQuarantinesOnlyItsMatch) {
+TEST_F(LoadTest, MissingLastEventQuarantinesOnlyItsMatch) {
   testing::exec(store, "DELETE FROM events WHERE match_id = " + match(0) +
                            " AND seq = (SELECT last_seq FROM matches WHERE id = " + match(0) + ")");
   expect_only_quarantined(0, "seq gap");
 }
 
-TEST_F(RestoreTest, WrongHashQuarantinesOnlyItsMatch) {
+TEST_F(LoadTest, WrongHashQuarantinesOnlyItsMatch) {
   testing::exec(store, "UPDATE events SET state_hash = '0123456789abcdef' WHERE match_id = " +
                            match(3) + " AND seq = " + std::to_string(tail_seq(3) + 2));
   expect_only_quarantined(3, "hash mismatch");
 }
 
-TEST_F(RestoreTest, ReadOnlyRestoreReportsButDoesNotMark) {
+TEST_F(LoadTest, ReadOnlyRestoreReportsButDoesNotMark) {
   testing::exec(store, "UPDATE events SET state_hash = '0123456789abcdef' WHERE match_id = " +
                            match(4) + " AND seq = 3");
   // No snapshot covers seq 3 if the fold starts before it: force a full fold.
   testing::exec(store, "DELETE FROM snapshots WHERE match_id = " + match(4));
-  Store reader = testing::open_store(path, Options{.read_only = true});
-  auto report = reader.restore_unfinished().value();
+  SqliteStore reader = testing::open_store(path, Options{.read_only = true});
+  auto report = reader.load_unfinished().value();
   ASSERT_EQ(report.quarantined.size(), 1u);
   EXPECT_EQ(report.quarantined[0].id, ids[4]);
   EXPECT_EQ(store.database()
@@ -155,14 +155,14 @@ TEST(RestoreConnection, LeavesTheCheckpointToTheNextWriter) {
   const Game game = testing::play_random_game({2, rules::Mode::Simple}, seed, 40);
   MatchId id = 0;
   {
-    Store store = testing::open_store(path);
+    SqliteStore store = testing::open_store(path);
     id = testing::store_game(store, game, seed, 1);
   }
   // The default: the last close moves the WAL into the file and removes it.
   EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
   {
-    Store store = testing::open_store(path, Options{.checkpoint_on_close = false});
-    auto report = store.restore_unfinished();
+    SqliteStore store = testing::open_store(path, Options{.checkpoint_on_close = false});
+    auto report = store.load_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     ASSERT_EQ(report->restored.size(), 1u);
     // A write, so that the WAL has frames to leave behind.
@@ -170,8 +170,8 @@ TEST(RestoreConnection, LeavesTheCheckpointToTheNextWriter) {
   }
   ASSERT_TRUE(std::filesystem::exists(path + "-wal"));
   EXPECT_GT(std::filesystem::file_size(path + "-wal"), 0u);
-  Store next = testing::open_store(path);
-  auto report = next.restore_unfinished();
+  SqliteStore next = testing::open_store(path);
+  auto report = next.load_unfinished();
   ASSERT_TRUE(report) << report.error().message;
   ASSERT_EQ(report->restored.size(), 1u);
   EXPECT_EQ(report->restored[0].state, game.states.back());

@@ -1,4 +1,4 @@
-#include "eryantis/main/restore.hpp"
+#include "eryantis/main/load.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -9,25 +9,34 @@
 
 namespace eryantis::app {
 
-static_assert(server::kRecentCommands <= store::kRestoredCommandIds,
+static_assert(server::kRecentCommands <= store::kLoadedCommandIds,
               "restoring must read every command id the server keeps");
 
-std::expected<Restored, std::string> restore_matches(store::EventStore& db) {
-  auto report = db.restore_unfinished();
+std::expected<Loaded, std::string> load_matches(store::EventStore& db) {
+  auto report = db.load_unfinished();
   if (!report) return std::unexpected(report.error().message);
   for (const auto& q : report->quarantined)
     spdlog::error("match {}: quarantined, not loaded: {} (see docs/operations.md)", q.id, q.reason);
-  Restored out;
+  // Left exactly as stored: no timer, no lobby listing, no status change.
+  for (const auto& u : report->unserved)
+    spdlog::warn(
+        "match {}: game {} version {} quarantined: this build does not serve it; a build that "
+        "has it will",
+        u.id, u.game, u.game_version);
+  Loaded out;
   out.quarantined = report->quarantined.size();
+  out.unserved = report->unserved.size();
   out.matches.reserve(report->restored.size());
   for (auto& m : report->restored) {
-    server::RestoredMatch r;
+    server::LoadedMatch r;
     r.id = m.id;
     r.status = m.status;
+    r.game = std::move(m.game);
+    r.game_version = m.game_version;
     r.last_seq = m.last_seq;
     r.state = std::move(m.state);
     r.seats = std::move(m.seats);
-    // The store reads kRestoredCommandIds; the server keeps the newest kRecentCommands.
+    // The store reads kLoadedCommandIds; the server keeps the newest kRecentCommands.
     const std::size_t keep = std::min(server::kRecentCommands, m.recent_commands.size());
     r.recent_commands.assign(std::make_move_iterator(m.recent_commands.end() - keep),
                              std::make_move_iterator(m.recent_commands.end()));

@@ -1,4 +1,4 @@
-#include "eryantis/store/store.hpp"
+#include "eryantis/store/sqlite_store.hpp"
 
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
@@ -8,7 +8,7 @@
 #include "eryantis/store/migrations.hpp"
 #include "eryantis/util/expected.hpp"
 #include "sqlite_rows.hpp"
-#include "store_impl.hpp"
+#include "sqlite_impl.hpp"
 
 #ifndef ERYANTIS_VERSION
 #define ERYANTIS_VERSION "unknown"
@@ -92,12 +92,12 @@ Result<void> configure_writer(sqlite::Database& db, const Options& options) {
 
 }  // namespace
 
-Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Store::Store(Store&&) noexcept = default;
-Store& Store::operator=(Store&&) noexcept = default;
-Store::~Store() = default;
+SqliteStore::SqliteStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SqliteStore::SqliteStore(SqliteStore&&) noexcept = default;
+SqliteStore& SqliteStore::operator=(SqliteStore&&) noexcept = default;
+SqliteStore::~SqliteStore() = default;
 
-Result<Store> Store::open(const std::string& path, const Options& options) {
+Result<SqliteStore> SqliteStore::open(const std::string& path, const Options& options) {
   int flags =
       options.read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   // One connection per thread at a time: SQLite's own mutexes are not needed.
@@ -143,20 +143,20 @@ Result<Store> Store::open(const std::string& path, const Options& options) {
     }
   }
   auto impl = std::make_unique<Impl>(Impl{std::move(*db), options, latest_schema_version()});
-  return Store(std::move(impl));
+  return SqliteStore(std::move(impl));
 }
 
-const Options& Store::options() const {
+const Options& SqliteStore::options() const {
   return impl_->options;
 }
-int Store::schema_version() const {
+int SqliteStore::schema_version() const {
   return impl_->schema_version;
 }
-sqlite::Database& Store::database() {
+sqlite::Database& SqliteStore::database() {
   return impl_->db;
 }
 
-Result<void> Store::reclaim_space() {
+Result<void> SqliteStore::reclaim_space() {
   if (impl_->options.read_only) return {};
   int wal_frames = 0, moved = 0;
   const int rc = sqlite3_wal_checkpoint_v2(impl_->db.handle(), "main", SQLITE_CHECKPOINT_TRUNCATE,
@@ -174,21 +174,23 @@ Result<void> Store::reclaim_space() {
   return std::unexpected(std::move(error));
 }
 
-Result<MatchId> Store::create_match(const NewMatch& match) {
+Result<MatchId> SqliteStore::create_match(const NewMatch& match) {
   auto insert = impl_->db.cached(
-      "INSERT INTO matches (created, options, rules_version, status, last_seq, updated) "
-      "VALUES (?1, ?2, ?3, ?4, 0, ?1)");
+      "INSERT INTO matches (created, options, rules_version, status, last_seq, updated, game, "
+      "game_version) VALUES (?1, ?2, ?3, ?4, 0, ?1, ?5, ?6)");
   if (!insert) return util::forward_error(insert);
   (*insert)
       ->bind(1, detail::now_ms())
       .bind(2, options_json(match.options))
       .bind(3, std::string_view(ERYANTIS_VERSION))
-      .bind(4, status_name(match.status));
+      .bind(4, status_name(match.status))
+      .bind(5, match.game)
+      .bind(6, std::int64_t{match.game_version});
   if (auto done = (*insert)->run(); !done) return util::forward_error(done);
   return impl_->db.last_insert_rowid();
 }
 
-Result<void> Store::set_status(MatchId id, MatchStatus status,
+Result<void> SqliteStore::set_status(MatchId id, MatchStatus status,
                                const std::optional<std::string>& result_json) {
   auto update = impl_->db.cached(
       "UPDATE matches SET status = ?2, result = coalesce(?3, result), updated = ?4 WHERE id = ?1");
@@ -206,7 +208,7 @@ Result<void> Store::set_status(MatchId id, MatchStatus status,
 }
 
 namespace detail {
-Result<void> upsert_seat_row(Store::Impl& impl, const SeatRecord& seat) {
+Result<void> upsert_seat_row(SqliteStore::Impl& impl, const SeatRecord& seat) {
   auto upsert = impl.db.cached(
       "INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard, "
       "computer) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
@@ -254,11 +256,11 @@ SeatRecord seat_from_row(const sqlite::Statement& row, int first) {
 
 }  // namespace detail
 
-Result<void> Store::upsert_seat(const SeatRecord& seat) {
+Result<void> SqliteStore::upsert_seat(const SeatRecord& seat) {
   return detail::upsert_seat_row(*impl_, seat);
 }
 
-Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
+Result<std::vector<SeatRecord>> SqliteStore::seats(MatchId id) {
   auto select = impl_->db.cached(
       "SELECT seat, nickname, resume_token_hash, tower_color, wizard, computer FROM seats "
       "WHERE match_id = ?1 ORDER BY seat");
@@ -276,10 +278,10 @@ Result<std::vector<SeatRecord>> Store::seats(MatchId id) {
   return seats;
 }
 
-Result<std::vector<MatchSummary>> Store::list_matches() {
+Result<std::vector<MatchSummary>> SqliteStore::list_matches() {
   auto select = impl_->db.cached(
       "SELECT id, status, players, mode, events, created, last_activity, result, "
-      "quarantine_reason FROM match_summary ORDER BY id");
+      "quarantine_reason, game, game_version FROM match_summary ORDER BY id");
   if (!select) return util::forward_error(select);
   std::vector<MatchSummary> matches;
   for (;;) {
@@ -297,12 +299,14 @@ Result<std::vector<MatchSummary>> Store::list_matches() {
     summary.last_activity = s.column_text(6);
     summary.result = s.column_optional_text(7);
     summary.quarantine_reason = s.column_optional_text(8);
+    summary.game = s.column_text(9);
+    summary.game_version = static_cast<int>(s.column_int(10));
     matches.push_back(std::move(summary));
   }
   return matches;
 }
 
-Result<MatchId> Store::max_match_id() {
+Result<MatchId> SqliteStore::max_match_id() {
   auto select = impl_->db.cached("SELECT coalesce(max(id), 0) FROM matches");
   if (!select) return util::forward_error(select);
   auto row = (*select)->step();
@@ -310,7 +314,7 @@ Result<MatchId> Store::max_match_id() {
   return (*select)->column_int(0);
 }
 
-Result<StatusCounts> Store::count_by_status() {
+Result<StatusCounts> SqliteStore::count_by_status() {
   auto select = impl_->db.cached("SELECT status, count(*) FROM matches GROUP BY status");
   if (!select) return util::forward_error(select);
   StatusCounts counts{};
@@ -324,7 +328,7 @@ Result<StatusCounts> Store::count_by_status() {
   return counts;
 }
 
-Result<std::optional<DeadlineRecord>> Store::deadline(MatchId id) {
+Result<std::optional<DeadlineRecord>> SqliteStore::deadline(MatchId id) {
   auto select = impl_->db.cached(
       "SELECT deadline_kind, deadline_seat, deadline_at FROM matches WHERE id = ?1");
   if (!select) return util::forward_error(select);
@@ -337,7 +341,7 @@ Result<std::optional<DeadlineRecord>> Store::deadline(MatchId id) {
                         static_cast<int>((*select)->column_int(1)), (*select)->column_int(2)};
 }
 
-Result<std::vector<UnseenEnding>> Store::unseen_endings(std::size_t limit) {
+Result<std::vector<UnseenEnding>> SqliteStore::unseen_endings(std::size_t limit) {
   auto select = impl_->db.cached(
       "SELECT nickname, match_id, line FROM (SELECT * FROM unseen_endings ORDER BY time DESC, "
       "nickname LIMIT ?1) ORDER BY time, nickname");
@@ -354,7 +358,7 @@ Result<std::vector<UnseenEnding>> Store::unseen_endings(std::size_t limit) {
   return out;
 }
 
-Result<Seq> Store::last_seq(MatchId id) {
+Result<Seq> SqliteStore::last_seq(MatchId id) {
   auto select = impl_->db.cached("SELECT last_seq FROM matches WHERE id = ?1");
   if (!select) return util::forward_error(select);
   (*select)->bind(1, id);
@@ -364,7 +368,28 @@ Result<Seq> Store::last_seq(MatchId id) {
   return (*select)->column_int(0);
 }
 
-Result<std::vector<StoredEvent>> Store::load_events(MatchId id, Seq from_seq, Seq to_seq) {
+namespace detail {
+
+Result<Seq> foldable_last_seq(SqliteStore::Impl& impl, MatchId id) {
+  auto select = impl.db.cached("SELECT last_seq, game, game_version FROM matches WHERE id = ?1");
+  if (!select) return util::forward_error(select);
+  (*select)->bind(1, id);
+  auto row = (*select)->step();
+  if (!row) return util::forward_error(row);
+  if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  const std::string game((*select)->column_text(1));
+  const int version = static_cast<int>((*select)->column_int(2));
+  if (!impl.options.serves_game(game, version))
+    return fail(StoreCode::Unserved,
+                fmt::format("match {} plays {} version {}, which this build does not serve; a "
+                            "build that has it will",
+                            id, game, version));
+  return (*select)->column_int(0);
+}
+
+}  // namespace detail
+
+Result<std::vector<StoredEvent>> SqliteStore::load_events(MatchId id, Seq from_seq, Seq to_seq) {
   auto select = impl_->db.cached(
       "SELECT seq, time, actor, command_id, type, schema_version, payload, state_hash "
       "FROM events WHERE match_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq");
@@ -384,7 +409,7 @@ Result<std::vector<StoredEvent>> Store::load_events(MatchId id, Seq from_seq, Se
   return events;
 }
 
-Result<AppendOutcome> Store::append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
+Result<AppendOutcome> SqliteStore::append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
                                     const rules::State* state_after) {
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Immediate);
   if (!tx) return util::forward_error(tx);
@@ -395,7 +420,7 @@ Result<AppendOutcome> Store::append(MatchId id, Seq expected_seq, std::span<cons
   return outcome;
 }
 
-std::vector<Result<AppendOutcome>> Store::append_batch(std::span<const AppendRequest> requests) {
+std::vector<Result<AppendOutcome>> SqliteStore::append_batch(std::span<const AppendRequest> requests) {
   std::vector<Result<AppendOutcome>> results;
   results.reserve(requests.size());
   auto fail_all = [&](const StoreError& error) {
@@ -441,11 +466,11 @@ std::vector<Result<AppendOutcome>> Store::append_batch(std::span<const AppendReq
   return results;
 }
 
-Result<Folded> Store::fold(MatchId id, const FoldPolicy& policy) {
+Result<Folded> SqliteStore::fold(MatchId id, const FoldPolicy& policy) {
   // One read transaction: a consistent picture even while another process writes.
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Deferred);
   if (!tx) return util::forward_error(tx);
-  auto last = last_seq(id);
+  auto last = detail::foldable_last_seq(*impl_, id);
   if (!last) return util::forward_error(last);
   detail::SqliteRows rows(impl_->db);
   auto folded = detail::fold(rows, id, *last, policy);

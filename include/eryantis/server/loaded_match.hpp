@@ -18,9 +18,12 @@ namespace eryantis::server {
 inline constexpr std::size_t kRecentCommands = 64;
 
 // A match loaded from the store at start-up.
-struct RestoredMatch {
+struct LoadedMatch {
   store::MatchId id = 0;
   store::MatchStatus status = store::MatchStatus::Lobby;
+  // The game it plays, as stored (one this server serves: served_game_versions).
+  std::string game = std::string(store::kFirstGame);
+  int game_version = store::kFirstGameVersion;
   store::Seq last_seq = 0;
   rules::State state;
   std::vector<store::SeatRecord> seats;
@@ -29,5 +32,10 @@ struct RestoredMatch {
   // after the restart gets its original ack.
   std::vector<std::pair<std::string, store::Seq>> recent_commands;
 };
+
+// Every game this server serves with each version of its rules that game reads
+// (catalogue::games() as the lobby serves them): the store's Options::serves, so
+// that a stored match of any other game or version is left as it is.
+std::vector<store::GameVersion> served_game_versions();
 
 }  // namespace eryantis::server
