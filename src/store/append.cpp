@@ -2,8 +2,6 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
-#include "eryantis/codec/codec.hpp"
-#include "eryantis/rules/decider.hpp"
 #include "eryantis/util/expected.hpp"
 #include "sqlite_rows.hpp"
 #include "sqlite_impl.hpp"
@@ -26,33 +24,35 @@ Result<std::optional<AppendOutcome>> find_retry(sqlite::Database& db, MatchId id
   return AppendOutcome{first_seq, first_seq + static_cast<Seq>(count) - 1, true};
 }
 
-Result<void> write_snapshot(SqliteStore::Impl& impl, MatchId id, Seq seq, const rules::State& state) {
+Result<void> write_snapshot(SqliteStore::Impl& impl, const game::Game& played, MatchId id, Seq seq,
+                            const game::State& state) {
   auto insert = impl.db.cached(
       "INSERT OR IGNORE INTO snapshots (match_id, seq, version, state) VALUES (?1, ?2, ?3, ?4)");
   if (!insert) return util::forward_error(insert);
   (*insert)
       ->bind(1, id)
       .bind(2, seq)
-      .bind(3, std::int64_t{codec::kStateSchemaVersion})
-      .bind_blob(4, codec::state_to_binary(state));
+      .bind(3, std::int64_t{played.state_schema()})
+      .bind_blob(4, played.state_to_binary(state));
   return (*insert)->run();
 }
 
-Result<void> snapshot_if_due(SqliteStore::Impl& impl, MatchId id, Seq before, Seq after,
-                             std::uint64_t last_hash, const rules::State* state_after) {
+Result<void> snapshot_if_due(SqliteStore::Impl& impl, const game::Game& played, MatchId id,
+                             Seq before, Seq after, std::uint64_t last_hash,
+                             const game::State* state_after) {
   SqliteRows rows(impl.db);
-  auto due =
-      snapshot_due(rows, impl.options.snapshot_every, id, before, after, last_hash, state_after);
+  auto due = snapshot_due(rows, played, impl.options.snapshot_every, id, before, after, last_hash,
+                          state_after);
   if (!due) return util::forward_error(due);
   if (!*due) return {};
-  return write_snapshot(impl, id, after, **due);
+  return write_snapshot(impl, played, id, after, **due);
 }
 
 }  // namespace
 
 Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id, Seq expected_seq,
                                             std::span<const NewEvent> events,
-                                            const rules::State* state_after) {
+                                            const game::State* state_after) {
   if (impl.options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
   if (events.empty()) return fail(StoreCode::Invalid, "an append needs at least one event");
 
@@ -61,7 +61,8 @@ Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id,
   if (!retry) return util::forward_error(retry);
   if (*retry) return **retry;
 
-  auto match = impl.db.cached("SELECT last_seq, status FROM matches WHERE id = ?1");
+  auto match =
+      impl.db.cached("SELECT last_seq, status, game, game_version FROM matches WHERE id = ?1");
   if (!match) return util::forward_error(match);
   (*match)->bind(1, id);
   auto row = (*match)->step();
@@ -78,6 +79,10 @@ Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id,
         last_seq};
     return std::unexpected(std::move(error));
   }
+  // The match's game encodes its events and snapshots.
+  auto played = served_game(impl.options, id, (*match)->column_text(2),
+                            static_cast<int>((*match)->column_int(3)));
+  if (!played) return util::forward_error(played);
 
   auto insert = impl.db.cached(
       "INSERT INTO events (match_id, seq, time, actor, command_id, type, schema_version, "
@@ -87,15 +92,16 @@ Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id,
   Seq seq = last_seq;
   for (const NewEvent& event : events) {
     ++seq;
+    const EventText text = event_text(**played, event);
     (*insert)
         ->bind(1, id)
         .bind(2, seq)
         .bind(3, time)
         .bind(4, event.actor.text())
         .bind_optional(5, event.command_id)
-        .bind(6, rules::command_type(event.event.command))
-        .bind(7, std::int64_t{rules::kEventSchemaVersion})
-        .bind(8, event.payload.empty() ? codec::event_to_json(event.event) : event.payload)
+        .bind(6, text.type)
+        .bind(7, std::int64_t{(*played)->event_schema()})
+        .bind(8, text.payload)
         .bind(9, hash_to_hex(event.state_hash));
     auto done = (*insert)->run();
     (*insert)->reset();
@@ -113,7 +119,8 @@ Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id,
   (*update)->bind(1, id).bind(2, seq).bind(3, time);
   if (auto done = (*update)->run(); !done) return util::forward_error(done);
 
-  if (auto done = snapshot_if_due(impl, id, last_seq, seq, events.back().state_hash, state_after);
+  if (auto done = snapshot_if_due(impl, **played, id, last_seq, seq, events.back().state_hash,
+                                  state_after);
       !done) {
     return util::forward_error(done);
   }
@@ -126,20 +133,21 @@ Result<void> run_row_changes(SqliteStore::Impl& impl, const AppendRequest& r) {
   const MatchId id = r.match_id;
   const std::int64_t time = now_ms();
   if (r.create) {
+    auto options = new_match_options_json(impl.options, *r.create);
+    if (!options) return util::forward_error(options);
     auto insert = impl.db.cached(
         "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
         "game, game_version) "
-        "VALUES (?1, ?2, json_object('players', ?3, 'mode', ?4), ?5, ?6, 0, ?2, ?7, ?8)");
+        "VALUES (?1, ?2, ?3, ?4, ?5, 0, ?2, ?6, ?7)");
     if (!insert) return util::forward_error(insert);
     (*insert)
         ->bind(1, id)
         .bind(2, time)
-        .bind(3, std::int64_t{r.create->options.players})
-        .bind(4, rules::mode_name(r.create->options.mode))
-        .bind(5, std::string_view(ERYANTIS_VERSION))
-        .bind(6, status_name(r.create->status))
-        .bind(7, r.create->game)
-        .bind(8, std::int64_t{r.create->game_version});
+        .bind(3, *options)
+        .bind(4, std::string_view(ERYANTIS_VERSION))
+        .bind(5, status_name(r.create->status))
+        .bind(6, r.create->game)
+        .bind(7, std::int64_t{r.create->game_version});
     if (auto done = (*insert)->run(); !done) return done;
   }
   for (const SeatRecord& seat : r.seats) {
@@ -224,7 +232,7 @@ Result<AppendOutcome> apply_request_in_transaction(SqliteStore::Impl& impl, cons
   if (auto done = run_row_changes(impl, r); !done) return util::forward_error(done);
   AppendOutcome outcome;
   if (!r.events.empty()) {
-    const rules::State* state_after = r.state_after ? &*r.state_after : nullptr;
+    const game::State* state_after = r.state_after ? &*r.state_after : nullptr;
     auto appended = append_in_transaction(impl, r.match_id, r.expected_seq, r.events, state_after);
     if (!appended) return appended;
     if (appended->replayed) return appended;  // a retry changes nothing else either

@@ -6,10 +6,6 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
-#include "eryantis/codec/codec.hpp"
-#include "eryantis/rules/command.hpp"
-#include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/invariants.hpp"
 #include "eryantis/store/upcast.hpp"
 #include "eryantis/util/expected.hpp"
 #include "fold_source.hpp"
@@ -19,18 +15,17 @@ namespace eryantis::store::detail {
 namespace {
 
 // The columns of an events row that repeat the payload, compared when asked.
-std::optional<std::string> column_mismatch(Seq seq, std::string_view type_column,
+std::optional<std::string> column_mismatch(const game::Game& played, Seq seq,
+                                           std::string_view type_column,
                                            std::string_view actor_column,
-                                           const rules::Event& event) {
-  const std::string_view type = rules::command_type(event.command);
+                                           const game::Event& event) {
+  const std::string_view type = played.event_type(event);
   if (type_column != type) {
     return fmt::format("event {}: the type column says '{}' but the payload is a {}", seq,
                        type_column, type);
   }
   // Server commands and create_match are the server's; every other event its seat's.
-  const bool by_server = rules::is_server_command(event.command) ||
-                         std::holds_alternative<rules::CreateMatch>(event.command);
-  const std::string actor = by_server ? Actor::server().text() : Actor::player(event.seat).text();
+  const std::string actor = Actor::player(played.event_actor(event)).text();
   if (actor_column != actor) {
     return fmt::format("event {}: the actor column says '{}' but the payload's actor is '{}'", seq,
                        actor_column, actor);
@@ -41,8 +36,8 @@ std::optional<std::string> column_mismatch(Seq seq, std::string_view type_column
 // Folds the events after `from.seq` onto `from.state`. With a snapshot (from.seq >
 // 0) the row at from.seq is read first: its stored hash must vouch for the
 // snapshot, else nullopt (the caller tries an older one).
-Result<std::optional<Folded>> fold_after(FoldSource& source, MatchId id, Seq last_seq, Folded from,
-                                         const FoldPolicy& policy) {
+Result<std::optional<Folded>> fold_after(FoldSource& source, const game::Game& played, MatchId id,
+                                         Seq last_seq, Folded from, const FoldPolicy& policy) {
   Folded out = std::move(from);
   bool diverged = false;
   bool anchor_rejected = false;
@@ -60,7 +55,7 @@ Result<std::optional<Folded>> fold_after(FoldSource& source, MatchId id, Seq las
       if (row.seq != out.seq) {
         return diverge(out.seq, fmt::format("seq gap: event {} is missing", out.seq));
       }
-      if (!stored || *stored != rules::hash(out.state)) {
+      if (!stored || *stored != played.hash(out.state)) {
         anchor_rejected = true;
         return false;
       }
@@ -72,31 +67,32 @@ Result<std::optional<Folded>> fold_after(FoldSource& source, MatchId id, Seq las
       return diverge(seq, fmt::format("events go past the match's last seq {} (event {} is stored)",
                                       last_seq, seq));
     }
-    auto payload = upcast(row.schema_version, std::string(row.payload));
+    auto payload = upcast(played, row.schema_version, std::string(row.payload));
     if (!payload) {
       return diverge(seq, fmt::format("event {}: {}", seq, payload.error().message),
                      stored.value_or(0));
     }
-    auto event = codec::event_from_json(*payload);
+    auto event = played.event_from_json(*payload);
     if (!event) {
       return diverge(seq, fmt::format("event {} does not decode: {}", seq, event.error().message),
                      stored.value_or(0));
     }
-    auto next = rules::apply_checked(out.state, *event);
+    // Moved in, so that the game changes the state in place (copy on write).
+    auto next = played.apply_checked(std::move(out.state), *event);
     if (!next) {
       return diverge(seq,
                      fmt::format("event {} is refused by today's rules: {} ({})", seq,
-                                 rules::rule_code_name(next.error().code), next.error().message),
+                                 next.error().code, next.error().message),
                      stored.value_or(0));
     }
     // After the rules: an illegal event is reported as such, not as its columns.
     if (policy.check_columns) {
-      if (auto mismatch = column_mismatch(seq, row.type, row.actor, *event)) {
+      if (auto mismatch = column_mismatch(played, seq, row.type, row.actor, *event)) {
         return diverge(seq, std::move(*mismatch), stored.value_or(0));
       }
     }
     if (policy.hashes == HashCheck::Every || seq == last_seq) {
-      const std::uint64_t actual = rules::hash(*next);
+      const std::uint64_t actual = played.hash(*next);
       if (!stored || *stored != actual) {
         return diverge(seq,
                        fmt::format("hash mismatch at event {}: stored {}, recomputed {}", seq,
@@ -128,15 +124,16 @@ Result<std::optional<Folded>> fold_after(FoldSource& source, MatchId id, Seq las
 
 }  // namespace
 
-Result<Folded> fold(FoldSource& source, MatchId id, Seq last_seq, const FoldPolicy& policy) {
+Result<Folded> fold(FoldSource& source, const game::Game& played, MatchId id, Seq last_seq,
+                    const FoldPolicy& policy) {
   if (policy.start == FoldStart::NewestSnapshot) {
     for (Seq at_most = last_seq; at_most > 0;) {
-      std::optional<rules::State> state;
+      std::optional<game::State> state;
       Seq seq = 0;
       auto visit = [&](const SnapshotRow& row) {
         seq = row.seq;
-        if (row.version != codec::kStateSchemaVersion) return;
-        auto decoded = codec::state_from_binary(row.state);
+        if (row.version != played.state_schema()) return;
+        auto decoded = played.state_from_binary(row.state);
         if (decoded) state = std::move(*decoded);
       };
       auto any = source.newest_snapshot(id, at_most, visit);
@@ -153,18 +150,18 @@ Result<Folded> fold(FoldSource& source, MatchId id, Seq last_seq, const FoldPoli
       if (!*any) break;
       at_most = seq - 1;
       // A snapshot is input too: one that decodes but breaks the game's
-      // invariants is skipped like one that does not decode.
-      if (!state || static_cast<Seq>(state->events_applied) != seq || seq <= 0 ||
-          !rules::invariant_violation(*state).empty()) {
-        continue;
-      }
-      auto folded =
-          fold_after(source, id, last_seq, Folded{std::move(*state), seq, seq, {}}, policy);
+      // invariants is skipped like one that does not decode. (That it is the state
+      // at its seq, the stored hash of that event vouches: fold_after's anchor.)
+      if (!state || seq <= 0 || !played.invariant_violation(*state).empty()) continue;
+      auto folded = fold_after(source, played, id, last_seq,
+                               Folded{&played, std::move(*state), seq, seq, {}}, policy);
       if (!folded) return util::forward_error(folded);
       if (*folded) return std::move(**folded);
     }
   }
-  auto folded = fold_after(source, id, last_seq, Folded{}, policy);
+  auto folded =
+      fold_after(source, played, id, last_seq, Folded{&played, played.empty_state(), 0, 0, {}},
+                 policy);
   if (!folded) return util::forward_error(folded);
   return std::move(**folded);  // without a snapshot there is no anchor to reject
 }

@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "eryantis/rules/state.hpp"
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/event_store.hpp"
 #include "eryantis/store/fold.hpp"
@@ -48,20 +47,44 @@ class FoldSource {
   virtual Result<bool> newest_snapshot(MatchId id, Seq at_most, const SnapshotVisitor& visit) = 0;
 };
 
-// The one fold of a match's stored events up to `last_seq` (see fold.hpp),
-// inside the caller's read transaction.
-Result<Folded> fold(FoldSource& source, MatchId id, Seq last_seq, const FoldPolicy& policy);
+// The one fold of a match's stored events up to `last_seq` by its game's rules
+// (see fold.hpp), inside the caller's read transaction.
+Result<Folded> fold(FoldSource& source, const game::Game& played, MatchId id, Seq last_seq,
+                    const FoldPolicy& policy);
 
 // The state to store as a snapshot when an append from `before` to `after` crosses
 // a multiple of `every` (nullopt: none due, or the log is suspect). Refuses a
 // `state_after` that does not hash to `last_hash`: a snapshot must agree with the log.
-Result<std::optional<rules::State>> snapshot_due(FoldSource& source, int every, MatchId id,
-                                                 Seq before, Seq after, std::uint64_t last_hash,
-                                                 const rules::State* state_after);
+Result<std::optional<game::State>> snapshot_due(FoldSource& source, const game::Game& played,
+                                                int every, MatchId id, Seq before, Seq after,
+                                                std::uint64_t last_hash,
+                                                const game::State* state_after);
 
 // verify() of every backend: the fold from the first event with every check on,
 // each snapshot compared with the state at its seq.
-Result<VerifyReport> verify(FoldSource& source, MatchId id, Seq last_seq);
+Result<VerifyReport> verify(FoldSource& source, const game::Game& played, MatchId id,
+                            Seq last_seq);
+
+// A stored match this process can fold: its last seq and its game.
+struct Foldable {
+  Seq last_seq = 0;
+  const game::Game* played = nullptr;  // never null
+};
+
+// The game of match `id` as stored (game, version), or Unserved naming them when
+// this process does not serve it: a store judges no log by another game's rules.
+Result<const game::Game*> served_game(const Options& options, MatchId id, std::string_view game,
+                                      int version);
+
+// A new match's options as its game writes them (matches.options).
+Result<std::string> new_match_options_json(const Options& options, const NewMatch& match);
+
+// The columns an events row repeats from its payload, as the match's game says.
+struct EventText {
+  std::string type;
+  std::string payload;  // the caller's, or the game's event_to_json
+};
+EventText event_text(const game::Game& played, const NewEvent& event);
 
 // An unfinished match as listed for restoring.
 struct LoadCandidate {

@@ -97,12 +97,13 @@ Result<LoadReport> load_candidates(FoldSource& source,
   for (const LoadCandidate& match : candidates) {
     // Another game's log, or a version of its rules this build does not read: this
     // fold cannot judge it, so it neither folds nor quarantines it.
-    if (!options.serves_game(match.game, match.game_version)) {
+    const game::Game* played = options.served(match.game, match.game_version);
+    if (!played) {
       report.unserved.push_back(
           UnservedMatch{match.id, match.status, match.game, match.game_version});
       continue;
     }
-    auto folded = fold(source, match.id, match.last_seq, policy);
+    auto folded = fold(source, *played, match.id, match.last_seq, policy);
     // A row this fold needs is on a damaged page of the file: this match cannot be
     // trusted, the others can (their rows are elsewhere). The page and its rows stay
     // as they are, for a repair (a backup of the file has them).
@@ -123,6 +124,7 @@ Result<LoadReport> load_candidates(FoldSource& source,
       restored.game_version = match.game_version;
       restored.last_seq = match.last_seq;
       restored.snapshot_seq = folded->snapshot_seq;
+      restored.played = played;
       restored.state = std::move(folded->state);
       restored.deadline = match.deadline;
       report.restored.push_back(std::move(restored));

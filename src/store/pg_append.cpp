@@ -9,8 +9,6 @@
 #include <numeric>
 #include <vector>
 
-#include "eryantis/codec/codec.hpp"
-#include "eryantis/rules/decider.hpp"
 #include "eryantis/store/pg_lobby_listener.hpp"
 #include "eryantis/util/expected.hpp"
 #include "pg_impl.hpp"
@@ -39,11 +37,18 @@ Result<std::optional<AppendOutcome>> find_retry(pg::Connection& conn, MatchId id
   return AppendOutcome{first_seq, first_seq + static_cast<Seq>(count) - 1, true};
 }
 
-// The match's last seq, its row locked until the transaction ends; Conflict when
-// quarantined or when `expected_seq` is stale.
-Result<Seq> lock_match(pg::Connection& conn, MatchId id, Seq expected_seq) {
-  auto rows = conn.query("SELECT last_seq, status FROM matches WHERE id = $1 FOR UPDATE",
-                         pg::Params().add(id));
+// The match's row, locked until the transaction ends: its last seq and game.
+struct LockedMatch {
+  Seq last_seq = 0;
+  std::string game;
+  int game_version = 0;
+};
+
+// Conflict when the match is quarantined or when `expected_seq` is stale.
+Result<LockedMatch> lock_match(pg::Connection& conn, MatchId id, Seq expected_seq) {
+  auto rows = conn.query(
+      "SELECT last_seq, status, game, game_version FROM matches WHERE id = $1 FOR UPDATE",
+      pg::Params().add(id));
   if (!rows) return util::forward_error(rows);
   if (rows->empty()) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   const Seq last_seq = rows->integer(0, 0);
@@ -56,7 +61,8 @@ Result<Seq> lock_match(pg::Connection& conn, MatchId id, Seq expected_seq) {
         fmt::format("match {} is at seq {}, the write expected {}", id, last_seq, expected_seq),
         last_seq});
   }
-  return last_seq;
+  return LockedMatch{last_seq, std::string(rows->text(0, 2)),
+                     static_cast<int>(rows->integer(0, 3))};
 }
 
 // The fence: the lease row must still name this node and epoch and not have
@@ -87,7 +93,7 @@ Result<void> check_fence(pg::Connection& conn, MatchId id, const LeaseFence& fen
 
 Result<AppendOutcome> append_events(PgStore::Impl& impl, MatchId id, Seq expected_seq,
                                     std::span<const NewEvent> events,
-                                    const rules::State* state_after) {
+                                    const game::State* state_after) {
   if (events.empty()) return fail(StoreCode::Invalid, "an append needs at least one event");
   pg::Connection& conn = impl.conn;
   // Before the conflict check: a retry carries the stale expected_seq of its first attempt.
@@ -96,13 +102,16 @@ Result<AppendOutcome> append_events(PgStore::Impl& impl, MatchId id, Seq expecte
   if (*retry) return **retry;
   auto locked = lock_match(conn, id, expected_seq);
   if (!locked) return util::forward_error(locked);
-  const Seq last_seq = *locked;
+  const Seq last_seq = locked->last_seq;
+  // The match's game encodes its events and snapshots.
+  auto played = served_game(impl.options, id, locked->game, locked->game_version);
+  if (!played) return util::forward_error(played);
 
   const std::int64_t time = now_ms();
   Seq seq = last_seq;
   for (const NewEvent& event : events) {
     ++seq;
-    const EventColumns row = event_columns(event);
+    const EventColumns row = event_columns(**played, event);
     auto inserted = conn.query(
         "INSERT INTO events (match_id, seq, time, actor, command_id, type, schema_version, "
         "payload, state_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -129,7 +138,7 @@ Result<AppendOutcome> append_events(PgStore::Impl& impl, MatchId id, Seq expecte
   if (!updated) return util::forward_error(updated);
 
   PgRows rows(conn);
-  auto due = snapshot_due(rows, impl.options.snapshot_every, id, last_seq, seq,
+  auto due = snapshot_due(rows, **played, impl.options.snapshot_every, id, last_seq, seq,
                           events.back().state_hash, state_after);
   if (!due) return util::forward_error(due);
   if (*due) {
@@ -139,24 +148,27 @@ Result<AppendOutcome> append_events(PgStore::Impl& impl, MatchId id, Seq expecte
         pg::Params()
             .add(id)
             .add(seq)
-            .add(std::int64_t{codec::kStateSchemaVersion})
-            .add_bytes(codec::state_to_binary(**due)));
+            .add(std::int64_t{(*played)->state_schema()})
+            .add_bytes((*played)->state_to_binary(**due)));
     if (!stored) return util::forward_error(stored);
   }
   return AppendOutcome{last_seq + 1, seq, false};
 }
 
-Result<void> row_changes(pg::Connection& conn, const AppendRequest& r) {
+Result<void> row_changes(PgStore::Impl& impl, const AppendRequest& r) {
+  pg::Connection& conn = impl.conn;
   const MatchId id = r.match_id;
   const std::int64_t time = now_ms();
   if (r.create) {
+    auto options = new_match_options_json(impl.options, *r.create);
+    if (!options) return util::forward_error(options);
     auto inserted = conn.query(
         "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
         "game, game_version) VALUES ($1, $2, $3, $4, $5, 0, $2, $6, $7)",
         pg::Params()
             .add(id)
             .add(time)
-            .add(match_options_json(*r.create))
+            .add(*options)
             .add(std::string_view(ERYANTIS_VERSION))
             .add(status_name(r.create->status))
             .add(r.create->game)
@@ -244,10 +256,10 @@ Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest&
   // Told a player their ending: changes nothing of the match, so no seq check.
   if (auto done = forget_delivered_endings(impl.conn, r); !done) return util::forward_error(done);
   if (r.only_delivers_endings()) return AppendOutcome{};
-  if (auto done = row_changes(impl.conn, r); !done) return util::forward_error(done);
+  if (auto done = row_changes(impl, r); !done) return util::forward_error(done);
   AppendOutcome outcome;
   if (!r.events.empty()) {
-    const rules::State* state_after = r.state_after ? &*r.state_after : nullptr;
+    const game::State* state_after = r.state_after ? &*r.state_after : nullptr;
     auto appended = append_events(impl, r.match_id, r.expected_seq, r.events, state_after);
     if (!appended) return appended;
     if (appended->replayed) return appended;  // a retry changes nothing else either
@@ -256,7 +268,7 @@ Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest&
     // Rows only: still refuse a writer that is behind the match.
     auto locked = lock_match(impl.conn, r.match_id, r.expected_seq);
     if (!locked) return util::forward_error(locked);
-    outcome = AppendOutcome{*locked, *locked, false};
+    outcome = AppendOutcome{locked->last_seq, locked->last_seq, false};
   }
   if (auto done = status_and_deadline(impl.conn, r); !done) return util::forward_error(done);
   if (auto done = notify_lobby(impl.conn, r); !done) return util::forward_error(done);
@@ -267,7 +279,7 @@ Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest&
 
 Result<AppendOutcome> PgStore::append(MatchId id, Seq expected_seq,
                                       std::span<const NewEvent> events,
-                                      const rules::State* state_after) {
+                                      const game::State* state_after) {
   if (events.empty()) return fail(StoreCode::Invalid, "an append needs at least one event");
   AppendRequest request = AppendRequest::of(id, expected_seq, {events.begin(), events.end()});
   if (state_after) request.state_after = *state_after;

@@ -23,8 +23,6 @@
 #include <set>
 #include <utility>
 
-#include "eryantis/codec/codec.hpp"
-#include "eryantis/rules/decider.hpp"
 #include "eryantis/store/pg_lobby_listener.hpp"
 #include "pg_impl.hpp"
 
@@ -176,12 +174,16 @@ bool notifies_lobby(const AppendRequest& r) {
 // Requests whose writes would meet in one statement (PostgreSQL changes a row
 // once per statement), or a snapshot the statement cannot make: these go request
 // by request.
-bool fits_one_statement(std::span<const AppendRequest> requests, int snapshot_every) {
+// A request with events or a new match must say its game (request_game).
+bool fits_one_statement(std::span<const AppendRequest> requests, const Options& options) {
+  const int snapshot_every = options.snapshot_every;
   std::set<MatchId> matches;
   std::set<std::string> kept;
   std::set<std::string> delivered;
   for (const AppendRequest& r : requests) {
     if (!matches.insert(r.match_id).second) return false;
+    const game::Game* played = request_game(options, r);
+    if ((r.create || !r.events.empty()) && !played) return false;
     std::set<int> seats;
     for (const SeatRecord& seat : r.seats)
       if (!seats.insert(seat.seat).second) return false;
@@ -197,14 +199,17 @@ bool fits_one_statement(std::span<const AppendRequest> requests, int snapshot_ev
     // A snapshot due: from the caller's state, checked against the last hash
     // (the request by request path folds one, or refuses a state that disagrees).
     if (before / snapshot_every != after / snapshot_every &&
-        (!r.state_after || rules::hash(*r.state_after) != r.events.back().state_hash))
+        (!r.state_after || played->hash(*r.state_after) != r.events.back().state_hash))
       return false;
   }
   return true;
 }
 
-void add_request(BatchParams& p, const AppendRequest& r, std::int64_t request, std::int64_t time,
-                 int snapshot_every) {
+// PRECONDITION: fits_one_statement accepted `r`.
+void add_request(BatchParams& p, const Options& options, const AppendRequest& r,
+                 std::int64_t request, std::int64_t time) {
+  const int snapshot_every = options.snapshot_every;
+  const game::Game* played = request_game(options, r);
   const bool endings_only = r.only_delivers_endings();
   p[1].add(r.match_id);
   p[2].add(r.expected_seq);
@@ -240,7 +245,7 @@ void add_request(BatchParams& p, const AppendRequest& r, std::int64_t request, s
   p[12].add_optional(deadline ? std::optional<std::string>(r.deadline->kind) : std::nullopt);
   p[13].add_optional(deadline ? std::optional<std::int64_t>(r.deadline->seat) : std::nullopt);
   p[14].add_optional(deadline ? std::optional<std::int64_t>(r.deadline->at_ms) : std::nullopt);
-  p[15].add_optional(r.create ? std::optional<std::string>(match_options_json(*r.create))
+  p[15].add_optional(r.create ? std::optional<std::string>(played->options_json(r.create->options))
                               : std::nullopt);
   p[17].add_bool(notifies_lobby(r));
   p[46].add_optional(r.create ? std::optional<std::string>(r.create->game) : std::nullopt);
@@ -256,7 +261,7 @@ void add_request(BatchParams& p, const AppendRequest& r, std::int64_t request, s
 
   std::int64_t offset = 0;
   for (const NewEvent& event : r.events) {
-    const EventColumns row = event_columns(event);
+    const EventColumns row = event_columns(*played, event);
     p[20].add(request);
     p[21].add(++offset);
     p[22].add(row.actor);
@@ -270,17 +275,15 @@ void add_request(BatchParams& p, const AppendRequest& r, std::int64_t request, s
   if (!r.events.empty() && snapshot_every > 0 &&
       r.expected_seq / snapshot_every != after / snapshot_every) {
     p[28].add(request);
-    p[29].add(std::int64_t{codec::kStateSchemaVersion});
-    p[30].add_bytes(codec::state_to_binary(*r.state_after));  // fits_one_statement checked it
+    p[29].add(std::int64_t{played->state_schema()});
+    p[30].add_bytes(played->state_to_binary(*r.state_after));  // fits_one_statement checked it
   }
   for (const SeatRecord& seat : r.seats) {
     p[31].add(request);
     p[32].add(std::int64_t{seat.seat});
     p[33].add(seat.nickname);
     p[34].add(seat.resume_token_hash);
-    p[35].add_optional(seat.tower_color ? std::optional<std::string>(std::string(
-                                              rules::tower_color_name(*seat.tower_color)))
-                                        : std::nullopt);
+    p[35].add_optional(seat.tower_color);
     p[36].add_optional(seat.wizard ? std::optional<std::int64_t>(*seat.wizard) : std::nullopt);
     p[37].add_optional(seat.computer);
   }
@@ -340,27 +343,28 @@ Result<AppendOutcome> outcome_of(const AppendRequest& r, const pg::Rows& rows, i
 
 }  // namespace
 
-std::string match_options_json(const NewMatch& match) {
-  return fmt::format(R"({{"players":{},"mode":"{}"}})", static_cast<int>(match.options.players),
-                     rules::mode_name(match.options.mode));
+const game::Game* request_game(const Options& options, const AppendRequest& r) {
+  if (r.game) return r.game;
+  if (r.create) return options.served(r.create->game, r.create->game_version);
+  return nullptr;
 }
 
-EventColumns event_columns(const NewEvent& event) {
-  return EventColumns{event.actor.text(), std::string(rules::command_type(event.event.command)),
-                      std::int64_t{rules::kEventSchemaVersion},
-                      event.payload.empty() ? codec::event_to_json(event.event) : event.payload,
+EventColumns event_columns(const game::Game& played, const NewEvent& event) {
+  EventText text = event_text(played, event);
+  return EventColumns{event.actor.text(), std::move(text.type),
+                      std::int64_t{played.event_schema()}, std::move(text.payload),
                       hash_to_hex(event.state_hash)};
 }
 
 std::optional<std::vector<Result<AppendOutcome>>> pg_append_in_one_statement(
     PgStore::Impl& impl, std::span<const AppendRequest> requests,
     std::span<const std::size_t> order) {
-  if (!fits_one_statement(requests, impl.options.snapshot_every)) return std::nullopt;
+  if (!fits_one_statement(requests, impl.options)) return std::nullopt;
   BatchParams p;
   const std::int64_t time = now_ms();
   std::int64_t number = 0;
   for (const std::size_t i : order)
-    add_request(p, requests[i], ++number, time, impl.options.snapshot_every);
+    add_request(p, impl.options, requests[i], ++number, time);
   auto rows = impl.conn.query(kAppendBatch, p.params());
   if (!rows) {
     // The connection is gone: whether it committed is unknown, nothing is
@@ -378,14 +382,14 @@ std::optional<std::vector<Result<AppendOutcome>>> pg_append_in_one_statement(
 std::optional<std::vector<Result<AppendOutcome>>> pg_append_pipelined(
     PgStore::Impl& impl, std::span<const AppendRequest> requests,
     std::span<const std::size_t> order) {
-  if (!fits_one_statement(requests, impl.options.snapshot_every)) return std::nullopt;
+  if (!fits_one_statement(requests, impl.options)) return std::nullopt;
   const std::int64_t time = now_ms();
   std::vector<pg::Connection::Step> steps;
   steps.reserve(order.size() + 2);
   steps.push_back({"BEGIN", {}});
   for (const std::size_t i : order) {
     BatchParams p;
-    add_request(p, requests[i], 1, time, impl.options.snapshot_every);
+    add_request(p, impl.options, requests[i], 1, time);
     steps.push_back({kAppendBatch, p.params()});
   }
   steps.push_back({"COMMIT", {}});

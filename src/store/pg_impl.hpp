@@ -74,9 +74,10 @@ struct EventColumns {
   std::string payload;
   std::string state_hash;
 };
-EventColumns event_columns(const NewEvent& event);
-// matches.options of a new match.
-std::string match_options_json(const NewMatch& match);
+EventColumns event_columns(const game::Game& played, const NewEvent& event);
+// The game of a request's match when the request says it (AppendRequest::game,
+// or the game of the match it creates), else nullptr.
+const game::Game* request_game(const Options& options, const AppendRequest& r);
 std::int64_t now_ms();
 
 }  // namespace detail

@@ -184,7 +184,8 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
     const std::string game(matches->text(row, kGame));
     const int game_version = static_cast<int>(matches->integer(row, kGameVersion));
     // Another game's log: this fold cannot judge it (docs/cluster.md, section 4).
-    if (!impl_->options.serves_game(game, game_version)) {
+    const game::Game* played = impl_->options.served(game, game_version);
+    if (!played) {
       visit(id, fail(StoreCode::Unserved,
                      fmt::format("match {} plays {} version {}, which this build does not "
                                  "serve; a build that has it will",
@@ -192,7 +193,7 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
       continue;
     }
     BatchRows source(conn, *matches, *events, rows);
-    auto folded = detail::fold(source, id, matches->integer(row, kLastSeq), policy);
+    auto folded = detail::fold(source, *played, id, matches->integer(row, kLastSeq), policy);
     if (!folded) {
       visit(id, util::forward_error(folded));
       continue;

@@ -29,7 +29,7 @@ std::string pg_text_array(std::span<const std::string> texts) {
 std::pair<std::string, std::string> pg_served_arrays(const Options& options) {
   std::vector<std::string> games;
   std::vector<MatchId> versions;
-  for (const GameVersion& served : options.serves) {
+  for (const GameVersion& served : options.served_versions()) {
     games.push_back(served.game);
     versions.push_back(served.version);
   }
@@ -43,7 +43,7 @@ SeatRecord pg_seat_row(const pg::Rows& rows, int row, int first, MatchId id) {
   seat.nickname = rows.text(row, first + 1);
   seat.resume_token_hash = rows.text(row, first + 2);
   if (!rows.is_null(row, first + 3))
-    seat.tower_color = rules::parse_tower_color(rows.text(row, first + 3));
+    seat.tower_color = std::string(rows.text(row, first + 3));
   if (!rows.is_null(row, first + 4)) seat.wizard = static_cast<int>(rows.integer(row, first + 4));
   if (!rows.is_null(row, first + 5)) seat.computer = rows.text(row, first + 5);
   return seat;

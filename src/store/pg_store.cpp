@@ -61,6 +61,8 @@ pg::Connection& PgStore::connection() {
 Result<MatchId> PgStore::create_match(const NewMatch& match) {
   if (impl_->options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto options = detail::new_match_options_json(impl_->options, match);
+  if (!options) return util::forward_error(options);
   // The next id after the largest (SQLite's INTEGER PRIMARY KEY does the same);
   // two concurrent creators collide on the primary key (Conflict), never share.
   auto rows = impl_->conn.query(
@@ -69,7 +71,7 @@ Result<MatchId> PgStore::create_match(const NewMatch& match) {
       "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1, $5, $6 FROM matches RETURNING id",
       pg::Params()
           .add(detail::now_ms())
-          .add(detail::match_options_json(match))
+          .add(*options)
           .add(std::string_view(ERYANTIS_VERSION))
           .add(status_name(match.status))
           .add(match.game)
@@ -101,7 +103,7 @@ Result<void> pg_upsert_seat(pg::Connection& conn, const SeatRecord& seat) {
       .add(seat.nickname)
       .add(seat.resume_token_hash);
   if (seat.tower_color) {
-    params.add(rules::tower_color_name(*seat.tower_color));
+    params.add(*seat.tower_color);
   } else {
     params.add_null();
   }
@@ -256,7 +258,8 @@ namespace {
 
 // The match's last seq, if this store's fold serves its game and game version
 // (Options::serves); Unserved names them otherwise.
-Result<Seq> foldable_last_seq(pg::Connection& conn, const Options& options, MatchId id) {
+Result<detail::Foldable> foldable_last_seq(pg::Connection& conn, const Options& options,
+                                          MatchId id) {
   if (auto done = conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = conn.query("SELECT last_seq, game, game_version FROM matches WHERE id = $1",
                          pg::Params().add(id));
@@ -264,12 +267,9 @@ Result<Seq> foldable_last_seq(pg::Connection& conn, const Options& options, Matc
   if (rows->empty()) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   const std::string game(rows->text(0, 1));
   const int version = static_cast<int>(rows->integer(0, 2));
-  if (!options.serves_game(game, version))
-    return fail(StoreCode::Unserved,
-                fmt::format("match {} plays {} version {}, which this build does not serve; a "
-                            "build that has it will",
-                            id, game, version));
-  return rows->integer(0, 0);
+  auto played = detail::served_game(options, id, game, version);
+  if (!played) return util::forward_error(played);
+  return detail::Foldable{rows->integer(0, 0), *played};
 }
 
 }  // namespace
@@ -281,7 +281,7 @@ Result<Folded> PgStore::fold(MatchId id, const FoldPolicy& policy) {
   auto last = foldable_last_seq(impl_->conn, impl_->options, id);
   if (!last) return util::forward_error(last);
   detail::PgRows rows(impl_->conn);
-  auto folded = detail::fold(rows, id, *last, policy);
+  auto folded = detail::fold(rows, *last->played, id, last->last_seq, policy);
   if (!folded) return folded;
   if (auto done = tx->commit(); !done) return util::forward_error(done);
   return folded;
@@ -293,7 +293,7 @@ Result<VerifyReport> PgStore::verify(MatchId id) {
   auto last = foldable_last_seq(impl_->conn, impl_->options, id);
   if (!last) return util::forward_error(last);
   detail::PgRows rows(impl_->conn);
-  return detail::verify(rows, id, *last);
+  return detail::verify(rows, *last->played, id, last->last_seq);
 }
 
 Result<LoadReport> PgStore::load_unfinished() {

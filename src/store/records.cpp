@@ -22,7 +22,7 @@ std::optional<MatchStatus> parse_status(std::string_view text) {
 }
 
 std::string Actor::text() const {
-  if (seat == rules::kNoSeat) return "server";
+  if (seat == game::kNoSeat) return "server";
   return std::to_string(static_cast<int>(seat));
 }
 

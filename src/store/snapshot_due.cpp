@@ -2,20 +2,20 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
-#include "eryantis/rules/decider.hpp"
 #include "eryantis/util/expected.hpp"
 #include "fold_source.hpp"
 
 namespace eryantis::store::detail {
 
-Result<std::optional<rules::State>> snapshot_due(FoldSource& source, int every, MatchId id,
-                                                 Seq before, Seq after, std::uint64_t last_hash,
-                                                 const rules::State* state_after) {
+Result<std::optional<game::State>> snapshot_due(FoldSource& source, const game::Game& played,
+                                                int every, MatchId id, Seq before, Seq after,
+                                                std::uint64_t last_hash,
+                                                const game::State* state_after) {
   // A snapshot falls due whenever the append crosses a multiple of `every`.
   if (every <= 0 || before / every == after / every) return std::nullopt;
   if (state_after != nullptr) {
     // Never store a snapshot that disagrees with the log: it would poison restores.
-    if (rules::hash(*state_after) != last_hash) {
+    if (played.hash(*state_after) != last_hash) {
       return fail(StoreCode::Invalid,
                   fmt::format("match {}: state_after does not hash to the last event's "
                               "state_hash (seq {})",
@@ -24,7 +24,7 @@ Result<std::optional<rules::State>> snapshot_due(FoldSource& source, int every, 
     return *state_after;
   }
   // Only the last hash: the prefix was checked when it was restored or appended.
-  auto folded = fold(source, id, after, FoldPolicy{.hashes = HashCheck::Last});
+  auto folded = fold(source, played, id, after, FoldPolicy{.hashes = HashCheck::Last});
   if (!folded) return util::forward_error(folded);
   if (!folded->ok()) {
     // The log itself is suspect; restoring will quarantine it. The append stands.

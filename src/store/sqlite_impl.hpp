@@ -5,7 +5,6 @@
 #include <span>
 #include <string>
 
-#include "eryantis/rules/state.hpp"
 #include "eryantis/store/fold.hpp"
 #include "eryantis/store/sqlite_store.hpp"
 
@@ -24,12 +23,12 @@ std::int64_t now_ms();
 // The match's last seq, if this store's fold serves its game and game version
 // (Options::serves); Unserved names them otherwise: fold() and verify() would
 // judge another game's log by the wrong rules.
-Result<Seq> foldable_last_seq(SqliteStore::Impl& impl, MatchId id);
+Result<Foldable> foldable_last_seq(SqliteStore::Impl& impl, MatchId id);
 
 // The events of one append inside an open transaction (no commit).
 Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id, Seq expected_seq,
                                             std::span<const NewEvent> events,
-                                            const rules::State* state_after);
+                                            const game::State* state_after);
 
 Result<void> upsert_seat_row(SqliteStore::Impl& impl, const SeatRecord& seat);
 

@@ -25,11 +25,6 @@ std::int64_t now_ms() {
 
 namespace {
 
-std::string options_json(const rules::MatchOptions& options) {
-  return fmt::format(R"({{"players":{},"mode":"{}"}})", static_cast<int>(options.players),
-                     options.mode == rules::Mode::Expert ? "expert" : "simple");
-}
-
 // Settings of this connection only: nothing here writes to the file.
 Result<void> configure_reads(sqlite::Database& db, const Options& options) {
   if (auto done = db.exec(fmt::format("PRAGMA busy_timeout = {}", options.busy_timeout_ms));
@@ -175,13 +170,15 @@ Result<void> SqliteStore::reclaim_space() {
 }
 
 Result<MatchId> SqliteStore::create_match(const NewMatch& match) {
+  auto options = detail::new_match_options_json(impl_->options, match);
+  if (!options) return util::forward_error(options);
   auto insert = impl_->db.cached(
       "INSERT INTO matches (created, options, rules_version, status, last_seq, updated, game, "
       "game_version) VALUES (?1, ?2, ?3, ?4, 0, ?1, ?5, ?6)");
   if (!insert) return util::forward_error(insert);
   (*insert)
       ->bind(1, detail::now_ms())
-      .bind(2, options_json(match.options))
+      .bind(2, *options)
       .bind(3, std::string_view(ERYANTIS_VERSION))
       .bind(4, status_name(match.status))
       .bind(5, match.game)
@@ -222,7 +219,7 @@ Result<void> upsert_seat_row(SqliteStore::Impl& impl, const SeatRecord& seat) {
       .bind(3, std::string_view(seat.nickname))
       .bind(4, std::string_view(seat.resume_token_hash));
   if (seat.tower_color) {
-    statement.bind(5, rules::tower_color_name(*seat.tower_color));
+    statement.bind(5, *seat.tower_color);
   } else {
     statement.bind_null(5);
   }
@@ -248,7 +245,7 @@ SeatRecord seat_from_row(const sqlite::Statement& row, int first) {
   seat.nickname = row.column_text(first + 1);
   seat.resume_token_hash = row.column_text(first + 2);
   if (!row.column_is_null(first + 3))
-    seat.tower_color = rules::parse_tower_color(row.column_text(first + 3));
+    seat.tower_color = std::string(row.column_text(first + 3));
   if (!row.column_is_null(first + 4)) seat.wizard = static_cast<int>(row.column_int(first + 4));
   if (!row.column_is_null(first + 5)) seat.computer = row.column_text(first + 5);
   return seat;
@@ -370,7 +367,7 @@ Result<Seq> SqliteStore::last_seq(MatchId id) {
 
 namespace detail {
 
-Result<Seq> foldable_last_seq(SqliteStore::Impl& impl, MatchId id) {
+Result<Foldable> foldable_last_seq(SqliteStore::Impl& impl, MatchId id) {
   auto select = impl.db.cached("SELECT last_seq, game, game_version FROM matches WHERE id = ?1");
   if (!select) return util::forward_error(select);
   (*select)->bind(1, id);
@@ -379,12 +376,9 @@ Result<Seq> foldable_last_seq(SqliteStore::Impl& impl, MatchId id) {
   if (!*row) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   const std::string game((*select)->column_text(1));
   const int version = static_cast<int>((*select)->column_int(2));
-  if (!impl.options.serves_game(game, version))
-    return fail(StoreCode::Unserved,
-                fmt::format("match {} plays {} version {}, which this build does not serve; a "
-                            "build that has it will",
-                            id, game, version));
-  return (*select)->column_int(0);
+  auto played = served_game(impl.options, id, game, version);
+  if (!played) return util::forward_error(played);
+  return Foldable{(*select)->column_int(0), *played};
 }
 
 }  // namespace detail
@@ -410,7 +404,7 @@ Result<std::vector<StoredEvent>> SqliteStore::load_events(MatchId id, Seq from_s
 }
 
 Result<AppendOutcome> SqliteStore::append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
-                                    const rules::State* state_after) {
+                                    const game::State* state_after) {
   auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Immediate);
   if (!tx) return util::forward_error(tx);
   auto outcome = detail::append_in_transaction(*impl_, id, expected_seq, events, state_after);
@@ -473,7 +467,7 @@ Result<Folded> SqliteStore::fold(MatchId id, const FoldPolicy& policy) {
   auto last = detail::foldable_last_seq(*impl_, id);
   if (!last) return util::forward_error(last);
   detail::SqliteRows rows(impl_->db);
-  auto folded = detail::fold(rows, id, *last, policy);
+  auto folded = detail::fold(rows, *last->played, id, last->last_seq, policy);
   if (!folded) return folded;
   if (auto done = tx->commit(); !done) return util::forward_error(done);
   return folded;

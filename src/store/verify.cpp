@@ -3,7 +3,6 @@
 // Slow by design; used by the replay tool.
 #include <map>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/util/expected.hpp"
 #include "fold_source.hpp"
 #include "sqlite_rows.hpp"
@@ -13,7 +12,8 @@ namespace eryantis::store {
 
 namespace detail {
 
-Result<VerifyReport> verify(FoldSource& source, MatchId id, Seq last_seq) {
+Result<VerifyReport> verify(FoldSource& source, const game::Game& played, MatchId id,
+                            Seq last_seq) {
   // Every snapshot of the match, by seq, as (version, bytes).
   std::map<Seq, std::pair<int, std::string>> snapshots;
   for (Seq at_most = last_seq; at_most > 0;) {
@@ -30,17 +30,17 @@ Result<VerifyReport> verify(FoldSource& source, MatchId id, Seq last_seq) {
   VerifyReport report;
   report.id = id;
   FoldPolicy policy{.start = FoldStart::FirstEvent, .check_columns = true};
-  policy.on_event = [&](Seq seq, const rules::Event&, const rules::State& state) {
+  policy.on_event = [&](Seq seq, const game::Event&, const game::State& state) {
     ++report.events_checked;
     auto snapshot = snapshots.find(seq);
     if (snapshot == snapshots.end()) return;
     ++report.snapshots_checked;
     const auto& [version, bytes] = snapshot->second;
-    auto decoded = version == codec::kStateSchemaVersion ? codec::state_from_binary(bytes)
-                                                         : std::unexpected(codec::DecodeError{});
+    auto decoded = version == played.state_schema() ? played.state_from_binary(bytes)
+                                                    : std::unexpected(game::DecodeError{});
     if (!decoded || !(*decoded == state)) report.bad_snapshots.push_back(seq);
   };
-  auto folded = fold(source, id, last_seq, policy);
+  auto folded = fold(source, played, id, last_seq, policy);
   if (!folded) return util::forward_error(folded);
   report.divergence = std::move(folded->divergence);
   return report;
@@ -54,7 +54,7 @@ Result<VerifyReport> SqliteStore::verify(MatchId id) {
   auto last = detail::foldable_last_seq(*impl_, id);
   if (!last) return util::forward_error(last);
   detail::SqliteRows rows(impl_->db);
-  return detail::verify(rows, id, *last);
+  return detail::verify(rows, *last->played, id, last->last_seq);
 }
 
 }  // namespace eryantis::store

@@ -214,6 +214,36 @@ class Adapter final : public Game {
     return boxed<C, Command>(R::command_from_json(json));
   }
   int event_schema() const override { return R::kEventSchema; }
+  Decoded<std::string> upcast_event(int schema, std::string json) const override {
+    // A game that changed its events' JSON says how older text reads (R::upcast_event);
+    // any other reads only its one schema.
+    if constexpr (requires { R::upcast_event(schema, std::move(json)); }) {
+      return R::upcast_event(schema, std::move(json));
+    } else {
+      if (schema != R::kEventSchema)
+        return std::unexpected(DecodeError{"event schema " + std::to_string(schema) +
+                                           " is not one this game wrote"});
+      return json;
+    }
+  }
+  // By default an event holds its command and the seat that sent it (`command`,
+  // `seat`); a game whose events do not says so with R::event_type / R::event_actor.
+  std::string_view event_type(const Event& e) const override {
+    if constexpr (requires { R::event_type(ev(e)); })
+      return R::event_type(ev(e));
+    else
+      return R::command_type(ev(e).command);
+  }
+  Seat event_actor(const Event& e) const override {
+    if constexpr (requires { R::event_actor(ev(e)); }) {
+      return R::event_actor(ev(e));
+    } else {
+      const auto& command = ev(e).command;
+      if (R::is_server_command(command) || R::command_type(command) == "create_match")
+        return kNoSeat;
+      return static_cast<Seat>(ev(e).seat);
+    }
+  }
   std::string event_to_json(const Event& e) const override { return R::event_to_json(ev(e)); }
   Decoded<Event> event_from_json(std::string_view json) const override {
     return boxed<E, Event>(R::event_from_json(json));

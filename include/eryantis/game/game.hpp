@@ -194,8 +194,17 @@ class Game {
   virtual std::string commands_to_json(std::span<const Command> commands) const = 0;
   virtual Decoded<Command> command_from_json(const json::Value& value) const = 0;
   virtual Decoded<Command> command_from_json(std::string_view json) const = 0;
+  // The schema of event_to_json's text (stored with every event), and the text of
+  // an older schema rewritten as today's, for event_from_json (JSON in, JSON out).
+  // An error when `schema` is not one this game ever wrote.
   virtual int event_schema() const = 0;
+  virtual Decoded<std::string> upcast_event(int schema, std::string json) const = 0;
   virtual std::string event_to_json(const Event& event) const = 0;
+  // The type stored beside an event (its command's: "play_assistant"), and who
+  // caused it: the seat that sent its command, or kNoSeat for the server's own
+  // commands (create_match, skip_turn, ...). The store keeps both as columns.
+  virtual std::string_view event_type(const Event& event) const = 0;
+  virtual Seat event_actor(const Event& event) const = 0;
   virtual Decoded<Event> event_from_json(std::string_view json) const = 0;
   virtual int state_schema() const = 0;
   virtual std::string state_to_json(const State& state) const = 0;

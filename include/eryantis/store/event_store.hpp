@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "eryantis/rules/state.hpp"
+#include "eryantis/game/registry.hpp"
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/fold.hpp"
 #include "eryantis/store/records.hpp"
@@ -43,19 +43,36 @@ struct Options {
   // leaves that to the next writer's automatic checkpoint: what the server's restore
   // connection does, closed just before the group committer opens its own.
   bool checkpoint_on_close = true;
+  // The games whose matches this store reads and writes: a match's events,
+  // snapshots and options are encoded, decoded and folded by its game, found here
+  // by the name and version stored with it (Registry::find(name, version)). The
+  // platform passes its catalogue (main) or the tests' registry; the store knows
+  // no game itself. Without one the store still opens, migrates, lists and copies,
+  // but refuses (Unserved) whatever needs a game.
+  const game::Registry* games = nullptr;
   // The games, each with every version of its rules it reads, that this process
-  // serves (the server: catalogue::games() as its lobby serves them). An
-  // unfinished match of any other game or version is neither folded nor changed:
-  // load_unfinished() reports it as unserved, a cluster node never adopts it
-  // (PgStore::due_orphans, load_matches) nor lists it (open_matches), so a build
-  // that serves it finds it as it was left. The default is what the store's fold
-  // reads: the first game, version 1.
-  std::vector<GameVersion> serves = {GameVersion{std::string(kFirstGame), kFirstGameVersion}};
-  bool serves_game(std::string_view game, int version) const {
-    for (const GameVersion& g : serves)
-      if (g.game == game && g.version == version) return true;
-    return false;
+  // serves, if not every one of `games` (the server: as its lobby serves them).
+  // An unfinished match of any other game or version is neither folded nor
+  // changed: load_unfinished() reports it as unserved, a cluster node never adopts
+  // it (PgStore::due_orphans, load_matches) nor lists it (open_matches), so a
+  // build that serves it finds it as it was left. Empty = every game and version
+  // `games` reads.
+  std::vector<GameVersion> serves;
+  // The game of a stored match when this process serves it, else nullptr.
+  const game::Game* served(std::string_view game, int version) const {
+    if (!games) return nullptr;
+    const game::Game* g = games->find(game, version);
+    if (!g || serves.empty()) return g;
+    for (const GameVersion& each : serves)
+      if (each.game == game && each.version == version) return g;
+    return nullptr;
   }
+  bool serves_game(std::string_view game, int version) const {
+    return served(game, version) != nullptr;
+  }
+  // Every game and version this process serves, spelled out (`serves`, or what
+  // `games` reads when it is empty).
+  std::vector<GameVersion> served_versions() const;
 };
 
 class EventStore {
@@ -99,7 +116,7 @@ class EventStore {
   // original seqs without writing (a client retry).
   virtual Result<AppendOutcome> append(MatchId id, Seq expected_seq,
                                        std::span<const NewEvent> events,
-                                       const rules::State* state_after = nullptr) = 0;
+                                       const game::State* state_after = nullptr) = 0;
 
   // Applies every request in ONE transaction, each inside its own savepoint: a
   // request that fails (Conflict, Fenced, ...) is undone alone. Requests run in
@@ -139,7 +156,7 @@ class EventStore {
 
   // The match's current state: newest valid snapshot plus the events after it
   // (every hash checked). Corrupt if the log diverges.
-  Result<rules::State> load_state(MatchId id);
+  Result<game::State> load_state(MatchId id);
 };
 
 }  // namespace eryantis::store

@@ -3,15 +3,14 @@
 // of the log takes (restoring matches at start, snapshots, verify, eryantis-replay).
 //
 // Stored data is input, not truth: every event is re-validated with
-// rules::apply_checked before it touches the state, so a row that decodes but is
+// the game's apply_checked before it touches the state, so a row that decodes but is
 // illegal (seat -1, cloud 9, a character not in play, an island out of range)
 // becomes a Divergence, never undefined behaviour. This is not a policy option.
 #include <cstdint>
 #include <functional>
 #include <optional>
 
-#include "eryantis/rules/event.hpp"
-#include "eryantis/rules/state.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/store/records.hpp"
 
 namespace eryantis::store {
@@ -34,11 +33,12 @@ struct FoldPolicy {
   // Also compare the columns that repeat the payload (type, actor) with it.
   bool check_columns = false;
   // Called after each folded event: its seq, the event and the state it led to.
-  std::function<void(Seq, const rules::Event&, const rules::State&)> on_event = nullptr;
+  std::function<void(Seq, const game::Event&, const game::State&)> on_event = nullptr;
 };
 
 struct Folded {
-  rules::State state;    // after the last event that folded cleanly
+  const game::Game* played = nullptr;  // the match's game (Options::games's)
+  game::State state;     // after the last event that folded cleanly (empty_state before)
   Seq seq = 0;           // the seq `state` is at
   Seq snapshot_seq = 0;  // the snapshot the fold started from (0 = none)
   // The first place where the stored data stops being trustworthy; `state` and

@@ -93,7 +93,7 @@ class PgStore final : public EventStore {
   Result<std::vector<StoredEvent>> load_events(
       MatchId id, Seq from_seq = 1, Seq to_seq = std::numeric_limits<Seq>::max()) override;
   Result<AppendOutcome> append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
-                               const rules::State* state_after = nullptr) override;
+                               const game::State* state_after = nullptr) override;
   std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests) override;
   Result<Folded> fold(MatchId id, const FoldPolicy& policy) override;
   Result<LoadReport> load_unfinished() override;

@@ -9,10 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "eryantis/rules/event.hpp"
-#include "eryantis/rules/options.hpp"
-#include "eryantis/rules/state.hpp"
-#include "eryantis/rules/tower.hpp"
+#include "eryantis/game/game.hpp"
 
 namespace eryantis::store {
 
@@ -29,9 +26,9 @@ using StatusCounts = std::array<std::uint64_t, kMatchStatusCount>;
 
 // Who caused an event: a seat, or the server itself (create_match, skip_turn, ...).
 struct Actor {
-  rules::Seat seat = rules::kNoSeat;  // kNoSeat = the server
+  game::Seat seat = game::kNoSeat;  // kNoSeat = the server
   static constexpr Actor server() { return {}; }
-  static constexpr Actor player(rules::Seat seat) { return {seat}; }
+  static constexpr Actor player(game::Seat seat) { return {seat}; }
   // "0".."3" or "server", as stored in events.actor.
   std::string text() const;
   friend bool operator==(const Actor&, const Actor&) = default;
@@ -52,7 +49,8 @@ inline constexpr std::string_view kFirstGame = "eriantys";
 inline constexpr int kFirstGameVersion = 1;
 
 struct NewMatch {
-  rules::MatchOptions options;
+  // Of the match's game (`game`): stored as the game's options_json.
+  game::Options options;
   MatchStatus status = MatchStatus::Lobby;
   std::string game = std::string(kFirstGame);
   int game_version = kFirstGameVersion;
@@ -63,7 +61,9 @@ struct SeatRecord {
   int seat = 0;
   std::string nickname;
   std::string resume_token_hash;
-  std::optional<rules::TowerColor> tower_color;
+  // Columns of schema 1 that only Eriantys matches of that time filled ("black",
+  // "white", "grey"; 0..3): kept as read, written by no server since.
+  std::optional<std::string> tower_color;
   std::optional<int> wizard;
   // A computer player's level ("random", "greedy", "strong"); nullopt for a person.
   std::optional<std::string> computer;
@@ -82,7 +82,7 @@ struct UnseenEnding {
 // An event to append. The caller applied it and passes the resulting state's hash.
 struct NewEvent {
   NewEvent() = default;
-  NewEvent(Actor actor_, std::optional<std::string> command_id_, rules::Event event_,
+  NewEvent(Actor actor_, std::optional<std::string> command_id_, game::Event event_,
            std::uint64_t state_hash_, std::string payload_ = {})
       : actor(actor_),
         command_id(std::move(command_id_)),
@@ -92,10 +92,10 @@ struct NewEvent {
 
   Actor actor;
   std::optional<std::string> command_id;  // the client's id: a retry with it is not applied twice
-  rules::Event event;
-  std::uint64_t state_hash = 0;  // rules::hash of the state after applying `event`
-  // codec::event_to_json(event) if the caller already has it (the server does, for
-  // its broadcast); empty = the store encodes it.
+  game::Event event;             // of the match's game
+  std::uint64_t state_hash = 0;  // the game's hash of the state after applying `event`
+  // The game's event_to_json(event) if the caller already has it (the server does,
+  // for its broadcast); empty = the store encodes it.
   std::string payload;
 };
 
@@ -107,7 +107,7 @@ struct StoredEvent {
   std::optional<std::string> command_id;
   std::string type;
   int schema_version = 0;
-  std::string payload;     // JSON from codec::event_to_json (of `schema_version`)
+  std::string payload;     // JSON from the game's event_to_json (of `schema_version`)
   std::string state_hash;  // 16 lower-case hex digits
   friend bool operator==(const StoredEvent&, const StoredEvent&) = default;
 };
@@ -141,11 +141,15 @@ struct HeldLease {
 // One atomic step of a match: its row changes and its events, all or nothing.
 struct AppendRequest {
   MatchId match_id = 0;
+  // The match's game (its events and snapshot are encoded by it), if the caller
+  // knows it (the server does): PostgreSQL then writes the request in one round
+  // trip. nullptr = the store finds it by the match's row (or `create`).
+  const game::Game* game = nullptr;
   Seq expected_seq = 0;
   std::vector<NewEvent> events;  // may be empty when only rows change
   // The state after the last event, if the caller has it: used for a snapshot
-  // when one falls due (else the store folds it with the rules layer).
-  std::optional<rules::State> state_after;
+  // when one falls due (else the store folds it).
+  std::optional<game::State> state_after;
   std::optional<NewMatch> create;  // first write of a new match: its row, with id match_id
   std::vector<SeatRecord> seats;   // upserts (match_id is taken from the request)
   std::vector<int> remove_seats;   // a player left before the match started
@@ -170,7 +174,7 @@ struct AppendRequest {
 
   // A plain append of events (no row changes).
   static AppendRequest of(MatchId match_id, Seq expected_seq, std::vector<NewEvent> events,
-                          std::optional<rules::State> state_after = std::nullopt) {
+                          std::optional<game::State> state_after = std::nullopt) {
     AppendRequest r;
     r.match_id = match_id;
     r.expected_seq = expected_seq;
@@ -215,7 +219,8 @@ struct LoadedMatch {
   int game_version = 0;
   Seq last_seq = 0;
   Seq snapshot_seq = 0;  // the snapshot the fold started from (0 = none)
-  rules::State state;
+  const game::Game* played = nullptr;  // its game (Options::games's, never freed)
+  game::State state;                   // of that game
   std::vector<SeatRecord> seats;           // as seats(id) returns them
   std::optional<DeadlineRecord> deadline;  // as deadline(id) returns it
   // As recent_command_ids(id, kLoadedCommandIds) returns them.

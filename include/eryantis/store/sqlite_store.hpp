@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "eryantis/rules/state.hpp"
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/event_store.hpp"
 #include "eryantis/store/fold.hpp"
@@ -59,7 +58,7 @@ class SqliteStore final : public EventStore {
   // if the match moved on. If the first event's command_id is already stored,
   // returns the original seqs without writing (a client retry).
   Result<AppendOutcome> append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,
-                               const rules::State* state_after = nullptr) override;
+                               const game::State* state_after = nullptr) override;
 
   // Applies every request in ONE transaction, each inside its own savepoint: a
   // request that fails (Conflict, ...) is undone alone. Requests run in order.

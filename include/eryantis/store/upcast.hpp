@@ -1,14 +1,16 @@
 #pragma once
 // Stored event payloads carry the schema version they were written with; reads
-// bring older versions up to rules::kEventSchemaVersion before decoding.
+// bring older versions up to the game's event_schema() before decoding (the game
+// says how: game::Game::upcast_event).
 #include <string>
 
+#include "eryantis/game/game.hpp"
 #include "eryantis/store/error.hpp"
 
 namespace eryantis::store {
 
-// The payload of `schema_version`, rewritten as the current version. Today only
-// version 1 exists (identity); a version newer than this build is an error.
-Result<std::string> upcast(int schema_version, std::string payload);
+// The payload of `schema_version`, rewritten as `played`'s current version. A
+// version newer than this build's game is TooNew; one it never wrote, Decode.
+Result<std::string> upcast(const game::Game& played, int schema_version, std::string payload);
 
 }  // namespace eryantis::store
