@@ -69,8 +69,7 @@ std::expected<server::LoadedMatch, std::string> to_loaded(store::FoldedMatch loa
   server::LoadedMatch m;
   m.id = loaded.id;
   m.status = loaded.status;
-  m.game = std::move(loaded.game);
-  m.game_version = loaded.game_version;
+  m.game = loaded.folded.played;
   m.last_seq = loaded.folded.seq;
   m.state = std::move(loaded.folded.state);
   m.seats = std::move(loaded.seats);

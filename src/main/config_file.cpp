@@ -11,7 +11,6 @@
 #include <type_traits>
 
 #include "eryantis/net/allowed_hosts.hpp"
-#include "eryantis/server/loaded_match.hpp"
 
 namespace eryantis::app {
 
@@ -370,12 +369,13 @@ store::StoreLocation store_location(const StorageConfig& storage) {
   return store::StoreLocation{store::Backend::Sqlite, storage.database};
 }
 
-store::Options store_options(const StorageConfig& storage) {
+store::Options store_options(const StorageConfig& storage, const game::Registry& games) {
   store::Options options;
   options.durability = storage.durability;
   options.snapshot_every = storage.snapshot_every;
-  // A stored match of another game or version is left for a build that has it.
-  options.serves = server::served_game_versions();
+  // The server's games: a stored match of another game or version is left as it
+  // is, for a build that has it.
+  options.games = &games;
   return options;
 }
 

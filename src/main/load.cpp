@@ -31,8 +31,7 @@ std::expected<Loaded, std::string> load_matches(store::EventStore& db) {
     server::LoadedMatch r;
     r.id = m.id;
     r.status = m.status;
-    r.game = std::move(m.game);
-    r.game_version = m.game_version;
+    r.game = m.played;
     r.last_seq = m.last_seq;
     r.state = std::move(m.state);
     r.seats = std::move(m.seats);

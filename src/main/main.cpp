@@ -45,6 +45,17 @@
 
 #include "build_info.hpp"  // generated: ERYANTIS_VERSION, ERYANTIS_COMMIT
 
+// The games it plays: the build's catalogue. The test server (tests/games, the
+// same source built with ERYANTIS_TEST_GAMES) plays the tests' registry, which
+// adds the test games: no platform file names a game.
+#ifdef ERYANTIS_TEST_GAMES
+#include "games/games.hpp"
+#define kGames (eryantis::test::games())
+#else
+#include "eryantis/catalogue/catalogue.hpp"
+#define kGames (eryantis::catalogue::games())
+#endif
+
 using namespace eryantis;
 
 namespace {
@@ -279,6 +290,11 @@ net::AdminSocketOptions admin_options(const app::Config& config) {
   return o;
 }
 
+app::Config with_games(app::Config config, const game::Registry& games) {
+  config.server.games = &games;
+  return config;
+}
+
 // One running server: everything serve() starts, as members in the order they
 // are made (so they are destroyed in the reverse order: the listeners and the
 // server before the store that they write to, the store before the writer lock
@@ -286,13 +302,15 @@ net::AdminSocketOptions admin_options(const app::Config& config) {
 // member function; a step that fails returns the exit code.
 class Process {
  public:
-  Process(app::Config config, std::shared_ptr<logging::ReopenableFileSink> reopenable_log)
-      : config_(std::move(config)),
+  // `games`: what it plays (the build's catalogue; the test server's adds test games).
+  Process(app::Config config, std::shared_ptr<logging::ReopenableFileSink> reopenable_log,
+          const game::Registry& games)
+      : config_(with_games(std::move(config), games)),
         reopenable_log_(std::move(reopenable_log)),
         location_(app::store_location(config_.storage)),
         on_sqlite_(location_.backend == store::Backend::Sqlite),
         shown_(location_.describe()),
-        store_options_(app::store_options(config_.storage)) {}
+        store_options_(app::store_options(config_.storage, games)) {}
 
   // The database: locked (SQLite), checked, every unfinished match folded, and the
   // group committer that writes from now on.
@@ -464,7 +482,8 @@ void Process::make_server() {
 }
 
 void Process::start_metrics() {
-  metrics_feed_.emplace(metrics_, restored_->matches_by_status, config_.cluster.enabled());
+  metrics_feed_.emplace(metrics_, restored_->matches_by_status, config_.cluster.enabled(),
+                        *config_.server.games);
   metrics_.set_build_info(ERYANTIS_VERSION, ERYANTIS_COMMIT);
   if (!config_.metrics.enabled) return;
   metrics_feed_->sample(server_->stats(), unix_ms());  // the matches' count from the start
@@ -652,7 +671,7 @@ int Process::run() {
 }  // namespace
 
 // The whole life of the server; main() only turns what escapes it into an exit code.
-int serve(int argc, char** argv) {
+int serve(int argc, char** argv, const game::Registry& games) {
   auto config = configure(argc, argv);
   if (!config) return config.error();
   std::shared_ptr<logging::ReopenableFileSink> reopenable_log;
@@ -662,7 +681,7 @@ int serve(int argc, char** argv) {
     std::fprintf(stderr, "eryantis-server: log.file: %s\n", e.what());
     return 2;
   }
-  Process process(std::move(*config), std::move(reopenable_log));
+  Process process(std::move(*config), std::move(reopenable_log), games);
   if (auto failed = process.open_storage()) return *failed;
   process.make_server();
   process.start_metrics();
@@ -681,7 +700,7 @@ int main(int argc, char** argv) {
   // arrive as exceptions from net::EventLoop: say what failed and exit 1, rather
   // than std::terminate's bare abort.
   try {
-    return serve(argc, argv);
+    return serve(argc, argv, kGames);
   } catch (const std::exception& e) {
     spdlog::critical("the event loop failed: {}", e.what());
     return 1;

@@ -3,24 +3,26 @@
 #include <algorithm>
 
 #include "eryantis/protocol/message.hpp"
-#include "eryantis/rules/rule_error.hpp"
 
 namespace eryantis::app {
 
-std::vector<std::string> request_results() {
+std::vector<std::string> request_results(const game::Registry& games) {
   std::vector<std::string> out = {"accepted"};
   for (int i = 0; i < protocol::kErrorCodeCount; ++i)
     out.emplace_back(protocol::error_code_name(static_cast<protocol::ErrorCode>(i)));
-  for (int i = 0; i < rules::kRuleCodeCount; ++i)
-    out.emplace_back(rules::rule_code_name(static_cast<rules::RuleCode>(i)));
+  // Every game's own codes, each once (games share "WRONG_PHASE", ...).
+  for (const game::Game* g : games.games())
+    for (std::string& code : g->rule_codes())
+      if (std::find(out.begin(), out.end(), code) == out.end()) out.push_back(std::move(code));
   return out;
 }
 
-MetricsFeed::MetricsFeed(metrics::Metrics& metrics, store::StatusCounts at_start, bool cluster)
+MetricsFeed::MetricsFeed(metrics::Metrics& metrics, store::StatusCounts at_start, bool cluster,
+                         const game::Registry& games)
     : metrics_(metrics), cluster_(cluster) {
   for (std::size_t i = 0; i < store::kMatchStatusCount; ++i)
     base_[i] = static_cast<std::int64_t>(at_start[i]);
-  metrics_.declare_results(request_results());
+  metrics_.declare_results(request_results(games));
   metrics_.set_matches_created(0);
   for (auto status : {store::MatchStatus::Finished, store::MatchStatus::Abandoned})
     metrics_.set_matches_ended(store::status_name(status), 0);

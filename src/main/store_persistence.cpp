@@ -8,7 +8,6 @@
 #include <mutex>
 #include <thread>
 
-#include "eryantis/render/render.hpp"
 
 namespace eryantis::app {
 
@@ -27,7 +26,7 @@ server::Deadline from_record(const store::DeadlineRecord& r) {
   for (int k = 1; k < 4; ++k)
     if (r.kind == kKindNames[k]) {
       d.kind = static_cast<server::DeadlineKind>(k);
-      d.seat = static_cast<rules::Seat>(r.seat);
+      d.seat = static_cast<game::Seat>(r.seat);
       d.at_ms = r.at_ms;
     }
   return d;
@@ -140,14 +139,18 @@ class StorePersistence::Reader {
 store::Result<std::vector<server::MoveLogLine>> read_move_log(store::EventStore& db,
                                                               const server::MoveLogRead& read) {
   std::vector<server::MoveLogLine> lines;
-  render::MoveLog log(read.names);
+  // Each event's sentence from the states around it, in the match's game's words.
+  std::optional<game::State> before;
   // Every event is re-checked by the fold; one hash (the last) is enough here: the
   // server holds this match, so its log was folded and checked when it was loaded.
   store::FoldPolicy policy{.start = store::FoldStart::FirstEvent, .hashes = store::HashCheck::Last};
-  policy.on_event = [&](store::Seq seq, const rules::Event& event, const rules::State& after) {
+  policy.on_event = [&](const game::Game& played, store::Seq seq, const game::Event& event,
+                        const game::State& after) {
     if (seq > read.to) return;  // written since the question: the client has it as a push
-    std::string text = log.next(event, after);
-    if (seq >= read.from) lines.push_back({seq, std::move(text)});
+    if (!before) before = played.empty_state();
+    if (seq >= read.from)
+      lines.push_back({seq, played.describe_event(*before, event, after, read.names)});
+    before = after;
   };
   auto folded = db.fold(read.match, policy);
   if (!folded) return std::unexpected(folded.error());
@@ -188,6 +191,7 @@ void StorePersistence::read_move_log(server::MoveLogRead read, server::MoveLogDo
 void StorePersistence::submit(server::MatchWrite w, server::WriteDone done) {
   store::AppendRequest r;
   r.match_id = w.match;
+  r.game = w.game;
   r.expected_seq = w.expected_seq;
   r.events = std::move(w.events);
   r.state_after = std::move(w.state_after);

@@ -67,13 +67,20 @@ class Fields {
     if (!*v) return fail(ErrorCode::MissingField, std::string("field \"") + key + "\" is missing");
     return **v;
   }
-  std::expected<std::optional<rules::Mode>, ProtocolError> optional_mode() const {
+  // The shorthand of {"options":{"mode":...}}: a short word of letters, digits and
+  // '_' (the game says which are its modes).
+  std::expected<std::optional<std::string>, ProtocolError> optional_mode() const {
     auto text = optional_string("mode", 16);
     if (!text) return std::unexpected(text.error());
-    if (!*text) return std::optional<rules::Mode>{};
-    if (**text == "simple") return rules::Mode::Simple;
-    if (**text == "expert") return rules::Mode::Expert;
-    return fail(ErrorCode::InvalidField, "field \"mode\" must be \"simple\" or \"expert\"");
+    if (!*text) return text;
+    const bool word = !(*text)->empty() && std::all_of((*text)->begin(), (*text)->end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+    if (!word)
+      return fail(ErrorCode::InvalidField,
+                  "field \"mode\" must be a mode of the game (\"simple\" or \"expert\" in "
+                  "Eriantys)");
+    return text;
   }
   // An object member as compact JSON text (for a game to read), nullopt when absent.
   std::expected<std::optional<std::string>, ProtocolError> optional_object_text(
@@ -165,7 +172,8 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
   if (type == "watch_lobby") return WatchLobby{};
   if (type == "unwatch_lobby") return UnwatchLobby{};
   if (type == "create_match") {
-    auto players = f.required_int("players", 2, 4);
+    // Any game's seat counts (1 to 4): the game refuses the ones it has not (BAD_OPTIONS).
+    auto players = f.required_int("players", 1, 4);
     if (!take(players, error)) return error;
     auto mode = f.optional_mode();
     if (!take(mode, error)) return error;
@@ -180,16 +188,15 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     // The top-level `mode` is the shorthand of {"options":{"mode":...}}: merged in
     // unless `options` says it itself, so the game reads one object.
     if (*mode) {
-      const std::string member = std::string("\"mode\":\"") +
-                                 std::string(rules::mode_name(**mode)) + "\"";
+      std::string member = "\"mode\":\"";
+      member.append(**mode).push_back('"');
       if (!*options)
         *options = "{" + member + "}";
       else if (!f.object_member("options", "mode"))
         *options = **options == "{}" ? "{" + member + "}"
                                      : "{" + member + "," + options->value().substr(1);
     }
-    return CreateMatchRequest{rules::MatchOptions{static_cast<std::uint8_t>(*players),
-                                                  mode->value_or(rules::Mode::Simple)},
+    return CreateMatchRequest{static_cast<int>(*players),
                               static_cast<int>(computers->value_or(0)), std::move(*level),
                               game->value_or(""), std::move(*options)};
   }
@@ -214,7 +221,7 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     return JoinMatch{*match, s};
   }
   if (type == "quick_join") {
-    auto players = f.optional_int("players", 2, 4);
+    auto players = f.optional_int("players", 1, 4);
     if (!take(players, error)) return error;
     auto mode = f.optional_mode();
     if (!take(mode, error)) return error;

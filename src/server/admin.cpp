@@ -48,8 +48,8 @@ std::vector<Server::AdminMatch> Server::admin_matches() const {
     m.connected = room->connected();
     m.spectators = room->spectators.size();
     m.seq = room->seq;
-    m.phase = std::string(rules::phase_name(room->state.phase));
-    m.round = room->state.round;
+    m.phase = std::string(room->game->phase_name(room->state));
+    m.round = room->game->round(room->state);
     for (int i = 0; i < room->players(); ++i)
       m.nicknames.push_back(room->seats[i] ? room->seats[i]->nickname : std::string());
     m.in_play = in_play(*room);
@@ -75,8 +75,8 @@ std::expected<void, std::string> Server::admin_end_match(store::MatchId id,
   spdlog::info("match {}: ended by the operator: {}", id, reason);
   // Behind any request already waiting for the room: one write at a time.
   enqueue(*room, 0, "", [this, id] {
-    if (Room* r = find_room(id); r && r->state.phase != rules::Phase::GameOver)
-      submit_command(*r, 0, rules::EndMatch{}, rules::Authority::Server, 0, "", std::nullopt);
+    if (Room* r = find_room(id); r && r->game->stage(r->state) != game::Stage::Over)
+      submit_command(*r, 0, r->game->end_match(), game::Authority::Server, 0, "", std::nullopt);
   });
   return {};
 }

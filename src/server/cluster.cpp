@@ -391,7 +391,7 @@ bool Server::lose_match(store::MatchId mid, std::string_view why) {
   spdlog::warn("match {}: node {} no longer serves it ({}); dropped, its clients reconnect", mid,
                cluster_->node(), why);
   std::vector<ConnectionId> connections(room->spectators.begin(), room->spectators.end());
-  for (int i = 0; i < rules::kMaxPlayers; ++i) {
+  for (int i = 0; i < game::kMaxSeats; ++i) {
     if (!room->seats[i] || room->seats[i]->computer) continue;
     if (auto it = seated_in_.find(room->seats[i]->nickname);
         it != seated_in_.end() && it->second == mid)
@@ -402,7 +402,7 @@ bool Server::lose_match(store::MatchId mid, std::string_view why) {
     Session* s = session(c);
     if (!s || s->match != mid) continue;
     s->match = 0;
-    s->seat = rules::kNoSeat;
+    s->seat = game::kNoSeat;
     s->spectator = false;
     // Closed without a word: clients reconnect and resume after a dropped connection,
     // and their resuming login is redirected to whoever serves the match now.

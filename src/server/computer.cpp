@@ -208,22 +208,19 @@ void Server::schedule_computers(Room& room) {
   if (!decisions_ || shutting_down_ || degraded_ || room.busy) return;
   if (room.status != store::MatchStatus::Lobby && room.status != store::MatchStatus::Running)
     return;
-  if (!room.full() || room.state.phase == rules::Phase::GameOver) return;
+  if (!room.full() || room.game->stage(room.state) == game::Stage::Over) return;
   // Nobody to play with: no CPU spent until a person comes back (tick asks again).
   if (room.connected() == 0) return;
   const std::int64_t now = clock_();
-  std::optional<game::State> state;  // the game's handle on the room's state, made once
-  for (rules::Seat seat : rules::seats_to_act(room.state)) {
+  for (const game::ToAct& act : room.game->to_act(room.state)) {
+    const game::Seat seat = act.seat;
     if (!room.is_computer(seat)) continue;
     ComputerTurn& turn = room.computer_turns[seat];
     if (turn.asked && turn.position == room.seq) continue;
     turn = ComputerTurn{true, room.seq, now + config_.computer.pause_ms, {}};
-    // Until the room holds its match through the game interface (issue 24), its
-    // state is wrapped here: a copy per decision, and decisions are rare.
-    if (!state) state = game::State::of(room.state);
     const store::MatchId mid = room.id;
-    decisions_->submit(computer_request(*room.game, room.id, *state,
-                                        game::Seed{room.state.seed.hi, room.state.seed.lo},
+    decisions_->submit(computer_request(*room.game, room.id, room.state,
+                                        room.game->secret(room.state),
                                         room.seq, seat, *room.seats[seat]->computer,
                                         static_cast<std::uint32_t>(config_.computer.playouts)),
                        [this, mid](DecisionResult result) { on_decision(mid, std::move(result)); });
@@ -244,10 +241,10 @@ void Server::on_decision(store::MatchId mid, DecisionResult result) {
 
 void Server::play_due_computers(Room& room, std::int64_t now) {
   for (int seat = 0; seat < room.players(); ++seat)
-    play_due_computer(room, static_cast<rules::Seat>(seat), now);
+    play_due_computer(room, static_cast<game::Seat>(seat), now);
 }
 
-void Server::play_due_computer(Room& room, rules::Seat seat, std::int64_t now) {
+void Server::play_due_computer(Room& room, game::Seat seat, std::int64_t now) {
   ComputerTurn& turn = room.computer_turns[seat];
   if (!turn.command || now < turn.due_ms || room.connected() == 0 || shutting_down_ || degraded_)
     return;
@@ -259,8 +256,7 @@ void Server::play_due_computer(Room& room, rules::Seat seat, std::int64_t now) {
     Room* r = find_room(mid);
     if (!r || r->seq != position || !r->is_computer(seat)) return;
     // Exactly a person's path: the rules check it, the store keeps it, everyone sees it.
-    submit_command(*r, seat, command.get<rules::Command>(), rules::Authority::Player, 0, "",
-                   std::nullopt);
+    submit_command(*r, seat, command, game::Authority::Player, 0, "", std::nullopt);
   });
 }
 

@@ -2,33 +2,22 @@
 
 #include "eryantis/catalogue/catalogue.hpp"
 #include "eryantis/json/json.hpp"
+#include "eryantis/json/value.hpp"
 #include "eryantis/protocol/codec.hpp"
-#include "eryantis/server/loaded_match.hpp"
 
 namespace eryantis::server {
 
-const game::Game* served_game(std::string_view name) {
-  const game::Registry& games = catalogue::games();
-  const game::Game* g = name.empty() ? &games.default_game() : games.find(name);
-  if (g != &games.default_game()) return nullptr;
-  return g;
+const game::Registry& served_games(const game::Registry* configured) {
+  return configured ? *configured : catalogue::games();
 }
 
-std::vector<store::GameVersion> served_game_versions() {
-  std::vector<store::GameVersion> out;
-  for (const game::Game* g : catalogue::games().games()) {
-    if (served_game(g->name()) != g) continue;
-    // A game reads no version newer than its own.
-    for (int version = 1; version <= g->version(); ++version)
-      if (g->reads_version(version)) out.push_back({std::string(g->name()), version});
-  }
-  return out;
+const game::Game* served_game(const game::Registry& games, std::string_view name) {
+  return name.empty() ? &games.default_game() : games.find(name);
 }
 
-std::string served_games_json() {
+std::string served_games_json(const game::Registry& games) {
   protocol::JsonArray out;
-  for (const game::Game* g : catalogue::games().games()) {
-    if (served_game(g->name()) != g) continue;
+  for (const game::Game* g : games.games()) {
     out.raw(protocol::JsonLine::object()
                 .field("name", g->name())
                 .field("title", g->title())
@@ -40,14 +29,14 @@ std::string served_games_json() {
   return out.str();
 }
 
-std::expected<rules::MatchOptions, Refusal> requested_options(
-    std::string_view name, int players, const std::optional<std::string>& options) {
-  const game::Game* g = served_game(name);
+std::expected<RequestedMatch, Refusal> requested_options(
+    const game::Registry& games, std::string_view name, int players,
+    const std::optional<std::string>& options) {
+  const game::Game* g = served_game(games, name);
   if (!g) {
     std::string names;
-    for (const game::Game* each : catalogue::games().games())
-      if (served_game(each->name()) == each)
-        names.append(names.empty() ? "" : ", ").append(each->name());
+    for (const game::Game* each : games.games())
+      names.append(names.empty() ? "" : ", ").append(each->name());
     return std::unexpected(Refusal{protocol::ErrorCode::UnknownGame,
                                    "this server plays no game \"" + std::string(name) +
                                        "\"; it plays: " + names + " (welcome lists them)"});
@@ -60,7 +49,17 @@ std::expected<rules::MatchOptions, Refusal> requested_options(
     return std::unexpected(Refusal{protocol::ErrorCode::BadOptions, "options must be an object"});
   auto read = g->options_from_request(players, &doc);
   if (!read) return std::unexpected(Refusal{protocol::ErrorCode::BadOptions, read.error().message});
-  return read->get<rules::MatchOptions>();
+  return RequestedMatch{g, std::move(*read)};
+}
+
+std::string options_mode(std::string_view options_json) {
+  json::LineDocument line;
+  auto& doc = line.doc();
+  doc.Parse(options_json.data(), options_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return {};
+  const json::Value* mode = json::present_member(doc, "mode");
+  if (!mode || !mode->IsString()) return {};
+  return std::string(mode->GetString(), mode->GetStringLength());
 }
 
 }  // namespace eryantis::server

@@ -1,33 +1,42 @@
 #pragma once
-// The games this server plays, from the build's catalogue (eryantis/catalogue):
-// what `welcome` lists, what `create_match`'s `game` and `options` name.
+// The games this server plays (ServerConfig::games, by default the build's
+// catalogue): what `welcome` lists, what `create_match`'s `game` and `options` name.
 #include <expected>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "eryantis/game/game.hpp"
+#include "eryantis/game/registry.hpp"
 #include "eryantis/protocol/message.hpp"
-#include "eryantis/rules/options.hpp"
 
 namespace eryantis::server {
 
-// The served game of that name ("" = the default), nullptr when there is none.
-// Until a live match runs on game::Game alone (issue 24), a server plays the
-// catalogue's default game, Eriantys; the others of the build wait for that.
-const game::Game* served_game(std::string_view name);
+// The registry a server with this configuration plays from.
+const game::Registry& served_games(const game::Registry* configured);
+
+// The game of that name ("" = the default), nullptr when there is none.
+const game::Game* served_game(const game::Registry& games, std::string_view name);
 
 // [{"name":"eriantys","title":"Eriantys","version":1,"min_players":2,"max_players":4}]
-std::string served_games_json();
+std::string served_games_json(const game::Registry& games);
 
 struct Refusal {
   protocol::ErrorCode code;
   std::string message;
 };
 
-// The options of a create_match as its game reads them (`options`, with the
-// top-level `mode` merged in by the protocol): UNKNOWN_GAME or BAD_OPTIONS else.
-std::expected<rules::MatchOptions, Refusal> requested_options(
-    std::string_view game, int players, const std::optional<std::string>& options);
+// A create_match's game and its options as that game reads them (`options`, with
+// the top-level `mode` merged in by the protocol): UNKNOWN_GAME or BAD_OPTIONS else.
+struct RequestedMatch {
+  const game::Game* game = nullptr;
+  game::Options options;
+};
+std::expected<RequestedMatch, Refusal> requested_options(const game::Registry& games,
+                                                         std::string_view game, int players,
+                                                         const std::optional<std::string>& options);
+
+// The "mode" member of a match's options JSON, "" when it has none.
+std::string options_mode(std::string_view options_json);
 
 }  // namespace eryantis::server

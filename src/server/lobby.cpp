@@ -30,6 +30,13 @@ std::string ended_message(const Room& room) {
          std::string(store::status_name(room.status)) + ")";
 }
 
+// What a room keeps of its options, from its state (created or loaded).
+void describe_options(Room& room) {
+  room.options_json = room.game->options_json(room.game->options(room.state));
+  room.mode = options_mode(room.options_json);
+  room.seat_count = room.game->seats(room.state);
+}
+
 }  // namespace
 
 std::string Server::seats_json(const Room& room) const {
@@ -54,9 +61,10 @@ std::string Server::seats_json(const Room& room) const {
 void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
   const Session* s = nullptr;
   if (auto it = sessions_.find(conn); it != sessions_.end()) s = &it->second;
-  const rules::Seat seat = s && !s->spectator ? s->seat : rules::kNoSeat;
-  const rules::View v = rules::view(room.state, seat);
-  const MoveLists moves = move_lists(room.state, seat);
+  const game::Seat seat = s && !s->spectator ? s->seat : game::kNoSeat;
+  const game::Game& played = *room.game;
+  const game::State view = played.view(room.state, seat);
+  const MoveLists moves = move_lists(played, room.state, seat);
   update_deadlines(room, clock_());
   room.announced = next_deadline(room);
   protocol::JsonLine line("state", id);
@@ -64,17 +72,17 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
       .field("game", room.game->name())
       .field("seq", room.seq)
       .field("status", store::status_name(room.status))
-      .field("hash", detail::hex(rules::hash(v.state)))
+      .field("hash", detail::hex(played.hash(view)))
       .raw_field("seats", seats_json(room))
-      .raw_field("to_act", detail::to_act_json(room.state))
+      .raw_field("to_act", detail::to_act_json(played, room.state))
       .raw_field("allowed", moves.allowed)
       .raw_field("legal", moves.legal)
       .raw_field("deadline", deadline_json(room, clock_()));
-  if (seat == rules::kNoSeat)
+  if (seat == game::kNoSeat)
     line.null_field("seat");
   else
     line.field("seat", seat);
-  line.raw_field("view", codec::view_to_json(v));
+  line.raw_field("view", played.view_to_json(view, seat));
   send(conn, line.str());
 }
 
@@ -172,10 +180,10 @@ Server::MatchListing Server::match_listing() const {
     m.field("match", room.id)
         .field("game", room.game->name())
         .field("players", room.players())
-        .field("mode", rules::mode_name(room.state.options.mode))
+        .field("mode", room.mode)
         .field("status", store::status_name(room.status))
-        .field("phase", rules::phase_name(room.state.phase))
-        .field("round", static_cast<int>(room.state.round))
+        .field("phase", room.game->phase_name(room.state))
+        .field("round", room.game->round(room.state))
         .field("computers", room.computers())
         .raw_field("seats", seats_json(room));
     (waiting ? open : running).raw(m.str());
@@ -196,13 +204,13 @@ std::string Server::match_list_line(const Session& s, const std::string& id,
 
 void Server::handle(Session& s, const std::string& id, const protocol::CreateMatchRequest& asked) {
   // The game named and its options as it reads them (the top-level `mode` included).
-  auto options = requested_options(asked.game, asked.options.players, asked.game_options);
-  if (!options) {
-    send_error(s.id, id, error_code_name(options.error().code), options.error().message);
+  auto requested = requested_options(games_, asked.game, asked.players, asked.game_options);
+  if (!requested) {
+    send_error(s.id, id, error_code_name(requested.error().code), requested.error().message);
     return;
   }
-  protocol::CreateMatchRequest m = asked;
-  m.options = *options;
+  const protocol::CreateMatchRequest& m = asked;
+  const int players = requested->game->seats(requested->options);
   if (auto it = seated_in_.find(*s.nickname); it != seated_in_.end()) {
     send_error(s.id, id, error_code_name(ErrorCode::AlreadyInMatch),
                "you hold a seat in match " + std::to_string(it->second) + "; leave it first");
@@ -214,20 +222,21 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
     return;
   }
   const auto level = computer_level(m.level);
-  if (m.computers < 0 || m.computers >= m.options.players || !level ||
+  if (m.computers < 0 || m.computers >= players || !level ||
       (m.computers > 0 && !decisions_)) {
     send_error(s.id, id, error_code_name(ErrorCode::InvalidField),
                !decisions_
                    ? std::string("this server runs no computer players")
                    : "field \"computers\" must be between 0 and " +
-                         std::to_string(m.options.players - 1) + ": at least one seat is yours");
+                         std::to_string(players - 1) + ": at least one seat is yours");
     return;
   }
   if (cluster_) {  // the id and its lease come from the cluster, off the loop
     const ConnectionId conn = s.id;
     hold_requests(s);
     ++creating_;
-    cluster_->new_match([this, conn, id, m](store::Result<store::HeldLease> lease) {
+    cluster_->new_match([this, conn, id, m, asked_match = *requested](
+                            store::Result<store::HeldLease> lease) {
       --creating_;
       Session* s = session(conn);
       if (!s) return;
@@ -235,17 +244,17 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
         send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
                    "the match could not be created: " + lease.error().message);
       } else if (s->nickname) {
-        open_match(*s, id, m, *lease);
+        open_match(*s, id, m, asked_match, *lease);
       }
       release_requests(conn);
     });
     return;
   }
-  open_match(s, id, m, std::nullopt);
+  open_match(s, id, m, *requested, std::nullopt);
 }
 
 void Server::open_match(Session& s, const std::string& id, const protocol::CreateMatchRequest& m,
-                        std::optional<store::HeldLease> lease) {
+                        const RequestedMatch& requested, std::optional<store::HeldLease> lease) {
   // Checked again after the cluster's answer: the player may have sat down meanwhile.
   if (auto it = seated_in_.find(*s.nickname); lease && it != seated_in_.end()) {
     send_error(s.id, id, error_code_name(ErrorCode::AlreadyInMatch),
@@ -256,17 +265,18 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   if (s.spectator) detach(s);
   // 128 secret bits from the kernel: every future draw of the match follows from them.
   const auto seed = draw_seed(secrets_);
-  auto created = rules::create_match(m.options, rules::MatchSeed{seed[0], seed[1]});
+  const game::Game& played = *requested.game;
+  auto created = played.create_match(requested.options, game::Seed{seed[0], seed[1]});
   if (!created) {
-    send_error(s.id, id, rules::rule_code_name(created.error().code), created.error().message);
+    send_error(s.id, id, created.error().code, created.error().message);
     return;
   }
-  const game::Game& played = *served_game(m.game);  // handle() checked it: requested_options
   auto room = std::make_unique<Room>();
   room->id = lease ? lease->match_id : next_match_id_++;
   room->game = &played;
   room->epoch = lease ? lease->epoch : 0;
-  room->state = rules::apply(rules::State{}, *created);
+  room->state = played.apply(played.empty_state(), *created);
+  describe_options(*room);
   room->status = store::MatchStatus::Lobby;
   room->seats[0] = SeatHolder{*s.nickname, token_hash(s.token), 0, std::nullopt};
   room->lobby_since_ms = clock_();
@@ -279,12 +289,12 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
 
   MatchWrite w;
   w.match = r.id;
-  w.create = store::NewMatch{m.options, store::MatchStatus::Lobby, std::string(played.name()),
-                             played.version()};
+  w.create = store::NewMatch{requested.options, store::MatchStatus::Lobby,
+                             std::string(played.name()), played.version()};
   for (int seat = 0; seat <= m.computers; ++seat) w.seats.push_back(detail::seat_record(r, seat));
   w.expected_seq = 0;
   w.events.push_back(
-      store::NewEvent{store::Actor::server(), std::nullopt, *created, rules::hash(r.state)});
+      store::NewEvent{store::Actor::server(), std::nullopt, *created, played.hash(r.state)});
   w.state_after = r.state;
   const ConnectionId conn = s.id;
   const std::string nickname = *s.nickname;
@@ -307,8 +317,8 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
             Session* s = session(conn);
             if (!s || s->nickname != nickname) return;
             attach(*s, *room, 0, false);
-            spdlog::info("match {}: created by {} ({} players, {})", room->id, nickname,
-                         room->players(), rules::mode_name(room->state.options.mode));
+            spdlog::info("match {}: created by {} ({}, {})", room->id, nickname,
+                         room->game->name(), room->options_json);
             send(conn,
                  protocol::JsonLine("joined", id).field("match", room->id).field("seat", 0).str());
             send_state(conn, *room);
@@ -369,7 +379,7 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
         spdlog::info("match {}: {} joined seat {}", room->id, nickname, seat);
         Session* s = session(conn);
         if (s && s->nickname == nickname) {
-          attach(*s, *room, static_cast<rules::Seat>(seat), false);
+          attach(*s, *room, static_cast<game::Seat>(seat), false);
           send(conn,
                protocol::JsonLine("joined", id).field("match", room->id).field("seat", seat).str());
           send_state(conn, *room);
@@ -401,25 +411,30 @@ void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::QuickJoin& m) {
-  if (!served_game(m.game)) {  // the same refusal as create_match's
-    auto refused = requested_options(m.game, m.players.value_or(2), std::nullopt);
+  const game::Game* wanted = served_game(games_, m.game);
+  if (!wanted) {  // the same refusal as create_match's
+    auto refused = requested_options(games_, m.game, m.players.value_or(2), std::nullopt);
     send_error(s.id, id, error_code_name(refused.error().code), refused.error().message);
     return;
   }
   Room* best = nullptr;
   for (auto& [mid, room] : rooms_) {
     if (room->status != store::MatchStatus::Lobby || room->full()) continue;
+    if (room->game != wanted) continue;
     if (m.players && room->players() != *m.players) continue;
-    if (m.mode && room->state.options.mode != *m.mode) continue;
+    if (m.mode && room->mode != *m.mode) continue;
     if (!best || room->id < best->id) best = room.get();
   }
   if (!best) {
-    const rules::MatchOptions options{static_cast<std::uint8_t>(m.players.value_or(2)),
-                                      m.mode.value_or(rules::Mode::Simple)};
-    handle(s, id, protocol::CreateMatchRequest{options, 0, std::nullopt, m.game,
-                                               "{\"mode\":\"" +
-                                                   std::string(rules::mode_name(options.mode)) +
-                                                   "\"}"});
+    // A new match of the kind asked for: the game's defaults for the rest.
+    std::optional<std::string> options;
+    if (m.mode) {
+      options = "{\"mode\":\"";
+      options->append(*m.mode).append("\"}");
+    }
+    handle(s, id,
+           protocol::CreateMatchRequest{m.players.value_or(std::max(2, wanted->min_seats())), 0,
+                                        std::nullopt, m.game, options});
     return;
   }
   handle(s, id, protocol::JoinMatch{best->id, std::nullopt});
@@ -464,7 +479,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
     spdlog::info("match {}: {} left seat {}", mid, nickname, seat);
     if (Session* s = session(conn); s && s->match == mid) {
       s->match = 0;
-      s->seat = rules::kNoSeat;
+      s->seat = game::kNoSeat;
     }
     MatchWrite w;
     w.match = mid;
@@ -483,7 +498,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
                   room->seats[seat] = holder;
                   seated_in_[nickname] = mid;
                   if (Session* s = session(conn); s && s->nickname == nickname)
-                    attach(*s, *room, static_cast<rules::Seat>(seat), false);
+                    attach(*s, *room, static_cast<game::Seat>(seat), false);
                 }
                 send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
                            "leaving could not be saved: " + done.error().message);
@@ -521,7 +536,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Spectate&
     return;
   }
   detach(s);
-  attach(s, *room, rules::kNoSeat, true);
+  attach(s, *room, game::kNoSeat, true);
   send(s.id, protocol::JsonLine("spectating", id).field("match", room->id).str());
   send_state(s.id, *room);
 }
@@ -533,14 +548,13 @@ void Server::load_matches(std::vector<LoadedMatch> matches, store::MatchId next_
             [](const LoadedMatch& a, const LoadedMatch& b) { return a.id > b.id; });
   for (LoadedMatch& m : matches) {
     next_match_id_ = std::max(next_match_id_, m.id + 1);
-    // The store already leaves such a match out (Options::serves); a caller that
-    // did not ask it to gets the same answer here: never played by the wrong game.
-    const game::Game* g = served_game(m.game);
-    if (!g || !g->reads_version(m.game_version)) {
+    // The store folded it with its game; a game this server does not play (a
+    // store opened with other games than the server's) is left alone, never
+    // played by the wrong rules.
+    if (!m.game || served_game(games_, m.game->name()) != m.game) {
       spdlog::warn(
-          "match {}: game {} version {} quarantined: this build does not serve it; a build that "
-          "has it will",
-          m.id, m.game, m.game_version);
+          "match {}: game {} quarantined: this server does not play it; a server that does will",
+          m.id, m.game ? m.game->name() : "(none)");
       continue;
     }
     std::string busy;
@@ -564,9 +578,10 @@ Room& Server::load(LoadedMatch m) {
   room->id = m.id;
   // PRECONDITION: its game is served (load_matches checked it; an adopted match
   // was loaded by a store that serves only those, Options::serves).
-  room->game = served_game(m.game);
+  room->game = m.game;
   assert(room->game);
   room->state = std::move(m.state);
+  describe_options(*room);
   room->seq = m.last_seq;
   room->status = m.status;
   room->clocks = timers::restored(m.deadline, m.status == store::MatchStatus::Running,
@@ -574,7 +589,7 @@ Room& Server::load(LoadedMatch m) {
   room->lobby_since_ms = clock_();
   room->recent_commands.assign(m.recent_commands);
   for (const store::SeatRecord& r : m.seats) {
-    if (r.seat < 0 || r.seat >= rules::kMaxPlayers) continue;
+    if (r.seat < 0 || r.seat >= game::kMaxSeats) continue;
     std::optional<game::Level> computer;
     if (r.computer) computer = game::parse_level(*r.computer);
     room->seats[r.seat] = SeatHolder{r.nickname, r.resume_token_hash, 0, computer};
@@ -621,7 +636,7 @@ void Server::resume_waiting_matches() {
           !same_secret(token_hash(s->token), room.seats[i]->token_hash))
         continue;
       if (s->spectator) detach(*s);
-      attach(*s, room, static_cast<rules::Seat>(i), false);
+      attach(*s, room, static_cast<game::Seat>(i), false);
       send_state(s->id, room);
       seated = true;
     }

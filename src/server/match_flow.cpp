@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include "eryantis/protocol/codec.hpp"
-#include "eryantis/render/render.hpp"
 #include "eryantis/server/move_lists.hpp"
 #include "eryantis/server/server.hpp"
 #include "server_messages.hpp"
@@ -12,6 +11,16 @@ namespace eryantis::server {
 
 using protocol::error_code_name;
 using protocol::ErrorCode;
+
+namespace {
+// A game over without an outcome would break the game's contract (outcome() is
+// set once stage() is Over); the platform still ends the match, nobody winning.
+game::Outcome ended_outcome() {
+  game::Outcome o;
+  o.reason = "ended";
+  return o;
+}
+}  // namespace
 
 void Server::enqueue(Room& room, ConnectionId conn, const std::string& id,
                      std::function<void()> op) {
@@ -50,6 +59,7 @@ void Server::persist(Room& room, MatchWrite write,
   ++writes_in_flight_;
   const store::MatchId mid = room.id;
   if (room.epoch != 0) write.fence = store::LeaseFence{cluster_->node(), room.epoch};
+  write.game = room.game;
   persistence_.submit(std::move(write), [this, mid, after = std::move(after)](
                                             store::Result<store::AppendOutcome> r) {
     --writes_in_flight_;
@@ -74,14 +84,14 @@ void Server::handle(Session& s, const std::string& id, const protocol::Play& m) 
     return;
   }
   Room* room = s.match ? find_room(s.match) : nullptr;
-  if (!room || s.seat == rules::kNoSeat) {
+  if (!room || s.seat == game::kNoSeat) {
     send_error(s.id, id, error_code_name(ErrorCode::NotInMatch),
                "you are not in a match: create or join one first");
     return;
   }
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
-  const rules::Seat seat = s.seat;
+  const game::Seat seat = s.seat;
   if (!room->busy && room->waiting.empty() && config_.limits.max_queued_per_match > 0) {
     // Nothing ahead of it: what enqueue would do at once, without wrapping the
     // request (and a copy of its command) in a heap-allocated closure.
@@ -125,65 +135,62 @@ void Server::play(Room& room, ConnectionId conn, const std::string& id, const pr
     return;
   }
   if (room.status == store::MatchStatus::Lobby && !room.full()) {
-    send_error(conn, id, rules::rule_code_name(rules::RuleCode::WrongPhase),
+    // The code the games give a command sent out of its phase.
+    send_error(conn, id, "WRONG_PHASE",
                "wait until all " + std::to_string(room.players()) + " seats are taken", &room);
     return;
   }
-  // Read by this match's game (decode_request); the room still holds Eriantys's
-  // own types until it holds its match through the game interface (issue 24).
-  if (!m.command.holds<rules::Command>()) {
-    send_error(conn, id, error_code_name(ErrorCode::InvalidField),
-               "command: not a command of this match's game", &room);
-    return;
-  }
-  submit_command(room, s->seat, m.command.get<rules::Command>(), rules::Authority::Player, conn,
-                 id, command_id);
+  submit_command(room, s->seat, m.command, game::Authority::Player, conn, id, command_id);
 }
 
-void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& command,
-                            rules::Authority authority, ConnectionId reply_to,
+void Server::submit_command(Room& room, game::Seat seat, const game::Command& command,
+                            game::Authority authority, ConnectionId reply_to,
                             const std::string& id, std::optional<std::string> command_id) {
+  const game::Game& played = *room.game;
   // One execution of the rules gives both the event and the state it leads to.
-  auto decision = rules::decide(room.state, seat, command, authority);
+  auto decision = played.decide(room.state, seat, command, authority);
   if (!decision) {
     if (reply_to)
-      send_error(reply_to, id, rules::rule_code_name(decision.error().code),
-                 decision.error().message, &room);
+      send_error(reply_to, id, decision.error().code, decision.error().message, &room);
     return;
   }
-  rules::Event* event = &decision->event;
-  rules::State next = std::move(decision->next);
+  game::Event event = std::move(decision->event);
+  game::State next = std::move(decision->next);
   MatchWrite w;
   w.match = room.id;
   w.expected_seq = room.seq;
   const store::Actor actor =
-      authority == rules::Authority::Server ? store::Actor::server() : store::Actor::player(seat);
-  // Encoded once: the same JSON is stored and (create_match aside) broadcast.
-  std::string payload = codec::event_to_json(*event);
-  w.events.push_back(store::NewEvent{actor, command_id, *event, rules::hash(next), payload});
+      authority == game::Authority::Server ? store::Actor::server() : store::Actor::player(seat);
+  // Encoded once: the same JSON is stored and (where every viewer may see all of
+  // it) broadcast.
+  std::string payload = played.event_to_json(event);
+  w.events.push_back(store::NewEvent{actor, command_id, event, played.hash(next), payload});
   // The store snapshots every snapshot_every events: only then does it need the
   // state (a State copy per command otherwise).
   if (const int every = persistence_.snapshot_every();
       every > 0 && room.seq / every != (room.seq + 1) / every)
     w.state_after = next;
   std::optional<store::MatchStatus> status;
-  if (room.status == store::MatchStatus::Lobby && next.phase != rules::Phase::Setup)
+  const game::Stage stage = played.stage(next);
+  if (room.status == store::MatchStatus::Lobby && stage != game::Stage::Setup)
     status = store::MatchStatus::Running;
   // The result, and its push kept for the players away, are stored with the last event.
   std::vector<store::UnseenEnding> kept;
-  if (next.phase == rules::Phase::GameOver) {
+  if (stage == game::Stage::Over) {
+    const game::Outcome outcome = played.outcome(next).value_or(ended_outcome());
     // Given up (abandon_match): abandoned, like a lobby nobody came back to.
-    const bool given_up = next.result.reason == rules::EndReason::Abandoned;
+    const bool given_up = outcome.reason == "abandoned";
     status = given_up ? store::MatchStatus::Abandoned : store::MatchStatus::Finished;
-    w.result_json = detail::result_json(room, next);
-    kept = absent_endings(room, seated_nicknames(room), ending_line(room, next));
+    w.result_json = detail::result_json(room, outcome);
+    kept = absent_endings(room, seated_nicknames(room), ending_line(room, outcome));
     w.keep_endings = kept;
   }
   w.status = status;
   if (room.clocks.deadline.kind != DeadlineKind::None || room.clocks.deserted.kind != DeadlineKind::None)
     w.deadline = Deadline{};  // the situation changed: re-armed as the event is told
   persist(room, std::move(w),
-          [this, reply_to, id, command_id, status, ev = std::move(*event), next = std::move(next),
+          [this, reply_to, id, seat, command_id, status, ev = std::move(event),
+           next = std::move(next),
            payload = std::move(payload),
            kept = std::move(kept)](store::Result<store::AppendOutcome> done, Room* room) mutable {
             if (!room) return;
@@ -202,9 +209,10 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
                                    .str());
               return;
             }
+            const game::Game& played = *room->game;
             // The sentence of the move log, once for every viewer, from the states around it.
             const std::string text =
-                render::describe_event(room->state, ev, next, detail::seat_names(*room));
+                played.describe_event(room->state, ev, next, detail::seat_names(*room));
             room->state = std::move(next);
             room->seq = done->last_seq;
             room->clocks.deadline = Deadline{};
@@ -212,54 +220,66 @@ void Server::submit_command(Room& room, rules::Seat seat, const rules::Command& 
             if (status) moved(*room, room->status, *status);
             if (command_id) room->recent_commands.remember(*command_id, room->seq);
             ++stats_.commands_accepted;
-            // One fingerprint of the public state serves the ack and every update.
-            const std::string view_hash =
-                detail::hex(rules::hash(rules::view(room->state, rules::kNoSeat).state));
+            // The ack carries the fingerprint of the sender's view (of the public
+            // view when every viewer sees the same: one hash serves every update).
             if (reply_to && session(reply_to))
-              send(reply_to, protocol::JsonLine("ack", id)
-                                 .field("match", room->id)
-                                 .field("seq", room->seq)
-                                 .field("hash", view_hash)
-                                 .str());
-            broadcast_event(*room, view_hash,
-                            std::holds_alternative<rules::CreateMatch>(ev.command)
-                                ? detail::public_event_json(ev)
-                                : payload,
-                            text);
+              send(reply_to,
+                   protocol::JsonLine("ack", id)
+                       .field("match", room->id)
+                       .field("seq", room->seq)
+                       .field("hash", detail::hex(played.hash(played.view(
+                                          room->state, played.views_are_public() ? game::kNoSeat
+                                                                                : seat))))
+                       .str());
+            broadcast_event(*room, ev, payload, text);
             if (status == store::MatchStatus::Running) spdlog::info("match {}: started", room->id);
-            if (room->state.phase == rules::Phase::GameOver)
+            if (played.stage(room->state) == game::Stage::Over)
               finish_room(*room, kept);
             else
               schedule_computers(*room);
           });
 }
 
-void Server::broadcast_event(Room& room, const std::string& view_hash,
-                             const std::string& event_json, const std::string& text) {
-  const rules::State& st = room.state;
-  const std::string to_act = detail::to_act_json(st);
+void Server::broadcast_event(Room& room, const game::Event& event, const std::string& payload,
+                             const std::string& text) {
+  const game::Game& played = *room.game;
+  const game::State& st = room.state;
+  const std::string to_act = detail::to_act_json(played, st);
   update_deadlines(room, clock_());
   room.announced = next_deadline(room);
   const std::string deadline = deadline_json(room, clock_());
-  // What every viewer's line shares is written once (the event, its sentence, who
-  // acts); each viewer's line is that text without its closing brace, then its own
-  // moves, the deadline and (if asked for) its view: the same bytes JsonLine wrote
-  // field by field for each viewer.
-  std::string common = protocol::JsonLine("event")
-                           .field("match", room.id)
-                           .field("seq", room.seq)
-                           .field("hash", view_hash)
-                           .raw_field("event", event_json)
-                           .field("text", text)
-                           .raw_field("to_act", to_act)
-                           .str();
-  common.pop_back();  // the closing '}'
-  auto line_for = [&](ConnectionId conn, rules::Seat seat) {
-    const MoveLists moves = move_lists(st, seat);
+  // What a viewer's line shares with others' is written once per view (the event
+  // as that viewer may see it, the hash of its view, the sentence, who acts): once
+  // for everybody when the game's views are public, else once per seat and once
+  // for the spectators. Each viewer's line is that text without its closing
+  // brace, then its own moves, the deadline and (if asked for) its view: the same
+  // bytes JsonLine wrote field by field for each viewer.
+  const bool one_view = played.views_are_public();
+  auto common_for = [&](game::Seat viewer) {
+    const game::Event seen = played.event_for(event, viewer);
+    std::string common =
+        protocol::JsonLine("event")
+            .field("match", room.id)
+            .field("seq", room.seq)
+            .field("hash", detail::hex(played.hash(played.view(st, viewer))))
+            // The stored text when the viewer sees all of the event (no copy to encode).
+            .raw_field("event", seen == event ? payload : played.event_to_json(seen))
+            .field("text", text)
+            .raw_field("to_act", to_act)
+            .str();
+    common.pop_back();  // the closing '}'
+    return common;
+  };
+  const std::string shared = common_for(game::kNoSeat);  // spectators' (everybody's if public)
+  auto line_for = [&](ConnectionId conn, game::Seat seat) {
+    const MoveLists moves = move_lists(played, st, seat);
     const Session* s = nullptr;
     if (auto it = sessions_.find(conn); it != sessions_.end()) s = &it->second;
+    std::string own;
+    if (!one_view && seat != game::kNoSeat) own = common_for(seat);
+    const std::string& common = own.empty() ? shared : own;
     std::string view;
-    if (s && s->full_views) view = codec::view_to_json(rules::view(st, seat));
+    if (s && s->full_views) view = played.view_to_json(played.view(st, seat), seat);
     std::string line;
     line.reserve(common.size() + moves.allowed.size() + moves.legal.size() + deadline.size() +
                  view.size() + 48);
@@ -276,36 +296,37 @@ void Server::broadcast_event(Room& room, const std::string& view_hash,
   };
   for (int i = 0; i < room.players(); ++i)
     if (room.seats[i] && room.seats[i]->connection)
-      line_for(room.seats[i]->connection, static_cast<rules::Seat>(i));
-  for (ConnectionId c : room.spectators) line_for(c, rules::kNoSeat);
+      line_for(room.seats[i]->connection, static_cast<game::Seat>(i));
+  for (ConnectionId c : room.spectators) line_for(c, game::kNoSeat);
 }
 
-std::string Server::ending_line(const Room& room, const rules::State& over) const {
-  if (over.result.reason == rules::EndReason::Abandoned)
+std::string Server::ending_line(const Room& room, const game::Outcome& outcome) const {
+  if (outcome.reason == "abandoned")
     return detail::abandoned_line(
         room.id, "the match was given up: nobody was connected to play it for " +
                      std::to_string(config_.abandon_after_ms / 60000) + " minutes; nobody wins");
-  return detail::game_over_line(room.id, detail::result_json(room, over));
+  return detail::game_over_line(room.id, detail::result_json(room, outcome));
 }
 
 void Server::finish_room(Room& room, const std::vector<store::UnseenEnding>& kept) {
-  const std::string line = ending_line(room, room.state);
+  const game::Outcome outcome = room.game->outcome(room.state).value_or(ended_outcome());
+  const std::string line = ending_line(room, outcome);
   tell_ending(room, seated_nicknames(room), line, kept);
   for (ConnectionId c : room.spectators) send(c, line);
   spdlog::info("match {}: {}, {}", room.id, store::status_name(room.status),
-               detail::result_json(room, room.state));
+               detail::result_json(room, outcome));
   close_room(room);
 }
 
 void Server::close_room(Room& room) {
-  for (int i = 0; i < rules::kMaxPlayers; ++i) {
+  for (int i = 0; i < game::kMaxSeats; ++i) {
     if (!room.seats[i] || room.seats[i]->computer) continue;
     if (auto it = seated_in_.find(room.seats[i]->nickname);
         it != seated_in_.end() && it->second == room.id)
       seated_in_.erase(it);
     if (Session* s = session(room.seats[i]->connection); s && s->match == room.id) {
       s->match = 0;
-      s->seat = rules::kNoSeat;
+      s->seat = game::kNoSeat;
     }
     room.seats[i]->connection = 0;
   }
@@ -349,21 +370,9 @@ timers::Situation Server::situation(const Room& room) const {
   s.lobby = room.status == store::MatchStatus::Lobby;
   s.over = room.status == store::MatchStatus::Finished ||
            room.status == store::MatchStatus::Abandoned;
-  // The game's stage and who must act with what wait, as the Eriantys adapter
-  // (src/eriantys/game/game.cpp) says them, until the room holds its match
-  // through the game interface (issue 24).
-  const rules::State& st = room.state;
-  s.stage = st.phase == rules::Phase::Setup      ? game::Stage::Setup
-            : st.phase == rules::Phase::GameOver ? game::Stage::Over
-                                                 : game::Stage::Play;
-  for (rules::Seat seat : rules::seats_to_act(st)) {
-    game::Wait wait = game::Wait::Turn;
-    if (st.phase == rules::Phase::Setup)
-      wait = game::Wait::Choice;
-    else if (st.phase == rules::Phase::Action && st.boards[seat].skipped_planning)
-      wait = game::Wait::SkipNow;
-    s.to_act.push_back({seat, wait});
-  }
+  // The game's stage and who must act with what wait, as the game says them.
+  s.stage = room.game->stage(room.state);
+  s.to_act = room.game->to_act(room.state);
   s.players = room.players();
   for (int i = 0; i < s.players; ++i)
     if (room.seats[i])
@@ -408,14 +417,14 @@ bool Server::check_timers(Room& room, std::int64_t now) {
     case timers::Due::Forfeit:
       spdlog::info("match {}: {} is the only player left, wins by forfeit", room.id,
                    room.seats[act.seat]->nickname);
-      submit_command(room, act.seat, rules::AwardForfeit{}, rules::Authority::Server, 0, "",
+      submit_command(room, act.seat, room.game->award_forfeit(), game::Authority::Server, 0, "",
                      std::nullopt);
       return true;
     case timers::Due::AbandonDeserted:
       // Recorded as an event, so the match's log (and a replay) says how it ended.
       spdlog::info("match {}: abandoned: no player connected for {} ms (abandon_after_ms)",
                    room.id, config_.abandon_after_ms);
-      submit_command(room, 0, rules::AbandonMatch{}, rules::Authority::Server, 0, "",
+      submit_command(room, 0, room.game->abandon_match(), game::Authority::Server, 0, "",
                      std::nullopt);
       return true;
     case timers::Due::SkipTurn:
@@ -423,7 +432,7 @@ bool Server::check_timers(Room& room, std::int64_t now) {
           room.clocks.deadline.seat == act.seat)
         spdlog::info("match {}: seat {} ({}) absent past the grace time, turn skipped", room.id,
                      act.seat, room.seats[act.seat]->nickname);
-      submit_command(room, act.seat, rules::SkipTurn{}, rules::Authority::Server, 0, "",
+      submit_command(room, act.seat, room.game->skip_turn(), game::Authority::Server, 0, "",
                      std::nullopt);
       return true;
   }
@@ -452,12 +461,13 @@ void Server::abandon_room(Room& room, std::string message) {
 }
 
 void Server::remove_late_seats(Room& room, std::int64_t now) {
-  const auto late = rules::seats_to_act(room.state);
+  const std::vector<game::ToAct> late = room.game->to_act(room.state);
   MatchWrite w;
   w.match = room.id;
   w.expected_seq = room.seq;
   std::vector<std::pair<int, SeatHolder>> removed;
-  for (rules::Seat seat : late) {
+  for (const game::ToAct& act : late) {
+    const game::Seat seat = act.seat;
     if (!room.seats[seat] || room.seats[seat]->computer) continue;  // computers always choose
     SeatHolder holder = *room.seats[seat];
     spdlog::info("match {}: {} did not choose in setup within {} ms, seat {} freed", room.id,
@@ -466,7 +476,7 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
     // Detached at once, so nothing they send meanwhile reaches the seat.
     if (Session* s = session(holder.connection); s && s->match == room.id) {
       s->match = 0;
-      s->seat = rules::kNoSeat;
+      s->seat = game::kNoSeat;
     }
     w.remove_seats.push_back(seat);
     room.seats[seat].reset();
@@ -496,7 +506,7 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
                 room->seats[seat] = holder;
                 seated_in_[holder.nickname] = room->id;
                 if (Session* s = session(holder.connection); s && s->nickname == holder.nickname)
-                  attach(*s, *room, static_cast<rules::Seat>(seat), false);
+                  attach(*s, *room, static_cast<game::Seat>(seat), false);
               }
               return;
             }

@@ -38,6 +38,7 @@ Server::Server(ServerConfig config, Transport& transport, Persistence& persisten
       persistence_(persistence),
       clock_(std::move(clock)),
       secrets_(secrets),
+      games_(served_games(config_.games)),
       log_throttle_(logging::LogThrottle::kDefaultWindowMs, clock_) {}
 
 Session* Server::session(ConnectionId id) {
@@ -142,7 +143,7 @@ void Server::on_line(ConnectionId id, std::string_view line) {
   if (line.empty()) return;  // a bare newline is a keep-alive
   // A play's command is read by the game of the sender's match.
   const Room* in = s->match ? find_room(s->match) : nullptr;
-  auto env = protocol::decode_request(line, in ? *in->game : *served_game(""));
+  auto env = protocol::decode_request(line, in ? *in->game : games_.default_game());
   // Every line counts against the rate, garbage too, so nothing buys unlimited replies.
   if (!rate_ok(*s, now)) {
     send_error(id, env ? env->id : env.error().id, error_code_name(ErrorCode::RateLimited),
@@ -224,7 +225,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Hello& m)
                  .field("heartbeat_ms", config_.heartbeat_interval_ms)
                  .field("timeout_ms", config_.heartbeat_timeout_ms)
                  .field("max_line_bytes", static_cast<std::int64_t>(config_.limits.max_line_bytes))
-                 .raw_field("games", served_games_json())
+                 .raw_field("games", served_games_json(games_))
                  .str());
 }
 
@@ -308,7 +309,7 @@ void Server::login(Session& s, const std::string& id, const protocol::Login& m) 
       room && seat >= 0 ? fmt::format(", resuming seat {} of match {}", seat, room->id) : "");
   if (room && seat >= 0) {
     if (s.spectator) detach(s);  // taking back a seat ends watching another match
-    attach(s, *room, static_cast<rules::Seat>(seat), false);
+    attach(s, *room, static_cast<game::Seat>(seat), false);
     send_state(s.id, *room);
     broadcast_seats(*room);
     return;
@@ -332,9 +333,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::Sync&) {
   send_state(s.id, *room, id);
 }
 
-void Server::attach(Session& s, Room& room, rules::Seat seat, bool spectator) {
+void Server::attach(Session& s, Room& room, game::Seat seat, bool spectator) {
   s.match = room.id;
-  s.seat = spectator ? rules::kNoSeat : seat;
+  s.seat = spectator ? game::kNoSeat : seat;
   s.spectator = spectator;
   if (spectator)
     room.spectators.insert(s.id);
@@ -347,14 +348,14 @@ void Server::detach(Session& s) {
   if (Room* room = find_room(s.match)) {
     if (s.spectator) {
       room->spectators.erase(s.id);
-    } else if (s.seat != rules::kNoSeat && room->seats[s.seat] &&
+    } else if (s.seat != game::kNoSeat && room->seats[s.seat] &&
                room->seats[s.seat]->connection == s.id) {
       room->seats[s.seat]->connection = 0;
       broadcast_seats(*room);
     }
   }
   s.match = 0;
-  s.seat = rules::kNoSeat;
+  s.seat = game::kNoSeat;
   s.spectator = false;
 }
 

@@ -6,46 +6,36 @@
 
 namespace eryantis::server::detail {
 
-std::string to_act_json(const rules::State& s) {
+std::string to_act_json(const game::Game& game, const game::State& s) {
   protocol::JsonArray out;
-  for (rules::Seat p : rules::seats_to_act(s)) out.number(p);
+  for (const game::ToAct& act : game.to_act(s)) out.number(act.seat);
   return out.str();
 }
 
-std::string public_event_json(const rules::Event& e) {
-  if (std::holds_alternative<rules::CreateMatch>(e.command)) {
-    rules::Event copy = e;
-    std::get<rules::CreateMatch>(copy.command).seed = rules::MatchSeed{};
-    return codec::event_to_json(copy);
-  }
-  return codec::event_to_json(e);
-}
-
-std::string result_json(const Room& room, const rules::State& s) {
+std::string result_json(const Room& room, const game::Outcome& outcome) {
   protocol::JsonArray winners;
   protocol::JsonArray nicknames;
-  int first_team = -1;
-  bool draw = false;
-  for (rules::Seat p = 0; p < s.players(); ++p) {
-    if (!(s.result.winners & (1u << p))) continue;
+  for (const game::Seat p : outcome.winners) {
     winners.number(p);
-    nicknames.string(room.seats[p] ? room.seats[p]->nickname : "");
-    const int team = rules::team_of(s, p);
-    if (first_team < 0)
-      first_team = team;
-    else if (team != first_team)
-      draw = true;
+    nicknames.string(p >= 0 && p < game::kMaxSeats && room.seats[p] ? room.seats[p]->nickname
+                                                                   : "");
   }
-  return protocol::JsonLine::object()
-      .field("reason", rules::end_reason_name(s.result.reason))
-      .raw_field("winners", winners.str())
-      .raw_field("nicknames", nicknames.str())
-      .field("draw", draw)
-      .str();
+  std::string out = protocol::JsonLine::object()
+                        .field("reason", outcome.reason)
+                        .raw_field("winners", winners.str())
+                        .raw_field("nicknames", nicknames.str())
+                        .field("draw", outcome.draw)
+                        .str();
+  if (!outcome.details_json.empty()) {
+    out.pop_back();  // the closing '}'
+    out.push_back(',');
+    out.append(outcome.details_json).push_back('}');
+  }
+  return out;
 }
 
-std::array<std::string, rules::kMaxPlayers> seat_names(const Room& room) {
-  std::array<std::string, rules::kMaxPlayers> names{};
+std::array<std::string, game::kMaxSeats> seat_names(const Room& room) {
+  std::array<std::string, game::kMaxSeats> names{};
   for (int i = 0; i < room.players(); ++i)
     if (room.seats[i]) names[static_cast<std::size_t>(i)] = room.seats[i]->nickname;
   return names;

@@ -4,26 +4,23 @@
 #include <string>
 #include <string_view>
 
-#include "eryantis/codec/codec.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/protocol/codec.hpp"
-#include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/event.hpp"
 #include "eryantis/server/room.hpp"
 
 namespace eryantis::server::detail {
 
 // [0] or [1,3]: the seats that must act now.
-std::string to_act_json(const rules::State& s);
-// The event as clients see it: create_match without its secret seed.
-std::string public_event_json(const rules::Event& e);
-// {"reason":"last_tower","winners":[0],"nicknames":["alice"],"draw":false}
-std::string result_json(const Room& room, const rules::State& s);
+std::string to_act_json(const game::Game& game, const game::State& s);
+// {"reason":"last_tower","winners":[0],"nicknames":["alice"],"draw":false}, then
+// the game's own members (Outcome::details_json).
+std::string result_json(const Room& room, const game::Outcome& outcome);
 // {"type":"game_over","match":M,"result":...}: the push that ends a match.
 std::string game_over_line(store::MatchId match, const std::string& result_json);
 // {"type":"match_abandoned","match":M,"message":"..."}: the push that ends a match given up.
 std::string abandoned_line(store::MatchId match, std::string_view message);
 // The seats' nicknames now ("" for a free seat): the names in the move log's sentences.
-std::array<std::string, rules::kMaxPlayers> seat_names(const Room& room);
+std::array<std::string, game::kMaxSeats> seat_names(const Room& room);
 // The stored record of a seat (nickname and token hash).
 store::SeatRecord seat_record(const Room& room, int seat);
 // A name someone can log in with: 1 to 24 letters, digits, '_', '-' or '.'.

@@ -102,7 +102,7 @@ Result<std::optional<Folded>> fold_after(FoldSource& source, const game::Game& p
     }
     out.state = std::move(*next);
     out.seq = seq;
-    if (policy.on_event) policy.on_event(seq, *event, out.state);
+    if (policy.on_event) policy.on_event(played, seq, *event, out.state);
     return true;
   };
   if (auto done = source.events_from(id, out.seq == 0 ? Seq{1} : out.seq, visit); !done) {

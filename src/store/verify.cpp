@@ -30,7 +30,7 @@ Result<VerifyReport> verify(FoldSource& source, const game::Game& played, MatchI
   VerifyReport report;
   report.id = id;
   FoldPolicy policy{.start = FoldStart::FirstEvent, .check_columns = true};
-  policy.on_event = [&](Seq seq, const game::Event&, const game::State& state) {
+  policy.on_event = [&](const game::Game&, Seq seq, const game::Event&, const game::State& state) {
     ++report.events_checked;
     auto snapshot = snapshots.find(seq);
     if (snapshot == snapshots.end()) return;

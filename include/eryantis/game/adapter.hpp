@@ -137,6 +137,13 @@ class Adapter final : public Game {
     return boxed<O, Options>(R::options_from_json(json));
   }
   int seats(const Options& o) const override { return R::seats(opt(o)); }
+  // By default a state keeps its match's options as `options`; else R::options(s).
+  Options options(const State& s) const override {
+    if constexpr (requires { R::options(st(s)); })
+      return Options::of(R::options(st(s)));
+    else
+      return Options::of(st(s).options);
+  }
 
   State empty_state() const override { return State::of(S{}); }
   Ruled<Event> create_match(const Options& o, const Seed& seed) const override {
@@ -187,6 +194,12 @@ class Adapter final : public Game {
     return R::command_type(cmd(c));
   }
   bool is_server_command(const Command& c) const override { return R::is_server_command(cmd(c)); }
+  std::vector<std::string> rule_codes() const override {
+    if constexpr (requires { R::rule_codes(); })
+      return R::rule_codes();
+    else
+      return {};
+  }
 
   std::string command_to_json(const Command& c) const override {
     return R::command_to_json(cmd(c));
@@ -318,6 +331,14 @@ class Adapter final : public Game {
     return commands(search_detail::candidates<R>(st(s), seat));
   }
   int team(const State& s, Seat seat) const override { return search_detail::team<R>(st(s), seat); }
+  Seed secret(const State& s) const override {
+    if constexpr (requires { R::secret(st(s)); })
+      return R::secret(st(s));
+    else if constexpr (requires { st(s).seed.hi; st(s).seed.lo; })
+      return Seed{st(s).seed.hi, st(s).seed.lo};
+    else
+      return Seed{R::hash(st(s)), 0};
+  }
 };
 
 }  // namespace eryantis::game

@@ -78,7 +78,9 @@ struct ToAct {
 
 // How a finished match ended.
 struct Outcome {
-  std::string reason;          // snake_case: "last_tower", "forfeit", "resign", "ended", ...
+  // snake_case: "last_tower", "forfeit", "resign", "ended", ...; "abandoned" after
+  // abandon_match (the platform then records the match abandoned, not finished).
+  std::string reason;
   std::vector<Seat> winners;   // in seat order; empty when nobody won (an operator ended it)
   bool draw = false;           // seats of more than one side share the win
   // Per seat, 1 = first; equal numbers share a place. What ratings are computed from.
@@ -141,6 +143,8 @@ class Game {
   virtual std::string options_json(const Options& options) const = 0;
   virtual Decoded<Options> options_from_json(std::string_view json) const = 0;
   virtual int seats(const Options& options) const = 0;
+  // The options a match was created with (its state keeps them).
+  virtual Options options(const State& state) const = 0;
 
   // --- setup and play ------------------------------------------------------
   // The state before a match's first event (what every fold starts from).
@@ -187,6 +191,8 @@ class Game {
   virtual Command abandon_match() const = 0;
   virtual std::string_view command_type(const Command& command) const = 0;
   virtual bool is_server_command(const Command& command) const = 0;
+  // Every RuleError::code its rules can give (the metrics count each from the start).
+  virtual std::vector<std::string> rule_codes() const = 0;
 
   // --- codecs: JSON for saves, the wire and tools; binary for snapshots ------
   virtual std::string command_to_json(const Command& command) const = 0;
@@ -257,6 +263,11 @@ class Game {
   virtual std::vector<Command> candidates(const State& state, Seat seat) const = 0;
   // and the side a seat plays for (teammates share one): the seat by default.
   virtual int team(const State& state, Seat seat) const = 0;
+  // The match's secret the platform's computer seats draw their own seeds from
+  // (one-way, server/computer.hpp), so that a replay explains every computer move:
+  // the match's seed where the state keeps it, else a fingerprint of the whole
+  // state (hidden parts included; never shown to a player).
+  virtual Seed secret(const State& state) const = 0;
 };
 
 }  // namespace eryantis::game

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eryantis/game/registry.hpp"
 #include "eryantis/server/config.hpp"
 #include "eryantis/store/open_store.hpp"
 #include "eryantis/store/sqlite_store.hpp"
@@ -120,7 +121,7 @@ std::expected<Config, ConfigError> load_config(const std::string& path);
 std::expected<void, ConfigError> validate_config(const Config& config);
 
 // The store's options for this configuration.
-store::Options store_options(const StorageConfig& storage);
+store::Options store_options(const StorageConfig& storage, const game::Registry& games);
 // Where the matches live: storage.database (SQLite) or storage.postgresql.
 store::StoreLocation store_location(const StorageConfig& storage);
 

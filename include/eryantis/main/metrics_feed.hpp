@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "eryantis/game/registry.hpp"
 #include "eryantis/metrics/metrics.hpp"
 #include "eryantis/server/server.hpp"
 #include "eryantis/store/records.hpp"
@@ -15,14 +16,15 @@
 namespace eryantis::app {
 
 // Every result a request can be answered with: "accepted", each protocol error
-// code and each rules code (Metrics::declare_results).
-std::vector<std::string> request_results();
+// code and each code of the games' rules (Metrics::declare_results).
+std::vector<std::string> request_results(const game::Registry& games);
 
 class MetricsFeed {
  public:
   // `at_start`: the database's count per status when the server started. `cluster`:
   // the node's cluster series are fed too.
-  MetricsFeed(metrics::Metrics& metrics, store::StatusCounts at_start, bool cluster);
+  MetricsFeed(metrics::Metrics& metrics, store::StatusCounts at_start, bool cluster,
+              const game::Registry& games);
 
   // One sample; `now_ms` in the server's clock (unix ms).
   void sample(const server::ServerStats& stats, std::int64_t now_ms);

@@ -55,7 +55,7 @@ StorePersistence::OpenReader read_only_opener(store::StoreLocation location,
                                               store::Options options);
 
 // The lines of a match's move log from..to (every one, in seq order), folded from
-// the first event by the store's one fold and said by render::MoveLog. Corrupt when
+// the first event by the store's one fold and said by the game's describe_event. Corrupt when
 // the stored events stop being trustworthy before `to`.
 store::Result<std::vector<server::MoveLogLine>> read_move_log(store::EventStore& db,
                                                               const server::MoveLogRead& read);

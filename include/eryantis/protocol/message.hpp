@@ -7,7 +7,6 @@
 #include <variant>
 
 #include "eryantis/game/game.hpp"
-#include "eryantis/rules/options.hpp"
 
 namespace eryantis::protocol {
 
@@ -30,9 +29,7 @@ struct ListMatches {};
 struct WatchLobby {};
 struct UnwatchLobby {};
 struct CreateMatchRequest {
-  // Eriantys's options as the fields `players` and `mode` say (the shorthand every
-  // client before issue 24 sends); the game's own reading of `options` replaces it.
-  rules::MatchOptions options;
+  int players = 2;  // the seats of the match (its game checks them)
   int computers = 0;  // seats the server fills with computer players (0..players-1)
   // "random", "greedy" or "strong" (docs/bots.md); the server's default when absent.
   std::optional<std::string> level;
@@ -54,7 +51,8 @@ struct JoinMatch {
 };
 struct QuickJoin {
   std::optional<int> players;  // any if absent
-  std::optional<rules::Mode> mode;
+  // A match whose options name this mode ("mode" of create_match's `options`).
+  std::optional<std::string> mode;
   std::string game;  // "" = the server's default game
 };
 struct LeaveMatch {};

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "eryantis/game/computer.hpp"
+#include "eryantis/game/registry.hpp"
 
 namespace eryantis::server {
 
@@ -53,6 +54,10 @@ struct ServerConfig {
   bool require_resume_token = true;
   Limits limits;
   ComputerConfig computer;
+  // The games it plays, the first the default (create_match without `game`):
+  // nullptr = the build's catalogue (eryantis/catalogue). Tests and the test
+  // server pass a registry with test games. Must outlive the server.
+  const game::Registry* games = nullptr;
 };
 
 }  // namespace eryantis::server

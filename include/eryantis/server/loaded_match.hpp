@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "eryantis/rules/state.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/server/persistence.hpp"
 #include "eryantis/store/records.hpp"
 
@@ -21,21 +21,15 @@ inline constexpr std::size_t kRecentCommands = 64;
 struct LoadedMatch {
   store::MatchId id = 0;
   store::MatchStatus status = store::MatchStatus::Lobby;
-  // The game it plays, as stored (one this server serves: served_game_versions).
-  std::string game = std::string(store::kFirstGame);
-  int game_version = store::kFirstGameVersion;
+  // The game it plays (one this server serves: the store folded it with it).
+  const game::Game* game = nullptr;
   store::Seq last_seq = 0;
-  rules::State state;
+  game::State state;  // of that game
   std::vector<store::SeatRecord> seats;
   Deadline deadline;
   // (command id, seq) of the last kRecentCommands commands, so a client's retry
   // after the restart gets its original ack.
   std::vector<std::pair<std::string, store::Seq>> recent_commands;
 };
-
-// Every game this server serves with each version of its rules that game reads
-// (catalogue::games() as the lobby serves them): the store's Options::serves, so
-// that a stored match of any other game or version is left as it is.
-std::vector<store::GameVersion> served_game_versions();
 
 }  // namespace eryantis::server

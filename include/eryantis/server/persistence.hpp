@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "eryantis/rules/state.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/server/deadline.hpp"
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/records.hpp"
@@ -20,6 +20,7 @@ namespace eryantis::server {
 
 struct MatchWrite {
   store::MatchId match = 0;
+  const game::Game* game = nullptr;       // the match's: encodes its events and snapshot
   std::optional<store::NewMatch> create;  // the first write of a new match creates its row
   std::vector<store::SeatRecord> seats;   // upserts
   std::vector<int> remove_seats;          // a player left a match that had not started
@@ -30,7 +31,7 @@ struct MatchWrite {
   // The state after the last event, for a snapshot: set only when one falls due
   // (Persistence::snapshot_every), since copying a State per command costs more
   // than the rest of the write's bookkeeping.
-  std::optional<rules::State> state_after;
+  std::optional<game::State> state_after;
   std::optional<Deadline> deadline;  // set (kind None clears it)
   // Endings kept for players away (store::AppendRequest::keep_endings), and the
   // nicknames told this match's ending (their record is deleted). A write with
@@ -46,13 +47,13 @@ using WriteDone = std::function<void(store::Result<store::AppendOutcome>)>;
 
 // A match's move log read back from the store (the `move_log` request): the
 // events from..to folded from the first one, each said in the render layer's
-// sentence (render::describe_event, the `text` of an `event` push), with the
+// sentence (the game's describe_event, the `text` of an `event` push), with the
 // seats' nicknames now.
 struct MoveLogRead {
   store::MatchId match = 0;
   store::Seq from = 1;
   store::Seq to = 0;
-  std::array<std::string, rules::kMaxPlayers> names{};  // "" = "seat N"
+  game::Names names{};  // "" = "seat N"
 };
 struct MoveLogLine {
   store::Seq seq = 0;

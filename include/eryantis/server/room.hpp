@@ -11,8 +11,7 @@
 #include <vector>
 
 #include "eryantis/game/computer.hpp"
-#include "eryantis/rules/command.hpp"
-#include "eryantis/rules/state.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/server/connection.hpp"
 #include "eryantis/server/persistence.hpp"
 #include "eryantis/server/recent_commands.hpp"
@@ -50,10 +49,15 @@ struct Room {
   store::MatchId id = 0;
   // Its game (from the build's catalogue): what decodes its commands. Never null.
   const game::Game* game = nullptr;
-  rules::State state;
+  game::State state;  // of `game`, hidden information and seed included
+  // The options it was created with: their JSON as the game writes it, and its
+  // "mode" member if any (what match lists show and quick_join matches).
+  std::string options_json;
+  std::string mode;
+  int seat_count = 0;  // the game's seats(state), fixed at creation
   store::Seq seq = 0;  // last durable event
   store::MatchStatus status = store::MatchStatus::Lobby;
-  std::array<std::optional<SeatHolder>, rules::kMaxPlayers> seats;
+  std::array<std::optional<SeatHolder>, game::kMaxSeats> seats;
   std::set<ConnectionId> spectators;
   // Its timers (timers.hpp): the stored one (turn grace while running, abandon in
   // the lobby; a desertion is stored in its place while it lasts), and the
@@ -76,9 +80,9 @@ struct Room {
   RecentCommands recent_commands;
   // Who created it (add_computer / remove_computer are theirs); "" after a restart.
   std::string creator;
-  std::array<ComputerTurn, rules::kMaxPlayers> computer_turns;
+  std::array<ComputerTurn, game::kMaxSeats> computer_turns;
 
-  int players() const { return state.players(); }
+  int players() const { return seat_count; }
   int seated() const {
     int n = 0;
     for (int i = 0; i < players(); ++i) n += seats[i].has_value();

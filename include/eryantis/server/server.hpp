@@ -16,7 +16,7 @@
 
 #include "eryantis/log/log_throttle.hpp"
 #include "eryantis/protocol/message.hpp"
-#include "eryantis/rules/decider.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/server/cluster.hpp"
 #include "eryantis/server/computer.hpp"
 #include "eryantis/server/config.hpp"
@@ -28,6 +28,8 @@
 #include "eryantis/server/session.hpp"
 
 namespace eryantis::server {
+
+struct RequestedMatch;  // games.hpp
 
 // How many match endings (game_over, match_abandoned or left pushes) are held in
 // memory for players who were away when their match ended, until they log in
@@ -174,8 +176,9 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void login(Session& s, const std::string& id, const protocol::Login& m);
   // handle(CreateMatchRequest) with the new match's id and lease (a cluster), or
   // with the next local id (nullopt, no cluster).
+  // `requested`: the request's game and its options as that game read them.
   void open_match(Session& s, const std::string& id, const protocol::CreateMatchRequest& m,
-                  std::optional<store::HeldLease> lease);
+                  const RequestedMatch& requested, std::optional<store::HeldLease> lease);
 
   // --- cluster (src/server/cluster.cpp, docs/cluster.md); all no-ops without cluster_ ---
   // Finds match `mid`, which this node does not hold: adopts it when its lease is
@@ -233,7 +236,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void on_decision(store::MatchId mid, DecisionResult result);
   // Sends the answers whose pause is over through submit_command.
   void play_due_computers(Room& room, std::int64_t now);
-  void play_due_computer(Room& room, rules::Seat seat, std::int64_t now);
+  void play_due_computer(Room& room, game::Seat seat, std::int64_t now);
 
   // Room operations run one at a time per room (see Room::busy). A request beyond
   // limits.max_queued_per_match is refused (RATE_LIMITED) and `op` dropped.
@@ -249,14 +252,14 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void persist(Room& room, MatchWrite write,
                std::function<void(store::Result<store::AppendOutcome>, Room*)> after);
   // check + persist + apply + tell, for a player's or the server's command.
-  void submit_command(Room& room, rules::Seat seat, const rules::Command& command,
-                      rules::Authority authority, ConnectionId reply_to, const std::string& id,
+  void submit_command(Room& room, game::Seat seat, const game::Command& command,
+                      game::Authority authority, ConnectionId reply_to, const std::string& id,
                       std::optional<std::string> command_id);
   // `kept`: the game_over pushes the ending write stored for players away then.
   void finish_room(Room& room, const std::vector<store::UnseenEnding>& kept);
   // The push that tells a match's end: game_over, or match_abandoned for a match
   // given up (abandon_match).
-  std::string ending_line(const Room& room, const rules::State& over) const;
+  std::string ending_line(const Room& room, const game::Outcome& outcome) const;
   Room& load(LoadedMatch m);
   // Loads every waiting match whose players are all free again, seating those online.
   void resume_waiting_matches();
@@ -317,13 +320,14 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void send_error(ConnectionId conn, const std::string& id, std::string_view code,
                   std::string_view message, const Room* room = nullptr);
   void send_state(ConnectionId conn, Room& room, const std::string& id = {});
-  // `event_json` is the event as clients may see it (detail::public_event_json).
-  void broadcast_event(Room& room, const std::string& view_hash, const std::string& event_json,
+  // `event` as each viewer may see it (the game's event_for); `payload` is its
+  // stored JSON (sent as it is to a viewer who sees all of it), `text` its sentence.
+  void broadcast_event(Room& room, const game::Event& event, const std::string& payload,
                        const std::string& text);
   // `reply_to`'s copy carries the request's `id` (the reply to add/remove_computer).
   void broadcast_seats(Room& room, ConnectionId reply_to = 0, const std::string& id = {});
   std::string seats_json(const Room& room) const;
-  void attach(Session& s, Room& room, rules::Seat seat, bool spectator);
+  void attach(Session& s, Room& room, game::Seat seat, bool spectator);
   void detach(Session& s);
 
   Session* session(ConnectionId id);
@@ -343,6 +347,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   Persistence& persistence_;
   Clock clock_;
   SecretSource& secrets_;  // tokens and match seeds; the rules' chance comes from the seed
+  const game::Registry& games_;  // what it plays (config_.games or the catalogue)
   DecisionRunner* decisions_ = nullptr;  // computer seats' moves (set_decision_runner)
   Cluster* cluster_ = nullptr;           // set_cluster; null = one server, no leases
   std::int64_t next_renewal_ms_ = 0;
@@ -410,7 +415,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
     int connected = 0;
     std::size_t spectators = 0;
     store::Seq seq = 0;
-    std::string phase;  // rules::phase_name
+    std::string phase;  // the game's phase_name
     int round = 0;
     std::vector<std::string> nicknames;  // by seat; "" = free seat
     // Being played (running, or full and choosing in setup): what a drain waits for.

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "eryantis/protocol/message.hpp"
-#include "eryantis/rules/state.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/server/connection.hpp"
 #include "eryantis/store/records.hpp"
 
@@ -20,7 +20,7 @@ struct Session {
   std::optional<std::string> nickname;  // once logged in
   std::string token;                    // the resume token issued at login
   store::MatchId match = 0;             // the match played or watched (0 = lobby)
-  rules::Seat seat = rules::kNoSeat;
+  game::Seat seat = game::kNoSeat;
   bool spectator = false;
   std::int64_t last_seen_ms = 0;
   std::int64_t last_ping_ms = 0;

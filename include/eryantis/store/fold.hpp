@@ -32,8 +32,10 @@ struct FoldPolicy {
   HashCheck hashes = HashCheck::Every;
   // Also compare the columns that repeat the payload (type, actor) with it.
   bool check_columns = false;
-  // Called after each folded event: its seq, the event and the state it led to.
-  std::function<void(Seq, const game::Event&, const game::State&)> on_event = nullptr;
+  // Called after each folded event: the match's game, the event's seq, the event
+  // and the state it led to.
+  std::function<void(const game::Game&, Seq, const game::Event&, const game::State&)> on_event =
+      nullptr;
 };
 
 struct Folded {

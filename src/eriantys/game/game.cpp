@@ -188,6 +188,12 @@ struct Eriantys {
   static Command resign() { return rules::Resign{}; }
   static Command abandon_match() { return rules::AbandonMatch{}; }
   static std::string_view command_type(const Command& c) { return rules::command_type(c); }
+  static std::vector<std::string> rule_codes() {
+    std::vector<std::string> out;
+    for (int i = 0; i < rules::kRuleCodeCount; ++i)
+      out.emplace_back(rules::rule_code_name(static_cast<rules::RuleCode>(i)));
+    return out;
+  }
   static bool is_server_command(const Command& c) {
     return rules::is_server_command(c) || std::holds_alternative<rules::CreateMatch>(c);
   }

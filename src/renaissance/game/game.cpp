@@ -174,6 +174,12 @@ struct Renaissance {
   static Command resign() { return Resign{}; }
   static std::string_view command_type(const Command& c) { return renaissance::command_type(c); }
   static bool is_server_command(const Command& c) { return renaissance::is_server_command(c); }
+  static std::vector<std::string> rule_codes() {
+    std::vector<std::string> out;
+    for (int i = 0; i < kRuleCodeCount; ++i)
+      out.emplace_back(rule_code_name(static_cast<RuleCode>(i)));
+    return out;
+  }
 
   // --- codecs ---------------------------------------------------------------------------------
   static std::string command_to_json(const Command& c) { return codec::command_to_json(c); }
