@@ -490,8 +490,9 @@ void Server::remove_late_seats(Room& room, std::int64_t now) {
                                .field("match", room.id)
                                .field("reason", "setup_timeout")
                                .field("message",
-                                      "you did not choose your wizard and towers in "
-                                      "time; your seat was given up")
+                                      "you did not make your setup choice (in Eriantys: "
+                                      "your wizard and towers) in time; your seat was "
+                                      "given up")
                                .str();
   std::vector<std::string> freed;
   for (const auto& [seat, holder] : removed) freed.push_back(holder.nickname);

@@ -28,7 +28,8 @@ Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_e
   EXPECT_TRUE(created.has_value()) << "create_match refused";
   if (!created) return game;
   rules::State state = rules::apply(rules::State{}, *created);
-  game.events.push_back(NewEvent{Actor::server(), std::nullopt, *created, rules::hash(state)});
+  game.events.push_back(
+      NewEvent{Actor::server(), std::nullopt, test::handle(*created), rules::hash(state)});
   game.states.push_back(state);
   int command_number = 0;
   while (state.phase != rules::Phase::GameOver &&
@@ -44,14 +45,14 @@ Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_e
     if (!event) break;
     state = rules::apply(state, *event);
     game.events.push_back(NewEvent{Actor::player(seat), "cmd-" + std::to_string(++command_number),
-                                   *event, rules::hash(state)});
+                                   test::handle(*event), rules::hash(state)});
     game.states.push_back(state);
   }
   return game;
 }
 
 MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int max_chunk) {
-  auto id = store.create_match(NewMatch{game.options, MatchStatus::Running});
+  auto id = store.create_match(NewMatch{test::handle(game.options), MatchStatus::Running});
   EXPECT_TRUE(id.has_value()) << id.error().message;
   std::mt19937_64 rng(seed);
   std::size_t next = 0;
@@ -59,8 +60,8 @@ MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int 
     std::size_t chunk = 1 + rng() % static_cast<std::size_t>(max_chunk);
     chunk = std::min(chunk, game.events.size() - next);
     std::span<const NewEvent> events(game.events.data() + next, chunk);
-    auto appended =
-        store.append(*id, static_cast<Seq>(next), events, &game.states[next + chunk - 1]);
+    const game::State after = test::handle(game.states[next + chunk - 1]);
+    auto appended = store.append(*id, static_cast<Seq>(next), events, &after);
     EXPECT_TRUE(appended.has_value()) << appended.error().message;
     if (!appended) break;
     next += chunk;
@@ -69,6 +70,7 @@ MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int 
 }
 
 SqliteStore open_store(const std::string& path, Options options) {
+  if (!options.games) options.games = &test::games();
   auto store = SqliteStore::open(path, options);
   if (!store) {
     ADD_FAILURE() << "open " << path << ": " << store.error().message;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "eryantis/rules/decider.hpp"
+#include "games/handles.hpp"
 #include "eryantis/store/sqlite_store.hpp"
 #include "support/polling.hpp"
 #include "support/temp_dir.hpp"
@@ -38,7 +39,8 @@ Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_e
 // Creates a running match and appends the game's events in chunks of 1..max_chunk.
 MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int max_chunk = 4);
 
-// Quick access to an open writable store with the test's options.
+// Quick access to an open writable store with the test's options (and the
+// tests' games when the options name none).
 SqliteStore open_store(const std::string& path, Options options = {});
 
 // Raw SQL on a store's connection (corrupting rows on purpose).

@@ -57,7 +57,7 @@ struct Options {
   // it (PgStore::due_orphans, load_matches) nor lists it (open_matches), so a
   // build that serves it finds it as it was left. Empty = every game and version
   // `games` reads.
-  std::vector<GameVersion> serves;
+  std::vector<GameVersion> serves = {};
   // The game of a stored match when this process serves it, else nullptr.
   const game::Game* served(std::string_view game, int version) const {
     if (!games) return nullptr;

@@ -381,6 +381,7 @@ struct Goofspiel {
     });
   }
   static int seats(const Options&) { return 2; }
+  static Options options(const State& s) { return Options{s.cards}; }
 
   static game::Ruled<Event> create_match(const Options& o, const game::Seed& seed) {
     return check(State{}, game::kNoSeat, CreateMatch{o, seed}, game::Authority::Server);
