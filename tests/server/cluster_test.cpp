@@ -16,6 +16,7 @@
 #include "eryantis/server/token.hpp"
 #include "fake_secret_source.hpp"
 #include "fakes.hpp"
+#include "games/handles.hpp"
 
 namespace eryantis::server {
 namespace {
@@ -110,7 +111,7 @@ class ClusterTest : public ::testing::Test {
  protected:
   ClusterTest()
       : server(
-            ServerConfig{}, transport, store, [this] { return now; }, secrets) {
+            test_server_config(), transport, store, [this] { return now; }, secrets) {
     server.set_cluster(&cluster);
   }
   bool got_type(ConnectionId c, std::string_view type) {
@@ -154,7 +155,8 @@ class ClusterTest : public ::testing::Test {
     m.id = id;
     m.status = store::MatchStatus::Lobby;
     m.last_seq = 1;
-    m.state = rules::apply(rules::State{}, *created);
+    m.game = &test::eriantys();
+    m.state = test::handle(rules::apply(rules::State{}, *created));
     m.seats = {store::SeatRecord{id, 0, "ada", token_hash("tok-ada"), std::nullopt, std::nullopt,
                                  std::nullopt}};
     return m;
@@ -185,7 +187,7 @@ TEST(ClusterOff, WritesCarryNoFence) {
   FakePersistence store;
   FakeSecretSource secrets;
   Server server(
-      ServerConfig{}, transport, store, [] { return std::int64_t{1}; }, secrets);
+      test_server_config(), transport, store, [] { return std::int64_t{1}; }, secrets);
   server.on_open(1, "p");
   server.on_line(1, R"({"type":"hello","protocol":1})");
   server.on_line(1, R"({"type":"login","nickname":"ada"})");
@@ -468,7 +470,7 @@ TEST(ClusterOff, NoLeasesToRelease) {
   FakePersistence store;
   FakeSecretSource secrets;
   Server server(
-      ServerConfig{}, transport, store, [] { return std::int64_t{1}; }, secrets);
+      test_server_config(), transport, store, [] { return std::int64_t{1}; }, secrets);
   server.begin_shutdown("bye");
   EXPECT_TRUE(server.leases_released());
 }

@@ -15,21 +15,13 @@
 #include "eryantis/eriantys/game/game.hpp"
 #include "eryantis/server/computer.hpp"
 #include "eryantis/server/computer_pool.hpp"
+#include "computer_request.hpp"
 
 namespace eryantis::server {
 namespace {
 
-// The Eriantys game, and the request the server builds for a seat of a match of it.
-const game::Game& eriantys_game() {
-  static const auto g = eriantys::make_game();
-  return *g;
-}
-game::Seed to_seed(const rules::MatchSeed& s) { return game::Seed{s.hi, s.lo}; }
-DecisionRequest computer_request(store::MatchId match, const rules::State& state, store::Seq seq,
-                                 rules::Seat seat, game::Level level, std::uint32_t playouts) {
-  return server::computer_request(eriantys_game(), match, game::State::of(state),
-                                  to_seed(state.seed), seq, seat, level, playouts);
-}
+using testing::computer_request;
+using testing::to_seed;
 
 TEST(ComputerPool, DecidesOnWorkersAndDeliversOnTheCallersThread) {
   const std::thread::id caller = std::this_thread::get_id();

@@ -19,23 +19,16 @@
 #include "eryantis/json/json.hpp"
 #include "eryantis/server/computer_pool.hpp"
 #include "eryantis/server/server.hpp"
+#include "computer_request.hpp"
 #include "fake_secret_source.hpp"
 #include "fakes.hpp"
+#include "games/handles.hpp"
 
 namespace eryantis::server {
 namespace {
 
-// The Eriantys game, and the request the server builds for a seat of a match of it.
-const game::Game& eriantys_game() {
-  static const auto g = eriantys::make_game();
-  return *g;
-}
-game::Seed to_seed(const rules::MatchSeed& s) { return game::Seed{s.hi, s.lo}; }
-DecisionRequest computer_request(store::MatchId match, const rules::State& state, store::Seq seq,
-                                 rules::Seat seat, game::Level level, std::uint32_t playouts) {
-  return server::computer_request(eriantys_game(), match, game::State::of(state),
-                                  to_seed(state.seed), seq, seat, level, playouts);
-}
+using testing::computer_request;
+using testing::to_seed;
 
 // Keeps each request until the test answers it; answers run the real decision on
 // another thread, as the pool would, and come back on the test's thread.
@@ -67,6 +60,7 @@ class ComputerTest : public ::testing::Test {
   }
   static ServerConfig config() {
     ServerConfig c;
+    c.games = &test::games();  // the tests' registry: the games handles.hpp makes handles of
     c.turn_grace_ms = 1000;
     c.forfeit_after_ms = 5000;
     c.heartbeat_interval_ms = 60000;
@@ -143,12 +137,12 @@ TEST_F(ComputerTest, CreateWithAComputerAndPlayToTheEnd) {
   for (int turn = 0; turn < 2000; ++turn) {
     answer_computers();
     room = server.room(m);
-    if (!room || room->state.phase == rules::Phase::GameOver) break;
-    auto seats = rules::seats_to_act(room->state);
+    if (!room || test::eriantys_state(room->state).phase == rules::Phase::GameOver) break;
+    auto seats = rules::seats_to_act(test::eriantys_state(room->state));
     ASSERT_FALSE(seats.empty());
     ASSERT_TRUE(std::find(seats.begin(), seats.end(), 0) != seats.end())
         << "the computer did not move and alice may not";
-    auto legal = rules::legal_commands(room->state, 0);
+    auto legal = rules::legal_commands(test::eriantys_state(room->state), 0);
     ASSERT_FALSE(legal.empty());
     auto r = reply(1, R"({"type":"play","id":1,"command":)" +
                           codec::command_to_json(legal[rng() % legal.size()]) + "}");
@@ -250,12 +244,12 @@ TEST_F(ComputerTest, ComputersChooseInSetupAndCountAsPresentForTimers) {
   const store::MatchId m = joined["match"].GetInt64();
   answer_computers();
   // The computer chose its wizard and towers; alice still has to.
-  const rules::State& st = server.room(m)->state;
+  const rules::State& st = test::eriantys_state(server.room(m)->state);
   auto to_act = rules::seats_to_act(st);
   EXPECT_EQ(to_act, std::vector<rules::Seat>{0});
   reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})");
   answer_computers();
-  auto colours = rules::legal_commands(server.room(m)->state, 0);
+  auto colours = rules::legal_commands(test::eriantys_state(server.room(m)->state), 0);
   ASSERT_FALSE(colours.empty());
   reply(1, R"({"type":"play","command":)" + codec::command_to_json(colours.front()) + "}");
   answer_computers();
@@ -274,9 +268,9 @@ TEST_F(ComputerTest, ComputersChooseInSetupAndCountAsPresentForTimers) {
     if (i % 4 != 3) continue;  // the computer's decision (or alice) keeps everyone waiting
     answer_computers();
     room = server.room(m);
-    auto to_act = rules::seats_to_act(room->state);
+    auto to_act = rules::seats_to_act(test::eriantys_state(room->state));
     if (std::find(to_act.begin(), to_act.end(), 0) != to_act.end()) {
-      auto legal = rules::legal_commands(room->state, 0);
+      auto legal = rules::legal_commands(test::eriantys_state(room->state), 0);
       reply(1, R"({"type":"play","command":)" +
                    codec::command_to_json(legal[rng() % legal.size()]) + "}");
     }
@@ -284,8 +278,8 @@ TEST_F(ComputerTest, ComputersChooseInSetupAndCountAsPresentForTimers) {
   EXPECT_GE(waits, 12);
   for (const MatchWrite& w : store.written)
     for (const store::NewEvent& e : w.events) {
-      EXPECT_FALSE(std::holds_alternative<rules::AwardForfeit>(e.event.command));
-      EXPECT_FALSE(std::holds_alternative<rules::SkipTurn>(e.event.command));
+      EXPECT_FALSE(std::holds_alternative<rules::AwardForfeit>(test::eriantys_event(e.event).command));
+      EXPECT_FALSE(std::holds_alternative<rules::SkipTurn>(test::eriantys_event(e.event).command));
     }
   const Room* after = server.room(m);
   EXPECT_TRUE(!after || after->clocks.deadline.kind == DeadlineKind::None);
@@ -297,27 +291,27 @@ TEST_F(ComputerTest, NoConnectedPersonNoDecisions) {
   const store::MatchId m = joined["match"].GetInt64();
   answer_computers();
   reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})");
-  auto colours = rules::legal_commands(server.room(m)->state, 0);
+  auto colours = rules::legal_commands(test::eriantys_state(server.room(m)->state), 0);
   reply(1, R"({"type":"play","command":)" + codec::command_to_json(colours.front()) + "}");
   answer_computers();
   // Play until the computer has just been asked to move.
   std::mt19937_64 rng(5);
   for (int i = 0; i < 500 && runner.pending.empty(); ++i) {
     const Room* room = server.room(m);
-    auto to_act = rules::seats_to_act(room->state);
+    auto to_act = rules::seats_to_act(test::eriantys_state(room->state));
     ASSERT_FALSE(to_act.empty());
     if (std::find(to_act.begin(), to_act.end(), 0) == to_act.end()) {
       answer_computers();
       continue;
     }
-    auto legal = rules::legal_commands(room->state, 0);
+    auto legal = rules::legal_commands(test::eriantys_state(room->state), 0);
     reply(1, R"({"type":"play","command":)" + codec::command_to_json(legal[rng() % legal.size()]) +
                  "}");
   }
   ASSERT_FALSE(runner.pending.empty());
   // Alice leaves while the decision is being made: its answer is kept, not played.
   server.on_closed(1);
-  const std::uint32_t position = server.room(m)->state.events_applied;
+  const std::uint32_t position = test::eriantys_state(server.room(m)->state).events_applied;
   runner.answer_all();
   store.complete_all();
   const std::size_t asked = runner.seen.size();
@@ -326,14 +320,14 @@ TEST_F(ComputerTest, NoConnectedPersonNoDecisions) {
     tick();
   }
   EXPECT_EQ(runner.seen.size(), asked) << "a decision was asked with nobody connected";
-  EXPECT_EQ(server.room(m)->state.events_applied, position) << "a move was played to nobody";
+  EXPECT_EQ(test::eriantys_state(server.room(m)->state).events_applied, position) << "a move was played to nobody";
   // Alice comes back: the kept move is played and the computer goes on.
   server.on_open(9, "p");
   server.on_line(9, R"({"type":"hello","protocol":1})");
   server.on_line(9, R"({"type":"login","nickname":"alice","token":")" + tokens[1] + "\"}");
   store.complete_all();
   tick();
-  EXPECT_GT(server.room(m)->state.events_applied, position);
+  EXPECT_GT(test::eriantys_state(server.room(m)->state).events_applied, position);
 }
 
 TEST_F(ComputerTest, AMatchOfComputersWhosePersonLeftIsAbandoned) {
@@ -343,7 +337,7 @@ TEST_F(ComputerTest, AMatchOfComputersWhosePersonLeftIsAbandoned) {
   answer_computers();
   // Alice's setup: whatever is left to her (a computer may have taken wizard 0 first).
   for (int i = 0; i < 4 && server.room(m)->status == store::MatchStatus::Lobby; ++i) {
-    auto legal = rules::legal_commands(server.room(m)->state, 0);
+    auto legal = rules::legal_commands(test::eriantys_state(server.room(m)->state), 0);
     ASSERT_FALSE(legal.empty());
     auto r = reply(1, R"({"type":"play","command":)" + codec::command_to_json(legal.front()) + "}");
     ASSERT_EQ(type_of(r), "ack") << r;
@@ -359,7 +353,7 @@ TEST_F(ComputerTest, AMatchOfComputersWhosePersonLeftIsAbandoned) {
   tick();
   const MatchWrite& last = store.written.back();
   ASSERT_EQ(last.events.size(), 1u);
-  EXPECT_EQ(rules::command_type(last.events[0].event.command), "abandon_match");
+  EXPECT_EQ(rules::command_type(test::eriantys_event(last.events[0].event).command), "abandon_match");
   EXPECT_EQ(last.status, store::MatchStatus::Abandoned);
 }
 
@@ -376,18 +370,18 @@ TEST_F(ComputerTest, PauseDelaysTheMoveUntilATick) {
   store.complete_all();
   const store::MatchId m = 1;
   ASSERT_NE(paused.room(m), nullptr);
-  const std::uint32_t before = paused.room(m)->state.events_applied;
+  const std::uint32_t before = test::eriantys_state(paused.room(m)->state).events_applied;
   runner.answer_all();
   store.complete_all();
-  EXPECT_EQ(paused.room(m)->state.events_applied, before) << "played before its pause";
+  EXPECT_EQ(test::eriantys_state(paused.room(m)->state).events_applied, before) << "played before its pause";
   now += 799;
   paused.tick();
   store.complete_all();
-  EXPECT_EQ(paused.room(m)->state.events_applied, before);
+  EXPECT_EQ(test::eriantys_state(paused.room(m)->state).events_applied, before);
   now += 1;
   paused.tick();
   store.complete_all();
-  EXPECT_GT(paused.room(m)->state.events_applied, before);
+  EXPECT_GT(test::eriantys_state(paused.room(m)->state).events_applied, before);
 }
 
 TEST_F(ComputerTest, RestoredComputerSeatGoesOnPlaying) {
@@ -401,6 +395,7 @@ TEST_F(ComputerTest, RestoredComputerSeatGoesOnPlaying) {
   rm.id = 50;
   rm.status = room->status;
   rm.last_seq = room->seq;
+  rm.game = room->game;
   rm.state = room->state;
   for (const MatchWrite& w : store.written)
     for (store::SeatRecord r : w.seats)
@@ -422,21 +417,21 @@ TEST_F(ComputerTest, RestoredComputerSeatGoesOnPlaying) {
   store.complete_all();
   second.on_line(7, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})");
   store.complete_all();
-  auto colours = rules::legal_commands(second.room(50)->state, 0);
+  auto colours = rules::legal_commands(test::eriantys_state(second.room(50)->state), 0);
   second.on_line(7, R"({"type":"play","command":)" + codec::command_to_json(colours.front()) + "}");
   store.complete_all();
   ASSERT_EQ(second.room(50)->status, store::MatchStatus::Running);
   // Planning: both choose an assistant; the computer is asked and answers.
-  const std::uint32_t before = second.room(50)->state.events_applied;
+  const std::uint32_t before = test::eriantys_state(second.room(50)->state).events_applied;
   second.tick();
   for (int i = 0; i < 10 && second_runner.answer_all() > 0; ++i) store.complete_all();
-  auto legal = rules::legal_commands(second.room(50)->state, 0);
+  auto legal = rules::legal_commands(test::eriantys_state(second.room(50)->state), 0);
   if (!legal.empty()) {
     second.on_line(7, R"({"type":"play","command":)" + codec::command_to_json(legal.front()) + "}");
     store.complete_all();
   }
   for (int i = 0; i < 10 && second_runner.answer_all() > 0; ++i) store.complete_all();
-  EXPECT_GE(second.room(50)->state.events_applied, before + 2);
+  EXPECT_GE(test::eriantys_state(second.room(50)->state).events_applied, before + 2);
   bool computer_moved = false;
   for (const MatchWrite& w : store.written)
     if (w.match == 50)
@@ -481,7 +476,7 @@ TEST_F(ComputerTest, EveryRequestSentHoldsNoSeed) {
   connect(1, "alice");
   auto joined = parse(reply(1, R"({"type":"create_match","players":2,"computers":1})"));
   const store::MatchId m = joined["match"].GetInt64();
-  const rules::MatchSeed secret = server.room(m)->state.seed;
+  const rules::MatchSeed secret = test::eriantys_state(server.room(m)->state).seed;
   ASSERT_NE(secret, rules::MatchSeed{});
   answer_computers();
   ASSERT_FALSE(runner.seen.empty());

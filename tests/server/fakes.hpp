@@ -17,8 +17,17 @@
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/server/server.hpp"
+#include "games/handles.hpp"
 
 namespace eryantis::server {
+
+// The server's defaults with the tests' games (the registry handles.hpp makes
+// handles for).
+inline ServerConfig test_server_config() {
+  ServerConfig c;
+  c.games = &test::games();
+  return c;
+}
 
 // Reading what FakeTransport recorded: one line as JSON (a test failure if it is
 // not), and its "type" ("" when it has none).
@@ -82,11 +91,11 @@ struct FakePersistence : Persistence {
       if (w.match != r.match) continue;
       for (const store::NewEvent& e : w.events) {
         if (++seq > r.to) return lines;
-        auto next = rules::apply_checked(state, e.event);
+        auto next = rules::apply_checked(state, e.event.get<rules::Event>());
         EXPECT_TRUE(next) << "event " << seq;
         if (!next) return lines;
         state = std::move(*next);
-        std::string text = log.next(e.event, state);
+        std::string text = log.next(e.event.get<rules::Event>(), state);
         if (seq >= r.from) lines.push_back({seq, std::move(text)});
       }
     }

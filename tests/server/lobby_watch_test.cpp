@@ -28,7 +28,7 @@ class LobbyWatchTest : public ::testing::Test {
       : server(
             config(), transport, store, [this] { return now; }, secrets) {}
   static ServerConfig config() {
-    ServerConfig c;
+    ServerConfig c = test_server_config();
     c.heartbeat_interval_ms = 60'000;  // no pings in the lines these tests count
     c.heartbeat_timeout_ms = 120'000;
     c.limits.commands_per_second = 1000;

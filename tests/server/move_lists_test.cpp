@@ -13,6 +13,7 @@
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/random_game.hpp"
 #include "eryantis/server/config.hpp"
+#include "games/handles.hpp"
 
 namespace eryantis::server {
 namespace {
@@ -21,7 +22,7 @@ TEST(MoveLists, LegalIsEveryLegalCommandAsJsonAndAllowedTheirTypes) {
   const auto game = rules::play_random_game({3, rules::Mode::Expert}, 11, {}, 40);
   const rules::State& s = game.state;
   for (rules::Seat seat = 0; seat < s.players(); ++seat) {
-    const MoveLists lists = move_lists(s, seat);
+    const MoveLists lists = move_lists(test::eriantys(), test::handle(s), seat);
     rapidjson::Document legal;
     legal.Parse(lists.legal.c_str());
     ASSERT_TRUE(legal.IsArray()) << lists.legal;
@@ -40,8 +41,8 @@ TEST(MoveLists, LegalIsEveryLegalCommandAsJsonAndAllowedTheirTypes) {
     ASSERT_TRUE(allowed.IsArray());
     EXPECT_EQ(allowed.Size() == 0, commands.empty());
   }
-  EXPECT_EQ(move_lists(s, rules::kNoSeat).legal, "[]");
-  EXPECT_EQ(move_lists(s, rules::kNoSeat).allowed, "[]");
+  EXPECT_EQ(move_lists(test::eriantys(), test::handle(s), rules::kNoSeat).legal, "[]");
+  EXPECT_EQ(move_lists(test::eriantys(), test::handle(s), rules::kNoSeat).allowed, "[]");
 }
 
 // Measures the longest `legal` over random expert games of every size and holds
@@ -57,7 +58,7 @@ TEST(MoveLists, TheLongestLegalListStaysUnderItsBound) {
       rules::play_random_game({static_cast<std::uint8_t>(players), rules::Mode::Expert}, base + g,
                               [&](const rules::Event&, const rules::State& s) {
                                 for (rules::Seat seat : rules::seats_to_act(s))
-                                  longest = std::max(longest, move_lists(s, seat).legal.size());
+                                  longest = std::max(longest, move_lists(test::eriantys(), test::handle(s), seat).legal.size());
                               });
   std::cout << "[ measured ] longest legal list: " << longest << " bytes" << std::endl;
   EXPECT_LE(longest, kLegalBytesBound);

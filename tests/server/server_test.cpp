@@ -16,9 +16,11 @@
 #include <sstream>
 
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/eriantys/game/game.hpp"
 #include "eryantis/server/token.hpp"
 #include "fake_secret_source.hpp"
 #include "fakes.hpp"
+#include "games/handles.hpp"
 
 namespace eryantis::server {
 namespace {
@@ -50,6 +52,7 @@ class ServerTest : public ::testing::Test {
             config(), transport, store, [this] { return now; }, secrets) {}
   static ServerConfig config() {
     ServerConfig c;
+    c.games = &test::games();  // the tests' registry: the games handles.hpp makes handles of
     c.turn_grace_ms = 1000;
     c.forfeit_after_ms = 5000;
     c.heartbeat_interval_ms = 2000;
@@ -86,11 +89,11 @@ class ServerTest : public ::testing::Test {
   // Plays one legal command for whoever must act; returns false at game over.
   bool step(store::MatchId m, std::map<rules::Seat, ConnectionId> conns, std::mt19937_64& rng) {
     const Room* room = server.room(m);
-    if (!room || room->state.phase == rules::Phase::GameOver) return false;
-    auto seats = rules::seats_to_act(room->state);
+    if (!room || test::eriantys_state(room->state).phase == rules::Phase::GameOver) return false;
+    auto seats = rules::seats_to_act(test::eriantys_state(room->state));
     if (seats.empty()) return false;
     const rules::Seat seat = seats[rng() % seats.size()];
-    auto legal = rules::legal_commands(room->state, seat);
+    auto legal = rules::legal_commands(test::eriantys_state(room->state), seat);
     const auto& cmd = legal[rng() % legal.size()];
     auto r = reply(conns[seat],
                    R"({"type":"play","id":1,"command":)" + codec::command_to_json(cmd) + "}");
@@ -115,7 +118,7 @@ class ServerTest : public ::testing::Test {
       reply(c, R"({"type":"play","command":{"type":"choose_tower_color","color":")" +
                    std::string(kColors[players == 4 ? p % 2 : p]) + "\"}}");
     }
-    EXPECT_EQ(server.room(m)->state.phase, rules::Phase::Planning);
+    EXPECT_EQ(test::eriantys_state(server.room(m)->state).phase, rules::Phase::Planning);
     return m;
   }
   void tick() {
@@ -129,6 +132,7 @@ class ServerTest : public ::testing::Test {
     rm.id = id;
     rm.status = room->status;
     rm.last_seq = room->seq;
+    rm.game = room->game;
     rm.state = room->state;
     for (int i = 0; i < room->players(); ++i)
       rm.seats.push_back(store::SeatRecord{id, i, room->seats[i]->nickname,
@@ -168,7 +172,10 @@ TEST_F(ServerTest, WelcomeListsTheGamesAndCreateMatchNamesOneWithItsOptions) {
   server.on_open(1, "peer");
   auto welcome = parse(reply(1, R"({"type":"hello","protocol":1})"));
   ASSERT_TRUE(welcome["games"].IsArray());
-  ASSERT_EQ(welcome["games"].Size(), 1u);
+  // Every game of its registry, the default first.
+  ASSERT_EQ(welcome["games"].Size(), test::games().games().size());
+  for (rapidjson::SizeType i = 0; i < welcome["games"].Size(); ++i)
+    EXPECT_EQ(welcome["games"][i]["name"].GetString(), test::game_names().at(i));
   EXPECT_STREQ(welcome["games"][0]["name"].GetString(), "eriantys");
   EXPECT_STREQ(welcome["games"][0]["title"].GetString(), "Eriantys");
   EXPECT_EQ(welcome["games"][0]["min_players"].GetInt(), 2);
@@ -178,10 +185,6 @@ TEST_F(ServerTest, WelcomeListsTheGamesAndCreateMatchNamesOneWithItsOptions) {
   auto unknown = parse(reply(1, R"({"type":"create_match","players":2,"game":"chess"})"));
   EXPECT_STREQ(unknown["code"].GetString(), "UNKNOWN_GAME");
   EXPECT_NE(std::string(unknown["message"].GetString()).find("eriantys"), std::string::npos);
-  // Renaissance is in the build's catalogue but a live match is Eriantys's until the
-  // server reaches games only through the engine's interface: not offered, refused.
-  auto later = parse(reply(1, R"({"type":"create_match","players":2,"game":"renaissance"})"));
-  EXPECT_STREQ(later["code"].GetString(), "UNKNOWN_GAME");
   auto quick = parse(reply(1, R"({"type":"quick_join","game":"chess"})"));
   EXPECT_STREQ(quick["code"].GetString(), "UNKNOWN_GAME");
   auto bad = parse(reply(1, R"({"type":"create_match","players":2,"options":{"mode":"blitz"}})"));
@@ -197,10 +200,40 @@ TEST_F(ServerTest, WelcomeListsTheGamesAndCreateMatchNamesOneWithItsOptions) {
       1, R"({"type":"create_match","players":2,"game":"eriantys","options":{"mode":"expert"}})"));
   ASSERT_STREQ(joined["type"].GetString(), "joined");
   const store::MatchId m = joined["match"].GetInt64();
-  EXPECT_EQ(server.room(m)->state.options.mode, rules::Mode::Expert);
+  EXPECT_EQ(test::eriantys_state(server.room(m)->state).options.mode, rules::Mode::Expert);
   auto list = parse(reply(1, R"({"type":"list_matches"})"));
   ASSERT_EQ(list["open"].Size(), 1u);
   EXPECT_STREQ(list["open"][0]["game"].GetString(), "eriantys");
+  EXPECT_STREQ(list["open"][0]["mode"].GetString(), "expert");
+}
+
+// Every game of the server's registry is played through the engine's interface:
+// created with its own options, its state pushed in its own view, listed by name.
+TEST_F(ServerTest, EveryGameOfItsRegistryCanBeCreatedAndIsListedWithItsGame) {
+  ConnectionId c = 1;
+  std::map<std::int64_t, std::string> created;
+  for (const std::string& name : test::game_names()) {
+    connect(c, "player" + std::to_string(c));
+    const auto lines = say(c, R"({"type":"create_match","players":2,"game":")" + name + "\"}");
+    ASSERT_GE(lines.size(), 2u) << name;
+    auto joined = parse(lines.at(0));
+    ASSERT_STREQ(joined["type"].GetString(), "joined") << name << ": " << lines.at(0);
+    auto state = parse(lines.at(1));
+    ASSERT_STREQ(state["type"].GetString(), "state") << name;
+    EXPECT_EQ(state["game"].GetString(), name);
+    EXPECT_TRUE(state["view"].IsObject()) << name;
+    created[joined["match"].GetInt64()] = name;
+    ++c;
+  }
+  auto list = parse(reply(1, R"({"type":"list_matches"})"));
+  std::map<std::int64_t, std::string> listed;
+  for (const auto& m : list["open"].GetArray()) listed[m["match"].GetInt64()] = m["game"].GetString();
+  EXPECT_EQ(listed, created);
+  // A quick join looks for a match of the game asked for.
+  connect(c, "late");
+  auto quick = parse(reply(c, R"({"type":"quick_join","game":"goofspiel"})"));
+  ASSERT_STREQ(quick["type"].GetString(), "joined");
+  EXPECT_EQ(created.at(quick["match"].GetInt64()), "goofspiel");
 }
 
 TEST_F(ServerTest, BadLinesGetErrorsAndTheSessionLivesOn) {
@@ -300,7 +333,7 @@ TEST_F(ServerTest, StateAfterTravelsOnlyWhenASnapshotFallsDue) {
     EXPECT_EQ(w.state_after.has_value(), due) << "write ending at seq " << after;
     if (w.state_after) {
       ++carried;
-      EXPECT_EQ(rules::hash(*w.state_after), w.events.back().state_hash);
+      EXPECT_EQ(rules::hash(test::eriantys_state(*w.state_after)), w.events.back().state_hash);
     }
   }
   EXPECT_GE(carried, 5);
@@ -442,7 +475,7 @@ TEST_F(ServerTest, TakingOverALiveConnectionWithTheToken) {
 TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
   const auto m = running_match(3);
   const Room* room = server.room(m);
-  const rules::Seat absent = room->state.current_seat();
+  const rules::Seat absent = test::eriantys_state(room->state).current_seat();
   server.on_closed(static_cast<ConnectionId>(absent + 1));
   server.tick();
   store.complete_all();
@@ -451,14 +484,15 @@ TEST_F(ServerTest, AbsentPlayersTurnIsSkippedAndTheLastOneWinsByForfeit) {
   now += 999;
   server.tick();
   store.complete_all();
-  EXPECT_EQ(room->state.current_seat(), absent);
+  EXPECT_EQ(test::eriantys_state(room->state).current_seat(), absent);
   now += 1;
   server.tick();
   store.complete_all();
-  EXPECT_TRUE(room->state.boards[absent].skipped_planning);
+  EXPECT_TRUE(test::eriantys_state(room->state).boards[absent].skipped_planning);
   EXPECT_EQ(store.written.back().events.at(0).actor, store::Actor::server());
   EXPECT_TRUE(
-      std::holds_alternative<rules::SkipTurn>(store.written.back().events.at(0).event.command));
+      std::holds_alternative<rules::SkipTurn>(
+          test::eriantys_event(store.written.back().events.at(0).event).command));
 
   // Everyone but one leaves: after forfeit_after the last one wins.
   const rules::Seat stays = static_cast<rules::Seat>((absent + 1) % 3);
@@ -514,7 +548,7 @@ TEST_F(ServerTest, StoreFailureIsReportedAndNothingChanges) {
   store.fail_next = true;
   auto r = parse(reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})"));
   EXPECT_STREQ(r["code"].GetString(), "STORE_FAILURE");
-  EXPECT_FALSE(server.room(m)->state.boards[0].wizard.has_value());
+  EXPECT_FALSE(test::eriantys_state(server.room(m)->state).boards[0].wizard.has_value());
   EXPECT_EQ(type_of(reply(1, R"({"type":"play","command":{"type":"choose_wizard","wizard":0}})")),
             "ack");
 }
@@ -545,7 +579,8 @@ TEST_F(ServerTest, RestoredMatchesWaitForTheirPlayers) {
   rm.id = 41;
   rm.status = store::MatchStatus::Lobby;
   rm.last_seq = 1;
-  rm.state = rules::apply(rules::State{}, *created);
+  rm.game = &test::eriantys();
+  rm.state = test::handle(rules::apply(rules::State{}, *created));
   rm.seats = {store::SeatRecord{41, 0, "alice", token_hash("tok-a"), std::nullopt, std::nullopt,
                                 std::nullopt},
               store::SeatRecord{41, 1, "bob", token_hash("tok-b"), std::nullopt, std::nullopt,
@@ -574,23 +609,25 @@ TEST_F(ServerTest, EachMatchsGameIsStoredWithItAndListedFromItsRecord) {
   EXPECT_EQ(first->create->game, "eriantys");
   EXPECT_EQ(first->create->game_version, 1);
 
-  // Loaded matches: the one of a served game is listed with it; one whose record
-  // names a game (or a version) this server does not serve is never loaded, even
-  // when handed over (the store leaves those out already: Options::serves).
+  // Loaded matches: the one of a served game is listed with it; one of a game
+  // this server does not play (another registry's: a store opened with other
+  // games) is never loaded, even when handed over (the store leaves those out
+  // already: Options::games and Options::serves).
   auto created = rules::create_match({2, rules::Mode::Simple}, 5);
-  auto loaded_as = [&](store::MatchId id, std::string game, int version) {
+  game::Registry other;
+  other.add(eriantys::make_game());
+  auto loaded_as = [&](store::MatchId id, const game::Game* played) {
     LoadedMatch rm;
     rm.id = id;
-    rm.game = std::move(game);
-    rm.game_version = version;
+    rm.game = played;
     rm.status = store::MatchStatus::Lobby;
     rm.last_seq = 1;
-    rm.state = rules::apply(rules::State{}, *created);
+    rm.state = test::handle(rules::apply(rules::State{}, *created));
     store.seqs[id] = 1;
     return rm;
   };
-  server.load_matches({loaded_as(41, "eriantys", 1), loaded_as(42, "nosuchgame", 1),
-                       loaded_as(43, "eriantys", 99)},
+  server.load_matches({loaded_as(41, &test::eriantys()), loaded_as(42, &other.default_game()),
+                       loaded_as(43, nullptr)},
                       44);
   EXPECT_NE(server.room(41), nullptr);
   EXPECT_EQ(server.room(42), nullptr);
@@ -624,7 +661,7 @@ TEST_F(ServerTest, CommandIdsArePerSeat) {
       2, R"({"type":"play","command_id":"x","command":{"type":"choose_wizard","wizard":1}})"));
   EXPECT_STREQ(bob["type"].GetString(), "ack");
   EXPECT_FALSE(bob.HasMember("replayed"));
-  EXPECT_EQ(server.room(m)->state.boards[1].wizard, 1);
+  EXPECT_EQ(test::eriantys_state(server.room(m)->state).boards[1].wizard, 1);
   EXPECT_EQ(*store.written.back().events.at(0).command_id, "1:x");
 }
 
@@ -787,11 +824,11 @@ TEST_F(ServerTest, TheForfeitClockStopsWhenTheLastPlayerLeavesToo) {
   now += 100'000;  // long past the old forfeit time
   connect(3, "a", alice);
   tick();
-  EXPECT_NE(room->state.phase, rules::Phase::GameOver);  // no win for coming back
+  EXPECT_NE(test::eriantys_state(room->state).phase, rules::Phase::GameOver);  // no win for coming back
   EXPECT_EQ(room->clocks.forfeit.at_ms, now + 5000);            // a full forfeit time from now
   now += 4999;
   tick();
-  EXPECT_NE(room->state.phase, rules::Phase::GameOver);
+  EXPECT_NE(test::eriantys_state(room->state).phase, rules::Phase::GameOver);
   now += 1;
   tick();
   EXPECT_EQ(type_of(transport.sent[3].back()), "game_over");
@@ -801,7 +838,7 @@ TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime
   // A 3-player match saved with the absent seat's grace ending at t0 + 3000.
   const auto m = running_match(3);
   const Room* before = server.room(m);
-  const rules::Seat absent = before->state.current_seat();
+  const rules::Seat absent = test::eriantys_state(before->state).current_seat();
   const std::int64_t t0 = now;
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
@@ -830,11 +867,11 @@ TEST_F(ServerTest, ARestoredTurnGraceDeadlineSurvivesPlayersComingBackOneAtATime
   EXPECT_EQ(restarted.room(m)->clocks.forfeit.kind, DeadlineKind::None);
   now = t0 + 2999;
   tick2();
-  EXPECT_EQ(restarted.room(m)->state.current_seat(), absent);
+  EXPECT_EQ(test::eriantys_state(restarted.room(m)->state).current_seat(), absent);
   EXPECT_EQ(store.written.size(), writes);  // nothing re-armed
   now = t0 + 3000;
   tick2();
-  EXPECT_TRUE(restarted.room(m)->state.boards[absent].skipped_planning);
+  EXPECT_TRUE(test::eriantys_state(restarted.room(m)->state).boards[absent].skipped_planning);
 }
 
 TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
@@ -846,7 +883,7 @@ TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
   come_back(restarted, 11, "a", tokens[1]);
   restarted.tick();
   store.complete_all();
-  EXPECT_NE(restarted.room(m)->state.phase, rules::Phase::GameOver);
+  EXPECT_NE(test::eriantys_state(restarted.room(m)->state).phase, rules::Phase::GameOver);
   EXPECT_EQ(restarted.room(m)->clocks.forfeit.at_ms, now + 5000);
 }
 
@@ -854,7 +891,8 @@ TEST_F(ServerTest, AStaleForfeitDeadlineFromBeforeARestartWinsNothing) {
 int events_of(const FakePersistence& store, std::string_view type) {
   int n = 0;
   for (const MatchWrite& w : store.written)
-    for (const store::NewEvent& e : w.events) n += rules::command_type(e.event.command) == type;
+    for (const store::NewEvent& e : w.events)
+      n += rules::command_type(test::eriantys_event(e.event).command) == type;
   return n;
 }
 
@@ -919,7 +957,7 @@ TEST_F(ServerTest, SomeoneComingBackEndsTheDesertion) {
 TEST_F(ServerTest, TheDesertionAndTheTurnGraceClockSurviveARestart) {
   // 3 players: the seat to act leaves (its grace clock starts), then the others.
   const auto m = running_match(3);
-  const rules::Seat absent = server.room(m)->state.current_seat();
+  const rules::Seat absent = test::eriantys_state(server.room(m)->state).current_seat();
   const std::int64_t t0 = now;
   server.on_closed(static_cast<ConnectionId>(absent + 1));
   tick();
@@ -956,7 +994,7 @@ TEST_F(ServerTest, TheDesertionAndTheTurnGraceClockSurviveARestart) {
 
 TEST_F(ServerTest, TwoPlayersBackAfterARestartOfADesertedMatchSkipTheAbsentTurn) {
   const auto m = running_match(3);
-  const rules::Seat absent = server.room(m)->state.current_seat();
+  const rules::Seat absent = test::eriantys_state(server.room(m)->state).current_seat();
   Server restarted(
       config(), transport, store, [this] { return now; }, secrets);
   // Stored while deserted, the absent seat's grace clock running.
@@ -971,7 +1009,7 @@ TEST_F(ServerTest, TwoPlayersBackAfterARestartOfADesertedMatchSkipTheAbsentTurn)
   store.complete_all();
   EXPECT_EQ(restarted.room(m)->clocks.deserted.kind, DeadlineKind::None);
   // 600 s after the desertion began its grace (1 s) is long over: the turn is skipped now.
-  EXPECT_TRUE(restarted.room(m)->state.boards[absent].skipped_planning);
+  EXPECT_TRUE(test::eriantys_state(restarted.room(m)->state).boards[absent].skipped_planning);
 }
 
 TEST_F(ServerTest, AMatchRestoredWithNobodyConnectedIsDesertedFromTheStart) {
@@ -1014,7 +1052,7 @@ TEST_F(ServerTest, AFullDiskDoesNotFloodTheLog) {
   LogCapture log;
   const auto m = running_match(2);
   store.fail_all = true;
-  const rules::Seat seat = server.room(m)->state.current_seat();
+  const rules::Seat seat = test::eriantys_state(server.room(m)->state).current_seat();
   const auto conn = static_cast<ConnectionId>(seat + 1);
   const std::int64_t first = now;
   for (int i = 0; i < 300; ++i) {
@@ -1097,7 +1135,7 @@ TEST_F(ServerTest, TokensAndSeedsComeFromTheSecretSource) {
   const auto seed = draw_seed(replay);
   EXPECT_EQ(secrets.bytes, kTokenBytes + 16);
   const auto& created =
-      std::get<rules::CreateMatch>(store.written.at(0).events.at(0).event.command);
+      std::get<rules::CreateMatch>(test::eriantys_event(store.written.at(0).events.at(0).event).command);
   EXPECT_EQ(created.seed.lo, seed[0]);
   EXPECT_EQ(created.seed.hi, seed[1]);
   EXPECT_NE(server.room(m), nullptr);
@@ -1136,9 +1174,9 @@ TEST_F(ServerTest, ADamagedDatabaseDegradesTheServerOnce) {
 
   store.fail_next = true;
   store.fail_code = store::StoreCode::Corrupt;
-  const rules::Seat seat = rules::seats_to_act(server.room(m)->state).at(0);
+  const rules::Seat seat = rules::seats_to_act(test::eriantys_state(server.room(m)->state)).at(0);
   const ConnectionId conn = seat == 0 ? 1 : 2;
-  const auto cmd = rules::legal_commands(server.room(m)->state, seat).at(0);
+  const auto cmd = rules::legal_commands(test::eriantys_state(server.room(m)->state), seat).at(0);
   auto failed =
       parse(reply(conn, R"({"type":"play","id":1,"command":)" + codec::command_to_json(cmd) + "}"));
   EXPECT_STREQ(failed["code"].GetString(), "STORE_FAILURE");
@@ -1180,12 +1218,12 @@ rapidjson::Document last_of(FakeTransport& t, ConnectionId c, std::string_view t
 
 TEST_F(ServerTest, StatesAndEventsCarryTheLegalCommandsTheDeadlineAndASentence) {
   const auto m = running_match(2);
-  const rules::Seat first = server.room(m)->state.current_seat();
+  const rules::Seat first = test::eriantys_state(server.room(m)->state).current_seat();
   const ConnectionId actor = static_cast<ConnectionId>(first + 1);
   const ConnectionId other = static_cast<ConnectionId>(2 - first);
   auto state = parse(say(actor, R"({"type":"sync","id":1})").at(0));
   ASSERT_TRUE(state["legal"].IsArray());
-  const auto legal = rules::legal_commands(server.room(m)->state, first);
+  const auto legal = rules::legal_commands(test::eriantys_state(server.room(m)->state), first);
   ASSERT_EQ(state["legal"].Size(), legal.size());
   rapidjson::StringBuffer text;
   rapidjson::Writer<rapidjson::StringBuffer> writer(text);
@@ -1205,7 +1243,7 @@ TEST_F(ServerTest, StatesAndEventsCarryTheLegalCommandsTheDeadlineAndASentence) 
 
 TEST_F(ServerTest, ADeadlineIsPushedWhenItStartsAndSaysWhatHappensToWhom) {
   const auto m = running_match(3);
-  const rules::Seat absent = server.room(m)->state.current_seat();
+  const rules::Seat absent = test::eriantys_state(server.room(m)->state).current_seat();
   const ConnectionId watcher = absent == 0 ? 2 : 1;
   server.on_closed(static_cast<ConnectionId>(absent + 1));
   store.complete_all();
@@ -1560,12 +1598,12 @@ TEST_F(ServerTest, TheEventThatStartsATimerCarriesItsDeadline) {
   const auto m = running_match(3);
   const Room* room = server.room(m);
   // Whoever plays after the current seat leaves before their turn comes.
-  ASSERT_EQ(room->state.phase, rules::Phase::Planning);
-  const rules::Seat first = room->state.current_seat();
+  ASSERT_EQ(test::eriantys_state(room->state).phase, rules::Phase::Planning);
+  const rules::Seat first = test::eriantys_state(room->state).current_seat();
   const auto next = static_cast<rules::Seat>((first + 1) % 3);  // planning goes clockwise
   server.on_closed(static_cast<ConnectionId>(next + 1));
   store.complete_all();
-  const auto legal = rules::legal_commands(room->state, first);
+  const auto legal = rules::legal_commands(test::eriantys_state(room->state), first);
   say(static_cast<ConnectionId>(first + 1),
       R"({"type":"play","command":)" + codec::command_to_json(legal[0]) + "}");
   auto event = last_of(transport, static_cast<ConnectionId>(first + 1), "event");
