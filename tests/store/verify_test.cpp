@@ -84,15 +84,12 @@ TEST(VerifyTest, ColumnsMustAgreeWithThePayload) {
   auto report = store.verify(id).value();
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.divergence->seq, 7);
+  const std::string type(rules::command_type(test::eriantys_event(game.events[6].event).command));
   EXPECT_NE(report.divergence->reason.find(
-                "event 7: the type column says 'skip_turn' but the "
-                "payload is a " +
-                std::string(rules::command_type(game.events[6].event.command))),
+                "event 7: the type column says 'skip_turn' but the payload is a " + type),
             std::string::npos)
       << report.divergence->reason;
-  testing::exec(store, "UPDATE events SET type = '" +
-                           std::string(rules::command_type(game.events[6].event.command)) +
-                           "' WHERE seq = 7");
+  testing::exec(store, "UPDATE events SET type = '" + type + "' WHERE seq = 7");
   ASSERT_TRUE(store.verify(id).value().ok());
   // An edited actor column: a player's event said to be the server's.
   testing::exec(store, "UPDATE events SET actor = 'server' WHERE seq = 9");
@@ -121,11 +118,28 @@ TEST(RecentCommandIdsTest, TheNewestCommandIdsOldestFirst) {
 }
 
 TEST(UpcastTest, CurrentVersionIsIdentityAndNewerIsRefused) {
-  EXPECT_EQ(upcast(1, "{\"v\":1}").value(), "{\"v\":1}");
-  auto newer = upcast(rules::kEventSchemaVersion + 1, "{}");
+  const game::Game& eriantys = test::eriantys();
+  ASSERT_EQ(eriantys.event_schema(), rules::kEventSchemaVersion);
+  EXPECT_EQ(upcast(eriantys, 1, "{\"v\":1}").value(), "{\"v\":1}");
+  auto newer = upcast(eriantys, eriantys.event_schema() + 1, "{}");
   ASSERT_FALSE(newer);
   EXPECT_EQ(newer.error().code, StoreCode::TooNew);
-  EXPECT_FALSE(upcast(0, "{}"));
+  EXPECT_NE(newer.error().message.find("newer"), std::string::npos) << newer.error().message;
+  auto invalid = upcast(eriantys, 0, "{}");
+  ASSERT_FALSE(invalid);
+  EXPECT_EQ(invalid.error().code, StoreCode::Decode);
+}
+
+// Every game bounds its own events' schema (Game::event_schema), not Eriantys's.
+TEST(UpcastTest, EachGameBoundsItsOwnSchema) {
+  const game::Game* goofspiel = test::games().find("goofspiel");
+  ASSERT_NE(goofspiel, nullptr);
+  const int current = goofspiel->event_schema();
+  EXPECT_EQ(upcast(*goofspiel, current, "{\"v\":1}").value(), "{\"v\":1}");
+  auto newer = upcast(*goofspiel, current + 1, "{}");
+  ASSERT_FALSE(newer);
+  EXPECT_EQ(newer.error().code, StoreCode::TooNew);
+  EXPECT_FALSE(upcast(*goofspiel, 0, "{}"));
 }
 
 TEST(HashHexTest, RoundTrips) {
