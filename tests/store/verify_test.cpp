@@ -100,6 +100,43 @@ TEST(VerifyTest, ColumnsMustAgreeWithThePayload) {
       << report.divergence->reason;
 }
 
+// fold.hpp: after a divergence `state` and `seq` are the last trusted prefix (what
+// eryantis-replay and the cluster's batched load report), whatever stopped the
+// fold: a wrong hash (the event applied), an event the rules refuse, a row that
+// does not decode.
+TEST(FoldTest, ADivergedFoldKeepsTheLastTrustedPrefix) {
+  TempDir dir;
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 0});
+  const auto game = testing::play_random_game({2, rules::Mode::Simple}, 4, 40);
+  struct Damage {
+    const char* what;
+    std::string sql;  // on the row at seq 20
+  };
+  const Damage damages[] = {
+      {"a wrong hash", "UPDATE events SET state_hash = '00000000000000ff'"},
+      {"an event the rules refuse",
+       "UPDATE events SET payload = json_set(payload, '$.seat', 3)"},
+      {"a row that does not decode", "UPDATE events SET payload = '{}'"},
+  };
+  // A lambda, so that a failed ASSERT ends one case, not the others.
+  auto check = [&](const Damage& damage) {
+    SCOPED_TRACE(damage.what);
+    const MatchId id = testing::store_game(store, game, 4);
+    testing::exec(store, damage.sql + " WHERE match_id = " + std::to_string(id) + " AND seq = 20");
+    for (const FoldStart start : {FoldStart::NewestSnapshot, FoldStart::FirstEvent}) {
+      auto folded = store.fold(id, FoldPolicy{.start = start, .check_columns = true});
+      ASSERT_TRUE(folded) << folded.error().message;
+      ASSERT_FALSE(folded->ok());
+      EXPECT_EQ(folded->divergence->seq, 20) << folded->divergence->reason;
+      EXPECT_EQ(folded->seq, 19);
+      EXPECT_EQ(folded->played, &test::eriantys());
+      ASSERT_FALSE(folded->state.empty()) << "the state before the divergence was lost";
+      EXPECT_EQ(test::eriantys_state(folded->state), game.states[18]);
+    }
+  };
+  for (const Damage& damage : damages) check(damage);
+}
+
 TEST(RecentCommandIdsTest, TheNewestCommandIdsOldestFirst) {
   TempDir dir;
   SqliteStore store = testing::open_store(dir.file("eryantis.db"));

@@ -611,7 +611,8 @@ TEST_P(BackendTest, AGoofspielMatchIsStoredAndFoldedByItsGame) {
   EXPECT_EQ(m.game, "goofspiel");
   EXPECT_EQ(m.played, &g);
   EXPECT_EQ(m.last_seq, 18);
-  EXPECT_EQ(m.snapshot_seq, 16);  // folded from the snapshot append_batch stored
+  // Folded from the snapshot append_batch stored at 18 (the append that crossed 16).
+  EXPECT_EQ(m.snapshot_seq, 18);
   EXPECT_EQ(m.state, unfinished.states.back());
   EXPECT_EQ(g.hash(m.state), g.hash(unfinished.states.back()));
 }

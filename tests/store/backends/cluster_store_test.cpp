@@ -146,7 +146,11 @@ TEST_F(ClusterStoreTest, ABatchedLoadReadsWhatOneAtATimeReads) {
     ASSERT_TRUE(one) << one.error().message;
     EXPECT_EQ(match->id, id);
     EXPECT_EQ(match->folded.played, one->played) << id;
-    EXPECT_EQ(test::eriantys_state(match->folded.state), test::eriantys_state(one->state)) << id;
+    // (An empty state after a divergence is FoldTest.ADivergedFoldKeepsTheLastTrustedPrefix's.)
+    ASSERT_EQ(match->folded.state.empty(), one->state.empty()) << id;
+    if (!one->state.empty()) {
+      EXPECT_EQ(test::eriantys_state(match->folded.state), test::eriantys_state(one->state)) << id;
+    }
     EXPECT_EQ(match->folded.seq, one->seq) << id;
     EXPECT_EQ(match->folded.snapshot_seq, one->snapshot_seq) << id;
     EXPECT_EQ(match->folded.divergence.has_value(), one->divergence.has_value()) << id;
