@@ -24,15 +24,17 @@ TEST(ReaderTest, ReadOnlyConnectionSeesAConsistentPrefixWhileAWriterAppends) {
   const std::string path = dir.file("eryantis.db");
   SqliteStore writer = testing::open_store(path, Options{.snapshot_every = 8});
   const Game game = testing::play_random_game({4, rules::Mode::Expert}, seed);
-  const MatchId id = writer.create_match(NewMatch{game.options, MatchStatus::Running}).value();
+  const MatchId id =
+      writer.create_match(NewMatch{test::handle(game.options), MatchStatus::Running}).value();
 
   std::atomic<bool> done = false;
   std::thread appender([&] {
     std::size_t next = 0;
     while (next < game.events.size()) {
       const std::size_t chunk = std::min<std::size_t>(3, game.events.size() - next);
-      auto appended = writer.append(id, static_cast<Seq>(next), {game.events.data() + next, chunk},
-                                    &game.states[next + chunk - 1]);
+      const game::State after = game.after(next + chunk - 1);
+      auto appended =
+          writer.append(id, static_cast<Seq>(next), {game.events.data() + next, chunk}, &after);
       if (!appended) {
         ADD_FAILURE() << appended.error().message;
         break;
@@ -53,7 +55,8 @@ TEST(ReaderTest, ReadOnlyConnectionSeesAConsistentPrefixWhileAWriterAppends) {
     const LoadedMatch& seen = report->restored[0];
     // Whatever prefix the reader sees is exactly the state after that many events.
     if (seen.last_seq > 0) {
-      EXPECT_EQ(seen.state, game.states[static_cast<std::size_t>(seen.last_seq - 1)]);
+      EXPECT_EQ(test::eriantys_state(seen.state),
+                game.states[static_cast<std::size_t>(seen.last_seq - 1)]);
     }
     auto rows = reader.load_events(id).value();
     for (std::size_t i = 0; i < rows.size(); ++i) ASSERT_EQ(rows[i].seq, static_cast<Seq>(i + 1));
@@ -101,13 +104,15 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
           {static_cast<std::uint8_t>(2 + m % 3), m % 2 ? rules::Mode::Expert : rules::Mode::Simple},
           seed + static_cast<std::uint64_t>(m), 120));
       ids.push_back(
-          setup.create_match(NewMatch{games.back().options, MatchStatus::Running}).value());
+          setup.create_match(NewMatch{test::handle(games.back().options), MatchStatus::Running})
+              .value());
     }
   }
 
   CompletionLoop loop;
   auto committer = GroupCommitter::start(
-      path, GroupCommitter::Options{.store = {.snapshot_every = 32}, .max_batch = 256},
+      path, GroupCommitter::Options{.store = test::with_games(Options{.snapshot_every = 32}),
+                              .max_batch = 256},
       loop.notify());
   ASSERT_TRUE(committer) << committer.error().message;
 
@@ -127,7 +132,7 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
         const Game& game = games[m];
         for (std::size_t i = 0; i < game.events.size(); ++i) {
           AppendRequest request =
-              AppendRequest::of(ids[m], static_cast<Seq>(i), {game.events[i]}, game.states[i]);
+              AppendRequest::of(ids[m], static_cast<Seq>(i), {game.events[i]}, game.after(i));
           (*committer)->submit(std::move(request), [&, id = ids[m]](Result<AppendOutcome> r) {
             if (!r) {
               ++failures;
@@ -172,7 +177,7 @@ TEST(GroupCommitTest, ManyMatchesFromManyThreads) {
   EXPECT_TRUE(report.quarantined.empty());
   ASSERT_EQ(report.restored.size(), games.size());
   for (std::size_t m = 0; m < games.size(); ++m) {
-    EXPECT_EQ(report.restored[m].state, games[m].states.back());
+    EXPECT_EQ(test::eriantys_state(report.restored[m].state), games[m].states.back());
     EXPECT_TRUE(check.verify(ids[m]).value().ok());
   }
 }
@@ -185,11 +190,12 @@ TEST(GroupCommitTest, AConflictFailsOnlyItsOwnRequest) {
   MatchId b = 0;
   {
     SqliteStore setup = testing::open_store(path);
-    a = setup.create_match(NewMatch{game.options, MatchStatus::Running}).value();
-    b = setup.create_match(NewMatch{game.options, MatchStatus::Running}).value();
+    a = setup.create_match(NewMatch{test::handle(game.options), MatchStatus::Running}).value();
+    b = setup.create_match(NewMatch{test::handle(game.options), MatchStatus::Running}).value();
   }
   CompletionLoop loop;
-  auto committer = GroupCommitter::start(path, {}, loop.notify());
+  auto committer = GroupCommitter::start(
+      path, GroupCommitter::Options{.store = test::with_games(Options{})}, loop.notify());
   ASSERT_TRUE(committer);
   std::vector<std::pair<MatchId, Result<AppendOutcome>>> results;
   auto record = [&](MatchId id) {

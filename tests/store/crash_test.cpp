@@ -40,10 +40,10 @@ constexpr int kGamesInFlight = 8;
   };
   std::vector<Live> games;
   {
-    auto setup = SqliteStore::open(path);
+    auto setup = SqliteStore::open(path, test::with_games(Options{}));
     if (!setup) _exit(2);
     auto report = setup->load_unfinished();
-    if (!report || !report->quarantined.empty()) _exit(3);
+    if (!report || !report->quarantined.empty() || !report->unserved.empty()) _exit(3);
     // A match killed before its first event has no state yet: its options are in its row.
     std::map<MatchId, rules::MatchOptions> options;
     const auto rows = setup->list_matches().value();
@@ -52,17 +52,18 @@ constexpr int kGamesInFlight = 8;
                          row.mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple};
     }
     for (LoadedMatch& loaded : report->restored) {
-      if (loaded.state.phase == rules::Phase::GameOver) {
+      const rules::State& state = test::eriantys_state(loaded.state);
+      if (state.phase == rules::Phase::GameOver) {
         (void)setup->set_status(loaded.id, MatchStatus::Finished);
       } else if (static_cast<int>(games.size()) < kGamesInFlight) {
         games.push_back(
-            Live{loaded.id, options[loaded.id], loaded.last_seq, std::move(loaded.state)});
+            Live{loaded.id, options[loaded.id], loaded.last_seq, state});
       }
     }
     while (static_cast<int>(games.size()) < kGamesInFlight) {
       const rules::MatchOptions options{static_cast<std::uint8_t>(2 + rng() % 3),
                                         rng() % 2 ? rules::Mode::Expert : rules::Mode::Simple};
-      auto id = setup->create_match(NewMatch{options, MatchStatus::Running});
+      auto id = setup->create_match(NewMatch{test::handle(options), MatchStatus::Running});
       if (!id) _exit(4);
       games.push_back(Live{*id, options, 0, rules::State{}});
     }
@@ -71,7 +72,8 @@ constexpr int kGamesInFlight = 8;
   std::mutex mutex;
   std::condition_variable wake;
   bool ready = false;
-  auto committer = GroupCommitter::start(path, {.store = {.snapshot_every = 16}}, [&] {
+  auto committer = GroupCommitter::start(
+      path, {.store = test::with_games(Options{.snapshot_every = 16})}, [&] {
     std::lock_guard lock(mutex);
     ready = true;
     wake.notify_one();
@@ -98,7 +100,9 @@ constexpr int kGamesInFlight = 8;
     }
     rules::State next = rules::apply(game.state, *event);
     AppendRequest request = AppendRequest::of(
-        game.id, game.last_seq, {NewEvent{actor, std::nullopt, *event, rules::hash(next)}}, next);
+        game.id, game.last_seq,
+        {NewEvent{actor, std::nullopt, test::handle(*event), rules::hash(next)}},
+        test::handle(next));
     ++in_flight;
     (*committer)->submit(std::move(request), [&, g, next](Result<AppendOutcome> result) {
       --in_flight;
@@ -184,12 +188,13 @@ TEST(CrashTest, EveryAcknowledgedEventSurvivesSigkill) {
     }
 
     // Reopen as the server would after the crash.
-    auto store = SqliteStore::open(path);
+    auto store = SqliteStore::open(path, test::with_games(Options{}));
     ASSERT_TRUE(store) << store.error().message;
     auto report = store->load_unfinished();
     ASSERT_TRUE(report) << report.error().message;
     ASSERT_TRUE(report->quarantined.empty())
         << "round " << round << ": " << report->quarantined[0].reason;
+    ASSERT_TRUE(report->unserved.empty()) << "round " << round;
     for (const auto& [match, seq] : acked) {
       auto last = store->last_seq(match);
       ASSERT_TRUE(last) << last.error().message;

@@ -98,8 +98,8 @@ struct Writer {
       const std::size_t next = acked[g];
       if (next >= games[g].events.size()) continue;
       AppendRequest request = AppendRequest::of(ids[g], static_cast<Seq>(next),
-                                                {games[g].events[next]}, games[g].states[next]);
-      if (next == 0) request.create = NewMatch{games[g].options, MatchStatus::Running};
+                                                {games[g].events[next]}, games[g].after(next));
+      if (next == 0) request.create = NewMatch{test::handle(games[g].options), MatchStatus::Running};
       committer.submit(std::move(request),
                        [&results, g](Result<AppendOutcome> r) { results.emplace_back(g, r); });
     }
@@ -130,7 +130,9 @@ TEST(FullDisk, WritesResumeOnceSpaceIsFreedAndTheWalGivesItsSpaceBack) {
   for (int g = 0; g < 48; ++g)
     games.push_back(testing::play_random_game({4, rules::Mode::Expert}, seed + g));
   auto committer = GroupCommitter::start(
-      path, {Options{.durability = Durability::Normal, .snapshot_every = 64}, 64}, [] {});
+      path,
+      {test::with_games(Options{.durability = Durability::Normal, .snapshot_every = 64}), 64},
+      [] {});
   ASSERT_TRUE(committer) << committer.error().message;
   Writer writer{**committer, games, {}, std::vector<std::size_t>(games.size(), 0), {}};
   for (std::size_t g = 0; g < games.size(); ++g) writer.ids.push_back(static_cast<MatchId>(g + 1));

@@ -33,10 +33,12 @@ struct HostileRowTest : ::testing::Test {
     game = testing::play_random_game(options, seed, 200);
     id = testing::store_game(store, game, seed);
     std::size_t i = 0;
-    while (i < game.events.size() && rules::command_type(game.events[i].event.command) != type) ++i;
+    while (i < game.events.size() &&
+           rules::command_type(test::eriantys_event(game.events[i].event).command) != type)
+      ++i;
     ASSERT_LT(i, game.events.size()) << "no " << type << " event in the game";
     ASSERT_GT(i, 0u);
-    rules::Event event = game.events[i].event;
+    rules::Event event = test::eriantys_event(game.events[i].event);
     tamper(event, game.states[i - 1]);
     const Seq seq = static_cast<Seq>(i + 1);
     store_payload(seq, event);
@@ -172,10 +174,10 @@ TEST_F(HostileRowTest, AnIllegalRowInTheTailStopsTheSnapshotButNotTheAppend) {
   testing::Game played = testing::play_random_game({2, rules::Mode::Simple}, seed, 20);
   ASSERT_EQ(played.events.size(), 20u);
   const MatchId match =
-      snapshots.create_match(NewMatch{played.options, MatchStatus::Running}).value();
+      snapshots.create_match(NewMatch{test::handle(played.options), MatchStatus::Running}).value();
   ASSERT_TRUE(snapshots.append(match, 0, std::span(played.events.data(), 10)));
   // Event 5 becomes cloud 9; the append that crosses seq 16 folds it for its snapshot.
-  rules::Event event = played.events[4].event;
+  rules::Event event = test::eriantys_event(played.events[4].event);
   event.command = rules::ChooseCloud{9};
   auto update = snapshots.database().prepare(
       "UPDATE events SET payload = ?1 WHERE match_id = ?2 AND seq = 5");

@@ -38,7 +38,7 @@ struct LoadTest : ::testing::Test {
       games.push_back(std::move(game));
       ids.push_back(testing::store_game(store, games.back(), seed + i, /*max_chunk=*/1));
     }
-    const MatchId lobby = store.create_match(NewMatch{{2, rules::Mode::Simple}}).value();
+    const MatchId lobby = store.create_match(NewMatch{test::handle(rules::MatchOptions{2, rules::Mode::Simple})}).value();
     ids.push_back(lobby);
     const MatchId finished = testing::store_game(store, games[0], seed);
     ASSERT_TRUE(store.set_status(finished, MatchStatus::Finished));
@@ -66,9 +66,10 @@ struct LoadTest : ::testing::Test {
     for (const LoadedMatch& loaded : report->restored) {
       auto at = std::find(ids.begin(), ids.end(), loaded.id) - ids.begin();
       if (static_cast<std::size_t>(at) < games.size()) {
-        EXPECT_EQ(loaded.state, games[static_cast<std::size_t>(at)].states.back());
+        EXPECT_EQ(test::eriantys_state(loaded.state), games[static_cast<std::size_t>(at)].states.back());
       } else {
         EXPECT_EQ(loaded.last_seq, 0);
+        EXPECT_EQ(loaded.state, test::eriantys().empty_state());
         EXPECT_EQ(loaded.status, MatchStatus::Lobby);
       }
     }
@@ -96,7 +97,7 @@ TEST_F(LoadTest, EverythingLoadsWhenNothingIsDamaged) {
   ASSERT_EQ(report.restored.size(), games.size() + 1);
   for (std::size_t i = 0; i < games.size(); ++i) {
     EXPECT_EQ(report.restored[i].id, ids[i]);
-    EXPECT_EQ(report.restored[i].state, games[i].states.back());
+    EXPECT_EQ(test::eriantys_state(report.restored[i].state), games[i].states.back());
     EXPECT_EQ(report.restored[i].last_seq, static_cast<Seq>(games[i].events.size()));
   }
 }
@@ -174,7 +175,7 @@ TEST(RestoreConnection, LeavesTheCheckpointToTheNextWriter) {
   auto report = next.load_unfinished();
   ASSERT_TRUE(report) << report.error().message;
   ASSERT_EQ(report->restored.size(), 1u);
-  EXPECT_EQ(report->restored[0].state, game.states.back());
+  EXPECT_EQ(test::eriantys_state(report->restored[0].state), game.states.back());
   EXPECT_EQ(next.database().query_int("PRAGMA wal_checkpoint(TRUNCATE)").value(), 0);
   EXPECT_EQ(std::filesystem::file_size(path + "-wal"), 0u);
 }

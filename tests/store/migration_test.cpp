@@ -96,13 +96,14 @@ TEST(MigrationTest, EventsSurviveTheRebuildInAppendOrder) {
       for (std::size_t m = 0; m < games.size(); ++m) {
         if (i >= games[m].events.size()) continue;
         const NewEvent& event = games[m].events[i];
+        const rules::Event& rules_event = test::eriantys_event(event.event);
         insert->bind(1, static_cast<std::int64_t>(m + 1))
             .bind(2, static_cast<std::int64_t>(i + 1))
             .bind(3, ++time)
             .bind(4, event.actor.text())
             .bind_optional(5, event.command_id)
-            .bind(6, rules::command_type(event.event.command))
-            .bind(7, codec::event_to_json(event.event))
+            .bind(6, rules::command_type(rules_event.command))
+            .bind(7, codec::event_to_json(rules_event))
             .bind(8, hash_to_hex(event.state_hash));
         ASSERT_TRUE(insert->run());
         insert->reset();

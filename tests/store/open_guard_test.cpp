@@ -221,7 +221,7 @@ std::vector<MatchId> stored_games(const std::string& path, int games, int empty_
   }
   for (int m = 0; m < empty_matches; ++m) {
     auto id = store.create_match(
-        NewMatch{rules::MatchOptions{2, rules::Mode::Simple}, MatchStatus::Running});
+        NewMatch{test::handle(rules::MatchOptions{2, rules::Mode::Simple}), MatchStatus::Running});
     EXPECT_TRUE(id);
     ids.push_back(*id);
   }
@@ -264,7 +264,8 @@ TEST(OpenGuard, AWriteThatFindsDamageStopsAllWriting) {
   const std::string path = dir.file("eryantis.db");
   const auto ids = stored_games(path, 6, 2);
   const auto game = testing::play_random_game(rules::MatchOptions{2, rules::Mode::Simple}, 99, 8);
-  auto committer = GroupCommitter::start(path, {}, [] {});
+  auto committer =
+      GroupCommitter::start(path, {.store = test::with_games(Options{})}, [] {});
   ASSERT_TRUE(committer) << committer.error().message;
   // Every insert into events goes through the root page of its key index.
   testing::overwrite_page(path, testing::btree_pages(path, testing::kEventsKeyIndex).front());

@@ -36,16 +36,17 @@ TEST(SnapshotTest, SnapshotPlusTailEqualsFullFold) {
   ASSERT_EQ(report.restored.size(), 1u);
   EXPECT_TRUE(report.quarantined.empty());
   EXPECT_GT(report.restored[0].snapshot_seq, 0);
-  EXPECT_EQ(report.restored[0].state, full);
+  EXPECT_EQ(test::eriantys_state(report.restored[0].state), full);
   EXPECT_EQ(report.restored[0].last_seq, static_cast<Seq>(game.events.size()));
-  EXPECT_EQ(store.load_state(id).value(), full);
+  EXPECT_EQ(test::eriantys_state(store.load_state(id).value()), full);
 }
 
 TEST(SnapshotTest, StoreFoldsTheSnapshotWhenTheCallerHasNoState) {
   TempDir dir;
   SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 8});
   const Game game = testing::play_random_game(kThreeExpert, 5, 50);
-  const MatchId id = store.create_match(NewMatch{kThreeExpert, MatchStatus::Running}).value();
+  const MatchId id =
+      store.create_match(NewMatch{test::handle(kThreeExpert), MatchStatus::Running}).value();
   for (std::size_t i = 0; i < game.events.size(); ++i) {
     ASSERT_TRUE(store.append(id, static_cast<Seq>(i), {&game.events[i], 1}));  // no state_after
   }
@@ -65,8 +66,10 @@ TEST(SnapshotTest, WrongStateAfterIsRefused) {
   TempDir dir;
   SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 2});
   const Game game = testing::play_random_game(kThreeExpert, 5, 4);
-  const MatchId id = store.create_match(NewMatch{kThreeExpert, MatchStatus::Running}).value();
-  auto refused = store.append(id, 0, {game.events.data(), 2}, &game.states[0]);
+  const MatchId id =
+      store.create_match(NewMatch{test::handle(kThreeExpert), MatchStatus::Running}).value();
+  const game::State wrong = game.after(0);  // the state after event 1, not 2
+  auto refused = store.append(id, 0, {game.events.data(), 2}, &wrong);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, StoreCode::Invalid);
   EXPECT_EQ(store.last_seq(id).value(), 0);
@@ -98,7 +101,7 @@ TEST(SnapshotTest, BadSnapshotsAreIgnored) {
   ASSERT_EQ(report.restored.size(), 1u)
       << (report.quarantined.empty() ? "" : report.quarantined[0].reason);
   EXPECT_EQ(report.restored[0].snapshot_seq, newest[3]);
-  EXPECT_EQ(report.restored[0].state, game.states.back());
+  EXPECT_EQ(test::eriantys_state(report.restored[0].state), game.states.back());
   // Skipped, never deleted or rewritten.
   EXPECT_EQ(store.database().query_int("SELECT count(*) FROM snapshots").value(),
             static_cast<std::int64_t>(game.events.size() / 10));

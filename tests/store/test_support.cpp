@@ -69,6 +69,65 @@ MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int 
   return *id;
 }
 
+NewMatch Played::new_match(MatchStatus status) const {
+  NewMatch match{options, status};
+  match.game = std::string(game->name());
+  match.game_version = game->version();
+  return match;
+}
+
+Played play_random_match(const game::Game& g, game::Options options, std::uint64_t seed,
+                         int max_events) {
+  Played played;
+  played.game = &g;
+  played.options = options;
+  std::mt19937_64 rng(seed);
+  auto created = g.create_match(options, game::Seed{seed, ~seed});
+  EXPECT_TRUE(created.has_value()) << "create_match refused: " << created.error().message;
+  if (!created) return played;
+  game::State state = g.apply(g.empty_state(), *created);
+  played.events.push_back(NewEvent{Actor::server(), std::nullopt, *created, g.hash(state)});
+  played.states.push_back(state);
+  int command_number = 0;
+  while (g.stage(state) != game::Stage::Over &&
+         static_cast<int>(played.events.size()) < max_events) {
+    const std::vector<game::ToAct> to_act = g.to_act(state);
+    if (to_act.empty()) break;
+    const game::Seat seat = to_act[rng() % to_act.size()].seat;
+    const std::vector<game::Command> legal = g.legal_commands(state, seat);
+    if (legal.empty()) break;
+    auto decided = g.decide(state, seat, legal[rng() % legal.size()]);
+    EXPECT_TRUE(decided.has_value()) << "a legal command was refused: "
+                                     << decided.error().message;
+    if (!decided) break;
+    state = decided->next;
+    played.events.push_back(NewEvent{Actor::player(seat),
+                                     "cmd-" + std::to_string(++command_number),
+                                     decided->event, g.hash(state)});
+    played.states.push_back(state);
+  }
+  return played;
+}
+
+MatchId store_match(EventStore& store, const Played& match, std::uint64_t seed, int max_chunk) {
+  auto id = store.create_match(match.new_match());
+  EXPECT_TRUE(id.has_value()) << id.error().message;
+  if (!id) return 0;
+  std::mt19937_64 rng(seed);
+  std::size_t next = 0;
+  while (next < match.events.size()) {
+    std::size_t chunk = 1 + rng() % static_cast<std::size_t>(max_chunk);
+    chunk = std::min(chunk, match.events.size() - next);
+    std::span<const NewEvent> events(match.events.data() + next, chunk);
+    auto appended = store.append(*id, static_cast<Seq>(next), events,
+                                 &match.states[next + chunk - 1]);
+    EXPECT_TRUE(appended.has_value()) << appended.error().message;
+    if (!appended) break;
+    next += chunk;
+  }
+  return *id;
+}
+
 SqliteStore open_store(const std::string& path, Options options) {
   if (!options.games) options.games = &test::games();
   auto store = SqliteStore::open(path, options);

@@ -30,6 +30,9 @@ struct Game {
   rules::MatchOptions options;
   std::vector<NewEvent> events;
   std::vector<rules::State> states;  // states[i] = after events[i]
+
+  // states[i] as the store takes it (a handle on the Eriantys state).
+  game::State after(std::size_t i) const { return test::handle(states[i]); }
 };
 
 // Plays uniformly random legal commands (std::mt19937_64 seeded with `seed`)
@@ -38,6 +41,29 @@ Game play_random_game(rules::MatchOptions options, std::uint64_t seed, int max_e
 
 // Creates a running match and appends the game's events in chunks of 1..max_chunk.
 MatchId store_game(EventStore& store, const Game& game, std::uint64_t seed, int max_chunk = 4);
+
+// A random match of any game, played through the engine's interface as the server
+// plays it (Game::create_match, to_act, legal_commands, decide): the events it
+// appends and the states they lead to, all handles of that game.
+struct Played {
+  const game::Game* game = nullptr;
+  game::Options options;
+  std::vector<NewEvent> events;
+  std::vector<game::State> states;  // states[i] = after events[i]
+
+  // The row of a new match of this game (its name and version).
+  NewMatch new_match(MatchStatus status = MatchStatus::Running) const;
+};
+
+// Random legal commands (std::mt19937_64 seeded with `seed`) from the seats
+// to_act names, until the match is over or has `max_events` events.
+Played play_random_match(const game::Game& game, game::Options options, std::uint64_t seed,
+                         int max_events = 100'000);
+
+// store_game for a Played match: created running, appended in chunks of 1..max_chunk
+// with the state after each chunk.
+MatchId store_match(EventStore& store, const Played& match, std::uint64_t seed,
+                    int max_chunk = 4);
 
 // Quick access to an open writable store with the test's options (and the
 // tests' games when the options name none).

@@ -26,7 +26,10 @@ TEST(UnseenEndings, StartUpReadsTheNewestUpToTheLimit) {
   testing::TempDir dir;
   SqliteStore store = testing::open_store(dir.file("e.db"));
   for (int i = 0; i < 5; ++i) {
-    const MatchId m = store.create_match({{2, rules::Mode::Simple}, MatchStatus::Running}).value();
+    const MatchId m = store
+                         .create_match({test::handle(rules::MatchOptions{2, rules::Mode::Simple}),
+                                        MatchStatus::Running})
+                         .value();
     std::string nickname = "p";  // appended: g++ 12 warns (-Wrestrict) about "p" + string
     nickname.append(std::to_string(i));
     std::vector<AppendRequest> batch{ending(m, 0, {nickname})};

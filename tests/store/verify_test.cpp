@@ -84,15 +84,12 @@ TEST(VerifyTest, ColumnsMustAgreeWithThePayload) {
   auto report = store.verify(id).value();
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.divergence->seq, 7);
+  const std::string type(rules::command_type(test::eriantys_event(game.events[6].event).command));
   EXPECT_NE(report.divergence->reason.find(
-                "event 7: the type column says 'skip_turn' but the "
-                "payload is a " +
-                std::string(rules::command_type(game.events[6].event.command))),
+                "event 7: the type column says 'skip_turn' but the payload is a " + type),
             std::string::npos)
       << report.divergence->reason;
-  testing::exec(store, "UPDATE events SET type = '" +
-                           std::string(rules::command_type(game.events[6].event.command)) +
-                           "' WHERE seq = 7");
+  testing::exec(store, "UPDATE events SET type = '" + type + "' WHERE seq = 7");
   ASSERT_TRUE(store.verify(id).value().ok());
   // An edited actor column: a player's event said to be the server's.
   testing::exec(store, "UPDATE events SET actor = 'server' WHERE seq = 9");
@@ -101,6 +98,43 @@ TEST(VerifyTest, ColumnsMustAgreeWithThePayload) {
   EXPECT_EQ(report.divergence->seq, 9);
   EXPECT_NE(report.divergence->reason.find("the actor column says 'server'"), std::string::npos)
       << report.divergence->reason;
+}
+
+// fold.hpp: after a divergence `state` and `seq` are the last trusted prefix (what
+// eryantis-replay and the cluster's batched load report), whatever stopped the
+// fold: a wrong hash (the event applied), an event the rules refuse, a row that
+// does not decode.
+TEST(FoldTest, ADivergedFoldKeepsTheLastTrustedPrefix) {
+  TempDir dir;
+  SqliteStore store = testing::open_store(dir.file("eryantis.db"), Options{.snapshot_every = 0});
+  const auto game = testing::play_random_game({2, rules::Mode::Simple}, 4, 40);
+  struct Damage {
+    const char* what;
+    std::string sql;  // on the row at seq 20
+  };
+  const Damage damages[] = {
+      {"a wrong hash", "UPDATE events SET state_hash = '00000000000000ff'"},
+      {"an event the rules refuse",
+       "UPDATE events SET payload = json_set(payload, '$.seat', 3)"},
+      {"a row that does not decode", "UPDATE events SET payload = '{}'"},
+  };
+  // A lambda, so that a failed ASSERT ends one case, not the others.
+  auto check = [&](const Damage& damage) {
+    SCOPED_TRACE(damage.what);
+    const MatchId id = testing::store_game(store, game, 4);
+    testing::exec(store, damage.sql + " WHERE match_id = " + std::to_string(id) + " AND seq = 20");
+    for (const FoldStart start : {FoldStart::NewestSnapshot, FoldStart::FirstEvent}) {
+      auto folded = store.fold(id, FoldPolicy{.start = start, .check_columns = true});
+      ASSERT_TRUE(folded) << folded.error().message;
+      ASSERT_FALSE(folded->ok());
+      EXPECT_EQ(folded->divergence->seq, 20) << folded->divergence->reason;
+      EXPECT_EQ(folded->seq, 19);
+      EXPECT_EQ(folded->played, &test::eriantys());
+      ASSERT_FALSE(folded->state.empty()) << "the state before the divergence was lost";
+      EXPECT_EQ(test::eriantys_state(folded->state), game.states[18]);
+    }
+  };
+  for (const Damage& damage : damages) check(damage);
 }
 
 TEST(RecentCommandIdsTest, TheNewestCommandIdsOldestFirst) {
@@ -121,11 +155,28 @@ TEST(RecentCommandIdsTest, TheNewestCommandIdsOldestFirst) {
 }
 
 TEST(UpcastTest, CurrentVersionIsIdentityAndNewerIsRefused) {
-  EXPECT_EQ(upcast(1, "{\"v\":1}").value(), "{\"v\":1}");
-  auto newer = upcast(rules::kEventSchemaVersion + 1, "{}");
+  const game::Game& eriantys = test::eriantys();
+  ASSERT_EQ(eriantys.event_schema(), rules::kEventSchemaVersion);
+  EXPECT_EQ(upcast(eriantys, 1, "{\"v\":1}").value(), "{\"v\":1}");
+  auto newer = upcast(eriantys, eriantys.event_schema() + 1, "{}");
   ASSERT_FALSE(newer);
   EXPECT_EQ(newer.error().code, StoreCode::TooNew);
-  EXPECT_FALSE(upcast(0, "{}"));
+  EXPECT_NE(newer.error().message.find("newer"), std::string::npos) << newer.error().message;
+  auto invalid = upcast(eriantys, 0, "{}");
+  ASSERT_FALSE(invalid);
+  EXPECT_EQ(invalid.error().code, StoreCode::Decode);
+}
+
+// Every game bounds its own events' schema (Game::event_schema), not Eriantys's.
+TEST(UpcastTest, EachGameBoundsItsOwnSchema) {
+  const game::Game* goofspiel = test::games().find("goofspiel");
+  ASSERT_NE(goofspiel, nullptr);
+  const int current = goofspiel->event_schema();
+  EXPECT_EQ(upcast(*goofspiel, current, "{\"v\":1}").value(), "{\"v\":1}");
+  auto newer = upcast(*goofspiel, current + 1, "{}");
+  ASSERT_FALSE(newer);
+  EXPECT_EQ(newer.error().code, StoreCode::TooNew);
+  EXPECT_FALSE(upcast(*goofspiel, 0, "{}"));
 }
 
 TEST(HashHexTest, RoundTrips) {

@@ -22,6 +22,7 @@ StoreLocation BackendTest::make_location(Backend backend) {
 }
 
 std::unique_ptr<EventStore> BackendTest::open(Options options) {
+  if (!options.games) options.games = &test::games();
   auto opened = open_store(location_, options);
   if (!opened) {
     ADD_FAILURE() << "open " << location_.describe() << ": " << opened.error().message;

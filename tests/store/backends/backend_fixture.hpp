@@ -23,7 +23,8 @@ class BackendTest : public ::testing::TestWithParam<Backend> {
   // PostgreSQL: a new database). Skips or fails the test when it cannot be had.
   StoreLocation make_location(Backend backend);
 
-  // The store of this test, opened again (each call is a new connection).
+  // The store of this test, opened again (each call is a new connection), with
+  // the tests' games unless `options` names others.
   std::unique_ptr<EventStore> open(Options options = {});
   // Raw SQL on the backend's own connection (damaging rows on purpose).
   static void raw_exec(EventStore& store, const std::string& sql);

@@ -10,6 +10,7 @@
 
 #include "backend_fixture.hpp"
 #include "eryantis/codec/codec.hpp"
+#include "eryantis/eriantys/game/game.hpp"
 #include "eryantis/store/group_committer.hpp"
 #include "eryantis/store/migrations.hpp"
 
@@ -23,15 +24,20 @@ std::span<const NewEvent> slice(const Game& game, std::size_t from, std::size_t 
   return {game.events.data() + from, count};
 }
 
+void expect_unserved(const auto& result, std::string_view what) {
+  ASSERT_FALSE(result) << what << " worked";
+  EXPECT_EQ(result.error().code, StoreCode::Unserved) << what << ": " << result.error().message;
+}
+
 TEST_P(BackendTest, MatchAndSeatRowsReadBack) {
   auto store = open();
   ASSERT_TRUE(store);
   EXPECT_EQ(store->backend(), backend_name(GetParam()));
   EXPECT_EQ(store->max_match_id().value(), 0);
-  auto id = store->create_match(NewMatch{kFourExpert, MatchStatus::Lobby});
+  auto id = store->create_match(NewMatch{test::handle(kFourExpert), MatchStatus::Lobby});
   ASSERT_TRUE(id) << id.error().message;
   EXPECT_EQ(*id, 1);
-  SeatRecord seat{*id, 2, "ada", "hash-a", rules::TowerColor::Grey, 3, "strong"};
+  SeatRecord seat{*id, 2, "ada", "hash-a", "grey", 3, "strong"};
   ASSERT_TRUE(store->upsert_seat(seat));
   SeatRecord bare{*id, 0, "bob", "hash-b", std::nullopt, std::nullopt, std::nullopt};
   ASSERT_TRUE(store->upsert_seat(bare));
@@ -64,7 +70,7 @@ TEST_P(BackendTest, AppendsAreDenseAndReadBackExactly) {
   auto store = open();
   ASSERT_TRUE(store);
   const Game game = play_random_game(kFourExpert, 7, 40);
-  const MatchId match = store->create_match(NewMatch{kFourExpert, MatchStatus::Running}).value();
+  const MatchId match = store->create_match(NewMatch{test::handle(kFourExpert), MatchStatus::Running}).value();
   EXPECT_EQ(store->append(match, 0, slice(game, 0, 1)).value(), (AppendOutcome{1, 1, false}));
   EXPECT_EQ(store->append(match, 1, slice(game, 1, 3)).value(), (AppendOutcome{2, 4, false}));
   auto stored = store->load_events(match);
@@ -73,11 +79,12 @@ TEST_P(BackendTest, AppendsAreDenseAndReadBackExactly) {
   for (std::size_t i = 0; i < stored->size(); ++i) {
     const StoredEvent& row = (*stored)[i];
     EXPECT_EQ(row.seq, static_cast<Seq>(i + 1));
-    EXPECT_EQ(row.payload, codec::event_to_json(game.events[i].event));
+    const rules::Event& event = test::eriantys_event(game.events[i].event);
+    EXPECT_EQ(row.payload, codec::event_to_json(event));
     EXPECT_EQ(row.state_hash, hash_to_hex(game.events[i].state_hash));
     EXPECT_EQ(row.actor, game.events[i].actor.text());
     EXPECT_EQ(row.command_id, game.events[i].command_id);
-    EXPECT_EQ(row.type, rules::command_type(game.events[i].event.command));
+    EXPECT_EQ(row.type, rules::command_type(event.command));
     EXPECT_EQ(row.schema_version, rules::kEventSchemaVersion);
     EXPECT_GT(row.time_ms, 0);
   }
@@ -90,7 +97,7 @@ TEST_P(BackendTest, StaleExpectedSeqConflictsAndWritesNothing) {
   auto store = open();
   ASSERT_TRUE(store);
   const Game game = play_random_game(kTwoPlayers, 11, 20);
-  const MatchId match = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Running}).value();
+  const MatchId match = store->create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Running}).value();
   ASSERT_TRUE(store->append(match, 0, slice(game, 0, 2)));
   auto stale = store->append(match, 1, slice(game, 2, 2));
   ASSERT_FALSE(stale);
@@ -109,7 +116,7 @@ TEST_P(BackendTest, RetriedCommandIdGetsItsOriginalSeqs) {
   auto store = open();
   ASSERT_TRUE(store);
   const Game game = play_random_game(kTwoPlayers, 5, 20);
-  const MatchId match = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Running}).value();
+  const MatchId match = store->create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Running}).value();
   ASSERT_TRUE(store->append(match, 0, slice(game, 0, 1)));
   ASSERT_TRUE(game.events[1].command_id.has_value());
   EXPECT_EQ(store->append(match, 1, slice(game, 1, 2)).value(), (AppendOutcome{2, 3, false}));
@@ -135,15 +142,15 @@ TEST_P(BackendTest, OneRequestIsAtomicAndABatchUndoesOnlyItsFailingRequest) {
   const Game b = play_random_game(kFourExpert, 22, 12);
 
   AppendRequest create_a = AppendRequest::of(1, 0, {a.events.begin(), a.events.begin() + 3});
-  create_a.create = NewMatch{kTwoPlayers, MatchStatus::Running};
+  create_a.create = NewMatch{test::handle(kTwoPlayers), MatchStatus::Running};
   create_a.seats = {SeatRecord{0, 0, "ada", "h0", std::nullopt, std::nullopt, std::nullopt},
                     SeatRecord{0, 1, "bob", "h1", std::nullopt, std::nullopt, std::nullopt}};
   create_a.deadline = DeadlineRecord{"turn_grace", 1, 123456};
   AppendRequest create_b = AppendRequest::of(2, 0, {b.events.begin(), b.events.begin() + 2});
-  create_b.create = NewMatch{kFourExpert, MatchStatus::Lobby};
+  create_b.create = NewMatch{test::handle(kFourExpert), MatchStatus::Lobby};
   // Match 3 is created but its events expect seq 5: the whole request is undone.
   AppendRequest broken = AppendRequest::of(3, 5, {b.events.begin(), b.events.begin() + 1});
-  broken.create = NewMatch{kFourExpert, MatchStatus::Running};
+  broken.create = NewMatch{test::handle(kFourExpert), MatchStatus::Running};
   broken.seats = {SeatRecord{0, 0, "eve", "h", std::nullopt, std::nullopt, std::nullopt}};
   // Not in id order (PostgreSQL runs them in id order): the results are in the requests'.
   const std::vector<AppendRequest> first{create_b, broken, create_a};
@@ -192,7 +199,7 @@ TEST_P(BackendTest, SnapshotsRestoreAndVerify) {
   const MatchId match = store_game(*store, game, seed);
   // Half the appends without state_after: the store folds the snapshot itself.
   const Game other = play_random_game(kTwoPlayers, seed + 1, 40);
-  const MatchId second = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}).value();
+  const MatchId second = store->create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Lobby}).value();
   for (std::size_t i = 0; i < other.events.size(); ++i) {
     ASSERT_TRUE(store->append(second, static_cast<Seq>(i), slice(other, i, 1)));
   }
@@ -215,10 +222,10 @@ TEST_P(BackendTest, SnapshotsRestoreAndVerify) {
   // The append that crossed the last multiple of 16 stored it (chunks of 1..4).
   EXPECT_GE(first.snapshot_seq, static_cast<Seq>(game.events.size() / 16 * 16));
   EXPECT_LE(first.snapshot_seq, first.last_seq);
-  EXPECT_TRUE(first.state == game.states.back());
+  EXPECT_TRUE(test::eriantys_state(first.state) == game.states.back());
   EXPECT_EQ(restored->restored[1].status, MatchStatus::Lobby);
-  EXPECT_TRUE(restored->restored[1].state == other.states.back());
-  EXPECT_TRUE(reopened->load_state(second).value() == other.states.back());
+  EXPECT_TRUE(test::eriantys_state(restored->restored[1].state) == other.states.back());
+  EXPECT_TRUE(test::eriantys_state(reopened->load_state(second).value()) == other.states.back());
 
   auto recent = reopened->recent_command_ids(match, 3);
   ASSERT_TRUE(recent);
@@ -243,7 +250,7 @@ TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
                  std::nullopt,
                  computer};
     if (seat % 2 == 1) {
-      r.tower_color = rules::TowerColor::Black;
+      r.tower_color = "black";
       r.wizard = seat;
     }
     ASSERT_TRUE(store->upsert_seat(r));
@@ -267,7 +274,7 @@ TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
   seat_up(finished, 0);
   ASSERT_TRUE(store->set_status(finished, MatchStatus::Finished));
   // A lobby match with a computer seat and no events.
-  const MatchId lobby = store->create_match(NewMatch{kFourExpert, MatchStatus::Lobby}).value();
+  const MatchId lobby = store->create_match(NewMatch{test::handle(kFourExpert), MatchStatus::Lobby}).value();
   seat_up(lobby, 2, "strong");
   // Quarantined at restore, with seats between two restored matches.
   const Game shorter = play_random_game(kFourExpert, seed + 2, 30);
@@ -319,96 +326,295 @@ TEST_P(BackendTest, RestoredMatchesCarryExactlyTheirPerMatchRows) {
 TEST_P(BackendTest, EachMatchRecordsItsGameAndGameVersion) {
   auto store = open();
   ASSERT_TRUE(store);
+  const game::Game& goofspiel = *test::games().find("goofspiel");
+  const game::Game& renaissance = *test::games().find("renaissance");
   // A NewMatch that names no game is the first game's, version 1.
-  const MatchId plain = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}).value();
-  NewMatch other{kTwoPlayers, MatchStatus::Lobby};
-  other.game = "renaissance";
-  other.game_version = 3;
+  const MatchId plain =
+      store->create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Lobby}).value();
+  NewMatch other{goofspiel.options_from_request(2, nullptr).value(), MatchStatus::Lobby};
+  other.game = std::string(goofspiel.name());
+  other.game_version = goofspiel.version();
   const MatchId named = store->create_match(other).value();
   // The group committer's path: the row written by a request's `create`.
   AppendRequest create;
   create.match_id = named + 1;
-  create.create = NewMatch{kFourExpert, MatchStatus::Running};
-  create.create->game = "tiny";
-  create.create->game_version = 2;
+  create.create = NewMatch{renaissance.options_from_request(3, nullptr).value(),
+                           MatchStatus::Running};
+  create.create->game = std::string(renaissance.name());
+  create.create->game_version = renaissance.version();
   auto done = store->append_batch(std::span(&create, 1));
   ASSERT_TRUE(done.front()) << done.front().error().message;
+  // A game or a version the store's games do not read has no options it could
+  // write: refused (Unserved), on both paths, and nothing is written.
+  NewMatch unknown{test::handle(kTwoPlayers), MatchStatus::Lobby};
+  unknown.game = "tiny";
+  expect_unserved(store->create_match(unknown), "a game of no registry");
+  NewMatch newer{test::handle(kTwoPlayers), MatchStatus::Lobby};
+  newer.game_version = 2;
+  expect_unserved(store->create_match(newer), "a version eriantys does not read");
+  AppendRequest create_newer;
+  create_newer.match_id = named + 2;
+  create_newer.create = newer;
+  expect_unserved(store->append_batch(std::span(&create_newer, 1)).front(),
+                  "a version eriantys does not read (batch)");
+
   auto listed = store->list_matches().value();
   ASSERT_EQ(listed.size(), 3u);
   EXPECT_EQ(listed[0].id, plain);
   EXPECT_EQ(listed[0].game, "eriantys");
   EXPECT_EQ(listed[0].game_version, 1);
-  EXPECT_EQ(listed[1].game, "renaissance");
-  EXPECT_EQ(listed[1].game_version, 3);
+  EXPECT_EQ(listed[0].players, 2);
+  EXPECT_EQ(listed[1].id, named);
+  EXPECT_EQ(listed[1].game, "goofspiel");
+  EXPECT_EQ(listed[1].game_version, goofspiel.version());
+  EXPECT_EQ(listed[1].players, 2);
   EXPECT_EQ(listed[2].id, named + 1);
-  EXPECT_EQ(listed[2].game, "tiny");
-  EXPECT_EQ(listed[2].game_version, 2);
+  EXPECT_EQ(listed[2].game, "renaissance");
+  EXPECT_EQ(listed[2].game_version, renaissance.version());
+  EXPECT_EQ(listed[2].players, 3);
 }
 
 // A stored match of a game, or of a version of its rules, that this build does not
 // serve: restoring reports it and leaves its row and events exactly as they were
 // (no quarantine, no status change), so that a build that has it serves it again.
+// Not served: a game no registry has, a version its game does not read, and a game
+// the registry has but Options::serves leaves out (or a registry without it).
 TEST_P(BackendTest, AMatchOfAGameThisBuildDoesNotServeIsLeftAsItWas) {
   auto store = open();
   ASSERT_TRUE(store);
+  const game::Game& goofspiel = *test::games().find("goofspiel");
   const Game game = play_random_game(kTwoPlayers, 5, 20);
+  const Played bids = play_random_match(
+      goofspiel, goofspiel.options_from_json(R"({"players":2,"cards":7})").value(), 5, 9);
+  ASSERT_EQ(bids.events.size(), 9u);
   const MatchId served = store_game(*store, game, 5);
   const MatchId unknown_game = store_game(*store, game, 6);
   const MatchId newer_rules = store_game(*store, game, 7);
-  const MatchId lobby = store->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}).value();
+  const MatchId lobby =
+      store->create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Lobby}).value();
+  const MatchId other_game = store_match(*store, bids, 8);
   raw_exec(*store, "UPDATE matches SET game = 'nosuchgame' WHERE id = " +
                        std::to_string(unknown_game) + " OR id = " + std::to_string(lobby));
   raw_exec(*store,
            "UPDATE matches SET game_version = 99 WHERE id = " + std::to_string(newer_rules));
   const std::vector<MatchSummary> before = store->list_matches().value();
   const std::vector<StoredEvent> events_before = store->load_events(unknown_game).value();
+  const std::vector<StoredEvent> bids_before = store->load_events(other_game).value();
 
-  auto reopened = open();
+  // A build that serves Eriantys only: by Options::serves, or by its registry.
+  Options only_eriantys;
+  only_eriantys.serves.push_back(GameVersion{"eriantys", 1});
+  game::Registry eriantys_only_registry;
+  eriantys_only_registry.add(eriantys::make_game());
+  Options only_eriantys_registry;
+  only_eriantys_registry.games = &eriantys_only_registry;
+  for (const Options& narrow : {only_eriantys, only_eriantys_registry}) {
+    SCOPED_TRACE(narrow.serves.empty() ? "a registry of Eriantys alone" : "Options::serves");
+    auto reopened = open(narrow);
+    ASSERT_TRUE(reopened);
+    auto report = reopened->load_unfinished();
+    ASSERT_TRUE(report) << report.error().message;
+    EXPECT_TRUE(report->quarantined.empty());
+    ASSERT_EQ(report->restored.size(), 1u);
+    EXPECT_EQ(report->restored[0].id, served);
+    EXPECT_EQ(report->restored[0].game, "eriantys");
+    EXPECT_EQ(report->restored[0].game_version, 1);
+    EXPECT_EQ(report->unserved, (std::vector<UnservedMatch>{
+                                    {unknown_game, MatchStatus::Running, "nosuchgame", 1},
+                                    {newer_rules, MatchStatus::Running, "eriantys", 99},
+                                    {lobby, MatchStatus::Lobby, "nosuchgame", 1},
+                                    {other_game, MatchStatus::Running, "goofspiel", 1},
+                                }));
+    // Nothing changed: status, reason, last activity, events.
+    const std::vector<MatchSummary> after = reopened->list_matches().value();
+    ASSERT_EQ(after.size(), before.size());
+    for (std::size_t i = 0; i < after.size(); ++i) {
+      SCOPED_TRACE("match " + std::to_string(after[i].id));
+      EXPECT_EQ(after[i].status, before[i].status);
+      EXPECT_EQ(after[i].quarantine_reason, before[i].quarantine_reason);
+      EXPECT_EQ(after[i].last_activity, before[i].last_activity);
+      EXPECT_EQ(after[i].events, before[i].events);
+      EXPECT_EQ(after[i].game, before[i].game);
+      EXPECT_EQ(after[i].game_version, before[i].game_version);
+    }
+    EXPECT_EQ(reopened->load_events(unknown_game).value(), events_before);
+    EXPECT_EQ(reopened->load_events(other_game).value(), bids_before);
+    // Its log is not judged by the wrong game's rules either, nor written to.
+    EXPECT_EQ(reopened->fold(unknown_game, FoldPolicy{}).error().code, StoreCode::Unserved);
+    EXPECT_EQ(reopened->verify(newer_rules).error().code, StoreCode::Unserved);
+    EXPECT_NE(reopened->verify(newer_rules).error().message.find("eriantys version 99"),
+              std::string::npos);
+    EXPECT_EQ(reopened->verify(other_game).error().code, StoreCode::Unserved);
+    EXPECT_NE(reopened->verify(other_game).error().message.find("goofspiel version 1"),
+              std::string::npos);
+    EXPECT_EQ(reopened->append(other_game, 9, {&bids.events[0], 1}).error().code,
+              StoreCode::Unserved);
+    EXPECT_TRUE(reopened->verify(served).value().ok());
+  }
+
+  // A build that serves every game of its registry (serves empty) restores the
+  // Goofspiel match by Goofspiel's rules; the other two still wait.
+  auto wider = open();
+  ASSERT_TRUE(wider);
+  auto again = wider->load_unfinished();
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_TRUE(again->quarantined.empty());
+  ASSERT_EQ(again->restored.size(), 2u);
+  EXPECT_EQ(again->restored[1].id, other_game);
+  EXPECT_EQ(again->restored[1].played, &goofspiel);
+  EXPECT_EQ(again->restored[1].state, bids.states.back());
+  EXPECT_EQ(again->unserved.size(), 3u);
+  EXPECT_EQ(wider->load_events(other_game).value(), bids_before);
+}
+
+// A store opened without games (Options::games null: the tools' copy and list
+// paths) opens, migrates and lists; what needs a match's game is refused with
+// Unserved and changes nothing; restoring reports every match unserved.
+TEST_P(BackendTest, AStoreWithoutGamesOpensAndListsButRefusesWhatNeedsAGame) {
+  // A fresh database or file: opened without games, it is migrated all the same.
+  {
+    auto opened = open_store(make_location(GetParam()), Options{});
+    ASSERT_TRUE(opened) << opened.error().message;
+    EXPECT_EQ((*opened)->schema_version(), GetParam() == Backend::Sqlite
+                                               ? latest_schema_version()
+                                               : latest_pg_schema_version());
+    EXPECT_TRUE((*opened)->list_matches().value().empty());
+  }
+  const Game game = play_random_game(kTwoPlayers, 13, 12);
+  {
+    auto writer = open();
+    ASSERT_TRUE(writer);
+    store_game(*writer, game, 13);
+    ASSERT_TRUE(writer->upsert_seat({1, 0, "ada", "h", std::nullopt, std::nullopt, std::nullopt}));
+    ASSERT_TRUE(
+        writer->create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Lobby}));
+  }
+  auto opened = open_store(location_, Options{});
+  ASSERT_TRUE(opened) << opened.error().message;
+  EventStore& store = **opened;
+  const std::vector<MatchSummary> before = store.list_matches().value();
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_EQ(before[0].game, "eriantys");
+  EXPECT_EQ(before[0].events, static_cast<Seq>(game.events.size()));
+  const std::vector<StoredEvent> events = store.load_events(1).value();
+  EXPECT_EQ(events.size(), game.events.size());
+  EXPECT_EQ(store.seats(1).value().size(), 1u);
+  const Seq last = store.last_seq(1).value();
+
+  expect_unserved(store.fold(1, FoldPolicy{}), "fold");
+  expect_unserved(store.load_state(1), "load_state");
+  expect_unserved(store.verify(1), "verify");
+  expect_unserved(store.append(1, last, slice(game, 0, 1)), "append");
+  expect_unserved(store.create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Lobby}),
+                  "create_match");
+  AppendRequest named = AppendRequest::of(1, last, {game.events[0]});
+  named.game = &test::eriantys();  // a game the caller names is not the store's to use either
+  AppendRequest create = AppendRequest::of(7, 0, {game.events[0]});
+  create.create = NewMatch{test::handle(kTwoPlayers), MatchStatus::Running};
+  const std::vector<AppendRequest> batch{named, create};
+  for (const auto& result : store.append_batch(batch)) expect_unserved(result, "append_batch");
+
+  auto report = store.load_unfinished();
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->restored.empty());
+  EXPECT_TRUE(report->quarantined.empty());
+  EXPECT_EQ(report->unserved, (std::vector<UnservedMatch>{
+                                  {1, MatchStatus::Running, "eriantys", 1},
+                                  {2, MatchStatus::Lobby, "eriantys", 1},
+                              }));
+  const std::vector<MatchSummary> after = store.list_matches().value();
+  ASSERT_EQ(after.size(), before.size());
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].status, before[i].status);
+    EXPECT_EQ(after[i].events, before[i].events);
+    EXPECT_EQ(after[i].last_activity, before[i].last_activity);
+  }
+  EXPECT_EQ(store.load_events(1).value(), events);
+}
+
+// A second game through the same store: Goofspiel's matches are created, appended
+// (by the one-request path and by append_batch naming the game, as the server
+// does), snapshotted, restored and verified by Goofspiel's own rules; their type
+// and actor columns are what the game says of each event.
+TEST_P(BackendTest, AGoofspielMatchIsStoredAndFoldedByItsGame) {
+  auto store = open(Options{.snapshot_every = 4});
+  ASSERT_TRUE(store);
+  const game::Game& g = *test::games().find("goofspiel");
+  const game::Options options = g.options_from_json(R"({"players":2,"cards":13})").value();
+  const std::uint64_t seed = test_seed("AGoofspielMatchIsStoredAndFoldedByItsGame");
+  const Played finished = play_random_match(g, options, seed);
+  ASSERT_EQ(finished.events.size(), 27u);
+  ASSERT_EQ(g.stage(finished.states.back()), game::Stage::Over);
+  const MatchId first = store_match(*store, finished, seed);
+  ASSERT_TRUE(store->set_status(first, MatchStatus::Finished));
+  // The server's path: one request creates the match with its first events, the
+  // next ones name the game and carry the state after them.
+  const Played unfinished = play_random_match(g, options, seed + 1, 18);
+  ASSERT_EQ(unfinished.events.size(), 18u);
+  const MatchId second = first + 1;
+  for (std::size_t next = 0; next < unfinished.events.size(); next += 3) {
+    AppendRequest r = AppendRequest::of(
+        second, static_cast<Seq>(next),
+        {unfinished.events.begin() + static_cast<long>(next),
+         unfinished.events.begin() + static_cast<long>(next + 3)},
+        unfinished.states[next + 2]);
+    r.game = &g;
+    if (next == 0) r.create = unfinished.new_match(MatchStatus::Running);
+    auto done = store->append_batch(std::span(&r, 1));
+    ASSERT_TRUE(done.front()) << done.front().error().message;
+    EXPECT_EQ(*done.front(),
+              (AppendOutcome{static_cast<Seq>(next + 1), static_cast<Seq>(next + 3), false}));
+  }
+
+  const std::vector<MatchSummary> listed = store->list_matches().value();
+  ASSERT_EQ(listed.size(), 2u);
+  for (const MatchSummary& m : listed) {
+    EXPECT_EQ(m.game, "goofspiel");
+    EXPECT_EQ(m.game_version, g.version());
+    EXPECT_EQ(m.players, 2);
+  }
+  for (const auto& [id, played] : {std::pair{first, &finished}, std::pair{second, &unfinished}}) {
+    SCOPED_TRACE("match " + std::to_string(id));
+    const std::vector<StoredEvent> rows = store->load_events(id).value();
+    ASSERT_EQ(rows.size(), played->events.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const game::Event& event = played->events[i].event;
+      EXPECT_EQ(rows[i].type, g.event_type(event)) << "seq " << i + 1;
+      EXPECT_EQ(rows[i].actor, Actor::player(g.event_actor(event)).text()) << "seq " << i + 1;
+      EXPECT_EQ(rows[i].payload, g.event_to_json(event)) << "seq " << i + 1;
+      EXPECT_EQ(rows[i].schema_version, g.event_schema());
+      EXPECT_EQ(rows[i].state_hash, hash_to_hex(g.hash(played->states[i])));
+    }
+    EXPECT_EQ(rows.front().type, "create_match");
+    EXPECT_EQ(rows.front().actor, "server");
+    EXPECT_EQ(rows.back().type, "bid");
+    auto state = store->load_state(id);
+    ASSERT_TRUE(state) << state.error().message;
+    EXPECT_EQ(*state, played->states.back());
+    auto verified = store->verify(id);
+    ASSERT_TRUE(verified) << verified.error().message;
+    EXPECT_TRUE(verified->ok()) << verified->divergence->reason;
+    EXPECT_EQ(verified->events_checked, static_cast<Seq>(played->events.size()));
+    EXPECT_EQ(verified->snapshots_checked, static_cast<int>(played->events.size() / 4));
+    EXPECT_TRUE(verified->bad_snapshots.empty());
+  }
+
+  auto reopened = open();  // a new connection: what a restarted server sees
   ASSERT_TRUE(reopened);
   auto report = reopened->load_unfinished();
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_TRUE(report->quarantined.empty());
+  EXPECT_TRUE(report->unserved.empty());
   ASSERT_EQ(report->restored.size(), 1u);
-  EXPECT_EQ(report->restored[0].id, served);
-  EXPECT_EQ(report->restored[0].game, "eriantys");
-  EXPECT_EQ(report->restored[0].game_version, 1);
-  EXPECT_EQ(report->unserved,
-            (std::vector<UnservedMatch>{
-                {unknown_game, MatchStatus::Running, "nosuchgame", 1},
-                {newer_rules, MatchStatus::Running, "eriantys", 99},
-                {lobby, MatchStatus::Lobby, "nosuchgame", 1},
-            }));
-  // Nothing changed: status, reason, last activity, events.
-  const std::vector<MatchSummary> after = reopened->list_matches().value();
-  ASSERT_EQ(after.size(), before.size());
-  for (std::size_t i = 0; i < after.size(); ++i) {
-    SCOPED_TRACE("match " + std::to_string(after[i].id));
-    EXPECT_EQ(after[i].status, before[i].status);
-    EXPECT_EQ(after[i].quarantine_reason, before[i].quarantine_reason);
-    EXPECT_EQ(after[i].last_activity, before[i].last_activity);
-    EXPECT_EQ(after[i].events, before[i].events);
-    EXPECT_EQ(after[i].game, before[i].game);
-    EXPECT_EQ(after[i].game_version, before[i].game_version);
-  }
-  EXPECT_EQ(reopened->load_events(unknown_game).value(), events_before);
-  // Its log is not judged by the wrong game's rules either.
-  EXPECT_EQ(reopened->fold(unknown_game, FoldPolicy{}).error().code, StoreCode::Unserved);
-  EXPECT_EQ(reopened->verify(newer_rules).error().code, StoreCode::Unserved);
-  EXPECT_NE(reopened->verify(newer_rules).error().message.find("eriantys version 99"),
-            std::string::npos);
-  EXPECT_TRUE(reopened->verify(served).value().ok());
-
-  // A build that serves the game (here: one whose Options name it) restores it.
-  Options wider;
-  wider.serves.push_back(GameVersion{"eriantys", 99});
-  auto newer_build = open(wider);
-  ASSERT_TRUE(newer_build);
-  auto again = newer_build->load_unfinished();
-  ASSERT_TRUE(again) << again.error().message;
-  ASSERT_EQ(again->restored.size(), 2u);
-  EXPECT_EQ(again->restored[1].id, newer_rules);
-  EXPECT_EQ(again->restored[1].game_version, 99);
-  EXPECT_EQ(again->unserved.size(), 2u);
+  const LoadedMatch& m = report->restored[0];
+  EXPECT_EQ(m.id, second);
+  EXPECT_EQ(m.game, "goofspiel");
+  EXPECT_EQ(m.played, &g);
+  EXPECT_EQ(m.last_seq, 18);
+  // Folded from the snapshot append_batch stored at 18 (the append that crossed 16).
+  EXPECT_EQ(m.snapshot_seq, 18);
+  EXPECT_EQ(m.state, unfinished.states.back());
+  EXPECT_EQ(g.hash(m.state), g.hash(unfinished.states.back()));
 }
 
 TEST_P(BackendTest, ADamagedLogIsQuarantinedNotLoaded) {
@@ -456,7 +662,7 @@ TEST_P(BackendTest, ReadOnlyOpenReadsAndNeverWrites) {
   auto refused = reader->append(1, 8, slice(game, 8, 1));
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, StoreCode::ReadOnly);
-  EXPECT_FALSE(reader->create_match(NewMatch{kTwoPlayers, MatchStatus::Lobby}));
+  EXPECT_FALSE(reader->create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Lobby}));
 }
 
 // The one committer over either backend: many threads' writes for many matches,
@@ -476,7 +682,7 @@ TEST_P(BackendTest, GroupCommitterBatchesManyMatches) {
   for (int m = 1; m <= kMatches; ++m) {
     writers.emplace_back([&, m] {
       AppendRequest create = AppendRequest::of(m, 0, {game.events.front()});
-      create.create = NewMatch{kTwoPlayers, MatchStatus::Running};
+      create.create = NewMatch{test::handle(kTwoPlayers), MatchStatus::Running};
       (*committer)->submit(std::move(create), [&](Result<AppendOutcome> r) {
         r ? ++acknowledged : ++failed;
       });
@@ -531,8 +737,8 @@ TEST_P(BackendTest, KeptEndingsAreDeletedWhenDelivered) {
     r.delivered_endings.push_back(std::move(nickname));
     return r;
   };
-  const MatchId a = store->create_match({kTwoPlayers, MatchStatus::Running}).value();
-  const MatchId b = store->create_match({kTwoPlayers, MatchStatus::Running}).value();
+  const MatchId a = store->create_match({test::handle(kTwoPlayers), MatchStatus::Running}).value();
+  const MatchId b = store->create_match({test::handle(kTwoPlayers), MatchStatus::Running}).value();
   std::vector<AppendRequest> batch{ending(a, 0, {"bob", "carol"})};
   for (auto& r : store->append_batch(batch)) ASSERT_TRUE(r) << r.error().message;
   auto kept = store->unseen_endings(100).value();

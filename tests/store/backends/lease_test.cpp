@@ -18,11 +18,11 @@ class LeaseTest : public BackendTest {
   void SetUp() override {
     location_ = make_location(Backend::Postgresql);
     if (IsSkipped() || HasFatalFailure()) return;
-    auto opened = PgStore::open(location_.target);
+    auto opened = PgStore::open(location_.target, test::with_games(Options{}));
     ASSERT_TRUE(opened) << opened.error().message;
     store_ = std::make_unique<PgStore>(std::move(*opened));
     game_ = play_random_game(kTwoPlayers, 41, 10);
-    match_ = store_->create_match(NewMatch{kTwoPlayers, MatchStatus::Running}).value();
+    match_ = store_->create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Running}).value();
   }
 
   // One event appended at the match's current end, carrying `fence`.
@@ -30,6 +30,7 @@ class LeaseTest : public BackendTest {
     const Seq last = store_->last_seq(match_).value();
     AppendRequest request =
         AppendRequest::of(match_, last, {game_.events[static_cast<std::size_t>(last)]});
+    request.game = &test::eriantys();  // as the server sends it: one statement
     request.fence = fence;
     auto results = store_->append_batch(std::span(&request, 1));
     return std::move(results.front());
@@ -113,8 +114,9 @@ TEST_F(LeaseTest, AWriterThatLostItsLeaseCannotAppend) {
   ASSERT_TRUE(ours) << ours.error().message;
   EXPECT_EQ(*ours, (AppendOutcome{2, 2, false}));
   // No lease row at all: a fenced write is refused too.
-  const MatchId other = store_->create_match(NewMatch{kTwoPlayers, MatchStatus::Running}).value();
+  const MatchId other = store_->create_match(NewMatch{test::handle(kTwoPlayers), MatchStatus::Running}).value();
   AppendRequest unleased = AppendRequest::of(other, 0, {game_.events[0]});
+  unleased.game = &test::eriantys();
   unleased.fence = LeaseFence{"node-a", 1};
   EXPECT_EQ(store_->append_batch(std::span(&unleased, 1)).front().error().code, StoreCode::Fenced);
 }
@@ -124,7 +126,7 @@ TEST_F(LeaseTest, AWriterThatLostItsLeaseCannotAppend) {
 TEST_F(LeaseTest, ATakeOverWaitsForTheWriteInFlight) {
   auto a = store_->acquire_lease(match_, "node-a", 200ms);
   ASSERT_TRUE(a);
-  auto other = PgStore::open(location_.target);
+  auto other = PgStore::open(location_.target, test::with_games(Options{}));
   ASSERT_TRUE(other) << other.error().message;
   pg::Connection& conn = store_->connection();
   // Node a's write, still open: the fence holds a share lock on the lease row.
@@ -201,7 +203,7 @@ TEST(SqliteFence, IsRefusedBecauseAFileHasOneWriter) {
   SqliteStore store = open_store(dir.file("one.db"));
   const Game game = play_random_game(kTwoPlayers, 1, 2);
   AppendRequest request = AppendRequest::of(1, 0, {game.events[0]});
-  request.create = NewMatch{kTwoPlayers, MatchStatus::Running};
+  request.create = NewMatch{test::handle(kTwoPlayers), MatchStatus::Running};
   request.fence = LeaseFence{"node-a", 1};
   auto result = store.append_batch(std::span(&request, 1)).front();
   ASSERT_FALSE(result);

@@ -58,7 +58,8 @@ class ReconnectTest : public BackendTest {
     return std::string(rows->text(0, 0));
   }
 
-  Options options_{.durability = Durability::Normal, .busy_timeout_ms = 1234};
+  Options options_ =
+      test::with_games(Options{.durability = Durability::Normal, .busy_timeout_ms = 1234});
   std::unique_ptr<PgStore> store_;
 };
 
@@ -83,12 +84,13 @@ TEST_F(ReconnectTest, AReconnectedSessionKeepsTheStoresSettings) {
 TEST_F(ReconnectTest, AConnectionDroppedWhileIdleCostsNoFailedWrite) {
   auto game = play_random_game(kTwoPlayers, 7, 4);
   AppendRequest create = AppendRequest::of(1, 0, {game.events[0]});
-  create.create = NewMatch{kTwoPlayers, MatchStatus::Lobby};
+  create.create = NewMatch{test::handle(kTwoPlayers), MatchStatus::Lobby};
   for (const auto& r : store_->append_batch(std::span(&create, 1)))
     ASSERT_TRUE(r) << r.error().message;
   terminate_store_backend();
   ASSERT_FALSE(HasFatalFailure());
   AppendRequest next = AppendRequest::of(1, 1, {game.events[1]});
+  next.game = &test::eriantys();  // as the server sends it: one statement
   auto results = store_->append_batch(std::span(&next, 1));
   ASSERT_TRUE(results.front()) << results.front().error().message
                                << " (reconnects tried: " << store_->connection().reconnects_tried()
@@ -104,18 +106,20 @@ TEST_F(ReconnectTest, WhilePostgresqlIsAwayReconnectsBackOffAndResumeWhenItIsBac
   auto* cluster = test::PostgresCluster::shared(nullptr);
   ASSERT_NE(cluster, nullptr);
   // Durability full: with "normal" a crash of PostgreSQL may lose the last commits.
-  auto full = PgStore::open(location_.target, Options{.busy_timeout_ms = 1234});
+  auto full =
+      PgStore::open(location_.target, test::with_games(Options{.busy_timeout_ms = 1234}));
   ASSERT_TRUE(full) << full.error().message;
   store_ = std::make_unique<PgStore>(std::move(*full));
   auto game = play_random_game(kTwoPlayers, 9, 6);
   AppendRequest create = AppendRequest::of(1, 0, {game.events[0]});
-  create.create = NewMatch{kTwoPlayers, MatchStatus::Lobby};
+  create.create = NewMatch{test::handle(kTwoPlayers), MatchStatus::Lobby};
   ASSERT_TRUE(store_->append_batch(std::span(&create, 1)).front());
   Seq seq = 1;
   for (const int signum : {SIGINT, SIGKILL}) {
     SCOPED_TRACE(signum == SIGINT ? "fast shutdown" : "SIGKILL of the postmaster");
     cluster->stop(signum);
     AppendRequest next = AppendRequest::of(1, seq, {game.events[static_cast<std::size_t>(seq)]});
+    next.game = &test::eriantys();
     auto failed = store_->append_batch(std::span(&next, 1));
     ASSERT_FALSE(failed.front());
     EXPECT_EQ(failed.front().error().code, StoreCode::Io) << failed.front().error().message;
