@@ -41,8 +41,14 @@ EventText event_text(const game::Game& played, const NewEvent& event) {
 }  // namespace detail
 
 std::vector<GameVersion> Options::served_versions() const {
-  if (!serves.empty() || !games) return serves;
   std::vector<GameVersion> out;
+  if (!serves.empty()) {
+    // Only what `games` reads too: a name or version no game has is served by nobody.
+    for (const GameVersion& g : serves)
+      if (served(g.game, g.version)) out.push_back(g);
+    return out;
+  }
+  if (!games) return out;
   for (const game::Game* g : games->games()) {
     // A game reads no version newer than its own.
     for (int version = 1; version <= g->version(); ++version)

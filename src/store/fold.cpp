@@ -38,6 +38,10 @@ std::optional<std::string> column_mismatch(const game::Game& played, Seq seq,
 // snapshot, else nullopt (the caller tries an older one).
 Result<std::optional<Folded>> fold_after(FoldSource& source, const game::Game& played, MatchId id,
                                          Seq last_seq, Folded from, const FoldPolicy& policy) {
+  // Kept to fold the trusted prefix again should an event be refused after its
+  // state was handed to the game (below). Costs one state copy per fold: the
+  // first event's apply finds the start shared.
+  const Folded start = from;
   Folded out = std::move(from);
   bool diverged = false;
   bool anchor_rejected = false;
@@ -109,6 +113,19 @@ Result<std::optional<Folded>> fold_after(FoldSource& source, const game::Game& p
     return util::forward_error(done);
   }
   if (anchor_rejected) return std::optional<Folded>();
+  if (diverged && out.state.empty()) {
+    // The game was given the state to change in place (apply_checked) and the
+    // event was then refused, or its hash was wrong: the last trusted state is
+    // folded again, from the same start up to out.seq (divergences are rare).
+    FoldPolicy again{.start = policy.start, .hashes = HashCheck::Last};
+    auto prefix = fold_after(source, played, id, out.seq, start, again);
+    if (!prefix) return util::forward_error(prefix);
+    if (!*prefix || (*prefix)->seq != out.seq)
+      return fail(StoreCode::Corrupt,
+                  fmt::format("match {}: the events up to {} fold differently on a second read",
+                              id, out.seq));
+    out.state = std::move((*prefix)->state);
+  }
   if (diverged) return std::optional<Folded>(std::move(out));
   if (anchor_pending) {
     out.divergence = Divergence{out.seq, fmt::format("seq gap: event {} is missing", out.seq)};
