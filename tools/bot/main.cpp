@@ -9,23 +9,35 @@
 #include <CLI/CLI.hpp>
 
 #include "bot.hpp"
+#include "eryantis/catalogue/catalogue.hpp"
+#include "eryantis/json/json.hpp"
+#include "eryantis/json/value.hpp"
 #include "eryantis/util/command_line.hpp"
 
 int main(int argc, char** argv) {
   using namespace eryantis;
   CLI::App app{
-      "Plays many Eryantis matches against a server with random legal moves and measures it."};
+      "Plays many matches of any game against a server with random legal moves and measures "
+      "it."};
   app.footer(
       "Against computer players (docs/bots.md), e.g. the 200-match figure of issue 15:\n"
       "  eryantis-bot --matches 200 --players 2 --mode expert --computers 1 --level strong "
-      "--duration 30 --warmup 5 --json\n");
+      "--duration 30 --warmup 5 --json\n"
+      "Another game of the build: eryantis-bot --game renaissance --players 3 --games 5\n");
   bot::Options o;
-  std::string mode = "simple";
+  std::string mode;
+  std::string game_name;
+  std::string options_text;
   app.add_option("--matches", o.matches, "concurrent matches")
       ->check(CLI::Range(1, 1'000'000))
       ->capture_default_str();
-  app.add_option("--players", o.players, "players per match")
-      ->check(CLI::IsMember({2, 3, 4}))
+  app.add_option("--game", game_name,
+                 "the game the bots create matches of (default: the server's default game, "
+                 "Eriantys)");
+  app.add_option("--options", options_text,
+                 "the game's options for create_match, a JSON object, e.g. '{\"mode\":\"expert\"}'");
+  app.add_option("--players", o.players, "players per match (the game's seat counts)")
+      ->check(CLI::Range(1, 4))
       ->capture_default_str();
   app.add_option("--computers", o.computers,
                  "K: seats 1..K of each match go to the server's computer players; the bots "
@@ -35,9 +47,11 @@ int main(int argc, char** argv) {
   app.add_option("--level", o.level,
                  "the computer players' strength (default: the server's [computer] level)")
       ->check(CLI::IsMember({"random", "greedy", "strong"}));
-  app.add_option("--mode", mode, "simple or expert")
+  app.add_option("--mode", mode,
+                 "Eriantys's mode, simple (default) or expert: a shortcut for --options "
+                 "'{\"mode\":...}'")
       ->check(CLI::IsMember({"simple", "expert"}))
-      ->capture_default_str();
+      ->excludes("--options");
   auto* duration = app.add_option("--duration", o.duration_s, "run this many seconds")
                        ->check(CLI::PositiveNumber);
   auto* games = app.add_option("--games", o.games, "stop once this many games finished")
@@ -167,7 +181,52 @@ int main(int argc, char** argv) {
     o.port = o.nodes.front().port;
     o.websocket_path = o.nodes.front().websocket_path;
   }
-  o.mode = mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple;
+  // The game and its options, checked here as the server would check them: a
+  // mistake is told at once, not as a BAD_OPTIONS from every table.
+  o.registry = &catalogue::games();
+  const game::Game* played =
+      game_name.empty() ? &o.registry->default_game() : o.registry->find(game_name);
+  if (!played) {
+    std::string names;
+    for (const game::Game* g : o.registry->games())
+      names += (names.empty() ? "" : ", ") + std::string(g->name());
+    std::fprintf(stderr, "eryantis-bot: no game \"%s\" in this build (it has: %s)\n",
+                 game_name.c_str(), names.c_str());
+    return 2;
+  }
+  o.game = game_name;
+  const bool eriantys = played->name() == "eriantys";
+  if (!mode.empty() && !eriantys) {
+    std::fprintf(stderr,
+                 "eryantis-bot: --mode is Eriantys's; give %s's options with --options '{...}'\n",
+                 std::string(played->name()).c_str());
+    return 2;
+  }
+  if (o.players < played->min_seats() || o.players > played->max_seats()) {
+    std::fprintf(stderr, "eryantis-bot: %s is played by %d to %d players, not --players %d\n",
+                 std::string(played->name()).c_str(), played->min_seats(), played->max_seats(),
+                 o.players);
+    return 2;
+  }
+  json::LineDocument options_line;
+  auto& options_doc = options_line.doc();
+  options_doc.Parse(options_text.empty() ? "{}" : options_text.c_str());
+  if (options_doc.HasParseError() || !options_doc.IsObject()) {
+    std::fprintf(stderr, "eryantis-bot: --options must be a JSON object\n");
+    return 2;
+  }
+  if (!mode.empty())
+    options_doc.AddMember("mode", json::Value(mode.c_str(), options_doc.GetAllocator()),
+                          options_doc.GetAllocator());
+  if (auto checked = played->options_from_request(o.players, &options_doc); !checked) {
+    std::fprintf(stderr, "eryantis-bot: --options: %s\n", checked.error().message.c_str());
+    return 2;
+  }
+  // Eriantys's matches are created as before (`mode`, simple unless --mode says);
+  // any other game's with its options object, compact on one line.
+  o.mode = eriantys && options_text.empty() ? (mode.empty() ? "simple" : mode) : std::string();
+  if (!options_text.empty()) o.options_json = json::text(options_doc);
+  o.full_updates = !played->views_are_public();
   if (!floor_path.empty()) {
     std::string error;
     auto transcript = bot::Transcript::read(floor_path, error);

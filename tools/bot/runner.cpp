@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "bot.hpp"
-#include "eryantis/protocol/codec.hpp"
 
 namespace eryantis::bot {
 
@@ -61,7 +60,7 @@ std::string counts_text(const std::map<std::string, std::uint64_t>& m) {
 std::string counts_json(const std::map<std::string, std::uint64_t>& m) {
   std::string out = "{";
   for (const auto& [code, n] : m)
-    out += fmt::format("{}{}:{}", out.size() > 1 ? "," : "", protocol::json_quote(code), n);
+    out += fmt::format("{}{}:{}", out.size() > 1 ? "," : "", client::ClientProtocol::string_id(code), n);
   return out + "}";
 }
 
