@@ -249,7 +249,7 @@ std::vector<std::string> completions(std::string_view before, std::string_view w
     for (int i = lo; i <= hi; ++i) add(std::to_string(i));
   };
   if (at == 0) {
-    for (const auto& w : command_words()) add(w);
+    for (const auto& w : command_words(game)) add(w);
   } else {
     const std::string& verb = typed[0];
     if ((verb == "create" || verb == "quick") && at == 1) range(2, 4);

@@ -730,7 +730,7 @@ void Session::act(const Resign& r) {
     if (!mirror_.state().empty()) {
       const int seats = g.seats(mirror_.state());
       const int mine = g.team(mirror_.state(), mirror_.seat());
-      for (int seat = 0; seat < seats; ++seat)
+      for (int seat = 0; seat < seats && mine >= 0; ++seat)
         if (seat != mirror_.seat() && g.team(mirror_.state(), static_cast<game::Seat>(seat)) == mine)
           partner = true;
     }
