@@ -379,6 +379,20 @@ TEST_F(SessionTest, PlaysAMatchOfAnyGameThroughItsInterface) {
   EXPECT_TRUE(host_.printed_text("nothing to do: it is not your turn")) << host_.printed;
 }
 
+// The lobby names the game of a match that is not Eriantys (match summaries carry `game`).
+TEST(LobbyText, NamesTheGameOfAMatchOfAnotherGame) {
+  auto m = client::parse_server_message(
+      R"({"type":"match_list","open":[{"match":3,"game":"goofspiel","players":2,"status":"lobby",)"
+      R"("seats":[{"seat":0,"nickname":"bob","connected":true}]},{"match":4,"game":"eriantys",)"
+      R"("players":3,"mode":"expert","status":"lobby","seats":[]}],"running":[]})");
+  ASSERT_TRUE(m) << m.error();
+  ASSERT_EQ(m->open.size(), 2u);
+  EXPECT_EQ(m->open[0].game, "goofspiel");
+  const std::string text = lobby_text(*m);
+  EXPECT_NE(text.find("#3     2p goofspiel lobby    bob"), std::string::npos) << text;
+  EXPECT_NE(text.find("#4     3p expert lobby"), std::string::npos) << text;
+}
+
 TEST_F(SessionTest, GameCommandsNeedAMatch) {
   auto s = logged_in(false);
   s->typed("play 3");

@@ -85,9 +85,12 @@ std::string lobby_text(const ServerMessage& m) {
       return;
     }
     for (const auto& e : matches) {
-      char line[160];
+      // Eriantys's matches by their mode, as ever; another game's by its name.
+      std::string kind = e.mode;
+      if (!e.game.empty() && e.game != "eriantys") kind = e.game + (e.mode.empty() ? "" : " " + e.mode);
+      char line[200];
       std::snprintf(line, sizeof line, "  #%-5lld %dp %-6s %-8s", static_cast<long long>(e.match),
-                    e.players, e.mode.c_str(), e.status.c_str());
+                    e.players, kind.c_str(), e.status.c_str());
       out += line;
       for (const auto& s : e.seats) {
         out += ' ';
