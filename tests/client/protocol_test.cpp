@@ -71,6 +71,19 @@ TEST(ClientProtocol, RequestsRoundTripThroughTheServerDecoder) {
       ClientProtocol::create_match(create_request(2, "expert", 1, "strong")));
   EXPECT_EQ(against.computers, 1);
   EXPECT_EQ(against.level, std::optional<std::string>("strong"));
+  // A game's name and its options object (any game's: the server's game reads them).
+  CreateMatch of_game = create_request(2, "");
+  of_game.game = "eriantys";
+  of_game.options_json = R"({"mode":"expert"})";
+  auto with_options = decoded<protocol::CreateMatchRequest>(ClientProtocol::create_match(of_game));
+  EXPECT_EQ(with_options.game, "eriantys");
+  ASSERT_TRUE(with_options.game_options.has_value());
+  EXPECT_NE(with_options.game_options->find("expert"), std::string::npos);
+  EXPECT_EQ(ClientProtocol::create_match(of_game),
+            R"({"type":"create_match","game":"eriantys","players":2,"options":{"mode":"expert"}})");
+  EXPECT_EQ(decoded<protocol::QuickJoin>(ClientProtocol::quick_join(2, std::nullopt, {}, "eriantys"))
+                .game,
+            "eriantys");
   EXPECT_EQ(decoded<protocol::JoinMatch>(ClientProtocol::join_match(42)).match, 42);
   EXPECT_EQ(decoded<protocol::Spectate>(ClientProtocol::spectate(9)).match, 9);
   auto quick = decoded<protocol::QuickJoin>(ClientProtocol::quick_join(4, "simple"));
