@@ -175,6 +175,7 @@ TEST(AnyGameBot, PlaysAWholeMatchOfGoofspielWithTheGameFromTheStateMessage) {
   r.Parse(last.c_str());
   ASSERT_TRUE(!r.HasParseError() && r.IsObject()) << last << "\n" << log;
   EXPECT_EQ(r["games_finished"].GetUint64(), 1u) << last;
+  EXPECT_STREQ(r["game"].GetString(), "goofspiel") << last;
   EXPECT_EQ(r["unexpected_errors"].GetUint64(), 0u) << last;
   EXPECT_EQ(r["syncs"].GetUint64(), 0u) << last;  // every event's view and hash taken
   EXPECT_TRUE(match.over());
