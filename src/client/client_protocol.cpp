@@ -136,7 +136,7 @@ void read_deadline(const Value& o, ServerMessage& m) {
   m.deadline = std::move(deadline);
 }
 
-void fill(const Value& doc, ServerMessage& m) {
+void fill(const Value& doc, ServerMessage& m, const ParseOptions& options) {
   if (auto it = doc.FindMember("id");
       it != doc.MemberEnd() && (it->value.IsString() || it->value.IsInt64()))
     m.id = text(it->value);
@@ -178,7 +178,7 @@ void fill(const Value& doc, ServerMessage& m) {
       read_raw(doc, "view", m.view_json);
       read_raw(doc, "event", m.event_json);
       read_seats(doc, m.seats);
-      read_legal(doc, m.legal_json);
+      if (options.legal) read_legal(doc, m.legal_json);
       read_deadline(doc, m);
       read_string(doc, "text", m.text);
       break;
@@ -249,7 +249,8 @@ std::string_view message_type_name(MessageType t) {
   return "unknown";
 }
 
-std::expected<ServerMessage, std::string> parse_server_message(std::string_view line) {
+std::expected<ServerMessage, std::string> parse_server_message(std::string_view line,
+                                                               ParseOptions options) {
   json::LineDocument pooled;  // no heap for a line of a few KiB (bots parse thousands per second)
   json::PooledDocument& doc = pooled.doc();
   try {
@@ -264,7 +265,7 @@ std::expected<ServerMessage, std::string> parse_server_message(std::string_view 
     ServerMessage m;
     m.type_name.assign(type->GetString(), type->GetStringLength());
     m.type = type_of(m.type_name);
-    fill(doc, m);
+    fill(doc, m, options);
     return m;
   } catch (const std::exception& e) {
     return std::unexpected(std::string("unreadable message: ") + e.what());

@@ -298,6 +298,13 @@ TEST(ClientProtocol, ReadsLegalDeadlineAndText) {
   EXPECT_TRUE(event->deadline_sent);
   EXPECT_FALSE(event->deadline.has_value());
 
+  // A reader that plays from its mirror leaves `legal` unread.
+  auto unread = parse_server_message(
+      R"({"type":"state","match":1,"seq":2,"legal":)" + legal + "}", ParseOptions{.legal = false});
+  ASSERT_TRUE(unread);
+  EXPECT_FALSE(unread->legal_json.has_value());
+  EXPECT_EQ(unread->seq, 2);
+
   auto older = parse_server_message(R"({"type":"seats","match":1,"seats":[]})");
   ASSERT_TRUE(older);
   EXPECT_FALSE(older->deadline_sent);

@@ -103,7 +103,8 @@ void Bot::on_line(std::string_view line) {
     on_floor_line(line);
     return;
   }
-  auto m = client::parse_server_message(line);
+  // The bot plays from its mirror's legal commands: the server's `legal` goes unread.
+  auto m = client::parse_server_message(line, client::ParseOptions{.legal = false});
   if (!m) {
     ++runner_.stats().errors["UNREADABLE_LINE"];
     return;

@@ -137,8 +137,17 @@ struct ServerMessage {
   std::string reason;
 };
 
+// What a reader needs of a line beyond its message.
+struct ParseOptions {
+  // Keep `legal` (ServerMessage::legal_json). A client that plays from its mirror
+  // (eryantis-bot) does without: writing a list of 100+ commands out as text for
+  // every line was ~10 % of the bot's CPU per command.
+  bool legal = true;
+};
+
 // Never throws; an error says why the line is not a server message.
-std::expected<ServerMessage, std::string> parse_server_message(std::string_view line);
+std::expected<ServerMessage, std::string> parse_server_message(std::string_view line,
+                                                               ParseOptions options = {});
 
 // The commands of a `legal` array (ServerMessage::legal_json) as `game` reads them;
 // entries it cannot read (not an object, an unknown type) are left out.
