@@ -4,9 +4,7 @@
 
 #include <algorithm>
 
-#include "eryantis/codec/codec.hpp"
 #include "eryantis/json/json.hpp"
-#include "eryantis/codec/json_value.hpp"
 #include "eryantis/json/value.hpp"
 #include "eryantis/protocol/codec.hpp"
 
@@ -87,6 +85,7 @@ void read_summaries(const Value& o, const char* key, std::vector<MatchSummary>& 
     if (!match) continue;
     MatchSummary summary;
     summary.match = *match;
+    read_string(e, "game", summary.game);
     read_int(e, "players", summary.players);
     read_string(e, "mode", summary.mode);
     read_string(e, "status", summary.status);
@@ -110,17 +109,13 @@ void read_result(const Value& o, std::optional<GameResult>& out) {
   out = std::move(result);
 }
 
-void read_legal(const Value& o, std::optional<std::vector<rules::Command>>& out) {
+void read_legal(const Value& o, std::optional<std::string>& out) {
   const Value* list = present_member(o, "legal");
   if (!list || !list->IsArray()) return;
-  std::vector<rules::Command> commands;
-  for (const Value& c : list->GetArray()) {
-    if (!c.IsObject()) continue;
-    // Read from the parsed line: writing each command out and parsing it again was
-    // a visible part of the bot's profile (legal lists run to 100+ commands).
-    if (auto command = codec::command_from_json_value(c)) commands.push_back(*command);
-  }
-  out = std::move(commands);
+  // Kept as text: the line is read before the client knows the match's game, and
+  // a bot, which plays from its mirror, never decodes it (legal lists run to 100+
+  // commands, and decoding them was a visible part of the bot's profile).
+  out = text(*list);
 }
 
 void read_deadline(const Value& o, ServerMessage& m) {
@@ -141,7 +136,7 @@ void read_deadline(const Value& o, ServerMessage& m) {
   m.deadline = std::move(deadline);
 }
 
-void fill(const Value& doc, ServerMessage& m) {
+void fill(const Value& doc, ServerMessage& m, const ParseOptions& options) {
   if (auto it = doc.FindMember("id");
       it != doc.MemberEnd() && (it->value.IsString() || it->value.IsInt64()))
     m.id = text(it->value);
@@ -173,6 +168,7 @@ void fill(const Value& doc, ServerMessage& m) {
     case MessageType::State:
     case MessageType::Event:
       read_string(doc, "status", m.status);
+      read_string(doc, "game", m.game);
       if (const Value* v = present_member(doc, "to_act"); v && v->IsArray())
         for (const Value& s : v->GetArray())
           if (s.IsInt()) m.to_act.push_back(s.GetInt());
@@ -182,7 +178,7 @@ void fill(const Value& doc, ServerMessage& m) {
       read_raw(doc, "view", m.view_json);
       read_raw(doc, "event", m.event_json);
       read_seats(doc, m.seats);
-      read_legal(doc, m.legal);
+      if (options.legal) read_legal(doc, m.legal_json);
       read_deadline(doc, m);
       read_string(doc, "text", m.text);
       break;
@@ -253,7 +249,8 @@ std::string_view message_type_name(MessageType t) {
   return "unknown";
 }
 
-std::expected<ServerMessage, std::string> parse_server_message(std::string_view line) {
+std::expected<ServerMessage, std::string> parse_server_message(std::string_view line,
+                                                               ParseOptions options) {
   json::LineDocument pooled;  // no heap for a line of a few KiB (bots parse thousands per second)
   json::PooledDocument& doc = pooled.doc();
   try {
@@ -268,11 +265,28 @@ std::expected<ServerMessage, std::string> parse_server_message(std::string_view 
     ServerMessage m;
     m.type_name.assign(type->GetString(), type->GetStringLength());
     m.type = type_of(m.type_name);
-    fill(doc, m);
+    fill(doc, m, options);
     return m;
   } catch (const std::exception& e) {
     return std::unexpected(std::string("unreadable message: ") + e.what());
   }
+}
+
+std::vector<game::Command> decode_commands(const game::Game& game, std::string_view array_json) {
+  std::vector<game::Command> commands;
+  json::LineDocument pooled;
+  json::PooledDocument& doc = pooled.doc();
+  try {
+    doc.Parse<rapidjson::kParseIterativeFlag>(array_json.data(), array_json.size());
+    if (doc.HasParseError() || !doc.IsArray()) return commands;
+    for (const Value& c : doc.GetArray()) {
+      if (!c.IsObject()) continue;
+      if (auto command = game.command_from_json(c)) commands.push_back(std::move(*command));
+    }
+  } catch (const std::exception&) {
+    // rapidjson's allocator out of memory: what was read so far
+  }
+  return commands;
 }
 
 // ---------------------------------------------------------------------------
@@ -305,13 +319,14 @@ std::string ClientProtocol::list_matches(std::string_view id) {
   return protocol::JsonLine("list_matches", id).str();
 }
 
-std::string ClientProtocol::create_match(const rules::MatchOptions& options, std::string_view id,
-                                         int computers, std::string_view level) {
+std::string ClientProtocol::create_match(const CreateMatch& r, std::string_view id) {
   protocol::JsonLine line("create_match", id);
-  line.field("players", static_cast<int>(options.players))
-      .field("mode", rules::mode_name(options.mode));
-  if (computers > 0) line.field("computers", computers);
-  if (!level.empty()) line.field("level", level);
+  if (!r.game.empty()) line.field("game", r.game);
+  line.field("players", r.players);
+  if (!r.mode.empty()) line.field("mode", r.mode);
+  if (!r.options_json.empty()) line.raw_field("options", r.options_json);
+  if (r.computers > 0) line.field("computers", r.computers);
+  if (!r.level.empty()) line.field("level", r.level);
   return line.str();
 }
 
@@ -323,11 +338,13 @@ std::string ClientProtocol::join_match(std::int64_t match, std::string_view id,
   return line.str();
 }
 
-std::string ClientProtocol::quick_join(std::optional<int> players, std::optional<rules::Mode> mode,
-                                       std::string_view id) {
+std::string ClientProtocol::quick_join(std::optional<int> players,
+                                       std::optional<std::string_view> mode, std::string_view id,
+                                       std::string_view game) {
   protocol::JsonLine line("quick_join", id);
+  if (!game.empty()) line.field("game", game);
   if (players) line.field("players", *players);
-  if (mode) line.field("mode", rules::mode_name(*mode));
+  if (mode) line.field("mode", *mode);
   return line.str();
 }
 
@@ -339,11 +356,11 @@ std::string ClientProtocol::spectate(std::int64_t match, std::string_view id) {
   return protocol::JsonLine("spectate", id).field("match", match).str();
 }
 
-std::string ClientProtocol::play(const rules::Command& command,
+std::string ClientProtocol::play(const game::Game& game, const game::Command& command,
                                  std::optional<std::string_view> command_id,
                                  std::optional<std::int64_t> expected_seq, std::string_view id) {
   protocol::JsonLine line("play", id);
-  line.raw_field("command", codec::command_to_json(command));
+  line.raw_field("command", game.command_to_json(command));
   if (expected_seq) line.field("expected_seq", *expected_seq);
   if (command_id) line.field("command_id", *command_id);
   return line.str();

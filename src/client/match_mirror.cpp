@@ -1,12 +1,10 @@
-// The client's mirror of a match: the rules' own apply_checked() over the events
-// the server pushes, checked against the server's seq and hash after every step.
-// What a server sends is input: an illegal event or view is a desync, never a crash.
+// The client's mirror of a match: the game's own apply_checked() over the events
+// the server pushes (or the view it sends with them), checked against the server's
+// seq and hash after every step. What a server sends is input: an illegal event or
+// view is a desync, never a crash.
 #include "eryantis/client/match_mirror.hpp"
 
 #include <algorithm>
-
-#include "eryantis/codec/codec.hpp"
-#include "eryantis/rules/invariants.hpp"
 
 namespace eryantis::client {
 
@@ -17,40 +15,44 @@ std::string hash_hex(std::uint64_t v) {
   return out;
 }
 
-std::string state_hash_hex(const rules::State& s) {
-  return hash_hex(rules::hash(s));
+bool MatchMirror::load_state(const ServerMessage& m) {
+  return load_state(m.match.value_or(0), m.seq.value_or(0), m.seat, m.view_json, m.hash, m.game);
 }
 
-bool MatchMirror::load_state(const ServerMessage& m) {
-  return load_state(m.match.value_or(0), m.seq.value_or(0), m.seat, m.view_json, m.hash);
+std::string MatchMirror::read_view(std::string_view view_json, game::State& out) const {
+  // The view has no seed (the match's secret): the game reads it as none, which is
+  // exactly the state the server hashes for this connection.
+  auto view = game_->view_from_json(view_json);
+  if (!view) return "unreadable view: " + view.error().message;
+  // The rules index arrays with what the view holds: a broken one is refused here.
+  if (std::string broken = game_->invariant_violation(*view); !broken.empty())
+    return "the view breaks the game's invariants: " + broken;
+  out = std::move(*view);
+  return {};
 }
 
 bool MatchMirror::load_state(std::int64_t match, std::int64_t seq, std::optional<int> seat,
-                             std::string_view view_json, std::string_view hash) {
+                             std::string_view view_json, std::string_view hash,
+                             std::string_view game) {
   match_ = match;
   seq_ = seq;
-  seat_ = seat ? static_cast<rules::Seat>(*seat) : rules::kNoSeat;
-  // The view's state has no seed (the match's secret): view_from_json reads it as 0,
-  // which is exactly the state the server hashes for clients.
-  auto view = codec::view_from_json(view_json);
-  if (!view) {
-    state_ = rules::State{};
-    fail("unreadable view: " + view.error().message);
+  seat_ = seat ? static_cast<game::Seat>(*seat) : game::kNoSeat;
+  state_ = game::State{};
+  game_ = game.empty() ? &games_->default_game() : games_->find(game);
+  if (!game_) {
+    fail("this client does not know the game \"" + std::string(game) + "\"");
     return false;
   }
-  // The rules index arrays with what the view holds: a broken one is refused here.
-  if (view->state.events_applied > 0) {
-    if (std::string broken = rules::invariant_violation(view->state); !broken.empty()) {
-      state_ = rules::State{};
-      fail("the view breaks the game's invariants: " + broken);
+  if (std::string problem = read_view(view_json, state_); !problem.empty()) {
+    fail(std::move(problem));
+    return false;
+  }
+  if (!hash.empty()) {
+    const std::string mine = hash_hex(game_->hash(state_));
+    if (hash != mine) {
+      fail("the state's hash " + std::string(hash) + " does not match its view (" + mine + ")");
       return false;
     }
-  }
-  state_ = std::move(view->state);
-  if (!hash.empty() && hash != state_hash_hex(state_)) {
-    fail("the state's hash " + std::string(hash) + " does not match its view (" +
-         state_hash_hex(state_) + ")");
-    return false;
   }
   needs_sync_ = false;
   problem_.clear();
@@ -58,26 +60,38 @@ bool MatchMirror::load_state(std::int64_t match, std::int64_t seq, std::optional
 }
 
 MatchMirror::Update MatchMirror::on_event(const ServerMessage& m) {
-  return on_event(m.match.value_or(0), m.seq.value_or(0), m.event_json, m.hash);
+  return on_event(m.match.value_or(0), m.seq.value_or(0), m.event_json, m.hash, m.view_json);
 }
 
 MatchMirror::Update MatchMirror::on_event(std::int64_t match, std::int64_t seq,
-                                          std::string_view event_json, std::string_view hash) {
-  if (match != match_ || needs_sync_ || seq <= seq_) return Update::Ignored;
+                                          std::string_view event_json, std::string_view hash,
+                                          std::string_view view_json) {
+  if (match != match_ || needs_sync_ || !game_ || seq <= seq_) return Update::Ignored;
   if (seq != seq_ + 1)
     return fail("seq gap: mirrored " + std::to_string(seq_) + ", received " + std::to_string(seq));
-  auto event = codec::event_from_json(event_json);
-  if (!event) return fail("unreadable event " + std::to_string(seq) + ": " + event.error().message);
-  auto next = rules::apply_checked(state_, *event);
-  if (!next)
-    return fail("event " + std::to_string(seq) + " is refused by the rules: " +
-                std::string(rules::rule_code_name(next.error().code)) + " (" +
-                next.error().message + ")");
-  state_ = std::move(*next);
+  game::State next;
+  if (!view_json.empty() && !game_->views_are_public()) {
+    // A game that hides part of an event from some seats (a bid made, not shown)
+    // cannot be folded from what this seat sees: with full updates, the server's
+    // view after the event is the truth. A public game is folded even then, so the
+    // hash checks that this client's rules agree with the server's.
+    if (std::string problem = read_view(view_json, next); !problem.empty())
+      return fail("event " + std::to_string(seq) + ": " + problem);
+  } else {
+    auto event = game_->event_from_json(event_json);
+    if (!event)
+      return fail("unreadable event " + std::to_string(seq) + ": " + event.error().message);
+    auto folded = game_->apply_checked(state_, *event);
+    if (!folded)
+      return fail("event " + std::to_string(seq) + " is refused by the rules: " +
+                  folded.error().code + " (" + folded.error().message + ")");
+    next = std::move(*folded);
+  }
+  state_ = std::move(next);
   seq_ = seq;
   ++events_applied_;
   if (!hash.empty()) {
-    const std::string mine = state_hash_hex(state_);
+    const std::string mine = hash_hex(game_->hash(state_));
     if (hash != mine)
       return fail("hash mismatch after event " + std::to_string(seq) + ": server " +
                   std::string(hash) + ", mirror " + mine);
@@ -97,28 +111,40 @@ void MatchMirror::mark_needs_sync(std::string why) {
 }
 
 void MatchMirror::clear() {
+  game_ = nullptr;
   match_ = 0;
   seq_ = 0;
-  seat_ = rules::kNoSeat;
-  state_ = rules::State{};
+  seat_ = game::kNoSeat;
+  state_ = game::State{};
   needs_sync_ = false;
   problem_.clear();
 }
 
-std::vector<rules::Seat> MatchMirror::to_act() const {
+game::Stage MatchMirror::stage() const {
+  if (!game_ || state_.empty()) return game::Stage::Setup;
+  return game_->stage(state_);
+}
+
+bool MatchMirror::game_over() const {
+  return stage() == game::Stage::Over;
+}
+
+std::vector<game::Seat> MatchMirror::to_act() const {
   if (!synced()) return {};
-  return rules::seats_to_act(state_);
+  std::vector<game::Seat> seats;
+  for (const game::ToAct& t : game_->to_act(state_)) seats.push_back(t.seat);
+  return seats;
 }
 
 bool MatchMirror::my_turn() const {
-  if (!synced() || seat_ == rules::kNoSeat) return false;
-  const auto seats = rules::seats_to_act(state_);
+  if (!synced() || seat_ == game::kNoSeat) return false;
+  const auto seats = to_act();
   return std::find(seats.begin(), seats.end(), seat_) != seats.end();
 }
 
-std::vector<rules::Command> MatchMirror::legal_commands() const {
+std::vector<game::Command> MatchMirror::legal_commands() const {
   if (!my_turn()) return {};
-  return rules::legal_commands(state_, seat_);
+  return game_->legal_commands(state_, seat_);
 }
 
 }  // namespace eryantis::client

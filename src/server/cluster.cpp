@@ -26,11 +26,22 @@ constexpr std::size_t kClusterLobbyLimit = 200;
 // on the writer's connection between two commits, every lease_ms per node, keep
 // the appends' latency unharmed; more wait for the next sweep or another node.
 constexpr std::size_t kSweepLimit = 50;
-// A nickname another node holds is asked again this many times, a tick (100 ms)
-// apart, before the login is refused: a client following a redirect closed its
-// connection there a moment ago, and that node gives the claim back as soon as
-// it sees the close (a few ms).
-constexpr int kClaimRetries = 5;
+// The housekeeping tick (main.cpp's 100 ms timer): a refused claim is asked again
+// at the next one.
+constexpr std::int64_t kTickMs = 100;
+// How many times a nickname another node holds is asked again, a tick apart,
+// before the login is refused: for one whole lease, plus two ticks (the first
+// retry may come at once after the refusal; the last must run after the expiry).
+// The holder may have died a moment ago: its claim runs out lease_ms after its
+// last renewal, and its players, reconnecting at once to another node, must not
+// be refused by a dead node (5 retries, 0.5 s, against a 1000 ms lease were, in
+// ClusterFailoverTest). A client following a redirect is let in sooner: the node
+// it left gives the claim back as soon as it sees the close (a few ms). The cost:
+// a nickname logged in on a live node is refused after this long (1.2 s at
+// lease_ms 1000, 3.2 s at the default 3000).
+int claim_retries(std::int64_t lease_ms) {
+  return static_cast<int>(lease_ms / kTickMs) + 2;
+}
 }  // namespace
 using protocol::ErrorCode;
 
@@ -117,7 +128,8 @@ void Server::claim_then_login(ConnectionId conn, const std::string& id, const pr
                                         attempt](store::Result<std::optional<std::string>> holder) {
     claiming_.erase(claiming_.find(m.nickname));
     Session* s = session(conn);
-    if (s && !s->nickname && holder && *holder && attempt < kClaimRetries && !shutting_down_) {
+    if (s && !s->nickname && holder && *holder && attempt < claim_retries(cluster_->lease_ms()) &&
+        !shutting_down_) {
       claim_retries_.push_back(ClaimRetry{conn, id, m, attempt + 1});
       return;  // its requests stay held
     }

@@ -24,12 +24,22 @@ cli::Action action(const std::string& line) {
   return **parsed;
 }
 
-// The game command a line parses to.
+// The game command a line parses to (Eriantys's, the default game's: rules' commands).
 rules::Command command(const std::string& line) {
   const cli::Action a = action(line);
   const auto* g = std::get_if<cli::GameCommand>(&a);
   EXPECT_NE(g, nullptr) << "\"" << line << "\" is not a game command (index " << a.index() << ")";
-  return g ? g->command : rules::Command{rules::SkipTurn{}};
+  return g ? g->command.get<rules::Command>() : rules::Command{rules::SkipTurn{}};
+}
+
+// The options a create asks for, as Eriantys reads them.
+rules::MatchOptions options_of(const cli::LobbyCreate& c) {
+  return {static_cast<std::uint8_t>(c.players),
+          c.mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple};
+}
+std::optional<rules::Mode> mode_of(const std::optional<std::string>& mode) {
+  if (!mode) return std::nullopt;
+  return *mode == "expert" ? rules::Mode::Expert : rules::Mode::Simple;
 }
 
 // The error sentence of a bad line ("" when it parsed).
@@ -112,23 +122,23 @@ TEST(CommandLine, LobbyCommands) {
   {
     const auto a = action("create 3 expert");
     ASSERT_TRUE(holds<cli::LobbyCreate>(a));
-    EXPECT_EQ(std::get<cli::LobbyCreate>(a).options, (rules::MatchOptions{3, rules::Mode::Expert}));
+    EXPECT_EQ(options_of(std::get<cli::LobbyCreate>(a)), (rules::MatchOptions{3, rules::Mode::Expert}));
   }
   {
     const auto a = action("create 2");
     ASSERT_TRUE(holds<cli::LobbyCreate>(a));
-    EXPECT_EQ(std::get<cli::LobbyCreate>(a).options, (rules::MatchOptions{2, rules::Mode::Simple}));
+    EXPECT_EQ(options_of(std::get<cli::LobbyCreate>(a)), (rules::MatchOptions{2, rules::Mode::Simple}));
   }
   {
     const auto a = action("create 4 simple");
     ASSERT_TRUE(holds<cli::LobbyCreate>(a));
-    EXPECT_EQ(std::get<cli::LobbyCreate>(a).options, (rules::MatchOptions{4, rules::Mode::Simple}));
+    EXPECT_EQ(options_of(std::get<cli::LobbyCreate>(a)), (rules::MatchOptions{4, rules::Mode::Simple}));
   }
   {
     const auto a = action("create 2 expert --computer 1 --level strong");
     ASSERT_TRUE(holds<cli::LobbyCreate>(a));
     const auto& c = std::get<cli::LobbyCreate>(a);
-    EXPECT_EQ(c.options, (rules::MatchOptions{2, rules::Mode::Expert}));
+    EXPECT_EQ(options_of(c), (rules::MatchOptions{2, rules::Mode::Expert}));
     EXPECT_EQ(c.computers, 1);
     EXPECT_EQ(c.level, "strong");
   }
@@ -137,7 +147,7 @@ TEST(CommandLine, LobbyCommands) {
     ASSERT_TRUE(holds<cli::LobbyCreate>(a));
     EXPECT_EQ(std::get<cli::LobbyCreate>(a).computers, 3);
     EXPECT_EQ(std::get<cli::LobbyCreate>(a).level, "");
-    EXPECT_EQ(std::get<cli::LobbyCreate>(a).options.mode, rules::Mode::Simple);
+    EXPECT_EQ(options_of(std::get<cli::LobbyCreate>(a)).mode, rules::Mode::Simple);
   }
   {
     // A level alone means one computer opponent.
@@ -161,19 +171,19 @@ TEST(CommandLine, LobbyCommands) {
     const auto a = action("quick 2 expert");
     ASSERT_TRUE(holds<cli::LobbyQuick>(a));
     EXPECT_EQ(std::get<cli::LobbyQuick>(a).players, std::optional<int>(2));
-    EXPECT_EQ(std::get<cli::LobbyQuick>(a).mode, std::optional<rules::Mode>(rules::Mode::Expert));
+    EXPECT_EQ(mode_of(std::get<cli::LobbyQuick>(a).mode), std::optional<rules::Mode>(rules::Mode::Expert));
   }
   {
     const auto a = action("quick");
     ASSERT_TRUE(holds<cli::LobbyQuick>(a));
     EXPECT_EQ(std::get<cli::LobbyQuick>(a).players, std::nullopt);
-    EXPECT_EQ(std::get<cli::LobbyQuick>(a).mode, std::nullopt);
+    EXPECT_EQ(mode_of(std::get<cli::LobbyQuick>(a).mode), std::nullopt);
   }
   {
     const auto a = action("quick simple 4");
     ASSERT_TRUE(holds<cli::LobbyQuick>(a));
     EXPECT_EQ(std::get<cli::LobbyQuick>(a).players, std::optional<int>(4));
-    EXPECT_EQ(std::get<cli::LobbyQuick>(a).mode, std::optional<rules::Mode>(rules::Mode::Simple));
+    EXPECT_EQ(mode_of(std::get<cli::LobbyQuick>(a).mode), std::optional<rules::Mode>(rules::Mode::Simple));
   }
   {
     const auto a = action("watch 5");
@@ -210,7 +220,7 @@ TEST(CommandLine, UpperCaseAndExtraSpaces) {
   EXPECT_EQ(command(" char   PRINCESS   Y "), (rules::Command{rules::UsePrincess{Color::Yellow}}));
   const auto a = action("  CREATE   3   EXPERT ");
   ASSERT_TRUE(holds<cli::LobbyCreate>(a));
-  EXPECT_EQ(std::get<cli::LobbyCreate>(a).options, (rules::MatchOptions{3, rules::Mode::Expert}));
+  EXPECT_EQ(options_of(std::get<cli::LobbyCreate>(a)), (rules::MatchOptions{3, rules::Mode::Expert}));
   EXPECT_TRUE(holds<cli::AutoPlay>(action("AutoPlay")));
   EXPECT_TRUE(holds<cli::Quit>(action("\tQUIT  ")));
 }
@@ -342,13 +352,13 @@ TEST(CommandLine, MissingAndExtraArguments) {
 // --- command_text parses back to the same command ----------------------------------
 
 void expect_round_trip(const rules::Command& c) {
-  const std::string text = cli::command_text(c);
+  const std::string text = cli::command_text(cli::default_game(), game::Command::of(c));
   auto parsed = parse_line(text);
   ASSERT_TRUE(parsed.has_value()) << text << ": " << parsed.error();
   ASSERT_TRUE(parsed->has_value()) << text;
   const auto* g = std::get_if<cli::GameCommand>(&**parsed);
   ASSERT_NE(g, nullptr) << text;
-  EXPECT_EQ(g->command, c) << text;
+  EXPECT_EQ(g->command.get<rules::Command>(), c) << text;
 }
 
 TEST(CommandLine, CommandTextRoundTripsEveryKind) {
@@ -509,9 +519,12 @@ TEST(CommandLine, CompletionOffersEachArgumentsValues) {
   EXPECT_EQ(completions("", "re"), V{"resign"});
   EXPECT_EQ(completions("  ", "wi"), V{"wizard"});
   // With legal commands: only their values.
-  const std::vector<rules::Command> legal = {rules::PlayAssistant{3}, rules::PlayAssistant{7},
-                                             rules::MoveToIsland{Color::Red, 4},
-                                             rules::MoveToIsland{Color::Red, 9}};
+  std::vector<game::Command> legal;
+  for (const rules::Command& c :
+       {rules::Command{rules::PlayAssistant{3}}, rules::Command{rules::PlayAssistant{7}},
+        rules::Command{rules::MoveToIsland{Color::Red, 4}},
+        rules::Command{rules::MoveToIsland{Color::Red, 9}}})
+    legal.push_back(game::Command::of(c));
   EXPECT_EQ(completions("play ", "", legal), (V{"3", "7"}));
   EXPECT_EQ(completions("island ", "", legal), V{"red"});
   EXPECT_EQ(completions("island red ", "", legal), (V{"4", "9"}));

@@ -12,6 +12,7 @@
 #include "eryantis/client/match_mirror.hpp"
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
+#include "games/games.hpp"
 #include "support/temp_dir.hpp"
 
 namespace eryantis::cli {
@@ -57,8 +58,9 @@ class FakeHost final : public SessionHost {
 
 class SessionTest : public ::testing::Test {
  protected:
-  std::unique_ptr<Session> make(bool interactive) {
+  std::unique_ptr<Session> make(bool interactive, const game::Registry* games = nullptr) {
     SessionOptions o;
+    o.games = games;
     o.host = "127.0.0.1";
     o.port = 7777;
     o.nickname = "alice";
@@ -67,8 +69,8 @@ class SessionTest : public ::testing::Test {
     return std::make_unique<Session>(host_, o, client::TokenStore(dir_.path() / "tokens"), 1);
   }
   // Connected and logged in (no match), the lobby asked for.
-  std::unique_ptr<Session> logged_in(bool interactive) {
-    auto s = make(interactive);
+  std::unique_ptr<Session> logged_in(bool interactive, const game::Registry* games = nullptr) {
+    auto s = make(interactive, games);
     s->start();
     s->connected();
     s->line(R"({"type":"welcome","protocol":1,"server":"eryantis"})");
@@ -306,7 +308,7 @@ TEST_F(SessionTest, JoinsAMatchShowsTheBoardAndPlaysALegalMove) {
   const rules::State state = rules::apply(rules::State{}, *created);
   const rules::View view = rules::view(state, 1);
   s->line(R"({"type":"state","match":4,"seq":1,"seat":1,"status":"lobby","hash":")" +
-          client::state_hash_hex(view.state) + R"(","seats":[{"seat":0,"nickname":"bob",)" +
+          client::hash_hex(rules::hash(view.state)) + R"(","seats":[{"seat":0,"nickname":"bob",)" +
           R"("connected":true},{"seat":1,"nickname":"alice","connected":true}],"view":)" +
           codec::view_to_json(view) + "}");
   EXPECT_TRUE(host_.printed_text("bob took seat 0"));
@@ -317,6 +319,78 @@ TEST_F(SessionTest, JoinsAMatchShowsTheBoardAndPlaysALegalMove) {
   ASSERT_EQ(host_.sent.size(), 1u);
   EXPECT_TRUE(host_.sent_type("play"));
   EXPECT_EQ(host_.sent[0].find("expected_seq"), std::string::npos) << host_.sent[0];
+}
+
+// The terminal client knows a match's game only through game::Game: a match of
+// Goofspiel (the tests' game, named by the state message) is drawn, its words
+// typed, listed, completed and played at random, its events said in its words.
+TEST_F(SessionTest, PlaysAMatchOfAnyGameThroughItsInterface) {
+  const game::Game& g = *test::games().find("goofspiel");
+  auto s = logged_in(false, &test::games());
+  auto created = g.create_match(*g.options_from_request(2, nullptr), game::Seed{4, 5});
+  ASSERT_TRUE(created);
+  const game::State state = g.apply(g.empty_state(), *created);
+  const game::State view = g.view(state, 1);
+  s->line(R"({"type":"state","match":4,"game":"goofspiel","seq":1,"seat":1,"status":"running",)"
+          R"("hash":")" + client::hash_hex(g.hash(view)) +
+          R"(","seats":[{"seat":0,"nickname":"bob","connected":true},)"
+          R"({"seat":1,"nickname":"alice","connected":true}],"view":)" +
+          g.view_to_json(view, 1) + "}");
+  EXPECT_TRUE(host_.printed_text("Goofspiel, 5 cards")) << host_.printed;
+  EXPECT_TRUE(host_.printed_text("alice (you)")) << host_.printed;
+
+  host_.printed.clear();
+  s->typed("moves");
+  EXPECT_TRUE(host_.printed_text("you may type:\n  bid 1\n  bid 2\n  bid 3\n  bid 4\n  bid 5\n"))
+      << host_.printed;
+  EXPECT_EQ(s->completions("bid ", ""), (std::vector<std::string>{"1", "2", "3", "4", "5"}));
+  EXPECT_EQ(s->completions("", "bi"), (std::vector<std::string>{"bid"}));
+  s->typed("help");
+  EXPECT_TRUE(host_.printed_text("create ... --game NAME")) << host_.printed;
+
+  // A random legal bid, sent as the game's JSON with the seq it was chosen at.
+  host_.sent.clear();
+  s->typed("auto");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  const std::string& play = host_.sent[0];
+  EXPECT_NE(play.find(R"("command":{"type":"bid","card":)"), std::string::npos) << play;
+  EXPECT_NE(play.find(R"("expected_seq":1)"), std::string::npos) << play;
+  s->line(R"({"type":"error","id":1,"code":"RATE_LIMITED","message":"slow down"})");
+
+  // Typed words of the game.
+  host_.sent.clear();
+  s->typed("bid 3");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_NE(host_.sent[0].find(R"("command":{"type":"bid","card":3})"), std::string::npos)
+      << host_.sent[0];
+  s->line(R"({"type":"ack","id":2,"match":4,"seq":2})");
+
+  // Our bid's event (full updates: with the view), said in the game's words.
+  auto d = g.decide(state, 1, g.legal_commands(state, 1)[2]);
+  ASSERT_TRUE(d);
+  const game::State after = g.view(d->next, 1);
+  host_.printed.clear();
+  s->line(R"({"type":"event","match":4,"seq":2,"hash":")" + client::hash_hex(g.hash(after)) +
+          R"(","event":)" + g.event_to_json(g.event_for(d->event, 1)) + R"(,"view":)" +
+          g.view_to_json(after, 1) + "}");
+  EXPECT_TRUE(host_.printed_text("#2 alice")) << host_.printed;
+  host_.printed.clear();
+  s->typed("moves");
+  EXPECT_TRUE(host_.printed_text("nothing to do: it is not your turn")) << host_.printed;
+}
+
+// The lobby names the game of a match that is not Eriantys (match summaries carry `game`).
+TEST(LobbyText, NamesTheGameOfAMatchOfAnotherGame) {
+  auto m = client::parse_server_message(
+      R"({"type":"match_list","open":[{"match":3,"game":"goofspiel","players":2,"status":"lobby",)"
+      R"("seats":[{"seat":0,"nickname":"bob","connected":true}]},{"match":4,"game":"eriantys",)"
+      R"("players":3,"mode":"expert","status":"lobby","seats":[]}],"running":[]})");
+  ASSERT_TRUE(m) << m.error();
+  ASSERT_EQ(m->open.size(), 2u);
+  EXPECT_EQ(m->open[0].game, "goofspiel");
+  const std::string text = lobby_text(*m);
+  EXPECT_NE(text.find("#3     2p goofspiel lobby    bob"), std::string::npos) << text;
+  EXPECT_NE(text.find("#4     3p expert lobby"), std::string::npos) << text;
 }
 
 TEST_F(SessionTest, GameCommandsNeedAMatch) {
@@ -335,7 +409,7 @@ std::string state_line(std::int64_t seq, const std::string& status, const std::s
   const rules::State state = rules::apply(rules::State{}, *created);
   const rules::View view = rules::view(state, 1);
   return R"({"type":"state","match":4,"seq":)" + std::to_string(seq) + R"(,"seat":1,"status":")" +
-         status + R"(","hash":")" + client::state_hash_hex(view.state) +
+         status + R"(","hash":")" + client::hash_hex(rules::hash(view.state)) +
          R"(","seats":[{"seat":0,"nickname":"bob",)" +
          R"("connected":false},{"seat":1,"nickname":"alice","connected":true}],"view":)" +
          codec::view_to_json(view) + extra + "}";

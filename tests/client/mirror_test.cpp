@@ -6,9 +6,26 @@
 
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/random_game.hpp"
+#include "games/games.hpp"
 
 namespace eryantis::client {
 namespace {
+
+// The mirror holds the game's values as opaque handles: Eriantys's are rules'.
+const rules::State& typed(const game::State& s) {
+  return s.get<rules::State>();
+}
+std::vector<rules::Command> typed(const std::vector<game::Command>& commands) {
+  std::vector<rules::Command> out;
+  for (const auto& c : commands) out.push_back(c.get<rules::Command>());
+  return out;
+}
+std::string state_hash_hex(const rules::State& s) {
+  return hash_hex(rules::hash(s));
+}
+MatchMirror mirror() {
+  return MatchMirror(test::games());
+}
 
 // What the server sends: the event without its secret seed, the hash of the public view.
 std::string public_event_json(rules::Event e) {
@@ -63,11 +80,11 @@ TEST_P(MirrorFollowsGames, EveryEventAppliesAndEveryHashMatches) {
     SCOPED_TRACE(testing::Message() << players << " players, seed " << seed);
     const Recorded r = record({static_cast<std::uint8_t>(players), mode}, seed);
     ASSERT_FALSE(r.steps.empty());
-    MatchMirror m;
+    MatchMirror m = mirror();
     load(m, r.created, 1, 0);
     EXPECT_TRUE(m.synced());
     EXPECT_EQ(m.seat(), 0);
-    EXPECT_EQ(m.state().seed, rules::MatchSeed{});
+    EXPECT_EQ(typed(m.state()).seed, rules::MatchSeed{});
     for (const Step& s : r.steps) {
       ASSERT_EQ(m.on_event(7, s.seq, s.event_json, s.hash), MatchMirror::Update::Applied)
           << "seq " << s.seq << ": " << m.problem();
@@ -77,11 +94,11 @@ TEST_P(MirrorFollowsGames, EveryEventAppliesAndEveryHashMatches) {
       const bool mine = std::find(to_act.begin(), to_act.end(), rules::Seat{0}) != to_act.end();
       ASSERT_EQ(m.my_turn(), mine);
       if (mine) {
-        ASSERT_EQ(m.legal_commands(), rules::legal_commands(s.after, 0));
+        ASSERT_EQ(typed(m.legal_commands()), rules::legal_commands(s.after, 0));
       }
     }
     EXPECT_TRUE(m.game_over());
-    EXPECT_EQ(m.state(), rules::view(r.final_state, 0).state);
+    EXPECT_EQ(typed(m.state()), rules::view(r.final_state, 0).state);
     EXPECT_EQ(m.events_applied(), r.steps.size());
     EXPECT_EQ(m.syncs_needed(), 0u);
   }
@@ -95,7 +112,7 @@ INSTANTIATE_TEST_SUITE_P(AllSizes, MirrorFollowsGames,
 TEST(MatchMirror, JoiningMidGameFromAStateMessage) {
   const Recorded r = record({2, rules::Mode::Expert}, 11);
   const std::size_t mid = r.steps.size() / 2;
-  MatchMirror m;
+  MatchMirror m = mirror();
   load(m, r.steps[mid].after, r.steps[mid].seq, 1);
   for (std::size_t i = mid + 1; i < r.steps.size(); ++i)
     ASSERT_EQ(m.on_event(7, r.steps[i].seq, r.steps[i].event_json, r.steps[i].hash),
@@ -106,7 +123,7 @@ TEST(MatchMirror, JoiningMidGameFromAStateMessage) {
 TEST(MatchMirror, ASeqGapNeedsASyncAndAStateRepairsIt) {
   const Recorded r = record({2, rules::Mode::Simple}, 5);
   ASSERT_GT(r.steps.size(), 5u);
-  MatchMirror m;
+  MatchMirror m = mirror();
   load(m, r.created, 1, 0);
   ASSERT_EQ(m.on_event(7, r.steps[0].seq, r.steps[0].event_json, r.steps[0].hash),
             MatchMirror::Update::Applied);
@@ -133,7 +150,7 @@ TEST(MatchMirror, ASeqGapNeedsASyncAndAStateRepairsIt) {
 
 TEST(MatchMirror, AWrongHashNeedsASync) {
   const Recorded r = record({3, rules::Mode::Expert}, 8);
-  MatchMirror m;
+  MatchMirror m = mirror();
   load(m, r.created, 1, 2);
   std::string bad = r.steps[0].hash;
   bad[0] = bad[0] == '0' ? '1' : '0';
@@ -144,7 +161,7 @@ TEST(MatchMirror, AWrongHashNeedsASync) {
 
 TEST(MatchMirror, EventsOfAnotherMatchAreIgnored) {
   const Recorded r = record({2, rules::Mode::Simple}, 9);
-  MatchMirror m;
+  MatchMirror m = mirror();
   load(m, r.created, 1, 0);
   EXPECT_EQ(m.on_event(8, r.steps[0].seq, r.steps[0].event_json, r.steps[0].hash),
             MatchMirror::Update::Ignored);
@@ -153,7 +170,7 @@ TEST(MatchMirror, EventsOfAnotherMatchAreIgnored) {
 
 TEST(MatchMirror, UnreadableInputNeedsASync) {
   const Recorded r = record({2, rules::Mode::Simple}, 10);
-  MatchMirror m;
+  MatchMirror m = mirror();
   EXPECT_FALSE(m.load_state(7, 1, 0, R"({"viewer":0})", ""));
   EXPECT_TRUE(m.needs_sync());
   load(m, r.created, 1, 0);
@@ -181,12 +198,12 @@ TEST(MatchMirror, IllegalEventsFromTheServerNeedASync) {
   hostile[2].command = rules::UseFarmer{};  // a simple match has no characters
   std::get<rules::MoveToIsland>(hostile[3].command).island = 200;
   for (const rules::Event& event : hostile) {
-    MatchMirror m;
+    MatchMirror m = mirror();
     load(m, before, r.steps[at].seq - 1, 0);
     EXPECT_EQ(m.on_event(7, r.steps[at].seq, codec::event_to_json(event), r.steps[at].hash),
               MatchMirror::Update::NeedsSync);
     EXPECT_NE(m.problem().find("is refused by the rules"), std::string::npos) << m.problem();
-    EXPECT_EQ(m.state(), rules::view(before, 0).state);  // untouched
+    EXPECT_EQ(typed(m.state()), rules::view(before, 0).state);  // untouched
     EXPECT_TRUE(m.legal_commands().empty());
     // The sync's state repairs it.
     load(m, r.steps[at].after, r.steps[at].seq, 0);
@@ -200,7 +217,7 @@ TEST(MatchMirror, AViewThatBreaksTheInvariantsNeedsASync) {
   ASSERT_GT(broken.order_size, 0);
   broken.order[0] = -1;  // decodes (seats are -1..3), but the rules would index with it
   const rules::View v = rules::view(broken, 0);
-  MatchMirror m;
+  MatchMirror m = mirror();
   EXPECT_FALSE(m.load_state(7, 12, 0, codec::view_to_json(v), state_hash_hex(v.state)));
   EXPECT_TRUE(m.needs_sync());
   EXPECT_NE(m.problem().find("invariants"), std::string::npos) << m.problem();
@@ -217,7 +234,7 @@ TEST(MatchMirror, ServerMessageOverloadsAndClear) {
   st.seat = 1;
   st.view_json = codec::view_to_json(rules::view(r.created, 1));
   st.hash = view_hash(r.created);
-  MatchMirror m;
+  MatchMirror m = mirror();
   ASSERT_TRUE(m.load_state(st));
   EXPECT_EQ(m.match(), 3);
   EXPECT_EQ(m.seat(), 1);

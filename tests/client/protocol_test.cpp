@@ -16,6 +16,24 @@ const game::Game& eriantys() {
   return *g;
 }
 
+game::Command wrap(const rules::Command& c) {
+  return *eriantys().command_from_json(codec::command_to_json(c));
+}
+std::vector<rules::Command> typed(const std::vector<game::Command>& commands) {
+  std::vector<rules::Command> out;
+  for (const auto& c : commands) out.push_back(c.get<rules::Command>());
+  return out;
+}
+CreateMatch create_request(int players, std::string mode, int computers = 0,
+                           std::string level = {}) {
+  CreateMatch r;
+  r.players = players;
+  r.mode = std::move(mode);
+  r.computers = computers;
+  r.level = std::move(level);
+  return r;
+}
+
 template <class T>
 T decoded(const std::string& line, std::string* id = nullptr) {
   auto env = protocol::decode_request(line, eriantys());
@@ -45,17 +63,30 @@ TEST(ClientProtocol, RequestsRoundTripThroughTheServerDecoder) {
   EXPECT_FALSE(decoded<protocol::Login>(ClientProtocol::login("bob", std::nullopt)).token);
 
   auto create =
-      decoded<protocol::CreateMatchRequest>(ClientProtocol::create_match({3, rules::Mode::Expert}));
+      decoded<protocol::CreateMatchRequest>(ClientProtocol::create_match(create_request(3, "expert")));
   EXPECT_EQ(create.options, (rules::MatchOptions{3, rules::Mode::Expert}));
   EXPECT_EQ(create.computers, 0);
   EXPECT_FALSE(create.level);
   auto against = decoded<protocol::CreateMatchRequest>(
-      ClientProtocol::create_match({2, rules::Mode::Expert}, {}, 1, "strong"));
+      ClientProtocol::create_match(create_request(2, "expert", 1, "strong")));
   EXPECT_EQ(against.computers, 1);
   EXPECT_EQ(against.level, std::optional<std::string>("strong"));
+  // A game's name and its options object (any game's: the server's game reads them).
+  CreateMatch of_game = create_request(2, "");
+  of_game.game = "eriantys";
+  of_game.options_json = R"({"mode":"expert"})";
+  auto with_options = decoded<protocol::CreateMatchRequest>(ClientProtocol::create_match(of_game));
+  EXPECT_EQ(with_options.game, "eriantys");
+  ASSERT_TRUE(with_options.game_options.has_value());
+  EXPECT_NE(with_options.game_options->find("expert"), std::string::npos);
+  EXPECT_EQ(ClientProtocol::create_match(of_game),
+            R"({"type":"create_match","game":"eriantys","players":2,"options":{"mode":"expert"}})");
+  EXPECT_EQ(decoded<protocol::QuickJoin>(ClientProtocol::quick_join(2, std::nullopt, {}, "eriantys"))
+                .game,
+            "eriantys");
   EXPECT_EQ(decoded<protocol::JoinMatch>(ClientProtocol::join_match(42)).match, 42);
   EXPECT_EQ(decoded<protocol::Spectate>(ClientProtocol::spectate(9)).match, 9);
-  auto quick = decoded<protocol::QuickJoin>(ClientProtocol::quick_join(4, rules::Mode::Simple));
+  auto quick = decoded<protocol::QuickJoin>(ClientProtocol::quick_join(4, "simple"));
   EXPECT_EQ(quick.players, 4);
   EXPECT_EQ(quick.mode, rules::Mode::Simple);
   auto any = decoded<protocol::QuickJoin>(ClientProtocol::quick_join(std::nullopt, std::nullopt));
@@ -75,13 +106,13 @@ TEST(ClientProtocol, PlayCarriesCommandSeqAndCommandId) {
       rules::UseJester{rules::Students{}, rules::Students{}}};
   for (const rules::Command& c : commands) {
     auto play = decoded<protocol::Play>(
-        ClientProtocol::play(c, "alice-1", 17, ClientProtocol::string_id("c1")));
+        ClientProtocol::play(eriantys(), wrap(c), "alice-1", 17, ClientProtocol::string_id("c1")));
     EXPECT_EQ(play.command.get<rules::Command>(), c);
     EXPECT_EQ(play.expected_seq, 17);
     EXPECT_EQ(play.command_id, "alice-1");
   }
   auto bare = decoded<protocol::Play>(
-      ClientProtocol::play(rules::ChooseWizard{2}, std::nullopt, std::nullopt));
+      ClientProtocol::play(eriantys(), wrap(rules::ChooseWizard{2}), std::nullopt, std::nullopt));
   EXPECT_FALSE(bare.expected_seq);
   EXPECT_FALSE(bare.command_id);
 }
@@ -248,8 +279,8 @@ TEST(ClientProtocol, ReadsLegalDeadlineAndText) {
       R"({"type":"state","match":1,"seq":2,"legal":)" + legal +
       R"(,"deadline":{"action":"skip_turn","seat":1,"nickname":"bob","in_ms":42000}})");
   ASSERT_TRUE(state);
-  ASSERT_TRUE(state->legal.has_value());
-  EXPECT_EQ(*state->legal,
+  ASSERT_TRUE(state->legal_json.has_value());
+  EXPECT_EQ(typed(decode_commands(eriantys(), *state->legal_json)),
             (std::vector<rules::Command>{rules::PlayAssistant{3}, rules::MoveMotherNature{2}}));
   EXPECT_TRUE(state->deadline_sent);
   ASSERT_TRUE(state->deadline.has_value());
@@ -262,15 +293,22 @@ TEST(ClientProtocol, ReadsLegalDeadlineAndText) {
       R"({"type":"event","match":1,"seq":3,"text":"bob resigned","legal":[],"deadline":null})");
   ASSERT_TRUE(event);
   EXPECT_EQ(event->text, "bob resigned");
-  ASSERT_TRUE(event->legal.has_value());
-  EXPECT_TRUE(event->legal->empty());
+  ASSERT_TRUE(event->legal_json.has_value());
+  EXPECT_TRUE(decode_commands(eriantys(), *event->legal_json).empty());
   EXPECT_TRUE(event->deadline_sent);
   EXPECT_FALSE(event->deadline.has_value());
+
+  // A reader that plays from its mirror leaves `legal` unread.
+  auto unread = parse_server_message(
+      R"({"type":"state","match":1,"seq":2,"legal":)" + legal + "}", ParseOptions{.legal = false});
+  ASSERT_TRUE(unread);
+  EXPECT_FALSE(unread->legal_json.has_value());
+  EXPECT_EQ(unread->seq, 2);
 
   auto older = parse_server_message(R"({"type":"seats","match":1,"seats":[]})");
   ASSERT_TRUE(older);
   EXPECT_FALSE(older->deadline_sent);
-  EXPECT_FALSE(older->legal.has_value());
+  EXPECT_FALSE(older->legal_json.has_value());
 
   // Wrong types: no deadline (but it was sent), a negative delay is due now.
   for (const char* d : {R"({"action":7,"in_ms":5})", R"({"action":"forfeit","in_ms":"5"})",

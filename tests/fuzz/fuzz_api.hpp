@@ -18,12 +18,24 @@
 #include "eryantis/net/websocket_handshake.hpp"
 #include "eryantis/net/websocket_session.hpp"
 #include "eryantis/eriantys/game/game.hpp"
+#include "eryantis/game/registry.hpp"
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/rules/random_game.hpp"
 
 namespace eryantis::fuzz {
+
+// The games a client's mirror knows here: Eriantys alone, as a client of a server
+// that plays only it (a state message without `game` is its default game's).
+inline const game::Registry& client_games() {
+  static const game::Registry games = [] {
+    game::Registry r;
+    r.add(eriantys::make_game());
+    return r;
+  }();
+  return games;
+}
 
 // Decoders under test.
 // A play's command is read by Eriantys, as for a player in one of its matches.

@@ -10,7 +10,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace eryantis;
   std::string_view rest(reinterpret_cast<const char*>(data), size);
-  client::MatchMirror mirror;
+  client::MatchMirror mirror(fuzz::client_games());
   while (!rest.empty()) {
     const std::size_t newline = rest.find('\n');
     const std::string_view line = rest.substr(0, newline);
@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (mirror.synced()) {
       std::size_t sink = mirror.to_act().size() + mirror.legal_commands().size();
-      sink += rules::hash(mirror.state());
+      sink += mirror.game()->hash(mirror.state());
       asm volatile("" : : "r"(sink));
     }
   }

@@ -148,16 +148,22 @@ void write_states(const std::vector<Game>& games, CorpusDir& json, CorpusDir& bi
 void write_requests(const std::vector<Game>& games, CorpusDir& out) {
   using client::ClientProtocol;
   const std::string id = ClientProtocol::string_id("x1");
+  auto create = [](int players, std::string mode) {
+    client::CreateMatch r;
+    r.players = players;
+    r.mode = std::move(mode);
+    return r;
+  };
   const std::vector<std::string> lines = {
       ClientProtocol::hello("eryantis-cli/0.1"),
       ClientProtocol::hello("bot", client::Updates::Full, ClientProtocol::number_id(1)),
       ClientProtocol::login("alice", std::nullopt, ClientProtocol::number_id(2)),
       ClientProtocol::login("bob", "6d2e5ee6d7fd151c8a20529b9bf8793a", id),
       ClientProtocol::list_matches(id),
-      ClientProtocol::create_match({2, rules::Mode::Simple}),
-      ClientProtocol::create_match({4, rules::Mode::Expert}, ClientProtocol::number_id(3)),
+      ClientProtocol::create_match(create(2, "simple")),
+      ClientProtocol::create_match(create(4, "expert"), ClientProtocol::number_id(3)),
       ClientProtocol::join_match(12, id),
-      ClientProtocol::quick_join(3, rules::Mode::Expert),
+      ClientProtocol::quick_join(3, "expert"),
       ClientProtocol::quick_join(std::nullopt, std::nullopt, id),
       ClientProtocol::leave_match(),
       ClientProtocol::spectate(5, id),
@@ -176,7 +182,8 @@ void write_requests(const std::vector<Game>& games, CorpusDir& out) {
       if (seen[type]++ >= 1) continue;
       const std::string cid = "c" + std::to_string(seq);
       out.add("play",
-              ClientProtocol::play(step.event.command,
+              ClientProtocol::play(fuzz::client_games().default_game(),
+                                   game::Command::of(step.event.command),
                                    seq % 2 ? std::optional<std::string_view>(cid) : std::nullopt,
                                    seq % 3 ? std::optional<std::int64_t>(seq) : std::nullopt,
                                    ClientProtocol::number_id(seq)) +

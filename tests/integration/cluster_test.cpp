@@ -342,6 +342,26 @@ TEST_F(ClusterTest, ANicknameIsLoggedInOnOneNodeAtATime) {
   EXPECT_LT(std::chrono::steady_clock::now() - killed_at, std::chrono::milliseconds(3 * kLeaseMs));
 }
 
+TEST_F(ClusterTest, ALoginRightAfterTheHoldersNodeDiedWaitsForItsClaimToRunOut) {
+  // bob on A, which dies; he logs in on B at once, ONE login (no retry of ours):
+  // A's claim has up to lease_ms left, and B asks again until it ran out rather
+  // than refusing him NICKNAME_TAKEN for a dead node (the failover test's bots
+  // were, with 5 retries of 100 ms against a 1000 ms claim).
+  Node a = start_node("a");
+  Node b = start_node("b");
+  ASSERT_FALSE(HasFatalFailure());
+  auto bob = logged_in(a.port, "bob");
+  ASSERT_FALSE(HasFatalFailure());
+  a.process->kill_hard();
+  const auto killed_at = std::chrono::steady_clock::now();
+  auto on_b = Client::connect(b.port, "bob-on-b");
+  ASSERT_TRUE(on_b && on_b->hello());
+  auto reply = on_b->login("bob", {});
+  ASSERT_TRUE(reply) << b.process->log_tail();
+  EXPECT_EQ(reply->type, "logged_in") << reply->line << "\n" << b.process->log_tail();
+  EXPECT_LT(std::chrono::steady_clock::now() - killed_at, std::chrono::milliseconds(3 * kLeaseMs));
+}
+
 TEST_F(ClusterTest, AnEndingKeptOnOneNodeIsToldOnceAtALoginOnAnother) {
   // ada's lobby match on A is abandoned (1.5 s) after she hung up: A keeps its
   // ending for her in the database; she comes back on B.

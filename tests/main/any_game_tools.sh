@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # eryantis-selfplay and eryantis-arena on every game of the catalogue, as a user
 # runs them (--game): each game plays to its end, a game or options the build does
-# not have are refused with exit 2 and a sentence.
-# Usage: any_game_tools.sh SELFPLAY ARENA
+# not have are refused with exit 2 and a sentence; eryantis-bot refuses them the
+# same way before it connects (its games are played against a server: tests/client).
+# Usage: any_game_tools.sh SELFPLAY ARENA [BOT TEST_BOT]
 set -uo pipefail
 selfplay=$1
 arena=$2
+bot=${3:-}
+test_bot=${4:-}
 failures=0
 fail() {
   echo "FAIL: $*"
@@ -31,9 +34,23 @@ expect 2 'options' -- "$selfplay" --game renaissance --options '[1]' --games 1
 expect 0 'greedy +v random +2p' -- "$arena" --game renaissance --levels random,greedy --players 2 --games 2
 expect 0 'greedy +v random +2p .*"mode":"simple"' -- "$arena" --levels random,greedy --players 2 --games 2 --mode simple
 expect 2 'renaissance' -- "$arena" --game chess --games 1
+if [ -n "$bot" ]; then
+  # An unused port: a check that let one of these through would fail to connect, not hang.
+  expect 2 'renaissance' -- "$bot" --game chess --games 1 --port 9 --give-up 1
+  expect 2 'Eriantys' -- "$bot" --game renaissance --mode expert --games 1 --port 9 --give-up 1
+  expect 2 'options' -- "$bot" --game renaissance --options '[1]' --games 1 --port 9 --give-up 1
+  expect 2 'mode' -- "$bot" --options '{"mode":"blitz"}' --games 1 --port 9 --give-up 1
+  expect 2 '2 to 4 players' -- "$bot" --game eriantys --players 1 --games 1 --port 9 --give-up 1
+  expect 2 'no game "goofspiel"' -- "$bot" --game goofspiel --games 1 --port 9 --give-up 1
+fi
+if [ -n "$test_bot" ]; then
+  # The tests' bot knows Goofspiel (and checks its options); the release's does not.
+  expect 2 'cards' -- "$test_bot" --game goofspiel --options '{"cards":20}' --games 1 --port 9
+  expect 2 'Eriantys' -- "$test_bot" --game goofspiel --mode expert --games 1 --port 9
+fi
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures failure(s)"
   exit 1
 fi
-echo "every game of the catalogue runs in eryantis-selfplay and eryantis-arena"
+echo "every game of the catalogue runs in eryantis-selfplay and eryantis-arena; eryantis-bot checks its --game and --options"

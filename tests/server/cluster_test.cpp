@@ -343,18 +343,20 @@ TEST_F(ClusterTest, ALoginClaimsItsNicknameAndALiveClaimElsewhereRefusesIt) {
   connect(1, "ada");
   EXPECT_EQ(cluster.claimed, std::vector<std::string>{"ada"});
   // bob is logged in on node b: refused with the single server's code.
+  cluster.lease = 1000;
   cluster.claim_holder = "b";
   hello(2);
   say(2, R"({"type":"login","nickname":"bob"})");
   FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
-  // Asked again at each of the next 5 ticks (a client following a redirect may
-  // have closed on b a moment ago), each time from the seat's lookup, then refused.
-  for (int i = 0; i < 5; ++i) {
+  // Asked again at each of the next 12 ticks (one lease of 100 ms ticks and two:
+  // b may have died, or bob closed on b a moment ago), each time from the seat's
+  // lookup, then refused: b renewed its claim all along.
+  for (int i = 0; i < 12; ++i) {
     EXPECT_TRUE(transport.sent[2].empty() || type_of(last(2)) == "welcome") << last(2);
     server.tick();
     FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
   }
-  EXPECT_EQ(cluster.claimed.size(), 7u);  // ada once, bob 6 times
+  EXPECT_EQ(cluster.claimed.size(), 14u);  // ada once, bob 13 times
   auto refused = parse(last(2));
   EXPECT_STREQ(refused["type"].GetString(), "error");
   EXPECT_STREQ(refused["code"].GetString(), "NICKNAME_TAKEN");
@@ -366,13 +368,37 @@ TEST_F(ClusterTest, ALoginClaimsItsNicknameAndALiveClaimElsewhereRefusesIt) {
   hello(3);
   say(3, R"({"type":"login","nickname":"ada"})");
   FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
-  EXPECT_EQ(cluster.claimed.size(), 7u);  // no claim for the second ada
+  EXPECT_EQ(cluster.claimed.size(), 14u);  // no claim for the second ada
   EXPECT_EQ(type_of(last(3)), "error");
   // Only the close of ada's own connection gives the claim back.
   server.on_closed(3);
   EXPECT_TRUE(cluster.released_nicknames.empty());
   server.on_closed(1);
   EXPECT_EQ(cluster.released_nicknames, std::vector<std::string>{"ada"});
+}
+
+TEST_F(ClusterTest, AClaimOfANodeThatDiedIsAskedAgainUntilItRanOutNotRefused) {
+  // b was SIGKILLed a moment ago: its claim of ada runs out within one lease of
+  // its last renewal (1000 ms here, as in the integration tests), not within 5
+  // ticks. ada, logging in again here at once, waits for it instead of being
+  // told NICKNAME_TAKEN by a dead node.
+  cluster.lease = 1000;
+  cluster.claim_holder = "b";
+  hello(1);
+  say(1, R"({"type":"login","nickname":"ada"})");
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  // One lease of 100 ms ticks (10) plus one: still refused each time, still waiting.
+  for (int i = 0; i < 11; ++i) {
+    server.tick();
+    FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+    ASSERT_TRUE(transport.sent[1].empty() || type_of(last(1)) == "welcome")
+        << "after " << i + 1 << " retries: " << last(1);
+  }
+  cluster.claim_holder.reset();  // b's claim ran out
+  server.tick();
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{});
+  EXPECT_EQ(type_of(last(1)), "logged_in") << last(1);
+  EXPECT_EQ(cluster.claimed.size(), 13u);  // the login and 12 retries
 }
 
 TEST_F(ClusterTest, AClaimWhoseConnectionClosedMeanwhileIsGivenBack) {

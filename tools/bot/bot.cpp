@@ -1,6 +1,6 @@
 // One protocol client: connects, logs in (resuming its seat with its token),
-// mirrors its match and plays random legal moves (a command type first, then one of
-// its commands: rules/random_game.hpp) at a paced rate.
+// mirrors its match and plays random legal moves of its game (a command type
+// first, then one of its commands: client/random_choice.hpp) at a paced rate.
 #include "bot.hpp"
 
 #include <spdlog/fmt/fmt.h>
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "eryantis/rules/random_game.hpp"
+#include "eryantis/client/random_choice.hpp"
 
 namespace eryantis::bot {
 
@@ -33,6 +33,7 @@ Bot::Bot(Runner& runner, Table& table, int index, std::string nickname, std::uin
       home_(runner.options().first_node(table.index(), index)),
       node_(home_),
       conn_(runner.pool(), *this),
+      mirror_(*runner.options().registry),
       prng_(seed),
       chaos_rng_(seed ^ 0xc4a05ULL) {}
 
@@ -54,7 +55,8 @@ void Bot::on_connected() {
   }
   // hello and login in one write: the server reads them in order, and the storm of
   // 10,000 reconnections after a restart costs one round trip less per connection.
-  conn_.send(ClientProtocol::hello("eryantis-bot", client::Updates::Events));
+  conn_.send(ClientProtocol::hello(
+      "eryantis-bot", runner_.options().full_updates ? client::Updates::Full : client::Updates::Events));
   login();
 }
 
@@ -101,7 +103,8 @@ void Bot::on_line(std::string_view line) {
     on_floor_line(line);
     return;
   }
-  auto m = client::parse_server_message(line);
+  // The bot plays from its mirror's legal commands: the server's `legal` goes unread.
+  auto m = client::parse_server_message(line, client::ParseOptions{.legal = false});
   if (!m) {
     ++runner_.stats().errors["UNREADABLE_LINE"];
     return;
@@ -410,7 +413,7 @@ void Bot::maybe_act() {
   // only waiting for their event rules out a race (a STALE_SEQ or a taken wizard).
   const auto to_act = mirror_.to_act();
   if (to_act.empty() || to_act.front() != mirror_.seat()) return;
-  const bool computer_to_act = std::any_of(to_act.begin(), to_act.end(), [this](rules::Seat seat) {
+  const bool computer_to_act = std::any_of(to_act.begin(), to_act.end(), [this](game::Seat seat) {
     return std::find(computer_seats_.begin(), computer_seats_.end(), seat) != computer_seats_.end();
   });
   if (computer_to_act) return;
@@ -444,12 +447,13 @@ void Bot::maybe_act() {
   auto legal = mirror_.legal_commands();
   if (legal.empty()) return;
   spend_token();
-  const rules::Command& command = rules::pick_random_command(legal, prng_);
+  const game::Game& game = *mirror_.game();
+  const game::Command& command = client::pick_random_command(game, legal, prng_);
   ++counter_;
   const std::string command_id = fmt::format("{}-{}", nickname_, counter_);
   pending_id_ = ClientProtocol::string_id(fmt::format("c{}", counter_));
   pending_command_id_ = command_id;
-  std::string play = ClientProtocol::play(command, command_id, mirror_.seq(), pending_id_);
+  std::string play = ClientProtocol::play(game, command, command_id, mirror_.seq(), pending_id_);
   if (Recorder* r = runner_.recorder(); r && r->wants(table_.index(), index_))
     r->play(index_, play);
   conn_.send(play);
@@ -463,12 +467,13 @@ void Bot::send_out_of_turn() {
   if (to_act.empty()) return;
   // Something the seat to act could play, sent by us with the seq we saw: refused
   // with NOT_YOUR_TURN (or STALE_SEQ if the match moved on), never applied.
-  auto legal = rules::legal_commands(mirror_.state(), to_act.front());
+  const game::Game& game = *mirror_.game();
+  auto legal = game.legal_commands(mirror_.state(), to_act.front());
   if (legal.empty()) return;
   out_of_turn_armed_ = false;
   spend_token();
   ++counter_;
-  conn_.send(ClientProtocol::play(legal[prng_.below(static_cast<std::uint32_t>(legal.size()))],
+  conn_.send(ClientProtocol::play(game, legal[prng_.below(static_cast<std::uint32_t>(legal.size()))],
                                   std::nullopt, mirror_.seq(),
                                   ClientProtocol::string_id(fmt::format("x{}", counter_))));
 }
@@ -576,10 +581,17 @@ void Bot::schedule_reconnect(std::uint64_t delay_ms) {
   });
 }
 
-void Bot::send_create(const rules::MatchOptions& options, int computers, const std::string& level) {
+void Bot::send_create() {
+  const Options& o = runner_.options();
+  client::CreateMatch request;
+  request.game = o.game;
+  request.players = o.players;
+  request.mode = o.mode;
+  request.options_json = o.options_json;
+  request.computers = o.computers;
+  if (o.computers > 0) request.level = o.level;
   phase_ = Phase::Joining;
-  join_line_ =
-      ClientProtocol::create_match(options, {}, computers, computers > 0 ? level : std::string());
+  join_line_ = ClientProtocol::create_match(request);
   spend_token();
   conn_.send(join_line_);
 }

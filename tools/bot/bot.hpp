@@ -1,7 +1,8 @@
 #pragma once
-// eryantis-bot: many protocol clients on one libuv loop, playing uniformly random
-// legal moves chosen on their mirrored state (client::MatchMirror), exactly as a
-// real client would: no shortcut into the server.
+// eryantis-bot: many protocol clients on one libuv loop, playing random legal
+// moves of any game (client::pick_random_command over the game's legal_commands)
+// chosen on their mirrored state (client::MatchMirror), exactly as a real client
+// would: no shortcut into the server. It knows games only through game::Game.
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -15,8 +16,9 @@
 #include "eryantis/client/connection.hpp"
 #include "eryantis/client/match_mirror.hpp"
 #include "eryantis/client/redirect.hpp"
+#include "eryantis/game/prng.hpp"
+#include "eryantis/game/registry.hpp"
 #include "eryantis/net/event_loop.hpp"
-#include "eryantis/rules/prng.hpp"
 #include "transcript.hpp"
 
 namespace eryantis::bot {
@@ -31,7 +33,17 @@ struct Options {
   int computers = 0;
   std::string level;
   int humans() const { return players - computers; }  // bots per table
-  rules::Mode mode = rules::Mode::Simple;
+  // The matches' game (--game; "" = the server's default) and their options: the
+  // game's options object (--options, compact JSON; "" = its defaults) and
+  // Eriantys's shortcut for its mode (--mode; "" = not sent).
+  std::string game;
+  std::string options_json;
+  std::string mode = "simple";
+  // The games this bot can mirror (the catalogue; a test build adds its own).
+  const game::Registry* registry = nullptr;
+  // Full updates (each event with the seat's view): for a game that hides part
+  // of its events from some seats, whose events cannot be folded.
+  bool full_updates = false;
   double duration_s = 0;  // 0 = until --games are done
   int games = 0;          // 0 = until --duration is over
   std::uint64_t seed = 1;
@@ -140,8 +152,8 @@ class Bot final : public client::LineConnection::Handler {
   Bot(Runner& runner, Table& table, int index, std::string nickname, std::uint64_t seed);
 
   void connect();
-  // `computers` seats for the server's computer players at `level` (empty: its default).
-  void send_create(const rules::MatchOptions& options, int computers, const std::string& level);
+  // Creates the table's match as the options say (game, seats, computers, level).
+  void send_create();
   void send_join(std::int64_t match);
 
   enum class Phase : std::uint8_t { Offline, Connecting, LoggingIn, Lobby, Joining, InMatch, Dead };
@@ -192,7 +204,7 @@ class Bot final : public client::LineConnection::Handler {
   std::string repeat_line_;     // the redirected join, sent again once logged in there
   client::LineConnection conn_;
   client::MatchMirror mirror_;
-  rules::Prng prng_;
+  game::Prng prng_;
   std::mt19937_64 chaos_rng_;
   Phase phase_ = Phase::Offline;
   bool awaiting_ack_ = false;

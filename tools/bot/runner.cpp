@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "bot.hpp"
-#include "eryantis/protocol/codec.hpp"
 
 namespace eryantis::bot {
 
@@ -61,7 +60,7 @@ std::string counts_text(const std::map<std::string, std::uint64_t>& m) {
 std::string counts_json(const std::map<std::string, std::uint64_t>& m) {
   std::string out = "{";
   for (const auto& [code, n] : m)
-    out += fmt::format("{}{}:{}", out.size() > 1 ? "," : "", protocol::json_quote(code), n);
+    out += fmt::format("{}{}:{}", out.size() > 1 ? "," : "", client::ClientProtocol::string_id(code), n);
   return out + "}";
 }
 
@@ -359,6 +358,11 @@ int Runner::run() {
       static_cast<unsigned long long>(stats_.syncs),
       static_cast<unsigned long long>(stats_.redirects));
   if (options_.json) {
+    // The game the bots asked for (without --game: the build's default, as the server's).
+    const std::string game_name =
+        !options_.game.empty() || !options_.registry
+            ? options_.game
+            : std::string(options_.registry->default_game().name());
     std::printf(
         "{\"games_started\":%llu,\"games_finished\":%llu,\"commands_sent\":%llu,\"commands_acked\":"
         "%llu,"
@@ -372,7 +376,7 @@ int Runner::run() {
         "\"tables_in_outage\":%llu,\"games_unfinished\":%llu,\"connections\":%zu,\"bot_cpu_s\":%."
         "2f,"
         "\"bot_cpu_us_per_command\":%.1f,\"server_cpu_s\":%.2f,\"server_cpu_us_per_command\":%.1f,"
-        "\"computers\":%d,\"transport\":\"%s\"}\n",
+        "\"computers\":%d,\"transport\":\"%s\",\"game\":%s}\n",
         static_cast<unsigned long long>(stats_.games_started),
         static_cast<unsigned long long>(stats_.games_finished),
         static_cast<unsigned long long>(stats_.commands_sent),
@@ -395,7 +399,8 @@ int Runner::run() {
         static_cast<unsigned long long>(stats_.games_unfinished),
         tables_.size() * static_cast<std::size_t>(options_.humans()), stats_.bot_cpu_s, bot_us,
         stats_.server_cpu_s, server_us, options_.computers,
-        options_.websocket_path.empty() ? "tcp" : "websocket");
+        options_.websocket_path.empty() ? "tcp" : "websocket",
+        client::ClientProtocol::string_id(game_name).c_str());
     std::fflush(stdout);
   }
   if (stats_.unexpected_error_total() > 0) return 1;

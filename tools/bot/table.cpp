@@ -40,9 +40,7 @@ void Table::start_if_ready() {
     if (b->phase() != Bot::Phase::Lobby) return;
   state_ = State::Creating;
   ++runner_.stats().games_started;
-  const Options& o = runner_.options();
-  bots_[0]->send_create(rules::MatchOptions{static_cast<std::uint8_t>(o.players), o.mode},
-                        o.computers, o.level);
+  bots_[0]->send_create();
 }
 
 void Table::on_created(std::int64_t match) {

@@ -3,13 +3,35 @@
 #include <algorithm>
 #include <charconv>
 
-#include "eryantis/eriantys/words/words.hpp"
-
 // The platform's words (the lobby, the client's own commands) around the game's,
-// which eryantis/eriantys/words/words.hpp parses, prints, explains and completes.
+// which the game parses, prints, explains and completes (game::Game's words).
 namespace eryantis::cli {
 
 namespace {
+
+bool is_eriantys(const std::string& game) {
+  return game.empty() || game == "eriantys";
+}
+
+// True when `verb` is the first word of one of `game`'s commands: the game reads
+// it as a command or says what must follow it.
+bool is_game_word(const game::Game& game, std::string_view verb) {
+  auto parsed = game.command_from_words(verb);
+  return !parsed || parsed->has_value();
+}
+
+// "no help on "x": the topics are turn, monk, ..." from the game's own topics.
+std::string help_topics_sentence(const game::Game& game, std::string_view asked) {
+  std::string topics;
+  for (const auto& t : game.help_topics()) {
+    if (t.empty()) continue;
+    if (!topics.empty()) topics += ", ";
+    topics += t;
+  }
+  std::string out = "no help on \"" + std::string(asked) + "\"";
+  if (!topics.empty()) out += ": help " + topics;
+  return out;
+}
 
 std::optional<long long> number(const std::string& w) {
   long long v = 0;
@@ -28,8 +50,22 @@ Parsed action(Action a) {
 
 }  // namespace
 
-Parsed parse_line(std::string_view line) {
-  const auto w = eriantys::words::split(line);
+std::vector<std::string> split_words(std::string_view line) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : line) {
+    if (c == ' ' || c == '\t' || c == '\r') {
+      if (!w.empty()) out.push_back(std::move(w)), w.clear();
+    } else {
+      w.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    }
+  }
+  if (!w.empty()) out.push_back(std::move(w));
+  return out;
+}
+
+Parsed parse_line(std::string_view line, const game::Game& game) {
+  const auto w = split_words(line);
   if (w.empty()) return std::optional<Action>{};
   const std::string& verb = w[0];
   auto arg_number = [&](std::size_t i, long long lo, long long hi) -> std::optional<long long> {
@@ -41,7 +77,7 @@ Parsed parse_line(std::string_view line) {
   if (verb == "help" || verb == "?") {
     if (w.size() > 2) return error("usage: help [character or turn], e.g. help jester");
     if (w.size() == 2) {
-      if (!eriantys::words::help(w[1])) return error(eriantys::words::help_topics_sentence(w[1]));
+      if (!game.help(w[1])) return error(help_topics_sentence(game, w[1]));
       return action(Help{w[1]});
     }
     return action(Help{});
@@ -59,17 +95,26 @@ Parsed parse_line(std::string_view line) {
   if (verb == "wait") return action(WaitTurn{});
   if (verb == "list" || verb == "lobby") return action(LobbyList{});
   if (verb == "leave") return action(LobbyLeave{});
+  // --game NAME at `i` (then i moves past it): false when the name is missing.
+  auto game_flag = [&](std::size_t& i, std::string& out) {
+    if (w[i] != "--game") return false;
+    if (i + 1 >= w.size()) return false;
+    out = w[++i];
+    return true;
+  };
   if (verb == "create") {
-    auto players = arg_number(1, 2, 4);
+    auto players = arg_number(1, 1, game::kMaxSeats);
     if (!players)
       return error(
-          "usage: create <2|3|4> [simple|expert] [--computer N] [--level random|greedy|strong]");
-    LobbyCreate create{{static_cast<std::uint8_t>(*players), rules::Mode::Simple}, 0, {}};
+          "usage: create <2|3|4> [simple|expert] [--computer N] [--level random|greedy|strong] "
+          "[--game NAME]");
+    LobbyCreate create;
+    create.players = static_cast<int>(*players);
+    bool mode_typed = false;
     for (std::size_t i = 2; i < w.size(); ++i) {
-      if (w[i] == "expert") {
-        create.options.mode = rules::Mode::Expert;
-      } else if (w[i] == "simple") {
-        create.options.mode = rules::Mode::Simple;
+      if (w[i] == "expert" || w[i] == "simple") {
+        create.mode = w[i];
+        mode_typed = true;
       } else if (w[i] == "--computer" || w[i] == "--computers") {
         auto n = arg_number(i + 1, 1, *players - 1);
         if (!n)
@@ -82,10 +127,23 @@ Parsed parse_line(std::string_view line) {
             (w[i + 1] != "random" && w[i + 1] != "greedy" && w[i + 1] != "strong"))
           return error("--level is random, greedy or strong");
         create.level = w[++i];
+      } else if (w[i] == "--game") {
+        if (!game_flag(i, create.game)) return error("--game takes a game's name, e.g. --game eriantys");
       } else {
         return error(
-            "the mode is simple or expert (then --computer N, --level random|greedy|strong)");
+            "the mode is simple or expert (then --computer N, --level random|greedy|strong, "
+            "--game NAME)");
       }
+    }
+    if (is_eriantys(create.game)) {
+      // Eriantys is played by 2 to 4; the server says it for any other game.
+      if (*players < 2)
+        return error(
+            "usage: create <2|3|4> [simple|expert] [--computer N] [--level random|greedy|strong] "
+            "[--game NAME]");
+      if (!mode_typed) create.mode = "simple";
+    } else if (mode_typed) {
+      return error("simple and expert are Eriantys's modes; " + create.game + " has none");
     }
     if (!create.level.empty() && create.computers == 0) create.computers = 1;
     return action(std::move(create));
@@ -106,53 +164,57 @@ Parsed parse_line(std::string_view line) {
   if (verb == "quick") {
     LobbyQuick q;
     for (std::size_t i = 1; i < w.size(); ++i) {
-      if (w[i] == "simple")
-        q.mode = rules::Mode::Simple;
-      else if (w[i] == "expert")
-        q.mode = rules::Mode::Expert;
-      else if (auto n = arg_number(i, 2, 4))
+      if (w[i] == "simple" || w[i] == "expert")
+        q.mode = w[i];
+      else if (auto n = arg_number(i, 1, game::kMaxSeats))
         q.players = static_cast<int>(*n);
+      else if (w[i] == "--game" && game_flag(i, q.game))
+        continue;
       else
-        return error("usage: quick [2|3|4] [simple|expert]");
+        return error("usage: quick [2|3|4] [simple|expert] [--game NAME]");
     }
+    if (q.mode && !is_eriantys(q.game))
+      return error("simple and expert are Eriantys's modes; " + q.game + " has none");
+    if (q.players && *q.players < 2 && is_eriantys(q.game))
+      return error("usage: quick [2|3|4] [simple|expert] [--game NAME]");
     return action(q);
   }
-  if (eriantys::words::is_verb(verb)) {
-    auto command = eriantys::words::parse_command(line);
+  if (is_game_word(game, verb)) {
+    auto command = game.command_from_words(line);
     if (!command) return error(std::move(command.error()));
+    if (!*command) return error("unknown command \"" + verb + "\"; type help");
     return action(GameCommand{std::move(**command)});
   }
   return error("unknown command \"" + verb + "\"; type help");
 }
 
-std::string command_text(const rules::Command& command) {
-  return eriantys::words::command_text(command);
+std::string command_text(const game::Game& game, const game::Command& command) {
+  return game.command_words(command);
 }
 
-const std::vector<std::string>& command_words() {
-  static const std::vector<std::string> w = [] {
-    std::vector<std::string> out = {"help",  "list",  "create", "join", "quick", "leave",
-                                    "watch", "board", "moves",  "auto", "autoplay", "wait",
-                                    "quit"};
-    for (const auto& v : eriantys::words::verbs()) out.push_back(v);
-    out.push_back("resign");
-    return out;
-  }();
-  return w;
+std::vector<std::string> command_words(const game::Game& game) {
+  std::vector<std::string> out = {"help",  "list",  "create", "join", "quick",    "leave",
+                                  "watch", "board", "moves",  "auto", "autoplay", "wait",
+                                  "quit"};
+  // With nothing typed before it, the game completes its own first words.
+  for (auto& v : game.complete_words("", "", {})) out.push_back(std::move(v));
+  out.push_back("resign");
+  return out;
 }
 
-std::string help_text() {
+std::string help_text(const game::Game& game) {
   // Paragraphs, one line each, wrapped by the client (wrap.hpp).
   return std::string(R"(Lobby
   list                         open and running matches
   create <2|3|4> [expert]      a new match (simple mode unless you say expert)
   create ... --computer N      with N seats played by the computer (create 2 --computer 1)
   create ... --level L         the computer's level: random, greedy or strong
+  create ... --game NAME       a match of another game the server plays
   join <match> [seat]          take a seat (4 players: seats 0+2 and 1+3 are teams)
   quick [2|3|4] [expert]       the first open match that fits, or a new one
   watch <match>                spectate
   leave                        give your seat back in a match that has not started
-)") + *eriantys::words::help("") +
+)") + game.help("").value_or("") +
          R"(Other
   resign                       give up the match (your team loses)
   board                        the board again
@@ -163,20 +225,21 @@ std::string help_text() {
   help [topic]                 this help, or a character's or the turn's
   quit                         leave the client (your seat stays yours)
 
-)" + *eriantys::words::help("turn");
+)" + game.help("turn").value_or("");
 }
 
-std::expected<std::string, std::string> help_topic(std::string_view topic) {
-  if (auto text = eriantys::words::help(topic); text && !topic.empty()) return *text;
-  return std::unexpected(eriantys::words::help_topics_sentence(topic));
+std::expected<std::string, std::string> help_topic(std::string_view topic,
+                                                   const game::Game& game) {
+  if (auto text = game.help(topic); text && !topic.empty()) return *text;
+  return std::unexpected(help_topics_sentence(game, topic));
 }
 
 std::vector<std::string> completions(std::string_view before, std::string_view word,
-                                     const std::vector<rules::Command>& legal) {
-  const std::vector<std::string> typed = eriantys::words::split(before);
+                                     const std::vector<game::Command>& legal,
+                                     const game::Game& game) {
+  const std::vector<std::string> typed = split_words(before);
   const std::size_t at = typed.size();  // the index of the word being completed
-  if (at > 0 && eriantys::words::is_verb(typed[0]))
-    return eriantys::words::completions(before, word, legal);
+  if (at > 0 && is_game_word(game, typed[0])) return game.complete_words(before, word, legal);
   std::vector<std::string> candidates;
   auto add = [&](std::string w) {
     if (std::find(candidates.begin(), candidates.end(), w) == candidates.end())
@@ -186,7 +249,7 @@ std::vector<std::string> completions(std::string_view before, std::string_view w
     for (int i = lo; i <= hi; ++i) add(std::to_string(i));
   };
   if (at == 0) {
-    for (const auto& w : command_words()) add(w);
+    for (const auto& w : command_words(game)) add(w);
   } else {
     const std::string& verb = typed[0];
     if ((verb == "create" || verb == "quick") && at == 1) range(2, 4);
@@ -200,6 +263,9 @@ std::vector<std::string> completions(std::string_view before, std::string_view w
       } else if (previous == "--computer") {
         candidates.clear();
         range(1, 3);
+      } else if (previous == "--game") {
+        candidates.clear();
+        for (const game::Game* g : catalogue::games().games()) add(std::string(g->name()));
       } else {
         for (const char* f : {"--computer", "--level"}) add(f);
       }
@@ -207,7 +273,8 @@ std::vector<std::string> completions(std::string_view before, std::string_view w
     if (verb == "join" && at == 2) range(0, 3);
     if (verb == "resign" && at == 1) add("yes");
     if (verb == "help" && at == 1)
-      for (const auto& t : eriantys::words::help_topics()) add(t);
+      for (const auto& t : game.help_topics())
+        if (!t.empty()) add(t);
   }
   std::vector<std::string> out;
   for (const auto& c : candidates)

@@ -1,9 +1,11 @@
 #pragma once
 // What a person types into eryantis-cli, parsed into an action. Pure: no I/O.
-//   play 7 | dining red | island red 4 | mn 2 | cloud 1 | wizard 2 | tower black
-//   char herald 5 | char jester r,r for b,g | char minstrel blue for red | ...
-//   list | create 2 expert [--computer 1] [--level strong] | join 3 [seat] | quick [players] [mode]
-//   | leave | watch 3 board | moves | auto | autoplay | wait | help [topic] | resign [yes] | quit
+// The client's own words (the lobby and the session):
+//   list | create 2 expert [--computer 1] [--level strong] [--game NAME] | join 3 [seat]
+//   | quick [players] [mode] [--game NAME] | leave | watch 3 | board | moves | auto
+//   | autoplay | wait | help [topic] | resign [yes] | quit
+// around the words of the game in front of the player (game::Game::command_from_words,
+// complete_words, help), e.g. Eriantys's play 7 | island red 4 | char jester r,r for b,g.
 #include <expected>
 #include <optional>
 #include <string>
@@ -11,16 +13,21 @@
 #include <variant>
 #include <vector>
 
-#include "eryantis/rules/command.hpp"
+#include "eryantis/catalogue/catalogue.hpp"
+#include "eryantis/game/game.hpp"
+#include "eryantis/game/registry.hpp"
 
 namespace eryantis::cli {
 
 struct GameCommand {
-  rules::Command command;
+  game::Command command;  // of the game the line was read with
 };
 struct LobbyList {};
 struct LobbyCreate {
-  rules::MatchOptions options;
+  std::string game;  // --game NAME; "" = the server's default game (Eriantys)
+  int players = 2;
+  // Eriantys's mode: "simple" unless `expert` is typed; "" for another game.
+  std::string mode;
   int computers = 0;  // --computer N: seats for the server's computer players
   std::string level;  // --level random|greedy|strong; "" = the server's default
 };
@@ -30,7 +37,8 @@ struct LobbyJoin {
 };
 struct LobbyQuick {
   std::optional<int> players;
-  std::optional<rules::Mode> mode;
+  std::optional<std::string> mode;  // Eriantys's "simple" or "expert"
+  std::string game;                 // --game NAME; "" = the server's default game
 };
 struct LobbyLeave {};
 struct Watch {
@@ -53,26 +61,41 @@ using Action =
     std::variant<GameCommand, LobbyList, LobbyCreate, LobbyJoin, LobbyQuick, LobbyLeave, Watch,
                  ShowBoard, ShowMoves, AutoMove, WaitTurn, AutoPlay, Help, Resign, Quit>;
 
+// The game whose words are read when no match is in front of the player: the
+// build's default game (Eriantys).
+inline const game::Game& default_game() {
+  return catalogue::games().default_game();
+}
+
+// The line split at blanks, lower-cased.
+std::vector<std::string> split_words(std::string_view line);
+
 // An empty line is nullopt; a mistake is an error sentence saying what to type.
-std::expected<std::optional<Action>, std::string> parse_line(std::string_view line);
+// Game commands are `game`'s (the match's, else the default game's).
+std::expected<std::optional<Action>, std::string> parse_line(
+    std::string_view line, const game::Game& game = default_game());
 
 // The command as a person would type it ("island red 4", "char jester red for blue").
-std::string command_text(const rules::Command& command);
+std::string command_text(const game::Game& game, const game::Command& command);
 
-// The words tab completion offers as the first word.
-const std::vector<std::string>& command_words();
+// The words tab completion offers as the first word: the client's and `game`'s.
+std::vector<std::string> command_words(const game::Game& game = default_game());
 
-// The help screen: every command, and how a turn goes.
-std::string help_text();
-// `help <topic>`: a character (what it does, its parameters, an example) or
-// "turn"; an error sentence listing the topics for anything else.
-std::expected<std::string, std::string> help_topic(std::string_view topic);
+// The help screen: every command, and how a turn goes in `game`.
+std::string help_text(const game::Game& game = default_game());
+// `help <topic>`: one of `game`'s topics (Eriantys: a character, what it does, its
+// parameters, an example; or "turn"); an error sentence listing the topics for
+// anything else.
+std::expected<std::string, std::string> help_topic(std::string_view topic,
+                                                   const game::Game& game = default_game());
 
 // Tab completion: the words that may follow `before` (the line up to the word
-// being completed) and start with `word`. For game commands the values come from
-// `legal` (my legal commands now) when it holds commands of that kind, else from
-// the argument's whole domain (wizard -> 0 1 2 3, island -> colours then 0-11).
+// being completed) and start with `word`. For game commands `game` completes
+// them, the values taken from `legal` (my legal commands now) when it holds
+// commands of that kind, else from the argument's whole domain (Eriantys: wizard
+// -> 0 1 2 3, island -> colours then 0-11).
 std::vector<std::string> completions(std::string_view before, std::string_view word,
-                                     const std::vector<rules::Command>& legal = {});
+                                     const std::vector<game::Command>& legal = {},
+                                     const game::Game& game = default_game());
 
 }  // namespace eryantis::cli

@@ -5,7 +5,8 @@
 #include <cstdio>
 #include <variant>
 
-#include "eryantis/codec/codec.hpp"
+#include "eryantis/catalogue/catalogue.hpp"
+#include "eryantis/client/random_choice.hpp"
 #include "wrap.hpp"
 
 namespace eryantis::cli {
@@ -84,9 +85,12 @@ std::string lobby_text(const ServerMessage& m) {
       return;
     }
     for (const auto& e : matches) {
-      char line[160];
+      // Eriantys's matches by their mode, as ever; another game's by its name.
+      std::string kind = e.mode;
+      if (!e.game.empty() && e.game != "eriantys") kind = e.game + (e.mode.empty() ? "" : " " + e.mode);
+      char line[200];
       std::snprintf(line, sizeof line, "  #%-5lld %dp %-6s %-8s", static_cast<long long>(e.match),
-                    e.players, e.mode.c_str(), e.status.c_str());
+                    e.players, kind.c_str(), e.status.c_str());
       out += line;
       for (const auto& s : e.seats) {
         out += ' ';
@@ -109,6 +113,8 @@ Session::Session(SessionHost& host, SessionOptions options, client::TokenStore t
       options_(std::move(options)),
       tokens_(std::move(tokens)),
       random_(seed),
+      games_(options_.games ? *options_.games : catalogue::games()),
+      mirror_(games_),
       node_host_(options_.host),
       node_port_(options_.port) {}
 
@@ -134,7 +140,7 @@ void Session::start() {
 void Session::typed(std::string line) {
   // A person at a terminal is obeyed at once: nothing they wait for may hold a quit.
   if (options_.interactive && !quitting_) {
-    auto parsed = parse_line(line);
+    auto parsed = parse_line(line, game());
     if (parsed && *parsed && std::holds_alternative<Quit>(**parsed)) {
       quit();
       return;
@@ -165,7 +171,9 @@ void Session::quit(int exit_code) {
 void Session::connected() {
   backoff_ms_ = 250;
   ++connection_generation_;
-  host_.send(ClientProtocol::hello("eryantis-cli", client::Updates::Events));
+  // Full updates: a game that hides part of its events from some seats cannot be
+  // folded, and the mirror takes its view instead (a public game is still folded).
+  host_.send(ClientProtocol::hello("eryantis-cli", client::Updates::Full));
   send_login();
 }
 
@@ -237,7 +245,7 @@ void Session::handle(const ServerMessage& m) {
     autoplay_blocked_ = false;
     if (m.type != MessageType::Seats) {
       if (!m.status.empty()) status_ = m.status;
-      if (m.legal) server_legal_ = m.legal;
+      if (m.legal_json) server_legal_json_ = m.legal_json;
     }
     on_deadline(m);
   }
@@ -254,7 +262,7 @@ void Session::handle(const ServerMessage& m) {
     case MessageType::Joined:
       acked_seq_ = 0;
       watching_.reset();
-      server_legal_.reset();
+      server_legal_json_.reset();
       host_.print("joined match " + std::to_string(*m.match) + " as seat " +
                   std::to_string(*m.seat) +
                   " (until it starts, leave gives the seat back; then resign gives up)");
@@ -263,7 +271,7 @@ void Session::handle(const ServerMessage& m) {
       host_.print("watching match " + std::to_string(*m.match) + " (leave stops watching)");
       // Only a spectate of mine is watched again after a reconnection.
       if (answers_pending) watching_ = *m.match;
-      server_legal_.reset();
+      server_legal_json_.reset();
       break;
     case MessageType::Left:
       if (watching_)
@@ -273,7 +281,7 @@ void Session::handle(const ServerMessage& m) {
                     ": your seat is free again; list shows the matches you can join");
       watching_.reset();
       mirror_.clear();
-      server_legal_.reset();
+      server_legal_json_.reset();
       deadline_.reset();
       ++deadline_generation_;
       status_.clear();
@@ -423,7 +431,7 @@ void Session::on_redirect(const ServerMessage& m, bool answers_request) {
 }
 
 void Session::on_event(const ServerMessage& m) {
-  const rules::State before = mirror_.state();
+  const game::State before = mirror_.state();
   const auto outcome = mirror_.on_event(m);
   if (outcome == client::MatchMirror::Update::NeedsSync) {
     // An event this client cannot fold (e.g. a newer kind): say it in the
@@ -434,8 +442,8 @@ void Session::on_event(const ServerMessage& m) {
   }
   if (outcome != client::MatchMirror::Update::Applied) return;
   std::string sentence;
-  if (auto ev = codec::event_from_json(m.event_json))
-    sentence = render::describe_event(before, *ev, mirror_.state(), names_);
+  if (auto ev = mirror_.game()->event_from_json(m.event_json))
+    sentence = mirror_.game()->describe_event(before, *ev, mirror_.state(), names_);
   else
     sentence = m.text;  // an event this client cannot read: the server's words
   if (!sentence.empty()) {
@@ -506,7 +514,7 @@ void Session::on_login_refused(const ServerMessage& m) {
 
 void Session::update_names(const std::vector<client::SeatInfo>& seats) {
   for (const auto& s : seats) {
-    if (s.seat < 0 || s.seat >= rules::kMaxPlayers) continue;
+    if (s.seat < 0 || s.seat >= game::kMaxSeats) continue;
     // A computer seat shows its level: "Computer 1 (strong)".
     const std::string name = s.nickname.value_or("") + (s.computer ? " (" + *s.computer + ")" : "");
     const auto key = static_cast<std::size_t>(s.seat);
@@ -522,21 +530,22 @@ void Session::update_names(const std::vector<client::SeatInfo>& seats) {
 
 void Session::draw_board() {
   if (!mirror_.synced()) return;
-  render::RenderOptions o;
+  const game::Game& g = *mirror_.game();
+  game::BoardOptions o;
   o.names = names_;
   o.color = options_.color;
   o.viewer = mirror_.seat();
   o.compact = options_.compact;
   for (std::size_t seat = 0; seat < names_.size(); ++seat)
     o.away[seat] = !names_[seat].empty() && !connected_[seat];
-  std::string text = render::render_board(mirror_.state(), o);
+  std::string text = g.render_board(mirror_.state(), o);
   if (status_ == "lobby") {
     // The match waits for players: the setup line above lists empty seats too.
+    const int seats = g.seats(mirror_.state());
     int seated = 0;
-    for (int seat = 0; seat < mirror_.state().players(); ++seat)
+    for (int seat = 0; seat < seats && seat < game::kMaxSeats; ++seat)
       seated += names_[static_cast<std::size_t>(seat)].empty() ? 0 : 1;
-    text += "Waiting for players: " + std::to_string(seated) + " of " +
-            std::to_string(mirror_.state().players()) +
+    text += "Waiting for players: " + std::to_string(seated) + " of " + std::to_string(seats) +
             " seats taken (leave gives your seat back)\n";
   }
   if (const std::string d = deadline_text(); !d.empty()) text += "⏱ " + d + "\n";
@@ -577,7 +586,7 @@ void Session::pump() {
 }
 
 void Session::run(const std::string& line) {
-  auto parsed = parse_line(line);
+  auto parsed = parse_line(line, game());
   if (!parsed) {
     say("? " + parsed.error());
     return;
@@ -586,17 +595,19 @@ void Session::run(const std::string& line) {
   std::visit([&](const auto& a) { act(a); }, **parsed);
 }
 
-void Session::send_play(const rules::Command& c) {
+void Session::send_play(const game::Command& c) {
   const std::string command_id = options_.nickname + "-" + std::to_string(random_());
   // In setup everyone chooses at once, so the seq moves under us: no expected_seq there.
   std::optional<std::int64_t> expected;
-  if (mirror_.state().phase != rules::Phase::Setup) expected = mirror_.seq();
-  request([&](std::string_view id) { return ClientProtocol::play(c, command_id, expected, id); });
+  if (mirror_.stage() != game::Stage::Setup) expected = mirror_.seq();
+  const game::Game& g = game();
+  request([&](std::string_view id) { return ClientProtocol::play(g, c, command_id, expected, id); });
 }
 
-void Session::play_random(const std::vector<rules::Command>& legal) {
-  const auto& c = legal[random_() % legal.size()];
-  host_.print("> " + command_text(c));
+void Session::play_random(const std::vector<game::Command>& legal) {
+  game::Prng prng(random_());
+  const game::Command& c = client::pick_random_command(game(), legal, prng);
+  host_.print("> " + command_text(game(), c));
   send_play(c);
 }
 
@@ -625,9 +636,13 @@ void Session::act(const LobbyList&) {
 }
 
 void Session::act(const LobbyCreate& c) {
-  request([&](std::string_view id) {
-    return ClientProtocol::create_match(c.options, id, c.computers, c.level);
-  });
+  client::CreateMatch r;
+  r.game = c.game;
+  r.players = c.players;
+  r.mode = c.mode;
+  r.computers = c.computers;
+  r.level = c.level;
+  request([&](std::string_view id) { return ClientProtocol::create_match(r, id); });
 }
 
 void Session::act(const LobbyJoin& j) {
@@ -635,7 +650,9 @@ void Session::act(const LobbyJoin& j) {
 }
 
 void Session::act(const LobbyQuick& q) {
-  request([&](std::string_view id) { return ClientProtocol::quick_join(q.players, q.mode, id); });
+  std::optional<std::string_view> mode;
+  if (q.mode) mode = *q.mode;
+  request([&](std::string_view id) { return ClientProtocol::quick_join(q.players, mode, id, q.game); });
 }
 
 void Session::act(const LobbyLeave&) {
@@ -669,7 +686,7 @@ void Session::act(const ShowMoves&) {
       out += "\n  ... and " + std::to_string(legal.size() - kShown) + " more";
       break;
     }
-    out += "\n  " + command_text(legal[i]);
+    out += "\n  " + command_text(game(), legal[i]);
   }
   host_.print(out);
 }
@@ -685,10 +702,10 @@ void Session::act(const AutoMove&) {
 
 void Session::act(const Help& h) {
   if (h.topic.empty()) {
-    say(help_text());
+    say(help_text(game()));
     return;
   }
-  auto text = help_topic(h.topic);
+  auto text = help_topic(h.topic, game());
   say(text ? *text : "? " + text.error());
 }
 
@@ -700,7 +717,8 @@ void Session::say(const std::string& text) {
 }
 
 void Session::act(const Resign& r) {
-  if (!mirror_.has_match() || mirror_.seat() == rules::kNoSeat || mirror_.game_over()) {
+  if (!mirror_.has_match() || !mirror_.game() || mirror_.seat() == game::kNoSeat ||
+      mirror_.game_over()) {
     host_.print("? you are not playing a match");
     return;
   }
@@ -709,7 +727,17 @@ void Session::act(const Resign& r) {
     return;
   }
   if (!r.confirmed) {
-    host_.print(mirror_.state().players() == 4
+    // A seat that shares its side with another (Eriantys with 4: 0+2 against 1+3).
+    const game::Game& g = *mirror_.game();
+    bool partner = false;
+    if (!mirror_.state().empty()) {
+      const int seats = g.seats(mirror_.state());
+      const int mine = g.team(mirror_.state(), mirror_.seat());
+      for (int seat = 0; seat < seats && mine >= 0; ++seat)
+        if (seat != mirror_.seat() && g.team(mirror_.state(), static_cast<game::Seat>(seat)) == mine)
+          partner = true;
+    }
+    host_.print(partner
                     ? "resigning ends the match: your team loses and your partner is told. "
                       "Type resign yes to confirm."
                     : "resigning ends the match: you lose. Type resign yes to confirm.");
@@ -721,12 +749,28 @@ void Session::act(const Resign& r) {
 
 std::vector<std::string> Session::completions(std::string_view before,
                                               std::string_view word) const {
-  return cli::completions(before, word, my_legal());
+  return cli::completions(before, word, my_legal(), game());
 }
 
-std::vector<rules::Command> Session::my_legal() const {
-  if (server_legal_ && mirror_.synced()) return *server_legal_;
+std::vector<game::Command> Session::my_legal() const {
+  if (server_legal_json_ && mirror_.synced())
+    return client::decode_commands(*mirror_.game(), *server_legal_json_);
   return mirror_.legal_commands();
+}
+
+const game::Game& Session::game() const {
+  return mirror_.game() ? *mirror_.game() : games_.default_game();
+}
+
+std::string Session::seat_name(int seat) const {
+  if (seat >= 0 && seat < game::kMaxSeats && !names_[static_cast<std::size_t>(seat)].empty()) {
+    // Names come from the server: no terminal escapes from them.
+    std::string name = names_[static_cast<std::size_t>(seat)];
+    for (char& c : name)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return name;
+  }
+  return "seat " + std::to_string(seat);
 }
 
 std::string Session::with_names(std::string text) const {
@@ -761,10 +805,9 @@ std::string Session::deadline_text() const {
   const client::Deadline& d = *deadline_;
   const std::uint64_t now = host_.now_ms();
   const std::string left = duration_text(deadline_end_ms_ > now ? deadline_end_ms_ - now : 0);
-  const bool me = d.seat && mirror_.seat() != rules::kNoSeat && *d.seat == mirror_.seat();
+  const bool me = d.seat && mirror_.seat() != game::kNoSeat && *d.seat == mirror_.seat();
   std::string who = d.nickname;
-  if (who.empty() && d.seat && *d.seat >= 0 && *d.seat < rules::kMaxPlayers)
-    who = render::seat_name(names_, static_cast<rules::Seat>(*d.seat));
+  if (who.empty() && d.seat && *d.seat >= 0 && *d.seat < game::kMaxSeats) who = seat_name(*d.seat);
   if (who.empty()) who = "a player";
   if (d.action == "skip_turn")
     return me ? "your turn is skipped in " + left

@@ -30,7 +30,8 @@
 #include "eryantis/client/match_mirror.hpp"
 #include "eryantis/client/redirect.hpp"
 #include "eryantis/client/token_store.hpp"
-#include "eryantis/render/render.hpp"
+#include "eryantis/game/game.hpp"
+#include "eryantis/game/registry.hpp"
 
 namespace eryantis::cli {
 
@@ -42,6 +43,9 @@ struct SessionOptions {
   bool redraw_in_place = false;  // clear the screen before each board (a colour terminal)
   bool interactive = false;      // a person at a terminal: quit and Ctrl-D act at once
   bool compact = false;          // the board in 80x24 (a terminal of 30 rows or fewer)
+  // The games this client can show and play (nullptr: the build's, the catalogue):
+  // a match's board, sentences and words are its game's (game::Game).
+  const game::Registry* games = nullptr;
 };
 
 // Exit codes of eryantis-cli.
@@ -118,15 +122,19 @@ class Session {
   void on_deadline(const client::ServerMessage& m);
   void remind_deadline(std::uint64_t generation);
   // My legal commands now: the server's `legal` when it sent one, else the mirror's.
-  std::vector<rules::Command> my_legal() const;
+  std::vector<game::Command> my_legal() const;
+  // The game in front of the player: the match's, else the default game.
+  const game::Game& game() const;
+  // A seat's name in the game's words ("seat 2" when nobody is known there).
+  std::string seat_name(int seat) const;
   // "seat 1" in a server's sentence becomes the nickname of seat 1, when known.
   std::string with_names(std::string text) const;
   // Sends the request `build` makes with a fresh id; the input waits for its reply.
   void request(const std::function<std::string(std::string_view id)>& build);
   void pump();
   void run(const std::string& line);
-  void send_play(const rules::Command& c);
-  void play_random(const std::vector<rules::Command>& legal);
+  void send_play(const game::Command& c);
+  void play_random(const std::vector<game::Command>& legal);
   void autoplay_step();
 
   void act(const GameCommand& g);
@@ -149,9 +157,10 @@ class Session {
   SessionOptions options_;
   client::TokenStore tokens_;
   std::mt19937_64 random_;
+  const game::Registry& games_;
   client::MatchMirror mirror_;
-  render::Names names_{};
-  std::array<bool, rules::kMaxPlayers> connected_{};
+  game::Names names_{};
+  std::array<bool, game::kMaxSeats> connected_{};
   std::deque<std::string> input_;
   bool input_eof_ = false;
   bool logged_in_ = false;
@@ -181,7 +190,8 @@ class Session {
   std::string respectate_id_;  // the id of that spectate request ("" = none in flight)
   bool leaving_ = false;       // the request in flight is a leave
   std::string status_;         // the match's status from the last state/event
-  std::optional<std::vector<rules::Command>> server_legal_;  // from the last state/event
+  // The `legal` of the last state/event, as sent (read with the match's game).
+  std::optional<std::string> server_legal_json_;
   // The deadline in force: its end on now_ms()'s clock; the generation tells a
   // reminder whether its deadline is still the one in force.
   std::optional<client::Deadline> deadline_;

@@ -10,8 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "eryantis/rules/command.hpp"
-#include "eryantis/rules/options.hpp"
+#include "eryantis/game/game.hpp"
 
 namespace eryantis::client {
 
@@ -47,6 +46,7 @@ struct SeatInfo {
 // object or has no integer `match` is left out; other fields keep their defaults.
 struct MatchSummary {
   std::int64_t match = 0;
+  std::string game;  // "" from a server older than the `game` field (its default game)
   int players = 0;
   std::string mode;    // "simple", "expert"
   std::string status;  // "lobby", "running", ...
@@ -72,7 +72,9 @@ struct Deadline {
 
 // One server line, every field the protocol defines for its type; absent fields
 // keep their defaults. JSON sub-objects (view, event, result, match lists) are
-// kept as their JSON text, ready for codec::view_from_json / event_from_json.
+// kept as their JSON text, ready for the match's game (game::Game::view_from_json,
+// event_from_json; decode_commands for `legal`): a line is read before the client
+// knows which game it is about.
 struct ServerMessage {
   MessageType type = MessageType::Unknown;
   std::string type_name;  // as sent ("welcome", ...)
@@ -80,6 +82,9 @@ struct ServerMessage {
 
   std::optional<std::int64_t> match;
   std::optional<std::int64_t> seq;
+  // state: the match's game ("" = absent: a server older than the field, which
+  // plays only its default game).
+  std::string game;
   std::optional<int> seat;  // joined, logged_in (resumed), state (nullopt: spectator)
   std::string hash;         // state, event, ack: 16 lower-case hex digits
   std::string status;       // state: lobby, running, finished, abandoned
@@ -94,9 +99,10 @@ struct ServerMessage {
   std::vector<int> to_act;           // state, event
   std::vector<std::string> allowed;  // state, event
   std::vector<SeatInfo> seats;       // state, seats
-  // state, event: my legal commands with their parameters; nullopt = an older
-  // server without `legal` (entries this client cannot read are left out).
-  std::optional<std::vector<rules::Command>> legal;
+  // state, event: my legal commands with their parameters as the JSON array sent
+  // (decode_commands reads it with the match's game); nullopt = an older server
+  // without `legal`.
+  std::optional<std::string> legal_json;
   // state, event, seats: `deadline_sent` = the field was there (null or an object);
   // `deadline` = the object, when it was one with a readable action and in_ms.
   bool deadline_sent = false;
@@ -131,8 +137,33 @@ struct ServerMessage {
   std::string reason;
 };
 
+// What a reader needs of a line beyond its message.
+struct ParseOptions {
+  // Keep `legal` (ServerMessage::legal_json). A client that plays from its mirror
+  // (eryantis-bot) does without: writing a list of 100+ commands out as text for
+  // every line was ~10 % of the bot's CPU per command.
+  bool legal = true;
+};
+
 // Never throws; an error says why the line is not a server message.
-std::expected<ServerMessage, std::string> parse_server_message(std::string_view line);
+std::expected<ServerMessage, std::string> parse_server_message(std::string_view line,
+                                                               ParseOptions options = {});
+
+// The commands of a `legal` array (ServerMessage::legal_json) as `game` reads them;
+// entries it cannot read (not an object, an unknown type) are left out.
+std::vector<game::Command> decode_commands(const game::Game& game, std::string_view array_json);
+
+// create_match's fields (docs/protocol.md).
+struct CreateMatch {
+  std::string game;  // "" = the server's default game (the field is left out)
+  int players = 2;
+  // Eriantys's shorthand for {"options":{"mode":...}} ("" = left out); the
+  // `options` object's own mode wins when both are sent.
+  std::string mode;
+  std::string options_json;  // the game's options object ("" = left out: its defaults)
+  int computers = 0;         // seats for the server's computer players
+  std::string level;         // their level ("" = the server's default)
+};
 
 enum class Updates : std::uint8_t { Events, Full };
 
@@ -148,19 +179,20 @@ class ClientProtocol {
   static std::string login(std::string_view nickname, std::optional<std::string_view> token,
                            std::string_view id = {});
   static std::string list_matches(std::string_view id = {});
-  // `computers` seats for computer players at `level` (the server's default when empty).
-  static std::string create_match(const rules::MatchOptions& options, std::string_view id = {},
-                                  int computers = 0, std::string_view level = {});
+  // PRECONDITION: a non-empty options_json is one JSON object.
+  static std::string create_match(const CreateMatch& request, std::string_view id = {});
   // `seat`: a particular free seat (nullopt: the first free one).
   static std::string join_match(std::int64_t match, std::string_view id = {},
                                 std::optional<int> seat = std::nullopt);
-  static std::string quick_join(std::optional<int> players, std::optional<rules::Mode> mode,
-                                std::string_view id = {});
+  // `mode`: Eriantys's ("simple", "expert"); `game`: "" = the server's default.
+  static std::string quick_join(std::optional<int> players, std::optional<std::string_view> mode,
+                                std::string_view id = {}, std::string_view game = {});
   static std::string leave_match(std::string_view id = {});
   static std::string spectate(std::int64_t match, std::string_view id = {});
   // expected_seq: the last seq the client saw (refused with STALE_SEQ if the match
   // moved on); command_id: unique within the match (a retry is not applied twice).
-  static std::string play(const rules::Command& command, std::optional<std::string_view> command_id,
+  static std::string play(const game::Game& game, const game::Command& command,
+                          std::optional<std::string_view> command_id,
                           std::optional<std::int64_t> expected_seq, std::string_view id = {});
   // {"type":"play","command":{"type":"resign"}}: my team gives up the match.
   // No expected_seq: a resignation stands whatever happened just before it.

@@ -1,12 +1,21 @@
 #pragma once
-// The client's copy of one match: loaded from a `state` message, then advanced by
-// folding each `event` with the same rules as the server (rules::apply_checked:
-// a server's event is input, re-validated before it touches the state). After
+// The client's copy of one match, of whatever game it is: loaded from a `state`
+// message (its `game` looked up in the registry the mirror is given), then advanced
+// by folding each `event` with the game's own rules (game::Game::apply_checked: a
+// server's event is input, re-validated before it touches the state), or, for a
+// game whose views are not public, by taking the seat's `view` the event carries
+// ("updates":"full"). After
 // every event it checks that the seq follows and that the hash matches the
-// server's (rules::hash of the public view state, seed 0). A gap, a mismatch,
-// unreadable JSON, an event the rules refuse or a view that breaks the game's
-// invariants makes it "need sync": the caller sends {"type":"sync"} and calls
+// server's (game::Game::hash of the view the server sent this connection: for
+// Eriantys the public view, seed 0). A gap, a mismatch, unreadable JSON, an event
+// the rules refuse, a view that breaks the game's invariants or a game this build
+// does not have makes it "need sync": the caller sends {"type":"sync"} and calls
 // load_state() with the reply. Pure: no I/O.
+//
+// A game with hidden information (views_are_public() false, e.g. a bid hidden
+// until both players bid) cannot be folded from the events a seat sees: its
+// clients ask for full updates. Without them such an event is refused by the fold
+// and the mirror needs a sync.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,13 +23,13 @@
 #include <vector>
 
 #include "eryantis/client/client_protocol.hpp"
-#include "eryantis/rules/decider.hpp"
+#include "eryantis/game/game.hpp"
+#include "eryantis/game/registry.hpp"
 
 namespace eryantis::client {
 
 // The hash as the server writes it: 16 lower-case hex digits.
 std::string hash_hex(std::uint64_t hash);
-std::string state_hash_hex(const rules::State& s);
 
 class MatchMirror {
  public:
@@ -30,16 +39,23 @@ class MatchMirror {
     NeedsSync,  // a gap, a hash mismatch, an unreadable or illegal event: send sync
   };
 
-  // A `state` message (after joined / resuming / sync). False (and needs_sync())
-  // if its view cannot be read or its hash does not match the view.
-  bool load_state(const ServerMessage& state);
-  bool load_state(std::int64_t match, std::int64_t seq, std::optional<int> seat,
-                  std::string_view view_json, std::string_view hash);
+  // `games`: where a `state` message's game is found (the registry outlives the mirror).
+  explicit MatchMirror(const game::Registry& games) : games_(&games) {}
 
-  // An `event` message.
+  // A `state` message (after joined / resuming / sync). False (and needs_sync())
+  // if its game is unknown here, its view cannot be read or its hash does not
+  // match the view.
+  bool load_state(const ServerMessage& state);
+  // `game`: the state message's `game`; "" = the registry's default game (a server
+  // older than the field plays only Eriantys).
+  bool load_state(std::int64_t match, std::int64_t seq, std::optional<int> seat,
+                  std::string_view view_json, std::string_view hash, std::string_view game = {});
+
+  // An `event` message (its view_json, when sent, replaces the fold for a game
+  // whose views are not public).
   Update on_event(const ServerMessage& event);
   Update on_event(std::int64_t match, std::int64_t seq, std::string_view event_json,
-                  std::string_view hash);
+                  std::string_view hash, std::string_view view_json = {});
 
   // Forget the match (game over, left, disconnected for good).
   void clear();
@@ -49,19 +65,25 @@ class MatchMirror {
   bool has_match() const { return match_ != 0; }
   bool needs_sync() const { return needs_sync_; }
   // A loaded match whose mirror can be trusted.
-  bool synced() const { return has_match() && !needs_sync_; }
+  bool synced() const { return has_match() && game_ && !needs_sync_; }
   const std::string& problem() const { return problem_; }  // why it needs a sync
 
+  const game::Registry& games() const { return *games_; }
+  // The match's game: nullptr until a state was loaded (and after clear()).
+  const game::Game* game() const { return game_; }
   std::int64_t match() const { return match_; }
   std::int64_t seq() const { return seq_; }
-  rules::Seat seat() const { return seat_; }  // kNoSeat for a spectator
-  const rules::State& state() const { return state_; }
-  bool game_over() const { return state_.phase == rules::Phase::GameOver; }
+  game::Seat seat() const { return seat_; }  // kNoSeat for a spectator
+  // The view as mirrored (empty until a state was loaded).
+  const game::State& state() const { return state_; }
+  bool game_over() const;
+  // The game's stage now (Setup before a state was loaded).
+  game::Stage stage() const;
 
-  std::vector<rules::Seat> to_act() const;
+  std::vector<game::Seat> to_act() const;
   bool my_turn() const;  // my seat may act now
   // Every command my seat may send now (empty when it is not my turn).
-  std::vector<rules::Command> legal_commands() const;
+  std::vector<game::Command> legal_commands() const;
 
   // Counters for reports.
   std::uint64_t events_applied() const { return events_applied_; }
@@ -69,11 +91,15 @@ class MatchMirror {
 
  private:
   Update fail(std::string why);
+  // Reads a view of the mirrored game and checks its invariants; "" = fine.
+  std::string read_view(std::string_view view_json, game::State& out) const;
 
+  const game::Registry* games_;
+  const game::Game* game_ = nullptr;
   std::int64_t match_ = 0;
   std::int64_t seq_ = 0;
-  rules::Seat seat_ = rules::kNoSeat;
-  rules::State state_;
+  game::Seat seat_ = game::kNoSeat;
+  game::State state_;
   bool needs_sync_ = false;
   std::string problem_;
   std::uint64_t events_applied_ = 0;

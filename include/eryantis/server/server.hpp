@@ -198,7 +198,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   // A login this node performs: claims the nickname in the cluster first (refused
   // with NICKNAME_TAKEN while another live node holds it), then login(); releases
   // the session's held requests.
-  // `attempt`: how often the claim was refused already (see kClaimRetries).
+  // `attempt`: how often the claim was refused already (cluster.cpp's claim_retries).
   void claim_then_login(ConnectionId conn, const std::string& id, const protocol::Login& m,
                         int attempt = 0);
   // A cluster login without a seat: the ending stored for the nickname by any
