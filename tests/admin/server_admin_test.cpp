@@ -37,7 +37,7 @@ class AdminTest : public ::testing::Test {
       : server(
             config(), transport, store, [this] { return now; }, secrets) {}
   static ServerConfig config() {
-    ServerConfig c;
+    ServerConfig c = test_server_config();
     c.limits.commands_per_second = 1000;
     return c;
   }
@@ -76,7 +76,7 @@ class AdminTest : public ::testing::Test {
   bool event_written(std::string_view type) const {
     for (const MatchWrite& w : store.written)
       for (const store::NewEvent& e : w.events)
-        if (rules::command_type(e.event.command) == type) return true;
+        if (rules::command_type(test::eriantys_event(e.event).command) == type) return true;
     return false;
   }
 

@@ -64,7 +64,8 @@ TEST(ClientProtocol, RequestsRoundTripThroughTheServerDecoder) {
 
   auto create =
       decoded<protocol::CreateMatchRequest>(ClientProtocol::create_match(create_request(3, "expert")));
-  EXPECT_EQ(create.options, (rules::MatchOptions{3, rules::Mode::Expert}));
+  EXPECT_EQ(create.players, 3);
+  EXPECT_EQ(create.game_options, R"({"mode":"expert"})");
   EXPECT_EQ(create.computers, 0);
   EXPECT_FALSE(create.level);
   auto against = decoded<protocol::CreateMatchRequest>(
@@ -88,7 +89,7 @@ TEST(ClientProtocol, RequestsRoundTripThroughTheServerDecoder) {
   EXPECT_EQ(decoded<protocol::Spectate>(ClientProtocol::spectate(9)).match, 9);
   auto quick = decoded<protocol::QuickJoin>(ClientProtocol::quick_join(4, "simple"));
   EXPECT_EQ(quick.players, 4);
-  EXPECT_EQ(quick.mode, rules::Mode::Simple);
+  EXPECT_EQ(quick.mode, std::optional<std::string>("simple"));
   auto any = decoded<protocol::QuickJoin>(ClientProtocol::quick_join(std::nullopt, std::nullopt));
   EXPECT_FALSE(any.players);
   EXPECT_FALSE(any.mode);
