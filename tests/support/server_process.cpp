@@ -34,8 +34,12 @@ std::string write_config(const TempDir& dir, const std::string& name, const std:
   return path;
 }
 
-ServerProcess::ServerProcess(std::string config_path, std::string db_path, int port)
-    : config_path_(std::move(config_path)), db_path_(std::move(db_path)), fixed_port_(port) {}
+ServerProcess::ServerProcess(std::string config_path, std::string db_path, int port,
+                             std::string binary)
+    : config_path_(std::move(config_path)),
+      db_path_(std::move(db_path)),
+      binary_(std::move(binary)),
+      fixed_port_(port) {}
 
 ServerProcess::~ServerProcess() {
   kill_hard();
@@ -47,7 +51,7 @@ bool ServerProcess::start(std::chrono::milliseconds timeout) {
   child_ = std::make_unique<ChildProcess>(
       // --web-port 0: a configuration that turns the web listener on (the shipped one
       // does) never makes parallel test servers fight over 8080.
-      Spawn{.argv = {server_binary(), "--config", config_path_, "--listen", "127.0.0.1", "--port",
+      Spawn{.argv = {binary_, "--config", config_path_, "--listen", "127.0.0.1", "--port",
                      std::to_string(fixed_port_), "--db", db_path_, "--web-port", "0"}});
   if (!child_->started()) return false;
   static constexpr std::string_view kListening = "eryantis-server listening on 127.0.0.1:";

@@ -35,7 +35,9 @@ std::string write_config(const TempDir& dir, const std::string& name, const std:
 class ServerProcess {
  public:
   // `port` 0: an ephemeral port on each start; otherwise that port every time.
-  ServerProcess(std::string config_path, std::string db_path, int port = 0);
+  // `binary`: the server to run (eryantis-test-server plays the tests' games too).
+  ServerProcess(std::string config_path, std::string db_path, int port = 0,
+                std::string binary = server_binary());
   ~ServerProcess();  // kills the server if it still runs
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
@@ -65,6 +67,7 @@ class ServerProcess {
 
   std::string config_path_;
   std::string db_path_;
+  std::string binary_;
   int fixed_port_;
   int port_ = 0;
   std::unique_ptr<ChildProcess> child_;
