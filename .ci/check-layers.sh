@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Fails when a file of one layer includes a header of a layer it may not know.
-# The layers point one way (docs/architecture.md):
-#   util <- rules <- codec <- protocol, store <- server <- net <- main
-# with `ai` (computer players) right above the rules, `transport` (the seam between server
-# and net) and `log` below both of them, `render` (pure text from the rules) below the
-# server, which says each event in words, and `client` beside the server, knowing games
-# only through `game` (the engine's interface). The build enforces the
-# same graph (each library sees only the headers of what it links); this check
-# also reads the headers themselves and gives a readable list of offenders.
+# The layers point one way (docs/architecture.md). The platform knows games only
+# through `game` (the engine's interface) and `catalogue` (the build's games):
+#   util <- game <- protocol, store <- server <- main;  transport <- net <- main
+# with `log` below the store and the server, `transport` the seam between server and
+# net, and `client` beside the server. Each game's layers sit under the interface:
+#   util <- rules <- codec, render, ai <- eriantys/game -> game (and renaissance's alike)
+# and `catalogue` lists the games' adapters. The build enforces the same graph (each
+# library sees only the headers of what it links); this check also reads the headers
+# themselves and gives a readable list of offenders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,16 +26,16 @@ declare -A allowed=(
   [accounts]="util"
   [game]="util json"
   [codec]="util rules json"
-  [protocol]="util rules codec json game"
-  [store]="util log rules codec"
+  [protocol]="util json game"
+  [store]="util log json game"
   [transport]="util"
-  [server]="util log rules codec protocol render transport store_types json game catalogue"
+  [server]="util log protocol transport store_types json game catalogue"
   [net]="util log transport"
   [render]="util rules"
   # The client knows games only through the engine's interface (and which games exist
   # through a registry its user gives it: the catalogue, or the tests' games).
   [client]="util json protocol transport net game catalogue"
-  [main]="util log rules codec json protocol render store store_types transport server net metrics"
+  [main]="util log json protocol store store_types transport server net metrics game catalogue"
   # The layers of the other games (include/eryantis/<game>/<layer>): pure rules know only util.
   [renaissance/rules]="util"
   # Its codecs (the rules and JSON) and its words (the rules alone).
