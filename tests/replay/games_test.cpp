@@ -65,7 +65,9 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-const game::Game& goofspiel() { return *test::games().find("goofspiel"); }
+const game::Game& goofspiel() {
+  return *test::games().find("goofspiel");
+}
 
 // A Goofspiel match played to its end by random legal commands from the seats the
 // game says must act, as the server would: each event from the game's own
@@ -73,15 +75,14 @@ const game::Game& goofspiel() { return *test::games().find("goofspiel"); }
 struct Played {
   game::Options options;
   std::vector<game::Event> events;
-  std::vector<game::Seat> actors;  // kNoSeat for create_match
+  std::vector<game::Seat> actors;   // kNoSeat for create_match
   std::vector<game::State> states;  // states[0] empty, states[k] after k events
 };
 
 Played play_goofspiel(int cards, std::uint64_t seed) {
   const game::Game& g = goofspiel();
   Played p;
-  p.options =
-      g.options_from_json(R"({"players":2,"cards":)" + std::to_string(cards) + "}").value();
+  p.options = g.options_from_json(R"({"players":2,"cards":)" + std::to_string(cards) + "}").value();
   p.states.push_back(g.empty_state());
   const game::Event created = g.create_match(p.options, game::Seed{seed, ~seed}).value();
   p.events.push_back(created);
@@ -128,8 +129,8 @@ class GamesReplayTest : public ::testing::Test {
           played_.events[i], g.hash(played_.states[i + 1]));
     store::AppendRequest r =
         store::AppendRequest::of(1, 0, std::move(events), played_.states.back());
-    r.create = store::NewMatch{played_.options, store::MatchStatus::Running, "goofspiel",
-                               g.version()};
+    r.create =
+        store::NewMatch{played_.options, store::MatchStatus::Running, "goofspiel", g.version()};
     for (int seat = 0; seat < 2; ++seat)
       r.seats.push_back(store::SeatRecord{0, seat, kNames[static_cast<std::size_t>(seat)],
                                           store::hash_to_hex(static_cast<std::uint64_t>(seat)),
@@ -142,14 +143,13 @@ class GamesReplayTest : public ::testing::Test {
     std::vector<std::uint64_t> hashes;
     const rules::MatchOptions options{2, rules::Mode::Simple};
     const rules::RandomGame eriantys = rules::play_random_game(
-        options, 3, [&](const rules::Event&, const rules::State& s) {
-          hashes.push_back(rules::hash(s));
-        });
+        options, 3,
+        [&](const rules::Event&, const rules::State& s) { hashes.push_back(rules::hash(s)); });
     std::vector<store::NewEvent> more;
     for (std::size_t i = 0; i < eriantys.events.size(); ++i)
-      more.emplace_back(i == 0 ? store::Actor::server()
-                               : store::Actor::player(eriantys.events[i].seat),
-                        std::nullopt, test::handle(eriantys.events[i]), hashes[i]);
+      more.emplace_back(
+          i == 0 ? store::Actor::server() : store::Actor::player(eriantys.events[i].seat),
+          std::nullopt, test::handle(eriantys.events[i]), hashes[i]);
     store::AppendRequest e =
         store::AppendRequest::of(2, 0, std::move(more), test::handle(eriantys.state));
     e.create = store::NewMatch{test::handle(options), store::MatchStatus::Running};
@@ -301,8 +301,7 @@ TEST_F(GamesReplayTest, VerifyRefoldsWithGoofspielsRules) {
       << r.out;
   r = tool({bad, "log", "1"});
   EXPECT_EQ(r.code, 2) << describe(r);
-  EXPECT_NE(r.err.find("events 1..3 are trustworthy (run `verify 1`)"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("events 1..3 are trustworthy (run `verify 1`)"), std::string::npos) << r.err;
 }
 
 TEST_F(GamesReplayTest, ExportIsGoofspielsJson) {

@@ -225,8 +225,8 @@ int run_list(const Games& games, const std::string& path) {
   if (!db) return kExitError;
   auto matches = db->list_matches();
   if (!matches) return error(store_error_text(matches.error()));
-  std::printf("%6s  %-14s  %-11s  %7s  %-6s  %6s  %-24s  %s\n", "id", "game", "status",
-              "players", "mode", "events", "last activity", "nicknames");
+  std::printf("%6s  %-14s  %-11s  %7s  %-6s  %6s  %-24s  %s\n", "id", "game", "status", "players",
+              "mode", "events", "last activity", "nicknames");
   for (const store::MatchSummary& m : *matches) {
     std::vector<std::string> nicks;
     if (auto seats = db->seats(m.id)) {
@@ -237,10 +237,10 @@ int run_list(const Games& games, const std::string& path) {
     if (m.quarantine_reason) names += "  [quarantined: " + *m.quarantine_reason + "]";
     // The game and the version of its rules it was created with: "eriantys v1".
     const std::string game = m.game + " v" + std::to_string(m.game_version);
-    std::printf("%6lld  %-14s  %-11s  %7d  %-6s  %6lld  %-24s  %s\n",
-                static_cast<long long>(m.id), game.c_str(),
-                std::string(store::status_name(m.status)).c_str(), m.players, m.mode.c_str(),
-                static_cast<long long>(m.events), m.last_activity.c_str(), names.c_str());
+    std::printf("%6lld  %-14s  %-11s  %7d  %-6s  %6lld  %-24s  %s\n", static_cast<long long>(m.id),
+                game.c_str(), std::string(store::status_name(m.status)).c_str(), m.players,
+                m.mode.c_str(), static_cast<long long>(m.events), m.last_activity.c_str(),
+                names.c_str());
   }
   std::printf("%zu match(es)\n", matches->size());
   return kExitOk;
@@ -292,10 +292,10 @@ int run_show(const Games& games, const std::string& path, const ShowArgs& args) 
   // --at N is the state after event N everywhere (export, show, step's numbers):
   // before event 1 (create_match) there is no board yet, only that sentence.
   if (at == 0) {
-    const std::string out =
-        fmt::format("match {} at seq 0 of {}\nbefore any event: no board yet; event 1 "
-                    "(create_match) sets it up: show {} --at 1\n",
-                    m->id, m->last(), m->id);
+    const std::string out = fmt::format(
+        "match {} at seq 0 of {}\nbefore any event: no board yet; event 1 "
+        "(create_match) sets it up: show {} --at 1\n",
+        m->id, m->last(), m->id);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;
   }

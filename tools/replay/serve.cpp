@@ -202,8 +202,8 @@ class ReplayApi {
       entry.field("type", row.type).field("trusted", trusted);
       if (trusted) {
         const auto i = static_cast<std::size_t>(seq);
-        entry.field("text", g.describe_event(f->states[i - 1], f->events[i - 1], f->states[i],
-                                             names));
+        entry.field("text",
+                    g.describe_event(f->states[i - 1], f->events[i - 1], f->states[i], names));
       } else {
         const std::string who = seat && *seat >= 0 && *seat < game::kMaxSeats
                                     ? seat_name(names, *seat)

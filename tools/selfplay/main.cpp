@@ -77,6 +77,7 @@ class DbWriter {
   static std::optional<DbWriter> open(const std::string& path, int batch) {
     store::Options options;
     options.durability = store::Durability::Normal;  // generated data: no fsync per commit
+    options.games = &eryantis::catalogue::games();   // the store encodes each match by its game
     auto opened = store::SqliteStore::open(path, options);
     if (!opened) {
       std::fprintf(stderr, "eryantis-selfplay: cannot open %s: %s\n", path.c_str(),
@@ -95,9 +96,11 @@ class DbWriter {
   // `hashes[i]` is rules::hash of the state after events[i].
   bool add(const RandomGame& game, const std::vector<std::uint64_t>& hashes) {
     const store::MatchId id = next_id_++;
-    store::AppendRequest create = store::AppendRequest::of(
-        id, 0, {new_event(game.events[0], hashes[0])}, fold(std::span(game.events).first(1)));
-    create.create = store::NewMatch{game.state.options, store::MatchStatus::Lobby};
+    store::AppendRequest create =
+        store::AppendRequest::of(id, 0, {new_event(game.events[0], hashes[0])},
+                                 eryantis::game::State::of(fold(std::span(game.events).first(1))));
+    create.create =
+        store::NewMatch{eryantis::game::Options::of(game.state.options), store::MatchStatus::Lobby};
     for (int p = 0; p < game.state.players(); ++p) {
       store::SeatRecord seat;
       seat.match_id = id;
@@ -116,7 +119,8 @@ class DbWriter {
       e.actor = server ? store::Actor::server() : store::Actor::player(seat);
       rest.push_back(std::move(e));
     }
-    store::AppendRequest finish = store::AppendRequest::of(id, 1, std::move(rest), game.state);
+    store::AppendRequest finish =
+        store::AppendRequest::of(id, 1, std::move(rest), eryantis::game::State::of(game.state));
     finish.status = game.state.phase == Phase::GameOver ? store::MatchStatus::Finished
                                                         : store::MatchStatus::Running;
     if (game.state.phase == Phase::GameOver) finish.result_json = result_json(game.state);
@@ -149,7 +153,7 @@ class DbWriter {
   static store::NewEvent new_event(const Event& e, std::uint64_t hash) {
     store::NewEvent n;
     n.actor = store::Actor::server();
-    n.event = e;
+    n.event = eryantis::game::Event::of(e);  // the handle the Eriantys adapter reads
     n.state_hash = hash;
     return n;
   }
