@@ -4,7 +4,8 @@
 // is listed, logged, shown, stepped, verified, exported, applied to and served by
 // the same tool built over that registry (eryantis-replay-test-games), and its
 // words, boards, JSON and hashes are Goofspiel's own. The release binary, built
-// over the catalogue, lists the match and says it does not serve its game.
+// over the catalogue, lists the match and says it does not serve its game; and it
+// reads the matches eryantis-selfplay --db wrote of every game of the catalogue.
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
@@ -444,6 +445,81 @@ TEST_F(GamesReplayTest, ServeAnswersWithGoofspielsViews) {
   rapidjson::Document verified = parse(get("/api/matches/1/verify").body);
   EXPECT_TRUE(verified["ok"].GetBool());
   server.kill_hard();
+}
+
+}  // namespace
+}  // namespace eryantis::replay
+
+namespace eryantis::replay {
+namespace {
+
+// The release binaries end to end for every game of the catalogue: eryantis-selfplay
+// --db writes matches of each (as the server would), and eryantis-replay, over the
+// catalogue, lists, logs, shows, verifies and exports each with its own game.
+TEST(ReleaseReplay, ReadsTheMatchesOfEveryGameOfTheCatalogue) {
+  spdlog::set_level(spdlog::level::warn);
+  test::TempDir dir("eryantis-replay-catalogue");
+  const std::string db = dir.file("selfplay.db");
+  const std::vector<std::string> names = {"eriantys", "renaissance"};
+  for (const std::string& name : names) {
+    const Ran wrote =
+        run(dir, ERYANTIS_SELFPLAY_BINARY,
+            {"--game", name, "--players", "2", "--games", "2", "--quiet", "--db", db});
+    ASSERT_EQ(wrote.code, 0) << name << ": " << describe(wrote);
+  }
+  const Ran list = run(dir, ERYANTIS_REPLAY_BINARY, {db, "list"});
+  ASSERT_EQ(list.code, 0) << describe(list);
+  EXPECT_NE(list.out.find("4 match(es)"), std::string::npos) << list.out;
+  const Ran verify = run(dir, ERYANTIS_REPLAY_BINARY, {db, "verify", "--all"});
+  EXPECT_EQ(verify.code, 0) << describe(verify);
+  EXPECT_NE(verify.out.find("verified 4 matches, "), std::string::npos) << verify.out;
+
+  auto store = store::SqliteStore::open(db, test::with_games<store::Options>());
+  ASSERT_TRUE(store) << store.error().message;
+  const std::vector<store::MatchSummary> matches = store->list_matches().value();
+  ASSERT_EQ(matches.size(), 4u);
+  for (const store::MatchSummary& m : matches) {
+    const std::string id = std::to_string(m.id);
+    SCOPED_TRACE("match " + id + ", " + m.game);
+    EXPECT_EQ(m.game, names[static_cast<std::size_t>(m.id - 1) / 2]);
+    EXPECT_NE(list.out.find(m.game + " v1"), std::string::npos);
+    const game::Game& g = *test::games().find(m.game);
+    const std::vector<store::StoredEvent> rows = store->load_events(m.id).value();
+
+    const Ran log = run(dir, ERYANTIS_REPLAY_BINARY, {db, "log", id});
+    ASSERT_EQ(log.code, 0) << describe(log);
+    EXPECT_EQ(lines_of(log.out).size(), rows.size());
+    EXPECT_NE(log.out.find("  setup \u00b7 "), std::string::npos) << log.out.substr(0, 400);
+    EXPECT_NE(log.out.find("  round 1 \u00b7 "), std::string::npos) << log.out.substr(0, 2000);
+
+    const Ran show = run(dir, ERYANTIS_REPLAY_BINARY, {db, "show", id, "--as", "1"});
+    ASSERT_EQ(show.code, 0) << describe(show);
+    EXPECT_EQ(show.out.rfind("match " + id + " at seq " + std::to_string(rows.size()) + " of " +
+                                 std::to_string(rows.size()) + "\n",
+                             0),
+              0u)
+        << show.out;
+    EXPECT_NE(show.out.find("bob"), std::string::npos) << show.out;
+
+    // The state export is the game's JSON; its hash is the one stored with the last event.
+    const Ran state = run(dir, ERYANTIS_REPLAY_BINARY, {db, "export", id});
+    ASSERT_EQ(state.code, 0) << describe(state);
+    auto decoded = g.state_from_json(state.out);
+    ASSERT_TRUE(decoded) << decoded.error().message;
+    EXPECT_EQ(store::hash_to_hex(g.hash(*decoded)), rows.back().state_hash);
+    EXPECT_EQ(g.stage(*decoded), game::Stage::Over);
+    const Ran events = run(dir, ERYANTIS_REPLAY_BINARY, {db, "export", id, "--events"});
+    ASSERT_EQ(events.code, 0) << describe(events);
+    std::size_t seq = 0;
+    for (std::string line : lines_of(events.out)) {
+      if (line == "[" || line == "]") continue;
+      if (line.back() == ',') line.pop_back();
+      ASSERT_LT(seq, rows.size());
+      EXPECT_EQ(line, rows[seq++].payload);
+      EXPECT_TRUE(g.event_from_json(line)) << line;
+    }
+    EXPECT_EQ(seq, rows.size());
+  }
 }
 
 }  // namespace
