@@ -106,6 +106,28 @@ Played play_goofspiel(int cards, std::uint64_t seed) {
   return p;
 }
 
+// The port a started `eryantis-replay DB serve --port 0` prints (0 when it printed none).
+int serve(test::ChildProcess& server) {
+  static constexpr std::string_view kServing = "on http://127.0.0.1:";
+  int port = 0;
+  EXPECT_TRUE(test::eventually(std::chrono::seconds(10), [&] {
+    const std::string out = server.output();
+    const std::size_t at = out.find(kServing);
+    if (at == std::string::npos || out.find('/', at + kServing.size()) == std::string::npos)
+      return false;
+    port = std::atoi(out.c_str() + at + kServing.size());
+    return true;
+  })) << server.output();
+  return port;
+}
+
+test::HttpReply http_get(int port, const std::string& target) {
+  auto c = test::WsClient::connect(port);
+  EXPECT_TRUE(c);
+  if (!c) return test::HttpReply{};
+  return c->get(target, "", "GET").value_or(test::HttpReply{});
+}
+
 const game::Names kNames = {"alice", "bob", "", ""};
 
 // Match 1 is Goofspiel (5 cards, finished); match 2 an Eriantys match beside it.
@@ -373,6 +395,23 @@ TEST_F(GamesReplayTest, TheReleaseBinaryDoesNotServeTheTestGame) {
   }
   r = run(dir_, ERYANTIS_REPLAY_BINARY, {db_, "log", "2"});
   EXPECT_EQ(r.code, 0) << describe(r);
+
+  // Its replay API lists the match and answers 501 naming the game for the rest.
+  test::ChildProcess server(test::Spawn{
+      .argv = {ERYANTIS_REPLAY_BINARY, db_, "serve", "--port", "0", "--static", dir_.file("www")}});
+  ASSERT_TRUE(server.started());
+  const int port = serve(server);
+  ASSERT_NE(port, 0);
+  EXPECT_NE(http_get(port, "/api/matches").body.find("\"game\":\"goofspiel\""), std::string::npos);
+  for (const char* path : {"/api/matches/1/log", "/api/matches/1/at/3", "/api/matches/1/verify"}) {
+    const test::HttpReply reply = http_get(port, path);
+    EXPECT_EQ(reply.status, 501) << path << ": " << reply.body;
+    EXPECT_NE(reply.body.find("match 1 plays goofspiel version 1, which this build does not serve"),
+              std::string::npos)
+        << path << ": " << reply.body;
+  }
+  EXPECT_EQ(http_get(port, "/api/matches/2/at/3").status, 200);
+  server.kill_hard();
 }
 
 // The replay viewer's API serves Goofspiel's views, sentences and hashes.
@@ -380,22 +419,9 @@ TEST_F(GamesReplayTest, ServeAnswersWithGoofspielsViews) {
   test::ChildProcess server(test::Spawn{.argv = {ERYANTIS_REPLAY_TEST_GAMES_BINARY, db_, "serve",
                                                  "--port", "0", "--static", dir_.file("www")}});
   ASSERT_TRUE(server.started());
-  static constexpr std::string_view kServing = "on http://127.0.0.1:";
-  int port = 0;
-  ASSERT_TRUE(test::eventually(std::chrono::seconds(10), [&] {
-    const std::string out = server.output();
-    const std::size_t at = out.find(kServing);
-    if (at == std::string::npos || out.find('/', at + kServing.size()) == std::string::npos)
-      return false;
-    port = std::atoi(out.c_str() + at + kServing.size());
-    return true;
-  })) << server.output();
-  auto get = [&](const std::string& target) {
-    auto c = test::WsClient::connect(port);
-    EXPECT_TRUE(c);
-    if (!c) return test::HttpReply{};
-    return c->get(target, "", "GET").value_or(test::HttpReply{});
-  };
+  const int port = serve(server);
+  ASSERT_NE(port, 0);
+  auto get = [&](const std::string& target) { return http_get(port, target); };
   auto parse = [](const std::string& body) {
     rapidjson::Document d;
     d.Parse(body.c_str());

@@ -114,6 +114,9 @@ class ReplayApi {
  private:
   HttpResponse store_failure(const store::StoreError& e) {
     if (e.code == store::StoreCode::NotFound) return json_error(404, e.message);
+    // A match of a game (or rules version) this build lacks: nothing is wrong, this
+    // build cannot read it (the message names the game; a build that has it can).
+    if (e.code == store::StoreCode::Unserved) return json_error(501, e.message);
     return json_error(500, fmt::format("{} ({})", e.message, store::store_code_name(e.code)));
   }
 
