@@ -28,8 +28,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eryantis/catalogue/catalogue.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/tcp_server.hpp"
+#include "eryantis/rules/event.hpp"
+#include "eryantis/rules/options.hpp"
 #include "eryantis/store/group_committer.hpp"
 #include "eryantis/util/command_line.hpp"
 #include "transcript.hpp"
@@ -95,8 +98,9 @@ class FloorServer final : public transport::ConnectionEvents {
     const std::int64_t table = it->second.table;
     const store::Seq seq = m.seq;
     std::vector<store::NewEvent> events;
+    // The recorded line is the payload; the event only gives the row its type column.
     events.emplace_back(store::Actor::player(static_cast<rules::Seat>(it->second.seat)),
-                        "f" + std::to_string(seq + 1), rules::Event{}, 0, step.events.front());
+                        "f" + std::to_string(seq + 1), kBlankEvent, 0, step.events.front());
     committer_.submit(store::AppendRequest::of(table + 1, seq, std::move(events)),
                       [this, id, table](store::Result<store::AppendOutcome> done) {
                         if (!done) {
@@ -125,6 +129,9 @@ class FloorServer final : public transport::ConnectionEvents {
     std::int64_t table = 0;
     int seat = 0;
   };
+  // An Eriantys event as the handle its adapter reads (made once: a copy is a
+  // reference count, as the server's are).
+  const eryantis::game::Event kBlankEvent = eryantis::game::Event::of(rules::Event{});
 
   void register_seat(ConnectionId id, std::string_view line) {
     long long table = -1;
@@ -146,7 +153,8 @@ class FloorServer final : public transport::ConnectionEvents {
     store::AppendRequest create;
     create.match_id = table + 1;
     create.create = store::NewMatch{
-        rules::MatchOptions{static_cast<std::uint8_t>(transcript_.players), rules::Mode::Simple},
+        eryantis::game::Options::of(rules::MatchOptions{
+            static_cast<std::uint8_t>(transcript_.players), rules::Mode::Simple}),
         store::MatchStatus::Running};
     committer_.submit(std::move(create), [this, table](store::Result<store::AppendOutcome> done) {
       if (!done) {
@@ -195,6 +203,7 @@ int main(int argc, char** argv) {
   // No snapshots: folding a state is the rules' work, which the floor leaves out.
   store::Options store_options;
   store_options.snapshot_every = 0;
+  store_options.games = &eryantis::catalogue::games();  // the server's games
   auto committer = store::GroupCommitter::start(db, {store_options, 512}, [&wakeup] {
     if (wakeup) wakeup->notify();
   });

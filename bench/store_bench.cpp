@@ -1,5 +1,7 @@
 // The SQLite store's benchmarks: durable append cost against bare SQLite, group commit
-// throughput, resume of 10,000 unfinished matches, and verify throughput.
+// throughput, resume of 10,000 unfinished matches, and verify throughput. Eriantys
+// matches played with its rules, handed to the store as the engine's handles (what
+// the Eriantys adapter reads); every store opens on the build's catalogue.
 #include <benchmark/benchmark.h>
 #include <spdlog/fmt/fmt.h>
 
@@ -10,6 +12,7 @@
 #include <mutex>
 #include <random>
 
+#include "eryantis/catalogue/catalogue.hpp"
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/decider.hpp"
 #include "eryantis/store/group_committer.hpp"
@@ -22,8 +25,18 @@ namespace fs = std::filesystem;
 
 struct Game {
   std::vector<NewEvent> events;
-  std::vector<rules::State> states;
+  std::vector<game::State> states;
 };
+
+// The store's options with the build's games (the store reads a match by its game).
+Options with_games(Options options = {}) {
+  options.games = &catalogue::games();
+  return options;
+}
+
+NewMatch eriantys_match(rules::MatchOptions options) {
+  return NewMatch{game::Options::of(options), MatchStatus::Running};
+}
 
 Game play(rules::MatchOptions options, std::uint64_t seed) {
   Game game;
@@ -32,18 +45,18 @@ Game play(rules::MatchOptions options, std::uint64_t seed) {
   rules::State state = rules::apply(rules::State{}, created);
   // The payload is encoded by the caller, as the server does (it encodes each event
   // once for the store and its broadcast).
-  game.events.push_back(
-      {Actor::server(), std::nullopt, created, rules::hash(state), codec::event_to_json(created)});
-  game.states.push_back(state);
+  game.events.push_back({Actor::server(), std::nullopt, game::Event::of(created),
+                         rules::hash(state), codec::event_to_json(created)});
+  game.states.push_back(game::State::of(state));
   while (state.phase != rules::Phase::GameOver) {
     auto seats = rules::seats_to_act(state);
     const rules::Seat seat = seats[rng() % seats.size()];
     auto legal = rules::legal_commands(state, seat);
     auto event = rules::check(state, seat, legal[rng() % legal.size()]).value();
     state = rules::apply(state, event);
-    game.events.push_back({Actor::player(seat), std::nullopt, event, rules::hash(state),
-                           codec::event_to_json(event)});
-    game.states.push_back(state);
+    game.events.push_back({Actor::player(seat), std::nullopt, game::Event::of(event),
+                           rules::hash(state), codec::event_to_json(event)});
+    game.states.push_back(game::State::of(state));
   }
   return game;
 }
@@ -89,14 +102,14 @@ SqliteStore open_or_die(const std::string& path, const Options& options) {
 // One event per transaction through the store, synchronous=FULL.
 void BM_StoreAppendOneEventPerTransaction(benchmark::State& bench) {
   ScratchFile file("append");
-  SqliteStore store = open_or_die(file.path, Options{.durability = Durability::Full});
+  SqliteStore store = open_or_die(file.path, with_games({.durability = Durability::Full}));
   const Game& game = games()[0];
   MatchId match = 0;
   std::size_t next = game.events.size();
   for (auto _ : bench) {
     if (next == game.events.size()) {
       bench.PauseTiming();
-      match = store.create_match(NewMatch{{4, rules::Mode::Expert}, MatchStatus::Running}).value();
+      match = store.create_match(eriantys_match({4, rules::Mode::Expert})).value();
       next = 0;
       bench.ResumeTiming();
     }
@@ -130,7 +143,7 @@ void BM_BareSqliteInsertOneRowPerTransaction(benchmark::State& bench) {
   sqlite3_prepare_v2(db, "INSERT INTO events VALUES (1, ?1, 0, '0', NULL, 'move', 1, ?2, ?3)", -1,
                      &insert, nullptr);
   const Game& game = games()[0];
-  const std::string payload = codec::event_to_json(game.events[20].event);
+  const std::string payload = game.events[20].payload;  // codec::event_to_json
   const std::string hash = hash_to_hex(game.events[20].state_hash);
   std::int64_t seq = 0;
   for (auto _ : bench) {
@@ -157,16 +170,15 @@ void BM_GroupCommit1000Matches(benchmark::State& bench) {
   ScratchFile file("group");
   std::vector<MatchId> ids;
   {
-    SqliteStore setup = open_or_die(file.path, {});
+    SqliteStore setup = open_or_die(file.path, with_games());
     for (int m = 0; m < kMatches; ++m) {
-      ids.push_back(
-          setup.create_match(NewMatch{{4, rules::Mode::Expert}, MatchStatus::Running}).value());
+      ids.push_back(setup.create_match(eriantys_match({4, rules::Mode::Expert})).value());
     }
   }
   std::mutex mutex;
   std::condition_variable wake;
   bool ready = false;
-  auto committer = GroupCommitter::start(file.path, {}, [&] {
+  auto committer = GroupCommitter::start(file.path, {with_games()}, [&] {
     std::lock_guard lock(mutex);
     ready = true;
     wake.notify_one();
@@ -223,11 +235,10 @@ const std::string& resume_database() {
     if (fs::exists(file)) return file;
     const std::string partial = file + ".partial";
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(partial + suffix);
-    SqliteStore store = open_or_die(partial, Options{.durability = Durability::Normal});
+    SqliteStore store = open_or_die(partial, with_games({.durability = Durability::Normal}));
     std::vector<MatchId> ids;
     for (int m = 0; m < kMatches; ++m) {
-      ids.push_back(
-          store.create_match(NewMatch{{4, rules::Mode::Expert}, MatchStatus::Running}).value());
+      ids.push_back(store.create_match(eriantys_match({4, rules::Mode::Expert})).value());
     }
     std::vector<AppendRequest> batch;
     for (std::size_t i = 0;; ++i) {
@@ -247,7 +258,7 @@ const std::string& resume_database() {
       }
       batch.clear();
     }
-    store = open_or_die(partial, Options{.durability = Durability::Normal});  // checkpoint
+    store = open_or_die(partial, with_games({.durability = Durability::Normal}));  // checkpoint
     if (auto done = store.database().exec("PRAGMA wal_checkpoint(TRUNCATE)"); !done) {
       throw std::runtime_error(done.error().message);
     }
@@ -263,7 +274,7 @@ void BM_Resume10000Matches(benchmark::State& bench) {
   const std::string& path = resume_database();
   std::int64_t events = 0;
   for (auto _ : bench) {
-    SqliteStore store = open_or_die(path, Options{.read_only = true});
+    SqliteStore store = open_or_die(path, with_games({.read_only = true}));
     auto report = store.load_unfinished();
     if (!report || report->restored.size() != 10'000 || !report->quarantined.empty()) {
       return bench.SkipWithError("resume failed");
@@ -277,7 +288,7 @@ BENCHMARK(BM_Resume10000Matches)->Unit(benchmark::kMillisecond)->Iterations(3)->
 
 void BM_VerifyThroughput(benchmark::State& bench) {
   const std::string& path = resume_database();
-  SqliteStore store = open_or_die(path, Options{.read_only = true});
+  SqliteStore store = open_or_die(path, with_games({.read_only = true}));
   std::int64_t events = 0;
   MatchId id = 1;
   for (auto _ : bench) {

@@ -8,6 +8,7 @@
 
 #include "eryantis/rules/random_game.hpp"
 #include "eryantis/store/pg_store.hpp"
+#include "games/handles.hpp"
 #include "support/child_process.hpp"
 #include "support/postgres_cluster.hpp"
 
@@ -27,7 +28,7 @@ TEST(PostgresReplay, ListLogShowAndVerifyReadAPostgresqlUri) {
   spdlog::set_level(spdlog::level::warn);
   const std::string uri = cluster->fresh_uri();
   {
-    auto store = store::PgStore::open(uri);
+    auto store = store::PgStore::open(uri, test::with_games<store::Options>());
     ASSERT_TRUE(store) << store.error().message;
     std::vector<std::uint64_t> hashes;
     RandomGame game = play_random_game(
@@ -36,10 +37,11 @@ TEST(PostgresReplay, ListLogShowAndVerifyReadAPostgresqlUri) {
     for (std::size_t i = 0; i < game.events.size(); ++i) {
       events.emplace_back(
           i == 0 ? store::Actor::server() : store::Actor::player(game.events[i].seat), std::nullopt,
-          game.events[i], hashes[i]);
+          test::handle(game.events[i]), hashes[i]);
     }
-    store::AppendRequest r = store::AppendRequest::of(1, 0, std::move(events), game.state);
-    r.create = store::NewMatch{{2, Mode::Expert}, store::MatchStatus::Running};
+    store::AppendRequest r = store::AppendRequest::of(1, 0, std::move(events), test::handle(game.state));
+    r.create = store::NewMatch{test::handle(MatchOptions{2, Mode::Expert}),
+                               store::MatchStatus::Running};
     r.seats = {store::SeatRecord{0, 0, "alice", "00", std::nullopt, std::nullopt, std::nullopt},
                store::SeatRecord{0, 1, "bob", "01", std::nullopt, std::nullopt, std::nullopt}};
     r.status = store::MatchStatus::Finished;

@@ -17,6 +17,7 @@
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/random_game.hpp"
 #include "eryantis/store/sqlite_store.hpp"
+#include "games/handles.hpp"
 #include "support/child_process.hpp"
 #include "support/temp_dir.hpp"
 
@@ -87,7 +88,7 @@ class ReplayTest : public ::testing::Test {
   void SetUp() override {
     spdlog::set_level(spdlog::level::warn);  // no "applied migration" chatter
     db_ = dir_.file("matches.db");
-    auto store = store::SqliteStore::open(db_);
+    auto store = store::SqliteStore::open(db_, test::with_games<store::Options>());
     ASSERT_TRUE(store) << store.error().message;
     store::MatchId id = 0;
     for (const Game& g : kGames) {
@@ -100,12 +101,13 @@ class ReplayTest : public ::testing::Test {
       for (std::size_t i = 0; i < game.events.size(); ++i) {
         store::NewEvent e;
         e.actor = i == 0 ? store::Actor::server() : store::Actor::player(game.events[i].seat);
-        e.event = game.events[i];
+        e.event = test::handle(game.events[i]);
         e.state_hash = hashes[i];
         events.push_back(std::move(e));
       }
-      store::AppendRequest r = store::AppendRequest::of(id, 0, std::move(events), game.state);
-      r.create = store::NewMatch{g.options, store::MatchStatus::Running};
+      store::AppendRequest r = store::AppendRequest::of(id, 0, std::move(events),
+                                                         test::handle(game.state));
+      r.create = store::NewMatch{test::handle(g.options), store::MatchStatus::Running};
       for (int p = 0; p < g.options.players; ++p) {
         store::SeatRecord seat;
         seat.seat = p;

@@ -13,6 +13,7 @@
 
 #include "eryantis/rules/random_game.hpp"
 #include "eryantis/store/sqlite_store.hpp"
+#include "games/handles.hpp"
 #include "support/child_process.hpp"
 #include "support/polling.hpp"
 #include "support/temp_dir.hpp"
@@ -30,7 +31,7 @@ class ServeTest : public ::testing::Test {
   void SetUp() override {
     spdlog::set_level(spdlog::level::warn);
     db_ = dir_.file("matches.db");
-    auto store = store::SqliteStore::open(db_);
+    auto store = store::SqliteStore::open(db_, test::with_games<store::Options>());
     ASSERT_TRUE(store) << store.error().message;
     const std::vector<std::pair<MatchOptions, std::uint64_t>> games = {{{2, Mode::Expert}, 7},
                                                                        {{3, Mode::Simple}, 8}};
@@ -44,12 +45,13 @@ class ServeTest : public ::testing::Test {
       for (std::size_t i = 0; i < game.events.size(); ++i) {
         store::NewEvent e;
         e.actor = i == 0 ? store::Actor::server() : store::Actor::player(game.events[i].seat);
-        e.event = game.events[i];
+        e.event = test::handle(game.events[i]);
         e.state_hash = hashes[i];
         events.push_back(std::move(e));
       }
-      store::AppendRequest r = store::AppendRequest::of(id, 0, std::move(events), game.state);
-      r.create = store::NewMatch{options, store::MatchStatus::Running};
+      store::AppendRequest r = store::AppendRequest::of(id, 0, std::move(events),
+                                                         test::handle(game.state));
+      r.create = store::NewMatch{test::handle(options), store::MatchStatus::Running};
       for (int p = 0; p < options.players; ++p) {
         store::SeatRecord seat;
         seat.seat = p;

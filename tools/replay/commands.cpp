@@ -1,5 +1,7 @@
 // eryantis-replay's subcommands. The database is always opened read-only, so
-// every subcommand is safe beside a running server.
+// every subcommand is safe beside a running server. A match is read by its own
+// game (game::Game, found by the store in the registry the caller passes): the
+// words, boards, JSON, hashes and invariants are the game's.
 #include "commands.hpp"
 
 #include <spdlog/fmt/fmt.h>
@@ -19,10 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "eryantis/codec/codec.hpp"
-#include "eryantis/render/render.hpp"
-#include "eryantis/rules/decider.hpp"
-#include "eryantis/rules/invariants.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/store/open_store.hpp"
 #include "eryantis/store/sqlite_store.hpp"
 
@@ -43,12 +42,12 @@ std::string store_error_text(const store::StoreError& e) {
   return fmt::format("{} ({})", e.message, store::store_code_name(e.code));
 }
 
-// Opens `path` read-only (an SQLite file, or a postgresql:// URI); on failure
-// prints why and returns null.
-std::unique_ptr<store::EventStore> open_db(const std::string& path) {
+// Opens `path` read-only (an SQLite file, or a postgresql:// URI) to read the
+// matches of `games`; on failure prints why and returns null.
+std::unique_ptr<store::EventStore> open_db(const Games& games, const std::string& path) {
   const store::StoreLocation location = store::StoreLocation::from_argument(path);
   if (location.backend == store::Backend::Postgresql) {
-    auto opened = store::open_store(location, store::Options{.read_only = true});
+    auto opened = store::open_store(location, store::Options{.read_only = true, .games = &games});
     if (!opened) {
       error(
           fmt::format("cannot open {}: {}", location.describe(), store_error_text(opened.error())));
@@ -67,6 +66,7 @@ std::unique_ptr<store::EventStore> open_db(const std::string& path) {
   }
   store::Options options;
   options.read_only = true;
+  options.games = &games;
   auto opened = store::SqliteStore::open(path, options);
   if (!opened) {
     if (opened.error().code == store::StoreCode::TooOld) {
@@ -83,22 +83,24 @@ std::unique_ptr<store::EventStore> open_db(const std::string& path) {
 }
 
 // A match's events folded by the store (every event re-validated, every hash
-// compared): states[k] is the state after k events. A log that stops being
-// trustworthy keeps its trusted prefix and says where it diverged.
+// compared) with its game: states[k] is the state after k events (states[0] the
+// game's empty state). A log that stops being trustworthy keeps its trusted
+// prefix and says where it diverged.
 struct Match {
   MatchId id = 0;
-  render::Names names{};
-  std::vector<rules::Event> events;
-  std::vector<rules::State> states;
+  const game::Game* played = nullptr;
+  game::Names names{};
+  std::vector<game::Event> events;
+  std::vector<game::State> states;
   std::optional<store::Divergence> divergence;
   Seq last() const { return static_cast<Seq>(events.size()); }
 };
 
-render::Names names_of(store::EventStore& db, MatchId id) {
-  render::Names names{};
+game::Names names_of(store::EventStore& db, MatchId id) {
+  game::Names names{};
   if (auto seats = db.seats(id)) {
     for (const store::SeatRecord& seat : *seats)
-      if (seat.seat >= 0 && seat.seat < rules::kMaxPlayers) {
+      if (seat.seat >= 0 && seat.seat < game::kMaxSeats) {
         names[static_cast<std::size_t>(seat.seat)] = seat.nickname;
       }
   }
@@ -109,9 +111,10 @@ render::Names names_of(store::EventStore& db, MatchId id) {
 std::expected<Match, int> load_match(store::EventStore& db, MatchId id) {
   Match m;
   m.id = id;
-  m.states.emplace_back();
   store::FoldPolicy policy{.start = store::FoldStart::FirstEvent, .check_columns = true};
-  policy.on_event = [&m](Seq, const rules::Event& event, const rules::State& state) {
+  policy.on_event = [&m](const game::Game& played, Seq, const game::Event& event,
+                         const game::State& state) {
+    if (m.states.empty()) m.states.push_back(played.empty_state());
     m.events.push_back(event);
     m.states.push_back(state);
   };
@@ -122,6 +125,10 @@ std::expected<Match, int> load_match(store::EventStore& db, MatchId id) {
     }
     return std::unexpected(error(store_error_text(folded.error())));
   }
+  if (folded->played == nullptr)  // the store folds only matches of a game it found
+    return std::unexpected(error(fmt::format("match {}: no game folded it", id)));
+  m.played = folded->played;
+  if (m.states.empty()) m.states.push_back(m.played->empty_state());
   m.names = names_of(db, id);
   m.divergence = std::move(folded->divergence);
   return m;
@@ -133,16 +140,21 @@ int diverged(const Match& m) {
                            m.divergence->reason, m.last(), m.id));
 }
 
-std::string round_prefix(const rules::State& before) {
-  if (before.events_applied == 0 || before.phase == rules::Phase::Setup) return "setup";
-  return fmt::format("round {}", before.round);
+// The round an event belongs to: the game's round of the state before it, 0
+// before play (the setup).
+int round_of(const Match& m, Seq seq) {
+  return m.played->round(m.states[static_cast<std::size_t>(seq - 1)]);
+}
+
+std::string round_prefix(int round) {
+  return round == 0 ? std::string("setup") : fmt::format("round {}", round);
 }
 
 std::string event_line(const Match& m, Seq seq) {
   const auto i = static_cast<std::size_t>(seq);
   return fmt::format(
-      "{:>5}  {} \u00b7 {}", seq, round_prefix(m.states[i - 1]),
-      render::describe_event(m.states[i - 1], m.events[i - 1], m.states[i], m.names));
+      "{:>5}  {} \u00b7 {}", seq, round_prefix(round_of(m, seq)),
+      m.played->describe_event(m.states[i - 1], m.events[i - 1], m.states[i], m.names));
 }
 
 // "2026-11-26 10:50:02" (UTC) from unix milliseconds; "-" when unknown.
@@ -154,13 +166,6 @@ std::string utc_text(std::int64_t time_ms) {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
   return text;
-}
-
-// The round an event belongs to: 0 in the setup, else the round it was played in.
-int round_of(const Match& m, Seq seq) {
-  const rules::State& before = m.states[static_cast<std::size_t>(seq - 1)];
-  if (before.events_applied == 0 || before.phase == rules::Phase::Setup) return 0;
-  return before.round;
 }
 
 // JSON string literal (quotes included).
@@ -215,13 +220,13 @@ bool check_at(const Match& m, std::optional<Seq> at) {
 
 // --- list --------------------------------------------------------------------
 
-int run_list(const std::string& path) {
-  auto db = open_db(path);
+int run_list(const Games& games, const std::string& path) {
+  auto db = open_db(games, path);
   if (!db) return kExitError;
   auto matches = db->list_matches();
   if (!matches) return error(store_error_text(matches.error()));
-  std::printf("%6s  %-14s  %-11s  %7s  %-6s  %6s  %-24s  %s\n", "id", "game", "status",
-              "players", "mode", "events", "last activity", "nicknames");
+  std::printf("%6s  %-14s  %-11s  %7s  %-6s  %6s  %-24s  %s\n", "id", "game", "status", "players",
+              "mode", "events", "last activity", "nicknames");
   for (const store::MatchSummary& m : *matches) {
     std::vector<std::string> nicks;
     if (auto seats = db->seats(m.id)) {
@@ -232,10 +237,10 @@ int run_list(const std::string& path) {
     if (m.quarantine_reason) names += "  [quarantined: " + *m.quarantine_reason + "]";
     // The game and the version of its rules it was created with: "eriantys v1".
     const std::string game = m.game + " v" + std::to_string(m.game_version);
-    std::printf("%6lld  %-14s  %-11s  %7d  %-6s  %6lld  %-24s  %s\n",
-                static_cast<long long>(m.id), game.c_str(),
-                std::string(store::status_name(m.status)).c_str(), m.players, m.mode.c_str(),
-                static_cast<long long>(m.events), m.last_activity.c_str(), names.c_str());
+    std::printf("%6lld  %-14s  %-11s  %7d  %-6s  %6lld  %-24s  %s\n", static_cast<long long>(m.id),
+                game.c_str(), std::string(store::status_name(m.status)).c_str(), m.players,
+                m.mode.c_str(), static_cast<long long>(m.events), m.last_activity.c_str(),
+                names.c_str());
   }
   std::printf("%zu match(es)\n", matches->size());
   return kExitOk;
@@ -243,8 +248,8 @@ int run_list(const std::string& path) {
 
 // --- log ---------------------------------------------------------------------
 
-int run_log(const std::string& path, const LogArgs& args) {
-  auto db = open_db(path);
+int run_log(const Games& games, const std::string& path, const LogArgs& args) {
+  auto db = open_db(games, path);
   if (!db) return kExitError;
   auto m = load_match(*db, args.match);
   if (!m) return m.error();
@@ -277,8 +282,8 @@ int run_log(const std::string& path, const LogArgs& args) {
 
 // --- show --------------------------------------------------------------------
 
-int run_show(const std::string& path, const ShowArgs& args) {
-  auto db = open_db(path);
+int run_show(const Games& games, const std::string& path, const ShowArgs& args) {
+  auto db = open_db(games, path);
   if (!db) return kExitError;
   auto m = load_match(*db, args.match);
   if (!m) return m.error();
@@ -287,37 +292,38 @@ int run_show(const std::string& path, const ShowArgs& args) {
   // --at N is the state after event N everywhere (export, show, step's numbers):
   // before event 1 (create_match) there is no board yet, only that sentence.
   if (at == 0) {
-    const std::string out =
-        fmt::format("match {} at seq 0 of {}\nbefore any event: no board yet; event 1 "
-                    "(create_match) sets it up: show {} --at 1\n",
-                    m->id, m->last(), m->id);
+    const std::string out = fmt::format(
+        "match {} at seq 0 of {}\nbefore any event: no board yet; event 1 "
+        "(create_match) sets it up: show {} --at 1\n",
+        m->id, m->last(), m->id);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;
   }
-  rules::State state = m->states[static_cast<std::size_t>(at)];
-  render::RenderOptions options;
+  const game::Game& g = *m->played;
+  game::State state = m->states[static_cast<std::size_t>(at)];
+  game::BoardOptions options;
   options.names = m->names;
   options.color = args.color;
   if (args.as) {
-    if (*args.as < 0 || *args.as >= std::max(1, state.players())) {
-      return error(
-          fmt::format("--as {}: match {} has seats 0..{}", *args.as, m->id, state.players() - 1));
+    const int seats = g.seats(state);
+    if (*args.as < 0 || *args.as >= std::max(1, seats)) {
+      return error(fmt::format("--as {}: match {} has seats 0..{}", *args.as, m->id, seats - 1));
     }
-    const auto seat = static_cast<rules::Seat>(*args.as);
-    state = rules::view(state, seat).state;
+    const auto seat = static_cast<game::Seat>(*args.as);
+    state = g.view(state, seat);
     options.viewer = seat;
   }
   std::string out = fmt::format("match {} at seq {} of {}\n", m->id, at, m->last());
   out += event_line(*m, at) + "\n";
-  out += render::render_board(state, options);
+  out += g.render_board(state, options);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
 }
 
 // --- step --------------------------------------------------------------------
 
-int run_step(const std::string& path, MatchId id, bool color) {
-  auto db = open_db(path);
+int run_step(const Games& games, const std::string& path, MatchId id, bool color) {
+  auto db = open_db(games, path);
   if (!db) return kExitError;
   auto m = load_match(*db, id);
   if (!m) return m.error();
@@ -325,7 +331,7 @@ int run_step(const std::string& path, MatchId id, bool color) {
   if (m->last() == 0) return error(fmt::format("match {} has no events", id));
   const bool interactive = isatty(STDIN_FILENO) != 0;
   const bool clear = interactive && isatty(STDOUT_FILENO) != 0;
-  render::RenderOptions options;
+  game::BoardOptions options;
   options.names = m->names;
   options.color = color;
   Seq at = 1;
@@ -333,7 +339,7 @@ int run_step(const std::string& path, MatchId id, bool color) {
     std::string out = clear ? "\x1b[H\x1b[2J" : "";
     out += fmt::format("== match {}, event {} of {} ==\n", m->id, at, m->last());
     out += event_line(*m, at) + "\n";
-    out += render::render_board(m->states[static_cast<std::size_t>(at)], options);
+    out += m->played->render_board(m->states[static_cast<std::size_t>(at)], options);
     std::fwrite(out.data(), 1, out.size(), stdout);
   };
   auto note = [](const std::string& text) { std::printf("%s\n", text.c_str()); };
@@ -380,8 +386,8 @@ int run_step(const std::string& path, MatchId id, bool color) {
 
 // --- verify ------------------------------------------------------------------
 
-int run_verify(const std::string& path, const VerifyArgs& args) {
-  auto db = open_db(path);
+int run_verify(const Games& games, const std::string& path, const VerifyArgs& args) {
+  auto db = open_db(games, path);
   if (!db) return kExitError;
   std::vector<MatchId> ids;
   if (args.match) {
@@ -432,7 +438,7 @@ int run_verify(const std::string& path, const VerifyArgs& args) {
   };
   std::vector<std::unique_ptr<store::EventStore>> connections;
   for (int t = 1; t < threads; ++t) {
-    auto conn = open_db(path);
+    auto conn = open_db(games, path);
     if (!conn) return kExitError;
     connections.push_back(std::move(conn));
   }
@@ -497,8 +503,8 @@ int run_verify(const std::string& path, const VerifyArgs& args) {
 
 // --- export ------------------------------------------------------------------
 
-int run_export(const std::string& path, const ExportArgs& args) {
-  auto db = open_db(path);
+int run_export(const Games& games, const std::string& path, const ExportArgs& args) {
+  auto db = open_db(games, path);
   if (!db) return kExitError;
   auto m = load_match(*db, args.match);
   if (!m) return m.error();
@@ -509,11 +515,11 @@ int run_export(const std::string& path, const ExportArgs& args) {
     out = "[";
     for (Seq seq = 1; seq <= at; ++seq) {
       out += seq == 1 ? "\n" : ",\n";
-      out += codec::event_to_json(m->events[static_cast<std::size_t>(seq - 1)]);
+      out += m->played->event_to_json(m->events[static_cast<std::size_t>(seq - 1)]);
     }
     out += "\n]\n";
   } else {
-    out = codec::state_to_json(m->states[static_cast<std::size_t>(at)]) + "\n";
+    out = m->played->state_to_json(m->states[static_cast<std::size_t>(at)]) + "\n";
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
@@ -521,7 +527,14 @@ int run_export(const std::string& path, const ExportArgs& args) {
 
 // --- apply -------------------------------------------------------------------
 
-int run_apply(const ApplyArgs& args) {
+int run_apply(const Games& games, const ApplyArgs& args) {
+  const game::Game* g = args.game.empty() ? &games.default_game() : games.find(args.game);
+  if (g == nullptr) {
+    std::string known;
+    for (const game::Game* each : games.games())
+      known += (known.empty() ? "" : ", ") + std::string(each->name());
+    return error(fmt::format("--game {}: no such game (this build has: {})", args.game, known));
+  }
   std::string text;
   if (args.state_file == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
@@ -530,29 +543,27 @@ int run_apply(const ApplyArgs& args) {
     if (!in) return error(fmt::format("cannot read the state file {}", args.state_file));
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  auto state = codec::state_from_json(text);
+  auto state = g->state_from_json(text);
   if (!state) {
     return error(fmt::format("{}: not a state: {}", args.state_file, state.error().message));
   }
   // A state file is input too: the rules index arrays with what it holds. The
   // state before any event (`export --at 0`) holds nothing yet, by design: it is
   // what create_match applies to, and the rules refuse any other command on it.
-  const bool before_any_event = *state == rules::State{};
-  if (std::string broken = rules::invariant_violation(*state);
-      !before_any_event && !broken.empty()) {
+  const bool before_any_event = *state == g->empty_state();
+  if (std::string broken = g->invariant_violation(*state); !before_any_event && !broken.empty()) {
     return error(fmt::format("{}: not a state of a real match: {}", args.state_file, broken));
   }
-  auto command = codec::command_from_json(args.command_json);
+  auto command = g->command_from_json(std::string_view(args.command_json));
   if (!command) return error(fmt::format("--command: not a command: {}", command.error().message));
-  const auto authority = args.server ? rules::Authority::Server : rules::Authority::Player;
-  auto event = rules::check(*state, static_cast<rules::Seat>(args.seat), *command, authority);
-  if (!event) {
-    std::printf("{\"error\":%s,\"message\":%s}\n",
-                json_string(rules::rule_code_name(event.error().code)).c_str(),
-                json_string(event.error().message).c_str());
+  const auto authority = args.server ? game::Authority::Server : game::Authority::Player;
+  auto decided = g->decide(*state, static_cast<game::Seat>(args.seat), *command, authority);
+  if (!decided) {
+    std::printf("{\"error\":%s,\"message\":%s}\n", json_string(decided.error().code).c_str(),
+                json_string(decided.error().message).c_str());
     return kExitFinding;
   }
-  const std::string out = codec::state_to_json(rules::apply(*state, *event)) + "\n";
+  const std::string out = g->state_to_json(decided->next) + "\n";
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
 }

@@ -3,9 +3,16 @@
 //   0  success
 //   1  a finding: a divergence (verify) or a rule error (apply)
 //   2  a usage or data error: missing file, unknown match, corrupt row, bad JSON
+//
+// Every subcommand knows games only through the engine's interface (game::Game):
+// a match is folded by the store with `games` and read by its own game, so the
+// tool works for a match of any game `games` holds. The release binary passes the
+// build's catalogue (main.cpp); the tests pass their own registry (test::games()).
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "eryantis/game/registry.hpp"
 
 namespace eryantis::replay {
 
@@ -37,19 +44,22 @@ struct ExportArgs {
 };
 
 struct ApplyArgs {
+  std::string game;        // the state's game; "" = the registry's default game
   std::string state_file;  // "-" = stdin
   int seat = 0;
   std::string command_json;
   bool server = false;
 };
 
-int run_list(const std::string& db);
-int run_log(const std::string& db, const LogArgs& args);
-int run_show(const std::string& db, const ShowArgs& args);
+using Games = game::Registry;
+
+int run_list(const Games& games, const std::string& db);
+int run_log(const Games& games, const std::string& db, const LogArgs& args);
+int run_show(const Games& games, const std::string& db, const ShowArgs& args);
 // Reads n/next, p/prev, j/jump SEQ, q/quit from stdin until q or end of input.
-int run_step(const std::string& db, std::int64_t match, bool color);
-int run_verify(const std::string& db, const VerifyArgs& args);
-int run_export(const std::string& db, const ExportArgs& args);
-int run_apply(const ApplyArgs& args);
+int run_step(const Games& games, const std::string& db, std::int64_t match, bool color);
+int run_verify(const Games& games, const std::string& db, const VerifyArgs& args);
+int run_export(const Games& games, const std::string& db, const ExportArgs& args);
+int run_apply(const Games& games, const ApplyArgs& args);
 
 }  // namespace eryantis::replay

@@ -1,5 +1,7 @@
 // The replay API: every answer is computed from the database at request time
-// with a read-only connection, so it follows a running server's writes.
+// with a read-only connection, so it follows a running server's writes. Each
+// match is read by its own game (game::Game, from the registry run_serve is
+// given): its sentences, its view's JSON and hash, whose turn it is.
 //   GET /api/matches                -> [{"match","players","mode","status","events","created",
 //                                        "last_move","nicknames"}]
 //   GET /api/matches/M/log          -> [{"seq","at","round","seat","type","trusted","text"
@@ -18,12 +20,10 @@
 #include <optional>
 #include <vector>
 
-#include "eryantis/codec/codec.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/http_server.hpp"
 #include "eryantis/protocol/codec.hpp"
-#include "eryantis/render/render.hpp"
-#include "eryantis/rules/decider.hpp"
 #include "eryantis/store/sqlite_store.hpp"
 
 namespace eryantis::replay {
@@ -55,11 +55,24 @@ std::optional<std::int64_t> number(std::string_view text) {
   return value;
 }
 
-// A match folded by the store (each event re-checked, each hash compared):
-// states[k] is the state after k events; a divergence keeps the trusted prefix.
+// "alice", or "seat 2" for a seat without a name; control and non-ASCII bytes of a
+// stored nickname shown as '?' (the sentences of the games do the same).
+std::string seat_name(const game::Names& names, std::int64_t seat) {
+  if (seat < 0 || seat >= game::kMaxSeats || names[static_cast<std::size_t>(seat)].empty())
+    return fmt::format("seat {}", seat);
+  std::string name = names[static_cast<std::size_t>(seat)];
+  for (char& ch : name)
+    if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) > 0x7e) ch = '?';
+  return name;
+}
+
+// A match folded by the store with its game (each event re-checked, each hash
+// compared): states[k] is the state after k events (states[0] the game's empty
+// state); a divergence keeps the trusted prefix.
 struct Folded {
-  std::vector<rules::Event> events;
-  std::vector<rules::State> states;
+  const game::Game* played = nullptr;
+  std::vector<game::Event> events;
+  std::vector<game::State> states;
   std::optional<store::Divergence> divergence;
   Seq last() const { return static_cast<Seq>(events.size()); }
 };
@@ -101,28 +114,37 @@ class ReplayApi {
  private:
   HttpResponse store_failure(const store::StoreError& e) {
     if (e.code == store::StoreCode::NotFound) return json_error(404, e.message);
+    // A match of a game (or rules version) this build lacks: nothing is wrong, this
+    // build cannot read it (the message names the game; a build that has it can).
+    if (e.code == store::StoreCode::Unserved) return json_error(501, e.message);
     return json_error(500, fmt::format("{} ({})", e.message, store::store_code_name(e.code)));
   }
 
-  render::Names names_of(MatchId id) {
-    render::Names names{};
+  game::Names names_of(MatchId id) {
+    game::Names names{};
     if (auto seats = db_.seats(id))
       for (const store::SeatRecord& seat : *seats)
-        if (seat.seat >= 0 && seat.seat < rules::kMaxPlayers)
+        if (seat.seat >= 0 && seat.seat < game::kMaxSeats)
           names[static_cast<std::size_t>(seat.seat)] = seat.nickname;
     return names;
   }
 
   std::expected<Folded, store::StoreError> fold(MatchId id) {
     Folded f;
-    f.states.emplace_back();
     store::FoldPolicy policy{.start = store::FoldStart::FirstEvent, .check_columns = true};
-    policy.on_event = [&f](Seq, const rules::Event& event, const rules::State& state) {
+    policy.on_event = [&f](const game::Game& played, Seq, const game::Event& event,
+                           const game::State& state) {
+      if (f.states.empty()) f.states.push_back(played.empty_state());
       f.events.push_back(event);
       f.states.push_back(state);
     };
     auto folded = db_.fold(id, policy);
     if (!folded) return std::unexpected(folded.error());
+    if (folded->played == nullptr)  // the store folds only matches of a game it found
+      return std::unexpected(store::StoreError{store::StoreCode::Unserved,
+                                               fmt::format("match {}: no game folded it", id)});
+    f.played = folded->played;
+    if (f.states.empty()) f.states.push_back(f.played->empty_state());
     f.divergence = std::move(folded->divergence);
     return f;
   }
@@ -160,8 +182,8 @@ class ReplayApi {
     if (!f) return store_failure(f.error());
     auto rows = db_.load_events(id);
     if (!rows) return store_failure(rows.error());
-    const render::Names names = names_of(id);
-    render::MoveLog sentences(names);
+    const game::Game& g = *f->played;
+    const game::Names names = names_of(id);
     protocol::JsonArray out;
     for (const store::StoredEvent& row : *rows) {
       const Seq seq = row.seq;
@@ -169,8 +191,8 @@ class ReplayApi {
       protocol::JsonLine entry = protocol::JsonLine::object();
       entry.field("seq", seq).field("at", iso_time(row.time_ms));
       if (trusted) {
-        const rules::State& before = f->states[static_cast<std::size_t>(seq - 1)];
-        entry.field("round", before.phase == rules::Phase::Setup ? 0 : before.round);
+        // The game's round of the state before the event: 0 in the setup.
+        entry.field("round", g.round(f->states[static_cast<std::size_t>(seq - 1)]));
       } else {
         entry.null_field("round");  // no trusted state says which round
       }
@@ -183,10 +205,11 @@ class ReplayApi {
       entry.field("type", row.type).field("trusted", trusted);
       if (trusted) {
         const auto i = static_cast<std::size_t>(seq);
-        entry.field("text", sentences.next(f->events[i - 1], f->states[i]));
+        entry.field("text",
+                    g.describe_event(f->states[i - 1], f->events[i - 1], f->states[i], names));
       } else {
-        const std::string who = seat && *seat >= 0 && *seat < rules::kMaxPlayers
-                                    ? render::seat_name(names, static_cast<rules::Seat>(*seat))
+        const std::string who = seat && *seat >= 0 && *seat < game::kMaxSeats
+                                    ? seat_name(names, *seat)
                                     : std::string("server");
         const bool first = f->divergence && f->divergence->seq == seq;
         entry.field("text",
@@ -211,10 +234,12 @@ class ReplayApi {
                                                f->last(), f->divergence->reason)
                                  : fmt::format("match {} has events 1..{}", id, f->last()));
     }
-    const rules::State& state = f->states[static_cast<std::size_t>(seq)];
-    const rules::View view = rules::view(state, rules::kNoSeat);
+    const game::Game& g = *f->played;
+    const game::State& state = f->states[static_cast<std::size_t>(seq)];
+    const game::State view = g.view(state, game::kNoSeat);  // a spectator's
     std::string status;
-    if (state.phase == rules::Phase::GameOver) {
+    const game::Stage stage = g.stage(state);
+    if (stage == game::Stage::Over) {
       status = "finished";
     } else if (seq == f->last() && !f->divergence) {
       // The stored status says what no event does (abandoned, quarantined).
@@ -223,15 +248,15 @@ class ReplayApi {
         for (const store::MatchSummary& m : *list)
           if (m.id == id) status = std::string(store::status_name(m.status));
     }
-    if (status.empty()) status = state.phase == rules::Phase::Setup ? "lobby" : "running";
+    if (status.empty()) status = stage == game::Stage::Setup ? "lobby" : "running";
     protocol::JsonArray to_act;
-    for (rules::Seat p : rules::seats_to_act(state)) to_act.number(p);
+    for (const game::ToAct& p : g.to_act(state)) to_act.number(p.seat);
     return HttpResponse::json(protocol::JsonLine::object()
                                   .field("match", id)
                                   .field("seq", seq)
-                                  .field("hash", store::hash_to_hex(rules::hash(view.state)))
+                                  .field("hash", store::hash_to_hex(g.hash(view)))
                                   .field("status", status)
-                                  .raw_field("view", codec::view_to_json(view))
+                                  .raw_field("view", g.view_to_json(view, game::kNoSeat))
                                   .raw_field("to_act", to_act.str())
                                   .str());
   }
@@ -256,7 +281,7 @@ class ReplayApi {
 
 }  // namespace
 
-int run_serve(const std::string& path, const ServeArgs& args) {
+int run_serve(const game::Registry& games, const std::string& path, const ServeArgs& args) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     std::fprintf(stderr, "eryantis-replay: no such database file: %s\n", path.c_str());
@@ -264,6 +289,7 @@ int run_serve(const std::string& path, const ServeArgs& args) {
   }
   store::Options options;
   options.read_only = true;
+  options.games = &games;
   auto db = store::SqliteStore::open(path, options);
   if (!db) {
     std::fprintf(stderr, "eryantis-replay: cannot open %s: %s\n", path.c_str(),

@@ -4,6 +4,8 @@
 // layer's HTTP server (docs/web.md, "The replay API").
 #include <string>
 
+#include "eryantis/game/registry.hpp"
+
 namespace eryantis::replay {
 
 struct ServeArgs {
@@ -12,7 +14,7 @@ struct ServeArgs {
   std::string static_dir = "web/dist";
 };
 
-// Serves until SIGINT/SIGTERM; the process exit code.
-int run_serve(const std::string& db, const ServeArgs& args);
+// Serves until SIGINT/SIGTERM the matches of `games` in `db`; the process exit code.
+int run_serve(const game::Registry& games, const std::string& db, const ServeArgs& args);
 
 }  // namespace eryantis::replay

@@ -2,11 +2,13 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "eryantis/game/prng.hpp"
 #include "eryantis/json/json.hpp"
+#include "match_writer.hpp"
 
 namespace eryantis::selfplay {
 
@@ -17,9 +19,12 @@ constexpr int kMaxEvents = 100000;
 
 struct Played {
   game::State state;
-  int commands = 0;        // player commands
-  std::string violation;   // the first broken invariant, or why the game stopped
-  int violation_at = 0;    // after this many events
+  std::vector<game::Event> events;
+  std::vector<std::uint64_t> hashes;  // the game's hash after each event
+  game::State after_first;
+  int commands = 0;       // player commands
+  std::string violation;  // the first broken invariant, or why the game stopped
+  int violation_at = 0;   // after this many events
 };
 
 const game::Command& pick(const game::Game& g, const std::vector<game::Command>& legal,
@@ -41,16 +46,19 @@ const game::Command& pick(const game::Game& g, const std::vector<game::Command>&
   return *of_type[prng.below(static_cast<std::uint32_t>(of_type.size()))];
 }
 
-Played play_one(const game::Game& g, const game::Options& options, std::uint64_t seed,
-                bool uniform, std::map<std::string, long>& uses) {
+Played play_one(const game::Game& g, const game::Options& options, std::uint64_t seed, bool uniform,
+                std::map<std::string, long>& uses) {
   Played out;
   auto created = g.create_match(options, game::Seed{seed, ~seed * 0x9e3779b97f4a7c15ULL});
   if (!created) {
     out.violation = "create_match refused: " + created.error().message;
     return out;
   }
-  std::vector<game::Event> events{*created};
+  std::vector<game::Event>& events = out.events;
+  events.push_back(*created);
   game::State s = g.apply(g.empty_state(), *created);
+  out.after_first = s;
+  out.hashes.push_back(g.hash(s));
   game::Prng prng(seed);
   auto check = [&](const game::State& after) {
     if (!out.violation.empty()) return;
@@ -73,9 +81,8 @@ Played play_one(const game::Game& g, const game::Options& options, std::uint64_t
     if (who.wait != game::Wait::SkipNow) legal = g.legal_commands(s, who.seat);
     // A seat with nothing to do is skipped by the server's timer in a real match.
     const game::Command played = legal.empty() ? g.skip_turn() : pick(g, legal, prng, uniform);
-    game::Ruled<game::Decision> d =
-        g.decide(s, who.seat, played,
-                 legal.empty() ? game::Authority::Server : game::Authority::Player);
+    game::Ruled<game::Decision> d = g.decide(
+        s, who.seat, played, legal.empty() ? game::Authority::Server : game::Authority::Player);
     if (!d) {
       out.violation = "a listed command was refused: " + d.error().code + ": " + d.error().message;
       break;
@@ -84,6 +91,7 @@ Played play_one(const game::Game& g, const game::Options& options, std::uint64_t
     if (!legal.empty()) ++out.commands;
     events.push_back(d->event);
     s = std::move(d->next);
+    out.hashes.push_back(g.hash(s));
     check(s);
   }
   // The store's fold: the events again from the empty state, checked, give the same state.
@@ -117,9 +125,14 @@ int play_generic(const GenericRun& run) {
   }
   auto options = g.options_from_request(run.players, &doc);
   if (!options) {
-    std::fprintf(stderr, "eryantis-selfplay: %s, %d player(s): %s\n",
-                 std::string(g.name()).c_str(), run.players, options.error().message.c_str());
+    std::fprintf(stderr, "eryantis-selfplay: %s, %d player(s): %s\n", std::string(g.name()).c_str(),
+                 run.players, options.error().message.c_str());
     return 2;
+  }
+  std::optional<MatchWriter> db;  // opened once the options are good: a refusal writes nothing
+  if (!run.db_path.empty()) {
+    db = MatchWriter::open(run.db_path, *run.games_of_db, run.batch);
+    if (!db) return 2;
   }
   std::map<std::string, long> uses;        // command type -> times played
   std::map<std::string, int> games_using;  // command type -> games it was played in
@@ -142,6 +155,10 @@ int play_generic(const GenericRun& run) {
                   static_cast<unsigned long long>(seed), p.violation_at, p.violation.c_str());
       continue;
     }
+    if (db) {
+      const PlayedMatch m{&g, *options, p.events, p.hashes, p.after_first, p.state};
+      if (!db->add(m)) return 2;
+    }
     const auto outcome = g.outcome(p.state);
     std::string winners;
     // push_back, not a string assignment: g++ 12 warns falsely (-Wrestrict) on that.
@@ -158,6 +175,11 @@ int play_generic(const GenericRun& run) {
       std::printf("seed %-10llu rounds %2d  commands %4d  winner %-5s  %s%s\n",
                   static_cast<unsigned long long>(seed), g.round(p.state), p.commands,
                   winners.c_str(), outcome->reason.c_str(), outcome->draw ? " (draw)" : "");
+  }
+  if (db) {
+    if (!db->flush()) return 2;
+    std::printf("wrote matches %lld..%lld to %s\n", static_cast<long long>(db->first_id()),
+                static_cast<long long>(db->next_id() - 1), run.db_path.c_str());
   }
   const int ok = run.games - broken;
   std::printf("\n%d game(s) of %s, %d player(s), options %s: %d finished, %d broken\n", run.games,

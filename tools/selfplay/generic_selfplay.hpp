@@ -6,6 +6,7 @@
 #include <string>
 
 #include "eryantis/game/game.hpp"
+#include "eryantis/game/registry.hpp"
 
 namespace eryantis::selfplay {
 
@@ -19,10 +20,15 @@ struct GenericRun {
   // false: a command type uniformly among those on offer, then one of its commands
   // (every rare action gets played); true: uniformly over the commands.
   bool uniform = false;
+  // --db: every finished game is also written to this SQLite store ("" = none),
+  // `batch` games per transaction (match_writer.hpp).
+  std::string db_path;
+  int batch = 32;
+  const game::Registry* games_of_db = nullptr;  // the store's games (the catalogue)
 };
 
 // Prints a line per game and a summary; the exit code: 0, 1 if an invariant broke
-// or a game did not end, 2 for options the game refuses.
+// or a game did not end, 2 for options the game refuses or a write that failed.
 int play_generic(const GenericRun& run);
 
 }  // namespace eryantis::selfplay

@@ -17,13 +17,13 @@
 #include "eryantis/render/render.hpp"
 #include "eryantis/rules/invariants.hpp"
 #include "eryantis/rules/random_game.hpp"
-#include "eryantis/store/sqlite_store.hpp"
 #include "eryantis/util/command_line.hpp"
 #include "generic_selfplay.hpp"
+#include "match_writer.hpp"
 
 using namespace eryantis::rules;
 namespace render = eryantis::render;
-namespace store = eryantis::store;
+namespace selfplay = eryantis::selfplay;
 
 namespace {
 
@@ -49,117 +49,6 @@ bool is_draw(const State& s) {
   }
   return false;
 }
-
-constexpr std::array<const char*, kMaxPlayers> kNicknames = {"alice", "bob", "carol", "dana"};
-
-// The server's result JSON (server_messages.cpp result_json), seats named as above.
-std::string result_json(const State& s) {
-  std::string winners, nicknames;
-  for (Seat p = 0; p < s.players(); ++p) {
-    if (!(s.result.winners & (1u << p))) continue;
-    if (!winners.empty()) {
-      winners += ',';
-      nicknames += ',';
-    }
-    winners += std::to_string(p);
-    nicknames += fmt::format("\"{}\"", kNicknames[static_cast<std::size_t>(p)]);
-  }
-  return fmt::format(
-      R"({{"type":"result","reason":"{}","winners":[{}],"nicknames":[{}],"draw":{}}})",
-      end_reason_name(s.result.reason), winners, nicknames, is_draw(s));
-}
-
-// Writes games as the server does: the match row in the lobby with its seats and the
-// create_match event, then the rest of the events with status finished and the result.
-// Several games share one transaction (each game is two requests of append_batch).
-class DbWriter {
- public:
-  static std::optional<DbWriter> open(const std::string& path, int batch) {
-    store::Options options;
-    options.durability = store::Durability::Normal;  // generated data: no fsync per commit
-    auto opened = store::SqliteStore::open(path, options);
-    if (!opened) {
-      std::fprintf(stderr, "eryantis-selfplay: cannot open %s: %s\n", path.c_str(),
-                   opened.error().message.c_str());
-      return std::nullopt;
-    }
-    auto max_id = opened->max_match_id();
-    if (!max_id) {
-      std::fprintf(stderr, "eryantis-selfplay: %s: %s\n", path.c_str(),
-                   max_id.error().message.c_str());
-      return std::nullopt;
-    }
-    return DbWriter(std::move(*opened), *max_id + 1, batch);
-  }
-
-  // `hashes[i]` is rules::hash of the state after events[i].
-  bool add(const RandomGame& game, const std::vector<std::uint64_t>& hashes) {
-    const store::MatchId id = next_id_++;
-    store::AppendRequest create = store::AppendRequest::of(
-        id, 0, {new_event(game.events[0], hashes[0])}, fold(std::span(game.events).first(1)));
-    create.create = store::NewMatch{game.state.options, store::MatchStatus::Lobby};
-    for (int p = 0; p < game.state.players(); ++p) {
-      store::SeatRecord seat;
-      seat.match_id = id;
-      seat.seat = p;
-      seat.nickname = kNicknames[static_cast<std::size_t>(p)];
-      seat.resume_token_hash = store::hash_to_hex(hashes[0] ^ static_cast<std::uint64_t>(p + 1));
-      create.seats.push_back(std::move(seat));
-    }
-    std::vector<store::NewEvent> rest;
-    rest.reserve(game.events.size() - 1);
-    for (std::size_t i = 1; i < game.events.size(); ++i) {
-      const Seat seat = game.events[i].seat;
-      const bool server = std::holds_alternative<SkipTurn>(game.events[i].command) ||
-                          std::holds_alternative<AwardForfeit>(game.events[i].command);
-      store::NewEvent e = new_event(game.events[i], hashes[i]);
-      e.actor = server ? store::Actor::server() : store::Actor::player(seat);
-      rest.push_back(std::move(e));
-    }
-    store::AppendRequest finish = store::AppendRequest::of(id, 1, std::move(rest), game.state);
-    finish.status = game.state.phase == Phase::GameOver ? store::MatchStatus::Finished
-                                                        : store::MatchStatus::Running;
-    if (game.state.phase == Phase::GameOver) finish.result_json = result_json(game.state);
-    pending_.push_back(std::move(create));
-    pending_.push_back(std::move(finish));
-    if (static_cast<int>(pending_.size()) >= 2 * batch_) return flush();
-    return true;
-  }
-
-  bool flush() {
-    if (pending_.empty()) return true;
-    auto results = store_.append_batch(pending_);
-    pending_.clear();
-    for (const auto& r : results) {
-      if (!r) {
-        std::fprintf(stderr, "eryantis-selfplay: store: %s\n", r.error().message.c_str());
-        return false;
-      }
-    }
-    return true;
-  }
-
-  store::MatchId first_id() const { return first_id_; }
-  store::MatchId next_id() const { return next_id_; }
-
- private:
-  DbWriter(store::SqliteStore s, store::MatchId first, int batch)
-      : store_(std::move(s)), first_id_(first), next_id_(first), batch_(batch) {}
-
-  static store::NewEvent new_event(const Event& e, std::uint64_t hash) {
-    store::NewEvent n;
-    n.actor = store::Actor::server();
-    n.event = e;
-    n.state_hash = hash;
-    return n;
-  }
-
-  store::SqliteStore store_;
-  store::MatchId first_id_;
-  store::MatchId next_id_;
-  int batch_;
-  std::vector<store::AppendRequest> pending_;
-};
 
 }  // namespace
 
@@ -206,13 +95,14 @@ int main(int argc, char** argv) {
                  game_name.c_str(), names.c_str());
     return 2;
   }
+  // --db: opened (created) only once the arguments are known to be good.
+  std::optional<selfplay::MatchWriter> db;
+  auto open_db = [&] {
+    if (db_path.empty()) return true;
+    db = selfplay::MatchWriter::open(db_path, eryantis::catalogue::games(), batch);
+    return db.has_value();
+  };
   if (played != &eryantis::catalogue::games().default_game()) {
-    if (!db_path.empty()) {
-      std::fprintf(stderr,
-                   "eryantis-selfplay: --db writes Eriantys matches only (the store keeps "
-                   "other games once it reaches them through the engine's interface)\n");
-      return 2;
-    }
     if (app.count("--mode") > 0) {
       std::fprintf(stderr, "eryantis-selfplay: --mode is Eriantys's; give --options\n");
       return 2;
@@ -225,6 +115,9 @@ int main(int argc, char** argv) {
     run.seed = seed;
     run.quiet = quiet;
     run.uniform = policy_name == "uniform";
+    run.db_path = db_path;
+    run.batch = batch;
+    run.games_of_db = &eryantis::catalogue::games();
     return eryantis::selfplay::play_generic(run);
   }
   if (!options_text.empty()) {
@@ -240,11 +133,7 @@ int main(int argc, char** argv) {
   std::array<long, kCharacterCount> character_uses{};
   std::array<long, kCharacterCount> character_offered{};
 
-  std::optional<DbWriter> db;
-  if (!db_path.empty()) {
-    db = DbWriter::open(db_path, batch);
-    if (!db) return 2;
-  }
+  if (!open_db()) return 2;
   std::vector<std::uint64_t> hashes;
 
   const MatchOptions options{static_cast<std::uint8_t>(players),
@@ -282,7 +171,17 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(game_seed), violation_at, violation.c_str());
       continue;
     }
-    if (db && !db->add(game, hashes)) return 2;
+    if (db) {
+      // Eriantys's values as the handles its adapter reads.
+      selfplay::PlayedMatch m;
+      m.game = played;
+      m.options = eryantis::game::Options::of(s.options);
+      for (const Event& e : game.events) m.events.push_back(eryantis::game::Event::of(e));
+      m.hashes = hashes;
+      m.after_first = eryantis::game::State::of(fold(std::span(game.events).first(1)));
+      m.last = eryantis::game::State::of(s);
+      if (!db->add(m)) return 2;
+    }
     total_commands += game.commands;
     total_rounds += s.round;
     by_reason[static_cast<int>(s.result.reason)] += 1;
