@@ -28,7 +28,7 @@ using server::Located;
 constexpr rules::MatchOptions kTwoPlayers{2, rules::Mode::Simple};
 
 store::PgStore open_pg(const std::string& conninfo) {
-  auto opened = store::PgStore::open(conninfo);
+  auto opened = store::PgStore::open(conninfo, test::with_games(store::Options{}));
   if (!opened) throw std::runtime_error(opened.error().message);
   return std::move(*opened);
 }
@@ -62,10 +62,10 @@ TEST(ClusterNodeTest, LookUpsQueuedTogetherAreAnsweredAsOneAtATime) {
   ASSERT_TRUE(db.register_node({"b", "127.0.0.1:7002", std::string("ws://127.0.0.1:8002/ws")}));
   ASSERT_TRUE(db.acquire_lease(elsewhere, "b", 60s));
   const store::MatchId finished =
-      db.create_match({kTwoPlayers, store::MatchStatus::Finished}).value();
+      db.create_match({test::handle(kTwoPlayers), store::MatchStatus::Finished}).value();
   std::vector<store::MatchId> lobby;
   for (std::size_t i = 0; i < ClusterNode::kLocateBatch + 6; ++i)
-    lobby.push_back(db.create_match({kTwoPlayers, store::MatchStatus::Lobby}).value());
+    lobby.push_back(db.create_match({test::handle(kTwoPlayers), store::MatchStatus::Lobby}).value());
   const store::MatchId missing = lobby.back() + 1000;
 
   // What one look-up at a time reads for each adoptable match.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "games/handles.hpp"
 #include "support/exposition.hpp"
 
 namespace eryantis::app {
@@ -28,7 +29,7 @@ TEST(MetricsFeed, MatchesAreTheDatabasesCountMovedByTheServersStatusChanges) {
   start[at(store::MatchStatus::Running)] = 3;
   start[at(store::MatchStatus::Finished)] = 100;
   start[at(store::MatchStatus::Quarantined)] = 1;
-  MetricsFeed feed(m, start, false);
+  MetricsFeed feed(m, start, false, test::games());
   server::ServerStats st;
   feed.sample(st, 1000);
   EXPECT_EQ(sample_of(m, R"(eryantis_matches{status="running"})"), 3);
@@ -71,9 +72,9 @@ TEST(MetricsFeed, MatchesAreTheDatabasesCountMovedByTheServersStatusChanges) {
 
 TEST(MetricsFeed, EveryRequestResultExistsFromTheStart) {
   metrics::Metrics m;
-  MetricsFeed feed(m, store::StatusCounts{}, false);
+  MetricsFeed feed(m, store::StatusCounts{}, false, test::games());
   const test::Exposition e = test::parse_exposition(m.metrics_text());
-  const auto results = request_results();
+  const auto results = request_results(test::games());
   EXPECT_GT(results.size(), 60u);
   for (const std::string& r : results)
     EXPECT_EQ(e.samples.count("eryantis_commands_total{result=\"" + r + "\"}"), 1u) << r;
@@ -84,7 +85,7 @@ TEST(MetricsFeed, EveryRequestResultExistsFromTheStart) {
 
 TEST(MetricsFeed, AClusterNodesSeries) {
   metrics::Metrics m;
-  MetricsFeed feed(m, store::StatusCounts{}, true);
+  MetricsFeed feed(m, store::StatusCounts{}, true, test::games());
   server::ServerStats st;
   st.cluster.leases = 3;
   st.cluster.postgresql_up = true;

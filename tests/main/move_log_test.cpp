@@ -34,7 +34,7 @@ std::vector<server::MoveLogLine> expected_lines(const store::testing::Game& game
     const auto i = static_cast<std::size_t>(seq - 1);
     const rules::State before = i == 0 ? rules::State{} : game.states[i - 1];
     out.push_back(
-        {seq, render::describe_event(before, game.events[i].event, game.states[i], kNames)});
+        {seq, render::describe_event(before, test::eriantys_event(game.events[i].event), game.states[i], kNames)});
   }
   return out;
 }
@@ -122,7 +122,7 @@ TEST(MoveLogRead, Postgresql) {
     GTEST_SKIP() << "PostgreSQL not installed: " << why_not;
   }
   const std::string conninfo = postgres->fresh_conninfo();
-  auto db = store::PgStore::open(conninfo);
+  auto db = store::PgStore::open(conninfo, test::with_games(store::Options{}));
   ASSERT_TRUE(db) << db.error().message;
   reads_the_whole_log({store::Backend::Postgresql, conninfo}, *db);
 }
@@ -166,7 +166,7 @@ TEST(MoveLogRead, AFullQueueSaysBusy) {
     opening = true;
     cv.notify_all();
     cv.wait(lock, [&] { return release; });
-    store::Options o;
+    store::Options o = test::with_games(store::Options{});
     o.read_only = true;
     return store::open_store(location, o);
   });

@@ -14,6 +14,8 @@
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/main/store_persistence.hpp"
 #include "fake_secret_source.hpp"
+#include "fakes.hpp"
+#include "games/handles.hpp"
 
 namespace eryantis::app {
 namespace {
@@ -47,13 +49,14 @@ struct Running {
   std::unique_ptr<server::Server> server;
 
   explicit Running(const std::string& path) {
-    auto started = store::GroupCommitter::start(path, {}, [] {});
+    auto started = store::GroupCommitter::start(path, {test::with_games(store::Options{})}, [] {});
     EXPECT_TRUE(started) << started.error().message;
     committer = std::move(*started);
     persistence = std::make_unique<StorePersistence>(
-        *committer, read_only_opener({store::Backend::Sqlite, path}, {}));
+        *committer,
+        read_only_opener({store::Backend::Sqlite, path}, test::with_games(store::Options{})));
     server = std::make_unique<server::Server>(
-        server::ServerConfig{}, lines, *persistence, [] { return std::int64_t{1'000'000}; },
+        server::test_server_config(), lines, *persistence, [] { return std::int64_t{1'000'000}; },
         secrets);
   }
   ~Running() { committer->stop(); }
@@ -104,7 +107,7 @@ TEST(Restart, ARetryOfAnOlderCommandGetsItsOriginalAck) {
     a.say(2, R"({"type":"join_match","match":)" + std::to_string(match) + "}");
     // 70 commands with ids, each the first legal one of a seat to act.
     for (int i = 0; i < 70; ++i) {
-      const rules::State& state = a.server->room(match)->state;
+      const rules::State& state = test::eriantys_state(a.server->room(match)->state);
       ASSERT_NE(state.phase, rules::Phase::GameOver);
       const rules::Seat seat = rules::seats_to_act(state).at(0);
       const std::string command = codec::command_to_json(rules::legal_commands(state, seat).at(0));
@@ -119,7 +122,7 @@ TEST(Restart, ARetryOfAnOlderCommandGetsItsOriginalAck) {
     }
   }  // the server stops; everything it acknowledged is in the store
 
-  store::SqliteStore db = store::SqliteStore::open(path).value();
+  store::SqliteStore db = store::SqliteStore::open(path, test::with_games(store::Options{})).value();
   auto restored = load_matches(db);
   ASSERT_TRUE(restored) << restored.error();
   ASSERT_EQ(restored->matches.size(), 1u);
