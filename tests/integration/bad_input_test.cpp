@@ -76,7 +76,8 @@ TEST_F(BadInputTest, MalformedLinesGetErrorsAndTheSessionGoesOn) {
   ASSERT_TRUE(logged && logged->type == "logged_in");
   expect_error(*c, R"({"type":"create_match","players":9,"id":5})", "INVALID_FIELD", "5");
   expect_error(*c, R"({"type":"create_match","players":"2","id":6})", "INVALID_FIELD", "6");
-  expect_error(*c, R"({"type":"create_match","players":2,"mode":"hard","id":8})", "INVALID_FIELD",
+  // A mode the game does not have is the game's refusal; a mode that is no word at all, the protocol's.
+  expect_error(*c, R"({"type":"create_match","players":2,"mode":"hard","id":8})", "BAD_OPTIONS",
                "8");
   expect_error(*c, R"({"type":"join_match","match":"abc","id":9})", "INVALID_FIELD", "9");
   expect_error(*c, R"({"type":"join_match","match":12345,"id":10})", "NO_SUCH_MATCH", "10");

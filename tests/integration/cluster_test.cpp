@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "games/handles.hpp"
 #include "eryantis/store/pg_store.hpp"
 #include "fixture.hpp"
 #include "support/network.hpp"
@@ -219,7 +220,7 @@ TEST_F(ClusterTest, AnOrphanedMatchsTimerFiresOnAnotherNodeWithNoClientThere) {
   Node a = start_node("a", kLeaseMs, kAbandonMs);
   Node b = start_node("b", kLeaseMs, kAbandonMs);
   ASSERT_FALSE(HasFatalFailure());
-  auto db = store::PgStore::open(uri_);
+  auto db = store::PgStore::open(uri_, test::with_games(store::Options{}));
   ASSERT_TRUE(db) << db.error().message;
   const store::MatchId match = created_and_left(a.port);
   ASSERT_GT(match, 0);
@@ -271,7 +272,7 @@ TEST_F(ClusterTest, ARunningMatchWhoseNodeDiedWithItsPlayersIsSweptUpAndAbandone
   ASSERT_FALSE(HasFatalFailure());
   play_some(game, 12);  // past setup: running
   ASSERT_FALSE(game.over());
-  auto db = store::PgStore::open(uri_);
+  auto db = store::PgStore::open(uri_, test::with_games(store::Options{}));
   ASSERT_TRUE(db) << db.error().message;
   const store::MatchId match = game.match();
   EXPECT_EQ(db->match_status(match).value(), std::optional(store::MatchStatus::Running));
@@ -369,7 +370,7 @@ TEST_F(ClusterTest, AnEndingKeptOnOneNodeIsToldOnceAtALoginOnAnother) {
   Node a = start_node("a", kLeaseMs, kAbandonMs);
   Node b = start_node("b", kLeaseMs, kAbandonMs);
   ASSERT_FALSE(HasFatalFailure());
-  auto db = store::PgStore::open(uri_);
+  auto db = store::PgStore::open(uri_, test::with_games(store::Options{}));
   ASSERT_TRUE(db) << db.error().message;
   const store::MatchId match = created_and_left(a.port);
   ASSERT_GT(match, 0);
@@ -452,7 +453,7 @@ TEST_F(ClusterTest, AMatchCreatedOnOneNodeIsPushedToAnotherNodesLobbyAtOnce) {
 
   // Its LISTEN connection killed (a PostgreSQL restart, a proxy's timeout): B polls
   // again, so the next match is still listed, and reconnects within a second or so.
-  auto db = store::PgStore::open(uri_);
+  auto db = store::PgStore::open(uri_, test::with_games(store::Options{}));
   ASSERT_TRUE(db) << db.error().message;
   auto killed = db->connection().query(
       "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <thread>
 
+#include "games/handles.hpp"
 #include "eryantis/store/sqlite.hpp"
 #include "eryantis/store/sqlite_store.hpp"
 #include "fixture.hpp"
@@ -77,7 +78,7 @@ TEST_F(DatabaseGuardTest, ASecondServerOnTheSameFileExitsWithCode2) {
   const auto replay = replay_verify_all(db_, &output);
   ASSERT_TRUE(replay) << "eryantis-replay is not built";
   EXPECT_EQ(*replay, 0) << output;
-  auto reader = store::SqliteStore::open(db_, store::Options{.read_only = true});
+  auto reader = store::SqliteStore::open(db_, test::with_games(store::Options{.read_only = true}));
   ASSERT_TRUE(reader) << reader.error().message;
   EXPECT_TRUE(reader->seats(game.match()));
   // ...and the first server still plays.
@@ -343,7 +344,7 @@ TEST_F(DatabaseGuardTest, ADamagedEventsPageQuarantinesItsMatchesAndTheServerSta
   // Quarantined: the first match, and only matches with a row on the page.
   std::set<store::MatchId> quarantined;
   {
-    auto db = store::SqliteStore::open(db_, store::Options{.read_only = true});
+    auto db = store::SqliteStore::open(db_, test::with_games(store::Options{.read_only = true}));
     ASSERT_TRUE(db) << db.error().message;
     const auto matches = db->list_matches().value();
     for (const store::MatchSummary& m : matches) {

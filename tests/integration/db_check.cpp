@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "eryantis/store/open_store.hpp"
+#include "games/handles.hpp"
 #include "support/child_process.hpp"
 
 namespace eryantis::integration {
@@ -11,7 +12,7 @@ std::map<store::MatchId, DbMatch> read_db(const std::string& path, std::string* 
   std::map<store::MatchId, DbMatch> out;
   // A file, or a postgresql:// URI (the PostgreSQL restart test).
   auto opened = store::open_store(store::StoreLocation::from_argument(path),
-                                  store::Options{.read_only = true});
+                                  test::with_games(store::Options{.read_only = true}));
   if (!opened) {
     *error = "cannot open " + path + ": " + opened.error().message;
     return out;

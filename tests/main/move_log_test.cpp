@@ -45,12 +45,12 @@ struct Reading {
   std::unique_ptr<StorePersistence> persistence;
 
   Reading(const store::StoreLocation& location, StorePersistence::OpenReader open = {}) {
-    auto writer = store::open_store(location);
+    auto writer = store::open_store(location, test::with_games(store::Options{}));
     EXPECT_TRUE(writer) << writer.error().message;
     auto started = store::GroupCommitter::start(std::move(*writer), {}, [] {});
     EXPECT_TRUE(started) << started.error().message;
     committer = std::move(*started);
-    if (!open) open = read_only_opener(location, {});
+    if (!open) open = read_only_opener(location, test::with_games(store::Options{}));
     persistence = std::make_unique<StorePersistence>(*committer, std::move(open));
   }
   ~Reading() {
