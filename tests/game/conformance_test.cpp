@@ -104,6 +104,15 @@ TEST_P(Conformance, RandomGamesKeepEveryPromiseOfTheInterface) {
         auto decoded = g.event_from_json(g.event_to_json(e));
         ASSERT_TRUE(decoded) << decoded.error().message;
         ASSERT_EQ(*decoded, e);
+        // What each viewer is sent of it (the server's `event` push) reads back too:
+        // a client decodes the events it is sent, hidden parts and all.
+        for (Seat viewer = kNoSeat; viewer < seats; ++viewer) {
+          const Event seen = g.event_for(e, viewer);
+          auto seen_back = g.event_from_json(g.event_to_json(seen));
+          ASSERT_TRUE(seen_back) << g.name() << " viewer " << int{viewer} << ": "
+                                 << seen_back.error().message << "\n" << g.event_to_json(seen);
+          EXPECT_EQ(*seen_back, seen);
+        }
         auto next = g.apply_checked(std::move(folded), *decoded);
         ASSERT_TRUE(next) << next.error().code << ": " << next.error().message;
         folded = std::move(*next);

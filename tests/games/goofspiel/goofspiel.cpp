@@ -223,14 +223,16 @@ struct Reader {
   }
 };
 
-game::Decoded<Command> read_command(const json::Value& v) {
+// `in_event`: the command of an event, which may be another seat's bid as a viewer
+// is sent it (card 0: hidden, event_for); a player's command never is.
+game::Decoded<Command> read_command(const json::Value& v, bool in_event = false) {
   if (!v.IsObject()) return std::unexpected(game::DecodeError{"a command is an object"});
   const json::Value* type = json::present_member(v, "type");
   if (!type || !type->IsString()) return std::unexpected(game::DecodeError{"\"type\" is missing"});
   const std::string_view t(type->GetString(), type->GetStringLength());
   Reader r{v, {}};
   if (t == "bid") {
-    auto card = r.integer("card", 1, kMaxCards);
+    auto card = r.integer("card", in_event ? 0 : 1, kMaxCards);
     if (!card) return std::unexpected(game::DecodeError{r.error});
     return Bid{static_cast<std::uint8_t>(*card)};
   }
@@ -504,7 +506,7 @@ struct Goofspiel {
   }
   static game::Decoded<Command> command_from_json(const json::Value& v) { return read_command(v); }
   static game::Decoded<Command> command_from_json(std::string_view text) {
-    return parse<Command>(text, read_command);
+    return parse<Command>(text, [](const json::Value& v) { return read_command(v); });
   }
   static std::string event_to_json(const Event& e) {
     return write([&](Writer& w) {
@@ -533,7 +535,7 @@ struct Goofspiel {
       const json::Value* prizes = r.member("prizes");
       if (!seat || !command || !prizes || !prizes->IsArray() || prizes->Size() > kMaxCards)
         return std::unexpected(game::DecodeError{"an event has seat, command and prizes"});
-      auto c = read_command(*command);
+      auto c = read_command(*command, true);
       if (!c) return std::unexpected(std::move(c.error()));
       Event e{static_cast<Seat>(*seat), std::move(*c), {}};
       for (const auto& p : prizes->GetArray()) {
