@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "eryantis/util/words.hpp"
+
 // The platform's words (the lobby, the client's own commands) around the game's,
 // which the game parses, prints, explains and completes (game::Game's words).
 namespace eryantis::cli {
@@ -50,19 +52,7 @@ Parsed action(Action a) {
 
 }  // namespace
 
-std::vector<std::string> split_words(std::string_view line) {
-  std::vector<std::string> out;
-  std::string w;
-  for (char c : line) {
-    if (c == ' ' || c == '\t' || c == '\r') {
-      if (!w.empty()) out.push_back(std::move(w)), w.clear();
-    } else {
-      w.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
-    }
-  }
-  if (!w.empty()) out.push_back(std::move(w));
-  return out;
-}
+std::vector<std::string> split_words(std::string_view line) { return util::split_words(line); }
 
 Parsed parse_line(std::string_view line, const game::Game& game) {
   const auto w = split_words(line);
@@ -283,3 +273,4 @@ std::vector<std::string> completions(std::string_view before, std::string_view w
 }
 
 }  // namespace eryantis::cli
+

@@ -4,25 +4,15 @@
 #include <charconv>
 #include <sstream>
 
+#include "eryantis/util/words.hpp"
+
 namespace eryantis::eriantys::words {
 
 namespace {
 
 using rules::Color;
 
-std::vector<std::string> split_words(std::string_view line) {
-  std::vector<std::string> out;
-  std::string w;
-  for (char c : line) {
-    if (c == ' ' || c == '\t' || c == '\r') {
-      if (!w.empty()) out.push_back(std::move(w)), w.clear();
-    } else {
-      w.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
-    }
-  }
-  if (!w.empty()) out.push_back(std::move(w));
-  return out;
-}
+using util::split_words;
 
 std::optional<long long> number(const std::string& w) {
   long long v = 0;
