@@ -53,7 +53,7 @@ std::vector<Server::AdminMatch> Server::admin_matches() const {
     for (int i = 0; i < room->players(); ++i)
       m.nicknames.push_back(room->seats[i] ? room->seats[i]->nickname : std::string());
     m.in_play = in_play(*room);
-    m.deadline = deadline_json(*room, now);
+    m.deadline = room->deadline_json(now);
     out.push_back(std::move(m));
   }
   std::sort(out.begin(), out.end(),
@@ -74,9 +74,9 @@ std::expected<void, std::string> Server::admin_end_match(store::MatchId id,
   if (shutting_down_) return std::unexpected(std::string("the server is shutting down"));
   spdlog::info("match {}: ended by the operator: {}", id, reason);
   // Behind any request already waiting for the room: one write at a time.
-  enqueue(*room, 0, "", [this, id] {
+  room->enqueue(0, "", [this, id] {
     if (Room* r = find_room(id); r && r->game->stage(r->state) != game::Stage::Over)
-      submit_command(*r, 0, r->game->end_match(), game::Authority::Server, 0, "", std::nullopt);
+      r->submit(0, r->game->end_match(), game::Authority::Server, 0, "", std::nullopt);
   });
   return {};
 }
@@ -129,7 +129,7 @@ void Server::report_drain(std::int64_t now) {
       break;
     }
     const Room* room = this->room(m.id);
-    const Deadline next = room ? next_deadline(*room) : Deadline{};
+    const Deadline next = room ? room->next_deadline() : Deadline{};
     list += fmt::format("{}match {} ({}, {}, {} of {} player(s) connected{})",
                         list.empty() ? "" : "; ", m.id, store::status_name(m.status), m.phase,
                         m.connected, m.players,

@@ -135,7 +135,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::AddComput
   const store::MatchId mid = room->id;
   const std::string nickname = *s.nickname;
   const game::Level lv = *level;
-  enqueue(*room, conn, id, [this, conn, id, mid, nickname, lv] {
+  room->enqueue(conn, id, [this, conn, id, mid, nickname, lv] {
     Room* room = find_room(mid);
     if (!room || !may_change_computers(*room, conn, id, nickname, true)) return;
     int seat = 0;
@@ -146,7 +146,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::AddComput
     w.match = mid;
     w.expected_seq = room->seq;
     w.seats.push_back(detail::seat_record(*room, seat));
-    persist(*room, std::move(w),
+    room->persist(std::move(w),
             [this, conn, id, seat, lv](store::Result<store::AppendOutcome> done, Room* room) {
               if (!room) return;
               if (!done) {
@@ -157,7 +157,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::AddComput
               }
               spdlog::info("match {}: a {} computer player took seat {}", room->id,
                            game::level_name(lv), seat);
-              broadcast_seats(*room, conn, id);
+              room->broadcast_seats(conn, id);
               schedule_computers(*room);  // a full match starts its setup
             });
   });
@@ -170,7 +170,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::RemoveCom
   const store::MatchId mid = room->id;
   const std::string nickname = *s.nickname;
   const int seat = m.seat;
-  enqueue(*room, conn, id, [this, conn, id, mid, nickname, seat] {
+  room->enqueue(conn, id, [this, conn, id, mid, nickname, seat] {
     Room* room = find_room(mid);
     if (!room || !may_change_computers(*room, conn, id, nickname, false)) return;
     if (seat >= room->players() || !room->is_computer(seat)) {
@@ -188,7 +188,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::RemoveCom
     w.match = mid;
     w.expected_seq = room->seq;
     w.remove_seats.push_back(seat);
-    persist(*room, std::move(w),
+    room->persist(std::move(w),
             [this, conn, id, seat, holder](store::Result<store::AppendOutcome> done, Room* room) {
               if (!room) return;
               if (!done) {  // nothing changed on disk: the computer keeps its seat
@@ -199,7 +199,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::RemoveCom
                 return;
               }
               spdlog::info("match {}: the computer player left seat {}", room->id, seat);
-              broadcast_seats(*room, conn, id);
+              room->broadcast_seats(conn, id);
             });
   });
 }
@@ -252,11 +252,11 @@ void Server::play_due_computer(Room& room, game::Seat seat, std::int64_t now) {
   turn.command.reset();
   const store::Seq position = turn.position;
   const store::MatchId mid = room.id;
-  enqueue(room, 0, "", [this, mid, seat, position, command = std::move(command)] {
+  room.enqueue(0, "", [this, mid, seat, position, command = std::move(command)] {
     Room* r = find_room(mid);
     if (!r || r->seq != position || !r->is_computer(seat)) return;
     // Exactly a person's path: the rules check it, the store keeps it, everyone sees it.
-    submit_command(*r, seat, command, game::Authority::Player, 0, "", std::nullopt);
+    r->submit(seat, command, game::Authority::Player, 0, "", std::nullopt);
   });
 }
 

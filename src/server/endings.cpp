@@ -50,7 +50,7 @@ void Server::tell_ending(Room& room, const std::vector<std::string>& nicknames,
     }
   }
   if (fix.delivered_endings.empty() && fix.keep_endings.empty()) return;
-  persist(room, std::move(fix), [](store::Result<store::AppendOutcome>, Room*) {});
+  room.persist(std::move(fix), [](store::Result<store::AppendOutcome>, Room*) {});
 }
 
 void Server::keep_unseen(store::UnseenEnding ending) {

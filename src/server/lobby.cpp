@@ -39,71 +39,32 @@ void describe_options(Room& room) {
 
 }  // namespace
 
-std::string Server::seats_json(const Room& room) const {
-  protocol::JsonArray seats;
-  for (int i = 0; i < room.players(); ++i) {
-    protocol::JsonLine seat = protocol::JsonLine::object();
-    seat.field("seat", i);
-    if (room.seats[i])
-      seat.field("nickname", room.seats[i]->nickname)
-          .field("connected", room.seats[i]->connection != 0 || room.is_computer(i));
-    else
-      seat.null_field("nickname").field("connected", false);
-    if (room.is_computer(i))
-      seat.field("computer", game::level_name(*room.seats[i]->computer));
-    else
-      seat.null_field("computer");
-    seats.raw(seat.str());
-  }
-  return seats.str();
-}
-
 void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
   const Session* s = nullptr;
   if (auto it = sessions_.find(conn); it != sessions_.end()) s = &it->second;
   const game::Seat seat = s && !s->spectator ? s->seat : game::kNoSeat;
   const game::Game& played = *room.game;
   const game::State view = played.view(room.state, seat);
-  const MoveLists moves = move_lists(played, room.state, seat);
-  update_deadlines(room, clock_());
-  room.announced = next_deadline(room);
+  const MoveLists moves = room.moves(seat);
+  room.update_deadlines(clock_());
+  room.announced = room.next_deadline();
   protocol::JsonLine line("state", id);
   line.field("match", room.id)
       .field("game", room.game->name())
       .field("seq", room.seq)
       .field("status", store::status_name(room.status))
       .field("hash", detail::hex(played.hash(view)))
-      .raw_field("seats", seats_json(room))
+      .raw_field("seats", room.seats_json())
       .raw_field("to_act", detail::to_act_json(played, room.state))
       .raw_field("allowed", moves.allowed)
       .raw_field("legal", moves.legal)
-      .raw_field("deadline", deadline_json(room, clock_()));
+      .raw_field("deadline", room.deadline_json(clock_()));
   if (seat == game::kNoSeat)
     line.null_field("seat");
   else
     line.field("seat", seat);
   line.raw_field("view", played.view_to_json(view, seat));
   send(conn, line.str());
-}
-
-void Server::broadcast_seats(Room& room, ConnectionId reply_to, const std::string& id) {
-  update_deadlines(room, clock_());
-  room.announced = next_deadline(room);
-  const std::string seats = seats_json(room);
-  const std::string deadline = deadline_json(room, clock_());
-  auto line_with = [&](const std::string& with_id) {
-    return protocol::JsonLine("seats", with_id)
-        .field("match", room.id)
-        .raw_field("seats", seats)
-        .raw_field("deadline", deadline)
-        .str();
-  };
-  const std::string line = line_with({});
-  // The request that caused it (add_computer, remove_computer) gets its copy as the reply.
-  auto to = [&](ConnectionId c) { send(c, c == reply_to && !id.empty() ? line_with(id) : line); };
-  for (int i = 0; i < room.players(); ++i)
-    if (room.seats[i] && room.seats[i]->connection) to(room.seats[i]->connection);
-  for (ConnectionId c : room.spectators) to(c);
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::ListMatches&) {
@@ -185,7 +146,7 @@ Server::MatchListing Server::match_listing() const {
         .field("phase", room.game->phase_name(room.state))
         .field("round", room.game->round(room.state))
         .field("computers", room.computers())
-        .raw_field("seats", seats_json(room));
+        .raw_field("seats", room.seats_json());
     (waiting ? open : running).raw(m.str());
     ++(waiting ? n_open : n_running);
   }
@@ -271,7 +232,7 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
     send_error(s.id, id, created.error().code, created.error().message);
     return;
   }
-  auto room = std::make_unique<Room>();
+  auto room = std::make_unique<Room>(links_);
   room->id = lease ? lease->match_id : next_match_id_++;
   room->game = &played;
   room->epoch = lease ? lease->epoch : 0;
@@ -298,7 +259,7 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   w.state_after = r.state;
   const ConnectionId conn = s.id;
   const std::string nickname = *s.nickname;
-  persist(r, std::move(w),
+  r.persist(std::move(w),
           [this, conn, id, nickname](store::Result<store::AppendOutcome> done, Room* room) {
             if (!room) return;
             if (!done) {
@@ -365,8 +326,7 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
   w.expected_seq = room.seq;
   w.seats.push_back(detail::seat_record(room, seat));
   const std::string nickname = *s->nickname;
-  persist(
-      room, std::move(w),
+  room.persist(std::move(w),
       [this, conn, id, nickname, seat](store::Result<store::AppendOutcome> done, Room* room) {
         if (!room) return;
         if (!done) {
@@ -384,7 +344,7 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
                protocol::JsonLine("joined", id).field("match", room->id).field("seat", seat).str());
           send_state(conn, *room);
         }
-        broadcast_seats(*room);
+        room->broadcast_seats();
         schedule_computers(*room);
       });
 }
@@ -405,7 +365,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const std::optional<int> seat = m.seat;
-  enqueue(*room, conn, id, [this, conn, id, mid, seat] {
+  room->enqueue(conn, id, [this, conn, id, mid, seat] {
     if (Room* r = find_room(mid)) join_seat(*r, conn, id, seat);
   });
 }
@@ -456,7 +416,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const std::string nickname = *s.nickname;
-  enqueue(*room, conn, id, [this, conn, id, mid, nickname] {
+  room->enqueue(conn, id, [this, conn, id, mid, nickname] {
     Room* room = find_room(mid);
     if (!room) return;
     int seat = -1;
@@ -490,7 +450,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
     room->lobby_since_ms = clock_();
     const bool empty = room->seated() == room->computers();  // nobody but computers
     if (empty) w.status = store::MatchStatus::Abandoned;
-    persist(*room, std::move(w),
+    room->persist(std::move(w),
             [this, conn, id, mid, empty, seat, nickname, holder](
                 store::Result<store::AppendOutcome> done, Room* room) {
               if (!done) {
@@ -511,7 +471,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
                 close_room(*room);
                 return;
               }
-              broadcast_seats(*room);
+              room->broadcast_seats();
               if (!waiting_matches_.empty()) resume_waiting_matches();
             });
   });
@@ -574,7 +534,7 @@ void Server::load_matches(std::vector<LoadedMatch> matches, store::MatchId next_
 }
 
 Room& Server::load(LoadedMatch m) {
-  auto room = std::make_unique<Room>();
+  auto room = std::make_unique<Room>(links_);
   room->id = m.id;
   // PRECONDITION: its game is served (load_matches checked it; an adopted match
   // was loaded by a store that serves only those, Options::serves).
@@ -585,7 +545,7 @@ Room& Server::load(LoadedMatch m) {
   room->seq = m.last_seq;
   room->status = m.status;
   room->clocks = timers::restored(m.deadline, m.status == store::MatchStatus::Running,
-                                 room->players(), timer_settings());
+                                 room->players(), links_.timers);
   room->lobby_since_ms = clock_();
   room->recent_commands.assign(m.recent_commands);
   for (const store::SeatRecord& r : m.seats) {
@@ -623,7 +583,7 @@ void Server::resume_waiting_matches() {
     spdlog::info("match {}: resumed, its players are free again", room.id);
     if (stale_deadline) {
       room.clocks.deadline = {};
-      save_deadline(room);
+      room.save_deadline();
     }
     // Players online in the lobby are seated back at once (a state push tells them),
     // if their session holds the seat's token: a free nickname may be anybody's.
@@ -640,7 +600,7 @@ void Server::resume_waiting_matches() {
       send_state(s->id, room);
       seated = true;
     }
-    if (seated) broadcast_seats(room);
+    if (seated) room.broadcast_seats();
   }
 }
 

@@ -39,7 +39,19 @@ Server::Server(ServerConfig config, Transport& transport, Persistence& persisten
       clock_(std::move(clock)),
       secrets_(secrets),
       games_(served_games(config_.games)),
+      links_{*this,
+             *this,
+             *this,
+             clock_,
+             {config_.turn_grace_ms, config_.forfeit_after_ms, config_.abandon_after_ms,
+              config_.setup_choice_ms, config_.lobby_idle_ms},
+             config_.limits.max_queued_per_match},
       log_throttle_(logging::LogThrottle::kDefaultWindowMs, clock_) {}
+
+bool Server::wants_views(ConnectionId conn) const {
+  auto it = sessions_.find(conn);
+  return it != sessions_.end() && it->second.full_views;
+}
 
 Session* Server::session(ConnectionId id) {
   auto it = sessions_.find(id);
@@ -288,14 +300,14 @@ void Server::login(Session& s, const std::string& id, const protocol::Login& m) 
     room->seats[seat]->token_hash = token_hash(s.token);
     const store::MatchId mid = room->id;
     const int held = seat;
-    enqueue(*room, 0, "", [this, mid, held] {
+    room->enqueue(0, "", [this, mid, held] {
       Room* r = find_room(mid);
       if (!r || !r->seats[held]) return;
       MatchWrite w;
       w.match = mid;
       w.expected_seq = r->seq;
       w.seats.push_back(detail::seat_record(*r, held));
-      persist(*r, std::move(w), [](store::Result<store::AppendOutcome>, Room*) {});
+      r->persist(std::move(w), [](store::Result<store::AppendOutcome>, Room*) {});
     });
   }
   online_[m.nickname] = s.id;
@@ -311,7 +323,7 @@ void Server::login(Session& s, const std::string& id, const protocol::Login& m) 
     if (s.spectator) detach(s);  // taking back a seat ends watching another match
     attach(s, *room, static_cast<game::Seat>(seat), false);
     send_state(s.id, *room);
-    broadcast_seats(*room);
+    room->broadcast_seats();
     return;
   }
   // Their match ended while they were away: tell them how.
@@ -351,7 +363,7 @@ void Server::detach(Session& s) {
     } else if (s.seat != game::kNoSeat && room->seats[s.seat] &&
                room->seats[s.seat]->connection == s.id) {
       room->seats[s.seat]->connection = 0;
-      broadcast_seats(*room);
+      room->broadcast_seats();
     }
   }
   s.match = 0;
@@ -425,7 +437,7 @@ void Server::tick() {
       // A timer that acted is told by the messages of its own write (no seats push
       // with the spent deadline just before them); a room writing is told after.
       if (check_timers(*room, now)) continue;
-      if (!room->busy) announce_deadline(*room);
+      if (!room->busy) room->announce_deadline();
       schedule_computers(*room);  // e.g. a person came back to a match of computers
       play_due_computers(*room, now);
     }
@@ -436,6 +448,7 @@ void Server::moved(Room& room, std::optional<store::MatchStatus> from, store::Ma
   if (from) ++stats_.left[static_cast<std::size_t>(*from)];
   ++stats_.entered[static_cast<std::size_t>(to)];
   room.status = to;
+  if (to == store::MatchStatus::Running) spdlog::info("match {}: started", room.id);
 }
 
 void Server::enter_degraded(std::string_view why) {

@@ -29,7 +29,7 @@ void Server::reissue_token(const std::string& nickname, ReissueDone done) {
   }
   const store::MatchId mid = room->id;
   // Queued behind the match's pending write, like a player's request.
-  enqueue(*room, 0, "", [this, mid, nickname, done] {
+  room->enqueue(0, "", [this, mid, nickname, done] {
     Room* room = find_room(mid);
     int seat = -1;
     for (int i = 0; room && i < room->players(); ++i)
@@ -45,8 +45,8 @@ void Server::reissue_token(const std::string& nickname, ReissueDone done) {
     w.match = mid;
     w.expected_seq = room->seq;
     w.seats.push_back(detail::seat_record(*room, seat));
-    persist(
-        *room, std::move(w),
+    room->persist(
+        std::move(w),
         [nickname, seat, token, old_hash, done](store::Result<store::AppendOutcome> r, Room* room) {
           if (!r) {
             if (room && room->seats[seat] && room->seats[seat]->nickname == nickname)

@@ -588,7 +588,8 @@ def kind_key(m):
     if t == "error":
         return (t, m.get("code"), has_id)
     if t == "event":
-        return (t, "view" in m)
+        # `status` only on the event that moved the match on (docs/protocol.md 6).
+        return (t, "view" in m, "status" in m)
     if t == "ack":
         return (t, "replayed" in m, has_id)
     if t == "logged_in":

@@ -82,7 +82,13 @@ struct ServerStats {
   ClusterStats cluster;  // all zero without a cluster
 };
 
-class Server final : public ConnectionEvents, public LobbyNotices {
+// The Server keeps sessions and the lobby; each live match is a Room (room.hpp),
+// linked to the server through the Outbox, MatchWrites and RoomOwner it implements.
+class Server final : public ConnectionEvents,
+                     public LobbyNotices,
+                     private Outbox,
+                     private MatchWrites,
+                     private RoomOwner {
  public:
   using Clock = std::function<std::int64_t()>;  // unix milliseconds
 
@@ -238,23 +244,10 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void play_due_computers(Room& room, std::int64_t now);
   void play_due_computer(Room& room, game::Seat seat, std::int64_t now);
 
-  // Room operations run one at a time per room (see Room::busy). A request beyond
-  // limits.max_queued_per_match is refused (RATE_LIMITED) and `op` dropped.
-  void enqueue(Room& room, ConnectionId conn, const std::string& id, std::function<void()> op);
-  void run_next(store::MatchId id);
   // Forgets a room whose creation failed; the requests waiting for it get `message`.
   void drop_room(store::MatchId id, std::string_view code, const std::string& message);
   void join_seat(Room& room, ConnectionId conn, const std::string& id, std::optional<int> seat);
   void play(Room& room, ConnectionId conn, const std::string& id, const protocol::Play& m);
-  // Submits one write for the room; `after` runs when it is durable (or failed),
-  // with the room looked up again (nullptr if it is gone). The room stays busy
-  // until then, so its next request sees the result.
-  void persist(Room& room, MatchWrite write,
-               std::function<void(store::Result<store::AppendOutcome>, Room*)> after);
-  // check + persist + apply + tell, for a player's or the server's command.
-  void submit_command(Room& room, game::Seat seat, const game::Command& command,
-                      game::Authority authority, ConnectionId reply_to, const std::string& id,
-                      std::optional<std::string> command_id);
   // `kept`: the game_over pushes the ending write stored for players away then.
   void finish_room(Room& room, const std::vector<store::UnseenEnding>& kept);
   // The push that tells a match's end: game_over, or match_abandoned for a match
@@ -265,15 +258,6 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void resume_waiting_matches();
   // Everyone back to the lobby; the room is dropped once idle.
   void close_room(Room& room);
-  // Writes timers::stored(room.clocks) after the room's pending write.
-  void save_deadline(Room& room);
-  // What the timers look at in this room (timers.hpp), and the settings they use.
-  timers::Situation situation(const Room& room) const;
-  timers::Settings timer_settings() const;
-  // Sets the room's timers for the situation now (who is connected, who must act,
-  // the stage) without acting on any: called before every state, event and seats
-  // message, so the message that reports a change already carries its deadline.
-  void update_deadlines(Room& room, std::int64_t now);
   // update_deadlines, then carries out a timer that ran out (timers::due). True if
   // it acted (a write is on its way whose own messages tell everybody).
   bool check_timers(Room& room, std::int64_t now);
@@ -281,12 +265,6 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void remove_late_seats(Room& room, std::int64_t now);
   // Persists the abandonment, tells everyone in the match and closes it.
   void abandon_room(Room& room, std::string message);
-  // The deadline that will act first (what, to whom, when), or kind None.
-  Deadline next_deadline(const Room& room) const;
-  // `null` or {"action":...,"seat":...,"nickname":...,"in_ms":...} for messages.
-  std::string deadline_json(const Room& room, std::int64_t now) const;
-  // Pushes `seats` when the next deadline changed since clients last heard of it.
-  void announce_deadline(Room& room);
   // Endings you missed (src/server/endings.cpp). `line` ends match `room` for
   // `nicknames`: records for those not connected now, to store with the ending.
   std::vector<store::UnseenEnding> absent_endings(const Room& room,
@@ -316,17 +294,10 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   void push_lobby_updates(std::int64_t now);
 
   // Messages.
-  void send(ConnectionId conn, std::string line);
+  void send(ConnectionId conn, std::string line) override;
   void send_error(ConnectionId conn, const std::string& id, std::string_view code,
-                  std::string_view message, const Room* room = nullptr);
+                  std::string_view message, const Room* room = nullptr) override;
   void send_state(ConnectionId conn, Room& room, const std::string& id = {});
-  // `event` as each viewer may see it (the game's event_for); `payload` is its
-  // stored JSON (sent as it is to a viewer who sees all of it), `text` its sentence.
-  void broadcast_event(Room& room, const game::Event& event, const std::string& payload,
-                       const std::string& text);
-  // `reply_to`'s copy carries the request's `id` (the reply to add/remove_computer).
-  void broadcast_seats(Room& room, ConnectionId reply_to = 0, const std::string& id = {});
-  std::string seats_json(const Room& room) const;
   void attach(Session& s, Room& room, game::Seat seat, bool spectator);
   void detach(Session& s);
 
@@ -339,8 +310,17 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   std::string new_token();
   // The first write failure that reports a damaged file: one critical line.
   void enter_degraded(std::string_view why);
-  // A status change of match `room` is durable (a new match: from nullopt).
-  void moved(Room& room, std::optional<store::MatchStatus> from, store::MatchStatus to);
+  // RoomOwner (match_flow.cpp).
+  Ending ending(const Room& room, const game::Outcome& outcome) override;
+  void moved(Room& room, std::optional<store::MatchStatus> from, store::MatchStatus to) override;
+  void accepted(Room& room, const std::vector<store::UnseenEnding>& kept) override;
+  // MatchWrites (match_flow.cpp): Persistence, with the cluster's fence, the
+  // writes in flight, and the degraded state of a damaged file.
+  void write(Room& room, MatchWrite write, WriteDone done) override;
+  int snapshot_every() const override { return persistence_.snapshot_every(); }
+  bool writable() const override { return !degraded_; }
+  // Outbox.
+  bool wants_views(ConnectionId conn) const override;
 
   ServerConfig config_;
   Transport& transport_;
@@ -348,6 +328,7 @@ class Server final : public ConnectionEvents, public LobbyNotices {
   Clock clock_;
   SecretSource& secrets_;  // tokens and match seeds; the rules' chance comes from the seed
   const game::Registry& games_;  // what it plays (config_.games or the catalogue)
+  RoomLinks links_;              // what every room reaches outside through (*this)
   DecisionRunner* decisions_ = nullptr;  // computer seats' moves (set_decision_runner)
   Cluster* cluster_ = nullptr;           // set_cluster; null = one server, no leases
   std::int64_t next_renewal_ms_ = 0;
