@@ -615,18 +615,22 @@ async function goofspielOnTheTestServer() {
   }
   check(accepted === 2 * cards, `${accepted} bids clicked on the fallback board's buttons, each accepted (${cards} rounds)`);
   check(hiddenChecked === cards, `${hiddenChecked} face-down bids stayed hidden from the other player and the spectator`);
+  if (process.env.DUMP_FRAMES) writeFileSync(join(out, 'frames.json'), JSON.stringify(frames, null, 1));
   const wire = [leaks(frames[0], 0), leaks(frames[1], 1), leaks(frames[2], -1)];
+  // The check itself is not blind: each player's own messages do show their bids.
+  check(leaks(frames[0], 1).length > 0 && leaks(frames[1], 0).length > 0, 'the wire check sees a bid in its own bidder\'s messages');
   check(wire.every((l) => l.length === 0), `no page received another seat's bid: ${frames.map((f) => f.length).join('/')} messages checked${wire.flat().length ? `, leaked: ${wire.flat()[0]}` : ''}`);
   await alice.screenshot({ path: join(out, 'goofspiel-fallback.png') });
 
   // The game over, on both players' pages and the spectator's: the winner and the score.
   await until('the game over on every page', async () => (await Promise.all(all.map(board))).every((w) => w.over), 15_000);
   const results = await Promise.all(all.map((p) => p.textContent('[data-result]')));
+  const details = await Promise.all(all.map((p) => p.$$eval('[data-result-details]', (l) => l.map((x) => x.textContent).join(' / '))));
   const winner = scores[0] === scores[1] ? null : scores[0] > scores[1] ? 0 : 1;
   const said = winner === null
     ? results.every((r) => r.startsWith('A draw between alice and bob'))
     : results[winner].startsWith('You win') && results[1 - winner].startsWith(`${names[winner]} won`) && results[2].startsWith(`${names[winner]} won`);
-  check(said && results.every((r) => r.includes(`alice ${scores[0]}, bob ${scores[1]}`)), `the game over names the winner and the score (alice ${scores[0]}, bob ${scores[1]}): "${results.join('" / "')}"`);
+  check(said && details.every((d) => d === `Scores: alice ${scores[0]}, bob ${scores[1]}`), `the game over names the winner and the score (alice ${scores[0]}, bob ${scores[1]}): "${results.join('" / "')}", "${details.join('" / "')}"`);
   await alice.screenshot({ path: join(out, 'goofspiel-game-over.png') });
   const events = 1 + accepted;
   const evLog = Object.keys((await board(eve)).log).map(Number);
@@ -640,6 +644,7 @@ async function goofspielOnTheTestServer() {
 async function goofspielReplay(match, events) {
   const port = await freePort();
   const replay = spawn(replayTestGamesBin, [join(dir, 'goofspiel.db'), 'serve', '--port', String(port), '--static', dist], { stdio: 'ignore' });
+  replay.once('error', (e) => check(false, `${replayTestGamesBin}: ${e.message}`));
   try {
     const base = `http://127.0.0.1:${port}/`;
     await until('replay serve', async () => {

@@ -11,7 +11,7 @@ import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { guardedRedraw } from './redraw.js';
 import { type MatchModel, deadlineSeconds } from './model.js';
 import type { Command, GameInfo, MatchSummary } from './protocol.js';
-import { deadlineText, resultText } from './status.js';
+import { deadlineText, resultDetails, resultText } from './status.js';
 
 const kNoticeMs = 8000; // how long an error stays on screen
 
@@ -375,6 +375,7 @@ export function startGame(root: HTMLElement): void {
         { class: 'dialog' },
         h('h2', {}, 'Game over'),
         h('p', { 'data-result': 1 }, resultText(g.result, client.model.nickname, g.resigned, boardModuleFor(g.game ?? null).reasons)),
+        ...resultDetails(g.result, g.names).map((line) => h('p', { 'data-result-details': 1 }, line)),
         h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
         ' ',
         h('button', { onclick: () => client.closeGameOver() }, 'Back to the lobby'),

@@ -52,6 +52,7 @@ export interface GameOver {
   game?: string; // when known: play again the same game
   computers: string[]; // the levels of the computer seats, in seat order
   resigned: string | null; // who resigned, when that ended it
+  names: string[]; // the nickname by seat of the ended match ('' unknown): for the result's scores
 }
 
 export interface Model {
@@ -324,7 +325,9 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
       const computers = (ended?.seats ?? []).filter((s) => s.computer && s.seat !== ended?.mySeat).map((s) => String(s.computer));
       const last = ended?.lastEvent;
       const resigned = msg.result.reason === 'resign' && last?.type === 'resign' ? seatNickname(ended!.seats, last.seat) : null;
-      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts, computers, resigned }, watching: null };
+      const names: string[] = (ended?.seats ?? []).map(() => '');
+      for (const s of ended?.seats ?? []) names[s.seat] = s.nickname ?? '';
+      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts, computers, resigned, names }, watching: null };
       if (m.match && m.match.match === msg.match) m = { ...m, match: { ...m.match, legal: [], toAct: [], deadline: null } };
       m = toLobby(m, requests);
       break;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { playAgainRequests } from '../src/computers.js';
 import { type Model, type Request, firstMissing, initialModel, kMoveLogId, reduce } from '../src/model.js';
 import type { GameEvent, SeatInfo, ServerMessage } from '../src/protocol.js';
-import { deadlineText, resultText } from '../src/status.js';
+import { deadlineText, resultDetails, resultText } from '../src/status.js';
 import { resignText, turnText } from '../src/boards/eriantys/status.js';
 import { harness } from './fake_client.js';
 import { actionState } from './fixtures.js';
@@ -89,7 +89,7 @@ test('the client sends the move_log request under its own id', () => {
 });
 
 test('play again keeps the computer seats: as many, at the same level', () => {
-  const over = (computers: string[], players = 2) => ({ match: 1, result: { reason: 'resign', winners: [1], nicknames: ['Computer 1'], draw: false }, players, mode: 'expert', computers, resigned: 'alice' });
+  const over = (computers: string[], players = 2) => ({ match: 1, result: { reason: 'resign', winners: [1], nicknames: ['Computer 1'], draw: false }, players, mode: 'expert', computers, resigned: 'alice', names: [] });
   assert.deepEqual(playAgainRequests(over(['strong'])), { first: { type: 'create_match', players: 2, mode: 'expert', computers: 1, level: 'strong' }, then: [] });
   assert.deepEqual(playAgainRequests(over([], 3)), { first: { type: 'quick_join', players: 3, mode: 'expert' }, then: [] });
   assert.deepEqual(playAgainRequests(over(['greedy', 'strong'], 4)), {
@@ -144,4 +144,20 @@ test('the turn line offers a character only when one is usable now', () => {
   assert.equal(turnText(s, names, 0, [0], false), 'Your turn: move a student (0 of 3 moved)');
   assert.equal(turnText(s, names, 0, [0], true), 'Your turn: move a student (0 of 3 moved) or use a character');
   assert.doesNotMatch(turnText(s, names, 1, [0], true), /character/, "another seat's turn offers the viewer nothing");
+});
+
+test("the game over shows a game's own result members: the score by nickname", () => {
+  // Goofspiel (tests/games) and Masters of Renaissance add `scores`, one per seat, in seat order.
+  const goof = { reason: 'cards', winners: [1], nicknames: ['bob'], draw: false, scores: [4, 11] };
+  assert.deepEqual(resultDetails(goof, ['alice', 'bob']), ['Scores: alice 4, bob 11']);
+  assert.deepEqual(resultDetails(goof, ['alice', '']), ['Scores: alice 4, seat 1 11']);
+  // A list that is not one number per seat, a flag, anything else: by its name.
+  const solo = { reason: 'lorenzo', winners: [], nicknames: [], draw: false, scores: [17], lorenzo_won: true };
+  assert.deepEqual(resultDetails(solo, ['alice']), ['Scores: alice 17', 'Lorenzo won: yes']);
+  assert.deepEqual(resultDetails({ ...solo, scores: [1, 2, 3], lorenzo_won: false }, ['alice']), ['Scores: [1, 2, 3]', 'Lorenzo won: no']);
+  assert.deepEqual(resultDetails({ reason: 'resign', winners: [0], nicknames: ['alice'], draw: false }, ['alice', 'bob']), []);
+  // The model keeps the ended match's nicknames by seat for it (a spectator's too).
+  const goofSeats: SeatInfo[] = [{ seat: 0, nickname: 'alice', connected: true, computer: null }, { seat: 1, nickname: 'bob', connected: true, computer: null }];
+  const over = run([state(10, { seats: goofSeats, seat: null }), { type: 'game_over', match: 1, result: goof }]);
+  assert.deepEqual(over.model.gameOver!.names, ['alice', 'bob']);
 });
