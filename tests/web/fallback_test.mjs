@@ -539,6 +539,10 @@ async function goofspielOnTheTestServer() {
   await alice.waitForSelector('.match[data-seat="0"] .fallback-board');
   const match = Number(await alice.getAttribute('.match', 'data-match'));
   check(new URL(alice.url()).search === '' && (await alice.getAttribute('.match', 'data-game')) === 'goofspiel', `without ?board=fallback, alice's Goofspiel match ${match} is drawn by the fallback board (the default for a game without a board module)`);
+  // Waiting for bob: the server refuses every command until the seats are taken, so alice
+  // is offered none, and the turn line says what she waits for.
+  const waiting = await board(alice);
+  check(waiting.commands.length === 0 && waiting.turn === 'Waiting for players', `waiting for bob, alice has no buttons (${waiting.commands.length}) and reads "${waiting.turn}"`);
   await login(bob, base, 'bob');
   await bob.waitForSelector(`[data-join="${match}"]`);
   const row = await bob.textContent(`li[data-match="${match}"]`);
@@ -591,6 +595,11 @@ async function goofspielOnTheTestServer() {
     here = await settled();
     if (!check(here[who].seq === before.seq + 1, `${names[who]} bid ${card} at event ${before.seq}: accepted, event ${here[who].seq}`)) break;
     accepted += 1;
+    if (accepted === 1) {
+      // The first bid started the match (the server's status is running): a player resigns, a spectator stops watching.
+      const buttons = await Promise.all(all.map((p) => p.evaluate(() => [...document.querySelectorAll('header.status button')].map((b) => b.textContent))));
+      check(buttons[0].includes('Resign') && buttons[1].includes('Resign') && buttons[2].includes('Stop watching') && !buttons.flat().includes('Leave'), `once the match runs the header offers ${buttons.map((b) => `"${b.join(', ')}"`).join(' / ')}`);
+    }
     const line = here.map((w) => w.log[before.seq + 1]);
     if (!otherBid) {
       // Hidden: the bidder sees her bid; the other player and the spectator see that she bid,
@@ -603,6 +612,7 @@ async function goofspielOnTheTestServer() {
       if (!check(ok, `${names[who]}'s bid of ${card} is hers alone: she sees bids ${mine.bids} hands ${mine.hands}; ${names[other]} sees bids ${seen[0].bids} hands ${seen[0].hands}, eve bids ${seen[1].bids}; log "${line.join('" / "')}"`)) break;
       if (!check(here[who].turn === `Waiting for ${names[other]}` && here[who].hint === 'Nothing to do now.' && here[other].turn === 'Your turn' && here[other].commands.length > 0, `then "${here[who].turn}" (no buttons) for ${names[who]}, "${here[other].turn}" for ${names[other]}`)) break;
       hiddenChecked += 1;
+      if (hiddenChecked === 2) await pages[other].screenshot({ path: join(out, 'goofspiel-fallback.png') });
     } else {
       // The round resolves: both bids are shown to everyone, in the same words.
       const m = /^(\w+) bid (\d+) against (\d+): (?:nobody takes the (\d+)|(\w+) takes the (\d+))$/.exec(line[0] ?? '');
@@ -620,7 +630,6 @@ async function goofspielOnTheTestServer() {
   // The check itself is not blind: each player's own messages do show their bids.
   check(leaks(frames[0], 1).length > 0 && leaks(frames[1], 0).length > 0, 'the wire check sees a bid in its own bidder\'s messages');
   check(wire.every((l) => l.length === 0), `no page received another seat's bid: ${frames.map((f) => f.length).join('/')} messages checked${wire.flat().length ? `, leaked: ${wire.flat()[0]}` : ''}`);
-  await alice.screenshot({ path: join(out, 'goofspiel-fallback.png') });
 
   // The game over, on both players' pages and the spectator's: the winner and the score.
   await until('the game over on every page', async () => (await Promise.all(all.map(board))).every((w) => w.over), 15_000);
@@ -631,6 +640,8 @@ async function goofspielOnTheTestServer() {
     ? results.every((r) => r.startsWith('A draw between alice and bob'))
     : results[winner].startsWith('You win') && results[1 - winner].startsWith(`${names[winner]} won`) && results[2].startsWith(`${names[winner]} won`);
   check(said && details.every((d) => d === `Scores: alice ${scores[0]}, bob ${scores[1]}`), `the game over names the winner and the score (alice ${scores[0]}, bob ${scores[1]}): "${results.join('" / "')}", "${details.join('" / "')}"`);
+  const turns = await Promise.all(all.map((p) => p.textContent('[data-turn]')));
+  check(turns.every((t) => t === 'Game over'), `behind it the turn line reads ${turns.map((t) => `"${t}"`).join(' / ')}`);
   await alice.screenshot({ path: join(out, 'goofspiel-game-over.png') });
   const events = 1 + accepted;
   const evLog = Object.keys((await board(eve)).log).map(Number);

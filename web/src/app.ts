@@ -9,7 +9,7 @@ import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbyS
 import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { guardedRedraw } from './redraw.js';
-import { type MatchModel, deadlineSeconds } from './model.js';
+import { type MatchModel, deadlineSeconds, offered } from './model.js';
 import type { Command, GameInfo, MatchSummary } from './protocol.js';
 import { deadlineText, resultDetails, resultText } from './status.js';
 
@@ -77,6 +77,7 @@ export function startGame(root: HTMLElement): void {
   };
 
   const matchInfo = (m: MatchModel): MatchInfo => ({
+    ...offered(m),
     match: m.match,
     game: m.game ?? '',
     title: gameTitle(m.game) || 'the game',
@@ -85,8 +86,6 @@ export function startGame(root: HTMLElement): void {
     seats: m.seats,
     names: names(m),
     mySeat: m.mySeat,
-    toAct: m.toAct,
-    legal: m.legal,
     offline: client.connection !== 'open',
   });
 
@@ -311,7 +310,7 @@ export function startGame(root: HTMLElement): void {
   const matchScreen = (m: MatchModel): HTMLElement => {
     const view = m.view!;
     const info = matchInfo(m);
-    const mine = m.mySeat !== null && m.toAct.includes(m.mySeat);
+    const mine = m.mySeat !== null && info.toAct.includes(m.mySeat);
     const module = boardModuleFor(m.game, forced);
     if (!frame || frame.match !== m.match || frame.module !== module) {
       const log = h('ol', { class: 'log', 'aria-label': 'move log' });

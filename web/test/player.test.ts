@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { playAgainRequests } from '../src/computers.js';
-import { type Model, type Request, firstMissing, initialModel, kMoveLogId, reduce } from '../src/model.js';
+import { type Model, type Request, firstMissing, initialModel, kMoveLogId, offered, reduce } from '../src/model.js';
 import type { GameEvent, SeatInfo, ServerMessage } from '../src/protocol.js';
 import { deadlineText, resultDetails, resultText } from '../src/status.js';
 import { resignText, turnText } from '../src/boards/eriantys/status.js';
@@ -160,4 +160,25 @@ test("the game over shows a game's own result members: the score by nickname", (
   const goofSeats: SeatInfo[] = [{ seat: 0, nickname: 'alice', connected: true, computer: null }, { seat: 1, nickname: 'bob', connected: true, computer: null }];
   const over = run([state(10, { seats: goofSeats, seat: null }), { type: 'game_over', match: 1, result: goof }]);
   assert.deepEqual(over.model.gameOver!.names, ['alice', 'bob']);
+});
+
+test('a game whose view names no phase (Goofspiel): nothing offered while a seat is free, running from its first event, finished at the game over', () => {
+  const bids = [1, 2, 3].map((card) => ({ type: 'bid', card }));
+  const view = (bids: number[]) => ({ viewer: 0, state: { cards: 3, round: 0, bids, hands: [7, 7] } });
+  const alone: SeatInfo[] = [{ seat: 0, nickname: 'alice', connected: true, computer: null }, { seat: 1, nickname: null, connected: false, computer: null }];
+  const both: SeatInfo[] = [alone[0]!, { seat: 1, nickname: 'bob', connected: true, computer: null }];
+  // The server sends the bids while bob's seat is free, and refuses them (WRONG_PHASE): none is offered.
+  const waiting = run([state(1, { status: 'lobby', seats: alone, to_act: [0, 1], legal: bids, view: view([0, 0]) })]);
+  assert.deepEqual(offered(waiting.model.match!), { legal: [], toAct: [] });
+  const joined = run([{ type: 'seats', match: 1, seats: both, deadline: null }], waiting.model);
+  assert.deepEqual(offered(joined.model.match!), { legal: bids, toAct: [0, 1] });
+  assert.equal(joined.model.match!.status, 'lobby', 'no event yet: the server may still let a player leave');
+  const bid: ServerMessage = { type: 'event', match: 1, seq: 2, hash: 'h2', event: { v: 1, type: 'bid', seat: 1, command: { type: 'bid', card: 0 } } as unknown as GameEvent, text: 'bob bid', to_act: [0], allowed: ['bid'], legal: bids, view: view([0, -1]) };
+  const running = run([bid], joined.model);
+  assert.equal(running.model.match!.status, 'running');
+  const over = run([{ type: 'game_over', match: 1, result: { reason: 'cards', winners: [1], nicknames: ['bob'], draw: false, scores: [1, 5] } }], running.model);
+  assert.equal(over.model.match!.status, 'finished');
+  // Eriantys names its phase: an event of its setup leaves the match in the lobby, as the server does.
+  const setup = run([state(1, { status: 'lobby', seats: both, view: { viewer: 0, state: { ...actionState(), phase: 'setup' } } }), { ...bid, view: { viewer: 0, state: { ...actionState(), phase: 'setup' } } } as ServerMessage]);
+  assert.equal(setup.model.match!.status, 'lobby');
 });
