@@ -11,9 +11,17 @@
 //      each command is accepted (the match's seq moves on and the log's new line is
 //      the clicker's) and the view tree follows it; a spectator's page has no buttons;
 //      then the replay viewer (`eryantis-replay DB serve`, with --replay) shows the stored
-//      match on the fallback board, inert, stepping with the arrow keys.
+//      match on the fallback board, inert, stepping with the arrow keys;
+//   C. Goofspiel, a game only the tests register, on the real eryantis-test-server: alice
+//      picks it in the lobby, bob joins, both bid by clicking the fallback board (the
+//      default for a game without a board module: no ?board=fallback) to the end; each bid
+//      is accepted, a face-down bid is seen only by its bidder (the other page's view tree,
+//      log and received messages), the spectator has no buttons, the game over names the
+//      winner and the score; then the tests' replay tool (`eryantis-replay-test-games DB
+//      serve`, with --replay-test-games) shows the match on the fallback board.
 // Usage (CTest passes these):
-//   node fallback_test.mjs --web WEBDIR --out DIR --server BIN [--replay BIN] [--chromium PATH] [--seed N] [--only AB]
+//   node fallback_test.mjs --web WEBDIR --out DIR --server BIN [--replay BIN]
+//     [--test-server BIN [--replay-test-games BIN]] [--chromium PATH] [--seed N] [--only ABC]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -625,7 +633,6 @@ async function goofspielOnTheTestServer() {
   }
   check(accepted === 2 * cards, `${accepted} bids clicked on the fallback board's buttons, each accepted (${cards} rounds)`);
   check(hiddenChecked === cards, `${hiddenChecked} face-down bids stayed hidden from the other player and the spectator`);
-  if (process.env.DUMP_FRAMES) writeFileSync(join(out, 'frames.json'), JSON.stringify(frames, null, 1));
   const wire = [leaks(frames[0], 0), leaks(frames[1], 1), leaks(frames[2], -1)];
   // The check itself is not blind: each player's own messages do show their bids.
   check(leaks(frames[0], 1).length > 0 && leaks(frames[1], 0).length > 0, 'the wire check sees a bid in its own bidder\'s messages');
