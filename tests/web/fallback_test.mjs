@@ -11,9 +11,17 @@
 //      each command is accepted (the match's seq moves on and the log's new line is
 //      the clicker's) and the view tree follows it; a spectator's page has no buttons;
 //      then the replay viewer (`eryantis-replay DB serve`, with --replay) shows the stored
-//      match on the fallback board, inert, stepping with the arrow keys.
+//      match on the fallback board, inert, stepping with the arrow keys;
+//   C. Goofspiel, a game only the tests register, on the real eryantis-test-server: alice
+//      picks it in the lobby, bob joins, both bid by clicking the fallback board (the
+//      default for a game without a board module: no ?board=fallback) to the end; each bid
+//      is accepted, a face-down bid is seen only by its bidder (the other page's view tree,
+//      log and received messages), the spectator has no buttons, the game over names the
+//      winner and the score; then the tests' replay tool (`eryantis-replay-test-games DB
+//      serve`, with --replay-test-games) shows the match on the fallback board.
 // Usage (CTest passes these):
-//   node fallback_test.mjs --web WEBDIR --out DIR --server BIN [--replay BIN] [--chromium PATH] [--seed N] [--only AB]
+//   node fallback_test.mjs --web WEBDIR --out DIR --server BIN [--replay BIN]
+//     [--test-server BIN [--replay-test-games BIN]] [--chromium PATH] [--seed N] [--only ABC]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -31,7 +39,9 @@ const out = resolve(args.out ?? join(build, 'web-artifacts', 'fallback'));
 const chromiumPath = args.chromium ?? '/usr/bin/chromium';
 const serverBin = resolve(args.server ?? join(build, 'eryantis-server'));
 const replayBin = args.replay ? resolve(args.replay) : null; // without it, the replay part is left out
-const only = args.only ?? 'AB';
+const testServerBin = args['test-server'] ? resolve(args['test-server']) : null; // part C
+const replayTestGamesBin = args['replay-test-games'] ? resolve(args['replay-test-games']) : null;
+const only = args.only ?? 'ABC';
 const seed = Number(args.seed ?? Date.now() % 1_000_000);
 const kDeadlineMs = 200_000;
 const kMaxCommands = 400; // a random 2-player simple match is about 130 events
@@ -296,20 +306,21 @@ async function scriptedCards() {
 
 // --- B. Eriantys played through the fallback board on the real server ----------------------
 
-let server = null;
+const servers = []; // every server this test started, stopped at the end
 let serverLog = '';
 const dir = mkdtempSync(join(tmpdir(), 'eryantis-fallback-test-'));
 
-async function startServer() {
+// A real server on 127.0.0.1 with a real SQLite file `db` (in `dir`), serving web/dist.
+async function startServer(bin = serverBin, db = 'eryantis.db') {
   const tcpPort = await freePort();
   const webPort = await freePort();
-  const config = join(dir, 'eryantis.toml');
+  const config = join(dir, `${db}.toml`);
   writeFileSync(config, `[network]
 listen = "127.0.0.1"
 port = ${tcpPort}
 
 [storage]
-database = "${join(dir, 'eryantis.db')}"
+database = "${join(dir, db)}"
 
 [matches]
 turn_grace_ms = 600000
@@ -321,12 +332,14 @@ listen = "127.0.0.1"
 port = ${webPort}
 static_dir = "${dist}"
 `);
-  server = spawn(serverBin, ['--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(bin, ['--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  servers.push(server);
+  serverLog = '';
   server.stdout.on('data', (d) => (serverLog += d));
   server.stderr.on('data', (d) => (serverLog += d));
   const base = `http://127.0.0.1:${webPort}/`;
   await until('the web listener', async () => {
-    if (server.exitCode !== null) throw new Error(`eryantis-server exited (${server.exitCode}):\n${serverLog}`);
+    if (server.exitCode !== null) throw new Error(`${bin} exited (${server.exitCode}):\n${serverLog}`);
     try {
       return (await fetch(base)).ok;
     } catch {
@@ -476,16 +489,223 @@ async function replayThroughFallback(match, events) {
   }
 }
 
+// --- C. Goofspiel, a game registered only by the tests, on the real test server ------------
+
+// What a fallback board page shows: the values of its view tree by key, its buttons, the
+// turn line, the log, and the game over.
+function board(page) {
+  return page.evaluate(() => ({
+    seq: Number(document.querySelector('.match')?.getAttribute('data-seq') ?? -1),
+    commands: [...document.querySelectorAll('button.fb-command')].map((b) => b.getAttribute('data-command')),
+    hint: document.querySelector('.fb-commands .hint')?.textContent ?? null,
+    turn: document.querySelector('[data-turn]')?.textContent ?? null,
+    values: Object.fromEntries([...document.querySelectorAll('.fb-tree .tv-value')].map((e) => [e.getAttribute('data-key'), e.querySelector('.tv-text').textContent])),
+    log: Object.fromEntries([...document.querySelectorAll('.log li')].map((li) => [li.value, li.textContent])),
+    over: document.querySelector('[data-game-over]') !== null,
+    notice: document.querySelector('.notice')?.textContent ?? null,
+  }));
+}
+const numbers = (text) => JSON.parse(text ?? 'null'); // "[31, 27]" → [31, 27]
+const cardsOf = (mask) => Array.from({ length: 13 }, (_, i) => i + 1).filter((v) => mask & (1 << (v - 1)));
+
+// Every WebSocket message a page receives, for the hidden-information check on the wire.
+function recordFrames(page) {
+  const frames = [];
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
+  return frames;
+}
+
+// What seat `viewer` (-1: a spectator) may not have received: another seat's bid in a
+// view (shown as -1 until both have bid, then the round resolves and bids are 0 again),
+// or the card of another seat's bid event (0 to every other viewer, docs/games.md).
+function leaks(frames, viewer) {
+  const out = [];
+  for (const text of frames) {
+    const m = JSON.parse(text);
+    const bids = m.view?.state?.bids;
+    if (Array.isArray(bids) && bids.some((b, seat) => seat !== viewer && b > 0)) out.push(text);
+    if (m.type === 'event' && m.event?.type === 'bid' && m.event.seat !== viewer && m.event.command?.card !== 0) out.push(text);
+  }
+  return out;
+}
+
+async function goofspielOnTheTestServer() {
+  const base = await startServer(testServerBin, 'goofspiel.db');
+  const alice = await newPage('alice (Goofspiel)');
+  const bob = await newPage('bob (Goofspiel)');
+  const eve = await newPage('eve (spectator, Goofspiel)');
+  const frames = [recordFrames(alice), recordFrames(bob), recordFrames(eve)];
+  await login(alice, base, 'alice');
+  // The lobby offers every game the server plays (welcome's games); Goofspiel has no board
+  // module, so no mode and no options: its player counts only.
+  const games = await alice.$$eval('select[name=game] option', (o) => o.map((x) => `${x.value}:${x.textContent}`));
+  check(games.includes('goofspiel:Goofspiel') && games.includes('eriantys:Eriantys'), `the create form offers the test server's games: ${games.join(', ')}`);
+  await alice.selectOption('select[name=game]', 'goofspiel');
+  const players = await alice.$$eval('select[name=players] option', (o) => o.map((x) => x.textContent));
+  check(JSON.stringify(players) === '["2 players"]' && (await alice.$('select[name=mode]')) === null, `Goofspiel: ${JSON.stringify(players)}, no mode`);
+  await alice.click('[data-create]');
+  await alice.waitForSelector('.match[data-seat="0"] .fallback-board');
+  const match = Number(await alice.getAttribute('.match', 'data-match'));
+  check(new URL(alice.url()).search === '' && (await alice.getAttribute('.match', 'data-game')) === 'goofspiel', `without ?board=fallback, alice's Goofspiel match ${match} is drawn by the fallback board (the default for a game without a board module)`);
+  // Waiting for bob: the server refuses every command until the seats are taken, so alice
+  // is offered none, and the turn line says what she waits for.
+  const waiting = await board(alice);
+  check(waiting.commands.length === 0 && waiting.turn === 'Waiting for players', `waiting for bob, alice has no buttons (${waiting.commands.length}) and reads "${waiting.turn}"`);
+  await login(bob, base, 'bob');
+  await bob.waitForSelector(`[data-join="${match}"]`);
+  const row = await bob.textContent(`li[data-match="${match}"]`);
+  check(row.includes('Goofspiel'), `bob's lobby names the match's game: "${row.trim()}"`);
+  await bob.click(`[data-join="${match}"]`);
+  await bob.waitForSelector('.match[data-seat="1"] .fallback-board');
+  await eve.goto(base);
+  await eve.waitForSelector(`[data-spectate="${match}"]`);
+  await eve.click(`[data-spectate="${match}"]`);
+  await eve.waitForSelector('.match[data-seat="-1"] .fallback-board');
+
+  const pages = [alice, bob];
+  const names = ['alice', 'bob'];
+  const all = [alice, bob, eve];
+  const seqOf = async (page) => Number(await page.getAttribute('.match', 'data-seq'));
+  // Every page at the same event before the next click: what each shows is then comparable.
+  const settled = () => until('every page at the same event', async () => {
+    const here = await Promise.all(all.map(board));
+    return here.every((w) => w.seq === here[0].seq) ? here : null;
+  });
+  let here = await settled();
+  const cards = numbers(here[0].values.cards);
+  check(cards >= 3 && here.every((w) => w.values.hands === JSON.stringify([2 ** cards - 1, 2 ** cards - 1]).replace(',', ', ')), `a match of ${cards} cards, both hands full on every page (${here[0].values.hands})`);
+  check(here[0].turn === 'Your turn (with bob)' && here[1].turn === 'Your turn (with alice)' && here[2].turn === 'Waiting for alice and bob', `both bid at once: "${here[0].turn}", "${here[1].turn}", "${here[2].turn}"`);
+  check(here[2].commands.length === 0 && here[2].hint === 'You are watching: no commands.', `the spectator has no buttons: "${here[2].hint}"`);
+
+  let accepted = 0;
+  let hiddenChecked = 0;
+  const scores = [0, 0];
+  for (let n = 0; n < 4 * cards; ++n) {
+    if (here.some((w) => w.over)) break;
+    const ready = [0, 1].filter((i) => here[i].commands.length > 0);
+    if (!ready.length) break;
+    const who = ready[Math.floor(random() * ready.length)];
+    const other = 1 - who;
+    const before = here[who];
+    const k = Math.floor(random() * before.commands.length);
+    const command = before.commands[k];
+    const card = JSON.parse(command).card;
+    const handBefore = numbers(before.values.hands)[who];
+    // The buttons are the bidder's hand, exactly.
+    const offered = before.commands.map((c) => JSON.parse(c).card);
+    if (!check(JSON.stringify(offered) === JSON.stringify(cardsOf(handBefore)) || n > 0, `${names[who]}'s buttons are their hand: ${offered.join(' ')}`)) break;
+    const otherBid = numbers(here[other].values.bids)[other] > 0; // the other has bid already
+    await pages[who].locator('button.fb-command').nth(k).click();
+    await until(`${names[who]}'s bid to be answered`, async () => {
+      const w = await board(pages[who]);
+      return w.seq > before.seq || w.notice ? w : null;
+    }, 10_000, 20);
+    here = await settled();
+    if (!check(here[who].seq === before.seq + 1, `${names[who]} bid ${card} at event ${before.seq}: accepted, event ${here[who].seq}`)) break;
+    accepted += 1;
+    if (accepted === 1) {
+      // The first bid started the match (the server's status is running): a player resigns, a spectator stops watching.
+      const buttons = await Promise.all(all.map((p) => p.evaluate(() => [...document.querySelectorAll('header.status button')].map((b) => b.textContent))));
+      check(buttons[0].includes('Resign') && buttons[1].includes('Resign') && buttons[2].includes('Stop watching') && !buttons.flat().includes('Leave'), `once the match runs the header offers ${buttons.map((b) => `"${b.join(', ')}"`).join(' / ')}`);
+    }
+    const line = here.map((w) => w.log[before.seq + 1]);
+    if (!otherBid) {
+      // Hidden: the bidder sees her bid; the other player and the spectator see that she bid,
+      // not what: her bid is -1 and the card is still counted in her hand, the log says "bid".
+      const mine = here[who].values;
+      const seen = [here[other].values, here[2].values];
+      const ok = numbers(mine.bids)[who] === card && numbers(mine.hands)[who] === (handBefore & ~(1 << (card - 1))) &&
+        seen.every((v) => numbers(v.bids)[who] === -1 && numbers(v.hands)[who] === handBefore) &&
+        line.every((l) => l === `${names[who]} bid`);
+      if (!check(ok, `${names[who]}'s bid of ${card} is hers alone: she sees bids ${mine.bids} hands ${mine.hands}; ${names[other]} sees bids ${seen[0].bids} hands ${seen[0].hands}, eve bids ${seen[1].bids}; log "${line.join('" / "')}"`)) break;
+      if (!check(here[who].turn === `Waiting for ${names[other]}` && here[who].hint === 'Nothing to do now.' && here[other].turn === 'Your turn' && here[other].commands.length > 0, `then "${here[who].turn}" (no buttons) for ${names[who]}, "${here[other].turn}" for ${names[other]}`)) break;
+      hiddenChecked += 1;
+      if (hiddenChecked === 2) await pages[other].screenshot({ path: join(out, 'goofspiel-fallback.png') });
+    } else {
+      // The round resolves: both bids are shown to everyone, in the same words.
+      const m = /^(\w+) bid (\d+) against (\d+): (?:nobody takes the (\d+)|(\w+) takes the (\d+))$/.exec(line[0] ?? '');
+      const ok = m && m[1] === names[who] && Number(m[2]) === card && line.every((l) => l === line[0]);
+      if (!check(ok, `the round resolves on every page: "${line[0]}"`)) break;
+      if (m[5]) scores[names.indexOf(m[5])] += Number(m[6]);
+      const shown = here.map((w) => w.values.scores);
+      if (!check(shown.every((s) => s === `[${scores[0]}, ${scores[1]}]`), `the score on every page: ${shown.join(' / ')}`)) break;
+    }
+  }
+  check(accepted === 2 * cards, `${accepted} bids clicked on the fallback board's buttons, each accepted (${cards} rounds)`);
+  check(hiddenChecked === cards, `${hiddenChecked} face-down bids stayed hidden from the other player and the spectator`);
+  const wire = [leaks(frames[0], 0), leaks(frames[1], 1), leaks(frames[2], -1)];
+  // The check itself is not blind: each player's own messages do show their bids.
+  check(leaks(frames[0], 1).length > 0 && leaks(frames[1], 0).length > 0, 'the wire check sees a bid in its own bidder\'s messages');
+  check(wire.every((l) => l.length === 0), `no page received another seat's bid: ${frames.map((f) => f.length).join('/')} messages checked${wire.flat().length ? `, leaked: ${wire.flat()[0]}` : ''}`);
+
+  // The game over, on both players' pages and the spectator's: the winner and the score.
+  await until('the game over on every page', async () => (await Promise.all(all.map(board))).every((w) => w.over), 15_000);
+  const results = await Promise.all(all.map((p) => p.textContent('[data-result]')));
+  const details = await Promise.all(all.map((p) => p.$$eval('[data-result-details]', (l) => l.map((x) => x.textContent).join(' / '))));
+  const winner = scores[0] === scores[1] ? null : scores[0] > scores[1] ? 0 : 1;
+  const said = winner === null
+    ? results.every((r) => r.startsWith('A draw between alice and bob'))
+    : results[winner].startsWith('You win') && results[1 - winner].startsWith(`${names[winner]} won`) && results[2].startsWith(`${names[winner]} won`);
+  check(said && details.every((d) => d === `Scores: alice ${scores[0]}, bob ${scores[1]}`), `the game over names the winner and the score (alice ${scores[0]}, bob ${scores[1]}): "${results.join('" / "')}", "${details.join('" / "')}"`);
+  const turns = await Promise.all(all.map((p) => p.textContent('[data-turn]')));
+  check(turns.every((t) => t === 'Game over'), `behind it the turn line reads ${turns.map((t) => `"${t}"`).join(' / ')}`);
+  await alice.screenshot({ path: join(out, 'goofspiel-game-over.png') });
+  const events = 1 + accepted;
+  const evLog = Object.keys((await board(eve)).log).map(Number);
+  check(evLog.length === events && evLog[0] === 1 && evLog.at(-1) === events, `the spectator's log holds every event, 1 to ${evLog.at(-1)}`);
+  for (const p of all) await p.context().close();
+  if (replayTestGamesBin) await goofspielReplay(match, events);
+}
+
+// The replay viewer of the tests' games: the stored Goofspiel match on the fallback board
+// (its default there too), inert, stepping with the arrow keys.
+async function goofspielReplay(match, events) {
+  const port = await freePort();
+  const replay = spawn(replayTestGamesBin, [join(dir, 'goofspiel.db'), 'serve', '--port', String(port), '--static', dist], { stdio: 'ignore' });
+  replay.once('error', (e) => check(false, `${replayTestGamesBin}: ${e.message}`));
+  try {
+    const base = `http://127.0.0.1:${port}/`;
+    await until('replay serve', async () => {
+      try {
+        return (await fetch(`${base}api/matches`)).ok;
+      } catch {
+        return false;
+      }
+    }, 10_000, 100);
+    const page = await newPage('replay (Goofspiel)');
+    await page.goto(`${base}#match=${match}&seq=1`);
+    await page.waitForSelector('[data-replay-seq="1"]');
+    await page.waitForSelector('.match.replay .fallback-board');
+    const applied = async () => Number((await board(page)).values.events);
+    check((await page.$$('.fb-commands, button.fb-command')).length === 0 && (await applied()) === 1, `the replay viewer shows the stored Goofspiel match on the fallback board without ?board=fallback: event 1 (events ${await applied()}), no commands`);
+    for (const [key, want] of [['ArrowRight', 2], ['ArrowRight', 3], ['ArrowLeft', 2], ['End', events]]) {
+      await page.keyboard.press(key);
+      await page.waitForSelector(`[data-replay-seq="${want}"]`);
+      await until(`the view of event ${want}`, async () => (await applied()) === want);
+    }
+    check(true, `→ → ← and End step through it and the tree follows (events applied ${await applied()})`);
+    const last = await board(page);
+    check(/^\[\d+, \d+\]$/.test(last.values.scores) && last.values.end !== 'none', `its last event: scores ${last.values.scores}, end ${last.values.end}`);
+    const log = await page.$$eval('.replay-log li', (l) => l.length);
+    check(log === events, `its log holds the ${events} events`);
+    await page.context().close();
+  } finally {
+    replay.kill('SIGTERM');
+  }
+}
+
 try {
   if (only.includes('A')) await scriptedCards();
   if (only.includes('B')) await eriantysThroughFallback();
+  if (only.includes('C') && testServerBin) await goofspielOnTheTestServer();
+  else if (only.includes('C')) console.log('# C left out: no --test-server');
 } catch (e) {
   failures += 1;
   console.log(`not ok - ${e.stack ?? e}`);
   if (serverLog) console.log(`# server log (tail):\n${serverLog.slice(-2000)}`);
 } finally {
   await browser.close();
-  if (server && server.exitCode === null) server.kill('SIGTERM');
+  for (const server of servers) if (server.exitCode === null) server.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(`# ${passes} passed, ${failures} failed, ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -9,9 +9,9 @@ import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbyS
 import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { guardedRedraw } from './redraw.js';
-import { type MatchModel, deadlineSeconds } from './model.js';
+import { type MatchModel, deadlineSeconds, offered } from './model.js';
 import type { Command, GameInfo, MatchSummary } from './protocol.js';
-import { deadlineText, resultText } from './status.js';
+import { deadlineText, resultDetails, resultText } from './status.js';
 
 const kNoticeMs = 8000; // how long an error stays on screen
 
@@ -77,6 +77,7 @@ export function startGame(root: HTMLElement): void {
   };
 
   const matchInfo = (m: MatchModel): MatchInfo => ({
+    ...offered(m),
     match: m.match,
     game: m.game ?? '',
     title: gameTitle(m.game) || 'the game',
@@ -85,8 +86,6 @@ export function startGame(root: HTMLElement): void {
     seats: m.seats,
     names: names(m),
     mySeat: m.mySeat,
-    toAct: m.toAct,
-    legal: m.legal,
     offline: client.connection !== 'open',
   });
 
@@ -311,7 +310,7 @@ export function startGame(root: HTMLElement): void {
   const matchScreen = (m: MatchModel): HTMLElement => {
     const view = m.view!;
     const info = matchInfo(m);
-    const mine = m.mySeat !== null && m.toAct.includes(m.mySeat);
+    const mine = m.mySeat !== null && info.toAct.includes(m.mySeat);
     const module = boardModuleFor(m.game, forced);
     if (!frame || frame.match !== m.match || frame.module !== module) {
       const log = h('ol', { class: 'log', 'aria-label': 'move log' });
@@ -375,6 +374,7 @@ export function startGame(root: HTMLElement): void {
         { class: 'dialog' },
         h('h2', {}, 'Game over'),
         h('p', { 'data-result': 1 }, resultText(g.result, client.model.nickname, g.resigned, boardModuleFor(g.game ?? null).reasons)),
+        ...resultDetails(g.result, g.names).map((line) => h('p', { 'data-result-details': 1 }, line)),
         h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
         ' ',
         h('button', { onclick: () => client.closeGameOver() }, 'Back to the lobby'),

@@ -52,6 +52,7 @@ export interface GameOver {
   game?: string; // when known: play again the same game
   computers: string[]; // the levels of the computer seats, in seat order
   resigned: string | null; // who resigned, when that ended it
+  names: string[]; // the nickname by seat of the ended match ('' unknown): for the result's scores
 }
 
 export interface Model {
@@ -296,7 +297,7 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
           allowed: msg.allowed,
           legal: legalOf(msg.legal, cur.game, view, cur.mySeat, msg.allowed, legacy),
           view,
-          status: statusAfter(viewPhase(view), cur.status),
+          status: statusAfter(viewPhase(view), cur.status, cur.seats),
           deadline: deadlineAt(msg.deadline, now, cur.deadline),
           log: [...cur.log, { seq: msg.seq, text }].slice(-kLogLines),
           lastEvent: msg.event,
@@ -324,8 +325,10 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
       const computers = (ended?.seats ?? []).filter((s) => s.computer && s.seat !== ended?.mySeat).map((s) => String(s.computer));
       const last = ended?.lastEvent;
       const resigned = msg.result.reason === 'resign' && last?.type === 'resign' ? seatNickname(ended!.seats, last.seat) : null;
-      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts, computers, resigned }, watching: null };
-      if (m.match && m.match.match === msg.match) m = { ...m, match: { ...m.match, legal: [], toAct: [], deadline: null } };
+      const names: string[] = (ended?.seats ?? []).map(() => '');
+      for (const s of ended?.seats ?? []) names[s.seat] = s.nickname ?? '';
+      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts, computers, resigned, names }, watching: null };
+      if (m.match && m.match.match === msg.match) m = { ...m, match: { ...m.match, status: 'finished', legal: [], toAct: [], deadline: null } };
       m = toLobby(m, requests);
       break;
     }
@@ -369,10 +372,23 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
   return { model: m, requests };
 }
 
-// A match's status after an event, from its view's phase: play began, or it ended.
-function statusAfter(phase: string | null, status: string): string {
-  if (phase === null || phase === 'setup') return status;
+// A match's status after an event. The server's moves from lobby to running when an
+// event leaves the game's setup (src/server/match_flow.cpp): from the view's phase when
+// it names one (Eriantys, Masters of Renaissance); a game whose view names none
+// (Goofspiel) has no setup to wait for, so its first event once every seat is taken
+// starts it. The end comes with `game_over` (or a phase "game_over").
+function statusAfter(phase: string | null, status: string, seats: SeatInfo[]): string {
+  if (phase === null) return status === 'lobby' && seats.every((s) => s.nickname !== null) ? 'running' : status;
+  if (phase === 'setup') return status;
   return phase === 'game_over' ? 'finished' : 'running';
+}
+
+// What the board offers the player: nothing while a seat is free (the server refuses every
+// command until all seats are taken, WRONG_PHASE, though a game without a setup, such as
+// Goofspiel, already has legal commands), else the server's `legal` and `to_act`.
+export function offered(match: MatchModel): { legal: Command[]; toAct: number[] } {
+  const waiting = match.status === 'lobby' && match.seats.some((s) => s.nickname === null);
+  return waiting ? { legal: [], toAct: [] } : { legal: match.legal, toAct: match.toAct };
 }
 
 // Back in the lobby: its list, pushed from now on (or asked once).

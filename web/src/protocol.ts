@@ -68,6 +68,8 @@ export interface MatchResult {
   winners: number[];
   nicknames: string[];
   draw: boolean;
+  // A game's own members (Goofspiel's and Masters of Renaissance's `scores`).
+  [member: string]: unknown;
 }
 
 type Id = number | string;

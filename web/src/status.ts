@@ -40,3 +40,30 @@ export function resultText(result: MatchResult, me: string | null, resigned: str
   if (me && result.nicknames.includes(me)) return `You win: ${why}.`;
   return `${names || 'Nobody'} won: ${why}.`;
 }
+
+// The platform's members of a result; any other is the game's own (docs/protocol.md).
+const kPlatformMembers = new Set(['reason', 'winners', 'nicknames', 'draw']);
+
+// A game's own members of a result, one line each, in words: a list of one number per
+// seat by nickname ("Scores: alice 4, bob 11", Goofspiel's and Masters of
+// Renaissance's `scores`), a flag as yes or no ("Lorenzo won: yes"), anything else as it
+// reads. `names`: the nickname by seat of the ended match ('' for a seat without one).
+export function resultDetails(result: MatchResult, names: string[]): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(result)) {
+    if (kPlatformMembers.has(key)) continue;
+    const label = key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, ' ');
+    let text: string;
+    if (Array.isArray(value) && value.length === names.length && value.every((v) => typeof v === 'number')) {
+      text = value.map((v, seat) => `${names[seat] || `seat ${seat}`} ${v}`).join(', ');
+    } else if (typeof value === 'boolean') {
+      text = value ? 'yes' : 'no';
+    } else if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) {
+      text = `[${value.map(String).join(', ')}]`;
+    } else {
+      text = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    out.push(`${label}: ${text}`);
+  }
+  return out;
+}

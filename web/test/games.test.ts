@@ -75,6 +75,6 @@ test('requests name the game only when one was chosen; mode only when the game h
   assert.deepEqual(createMatchRequest(2, '', 1, 'strong', 'cards'), { type: 'create_match', game: 'cards', players: 2, computers: 1, level: 'strong' });
   assert.deepEqual(createMatchRequest(3, 'simple', 0, '', 'eriantys', { variant: 'x' }), { type: 'create_match', game: 'eriantys', players: 3, mode: 'simple', options: { variant: 'x' } });
   assert.deepEqual(quickJoinRequest(2, '', 'cards'), { type: 'quick_join', game: 'cards', players: 2 });
-  const over = { match: 1, result: { reason: 'resign', winners: [1], nicknames: ['bob'], draw: false }, players: 2, mode: '', game: 'cards', computers: [], resigned: 'alice' };
+  const over = { match: 1, result: { reason: 'resign', winners: [1], nicknames: ['bob'], draw: false }, players: 2, mode: '', game: 'cards', computers: [], resigned: 'alice', names: ['alice', 'bob'] };
   assert.deepEqual(playAgainRequests(over).first, { type: 'quick_join', game: 'cards', players: 2 }, 'play again: the same game');
 });

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { playAgainRequests } from '../src/computers.js';
-import { type Model, type Request, firstMissing, initialModel, kMoveLogId, reduce } from '../src/model.js';
+import { type Model, type Request, firstMissing, initialModel, kMoveLogId, offered, reduce } from '../src/model.js';
 import type { GameEvent, SeatInfo, ServerMessage } from '../src/protocol.js';
-import { deadlineText, resultText } from '../src/status.js';
+import { deadlineText, resultDetails, resultText } from '../src/status.js';
 import { resignText, turnText } from '../src/boards/eriantys/status.js';
 import { harness } from './fake_client.js';
 import { actionState } from './fixtures.js';
@@ -89,7 +89,7 @@ test('the client sends the move_log request under its own id', () => {
 });
 
 test('play again keeps the computer seats: as many, at the same level', () => {
-  const over = (computers: string[], players = 2) => ({ match: 1, result: { reason: 'resign', winners: [1], nicknames: ['Computer 1'], draw: false }, players, mode: 'expert', computers, resigned: 'alice' });
+  const over = (computers: string[], players = 2) => ({ match: 1, result: { reason: 'resign', winners: [1], nicknames: ['Computer 1'], draw: false }, players, mode: 'expert', computers, resigned: 'alice', names: [] });
   assert.deepEqual(playAgainRequests(over(['strong'])), { first: { type: 'create_match', players: 2, mode: 'expert', computers: 1, level: 'strong' }, then: [] });
   assert.deepEqual(playAgainRequests(over([], 3)), { first: { type: 'quick_join', players: 3, mode: 'expert' }, then: [] });
   assert.deepEqual(playAgainRequests(over(['greedy', 'strong'], 4)), {
@@ -144,4 +144,41 @@ test('the turn line offers a character only when one is usable now', () => {
   assert.equal(turnText(s, names, 0, [0], false), 'Your turn: move a student (0 of 3 moved)');
   assert.equal(turnText(s, names, 0, [0], true), 'Your turn: move a student (0 of 3 moved) or use a character');
   assert.doesNotMatch(turnText(s, names, 1, [0], true), /character/, "another seat's turn offers the viewer nothing");
+});
+
+test("the game over shows a game's own result members: the score by nickname", () => {
+  // Goofspiel (tests/games) and Masters of Renaissance add `scores`, one per seat, in seat order.
+  const goof = { reason: 'cards', winners: [1], nicknames: ['bob'], draw: false, scores: [4, 11] };
+  assert.deepEqual(resultDetails(goof, ['alice', 'bob']), ['Scores: alice 4, bob 11']);
+  assert.deepEqual(resultDetails(goof, ['alice', '']), ['Scores: alice 4, seat 1 11']);
+  // A list that is not one number per seat, a flag, anything else: by its name.
+  const solo = { reason: 'lorenzo', winners: [], nicknames: [], draw: false, scores: [17], lorenzo_won: true };
+  assert.deepEqual(resultDetails(solo, ['alice']), ['Scores: alice 17', 'Lorenzo won: yes']);
+  assert.deepEqual(resultDetails({ ...solo, scores: [1, 2, 3], lorenzo_won: false }, ['alice']), ['Scores: [1, 2, 3]', 'Lorenzo won: no']);
+  assert.deepEqual(resultDetails({ reason: 'resign', winners: [0], nicknames: ['alice'], draw: false }, ['alice', 'bob']), []);
+  // The model keeps the ended match's nicknames by seat for it (a spectator's too).
+  const goofSeats: SeatInfo[] = [{ seat: 0, nickname: 'alice', connected: true, computer: null }, { seat: 1, nickname: 'bob', connected: true, computer: null }];
+  const over = run([state(10, { seats: goofSeats, seat: null }), { type: 'game_over', match: 1, result: goof }]);
+  assert.deepEqual(over.model.gameOver!.names, ['alice', 'bob']);
+});
+
+test('a game whose view names no phase (Goofspiel): nothing offered while a seat is free, running from its first event, finished at the game over', () => {
+  const bids = [1, 2, 3].map((card) => ({ type: 'bid', card }));
+  const view = (bids: number[]) => ({ viewer: 0, state: { cards: 3, round: 0, bids, hands: [7, 7] } });
+  const alone: SeatInfo[] = [{ seat: 0, nickname: 'alice', connected: true, computer: null }, { seat: 1, nickname: null, connected: false, computer: null }];
+  const both: SeatInfo[] = [alone[0]!, { seat: 1, nickname: 'bob', connected: true, computer: null }];
+  // The server sends the bids while bob's seat is free, and refuses them (WRONG_PHASE): none is offered.
+  const waiting = run([state(1, { status: 'lobby', seats: alone, to_act: [0, 1], legal: bids, view: view([0, 0]) })]);
+  assert.deepEqual(offered(waiting.model.match!), { legal: [], toAct: [] });
+  const joined = run([{ type: 'seats', match: 1, seats: both, deadline: null }], waiting.model);
+  assert.deepEqual(offered(joined.model.match!), { legal: bids, toAct: [0, 1] });
+  assert.equal(joined.model.match!.status, 'lobby', 'no event yet: the server may still let a player leave');
+  const bid: ServerMessage = { type: 'event', match: 1, seq: 2, hash: 'h2', event: { v: 1, type: 'bid', seat: 1, command: { type: 'bid', card: 0 } } as unknown as GameEvent, text: 'bob bid', to_act: [0], allowed: ['bid'], legal: bids, view: view([0, -1]) };
+  const running = run([bid], joined.model);
+  assert.equal(running.model.match!.status, 'running');
+  const over = run([{ type: 'game_over', match: 1, result: { reason: 'cards', winners: [1], nicknames: ['bob'], draw: false, scores: [1, 5] } }], running.model);
+  assert.equal(over.model.match!.status, 'finished');
+  // Eriantys names its phase: an event of its setup leaves the match in the lobby, as the server does.
+  const setup = run([state(1, { status: 'lobby', seats: both, view: { viewer: 0, state: { ...actionState(), phase: 'setup' } } }), { ...bid, view: { viewer: 0, state: { ...actionState(), phase: 'setup' } } } as ServerMessage]);
+  assert.equal(setup.model.match!.status, 'lobby');
 });
