@@ -42,8 +42,10 @@ std::string served_or_new(std::string_view id, int served_games, int served_vers
       id, served_games, served_versions);
 }
 
-// Why each of `ids` was not taken, into `why`: Unserved for a match of a game this
-// store does not serve, else Conflict naming the lease's holder. One statement.
+// Why each of `ids` was not taken, into `why`: Conflict naming the holder while
+// another node's lease runs (its client is sent there: a node need not serve a
+// game to redirect to one that does), else Unserved for a match of a game this
+// store does not serve, else Conflict. One statement.
 // (An out-parameter: g++ 12 warns wrongly, -Wfree-nonheap-object, on a map
 // returned inside a std::expected here.)
 Result<void> not_taken(pg::Connection& conn, const Options& options,
@@ -51,13 +53,15 @@ Result<void> not_taken(pg::Connection& conn, const Options& options,
                        std::unordered_map<MatchId, StoreError>& why) {
   auto rows = conn.query(
       "SELECT batch.id, m.game, m.game_version, l.node, l.epoch, "
-      "(extract(epoch FROM l.expires_at) * 1000)::bigint FROM unnest($1::bigint[]) AS batch(id) "
+      "(extract(epoch FROM l.expires_at) * 1000)::bigint, "
+      "coalesce(l.expires_at > clock_timestamp(), false) FROM unnest($1::bigint[]) AS batch(id) "
       "LEFT JOIN matches m ON m.id = batch.id LEFT JOIN leases l ON l.match_id = batch.id",
       pg::Params().add(detail::pg_id_array(ids)));
   if (!rows) return util::forward_error(rows);
   for (int row = 0; row < rows->size(); ++row) {
     const MatchId id = rows->integer(row, 0);
-    if (!rows->is_null(row, 1)) {
+    const bool live = rows->text(row, 6) == "t";
+    if (!live && !rows->is_null(row, 1)) {
       auto served = detail::served_game(options, id, rows->text(row, 1),
                                         static_cast<int>(rows->integer(row, 2)));
       if (!served) {

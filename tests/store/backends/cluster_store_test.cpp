@@ -326,8 +326,10 @@ TEST_F(ClusterStoreTest, ALeaseOfAMatchThisNodeDoesNotServeIsNeverTaken) {
   created.game_version = goofspiel.version();
   const MatchId orphaned = store_->create_match(created).value();  // its node died
   const MatchId free = store_->create_match(created).value();      // never leased
+  const MatchId served = store_->create_match(created).value();    // its node lives
   const MatchId eriantys = new_match();
   ASSERT_TRUE(store_->acquire_lease(orphaned, "a", 1ms));
+  ASSERT_TRUE(store_->acquire_lease(served, "b", 10s));
   std::this_thread::sleep_for(20ms);
 
   Options eriantys_only = test::with_games(Options{});
@@ -350,6 +352,15 @@ TEST_F(ClusterStoreTest, ALeaseOfAMatchThisNodeDoesNotServeIsNeverTaken) {
   ASSERT_TRUE((*batch)[1]) << (*batch)[1].error().message;  // its own game: taken
   EXPECT_EQ((*batch)[1]->node, "c");
   expect_unserved((*batch)[2], free);
+  // While a node that serves it holds it, the answer names that node: a client
+  // asking here is redirected there, as for any other game.
+  for (const auto& taken : {node->acquire_lease(served, "c", 10s),
+                            node->acquire_leases(std::vector<MatchId>{served}, "c", 10s)->at(0)}) {
+    ASSERT_FALSE(taken);
+    EXPECT_EQ(taken.error().code, StoreCode::Conflict) << taken.error().message;
+    EXPECT_NE(taken.error().message.find("node b"), std::string::npos) << taken.error().message;
+  }
+  EXPECT_EQ(store_->lease(served).value()->epoch, 1);
   // Untouched: the dead node's expired lease, and no lease at all.
   auto kept = store_->lease(orphaned).value();
   ASSERT_TRUE(kept);
