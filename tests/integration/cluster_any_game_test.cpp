@@ -26,7 +26,6 @@
 #include <thread>
 
 #include "client.hpp"
-#include "db_check.hpp"
 #include "eryantis/store/pg_store.hpp"
 #include "games/handles.hpp"
 #include "support/child_process.hpp"
