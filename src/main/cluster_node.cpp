@@ -93,14 +93,27 @@ Located cannot_serve(store::MatchId id, const std::string& why) {
   return failed(fmt::format("match {} cannot be served: {}", id, why));
 }
 
+// A client asked this node for a match of a game it does not serve (a database
+// shared with another build): the store left its lease alone, the client is told
+// why, and the log says it once per window (the client may ask again and again).
+Located unserved(const store::StoreError& refused, logging::LogThrottle& log) {
+  log.log(spdlog::level::warn, "unserved match asked for",
+          fmt::format("cluster: {}; a client asked for it here and was refused (not adopted: a "
+                      "node of a build that has the game adopts it)",
+                      refused.message));
+  return failed(refused.message);
+}
+
 // One look-up on its own, a few round trips: what a batch falls back to when one
 // of its statements fails (a deadlock with another node's batch, say).
 Located locate_one(store::PgStore& pg, store::MatchId id, std::chrono::milliseconds ttl,
-                   const std::string& node) {
+                   const std::string& node, logging::LogThrottle& log) {
   auto status = pg.match_status(id);
   if (!status) return failed(status.error().message);
   if (!*status || !unfinished(**status)) return Located{};  // Missing
   auto lease = pg.acquire_lease(id, node, ttl);
+  if (!lease && lease.error().code == store::StoreCode::Unserved)
+    return unserved(lease.error(), log);
   if (!lease) return holder_of(pg, id, lease.error());
   auto match = load_match(pg, id, **status);
   if (!match) {
@@ -268,7 +281,7 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
   // A statement of the batch failed: each look-up on its own, as before batches.
   auto one_at_a_time = [&](std::span<PendingLocate> rest) {
     for (PendingLocate& pending : rest)
-      answer(pending.done, locate_one(db, pending.key, ttl(), config_.node));
+      answer(pending.done, locate_one(db, pending.key, ttl(), config_.node, unserved_log_));
   };
   std::vector<store::MatchId> ids;
   for (const PendingLocate& pending : batch) ids.push_back(pending.key);
@@ -314,7 +327,9 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
       continue;
     }
     auto holder = holders.find(open[i].key);
-    if (lease.error().code != store::StoreCode::Conflict || holder == holders.end()) {
+    if (lease.error().code == store::StoreCode::Unserved) {
+      answer(open[i].done, unserved(lease.error(), unserved_log_));
+    } else if (lease.error().code != store::StoreCode::Conflict || holder == holders.end()) {
       answer(open[i].done, failed(lease.error().message));
     } else {
       answer(open[i].done, elsewhere(db, holder->second, nodes));

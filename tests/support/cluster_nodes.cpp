@@ -66,8 +66,10 @@ std::unique_ptr<ClusterNodes> ClusterNodes::start(const ClusterOptions& options,
     c->stopped_.push_back(false);
     // Each node its own "database" path: PostgreSQL ignores it, but the admin
     // socket is named after it.
-    c->nodes_.push_back(
-        std::make_unique<ServerProcess>(path, c->dir_->file("node-" + name(i) + ".db"), port));
+    const auto at = static_cast<std::size_t>(i);
+    c->nodes_.push_back(std::make_unique<ServerProcess>(
+        path, c->dir_->file("node-" + name(i) + ".db"), port,
+        at < options.binaries.size() ? options.binaries[at] : server_binary()));
     if (!c->nodes_.back()->start()) {
       *why_not = "node " + name(i) + " did not start:\n" + c->nodes_.back()->log_tail();
       return nullptr;

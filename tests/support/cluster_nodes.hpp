@@ -24,6 +24,9 @@ struct ClusterOptions {
   int nodes = 3;
   int lease_ms = 3000;  // [cluster] lease_ms
   TestConfig config;    // every node's other settings
+  // The server binary of node i (binaries[i]; server_binary() past its end): a node
+  // may be eryantis-test-server, which plays the tests' games too.
+  std::vector<std::string> binaries;
 };
 
 class ClusterNodes {

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eryantis/log/log_throttle.hpp"
 #include "eryantis/main/batch_queue.hpp"
 #include "eryantis/main/config_file.hpp"
 #include "eryantis/server/cluster.hpp"
@@ -114,6 +115,8 @@ class ClusterNode final : public server::Cluster {
   BatchQueue<PendingLocate> locates_;
   BatchQueue<PendingSeat> seats_;
   BatchQueue<PendingClaim> claims_;
+  // Writer thread: the lines about matches of a game this build does not serve.
+  logging::LogThrottle unserved_log_;
 };
 
 // One unfinished match read back as the server takes it (the restart path's

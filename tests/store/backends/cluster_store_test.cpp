@@ -315,6 +315,67 @@ TEST_F(ClusterStoreTest, AMatchOfAGameThisNodeDoesNotServeIsNeverAdoptedListedOr
   EXPECT_EQ(visited, goofspiel_ids);
 }
 
+// A node asked for a match of a game it does not serve (a client on the release
+// build asking for a test game's match) leaves its lease alone: it could neither
+// serve the match nor keep the node that can from taking it (that node would be
+// told "served by" the first one and redirect its players there).
+TEST_F(ClusterStoreTest, ALeaseOfAMatchThisNodeDoesNotServeIsNeverTaken) {
+  const game::Game& goofspiel = *test::games().find("goofspiel");
+  NewMatch created{goofspiel.options_from_request(2, nullptr).value(), MatchStatus::Running};
+  created.game = std::string(goofspiel.name());
+  created.game_version = goofspiel.version();
+  const MatchId orphaned = store_->create_match(created).value();  // its node died
+  const MatchId free = store_->create_match(created).value();      // never leased
+  const MatchId served = store_->create_match(created).value();    // its node lives
+  const MatchId eriantys = new_match();
+  ASSERT_TRUE(store_->acquire_lease(orphaned, "a", 1ms));
+  ASSERT_TRUE(store_->acquire_lease(served, "b", 10s));
+  std::this_thread::sleep_for(20ms);
+
+  Options eriantys_only = test::with_games(Options{});
+  eriantys_only.serves.push_back(GameVersion{"eriantys", 1});
+  auto node = PgStore::open(location_.target, eriantys_only);
+  ASSERT_TRUE(node) << node.error().message;
+  auto expect_unserved = [&](const Result<Lease>& taken, MatchId id) {
+    ASSERT_FALSE(taken) << "match " << id << " leased to node c";
+    EXPECT_EQ(taken.error().code, StoreCode::Unserved) << taken.error().message;
+    EXPECT_NE(taken.error().message.find("goofspiel version 1"), std::string::npos)
+        << taken.error().message;
+  };
+  expect_unserved(node->acquire_lease(orphaned, "c", 10s), orphaned);
+  expect_unserved(node->acquire_lease(free, "c", 10s), free);
+  const std::vector<MatchId> ids{orphaned, eriantys, free};
+  auto batch = node->acquire_leases(ids, "c", 10s);
+  ASSERT_TRUE(batch) << batch.error().message;
+  ASSERT_EQ(batch->size(), ids.size());
+  expect_unserved((*batch)[0], orphaned);
+  ASSERT_TRUE((*batch)[1]) << (*batch)[1].error().message;  // its own game: taken
+  EXPECT_EQ((*batch)[1]->node, "c");
+  expect_unserved((*batch)[2], free);
+  // While a node that serves it holds it, the answer names that node: a client
+  // asking here is redirected there, as for any other game.
+  for (const auto& taken : {node->acquire_lease(served, "c", 10s),
+                            node->acquire_leases(std::vector<MatchId>{served}, "c", 10s)->at(0)}) {
+    ASSERT_FALSE(taken);
+    EXPECT_EQ(taken.error().code, StoreCode::Conflict) << taken.error().message;
+    EXPECT_NE(taken.error().message.find("node b"), std::string::npos) << taken.error().message;
+  }
+  EXPECT_EQ(store_->lease(served).value()->epoch, 1);
+  // Untouched: the dead node's expired lease, and no lease at all.
+  auto kept = store_->lease(orphaned).value();
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->node, "a");
+  EXPECT_EQ(kept->epoch, 1);
+  EXPECT_FALSE(store_->lease(free).value());
+  // A node that serves Goofspiel takes it next, at the next epoch.
+  auto adopted = store_->acquire_lease(orphaned, "b", 10s);
+  ASSERT_TRUE(adopted) << adopted.error().message;
+  EXPECT_EQ(adopted->epoch, 2);
+  // A match id not created yet (a node leases the id it is about to create) is no
+  // game's: taken as before.
+  EXPECT_TRUE(node->acquire_lease(free + 100, "c", 10s));
+}
+
 // Schema 8 on a PostgreSQL database that holds matches: each existing row becomes
 // eriantys version 1 (the database as schema 7 left it: no game columns; its
 // summary view is recreated by 0008 with them).
