@@ -297,7 +297,8 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
           allowed: msg.allowed,
           legal: legalOf(msg.legal, cur.game, view, cur.mySeat, msg.allowed, legacy),
           view,
-          status: statusAfter(viewPhase(view), cur.status, cur.seats),
+          // The server says when an event moves the match on; older servers did not.
+          status: msg.status ?? statusAfter(viewPhase(view), cur.status, cur.seats),
           deadline: deadlineAt(msg.deadline, now, cur.deadline),
           log: [...cur.log, { seq: msg.seq, text }].slice(-kLogLines),
           lastEvent: msg.event,
@@ -372,7 +373,8 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
   return { model: m, requests };
 }
 
-// A match's status after an event. The server's moves from lobby to running when an
+// A match's status after an event, for a server that does not say it (the event's
+// `status`, docs/protocol.md). The server's moves from lobby to running when an
 // event leaves the game's setup (src/server/match_flow.cpp): from the view's phase when
 // it names one (Eriantys, Masters of Renaissance); a game whose view names none
 // (Goofspiel) has no setup to wait for, so its first event once every seat is taken

@@ -107,6 +107,7 @@ export type ServerMessage =
       match: number;
       seq: number;
       hash: string;
+      status?: string; // only on the event that moved the match on (lobby → running, or its end)
       event: GameEvent;
       to_act: number[];
       allowed: string[];

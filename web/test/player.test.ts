@@ -181,4 +181,7 @@ test('a game whose view names no phase (Goofspiel): nothing offered while a seat
   // Eriantys names its phase: an event of its setup leaves the match in the lobby, as the server does.
   const setup = run([state(1, { status: 'lobby', seats: both, view: { viewer: 0, state: { ...actionState(), phase: 'setup' } } }), { ...bid, view: { viewer: 0, state: { ...actionState(), phase: 'setup' } } } as ServerMessage]);
   assert.equal(setup.model.match!.status, 'lobby');
+  // The server's own word wins over the guess: the event that ends setup says "running".
+  const said = run([state(1, { status: 'lobby', seats: both, view: { viewer: 0, state: { ...actionState(), phase: 'setup' } } }), { ...bid, status: 'running', view: { viewer: 0, state: { ...actionState(), phase: 'setup' } } } as ServerMessage]);
+  assert.equal(said.model.match!.status, 'running');
 });
