@@ -12,15 +12,6 @@ namespace eryantis::server {
 using protocol::error_code_name;
 using protocol::ErrorCode;
 
-namespace {
-// As Room::submit: a game over without an outcome ends with nobody winning.
-game::Outcome ended_outcome() {
-  game::Outcome o;
-  o.reason = "ended";
-  return o;
-}
-}  // namespace
-
 void Server::write(Room& room, MatchWrite write, WriteDone done) {
   ++writes_in_flight_;
   const store::MatchId mid = room.id;
@@ -138,7 +129,7 @@ std::string Server::ending_line(const Room& room, const game::Outcome& outcome) 
 }
 
 void Server::finish_room(Room& room, const std::vector<store::UnseenEnding>& kept) {
-  const game::Outcome outcome = room.game->outcome(room.state).value_or(ended_outcome());
+  const game::Outcome outcome = room.outcome();
   const std::string line = ending_line(room, outcome);
   tell_ending(room, seated_nicknames(room), line, kept);
   for (ConnectionId c : room.spectators) send(c, line);

@@ -154,6 +154,8 @@ void Room::submit(game::Seat seat, const game::Command& command, game::Authority
   });
 }
 
+game::Outcome Room::outcome() const { return game->outcome(state).value_or(ended_outcome()); }
+
 MoveLists Room::moves(game::Seat seat) const {
   if (status == store::MatchStatus::Lobby && !full()) return move_lists(*game, state, game::kNoSeat);
   return move_lists(*game, state, seat);

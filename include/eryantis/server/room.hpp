@@ -198,6 +198,9 @@ class Room {
   void submit(game::Seat seat, const game::Command& command, game::Authority authority,
               ConnectionId reply_to, const std::string& id,
               std::optional<std::string> command_id);
+  // The game's outcome of the match once it is over; one where nobody wins if the
+  // game gave none (which would break its contract: the match still ends).
+  game::Outcome outcome() const;
   // What `seat` may send now (move_lists.hpp): nothing while seats are free, since
   // a command is refused until every seat is taken (the game's own legal
   // commands would be refused: WRONG_PHASE).
