@@ -94,14 +94,18 @@ Located cannot_serve(store::MatchId id, const std::string& why) {
 }
 
 // A client asked this node for a match of a game it does not serve (a database
-// shared with another build): the store left its lease alone, the client is told
-// why, and the log says it once per window (the client may ask again and again).
+// shared with another build) and no live node holds it: the store left its lease
+// alone, the client is told why (UNSERVED_GAME: asking here again cannot help),
+// and the log says it once per window (other clients may ask too).
 Located unserved(const store::StoreError& refused, logging::LogThrottle& log) {
   log.log(spdlog::level::warn, "unserved match asked for",
           fmt::format("cluster: {}; a client asked for it here and was refused (not adopted: a "
                       "node of a build that has the game adopts it)",
                       refused.message));
-  return failed(refused.message);
+  Located out;
+  out.kind = Located::Kind::Unserved;
+  out.message = refused.message;
+  return out;
 }
 
 // One look-up on its own, a few round trips: what a batch falls back to when one

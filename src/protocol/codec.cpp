@@ -317,6 +317,8 @@ std::string_view error_code_name(ErrorCode code) {
       return "UNKNOWN_GAME";
     case ErrorCode::BadOptions:
       return "BAD_OPTIONS";
+    case ErrorCode::UnservedGame:
+      return "UNSERVED_GAME";
   }
   return "UNKNOWN";
 }

@@ -86,12 +86,23 @@ void Server::cluster_login(ConnectionId conn, const std::string& id, const proto
         locate_match(**seat, [this, conn, id, m, attempt, mid = **seat](const Located& found) {
           Session* s = session(conn);
           if (!s) return;
-          if (found.kind == Located::Kind::Elsewhere || found.kind == Located::Kind::Failed) {
+          if (found.kind != Located::Kind::Adopted && found.kind != Located::Kind::Missing) {
             // Elsewhere: logged in there, and claimed there: nothing is claimed
-            // here. Failed: a login here could sit them down in a second match.
-            if (!s->nickname && found.kind == Located::Kind::Elsewhere) {
+            // here. Failed or Unserved: a login here could sit them down in a
+            // second match while their seat waits in this one.
+            if (s->nickname) {
+              // Logged in meanwhile by another request: nothing to answer.
+            } else if (found.kind == Located::Kind::Elsewhere) {
               send_redirect(conn, id, mid, found.holder);
-            } else if (!s->nickname) {
+            } else if (found.kind == Located::Kind::Unserved) {
+              // For good on this node (not STORE_FAILURE, which clients send
+              // again): a node whose build has the game serves the seat.
+              send_error(conn, id, error_code_name(ErrorCode::UnservedGame),
+                         "your seat is in a match no node of the cluster serves now: " +
+                             found.message +
+                             "; log in on a node that serves it (this node refuses you until "
+                             "one holds it)");
+            } else {
               send_error(
                   conn, id, error_code_name(ErrorCode::StoreFailure),
                   "the match of your seat could not be located: " + found.message + "; try again");
@@ -212,6 +223,11 @@ void Server::route_elsewhere(Session& s, const std::string& id, store::MatchId m
       case Located::Kind::Missing:
         send_error(conn, id, error_code_name(ErrorCode::NoSuchMatch),
                    "there is no unfinished match " + std::to_string(mid));
+        break;
+      case Located::Kind::Unserved:
+        // Not STORE_FAILURE, which clients send again: this node never serves it.
+        send_error(conn, id, error_code_name(ErrorCode::UnservedGame),
+                   found.message + "; connect to a node that serves it");
         break;
       case Located::Kind::Failed:
         send_error(conn, id, error_code_name(ErrorCode::StoreFailure),

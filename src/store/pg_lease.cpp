@@ -62,10 +62,15 @@ Result<void> not_taken(pg::Connection& conn, const Options& options,
     const MatchId id = rows->integer(row, 0);
     const bool live = rows->text(row, 6) == "t";
     if (!live && !rows->is_null(row, 1)) {
-      auto served = detail::served_game(options, id, rows->text(row, 1),
-                                        static_cast<int>(rows->integer(row, 2)));
-      if (!served) {
-        why.emplace(id, served.error());
+      const std::string game(rows->text(row, 1));
+      const int version = static_cast<int>(rows->integer(row, 2));
+      if (!options.serves_game(game, version)) {
+        // Said of the node (a lease is a node's), to be shown to the client
+        // that asked for the match (UNSERVED_GAME, docs/protocol.md).
+        why.emplace(id, StoreError{StoreCode::Unserved,
+                                   fmt::format("match {} plays {} version {}, which this node "
+                                               "does not serve",
+                                               id, game, version)});
         continue;
       }
     }

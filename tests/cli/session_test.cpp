@@ -166,6 +166,26 @@ TEST_F(SessionTest, ALoginRefusedForGoodEndsItAndOneRefusedForNowIsRetried) {
     EXPECT_TRUE(s.quitting());
     EXPECT_EQ(s.exit_code(), kExitLoginRefused);
   }
+  {
+    // A cluster node whose build lacks the game of our seat's match: asking it
+    // again cannot help, so the sentence is shown and the session ends.
+    FakeHost host;
+    SessionOptions o;
+    o.nickname = "alice";
+    Session s(host, o, client::TokenStore(dir_.path() / "tokens"), 1);
+    s.start();
+    s.connected();
+    host.sent.clear();
+    s.line(R"({"type":"error","id":"login","code":"UNSERVED_GAME","message":"your seat is in a )"
+           R"(match no node of the cluster serves now: match 7 plays goofspiel version 1, which )"
+           R"(this node does not serve; log in on a node that serves it"})");
+    EXPECT_TRUE(s.quitting());
+    EXPECT_EQ(s.exit_code(), kExitLoginRefused);
+    EXPECT_TRUE(host.printed_text("UNSERVED_GAME")) << host.printed;
+    EXPECT_TRUE(host.printed_text("goofspiel")) << host.printed;
+    EXPECT_TRUE(host.timers.empty());
+    EXPECT_FALSE(host.sent_type("login"));
+  }
   FakeHost host;
   SessionOptions o;
   o.nickname = "alice";

@@ -315,8 +315,15 @@ TEST_F(ClusterAnyGameTest, GoofspielIsPlayedAcrossTestNodesAndRefusedByARelease)
   ASSERT_TRUE(asked) << release.log_tail();
   EXPECT_EQ(asked->type, "error") << asked->line;
   std::cout << "[ release  ] spectating the orphaned match: " << asked->line << "\n";
-  EXPECT_NE(asked->str("message").find("goofspiel"), std::string::npos)
-      << "the refusal does not say which game: " << asked->line;
+  // Not STORE_FAILURE ("send again"): asking this node again can never help.
+  EXPECT_EQ(asked->str("code"), "UNSERVED_GAME") << asked->line;
+  EXPECT_EQ(asked->str("message"), "match " + std::to_string(match) +
+                                       " plays goofspiel version 1, which this node does not "
+                                       "serve; connect to a node that serves it")
+      << asked->line;
+  auto join = watcher->request(R"("type":"join_match","match":)" + std::to_string(match));
+  ASSERT_TRUE(join) << release.log_tail();
+  EXPECT_EQ(join->str("code"), "UNSERVED_GAME") << join->line;
   // A player of the match logging in there is told the same (no seat can be
   // given there, and no redirect: no node serves the match).
   auto bob_on_release = greeted(kRelease, "bob");
@@ -324,12 +331,15 @@ TEST_F(ClusterAnyGameTest, GoofspielIsPlayedAcrossTestNodesAndRefusedByARelease)
   auto not_here = bob_on_release->login("bob", bob.token);
   ASSERT_TRUE(not_here) << release.log_tail();
   EXPECT_EQ(not_here->type, "error") << not_here->line;
+  EXPECT_EQ(not_here->str("code"), "UNSERVED_GAME") << not_here->line;
   EXPECT_NE(not_here->str("message").find("goofspiel"), std::string::npos) << not_here->line;
+  EXPECT_NE(not_here->str("message").find("log in on a node that serves it"), std::string::npos)
+      << not_here->line;
   std::cout << "[ release  ] its player logging in: " << not_here->line << "\n";
   bob_on_release.reset();
   // It said why in its log, and it never took the match's lease: A's lease is
   // still the last one, so the node that serves the game takes it next.
-  EXPECT_TRUE(log_shows(release, "plays goofspiel version 1, which this build does not serve"))
+  EXPECT_TRUE(log_shows(release, "plays goofspiel version 1, which this node does not serve"))
       << release.log_tail();
   {
     auto db = store::PgStore::open(nodes_->uri(), test::with_games(store::Options{}));

@@ -243,6 +243,7 @@ TEST(CreateMatchGameAndOptions, AreDecodedForTheGameToRead) {
   EXPECT_EQ(std::get<QuickJoin>(quick->request).game, "eriantys");
   EXPECT_EQ(error_code_name(ErrorCode::UnknownGame), "UNKNOWN_GAME");
   EXPECT_EQ(error_code_name(ErrorCode::BadOptions), "BAD_OPTIONS");
+  EXPECT_EQ(error_code_name(ErrorCode::UnservedGame), "UNSERVED_GAME");
 }
 
 }  // namespace eryantis::protocol

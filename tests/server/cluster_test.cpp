@@ -462,6 +462,53 @@ TEST_F(ClusterTest, ASeatWhoseMatchCannotBeLocatedRefusesTheLogin) {
   EXPECT_TRUE(cluster.claimed.empty());  // not logged in: no second match for ada here
 }
 
+// No live node serves the match of the seat, and this node's build lacks its
+// game (it never takes the lease): the login is refused for good with a code
+// clients do not resend on, naming the match and its game; no seat anywhere else
+// and no claim here. Spectating and joining it are refused the same way.
+TEST_F(ClusterTest, ASeatInAMatchOfAGameThisNodeDoesNotServeRefusesTheLoginForGood) {
+  const std::string why = "match 9 plays goofspiel version 1, which this node does not serve";
+  auto unserved = [&] {
+    Located found;
+    found.kind = Located::Kind::Unserved;
+    found.message = why;
+    return found;
+  };
+  hello(1);
+  say(1, R"({"type":"login","id":"l","nickname":"ada","token":"tok-ada"})");
+  say(1, R"({"type":"create_match","id":"c","players":2})");  // pipelined behind the login
+  FakeCluster::answer(cluster.seat_lookups, std::optional<store::MatchId>{9});
+  ASSERT_EQ(cluster.locates.size(), 1u);
+  EXPECT_EQ(cluster.locates.front().first, 9);
+  FakeCluster::answer(cluster.locates, unserved());
+  ASSERT_GE(transport.sent[1].size(), 2u);
+  auto refused = parse(transport.sent[1][1]);
+  EXPECT_STREQ(refused["type"].GetString(), "error") << transport.sent[1][1];
+  EXPECT_STREQ(refused["id"].GetString(), "l");
+  EXPECT_STREQ(refused["code"].GetString(), "UNSERVED_GAME") << transport.sent[1][1];
+  const std::string message = refused["message"].GetString();
+  EXPECT_NE(message.find(why), std::string::npos) << message;
+  EXPECT_NE(message.find("log in on a node that serves it"), std::string::npos) << message;
+  EXPECT_TRUE(cluster.claimed.empty());  // not logged in here: no claim
+  // The create held behind it runs unlogged: no second match for ada.
+  EXPECT_NE(last(1).find("NOT_LOGGED_IN"), std::string::npos) << last(1);
+  EXPECT_TRUE(cluster.creates.empty());
+  EXPECT_EQ(server.room(9), nullptr);
+
+  connect(2, "bob");
+  say(2, R"({"type":"spectate","id":"s","match":9})");
+  FakeCluster::answer(cluster.locates, unserved());
+  auto watch = parse(last(2));
+  EXPECT_STREQ(watch["code"].GetString(), "UNSERVED_GAME") << last(2);
+  EXPECT_STREQ(watch["id"].GetString(), "s");
+  EXPECT_EQ(std::string(watch["message"].GetString()),
+            why + "; connect to a node that serves it");
+  say(2, R"({"type":"join_match","id":"j","match":9})");
+  FakeCluster::answer(cluster.locates, unserved());
+  EXPECT_STREQ(parse(last(2))["code"].GetString(), "UNSERVED_GAME") << last(2);
+  EXPECT_EQ(server.room(9), nullptr);
+}
+
 TEST_F(ClusterTest, AnEndingStoredByAnyNodeIsToldAtLoginOnceThenForgotten) {
   const std::string line = R"({"type":"game_over","match":9,"winners":[1]})";
   cluster.stored_endings["ada"] = store::UnseenEnding{"ada", 9, line};

@@ -115,9 +115,10 @@ enum class ErrorCode : std::uint8_t {
   NotAComputer,  // remove_computer of a seat no computer holds
   UnknownGame,   // create_match / quick_join of a game this server does not play
   BadOptions,    // create_match's options refused by the game (the message is the game's)
+  UnservedGame,  // a cluster node asked for a match of a game its build does not serve
   // A new code goes before this line, and kErrorCodeCount names the last one.
 };
-inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::BadOptions) + 1;
+inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::UnservedGame) + 1;
 // "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
 std::string_view error_code_name(ErrorCode code);
 

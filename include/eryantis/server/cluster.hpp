@@ -34,7 +34,12 @@ struct Located {
     Adopted,    // free or expired: this node took it (`adopted`)
     Elsewhere,  // another node's lease runs: send the client to `holder`
     Missing,    // no such unfinished match
-    Failed,     // the database could not answer (`message`)
+    Failed,     // the database could not answer (`message`): asking again may succeed
+    // A match of a game (or rules version) this node's build does not serve, and
+    // no live node holds it: this node never takes its lease; `message` names the
+    // match, its game and version. Asking this node again changes nothing until a
+    // node that serves the game holds it (then the answer is Elsewhere).
+    Unserved,
   };
   Kind kind = Kind::Missing;
   Adopted adopted;
