@@ -457,12 +457,13 @@ async function eriantysThroughFallback() {
   if (replayBin) await replayThroughFallback(match, evLog.at(-1));
 }
 
-// The replay viewer's frame around the fallback board: the stored match, inert.
-async function replayThroughFallback(match, events) {
+// `BIN DB serve` on a free port with the built web client, once its API answers.
+async function serveReplay(bin, db) {
   const port = await freePort();
-  const replay = spawn(replayBin, [join(dir, 'eryantis.db'), 'serve', '--port', String(port), '--static', dist], { stdio: 'ignore' });
+  const replay = spawn(bin, [join(dir, db), 'serve', '--port', String(port), '--static', dist], { stdio: 'ignore' });
+  replay.once('error', (e) => check(false, `${bin}: ${e.message}`));
+  const base = `http://127.0.0.1:${port}/`;
   try {
-    const base = `http://127.0.0.1:${port}/`;
     await until('replay serve', async () => {
       try {
         return (await fetch(`${base}api/matches`)).ok;
@@ -470,6 +471,17 @@ async function replayThroughFallback(match, events) {
         return false;
       }
     }, 10_000, 100);
+  } catch (e) {
+    replay.kill('SIGTERM');
+    throw e;
+  }
+  return { replay, base };
+}
+
+// The replay viewer's frame around the fallback board: the stored match, inert.
+async function replayThroughFallback(match, events) {
+  const { replay, base } = await serveReplay(replayBin, 'eryantis.db');
+  try {
     const page = await newPage('replay (fallback board)');
     await page.goto(`${base}?board=fallback#match=${match}&seq=10`);
     await page.waitForSelector('[data-replay-seq="10"]');
@@ -660,18 +672,8 @@ async function goofspielOnTheTestServer() {
 // The replay viewer of the tests' games: the stored Goofspiel match on the fallback board
 // (its default there too), inert, stepping with the arrow keys.
 async function goofspielReplay(match, events) {
-  const port = await freePort();
-  const replay = spawn(replayTestGamesBin, [join(dir, 'goofspiel.db'), 'serve', '--port', String(port), '--static', dist], { stdio: 'ignore' });
-  replay.once('error', (e) => check(false, `${replayTestGamesBin}: ${e.message}`));
+  const { replay, base } = await serveReplay(replayTestGamesBin, 'goofspiel.db');
   try {
-    const base = `http://127.0.0.1:${port}/`;
-    await until('replay serve', async () => {
-      try {
-        return (await fetch(`${base}api/matches`)).ok;
-      } catch {
-        return false;
-      }
-    }, 10_000, 100);
     const page = await newPage('replay (Goofspiel)');
     await page.goto(`${base}#match=${match}&seq=1`);
     await page.waitForSelector('[data-replay-seq="1"]');
