@@ -10,7 +10,7 @@ import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { guardedRedraw } from './redraw.js';
 import { type MatchModel, deadlineSeconds, offered } from './model.js';
-import type { Command, GameInfo, MatchSummary } from './protocol.js';
+import type { Command, GameInfo, MatchResult, MatchSummary } from './protocol.js';
 import { deadlineText, resultDetails, resultText } from './status.js';
 
 const kNoticeMs = 8000; // how long an error stays on screen
@@ -363,6 +363,9 @@ export function startGame(root: HTMLElement): void {
     draw();
   };
 
+  const gameOverLine = (result: MatchResult, me: string | null, resigned: string | null, module: BoardModule): string =>
+    module.resultLine?.(result, me, resigned) ?? resultText(result, me, resigned, module.reasons);
+
   const gameOverScreen = (): HTMLElement | null => {
     const g = client.model.gameOver;
     if (!g) return null;
@@ -373,7 +376,7 @@ export function startGame(root: HTMLElement): void {
         'div',
         { class: 'dialog' },
         h('h2', {}, 'Game over'),
-        h('p', { 'data-result': 1 }, resultText(g.result, client.model.nickname, g.resigned, boardModuleFor(g.game ?? null).reasons)),
+        h('p', { 'data-result': 1 }, gameOverLine(g.result, client.model.nickname, g.resigned, boardModuleFor(g.game ?? null))),
         ...resultDetails(g.result, g.names).map((line) => h('p', { 'data-result-details': 1 }, line)),
         h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
         ' ',

@@ -3,7 +3,7 @@
 // (src/boards/<game>/). The shell knows a game only as a `BoardModule` chosen by the
 // match's `game`; a game without one gets the fallback board (src/boards/fallback/).
 // docs/web.md, "Board modules", says what each member is for.
-import type { Command, SeatInfo } from '../protocol.js';
+import type { Command, MatchResult, SeatInfo } from '../protocol.js';
 
 // What the shell knows of the match on screen, whatever the game.
 export interface MatchInfo {
@@ -72,6 +72,9 @@ export interface BoardModule {
   seatTeam?(seat: number, players: number): string | null;
   // The words of the game's own `result.reason`s on the game-over screen.
   reasons?: Record<string, string>;
+  // The game-over screen's first line when the game words it itself (a solo game
+  // Lorenzo won has no winning seat); null: the shell's ("alice won: ...").
+  resultLine?(result: MatchResult, me: string | null, resigned: string | null): string | null;
   // A server older than the `legal` field (it sends `allowed` only): the candidates.
   legacyLegal?(view: unknown, seat: number | null, allowed: string[]): Command[];
 }

@@ -4,8 +4,9 @@ import type { Command } from '../protocol.js';
 import type { BoardModule } from './board_module.js';
 import { eriantysBoard } from './eriantys/module.js';
 import { fallbackBoard } from './fallback/module.js';
+import { renaissanceBoard } from './renaissance/module.js';
 
-const kModules: BoardModule[] = [eriantysBoard];
+const kModules: BoardModule[] = [eriantysBoard, renaissanceBoard];
 
 // A server or replay API that names no game predates issue 24: its matches are Eriantys.
 export const kLegacyGame = 'eriantys';
