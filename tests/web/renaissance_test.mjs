@@ -123,6 +123,10 @@ database = "${join(dir, db)}"
 turn_grace_ms = 600000
 forfeit_after_ms = 600000
 
+[computer]
+# The computers move as soon as they have decided (a person would want 800 ms to follow).
+pause_ms = 50
+
 [web]
 enabled = true
 listen = "127.0.0.1"
@@ -192,6 +196,9 @@ function where(page) {
       buySlots: q('[data-buy-slot]').map((b) => b.getAttribute('data-buy-slot')),
       produceSend: enabled('[data-produce-send]').length > 0,
       activate: q('[data-activate]').map((b) => b.getAttribute('data-activate')),
+      discard: q('[data-discard]').map((b) => b.getAttribute('data-discard')),
+      arrange: q('[data-open="arrange"]').length > 0,
+      arrangeOptions: q('[data-arrange]').length,
       buy: q('[data-buy]').map((b) => b.getAttribute('data-buy')),
       lines: enabled('.mk-arrow').map((b) => `${b.getAttribute('data-line')}:${b.getAttribute('data-index')}`),
       produce: q('[data-open="produce"]').length > 0,
@@ -202,7 +209,7 @@ function where(page) {
 }
 const sigOf = (w) => JSON.stringify([w.seq, w.choice, w.picked, w.over]);
 
-const stats = { clicks: 0, bought: 0, market: 0, produced: 0, activated: 0, ended: 0 };
+const stats = { clicks: 0, bought: 0, market: 0, produced: 0, activated: 0, discarded: 0, arranged: 0, ended: 0 };
 // One click of the policy on `page`; false when it has nothing to click.
 async function step(page) {
   const w = await where(page);
@@ -215,8 +222,11 @@ async function step(page) {
   } else if (w.choice === 'initial') [sel, what] = [`[data-initial="${Math.floor(random() * w.initial)}"]`, 'initial'];
   else if (w.choice === 'market') [sel, what] = ['[data-market-option="0"]', 'market'];
   else if (w.choice === 'buy') [sel, what] = [`[data-buy-slot="${w.buySlots[0]}"]`, 'buy'];
+  else if (w.choice === 'arrange') [sel, what] = [`[data-arrange="${Math.floor(random() * w.arrangeOptions)}"]`, 'arrange'];
   else if (w.choice === 'produce') [sel, what] = [w.produceSend ? '[data-produce-send]' : '[data-cancel]', w.produceSend ? 'produce' : 'cancel'];
+  else if (page.discardLeaders && w.discard.length) [sel, what] = [`[data-discard="${w.discard[0]}"]`, 'discard'];
   else if (w.activate.length) [sel, what] = [`[data-activate="${w.activate[0]}"]`, 'activate'];
+  else if (w.arrange && w.endTurn && random() < 0.3) [sel, what] = ['[data-open="arrange"]', 'open arrange'];
   else if (w.buy.length) [sel, what] = [`[data-buy="${pick(w.buy)}"]`, 'buy'];
   else if (w.produce && random() < 0.2) [sel, what] = ['[data-open="produce"]', 'open produce'];
   else if (w.lines.length) {
@@ -230,7 +240,7 @@ async function step(page) {
   // The click is answered: a choice on the page alone (a leader picked, a panel opened or
   // closed) by the page; a command by the server's event (the panel closes at once, before
   // it); a market line or a card by either (a panel of choices opens, or it was sent).
-  const local = ['pick a leader', 'open produce', 'cancel'].includes(what);
+  const local = ['pick a leader', 'open produce', 'open arrange', 'cancel'].includes(what);
   const either = sel.startsWith('.mk-arrow') || sel.startsWith('[data-buy=');
   const after = await until(`${page.name}'s "${what}" click to be answered`, async () => {
     const n = await where(page);
@@ -245,6 +255,8 @@ async function step(page) {
     if (what === 'market') stats.market += 1;
     if (what === 'produce') stats.produced += 1;
     if (what === 'activate') stats.activated += 1;
+    if (what === 'discard') stats.discarded += 1;
+    if (what === 'arrange') stats.arranged += 1;
     if (what === 'end') stats.ended += 1;
   }
   return true;
@@ -388,6 +400,7 @@ async function twoPlayers() {
   check(true, `alice and bob sit at the 2-player match ${match}`);
   let restarted = false;
   let sized = false;
+  let fellBack = false;
   const before = { ...stats };
   const t0 = Date.now();
   const ended = await playToTheEnd([alice, bob], async (seq) => {
@@ -400,6 +413,22 @@ async function twoPlayers() {
       await layoutAt(bob, 390, 844, 'bob mid-game');
       await bob.setViewportSize({ width: 1366, height: 768 });
       await alice.setViewportSize({ width: 1366, height: 768 });
+    }
+    if (!fellBack && seq >= 10) {
+      // The "more moves" list: every legal command as a button, as the fallback board draws
+      // them; ending the turn from it works like the board's button.
+      const w = await where(alice);
+      if (w.endTurn && !w.choice?.match(/market|buy|produce|arrange/)) {
+        fellBack = true;
+        await alice.click('[data-more-moves] > summary');
+        const end = alice.locator('.ren-more button.fb-command[data-command=\'{"type":"end_turn"}\']');
+        await end.waitFor({ timeout: 5000 });
+        const n = await alice.$$eval('.ren-more button.fb-command', (l) => l.length);
+        await end.click();
+        await until('the end_turn from "more moves"', async () => (await where(alice)).seq > w.seq);
+        check(true, `"More moves" lists alice's ${n} legal commands as buttons; its "end turn" ended her turn at event ${w.seq}`);
+        await alice.click('[data-more-moves] > summary');
+      }
     }
     if (!restarted && seq >= 40) {
       restarted = true;
@@ -415,7 +444,7 @@ async function twoPlayers() {
       check(true, `after SIGKILL and a restart on the same SQLite file at event ${seq}, alice and bob are back at event ${seq} and play on`);
     }
   });
-  check(ended && restarted && sized, `the 2-player game was played to its end by ${stats.clicks - before.clicks} clicks in ${((Date.now() - t0) / 1000).toFixed(1)} s (bought ${stats.bought - before.bought}, market ${stats.market - before.market}, produced ${stats.produced - before.produced})`);
+  check(ended && restarted && sized && fellBack, `the 2-player game was played to its end by ${stats.clicks - before.clicks} clicks in ${((Date.now() - t0) / 1000).toFixed(1)} s (bought ${stats.bought - before.bought}, market ${stats.market - before.market}, produced ${stats.produced - before.produced}, arranged ${stats.arranged - before.arranged})`);
   const overs = await Promise.all([alice, bob].map(gameOver));
   const scores = overs[0].details.find((d) => d.startsWith('Scores')) ?? '';
   check(/^Scores: alice \d+, bob \d+$/.test(scores) && overs.every((o) => /win|won|draw/i.test(o.result)), `the game over on both pages: "${overs[0].result}" / "${overs[1].result}", "${scores}"`);
@@ -429,6 +458,7 @@ async function twoPlayers() {
 async function fourPlayers() {
   const server = await newServer('four.db');
   const alice = await newPage('alice (4 players)');
+  alice.discardLeaders = true; // this time the leaders are discarded (+1 faith each)
   await login(alice, server.base, 'alice');
   const match = await createMatch(alice, 4, 3);
   await until('three computers seated', async () => (await alice.$$('.seat.computer')).length === 3, 15_000);
@@ -436,6 +466,8 @@ async function fourPlayers() {
   const before = { ...stats };
   const t0 = Date.now();
   const ended = await playToTheEnd([alice]);
+  const discarded = await alice.$$eval('.ren-mine .leader[data-status="discarded"]', (l) => l.length);
+  check(discarded === 2 && stats.discarded - before.discarded === 2, `alice discarded her 2 leaders with their buttons (${discarded} shown discarded)`);
   const others = await alice.$$eval('.ren-others .pboard', (l) => l.map((b) => b.getAttribute('data-seat')));
   check(ended && JSON.stringify(others) === '["1","2","3"]', `the 4-player game was played to its end by ${stats.clicks - before.clicks} clicks in ${((Date.now() - t0) / 1000).toFixed(1)} s; the others' boards follow alice's (seats ${others.join(' ')})`);
   const over = await gameOver(alice);
