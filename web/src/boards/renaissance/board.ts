@@ -28,6 +28,7 @@ export interface DrawInput {
   viewer: number; // -1: a spectator or the replay viewer
   ix: LegalIndex | null; // null: nothing is clickable (another's turn, offline, replay)
   changed: Set<string>;
+  flash: 'a' | 'b';
   pendingLine: string | null; // "row:1" while its choices are open
   pendingBuy: string | null; // "level:colour"
   onLine(key: string): void;
@@ -43,7 +44,7 @@ function marble(m: Marble, extra: Record<string, string | number> = {}): HTMLEle
 }
 
 function changedClass(inp: DrawInput, key: string): string {
-  return inp.changed.has(key) ? ' changed' : '';
+  return inp.changed.has(key) ? ` changed flash-${inp.flash}` : '';
 }
 
 // The tray with an arrow under each column and beside each row: a click takes that line.

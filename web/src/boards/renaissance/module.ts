@@ -42,6 +42,7 @@ function createBoard(host: BoardHost): Board {
   let pending: Pending = { kind: 'none' };
   let picks: number[] = []; // setup: the dealt leaders picked so far
   let changed = new Set<string>();
+  let flash: 'a' | 'b' = 'a'; // alternates: an element changed twice in a row flashes again
   let shown: State | null = null;
   let shownSeq = -1;
   let ix: LegalIndex = indexLegal([]);
@@ -351,6 +352,7 @@ function createBoard(host: BoardHost): Board {
       const state = stateOf(view);
       if (host.replay || info.seq !== shownSeq) {
         changed = changedKeys(shown, state);
+        flash = flash === 'a' ? 'b' : 'a';
         if (info.seq !== shownSeq) {
           pending = { kind: 'none' };
           if (state.phase !== 'setup') picks = [];
@@ -367,7 +369,7 @@ function createBoard(host: BoardHost): Board {
       const p = parts;
       if (!p) return;
       // A redraw that changes nothing drawn (a deadline's second) leaves the board alone.
-      const sig = JSON.stringify([pending.kind === 'produce' ? [[...pending.draft.slots], [...pending.draft.leaders], pending.draft.base] : pending, picks, info.offline, info.mySeat, moreOpen, filter, [...opened], info.names]);
+      const sig = JSON.stringify([flash, pending.kind === 'produce' ? [[...pending.draft.slots], [...pending.draft.leaders], pending.draft.base] : pending, picks, info.offline, info.mySeat, moreOpen, filter, [...opened], info.names]);
       if (view === drawnView && info.legal === drawnLegal && sig === drawnSig) return;
       drawnView = view;
       drawnLegal = info.legal;
@@ -379,6 +381,7 @@ function createBoard(host: BoardHost): Board {
         viewer: me,
         ix: host.replay || info.offline || me < 0 ? null : ix,
         changed,
+        flash,
         pendingLine: pending.kind === 'market' ? pending.key : null,
         pendingBuy: pending.kind === 'buy' ? pending.key : null,
         onLine,
@@ -393,7 +396,12 @@ function createBoard(host: BoardHost): Board {
         },
       };
       const n = state.options.players;
-      if (!host.replay) patchChildren(p.actions, actionsPanel(state, info));
+      if (!host.replay) {
+        // A choice being made stays in sight (sticky at the top of the window): the arrow or
+        // card clicked may be a screen below the panel on a phone.
+        p.actions.classList.toggle('floating', pending.kind !== 'none' || state.phase === 'setup');
+        patchChildren(p.actions, actionsPanel(state, info));
+      }
       patchChildren(p.mine, me >= 0 && me < n ? [drawPersonal(inp, me)] : []);
       patchChildren(p.table, [drawMarket(inp), drawLorenzo(state), drawGrid(inp)]);
       const order = Array.from({ length: n }, (_, i) => (me < 0 ? i : (me + 1 + i) % n)).filter((x) => x !== me);
