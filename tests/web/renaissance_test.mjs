@@ -207,6 +207,7 @@ function where(page) {
     };
   });
 }
+const shots = new Set();
 const sigOf = (w) => JSON.stringify([w.seq, w.choice, w.picked, w.over]);
 
 const stats = { clicks: 0, bought: 0, market: 0, produced: 0, activated: 0, discarded: 0, arranged: 0, ended: 0 };
@@ -250,6 +251,10 @@ async function step(page) {
     return null;
   }, 15_000, 20);
   if (after.notice) throw new Error(`${page.name}: "${what}" was refused: ${after.notice}`);
+  if (after.choice && after.choice !== 'turn' && !shots.has(after.choice)) {
+    shots.add(after.choice); // each choice panel once, for the eye: choice-market.png, ...
+    await page.screenshot({ path: join(out, `choice-${after.choice}.png`) });
+  }
   if (after.seq > w.seq) {
     if (what === 'buy') stats.bought += 1;
     if (what === 'market') stats.market += 1;
