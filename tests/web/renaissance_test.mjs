@@ -193,6 +193,7 @@ function where(page) {
       keep: enabled('[data-keep]').length > 0,
       initial: q('[data-initial]').length,
       marketOptions: q('[data-market-option]').length,
+      marketMore: q('[data-market-more]').length > 0,
       buySlots: q('[data-buy-slot]').map((b) => b.getAttribute('data-buy-slot')),
       produceSend: enabled('[data-produce-send]').length > 0,
       activate: q('[data-activate]').map((b) => b.getAttribute('data-activate')),
@@ -208,7 +209,7 @@ function where(page) {
   });
 }
 const shots = new Set();
-const sigOf = (w) => JSON.stringify([w.seq, w.choice, w.picked, w.over]);
+const sigOf = (w) => JSON.stringify([w.seq, w.choice, w.picked, w.over, w.marketOptions]);
 
 const stats = { clicks: 0, bought: 0, market: 0, produced: 0, activated: 0, discarded: 0, arranged: 0, ended: 0 };
 // One click of the policy on `page`; false when it has nothing to click.
@@ -221,6 +222,7 @@ async function step(page) {
     if (w.keep && w.picked === 2) [sel, what] = ['[data-keep]', 'keep'];
     else [sel, what] = [`[data-dealt="${w.dealt.filter((d) => d)[w.picked]}"]`, 'pick a leader'];
   } else if (w.choice === 'initial') [sel, what] = [`[data-initial="${Math.floor(random() * w.initial)}"]`, 'initial'];
+  else if (w.choice === 'market' && w.marketMore && random() < 0.3) [sel, what] = ['[data-market-more]', 'keep less'];
   else if (w.choice === 'market') [sel, what] = ['[data-market-option="0"]', 'market'];
   else if (w.choice === 'buy') [sel, what] = [`[data-buy-slot="${w.buySlots[0]}"]`, 'buy'];
   else if (w.choice === 'arrange') [sel, what] = [`[data-arrange="${Math.floor(random() * w.arrangeOptions)}"]`, 'arrange'];
@@ -241,7 +243,7 @@ async function step(page) {
   // The click is answered: a choice on the page alone (a leader picked, a panel opened or
   // closed) by the page; a command by the server's event (the panel closes at once, before
   // it); a market line or a card by either (a panel of choices opens, or it was sent).
-  const local = ['pick a leader', 'open produce', 'open arrange', 'cancel'].includes(what);
+  const local = ['pick a leader', 'open produce', 'open arrange', 'keep less', 'cancel'].includes(what);
   const either = sel.startsWith('.mk-arrow') || sel.startsWith('[data-buy=');
   const after = await until(`${page.name}'s "${what}" click to be answered`, async () => {
     const n = await where(page);

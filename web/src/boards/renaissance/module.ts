@@ -27,7 +27,7 @@ import { REASONS, resignText, summaryText, turnText } from './status.js';
 
 type Pending =
   | { kind: 'none' }
-  | { kind: 'market'; key: string }
+  | { kind: 'market'; key: string; all: boolean } // all: the options discarding more too
   | { kind: 'buy'; key: string }
   | { kind: 'produce'; draft: ProduceDraft }
   | { kind: 'arrange' };
@@ -73,7 +73,7 @@ function createBoard(host: BoardHost): Board {
     // Everything fits and there is nothing to choose about white marbles: take it at once.
     const whole = options.filter((o) => o.discarded === 0);
     if (whole.length === 1 && options.every((o) => !o.whites)) return play(whole[0]!.cmd);
-    pending = { kind: 'market', key };
+    pending = { kind: 'market', key, all: false };
     redraw();
   };
   const onBuy = (key: string): void => {
@@ -130,25 +130,32 @@ function createBoard(host: BoardHost): Board {
     return null;
   };
 
-  const marketPanel = (state: State, me: number, key: string): HTMLElement => {
+  const marketPanel = (state: State, me: number, key: string, all: boolean): HTMLElement => {
     const options = marketOptions(state.boards[me]!, state.market.tray, ix.market.get(key) ?? []);
     const [line, index] = key.split(':');
+    // First the ways of discarding the least (usually one); the others on demand.
+    const least = options[0]?.discarded ?? 0;
+    const shown = all ? options.slice(0, kMaxChoices) : options.filter((o) => o.discarded === least);
+    const more = options.length - shown.length;
+    const whom = state.options.players === 1 ? "Lorenzo's black cross" : 'every other player';
     return h(
       'div',
       { class: 'ren-choice', 'data-choice': 'market' },
-      h('p', {}, `Take ${line} ${Number(index) + 1}: choose what your warehouse keeps (what it leaves out is discarded, +1 faith to each other player):`),
+      h('p', {}, `Take ${line} ${Number(index) + 1}: choose what your warehouse keeps (each resource it leaves out is discarded and moves ${whom} 1 space):`),
       h(
         'div',
         { class: 'choice-list' },
-        ...options.slice(0, kMaxChoices).map((o, i) =>
+        ...shown.map((o, i) =>
           h(
             'button',
             { class: i === 0 ? 'primary' : '', 'data-market-option': i, 'data-discarded': o.discarded, onclick: () => play(o.cmd) },
             `${o.whites ? `whites as ${o.whites}: ` : ''}keep ${layoutText(layoutOf(o.cmd))}${o.discarded ? `, discard ${amountsText(amountsOf(o.discards))}` : ''}`,
           ),
         ),
-        options.length > kMaxChoices ? h('p', { class: 'hint' }, `and ${options.length - kMaxChoices} more: see "More moves"`) : null,
       ),
+      !all && more > 0 ? h('button', { 'data-market-more': more, onclick: () => { pending = { kind: 'market', key, all: true }; redraw(); } }, `Keep less… (${more} more choices)`) : null,
+      all && more > 0 ? h('p', { class: 'hint' }, `and ${more} more: see "More moves" below`) : null,
+      ' ',
       cancel(),
     );
   };
@@ -277,7 +284,7 @@ function createBoard(host: BoardHost): Board {
     if (me === null || !state.boards[me]) return [];
     if (info.legal.length === 0) return [];
     if (state.phase === 'setup') return [setupPanel(state, me)];
-    if (pending.kind === 'market') return [marketPanel(state, me, pending.key)];
+    if (pending.kind === 'market') return [marketPanel(state, me, pending.key, pending.all)];
     if (pending.kind === 'buy') return [buyPanel(state, pending.key)];
     if (pending.kind === 'produce') return [producePanel(state, me, pending.draft)];
     if (pending.kind === 'arrange') return [arrangePanel()];
