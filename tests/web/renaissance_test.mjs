@@ -15,7 +15,7 @@
 // warehouse keeps, the slot) takes its first, default option.
 // Usage (CTest passes these):
 //   node renaissance_test.mjs --web WEBDIR --out DIR --server BIN [--replay BIN]
-//     [--chromium PATH] [--seed N] [--only STF]
+//     [--chromium PATH] [--seed N] [--only STF] [--verbose 1] [--viewport WxH]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -93,7 +93,9 @@ const browser = await chromium.launch({
   executablePath: chromiumPath,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-async function newPage(name, viewport = { width: 1366, height: 768 }) {
+// --viewport 390x844: every page at that size (to look at the screenshots of a phone).
+const [vw, vh] = (args.viewport ?? '1366x768').split('x').map(Number);
+async function newPage(name, viewport = { width: vw, height: vh }) {
   const ctx = await browser.newContext({ viewport });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => check(false, `${name}: page error ${e.message}`));

@@ -195,10 +195,16 @@ function createBoard(host: BoardHost): Board {
     const rows: HTMLElement[] = [];
     for (const s of [0, 1, 2]) {
       const top = slotTop(b, s).id;
-      if (!top || !ix.produceSlots.has(s)) continue;
+      if (!top) continue;
       const c = card(top)!;
       const on = d.slots.has(s);
-      rows.push(h('div', { class: 'prod-row' }, toggle(on, { 'data-produce-slot': s }, `slot ${s + 1}: ${amountsText(c.input)} → ${amountsText(c.output)}`, () => {
+      const label = `slot ${s + 1}: ${amountsText(c.input)} → ${amountsText(c.output)}`;
+      // A power no listed production uses (its input is not there): shown, not offered.
+      if (!ix.produceSlots.has(s)) {
+        rows.push(h('div', { class: 'prod-row' }, h('button', { disabled: true, 'data-produce-slot': s, title: 'you do not have its input' }, `${label} (no input)`)));
+        continue;
+      }
+      rows.push(h('div', { class: 'prod-row' }, toggle(on, { 'data-produce-slot': s }, label, () => {
         const slots = new Set(d.slots);
         if (on) slots.delete(s);
         else slots.add(s);
