@@ -10,8 +10,9 @@
 // same turn order, one command in flight per match.
 //
 // Handshake (not timed): each connection sends "floor <table> <seat>"; once a
-// table's seats are all there, its match row is created through the committer
-// and every seat gets {"type":"start"}.
+// table's seats are all there, its match row (of the transcript's game and
+// options, through the engine's interface: the floor knows no game's headers) is
+// created through the committer and every seat gets {"type":"start"}.
 //
 // `eryantis-floor --probe-fsync DIR` prints the median of 50 fdatasync calls
 // after a 4 KiB append in DIR (the figure load.sh prints beside the results).
@@ -29,10 +30,9 @@
 #include <vector>
 
 #include "eryantis/catalogue/catalogue.hpp"
+#include "eryantis/game/game.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/tcp_server.hpp"
-#include "eryantis/rules/event.hpp"
-#include "eryantis/rules/options.hpp"
 #include "eryantis/store/group_committer.hpp"
 #include "eryantis/util/command_line.hpp"
 #include "transcript.hpp"
@@ -71,9 +71,17 @@ int probe_fsync(const std::string& dir) {
 
 class FloorServer final : public transport::ConnectionEvents {
  public:
+  // `options`: the transcript's match options; `blank`: an event of its game whose
+  // type every appended row carries (the payload is the recorded line).
   FloorServer(transport::Transport& tcp, store::GroupCommitter& committer,
-              const bot::Transcript& transcript)
-      : tcp_(tcp), committer_(committer), transcript_(transcript) {}
+              const bot::Transcript& transcript, const eryantis::game::Game& game,
+              eryantis::game::Options options, eryantis::game::Event blank)
+      : tcp_(tcp),
+        committer_(committer),
+        transcript_(transcript),
+        game_(game),
+        options_(std::move(options)),
+        blank_(std::move(blank)) {}
 
   void on_open(ConnectionId, std::string_view) override {}
   void on_line_too_long(ConnectionId id) override { tcp_.close(id); }
@@ -99,8 +107,8 @@ class FloorServer final : public transport::ConnectionEvents {
     const store::Seq seq = m.seq;
     std::vector<store::NewEvent> events;
     // The recorded line is the payload; the event only gives the row its type column.
-    events.emplace_back(store::Actor::player(static_cast<rules::Seat>(it->second.seat)),
-                        "f" + std::to_string(seq + 1), kBlankEvent, 0, step.events.front());
+    events.emplace_back(store::Actor::player(static_cast<eryantis::game::Seat>(it->second.seat)),
+                        "f" + std::to_string(seq + 1), blank_, 0, step.events.front());
     committer_.submit(store::AppendRequest::of(table + 1, seq, std::move(events)),
                       [this, id, table](store::Result<store::AppendOutcome> done) {
                         if (!done) {
@@ -129,9 +137,6 @@ class FloorServer final : public transport::ConnectionEvents {
     std::int64_t table = 0;
     int seat = 0;
   };
-  // An Eriantys event as the handle its adapter reads (made once: a copy is a
-  // reference count, as the server's are).
-  const eryantis::game::Event kBlankEvent = eryantis::game::Event::of(rules::Event{});
 
   void register_seat(ConnectionId id, std::string_view line) {
     long long table = -1;
@@ -152,10 +157,8 @@ class FloorServer final : public transport::ConnectionEvents {
     m.created = true;
     store::AppendRequest create;
     create.match_id = table + 1;
-    create.create = store::NewMatch{
-        eryantis::game::Options::of(rules::MatchOptions{
-            static_cast<std::uint8_t>(transcript_.players), rules::Mode::Simple}),
-        store::MatchStatus::Running};
+    create.create = store::NewMatch{options_, store::MatchStatus::Running,
+                                    std::string(game_.name()), game_.version()};
     committer_.submit(std::move(create), [this, table](store::Result<store::AppendOutcome> done) {
       if (!done) {
         spdlog::error("floor: creating match {} failed: {}", table + 1, done.error().message);
@@ -169,6 +172,10 @@ class FloorServer final : public transport::ConnectionEvents {
   transport::Transport& tcp_;
   store::GroupCommitter& committer_;
   const bot::Transcript& transcript_;
+  const eryantis::game::Game& game_;
+  const eryantis::game::Options options_;
+  // Made once: a copy is a reference count, as the server's events are.
+  const eryantis::game::Event blank_;
   std::unordered_map<std::int64_t, Match> matches_;
   std::unordered_map<ConnectionId, SeatRef> seats_;
 };
@@ -197,6 +204,38 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  // The transcript's game (a version-1 transcript: the default game, Eriantys, simple
+  // mode) and its options, and one event of it (the first of such a match) for the rows.
+  const eryantis::game::Registry& games = eryantis::catalogue::games();
+  const eryantis::game::Game* played =
+      transcript->game.empty() ? &games.default_game() : games.find(transcript->game);
+  if (!played) {
+    std::fprintf(stderr, "eryantis-floor: this build has no game \"%s\"\n",
+                 transcript->game.c_str());
+    return 2;
+  }
+  eryantis::game::Decoded<eryantis::game::Options> options =
+      std::unexpected(eryantis::game::DecodeError{});
+  if (!transcript->options.empty()) {
+    options = played->options_from_json(transcript->options);
+  } else if (auto made = played->options_from_request(transcript->players, nullptr)) {
+    options = std::move(*made);
+  } else {
+    options = std::unexpected(eryantis::game::DecodeError{made.error().message});
+  }
+  if (!options || played->seats(*options) != transcript->players) {
+    std::fprintf(stderr, "eryantis-floor: the transcript's options (%s) are not %s's for %d players%s%s\n",
+                 transcript->options.c_str(), std::string(played->name()).c_str(),
+                 transcript->players, options ? "" : ": ",
+                 options ? "" : options.error().message.c_str());
+    return 2;
+  }
+  auto blank = played->create_match(*options, eryantis::game::Seed{1, 2});
+  if (!blank) {
+    std::fprintf(stderr, "eryantis-floor: %s\n", blank.error().message.c_str());
+    return 2;
+  }
+
   net::EventLoop loop;
   std::shared_ptr<net::Wakeup> wakeup;
   // The server's settings: durability full, max_batch 512 (src/main/main.cpp).
@@ -217,7 +256,7 @@ int main(int argc, char** argv) {
   net_options.max_connections = 20000;
   net_options.max_outgoing_bytes = 1024 * 1024;
   net::TcpServer tcp(loop, net_options);
-  FloorServer floor(tcp, **committer, *transcript);
+  FloorServer floor(tcp, **committer, *transcript, *played, *options, *blank);
   tcp.set_events(floor);
   if (auto bound = tcp.listen(listen, port); !bound) {
     std::fprintf(stderr, "eryantis-floor: cannot listen on %s:%d: %s\n", listen.c_str(), port,

@@ -25,6 +25,10 @@
 #
 # Environment: BUILD (build folder, default build-release), PORT (default 17777), DURATION (default 20),
 # WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
+# GAMES (a and c, and b's pacing: the games measured, e.g. "eriantys renaissance": each repeat
+# runs each game's real/floor pair in turn, rows per game, plus the bytes the server writes per
+# command; c measures each game's idle matches, 4 players for games other than Eriantys, or
+# C_PLAYERS; default: Eriantys alone, exactly as before),
 # BASELINE (d: a build folder whose eryantis-server is compared), KEEP_D_STORE (d: a folder
 # to keep the store the kill left, for bench/restore_cpu.sh), PERF_D (d: a folder for perf
 # profiles of the restarted server and the bots until recovery; PERF_CALL_GRAPH: perf's
@@ -224,6 +228,44 @@ PY
   echo >&2
 }
 
+# GAMES (a, b and c): the games measured, in turn within each repeat ("eriantys
+# renaissance"); unset: Eriantys alone, with the rows and commands of before.
+read -r -a RUN_GAMES <<<"${GAMES:-eriantys}"
+[ ${#RUN_GAMES[@]} -gt 0 ] || RUN_GAMES=(eriantys)
+run_prefix() { if [ -n "${GAMES:-}" ]; then echo "$1-"; fi; }  # file names: "" or "<game>-"
+run_label() { if [ -n "${GAMES:-}" ]; then echo " ($1)"; fi; } # row labels: "" or " (<game>)"
+# The bot's arguments to play a game with N players (Eriantys: simple mode, as always).
+play_args() { # game players
+  case $1 in
+    eriantys) echo "--players $2 --mode simple" ;;
+    *) echo "--game $1 --players $2" ;;
+  esac
+}
+# c: the seats of an idle match: C_PLAYERS, else 2 for Eriantys and 4 for the other games
+# (issue 25 asks for idle 4-player Masters of Renaissance matches).
+c_players() { if [ -n "${C_PLAYERS:-}" ]; then echo "$C_PLAYERS"; elif [ "$1" = eriantys ]; then echo 2; else echo 4; fi; }
+c_args() { if [ "$1" = eriantys ]; then echo "--players $2"; else echo "--game $1 --players $2"; fi; }
+thousands() { echo "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }  # 5000 -> 5,000
+transcript_of() { if [ "$1" = eriantys ]; then echo "$WORK/transcript.txt"; else echo "$WORK/transcript-$1.txt"; fi; }
+transcript_bytes() { # transcript: mean bytes the server wrote per command, and the longest line
+  python3 - "$1" <<'EOF'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+players = int(lines[1].split()[1])
+i = 2
+while not lines[i].startswith("step "):
+    i += 1
+steps, total, longest = 0, 0, 0
+while i < len(lines) and lines[i].startswith("step "):
+    out = lines[i + 2 : i + 3 + players]  # the ack and each seat's event
+    total += sum(len(l.encode()) + 1 for l in out)
+    longest = max([longest] + [len(l.encode()) for l in out])
+    steps += 1
+    i += 3 + players
+print(f"{total / max(steps, 1):,.0f} / {longest:,} ({steps} commands)")
+EOF
+}
+
 # The machine, printed beside the results: figures only compare between machines
 # through these (and the ratios to the floor, measured in the same run).
 LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
@@ -240,49 +282,65 @@ echo "== machine: $MACHINE" >&2
 for s in "${SCENARIOS[@]}"; do
   case $s in
     a)
-      # Alternate real and floor runs so that drift on a shared machine hits both.
+      # Alternate real and floor runs so that drift on a shared machine hits both; with
+      # GAMES, each repeat plays every game's pair in turn (the first game's figures pace b).
       for i in $(seq 1 "$REPEAT"); do
-        start_server "$WORK/a$i.db"
-        run_bot "a-real-$i" --port "$PORT" --matches 1000 --players 2 --mode simple --duration "$DURATION" \
-          --warmup "$WARMUP" --seed "$i" --watch-pid "$SERVER_PID" --record "$WORK/transcript.txt"
-        rss_kib "$SERVER_PID" >"$WORK/a-real-$i.rss"
-        stop_server
-        start_floor "$WORK/fa$i.db" "$WORK/transcript.txt"
-        run_bot "a-floor-$i" --port "$FLOOR_PORT" --matches 1000 --players 2 --duration "$DURATION" \
-          --warmup "$WARMUP" --floor "$WORK/transcript.txt" --watch-pid "$SERVER_PID"
-        rss_kib "$SERVER_PID" >"$WORK/a-floor-$i.rss"
-        stop_server
+        for g in "${RUN_GAMES[@]}"; do
+          p=$(run_prefix "$g")
+          start_server "$WORK/${p}a$i.db"
+          # shellcheck disable=SC2046
+          run_bot "a-${p}real-$i" --port "$PORT" --matches 1000 $(play_args "$g" 2) --duration "$DURATION" \
+            --warmup "$WARMUP" --seed "$i" --watch-pid "$SERVER_PID" --record "$(transcript_of "$g")"
+          rss_kib "$SERVER_PID" >"$WORK/a-${p}real-$i.rss"
+          stop_server
+          start_floor "$WORK/${p}fa$i.db" "$(transcript_of "$g")"
+          run_bot "a-${p}floor-$i" --port "$FLOOR_PORT" --matches 1000 --players 2 --duration "$DURATION" \
+            --warmup "$WARMUP" --floor "$(transcript_of "$g")" --watch-pid "$SERVER_PID"
+          rss_kib "$SERVER_PID" >"$WORK/a-${p}floor-$i.rss"
+          stop_server
+        done
       done
-      A_REAL=$(median a-real commands_per_s)
-      A_FLOOR=$(median a-floor commands_per_s)
-      cpu_real=$(median a-real server_cpu_us_per_command)
-      cpu_floor=$(median a-floor server_cpu_us_per_command)
-      cps_ratio=$(ratio "$A_REAL" "$A_FLOOR")
-      cpu_ratio=$(ratio "$cpu_real" "$cpu_floor")
-      errors=$(($(median a-real unexpected_errors) + $(median a-floor unexpected_errors)))
-      row "a: 1,000 2p matches, ${DURATION} s" "acknowledged durable commands/s: real / floor (ratio)" "ratio ≥ 0.7" \
-        "$A_REAL / $A_FLOOR ($cps_ratio)" "$(verdict "$cps_ratio" ">=" 0.7)"
-      row "a" "server CPU per command (µs): real / floor (ratio)" "ratio ≤ 1.5" \
-        "$cpu_real / $cpu_floor ($cpu_ratio)" "$(verdict "$cpu_ratio" "<=" 1.5)"
-      row "a" "bot CPU per command (µs): real / floor" "" \
-        "$(median a-real bot_cpu_us_per_command) / $(median a-floor bot_cpu_us_per_command)" ""
-      row "a" "ack p50 / p99 / max (ms): real; floor" "" \
-        "$(median a-real ack_p50_ms) / $(median a-real ack_p99_ms) / $(median a-real ack_max_ms); $(median a-floor ack_p50_ms) / $(median a-floor ack_p99_ms) / $(median a-floor ack_max_ms)" ""
-      row "a" "games finished (real); unexpected errors (both)" "0 errors" \
-        "$(median a-real games_finished); $errors" "$(verdict "$errors" "==" 0)"
-      row "a" "server RSS at the end (MiB): real / floor" "" "$(median_rss a-real) / $(median_rss a-floor)" ""
+      for g in "${RUN_GAMES[@]}"; do
+        p=$(run_prefix "$g")
+        l=$(run_label "$g")
+        real_cps=$(median "a-${p}real" commands_per_s)
+        floor_cps=$(median "a-${p}floor" commands_per_s)
+        if [ "$g" = "${RUN_GAMES[0]}" ]; then A_REAL=$real_cps A_FLOOR=$floor_cps; fi
+        cpu_real=$(median "a-${p}real" server_cpu_us_per_command)
+        cpu_floor=$(median "a-${p}floor" server_cpu_us_per_command)
+        cps_ratio=$(ratio "$real_cps" "$floor_cps")
+        cpu_ratio=$(ratio "$cpu_real" "$cpu_floor")
+        errors=$(($(median "a-${p}real" unexpected_errors) + $(median "a-${p}floor" unexpected_errors)))
+        row "a$l: 1,000 2p matches, ${DURATION} s" "acknowledged durable commands/s: real / floor (ratio)" "ratio ≥ 0.7" \
+          "$real_cps / $floor_cps ($cps_ratio)" "$(verdict "$cps_ratio" ">=" 0.7)"
+        row "a$l" "server CPU per command (µs): real / floor (ratio)" "ratio ≤ 1.5" \
+          "$cpu_real / $cpu_floor ($cpu_ratio)" "$(verdict "$cpu_ratio" "<=" 1.5)"
+        row "a$l" "bot CPU per command (µs): real / floor" "" \
+          "$(median "a-${p}real" bot_cpu_us_per_command) / $(median "a-${p}floor" bot_cpu_us_per_command)" ""
+        row "a$l" "ack p50 / p99 / max (ms): real; floor" "" \
+          "$(median "a-${p}real" ack_p50_ms) / $(median "a-${p}real" ack_p99_ms) / $(median "a-${p}real" ack_max_ms); $(median "a-${p}floor" ack_p50_ms) / $(median "a-${p}floor" ack_p99_ms) / $(median "a-${p}floor" ack_max_ms)" ""
+        row "a$l" "games finished (real); unexpected errors (both)" "0 errors" \
+          "$(median "a-${p}real" games_finished); $errors" "$(verdict "$errors" "==" 0)"
+        row "a$l" "server RSS at the end (MiB): real / floor" "" "$(median_rss "a-${p}real") / $(median_rss "a-${p}floor")" ""
+        # What the server writes per command (the last recorded game: its ack and every
+        # seat's event line, newlines included) and the longest line: the same for both.
+        if [ -n "${GAMES:-}" ]; then
+          row "a$l" "server → bots bytes per command: mean / longest line (the recorded game)" "" "$(transcript_bytes "$(transcript_of "$g")")" ""
+        fi
+      done
       ;;
     b)
       half_real=$(awk -v v="$A_REAL" 'BEGIN{printf "%.0f", v/2}')
       half_floor=$(awk -v v="$A_FLOOR" 'BEGIN{printf "%.0f", v/2}')
       for i in $(seq 1 "$REPEAT"); do
         start_server "$WORK/b$i.db"
-        run_bot "b-real-$i" --port "$PORT" --matches 1000 --players 2 --mode simple --duration "$DURATION" \
+        # shellcheck disable=SC2046
+        run_bot "b-real-$i" --port "$PORT" --matches 1000 $(play_args "${RUN_GAMES[0]}" 2) --duration "$DURATION" \
           --warmup "$WARMUP" --seed "$((i + 100))" --target-rate "$half_real" --watch-pid "$SERVER_PID"
         stop_server
-        start_floor "$WORK/fb$i.db" "$WORK/transcript.txt"
+        start_floor "$WORK/fb$i.db" "$(transcript_of "${RUN_GAMES[0]}")"
         run_bot "b-floor-$i" --port "$FLOOR_PORT" --matches 1000 --players 2 --duration "$DURATION" \
-          --warmup "$WARMUP" --floor "$WORK/transcript.txt" --target-rate "$half_floor" --watch-pid "$SERVER_PID"
+          --warmup "$WARMUP" --floor "$(transcript_of "${RUN_GAMES[0]}")" --target-rate "$half_floor" --watch-pid "$SERVER_PID"
         stop_server
       done
       p99=$(median b-real ack_p99_ms)
@@ -295,28 +353,39 @@ for s in "${SCENARIOS[@]}"; do
       row "b" "unexpected errors (both)" "0" "$errors" "$(verdict "$errors" "==" 0)"
       ;;
     c)
-      start_server "$WORK/c.db"
-      sleep 1
-      rss0=$(rss_kib "$SERVER_PID")
-      cmd="$BOT --port $PORT --json --quiet --matches 5000 --players 2 --idle --stage-pause 8 --duration 40 --connect-rate 200"
-      COMMANDS+=("$cmd")
-      echo "== c: $cmd" >&2
-      $cmd >"$WORK/c.json" 2>"$WORK/c.err" &
-      bot=$!
-      wait_for_line "$WORK/c.err" "stage connected" 60 || { echo "c: connections not all logged in" >&2; cat "$WORK/c.err" >&2; }
-      sleep 3
-      rss1=$(rss_kib "$SERVER_PID")
-      wait_for_line "$WORK/c.err" "stage seated" 60 || { echo "c: matches not all seated" >&2; tail "$WORK/c.err" >&2; }
-      sleep 3
-      rss2=$(rss_kib "$SERVER_PID")
-      wait "$bot" || true
-      stop_server
-      per_conn=$(awk -v a="$rss0" -v b="$rss1" 'BEGIN{printf "%.1f", (b-a)/10000}')
-      per_match=$(awk -v a="$rss1" -v b="$rss2" 'BEGIN{printf "%.1f", (b-a)/5000}')
-      row "c: 10,000 connections" "server RSS idle / connected / seated (MiB)" "" "$((rss0 / 1024)) / $((rss1 / 1024)) / $((rss2 / 1024))" ""
-      row "c" "RSS per connection (KiB)" "≤ 16" "$per_conn" "$(verdict "$per_conn" "<=" 16)"
-      row "c" "RSS per idle 2p match (KiB, seats included)" "≤ 8" "$per_match" "$(verdict "$per_match" "<=" 8)"
-      row "c" "time to log in 10,000 / seat 5,000 (ms)" "" "$(grep -o 'logged in after [0-9]*' "$WORK/c.err" | grep -o '[0-9]*$' || echo '?') / $(grep -o 'seated 5000 matches after [0-9]*' "$WORK/c.err" | grep -o '[0-9]*$' || echo '?')" ""
+      for g in "${RUN_GAMES[@]}"; do
+        p=$(run_prefix "$g")
+        l=$(run_label "$g")
+        # 10,000 connections: 5,000 idle 2-player matches, or 2,500 of 4 players for the
+        # games measured at 4 (c_players).
+        seats=$(c_players "$g")
+        matches=$((10000 / seats))
+        start_server "$WORK/${p}c.db"
+        sleep 1
+        rss0=$(rss_kib "$SERVER_PID")
+        cmd="$BOT --port $PORT --json --quiet --matches $matches $(c_args "$g" "$seats") --idle --stage-pause 8 --duration 40 --connect-rate 200"
+        COMMANDS+=("$cmd")
+        echo "== c$l: $cmd" >&2
+        $cmd >"$WORK/${p}c.json" 2>"$WORK/${p}c.err" &
+        bot=$!
+        wait_for_line "$WORK/${p}c.err" "stage connected" 60 || { echo "c: connections not all logged in" >&2; cat "$WORK/${p}c.err" >&2; }
+        sleep 3
+        rss1=$(rss_kib "$SERVER_PID")
+        wait_for_line "$WORK/${p}c.err" "stage seated" 60 || { echo "c: matches not all seated" >&2; tail "$WORK/${p}c.err" >&2; }
+        sleep 3
+        rss2=$(rss_kib "$SERVER_PID")
+        wait "$bot" || true
+        stop_server
+        per_conn=$(awk -v a="$rss0" -v b="$rss1" 'BEGIN{printf "%.1f", (b-a)/10000}')
+        per_match=$(awk -v a="$rss1" -v b="$rss2" -v n="$matches" 'BEGIN{printf "%.1f", (b-a)/n}')
+        row "c$l: 10,000 connections" "server RSS idle / connected / seated (MiB)" "" "$((rss0 / 1024)) / $((rss1 / 1024)) / $((rss2 / 1024))" ""
+        row "c$l" "RSS per connection (KiB)" "≤ 16" "$per_conn" "$(verdict "$per_conn" "<=" 16)"
+        row "c$l" "RSS per idle ${seats}p match (KiB, seats included)" "≤ 8" "$per_match" "$(verdict "$per_match" "<=" 8)"
+        row "c$l" "time to log in 10,000 / seat $(thousands "$matches") (ms)" "" "$(grep -o 'logged in after [0-9]*' "$WORK/${p}c.err" | grep -o '[0-9]*$' || echo '?') / $(grep -o "seated $matches matches after [0-9]*" "$WORK/${p}c.err" | grep -o '[0-9]*$' || echo '?')" ""
+        if [ -n "${GAMES:-}" ]; then
+          row "c$l" "unexpected errors (bots)" "0" "$(json_field "$WORK/${p}c.json" unexpected_errors 2>/dev/null || echo '?')" ""
+        fi
+      done
       ;;
     d)
       # REPEAT restarts, medians; with BASELINE (a build folder) the baseline server and

@@ -25,7 +25,7 @@ std::string MatchMirror::read_view(std::string_view view_json, game::State& out)
   auto view = game_->view_from_json(view_json);
   if (!view) return "unreadable view: " + view.error().message;
   // The rules index arrays with what the view holds: a broken one is refused here.
-  if (std::string broken = game_->invariant_violation(*view); !broken.empty())
+  if (std::string broken = game_->view_violation(*view); !broken.empty())
     return "the view breaks the game's invariants: " + broken;
   out = std::move(*view);
   return {};

@@ -3,6 +3,8 @@
 #include "eryantis/server/room.hpp"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 
 #include "eryantis/protocol/codec.hpp"
 #include "server_messages.hpp"
@@ -178,11 +180,19 @@ void Room::broadcast_event(const game::Event& event, const std::string& payload,
   // brace, then its own moves, the deadline and (if asked for) its view: the same
   // bytes JsonLine wrote field by field for each viewer.
   const bool one_view = played.views_are_public();
+  // Each viewer's view, made once for its hash and its `view` (a game with hidden
+  // information has one per seat and one for the spectators).
+  std::array<std::optional<game::State>, game::kMaxSeats + 1> views;
+  auto view_of = [&](game::Seat viewer) -> const game::State& {
+    std::optional<game::State>& v = views[static_cast<std::size_t>(viewer + 1)];
+    if (!v) v = played.view(st, viewer);
+    return *v;
+  };
   auto common_for = [&](game::Seat viewer) {
     const game::Event seen = played.event_for(event, viewer);
     const std::uint64_t hash = known && known->viewer == viewer
                                    ? known->hash
-                                   : played.hash(played.view(st, viewer));
+                                   : played.hash(view_of(viewer));
     protocol::JsonLine line("event");
     line.field("match", id).field("seq", seq).field("hash", detail::hex(hash));
     // Only on the event that moved the match on (lobby to running, or its end).
@@ -203,7 +213,7 @@ void Room::broadcast_event(const game::Event& event, const std::string& payload,
     const std::string& common = own.empty() ? shared : own;
     std::string view;
     if (links_->outbox.wants_views(conn))
-      view = played.view_to_json(played.view(st, viewer), viewer);
+      view = played.view_to_json(view_of(viewer), viewer);
     std::string line;
     line.reserve(common.size() + allowed.allowed.size() + allowed.legal.size() + deadline.size() +
                  view.size() + 48);

@@ -125,6 +125,36 @@ TEST(AnyGameMirror, FollowsAGoofspielMatchWithFullUpdates) {
   }
 }
 
+// A game whose views blank what a seat may not see (Masters of Renaissance: the decks below
+// their tops, other seats' leaders, the token stack) is mirrored from those views: the check a
+// view passes is the game's view_violation, not the invariants of a full state (which a view's
+// blanks break: "a deck position without a card").
+TEST(AnyGameMirror, FollowsARenaissanceMatchFromItsBlankedViews) {
+  const game::Game* g = test::games().find("renaissance");
+  ASSERT_NE(g, nullptr);
+  for (const game::Seat seat : {game::Seat{0}, game::Seat{1}, game::kNoSeat}) {
+    SCOPED_TRACE(testing::Message() << "seat " << int{seat});
+    const Match match = play(*g, seat, 11);
+    ASSERT_GE(match.pushes.size(), 20u);
+    MatchMirror m(test::games());
+    load(m, *g, match.created, 1, seat);
+    // The first pushes: setup and the first turns, each with full updates, then a sync.
+    for (std::size_t i = 0; i < 40 && i < match.pushes.size(); ++i) {
+      const Push& p = match.pushes[i];
+      ASSERT_EQ(m.on_event(7, p.seq, p.event_json, p.hash, p.view_json),
+                MatchMirror::Update::Applied)
+          << "seq " << p.seq << ": " << m.problem();
+      EXPECT_EQ(m.state(), p.view);
+      if (m.my_turn()) {
+        EXPECT_EQ(m.legal_commands(), p.legal);
+      }
+    }
+    const Push& last = match.pushes[std::min<std::size_t>(39, match.pushes.size() - 1)];
+    ASSERT_TRUE(m.load_state(7, last.seq, seat, last.view_json, last.hash, "renaissance"))
+        << m.problem();
+  }
+}
+
 // Without the view, the events a seat sees are folded: its own bid folds, the
 // other's hidden bid (card 0: made, not shown) cannot, and the mirror asks for a
 // sync rather than guess; the sync's state repairs it.

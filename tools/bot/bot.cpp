@@ -251,7 +251,10 @@ void Bot::handle(const ServerMessage& m) {
       sync_requested_ = false;
       note_seats(m.seats);
       if (!mirror_.load_state(m)) {
-        ++st.errors["MIRROR_BAD_STATE"];
+        // The first few say why (a desync or a client that cannot read the game's view).
+        if (st.errors["MIRROR_BAD_STATE"]++ < 3)
+          std::fprintf(stderr, "eryantis-bot: %s: unreadable state: %s\n", nickname_.c_str(),
+                       mirror_.problem().c_str());
         break;
       }
       maybe_act();

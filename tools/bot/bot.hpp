@@ -39,6 +39,10 @@ struct Options {
   std::string game;
   std::string options_json;
   std::string mode = "simple";
+  // The game's name and its options as the game writes them (options_json, seat count
+  // included): what --record writes into the transcript for the floor.
+  std::string game_name;
+  std::string canonical_options;
   // The games this bot can mirror (the catalogue; a test build adds its own).
   const game::Registry* registry = nullptr;
   // Full updates (each event with the seat's view): for a game that hides part
@@ -121,7 +125,8 @@ class Table;
 // each seat sent and received, tied together by the event's seq.
 class Recorder {
  public:
-  Recorder(std::string path, int players);
+  // `game` and `options`: the match's game and its options_json, for the floor.
+  Recorder(std::string path, int players, std::string game, std::string options);
   bool wants(int table, int seat) const {
     return table == 0 && !over_[static_cast<std::size_t>(seat)];
   }
@@ -141,6 +146,8 @@ class Recorder {
   };
   std::string path_;
   int players_;
+  std::string game_;
+  std::string options_;
   std::vector<bool> over_;
   std::vector<std::string> last_play_;  // per seat
   std::vector<Step> steps_;

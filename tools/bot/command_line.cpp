@@ -220,10 +220,13 @@ int run_command_line(int argc, char** argv, const game::Registry& registry) {
   if (!mode.empty())
     options_doc.AddMember("mode", json::Value(mode.c_str(), options_doc.GetAllocator()),
                           options_doc.GetAllocator());
-  if (auto checked = played->options_from_request(o.players, &options_doc); !checked) {
+  auto checked = played->options_from_request(o.players, &options_doc);
+  if (!checked) {
     std::fprintf(stderr, "eryantis-bot: --options: %s\n", checked.error().message.c_str());
     return 2;
   }
+  o.game_name = std::string(played->name());
+  o.canonical_options = played->options_json(*checked);
   // Eriantys's matches are created as before (`mode`, simple unless --mode says);
   // any other game's with its options object, compact on one line.
   o.mode = eriantys && options_text.empty() ? (mode.empty() ? "simple" : mode) : std::string();

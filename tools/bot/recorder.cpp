@@ -5,9 +5,11 @@
 
 namespace eryantis::bot {
 
-Recorder::Recorder(std::string path, int players)
+Recorder::Recorder(std::string path, int players, std::string game, std::string options)
     : path_(std::move(path)),
       players_(players),
+      game_(std::move(game)),
+      options_(std::move(options)),
       over_(static_cast<std::size_t>(players), false),
       last_play_(static_cast<std::size_t>(players)) {}
 
@@ -31,6 +33,8 @@ void Recorder::event(int seat, std::int64_t seq, std::string_view line) {
 bool Recorder::write() const {
   Transcript t;
   t.players = players_;
+  t.game = game_;
+  t.options = options_;
   for (const Step& s : steps_) {
     auto it = events_.find(s.seq);
     if (it == events_.end()) continue;

@@ -90,7 +90,8 @@ Runner::Runner(Options options) : options_(std::move(options)), pool_(loop_) {
   }
   seating_allowed_ = !(options_.idle && options_.stage_pause_s > 0);
   if (!options_.record_path.empty())
-    recorder_ = std::make_unique<Recorder>(options_.record_path, options_.players);
+    recorder_ = std::make_unique<Recorder>(options_.record_path, options_.players,
+                                           options_.game_name, options_.canonical_options);
   if (!options_.acks_path.empty()) {
     acks_ = std::fopen(options_.acks_path.c_str(), "w");
     if (acks_) {

@@ -8,9 +8,13 @@
 //
 // File format (text, one record per line; every protocol line is one JSON line
 // without a newline):
-//   eryantis-floor-transcript 1
+//   eryantis-floor-transcript 2
 //   players <P>
+//   game <name>            the match's game (the floor creates a match of it)
+//   options <JSON>         its options as the game writes them (options_json)
 //   step <seat>            then: <play line>, <ack line>, P x <event line>
+// Version 1 (before games had names) has neither `game` nor `options`: an Eriantys
+// game of P players, simple mode (what every version-1 transcript recorded).
 #include <cstddef>
 #include <fstream>
 #include <optional>
@@ -28,11 +32,14 @@ struct TranscriptStep {
 
 struct Transcript {
   int players = 0;
+  std::string game;     // the game's name; "" in a version-1 file (Eriantys)
+  std::string options;  // the game's options_json; "" in a version-1 file
   std::vector<TranscriptStep> steps;
 
   bool write(const std::string& path) const {
     std::ofstream out(path, std::ios::trunc);
-    out << "eryantis-floor-transcript 1\nplayers " << players << '\n';
+    out << "eryantis-floor-transcript 2\nplayers " << players << "\ngame " << game
+        << "\noptions " << options << '\n';
     for (const TranscriptStep& s : steps) {
       out << "step " << s.seat << '\n' << s.play << '\n' << s.ack << '\n';
       for (const std::string& e : s.events) out << e << '\n';
@@ -44,10 +51,12 @@ struct Transcript {
   static std::optional<Transcript> read(const std::string& path, std::string& error) {
     std::ifstream in(path);
     std::string line;
-    if (!std::getline(in, line) || line != "eryantis-floor-transcript 1") {
+    if (!std::getline(in, line) ||
+        (line != "eryantis-floor-transcript 1" && line != "eryantis-floor-transcript 2")) {
       error = path + ": not a transcript (eryantis-bot --record writes one)";
       return std::nullopt;
     }
+    const bool named = line.back() == '2';
     Transcript t;
     if (!std::getline(in, line) || !line.starts_with("players ")) {
       error = path + ": no players line";
@@ -57,6 +66,18 @@ struct Transcript {
     if (t.players < 2 || t.players > 4) {
       error = path + ": players must be 2, 3 or 4";
       return std::nullopt;
+    }
+    if (named) {
+      if (!std::getline(in, line) || !line.starts_with("game ") || line.size() == 5) {
+        error = path + ": no game line";
+        return std::nullopt;
+      }
+      t.game = line.substr(5);
+      if (!std::getline(in, line) || !line.starts_with("options ")) {
+        error = path + ": no options line";
+        return std::nullopt;
+      }
+      t.options = line.substr(8);
     }
     while (std::getline(in, line)) {
       if (!line.starts_with("step ")) {

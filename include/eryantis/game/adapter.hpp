@@ -182,6 +182,13 @@ class Adapter final : public Game {
   std::string invariant_violation(const State& s) const override {
     return R::invariant_violation(st(s));
   }
+  // A game's own check of views when it has one (views that blank hidden parts).
+  std::string view_violation(const State& s) const override {
+    if constexpr (requires { R::view_violation(st(s)); })
+      return R::view_violation(st(s));
+    else
+      return R::invariant_violation(st(s));
+  }
   std::string_view phase_name(const State& s) const override { return R::phase_name(st(s)); }
   int round(const State& s) const override { return R::round(st(s)); }
 

@@ -178,6 +178,10 @@ class Game {
   virtual Event event_for(const Event& event, Seat viewer) const = 0;
   // A sentence when the state breaks an invariant of the rules, else "".
   virtual std::string invariant_violation(const State& state) const = 0;
+  // The same for a view (from view() or view_from_json): what a client checks before its
+  // rules index arrays with what a server sent. A game whose views blank hidden parts
+  // (Masters of Renaissance) allows those blanks here; by default, invariant_violation.
+  virtual std::string view_violation(const State& view) const { return invariant_violation(view); }
   // For lists and the operator: "planning", "game_over"; the round (0 before play).
   virtual std::string_view phase_name(const State& state) const = 0;
   virtual int round(const State& state) const = 0;

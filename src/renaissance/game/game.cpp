@@ -159,6 +159,7 @@ struct Renaissance {
   static State view(const State& s, game::Seat viewer) { return renaissance::view(s, viewer).state; }
   static Event event_for(const Event& e, game::Seat viewer) { return redact(e, viewer); }
   static std::string invariant_violation(const State& s) { return renaissance::invariant_violation(s); }
+  static std::string view_violation(const State& s) { return renaissance::view_violation(s); }
   static std::string_view phase_name(const State& s) { return renaissance::phase_name(s.phase); }
   // Rounds of play (a round: every seat's turn from the inkwell); 0 in setup.
   static int round(const State& s) {

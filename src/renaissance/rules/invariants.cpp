@@ -19,7 +19,7 @@ std::string seat_text(Seat p) {
   return "seat " + std::to_string(p) + ": ";
 }
 
-std::string board_violation(const State& s, Seat p) {
+std::string board_violation(const State& s, Seat p, bool view) {
   const Board& b = s.boards[p];
   const std::string who = seat_text(p);
   if (b.faith > kTrackEnd) return who + "faith beyond 24";
@@ -49,21 +49,31 @@ std::string board_violation(const State& s, Seat p) {
     }
   if (card_count(b) > kSlots * kLevels) return who + "more than 9 cards";
   // Leaders: dealt distinct ids; after the choice 2 kept ones among the dealt, sorted.
-  for (int i = 0; i < kLeadersDealt; ++i) {
+  // A view hides another seat's dealt leaders all together (and its inactive kept ones).
+  const bool dealt_hidden = view && std::all_of(b.dealt.begin(), b.dealt.end(),
+                                                [](std::uint8_t id) { return id == 0; });
+  for (int i = 0; i < kLeadersDealt && !dealt_hidden; ++i) {
     if (!is_leader_id(b.dealt[i])) return who + "a dealt leader without an id";
     for (int j = i + 1; j < kLeadersDealt; ++j)
       if (b.dealt[i] == b.dealt[j]) return who + "a leader dealt twice";
   }
   if (b.leaders_chosen) {
     for (const Leader& l : b.leaders) {
-      if (std::find(b.dealt.begin(), b.dealt.end(), l.id) == b.dealt.end())
+      if (view && l.id == 0) {
+        if (l.status == LeaderStatus::Active || l.stored != 0 || !dealt_hidden)
+          return who + "a hidden leader that is active or shown";
+        continue;
+      }
+      if (!is_leader_id(l.id)) return who + "a kept leader without an id";
+      if (!dealt_hidden && std::find(b.dealt.begin(), b.dealt.end(), l.id) == b.dealt.end())
         return who + "a kept leader that was not dealt";
       const bool depot = leader_card(l.id).kind == LeaderKind::ExtraDepot;
       if (l.stored > kLeaderDepotCapacity) return who + "a leader depot over 2";
       if (l.stored > 0 && !(depot && l.status == LeaderStatus::Active))
         return who + "resources on a leader without an active depot";
     }
-    if (b.leaders[0].id == b.leaders[1].id) return who + "the same leader kept twice";
+    if (b.leaders[0].id == b.leaders[1].id && b.leaders[0].id != 0)
+      return who + "the same leader kept twice";
     const auto key = [](const Leader& l) { return std::pair(l.status, l.id); };
     if (key(b.leaders[1]) < key(b.leaders[0])) return who + "leaders out of order";
   } else {
@@ -84,9 +94,8 @@ std::string board_violation(const State& s, Seat p) {
   return {};
 }
 
-}  // namespace
-
-std::string invariant_violation(const State& s) {
+// view: the state is a view (view()): its blanks are allowed where view() makes them.
+std::string violation(const State& s, bool view) {
   if (s.events_applied == 0) return s == State{} ? std::string() : "an uncreated state with content";
   if (s.players() < 1 || s.players() > kMaxPlayers) return "players out of range";
   if (s.inkwell < 0 || s.inkwell >= s.players()) return "the inkwell is out of range";
@@ -115,6 +124,7 @@ std::string invariant_violation(const State& s) {
         if (id != 0) return "a card above a deck's top";
         continue;
       }
+      if (view && id == 0 && i + 1 < s.grid.size[d]) continue;  // below the top: hidden
       if (!is_card_id(id)) return "a deck position without a card";
       const DevelopmentCard& c = development_card(id);
       if (deck_index(c.level, c.colour) != d) return "a card in the wrong deck";
@@ -130,8 +140,9 @@ std::string invariant_violation(const State& s) {
   if (s.lorenzo.discarded & ~(((std::uint64_t{1} << kDevelopmentCards) - 1) << 1))
     return "Lorenzo discarded a card that does not exist";
   if (!s.solo() && s.lorenzo.discarded != 0) return "discarded cards outside solo";
+  // A view does not show the cards below the decks' tops: each card at most once there.
   for (int id = 1; id <= kDevelopmentCards; ++id)
-    if (seen[id] != 1)
+    if (view ? seen[id] > 1 : seen[id] != 1)
       return "card D" + std::to_string(id) + " is in " + std::to_string(seen[id]) + " places";
 
   // Leaders: nobody was dealt a leader another seat holds.
@@ -142,7 +153,7 @@ std::string invariant_violation(const State& s) {
     if (dealt[id] > 1) return "a leader dealt to two seats";
 
   for (Seat p = 0; p < s.players(); ++p)
-    if (auto broken = board_violation(s, p); !broken.empty()) return broken;
+    if (auto broken = board_violation(s, p, view); !broken.empty()) return broken;
   for (Seat p = static_cast<Seat>(s.players()); p < kMaxPlayers; ++p)
     if (!(s.boards[p] == Board{})) return "a board beyond the player count";
 
@@ -161,9 +172,19 @@ std::string invariant_violation(const State& s) {
     if (l.cross > kTrackEnd) return "the black cross beyond 24";
     if (l.revealed > kTokens) return "more than 7 tokens revealed";
     std::array<std::uint8_t, kTokens> sorted = l.tokens;
-    std::sort(sorted.begin(), sorted.end());
-    for (int i = 0; i < kTokens; ++i)
-      if (sorted[i] != i + 1) return "the tokens are not T1..T7";
+    if (view) {
+      // The stack is face down in a view: the revealed tokens are shown, the rest are 0.
+      for (int i = 0; i < kTokens; ++i)
+        if ((i < l.revealed) != (l.tokens[i] != 0)) return "a view's token stack is not face down";
+      std::sort(sorted.begin(), sorted.end());
+      for (int i = 0; i + 1 < kTokens; ++i)
+        if (sorted[i + 1] > kTokens || (sorted[i] != 0 && sorted[i] == sorted[i + 1]))
+          return "the tokens are not T1..T7";
+    } else {
+      std::sort(sorted.begin(), sorted.end());
+      for (int i = 0; i < kTokens; ++i)
+        if (sorted[i] != i + 1) return "the tokens are not T1..T7";
+    }
     // Right after a T7 the revealed pile is empty (it was shuffled back).
     for (int i = 0; i + 1 < l.revealed; ++i)
       if (l.tokens[i] == kReshuffleToken) return "a T7 stays revealed";
@@ -215,5 +236,11 @@ std::string invariant_violation(const State& s) {
   if (!s.final_round && s.trigger != EndReason::None) return "a trigger without a final round";
   return {};
 }
+
+}  // namespace
+
+std::string invariant_violation(const State& s) { return violation(s, false); }
+
+std::string view_violation(const State& s) { return violation(s, true); }
 
 }  // namespace eryantis::renaissance

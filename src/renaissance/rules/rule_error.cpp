@@ -5,7 +5,7 @@
 namespace eryantis::renaissance {
 
 std::string_view rule_code_name(RuleCode code) {
-  constexpr std::array<std::string_view, kRuleCodeCount> names = {
+  static constexpr std::array<std::string_view, kRuleCodeCount> names = {
       "GAME_OVER",
       "NOT_SEATED",
       "MALFORMED",

@@ -70,29 +70,29 @@ bool leader_active(const Board& b, int id) {
 }
 
 std::string_view phase_name(Phase p) {
-  constexpr std::array<std::string_view, kPhaseCount> names = {"setup", "play", "game_over"};
+  static constexpr std::array<std::string_view, kPhaseCount> names = {"setup", "play", "game_over"};
   const auto i = static_cast<std::size_t>(p);
   return i < names.size() ? names[i] : std::string_view("?");
 }
 
 std::string_view end_reason_name(EndReason r) {
-  constexpr std::array<std::string_view, kEndReasonCount> names = {
-      "none", "faith_track", "seventh_card", "black_cross", "colour_gone", "forfeit", "resign",
-      "ended", "abandoned"};
+  static constexpr std::array<std::string_view, kEndReasonCount> names = {
+      "none",    "faith_track", "seventh_card", "black_cross", "colour_gone",
+      "forfeit", "resign",      "ended",        "abandoned"};
   const auto i = static_cast<std::size_t>(r);
   return i < names.size() ? names[i] : std::string_view("?");
 }
 
 std::string_view leader_status_name(LeaderStatus s) {
-  constexpr std::array<std::string_view, kLeaderStatusCount> names = {"active", "hand",
-                                                                      "discarded"};
+  static constexpr std::array<std::string_view, kLeaderStatusCount> names = {"active", "hand",
+                                                                             "discarded"};
   const auto i = static_cast<std::size_t>(s);
   return i < names.size() ? names[i] : std::string_view("?");
 }
 
 std::string_view tile_name(Tile t) {
-  constexpr std::array<std::string_view, kTileStateCount> names = {"face_down", "face_up",
-                                                                   "discarded"};
+  static constexpr std::array<std::string_view, kTileStateCount> names = {"face_down", "face_up",
+                                                                          "discarded"};
   const auto i = static_cast<std::size_t>(t);
   return i < names.size() ? names[i] : std::string_view("?");
 }

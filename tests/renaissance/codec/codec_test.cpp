@@ -254,3 +254,42 @@ TEST(Codec, OptionsRoundTripAndUnknownOptionsAreNamed) {
 
 }  // namespace
 }  // namespace eryantis::renaissance::codec
+
+namespace eryantis::renaissance::codec {
+namespace {
+
+// rapidjson's own writing of the same values (strings escaped character by character).
+std::string rewritten(const std::string& text) {
+  rapidjson::Document doc;
+  doc.Parse(text.c_str(), text.size());
+  EXPECT_FALSE(doc.HasParseError()) << text;
+  rapidjson::StringBuffer out;
+  rapidjson::Writer<rapidjson::StringBuffer> w(out);
+  doc.Accept(w);
+  return std::string(out.GetString(), out.GetSize());
+}
+
+// The writer copies keys and wire names in one piece (Writer::plain_string): every text it
+// writes is byte for byte what rapidjson's escaping WriteString gives for the same values —
+// the views of every seat, the legal lists, events and states of random games.
+TEST(Codec, PlainStringsWriteWhatRapidjsonWrites) {
+  int texts = 0;
+  for (std::uint8_t players : {std::uint8_t{1}, std::uint8_t{2}, std::uint8_t{4}}) {
+    play_random_game(Options{players}, 70 + players, [&](const Event& e, const State& s) {
+      auto same = [&](const std::string& text) {
+        ASSERT_EQ(rewritten(text), text);
+        ++texts;
+      };
+      same(event_to_json(e));
+      same(state_to_json(s));
+      for (Seat v = kNoSeat; v < players; ++v) {
+        same(view_to_json(view(s, v)));
+        if (v != kNoSeat) same(commands_to_json(legal_commands(s, v)));
+      }
+    });
+  }
+  EXPECT_GT(texts, 1000);
+}
+
+}  // namespace
+}  // namespace eryantis::renaissance::codec

@@ -2,6 +2,7 @@
 // it, so each of its checks is shown to fire here.
 #include <functional>
 
+#include "eryantis/renaissance/rules/random_game.hpp"
 #include "scenario.hpp"
 
 namespace eryantis::renaissance {
@@ -74,6 +75,52 @@ TEST(Invariants, SoloTokensAndTheEnd) {
   s.result.winners = 0;
   s.result.scores[0] = 99;
   EXPECT_NE(invariant_violation(s).find("score"), std::string::npos);
+}
+
+// A view blanks what its viewer may not see (decks below the top, the token stack, other hands):
+// invariant_violation refuses it ("a deck position without a card"), view_violation accepts
+// every view of every state of random games, for every seat and a spectator, solo included.
+TEST(Invariants, EveryViewPassesTheViewCheck) {
+  for (int players : {1, 2, 4}) {
+    int views = 0;
+    play_random_game(Options{static_cast<std::uint8_t>(players)}, 40 + players,
+                     [&](const Event&, const State& s) {
+                       for (Seat v = kNoSeat; v < players; ++v) {
+                         const State seen = view(s, v).state;
+                         ASSERT_EQ(view_violation(seen), "") << players << "p, viewer " << int{v};
+                         ++views;
+                       }
+                     });
+    EXPECT_GT(views, 100);
+    EXPECT_NE(invariant_violation(view(started(players, 3).state, 0).state), "");
+  }
+}
+
+// What a view shows must still be whole: its checks fire on a view as on a state.
+TEST(Invariants, AViewStillBreaks) {
+  const State full = started(4, 3).state;
+  auto broken = [&](const std::function<void(State&)>& corrupt) {
+    State v = view(full, 1).state;
+    corrupt(v);
+    return view_violation(v);
+  };
+  EXPECT_EQ(broken([](State&) {}), "");
+  // A deck's top shown twice.
+  EXPECT_NE(broken([](State& v) { v.grid.cards[1][v.grid.size[1] - 1] = v.grid.cards[0][v.grid.size[0] - 1]; })
+                .find("wrong deck"),
+            std::string::npos);
+  // A deck's top blanked (only what lies below the top is hidden).
+  EXPECT_NE(broken([](State& v) { v.grid.cards[0][v.grid.size[0] - 1] = 0; }).find("without a card"),
+            std::string::npos);
+  // The viewer's own dealt leaders are shown: one blanked is broken.
+  EXPECT_NE(broken([](State& v) { v.boards[1].dealt[0] = 0; }).find("leader"), std::string::npos);
+  // Another seat's hidden leader made active.
+  EXPECT_NE(broken([](State& v) {
+              v.boards[2].leaders[0].id = 0;
+              v.boards[2].leaders[0].status = LeaderStatus::Active;
+            }).find("hidden leader"),
+            std::string::npos);
+  EXPECT_NE(broken([](State& v) { v.boards[0].faith = 25; }).find("faith"), std::string::npos);
 }
 
 }  // namespace
