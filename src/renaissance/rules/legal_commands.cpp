@@ -71,8 +71,10 @@ std::optional<Layout> fullest_content(const Board& b, const Amounts& avail) {
   return std::nullopt;
 }
 
+// `passes` (Search only) gets the lines that would give nothing at all (only white marbles and
+// no white-marble leader): see search_commands.
 void market_commands(const Board& b, const Market& market, Listing listing,
-                     std::vector<Command>& out) {
+                     std::vector<Command>& out, std::vector<Command>* passes = nullptr) {
   const auto whites = detail::white_resources(b);
   const Amounts have = warehouse(b);
   for (int kind = 0; kind < kLineKinds; ++kind) {
@@ -99,8 +101,10 @@ void market_commands(const Board& b, const Market& market, Listing listing,
         for (int r = 0; r < kResourceCount; ++r)
           avail[r] = static_cast<std::uint8_t>(have[r] + gain.resources[r]);
         if (listing == Listing::Search) {
+          const bool nothing = gain.faith == 0 && total(gain.resources) == 0;
           if (auto layout = fullest_content(b, avail))
-            out.push_back(TakeFromMarket{line, static_cast<std::uint8_t>(i), choices, *layout});
+            (nothing && passes ? *passes : out)
+                .push_back(TakeFromMarket{line, static_cast<std::uint8_t>(i), choices, *layout});
           continue;
         }
         each_content(b, avail, [&](const Layout& layout) {
@@ -210,9 +214,15 @@ std::vector<Command> list_commands(const State& s, Seat seat, Listing listing) {
     case Phase::Play: {
       if (s.current != seat) break;
       if (!s.main_action_done) {
-        market_commands(b, s.market, listing, out);
+        std::vector<Command> passes;
+        market_commands(b, s.market, listing, out, &passes);
         buy_commands(s, b, out);
         produce_commands(b, listing, out);
+        // A line of white marbles alone changes nothing but the tray, and taking a column of
+        // three whites with a white slide marble leaves even the tray as it was: two computers
+        // could take it turn after turn for ever. So the search takes one only when it is the
+        // only main action there is.
+        if (out.empty() && !passes.empty()) out.push_back(std::move(passes.front()));
       } else {
         out.push_back(EndTurn{});
       }

@@ -54,11 +54,22 @@ void expect_search_covers(const State& s, Seat seat, const std::vector<Command>&
     for (const LeaderProduction& l : p.leaders) k.append("l").append(std::to_string(l.leader));
     return k;
   };
+  // A pass: the seat's warehouse and everybody's faith (Lorenzo's too) as they were.
+  auto is_pass = [&](const Command& c) {
+    const auto d = decide(s, seat, c);
+    if (!d) return false;
+    if (warehouse(d->next.boards[seat]) != warehouse(s.boards[seat])) return false;
+    for (Seat p = 0; p < s.players(); ++p)
+      if (d->next.boards[p].faith != s.boards[p].faith) return false;
+    return d->next.lorenzo.cross == s.lorenzo.cross;
+  };
   std::map<std::string, int> best_kept, searched_kept;
+  std::map<std::string, const Command*> best_of;
   std::set<std::string> productions, searched_productions, others, searched_others;
   for (const Command& c : legal) {
     if (const auto* m = std::get_if<TakeFromMarket>(&c)) {
       int& best = best_kept.try_emplace(market_key(*m), -1).first->second;
+      if (kept(*m) > best) best_of[market_key(*m)] = &c;
       best = std::max(best, kept(*m));
     } else if (const auto* p = std::get_if<Produce>(&c)) {
       productions.insert(produce_key(*p));
@@ -78,6 +89,23 @@ void expect_search_covers(const State& s, Seat seat, const std::vector<Command>&
     } else {
       searched_others.insert(command_key(c));
     }
+  }
+  // A line left out is a pass, and only while another main action is searched (or one pass is).
+  auto other_main = [&] {
+    return std::ranges::any_of(search_commands(s, seat), [&](const Command& c) {
+        return std::holds_alternative<BuyCard>(c) || std::holds_alternative<Produce>(c) ||
+               (std::holds_alternative<TakeFromMarket>(c) && !is_pass(c));
+    });
+  };
+  for (auto it = best_kept.begin(); it != best_kept.end();) {
+    if (searched_kept.contains(it->first)) {
+      ++it;
+      continue;
+    }
+    ASSERT_TRUE(is_pass(*best_of[it->first]))
+        << "seed " << seed << ": market line " << it->first << " left out of the search";
+    ASSERT_TRUE(other_main()) << "seed " << seed << ": a pass left out with nothing else to do";
+    it = best_kept.erase(it);
   }
   ASSERT_EQ(searched_kept, best_kept) << "seed " << seed;
   ASSERT_EQ(searched_productions, productions) << "seed " << seed;

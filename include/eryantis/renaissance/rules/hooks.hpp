@@ -25,7 +25,9 @@ double evaluate(const State& s, Seat seat);
 // with the layout keeping the most, since discarding only helps the others; each production set
 // once per base output (its first affordable input pair) with every leader producing the first
 // resource; no arrange_warehouse (a market command carries its layout and a payment takes from
-// any depot, so an arrangement alone never matters). Everything else as legal_commands lists it.
+// any depot, so an arrangement alone never matters); a line that would give nothing at all (white
+// marbles only, no white-marble leader) only when no other main action is possible, since it is a
+// pass that two computers could repeat for ever. Everything else as legal_commands lists it.
 std::vector<Command> search_commands(const State& s, Seat seat);
 
 }  // namespace eryantis::renaissance
