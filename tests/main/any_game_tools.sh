@@ -27,6 +27,25 @@ expect() {  # expect CODE PATTERN -- COMMAND...
 expect 0 '5 finished, 0 broken' -- "$selfplay" --game renaissance --players 2 --games 5 --quiet
 expect 0 'command uses' -- "$selfplay" --game renaissance --players 4 --games 2 --quiet
 expect 0 '3 finished, 0 broken' -- "$selfplay" --game renaissance --players 1 --games 3 --quiet
+# The game's own coverage (issue 25): every leader kind played and every solo token revealed.
+# Random commands seldom meet a leader's requirement, so the greedy computers play; the seeds
+# are fixed, so this is the same run every time.
+covered() {  # covered "WORDS..." -- COMMAND...: each word's line shows in the output
+  local words=$1
+  shift 2
+  local out
+  out=$("$@" 2>&1) || fail "$* exited $?: $(tail -3 <<<"$out")"
+  for w in $words; do
+    grep -qE -- "^ +${w/_/ } +[0-9]+" <<<"$out" || fail "$* never used ${w/_/ }: $(tail -12 <<<"$out")"
+  done
+}
+covered "leader_discount leader_extra_depot leader_white_marble leader_production" -- \
+  "$selfplay" --game renaissance --players 2 --games 200 --quiet --policy greedy
+covered "token_T1 token_T2 token_T3 token_T4 token_T5 token_T6 token_T7" -- \
+  "$selfplay" --game renaissance --players 1 --games 20 --quiet --policy greedy
+expect 2 'games other than Eriantys' -- "$selfplay" --game eriantys --policy greedy --games 1
+expect 0 'strong +alone +1p.*wins' -- "$arena" --game renaissance --levels strong --players 1 --games 1 --playouts 50
+expect 2 'players must be' -- "$arena" --game eriantys --players 1 --games 1
 expect 0 '3 finished, 0 broken' -- "$selfplay" --game eriantys --players 3 --games 3 --quiet
 expect 2 'renaissance' -- "$selfplay" --game chess --games 1
 expect 2 'Eriantys' -- "$selfplay" --game renaissance --mode expert --games 1

@@ -5,6 +5,9 @@
 // has two seats; 4: the sides swap teams), each move checked by the rules. Prints
 // each side's score with a 95 % Wilson interval, an Elo-style table and the
 // decision work of each level (docs/bots.md has the figures and the full command).
+// One player (--players 1, a game with a solo mode such as renaissance): each level
+// plays --games games alone against the game itself (Lorenzo) and its win rate is
+// reported with the same interval.
 #include <spdlog/fmt/fmt.h>
 #include <CLI/CLI.hpp>
 
@@ -32,6 +35,7 @@ struct Pairing {
   int games = 0;
   int errors = 0;
   double rounds = 0;
+  bool solo() const { return players == 1; }
 };
 
 // Which level sits where in game g of a pairing.
@@ -68,7 +72,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"random", "greedy", "strong"}))
       ->delimiter(',');
   app.add_option("--players", player_counts, "player counts (each pairing plays each)")
-      ->check(CLI::IsMember({2, 3, 4}))
+      ->check(CLI::IsMember({1, 2, 3, 4}))
       ->delimiter(',');
   app.add_option("--game", game_name, "the game played (the catalogue's: eriantys, ...)");
   app.add_option("--options", options_text,
@@ -128,10 +132,15 @@ int main(int argc, char** argv) {
   std::vector<game::Level> levels;
   for (const auto& name : level_names) levels.push_back(*game::parse_level(name));
   std::vector<Pairing> pairings;
-  for (int n : player_counts)
+  for (int n : player_counts) {
+    if (n == 1) {  // each level alone against the game
+      for (game::Level l : levels) pairings.push_back(Pairing{l, l, 1});
+      continue;
+    }
     for (std::size_t i = 0; i < levels.size(); ++i)
       for (std::size_t j = i + 1; j < levels.size(); ++j)
         pairings.push_back(Pairing{levels[j], levels[i], n});
+  }
 
   std::array<LevelWork, game::kLevelCount> work{};
   std::mutex mutex;
@@ -145,7 +154,9 @@ int main(int argc, char** argv) {
         GameSetup setup;
         setup.game = played;
         setup.options = options_by_players[static_cast<std::size_t>(p.players)];
-        setup.match_seed = seed + static_cast<std::uint64_t>(g) + 1'000'003ULL * pi;
+        // Alone, every level meets the same deals: their rates compare game for game.
+        setup.match_seed =
+            seed + static_cast<std::uint64_t>(g) + (p.solo() ? 0 : 1'000'003ULL * pi);
         setup.bot_seed = setup.match_seed * 0x9e3779b97f4a7c15ULL;
         setup.seats = seating(p, g);
         setup.budget.playouts = playouts;
@@ -155,6 +166,9 @@ int main(int argc, char** argv) {
         for (int s = 0; s < p.players; ++s)
           (setup.seats[s] == p.a ? side_a : side_b) =
               std::max(setup.seats[s] == p.a ? side_a : side_b, outcome.score[s]);
+        // Alone, the other side is the game: a loss is 0, not half of nothing.
+        const double share =
+            p.solo() ? side_a : side_a + side_b > 0 ? side_a / (side_a + side_b) : 0.5;
         const std::lock_guard lock(mutex);
         if (!outcome.error.empty()) {
           ++p.errors;
@@ -163,13 +177,12 @@ int main(int argc, char** argv) {
           continue;
         }
         p.games += 1;
-        p.points_a += side_a + side_b > 0 ? side_a / (side_a + side_b) : 0.5;
+        p.points_a += share;
         p.rounds += outcome.rounds;
         if (verbose)
           std::printf("%s v %s, %dp, game %d: %s %.1f\n", std::string(game::level_name(p.a)).c_str(),
-                      std::string(game::level_name(p.b)).c_str(), p.players, g,
-                      std::string(game::level_name(p.a)).c_str(),
-                      side_a + side_b > 0 ? side_a / (side_a + side_b) : 0.5);
+                      p.solo() ? "the game" : std::string(game::level_name(p.b)).c_str(), p.players, g,
+                      std::string(game::level_name(p.a)).c_str(), share);
         if (verbose) std::fflush(stdout);  // a long run shows its games as they end
       }
       const std::lock_guard lock(mutex);
@@ -186,6 +199,15 @@ int main(int argc, char** argv) {
     for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
     threads.clear();
     const auto ci = arena::wilson95(p.points_a, p.games);
+    if (p.solo()) {
+      std::printf("%-7s alone   1p %s: %5d games  wins %.3f  95%% CI [%.3f, %.3f]  %.1f rounds%s\n",
+                  std::string(game::level_name(p.a)).c_str(), options_label.c_str(), p.games,
+                  p.games ? p.points_a / p.games : 0.0, ci.low, ci.high,
+                  p.games ? p.rounds / p.games : 0.0,
+                  p.errors ? fmt::format("  ({} errors)", p.errors).c_str() : "");
+      std::fflush(stdout);
+      continue;
+    }
     std::printf(
         "%-7s v %-7s %dp %s: %5d games  %-7s scores %.3f  95%% CI [%.3f, %.3f]  %.1f rounds%s\n",
         std::string(game::level_name(p.a)).c_str(), std::string(game::level_name(p.b)).c_str(),
@@ -196,6 +218,7 @@ int main(int argc, char** argv) {
   }
 
   for (int n : player_counts) {
+    if (n == 1) continue;  // no pairings, no ratings
     std::array<std::array<double, game::kLevelCount>, game::kLevelCount> scores{}, played{};
     for (const Pairing& p : pairings) {
       if (p.players != n) continue;

@@ -27,9 +27,16 @@ struct Played {
   int violation_at = 0;   // after this many events
 };
 
-const game::Command& pick(const game::Game& g, const std::vector<game::Command>& legal,
-                          game::Prng& prng, bool uniform) {
-  if (uniform) return legal[prng.below(static_cast<std::uint32_t>(legal.size()))];
+using Policy = GenericRun::Policy;
+
+game::Command pick(const game::Game& g, const game::State& s, game::Seat seat,
+                   const std::vector<game::Command>& legal, game::Prng& prng, Policy policy) {
+  if (policy == Policy::Greedy) {
+    auto choice = g.choose(g.view(s, seat), seat, game::Level::Greedy, game::Budget{}, prng.next());
+    if (choice) return std::move(choice->command);
+    // Not reached (a seat with legal commands always has a choice); play on at random.
+  }
+  if (policy == Policy::Uniform) return legal[prng.below(static_cast<std::uint32_t>(legal.size()))];
   std::vector<std::string_view> types;
   for (const game::Command& c : legal) {
     const std::string_view t = g.command_type(c);
@@ -46,8 +53,8 @@ const game::Command& pick(const game::Game& g, const std::vector<game::Command>&
   return *of_type[prng.below(static_cast<std::uint32_t>(of_type.size()))];
 }
 
-Played play_one(const game::Game& g, const game::Options& options, std::uint64_t seed, bool uniform,
-                std::map<std::string, long>& uses) {
+Played play_one(const game::Game& g, const game::Options& options, std::uint64_t seed, Policy policy,
+                std::map<std::string, long>& uses, std::map<std::string, long>& tags) {
   Played out;
   auto created = g.create_match(options, game::Seed{seed, ~seed * 0x9e3779b97f4a7c15ULL});
   if (!created) {
@@ -80,7 +87,8 @@ Played play_one(const game::Game& g, const game::Options& options, std::uint64_t
     std::vector<game::Command> legal;
     if (who.wait != game::Wait::SkipNow) legal = g.legal_commands(s, who.seat);
     // A seat with nothing to do is skipped by the server's timer in a real match.
-    const game::Command played = legal.empty() ? g.skip_turn() : pick(g, legal, prng, uniform);
+    const game::Command played =
+        legal.empty() ? g.skip_turn() : pick(g, s, who.seat, legal, prng, policy);
     game::Ruled<game::Decision> d = g.decide(
         s, who.seat, played, legal.empty() ? game::Authority::Server : game::Authority::Player);
     if (!d) {
@@ -88,6 +96,7 @@ Played play_one(const game::Game& g, const game::Options& options, std::uint64_t
       break;
     }
     uses[std::string(g.command_type(played))] += 1;
+    for (std::string& tag : g.usage_tags(d->event)) tags[std::move(tag)] += 1;
     if (!legal.empty()) ++out.commands;
     events.push_back(d->event);
     s = std::move(d->next);
@@ -136,6 +145,8 @@ int play_generic(const GenericRun& run) {
   }
   std::map<std::string, long> uses;        // command type -> times played
   std::map<std::string, int> games_using;  // command type -> games it was played in
+  std::map<std::string, long> tag_uses;    // the game's usage tags, the same way
+  std::map<std::string, int> games_tagged;
   std::map<std::string, int> by_reason;
   long total_commands = 0;
   long total_rounds = 0;
@@ -143,11 +154,15 @@ int play_generic(const GenericRun& run) {
   int draws = 0;
   for (int i = 0; i < run.games; ++i) {
     const std::uint64_t seed = run.seed + static_cast<std::uint64_t>(i);
-    std::map<std::string, long> game_uses;
-    const Played p = play_one(g, *options, seed, run.uniform, game_uses);
+    std::map<std::string, long> game_uses, game_tags;
+    const Played p = play_one(g, *options, seed, run.policy, game_uses, game_tags);
     for (const auto& [type, n] : game_uses) {
       uses[type] += n;
       games_using[type] += 1;
+    }
+    for (const auto& [tag, n] : game_tags) {
+      tag_uses[tag] += n;
+      games_tagged[tag] += 1;
     }
     if (!p.violation.empty()) {
       ++broken;
@@ -194,6 +209,12 @@ int play_generic(const GenericRun& run) {
   std::printf("  command uses (games it was played in):\n");
   for (const auto& [type, n] : uses)
     std::printf("    %-32s %8ld  (%d)\n", type.c_str(), n, games_using[type]);
+  // And what the game counts beyond command types (Renaissance: leader kinds, solo tokens).
+  if (!tag_uses.empty()) {
+    std::printf("  game uses (games):\n");
+    for (const auto& [tag, n] : tag_uses)
+      std::printf("    %-32s %8ld  (%d)\n", tag.c_str(), n, games_tagged[tag]);
+  }
   return broken == 0 ? 0 : 1;
 }
 

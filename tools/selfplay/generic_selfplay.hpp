@@ -17,9 +17,12 @@ struct GenericRun {
   int games = 10;
   std::uint64_t seed = 1;  // game i uses seed + i
   bool quiet = false;
-  // false: a command type uniformly among those on offer, then one of its commands
-  // (every rare action gets played); true: uniformly over the commands.
-  bool uniform = false;
+  // ByType: a command type uniformly among those on offer, then one of its commands
+  // (every rare action gets played); Uniform: uniformly over the commands; Greedy: the
+  // engine's greedy computer player on the seat's view (it plays with purpose, so it
+  // reaches what random commands seldom do: a Renaissance leader's requirement met).
+  enum class Policy { ByType, Uniform, Greedy };
+  Policy policy = Policy::ByType;
   // --db: every finished game is also written to this SQLite store ("" = none),
   // `batch` games per transaction (match_writer.hpp).
   std::string db_path;

@@ -82,9 +82,10 @@ int main(int argc, char** argv) {
                  "(created if missing; games are appended after the matches already there)");
   app.add_option("--batch", batch, "games per transaction with --db")->check(CLI::Range(1, 10'000));
   app.add_option("--policy", policy_name,
-                 "how the random players choose: by-type (a command type, then one of its "
-                 "commands) or uniform (uniformly over the legal commands)")
-      ->check(CLI::IsMember({"by-type", "uniform"}));
+                 "how the players choose: by-type (a command type, then one of its "
+                 "commands), uniform (uniformly over the legal commands) or greedy (the "
+                 "computer's greedy level; games other than Eriantys)")
+      ->check(CLI::IsMember({"by-type", "uniform", "greedy"}));
   if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
   const eryantis::game::Game* played = eryantis::catalogue::games().find(game_name);
   if (!played) {
@@ -114,7 +115,10 @@ int main(int argc, char** argv) {
     run.games = games;
     run.seed = seed;
     run.quiet = quiet;
-    run.uniform = policy_name == "uniform";
+    using Policy = eryantis::selfplay::GenericRun::Policy;
+    run.policy = policy_name == "uniform"  ? Policy::Uniform
+                 : policy_name == "greedy" ? Policy::Greedy
+                                           : Policy::ByType;
     run.db_path = db_path;
     run.batch = batch;
     run.games_of_db = &eryantis::catalogue::games();
@@ -126,6 +130,10 @@ int main(int argc, char** argv) {
   }
   if (players < 2) {
     std::fprintf(stderr, "eryantis-selfplay: Eriantys is for 2 to 4 players\n");
+    return 2;
+  }
+  if (policy_name == "greedy") {
+    std::fprintf(stderr, "eryantis-selfplay: --policy greedy is for games other than Eriantys\n");
     return 2;
   }
   const RandomPolicy policy =

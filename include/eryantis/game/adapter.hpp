@@ -264,6 +264,12 @@ class Adapter final : public Game {
       return static_cast<Seat>(ev(e).seat);
     }
   }
+  std::vector<std::string> usage_tags(const Event& e) const override {
+    if constexpr (requires { R::usage_tags(ev(e)); })
+      return R::usage_tags(ev(e));
+    else
+      return {};
+  }
   std::string event_to_json(const Event& e) const override { return R::event_to_json(ev(e)); }
   Decoded<Event> event_from_json(std::string_view json) const override {
     return boxed<E, Event>(R::event_from_json(json));

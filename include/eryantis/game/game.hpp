@@ -215,6 +215,10 @@ class Game {
   // commands (create_match, skip_turn, ...). The store keeps both as columns.
   virtual std::string_view event_type(const Event& event) const = 0;
   virtual Seat event_actor(const Event& event) const = 0;
+  // What an event used beyond its command's type, as words a coverage count can
+  // tally (eryantis-selfplay): Renaissance says "leader discount", "token T3". Most
+  // games say nothing.
+  virtual std::vector<std::string> usage_tags(const Event& event) const = 0;
   virtual Decoded<Event> event_from_json(std::string_view json) const = 0;
   virtual int state_schema() const = 0;
   virtual std::string state_to_json(const State& state) const = 0;

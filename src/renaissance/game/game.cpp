@@ -4,9 +4,7 @@
 #include "eryantis/renaissance/game/game.hpp"
 
 #include <algorithm>
-#include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "eryantis/game/adapter.hpp"
@@ -32,15 +30,6 @@ game::Decoded<T> decoded(codec::Decoded<T> d) {
 
 Authority authority(game::Authority a) {
   return a == game::Authority::Server ? Authority::Server : Authority::Player;
-}
-
-// How many resources a market command keeps (its layout's content).
-int kept(const TakeFromMarket& m) {
-  if (!m.layout) return 0;
-  int n = 0;
-  for (const Depot& d : m.layout->depots) n += d.count;
-  for (const auto& entry : m.layout->leader_depots) n += entry.value_or(0);
-  return n;
 }
 
 struct Renaissance {
@@ -192,6 +181,14 @@ struct Renaissance {
     return decoded(codec::command_from_json(text));
   }
   static std::string event_to_json(const Event& e) { return codec::event_to_json(e); }
+  // The coverage selfplay reports (issue 25): each leader kind played and each solo token revealed.
+  static std::vector<std::string> usage_tags(const Event& e) {
+    std::vector<std::string> tags;
+    if (const auto* a = std::get_if<ActivateLeader>(&e.command); a && is_leader_id(a->leader))
+      tags.push_back("leader " + std::string(leader_kind_name(leader_card(a->leader).kind)));
+    if (e.token != 0) tags.push_back("token T" + std::to_string(e.token));
+    return tags;
+  }
   static game::Decoded<Event> event_from_json(std::string_view text) {
     return decoded(codec::event_from_json(text));
   }
@@ -243,38 +240,9 @@ struct Renaissance {
     for (Seat p = 0; p < s.players(); ++p) out[p] = renaissance::evaluate(s, p);
     return out;
   }
-  // The legal commands worth searching. A market line once (the layout keeping the most:
-  // discarding helps only the others), a production set once per base output (the first input
-  // pair listed), no rearranging (a market command carries the final layout and payments take
-  // from any depot, so an arrangement alone never matters). Everything else as listed.
+  // The legal commands worth searching (hooks.hpp), built without listing the others.
   static std::vector<Command> candidates(const State& s, game::Seat seat) {
-    std::vector<Command> legal = renaissance::legal_commands(s, seat);
-    std::vector<Command> out;
-    out.reserve(std::min<std::size_t>(legal.size(), 64));
-    std::map<std::tuple<int, int, std::vector<Resource>>, std::size_t> market;
-    std::map<std::tuple<std::vector<std::uint8_t>, std::vector<std::uint8_t>, int>, bool> produce;
-    for (Command& c : legal) {
-      if (std::holds_alternative<ArrangeWarehouse>(c)) continue;
-      if (const auto* m = std::get_if<TakeFromMarket>(&c)) {
-        const auto k = std::make_tuple(static_cast<int>(m->line), static_cast<int>(m->index), m->white_choices);
-        const auto it = market.find(k);
-        if (it == market.end()) {
-          market.emplace(k, out.size());
-          out.push_back(std::move(c));
-        } else if (kept(*m) > kept(std::get<TakeFromMarket>(out[it->second]))) {
-          out[it->second] = std::move(c);
-        }
-        continue;
-      }
-      if (const auto* p = std::get_if<Produce>(&c)) {
-        std::vector<std::uint8_t> leaders;
-        for (const LeaderProduction& l : p->leaders) leaders.push_back(l.leader);
-        const int base = p->base ? 1 + index(p->base->output) : 0;
-        if (!produce.emplace(std::make_tuple(p->slots, leaders, base), true).second) continue;
-      }
-      out.push_back(std::move(c));
-    }
-    return out;
+    return renaissance::search_commands(s, seat);
   }
 };
 

@@ -13,6 +13,9 @@ namespace {
 
 using detail::layout_for;
 
+// All: legal_commands. Search: search_commands (hooks.hpp), the few worth a computer's search.
+enum class Listing { All, Search };
+
 // Every content of the warehouse that is at most `avail` of each type and fits a legal layout,
 // in its canonical layout.
 template <class F>
@@ -34,7 +37,44 @@ void each_content(const Board& b, const Amounts& avail, F&& out) {
   rec(rec, 0);
 }
 
-void market_commands(const Board& b, const Market& market, std::vector<Command>& out) {
+// The content keeping the most of `avail` that fits a legal layout, in its canonical layout (the
+// first such in each_content's order among equals): totals are tried from the largest down, so
+// the usual full-warehouse case asks layout_for a few times instead of hundreds.
+std::optional<Layout> fullest_content(const Board& b, const Amounts& avail) {
+  std::array<int, kResourceCount> most{};
+  int top = 0;
+  for (int r = 0; r < kResourceCount; ++r) {
+    most[r] = std::min<int>(avail[r], depot_capacity(kBasicDepots - 1) +
+                                          detail::leader_depot_capacity(b, static_cast<Resource>(r)));
+    top += most[r];
+  }
+  for (int goal = top; goal >= 0; --goal) {
+    Amounts k{};
+    std::optional<Layout> found;
+    auto rec = [&](auto&& self, int r, int left) -> void {
+      if (found) return;
+      if (r == kResourceCount) {
+        if (left == 0) found = layout_for(b, k);
+        return;
+      }
+      int rest = 0;  // the most the later types can still hold
+      for (int q = r + 1; q < kResourceCount; ++q) rest += most[q];
+      for (int n = std::max(0, left - rest); n <= std::min(most[r], left) && !found; ++n) {
+        k[r] = static_cast<std::uint8_t>(n);
+        self(self, r + 1, left - n);
+      }
+      k[r] = 0;
+    };
+    rec(rec, 0, goal);
+    if (found) return found;
+  }
+  return std::nullopt;
+}
+
+// `passes` (Search only) gets the lines that would give nothing at all (only white marbles and
+// no white-marble leader): see search_commands.
+void market_commands(const Board& b, const Market& market, Listing listing,
+                     std::vector<Command>& out, std::vector<Command>* passes = nullptr) {
   const auto whites = detail::white_resources(b);
   const Amounts have = warehouse(b);
   for (int kind = 0; kind < kLineKinds; ++kind) {
@@ -60,6 +100,13 @@ void market_commands(const Board& b, const Market& market, std::vector<Command>&
         Amounts avail{};
         for (int r = 0; r < kResourceCount; ++r)
           avail[r] = static_cast<std::uint8_t>(have[r] + gain.resources[r]);
+        if (listing == Listing::Search) {
+          const bool nothing = gain.faith == 0 && total(gain.resources) == 0;
+          if (auto layout = fullest_content(b, avail))
+            (nothing && passes ? *passes : out)
+                .push_back(TakeFromMarket{line, static_cast<std::uint8_t>(i), choices, *layout});
+          continue;
+        }
         each_content(b, avail, [&](const Layout& layout) {
           out.push_back(TakeFromMarket{line, static_cast<std::uint8_t>(i), choices, layout});
         });
@@ -82,7 +129,7 @@ void buy_commands(const State& s, const Board& b, std::vector<Command>& out) {
     }
 }
 
-void produce_commands(const Board& b, std::vector<Command>& out) {
+void produce_commands(const Board& b, Listing listing, std::vector<Command>& out) {
   std::vector<std::uint8_t> slots;
   for (int slot = 0; slot < kSlots; ++slot)
     if (slot_top(b, slot) != 0) slots.push_back(static_cast<std::uint8_t>(slot));
@@ -111,12 +158,15 @@ void produce_commands(const Board& b, std::vector<Command>& out) {
           used.push_back(leaders[i]);
           with_leaders[index(leader_card(leaders[i]).resource)] += 1;
         }
+      std::array<bool, kResourceCount> output_listed{};  // Search: per base output, one pair
       for (const auto& base : bases) {
         if (!base && chosen.empty() && used.empty()) continue;
+        if (listing == Listing::Search && base && output_listed[index(base->output)]) continue;
         Amounts input = with_leaders;
         if (base)
           for (Resource r : base->inputs) input[index(r)] += 1;
         if (!detail::affordable(b, input)) continue;
+        if (listing == Listing::Search && base) output_listed[index(base->output)] = true;
         const Payment payment = detail::payment_for(b, input);
         // Every output choice of the leaders used (4 each).
         std::vector<LeaderProduction> productions(used.size());
@@ -129,6 +179,7 @@ void produce_commands(const Board& b, std::vector<Command>& out) {
           for (Resource o : kAllResources) {
             productions[i].output = o;
             self(self, i + 1);
+            if (listing == Listing::Search) break;  // the first output stands for all four
           }
         };
         outputs(outputs, 0);
@@ -137,9 +188,7 @@ void produce_commands(const Board& b, std::vector<Command>& out) {
   }
 }
 
-}  // namespace
-
-std::vector<Command> legal_commands(const State& s, Seat seat) {
+std::vector<Command> list_commands(const State& s, Seat seat, Listing listing) {
   std::vector<Command> out;
   if (s.events_applied == 0 || seat < 0 || seat >= s.players()) return out;
   const Board& b = s.boards[seat];
@@ -165,9 +214,15 @@ std::vector<Command> legal_commands(const State& s, Seat seat) {
     case Phase::Play: {
       if (s.current != seat) break;
       if (!s.main_action_done) {
-        market_commands(b, s.market, out);
+        std::vector<Command> passes;
+        market_commands(b, s.market, listing, out, &passes);
         buy_commands(s, b, out);
-        produce_commands(b, out);
+        produce_commands(b, listing, out);
+        // A line of white marbles alone changes nothing but the tray, and taking a column of
+        // three whites with a white slide marble leaves even the tray as it was: two computers
+        // could take it turn after turn for ever. So the search takes one only when it is the
+        // only main action there is.
+        if (out.empty() && !passes.empty()) out.push_back(std::move(passes.front()));
       } else {
         out.push_back(EndTurn{});
       }
@@ -177,14 +232,25 @@ std::vector<Command> legal_commands(const State& s, Seat seat) {
           out.push_back(ActivateLeader{l.id});
       for (const Leader& l : b.leaders)
         if (l.status == LeaderStatus::Hand && is_leader_id(l.id)) out.push_back(DiscardLeader{l.id});
-      for (const Layout& layout : detail::layouts_of(b, warehouse(b)))
-        out.push_back(ArrangeWarehouse{layout});
+      if (listing == Listing::All)
+        for (const Layout& layout : detail::layouts_of(b, warehouse(b)))
+          out.push_back(ArrangeWarehouse{layout});
       break;
     }
     case Phase::GameOver:
       break;
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Command> legal_commands(const State& s, Seat seat) {
+  return list_commands(s, seat, Listing::All);
+}
+
+std::vector<Command> search_commands(const State& s, Seat seat) {
+  return list_commands(s, seat, Listing::Search);
 }
 
 }  // namespace eryantis::renaissance

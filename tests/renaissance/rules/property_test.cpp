@@ -9,11 +9,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <map>
+#include <set>
 #include <random>
 #include <unordered_set>
 
 #include "candidates.hpp"
 #include "command_key.hpp"
+#include "eryantis/renaissance/rules/hooks.hpp"
 #include "eryantis/renaissance/rules/invariants.hpp"
 #include "eryantis/renaissance/rules/random_game.hpp"
 #include "eryantis/renaissance/rules/score.hpp"
@@ -24,6 +27,89 @@ namespace {
 
 bool sanitizer_run() {
   return std::getenv("ERYANTIS_SANITIZER_RUN") != nullptr;
+}
+
+// search_commands (the computers' candidates) is the legal list with its variants folded: every
+// command it lists is listed by legal_commands; each market line (and white split) appears once,
+// keeping as much as the best legal layout of it; each production set once per base output; every
+// other legal command except arrange_warehouse appears as listed.
+void expect_search_covers(const State& s, Seat seat, const std::vector<Command>& legal,
+                          const std::unordered_set<std::string>& listed, std::uint64_t seed) {
+  auto kept = [](const TakeFromMarket& m) {
+    int n = 0;
+    for (const Depot& d : m.layout->depots) n += d.count;
+    for (const auto& e : m.layout->leader_depots) n += e.value_or(0);
+    return n;
+  };
+  auto market_key = [](const TakeFromMarket& m) {
+    // append, not +: g++ 12 warns falsely (-Wrestrict) on string + chains.
+    std::string k = std::to_string(static_cast<int>(m.line));
+    k.append("/").append(std::to_string(m.index));
+    for (Resource r : m.white_choices) k.append(",").append(std::to_string(index(r)));
+    return k;
+  };
+  auto produce_key = [](const Produce& p) {
+    std::string k = p.base ? std::to_string(index(p.base->output)) : "-";
+    for (auto slot : p.slots) k.append("s").append(std::to_string(slot));
+    for (const LeaderProduction& l : p.leaders) k.append("l").append(std::to_string(l.leader));
+    return k;
+  };
+  // A pass: the seat's warehouse and everybody's faith (Lorenzo's too) as they were.
+  auto is_pass = [&](const Command& c) {
+    const auto d = decide(s, seat, c);
+    if (!d) return false;
+    if (warehouse(d->next.boards[seat]) != warehouse(s.boards[seat])) return false;
+    for (Seat p = 0; p < s.players(); ++p)
+      if (d->next.boards[p].faith != s.boards[p].faith) return false;
+    return d->next.lorenzo.cross == s.lorenzo.cross;
+  };
+  std::map<std::string, int> best_kept, searched_kept;
+  std::map<std::string, const Command*> best_of;
+  std::set<std::string> productions, searched_productions, others, searched_others;
+  for (const Command& c : legal) {
+    if (const auto* m = std::get_if<TakeFromMarket>(&c)) {
+      int& best = best_kept.try_emplace(market_key(*m), -1).first->second;
+      if (kept(*m) > best) best_of[market_key(*m)] = &c;
+      best = std::max(best, kept(*m));
+    } else if (const auto* p = std::get_if<Produce>(&c)) {
+      productions.insert(produce_key(*p));
+    } else if (!std::holds_alternative<ArrangeWarehouse>(c)) {
+      others.insert(command_key(c));
+    }
+  }
+  for (const Command& c : search_commands(s, seat)) {
+    ASSERT_TRUE(listed.contains(command_key(c)))
+        << "seed " << seed << ": a search command is not legal: " << command_key(c);
+    if (const auto* m = std::get_if<TakeFromMarket>(&c)) {
+      ASSERT_TRUE(searched_kept.emplace(market_key(*m), kept(*m)).second)
+          << "seed " << seed << ": market line searched twice: " << command_key(c);
+    } else if (const auto* p = std::get_if<Produce>(&c)) {
+      ASSERT_TRUE(searched_productions.insert(produce_key(*p)).second)
+          << "seed " << seed << ": production searched twice: " << command_key(c);
+    } else {
+      searched_others.insert(command_key(c));
+    }
+  }
+  // A line left out is a pass, and only while another main action is searched (or one pass is).
+  auto other_main = [&] {
+    return std::ranges::any_of(search_commands(s, seat), [&](const Command& c) {
+        return std::holds_alternative<BuyCard>(c) || std::holds_alternative<Produce>(c) ||
+               (std::holds_alternative<TakeFromMarket>(c) && !is_pass(c));
+    });
+  };
+  for (auto it = best_kept.begin(); it != best_kept.end();) {
+    if (searched_kept.contains(it->first)) {
+      ++it;
+      continue;
+    }
+    ASSERT_TRUE(is_pass(*best_of[it->first]))
+        << "seed " << seed << ": market line " << it->first << " left out of the search";
+    ASSERT_TRUE(other_main()) << "seed " << seed << ": a pass left out with nothing else to do";
+    it = best_kept.erase(it);
+  }
+  ASSERT_EQ(searched_kept, best_kept) << "seed " << seed;
+  ASSERT_EQ(searched_productions, productions) << "seed " << seed;
+  ASSERT_EQ(searched_others, others) << "seed " << seed;
 }
 
 // check accepts c exactly when its canonical spelling is listed; every listed command is
@@ -42,6 +128,8 @@ void expect_exactness(const State& s, Seat seat, std::mt19937_64& rng, std::uint
     ASSERT_EQ(command_key(canonical_command(s, seat, c)), key)
         << "seed " << seed << ": a listed command is not canonical";
   }
+  expect_search_covers(s, seat, legal, listed, seed);
+  if (::testing::Test::HasFatalFailure()) return;
   for (const Command& c : candidates(s, seat, legal, rng, 40)) {
     const auto r = check(s, seat, c);
     const Command canon = canonical_command(s, seat, c);

@@ -20,4 +20,14 @@ State determinise(const View& seen, Seat seat, std::uint64_t rng_seed);
 // points. Reads only what `seat` may see.
 double evaluate(const State& s, Seat seat);
 
+// The legal commands worth a computer's search, a subset of legal_commands built without listing
+// the rest (a production turn can list 8,000): each market line (and white-marble split) once,
+// with the layout keeping the most, since discarding only helps the others; each production set
+// once per base output (its first affordable input pair) with every leader producing the first
+// resource; no arrange_warehouse (a market command carries its layout and a payment takes from
+// any depot, so an arrangement alone never matters); a line that would give nothing at all (white
+// marbles only, no white-marble leader) only when no other main action is possible, since it is a
+// pass that two computers could repeat for ever. Everything else as legal_commands lists it.
+std::vector<Command> search_commands(const State& s, Seat seat);
+
 }  // namespace eryantis::renaissance
