@@ -147,8 +147,9 @@ class JsonReader {
     leave();
   }
 
-  // Optional (a state written before the field existed reads as it is); when present, every part
-  // must be what the fields already read give, or the value is refused naming both.
+  // Optional (a state written before the field existed, or edited by hand, reads as it is); when
+  // present, every part must be what the fields already read give, or the value is refused
+  // naming both (a file whose fields disagree is damaged: nothing says which one is right).
   template <class T, class F>
   void derived(fields::Key k, const T& from, F&& compute) {
     const json::Value* v = find(k);
@@ -157,7 +158,8 @@ class JsonReader {
     auto got = want;  // parts the walk does not name stay equal
     object(k, [&](auto& o) { fields::walk(o, got); });
     if (ok() && got != want)
-      fail(path(k), "derived from the other fields: " + describe(want) + " (read: " + describe(got) + ")");
+      fail(path(k), "derived from the other fields: " + describe(want) + " (read: " + describe(got) +
+                        "; leave it out to have it derived)");
   }
 
   // The path of the current object ("boards[1].depots[0]").

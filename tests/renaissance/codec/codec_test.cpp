@@ -304,10 +304,12 @@ TEST(Codec, PointsAreWrittenCheckedAndOptional) {
   };
   EXPECT_EQ(with(R"("points":{"total":50,"cards":30,"track":9,"tiles":5,"leaders":3,"resources":2})"),
             "boards[1].points: derived from the other fields: total 49, cards 30, track 9, tiles 5, "
-            "leaders 3, resources 2 (read: total 50, cards 30, track 9, tiles 5, leaders 3, resources 2)");
+            "leaders 3, resources 2 (read: total 50, cards 30, track 9, tiles 5, leaders 3, resources 2; "
+            "leave it out to have it derived)");
   EXPECT_EQ(with(R"("points":{"total":49,"cards":31,"track":8,"tiles":5,"leaders":3,"resources":2})"),
             "boards[1].points: derived from the other fields: total 49, cards 30, track 9, tiles 5, "
-            "leaders 3, resources 2 (read: total 49, cards 31, track 8, tiles 5, leaders 3, resources 2)");
+            "leaders 3, resources 2 (read: total 49, cards 31, track 8, tiles 5, leaders 3, resources 2; "
+            "leave it out to have it derived)");
   EXPECT_EQ(with(R"("points":{"total":49,"track":9,"tiles":5,"leaders":3,"resources":2})"),
             "boards[1].points.cards: missing");
   EXPECT_EQ(with(R"("points":{"total":49,"cards":30,"track":9,"tiles":5,"leaders":3,"resources":2,"left":14})"),
