@@ -293,6 +293,16 @@ async function gameOver(page) {
   };
 }
 
+// Each board's "VP now" (the view's points: the server scores, protocol.md 4) against the
+// game over's "Scores: alice 12, Computer 1 9" (seat order): the same at the end.
+async function boardsShowTheScores(page, over) {
+  const line = over.details.find((d) => d.startsWith('Scores: ')) ?? '';
+  const scores = line.slice('Scores: '.length).split(', ').map((part) => Number(part.slice(part.lastIndexOf(' ') + 1)));
+  const shown = await page.$$eval('.pboard', (l) => l.map((b) => [Number(b.getAttribute('data-seat')), Number(b.getAttribute('data-vp'))]));
+  const bySeat = shown.sort((a, b) => a[0] - b[0]).map(([, vp]) => vp);
+  check(scores.length > 0 && JSON.stringify(bySeat) === JSON.stringify(scores), `${page.name}: every board shows the view's points, the final scores (${bySeat.join(', ')} VP; "${line}")`);
+}
+
 // Nothing wider than the page, and (phone) your own board above the table.
 async function layoutAt(page, width, height, label) {
   await page.setViewportSize({ width, height });
@@ -332,6 +342,7 @@ async function solo() {
   const ended = await playToTheEnd([alice]);
   check(ended, `the solo game was played to its end by ${stats.clicks} clicks in ${((Date.now() - t0) / 1000).toFixed(1)} s (bought ${stats.bought}, market ${stats.market}, produced ${stats.produced}, activated ${stats.activated}, turns ended ${stats.ended})`);
   const over = await gameOver(alice);
+  await boardsShowTheScores(alice, over);
   const details = over.details.join(' / ');
   check(/^Scores: alice \d+$/.test(over.details.find((d) => d.startsWith('Scores')) ?? '') && /Lorenzo won: (yes|no)/.test(details), `the game over: "${over.result}", "${details}"`);
   const lorenzoWon = /Lorenzo won: yes/.test(details);
@@ -455,6 +466,7 @@ async function twoPlayers() {
   });
   check(ended && restarted && sized && fellBack, `the 2-player game was played to its end by ${stats.clicks - before.clicks} clicks in ${((Date.now() - t0) / 1000).toFixed(1)} s (bought ${stats.bought - before.bought}, market ${stats.market - before.market}, produced ${stats.produced - before.produced}, arranged ${stats.arranged - before.arranged})`);
   const overs = await Promise.all([alice, bob].map(gameOver));
+  for (const [i, p] of [alice, bob].entries()) await boardsShowTheScores(p, overs[i]);
   const scores = overs[0].details.find((d) => d.startsWith('Scores')) ?? '';
   check(/^Scores: alice \d+, bob \d+$/.test(scores) && overs.every((o) => /win|won|draw/i.test(o.result)), `the game over on both pages: "${overs[0].result}" / "${overs[1].result}", "${scores}"`);
   await alice.screenshot({ path: join(out, 'two-game-over.png') });
@@ -480,6 +492,7 @@ async function fourPlayers() {
   const others = await alice.$$eval('.ren-others .pboard', (l) => l.map((b) => b.getAttribute('data-seat')));
   check(ended && JSON.stringify(others) === '["1","2","3"]', `the 4-player game was played to its end by ${stats.clicks - before.clicks} clicks in ${((Date.now() - t0) / 1000).toFixed(1)} s; the others' boards follow alice's (seats ${others.join(' ')})`);
   const over = await gameOver(alice);
+  await boardsShowTheScores(alice, over);
   const scores = over.details.find((d) => d.startsWith('Scores')) ?? '';
   check(/^Scores: alice \d+, .+ \d+, .+ \d+, .+ \d+$/.test(scores), `the game over: "${over.result}", "${scores}"`);
   await alice.screenshot({ path: join(out, 'four-game-over.png') });

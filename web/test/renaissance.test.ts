@@ -1,11 +1,11 @@
 // Masters of Renaissance's board module, its pure parts: the card data (rules.md 1.3), the
-// points now (rules.md 5.3's worked example), the index of the legal commands and the
-// market's choices (what a layout keeps and discards).
+// points now as the view carries them (the server scores: protocol.md 4), the index of the
+// legal commands and the market's choices (what a layout keeps and discards).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { boardModuleFor } from '../src/boards/registry.js';
 import { draftKey, indexLegal, marketGain, marketOptions, produceKey } from '../src/boards/renaissance/legal.js';
-import { type Board, COLOURS, type Marble, card, leader, points } from '../src/boards/renaissance/state.js';
+import { type Board, COLOURS, type Marble, type View, card, leader, pointsText } from '../src/boards/renaissance/state.js';
 import type { MatchResult } from '../src/protocol.js';
 
 const empty = (): Board => ({
@@ -18,6 +18,7 @@ const empty = (): Board => ({
   tiles: ['face_down', 'face_down', 'face_down'],
   leaders_chosen: true,
   resources_chosen: true,
+  points: { total: 0, cards: 0, track: 0, tiles: 0, leaders: 0, resources: 0 },
 });
 
 test('the 48 cards: 12 per colour worth 78 VP, levels 1-3 worth 1-4, 5-8, 9-12; 16 leaders', () => {
@@ -35,15 +36,13 @@ test('the 48 cards: 12 per colour worth 78 VP, levels 1-3 worth 1-4, 5-8, 9-12; 
   assert.equal(leader(0), null);
 });
 
-test("points now: rules.md 5.3's worked example scores 49", () => {
-  const b = empty();
-  b.slots = [[5, 21, 33], [1, 0, 0], [13, 29, 0]];
-  b.faith = 17;
-  b.tiles = ['face_up', 'face_up', 'face_down'];
-  b.leaders = [{ id: 5, status: 'active', stored: 2 }, { id: 9, status: 'discarded', stored: 0 }];
-  b.depots = [{ count: 0 }, { type: 'coin', count: 2 }, { type: 'stone', count: 3 }];
-  b.strongbox = { coin: 3, shield: 4 };
-  assert.equal(points(b), 49);
+// The server scores (tests/renaissance/codec: rules.md 5.3's worked example, 49); the board
+// reads the view's points, in the words of rules.md 5.3.
+test("points now: the view's, part by part", () => {
+  const board = `{"depots":[{"count":0},{"type":"coin","count":2},{"type":"stone","count":3}],"strongbox":{"coin":3,"servant":2,"shield":1,"stone":1},"slots":[[5,21,33],[1,0,0],[13,29,0]],"dealt":[0,0,0,0],"leaders":[{"id":5,"status":"active","stored":2},{"id":0,"status":"discarded","stored":0}],"faith":17,"tiles":["face_up","face_up","discarded"],"leaders_chosen":true,"resources_chosen":true,"points":{"total":49,"cards":30,"track":9,"tiles":5,"leaders":3,"resources":2}}`;
+  const b = (JSON.parse(`{"viewer":0,"state":{"boards":[${board}]}}`) as View).state.boards[0]!;
+  assert.equal(b.points.total, 49);
+  assert.equal(pointsText(b.points), "49 VP now: development cards 30, faith track 9, Pope's Favour tiles 5, leaders 3, resources 2");
 });
 
 test('the legal index files each command once, by what the board clicks', () => {

@@ -49,6 +49,7 @@ class BinaryWriter {
     varint(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) element(*this, fields::Key(i), items[i]);
   }
+  void derived(fields::Key, const auto&, auto&&) {}  // not stored: the reader derives it again
 
  private:
   void varint(std::uint64_t v) {
@@ -122,6 +123,7 @@ class BinaryReader {
     items.assign(static_cast<std::size_t>(*n), T{});
     for (std::size_t i = 0; i < items.size() && ok(); ++i) element(*this, fields::Key(i), items[i]);
   }
+  void derived(fields::Key, const auto&, auto&&) {}  // not stored
 
   int byte() {
     if (!ok()) return -1;

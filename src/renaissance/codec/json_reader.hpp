@@ -147,6 +147,21 @@ class JsonReader {
     leave();
   }
 
+  // Optional (a state written before the field existed, or edited by hand, reads as it is); when
+  // present, every part must be what the fields already read give, or the value is refused
+  // naming both (a file whose fields disagree is damaged: nothing says which one is right).
+  template <class T, class F>
+  void derived(fields::Key k, const T& from, F&& compute) {
+    const json::Value* v = find(k);
+    if (!ok() || !v) return;
+    const auto want = compute(from);
+    auto got = want;  // parts the walk does not name stay equal
+    object(k, [&](auto& o) { fields::walk(o, got); });
+    if (ok() && got != want)
+      fail(path(k), "derived from the other fields: " + describe(want) + " (read: " + describe(got) +
+                        "; leave it out to have it derived)");
+  }
+
   // The path of the current object ("boards[1].depots[0]").
   std::string here() const {
     std::string out;
@@ -156,6 +171,21 @@ class JsonReader {
   }
 
  private:
+  // "total 49, cards 30, ...": a record of integers, in walk order.
+  struct Describer {
+    std::string text;
+    template <std::integral T>
+    void integer(fields::Key k, const T& x, std::int64_t, std::int64_t) {
+      text += (text.empty() ? "" : ", ") + std::string(k.name) + " " + std::to_string(x);
+    }
+  };
+  template <class T>
+  static std::string describe(const T& value) {
+    Describer d;
+    fields::walk(d, value);
+    return d.text;
+  }
+
   struct Frame {
     const json::Value* value;
     std::vector<std::string_view> read;  // members read so far (objects)

@@ -110,6 +110,14 @@ class JsonWriter {
     sparse_ = sparse;
   }
 
+  // Computed now from the value being written (a view's board from the view: the same points,
+  // since they count nothing hidden).
+  template <class T, class F>
+  void derived(fields::Key k, const T& from, F&& compute) {
+    const auto value = compute(from);
+    object(k, [&](auto& o) { fields::walk(o, value); });
+  }
+
   void write_payment(fields::Key k, const Payment& p) {
     key(k);
     w_.StartObject();

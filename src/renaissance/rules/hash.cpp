@@ -58,6 +58,7 @@ class Hasher {
     add(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) element(*this, Key(i), items[i]);
   }
+  void derived(Key, const auto&, auto&&) {}  // determined by the fields already fed
 
   std::uint64_t value() const {
     std::uint64_t z = h_;

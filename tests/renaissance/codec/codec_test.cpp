@@ -11,7 +11,9 @@
 
 #include "candidates.hpp"
 #include "eryantis/json/json.hpp"
+#include "eryantis/json/value.hpp"
 #include "eryantis/renaissance/rules/random_game.hpp"
+#include "eryantis/renaissance/rules/score.hpp"
 
 namespace eryantis::renaissance::codec {
 namespace {
@@ -206,6 +208,113 @@ TEST(Codec, StatesAndViewsSayWhatIsWrong) {
             "boards[0].depots[0].type: one of coin, servant, shield or stone");
   EXPECT_EQ(view_from_json(R"({"viewer":7,"state":{}})").error().message, "viewer: an integer -1..3");
   EXPECT_EQ(view_to_json(view(s, 1)).rfind(R"({"viewer":1,"state":{"schema":2,"options":{"players":2},"events_applied":)", 0), 0u);
+}
+
+// Every board's "points" in `json` (a state's or a view's) are score() of the full state `s`.
+void expect_points(std::string_view json, const State& s) {
+  json::LineDocument line;
+  auto& doc = line.doc();
+  ASSERT_FALSE(doc.Parse(json.data(), json.size()).HasParseError());
+  const json::Value& state = doc.HasMember("viewer") ? doc["state"] : doc;
+  const json::Value& boards = state["boards"];
+  ASSERT_EQ(boards.Size(), static_cast<unsigned>(kMaxPlayers));
+  for (Seat p = 0; p < kMaxPlayers; ++p) {
+    const json::Value* points = json::present_member(boards[static_cast<unsigned>(p)], "points");
+    ASSERT_NE(points, nullptr) << "board " << int(p);
+    ASSERT_TRUE(points->IsObject());
+    const Score sc = score(s, p);
+    std::string got;
+    for (auto it = points->MemberBegin(); it != points->MemberEnd(); ++it)
+      got += std::string(it->name.GetString()) + "=" + std::to_string(it->value.GetUint()) + " ";
+    const std::string want = "total=" + std::to_string(sc.total) + " cards=" + std::to_string(sc.cards) +
+                             " track=" + std::to_string(sc.track) + " tiles=" + std::to_string(sc.tiles) +
+                             " leaders=" + std::to_string(sc.leaders) +
+                             " resources=" + std::to_string(sc.resources) + " ";
+    ASSERT_EQ(got, want) << "board " << int(p);
+  }
+}
+
+// Every board of every state and of every seat's view carries its points as the rules score the
+// full state: the score counts only public things (active leaders, never one in hand), so what a
+// viewer may not see changes no one's points.
+TEST(Codec, EveryBoardCarriesItsPointsAsTheRulesScoreThem) {
+  const std::uint64_t seed = test_seed();
+  std::cout << "seed " << seed << " (ERYANTIS_TEST_SEED)\n";
+  int checked = 0;
+  for (int players = 1; players <= 4; ++players) {
+    for (int g = 0; g < 6; ++g) {
+      int n = 0;
+      play_random_game(
+          Options{static_cast<std::uint8_t>(players)}, seed + 10 * players + g,
+          [&](const Event&, const State& s) {
+            if (++n % 5 != 0 && !is_over(s)) return;
+            if (::testing::Test::HasFatalFailure()) return;
+            ++checked;
+            expect_points(state_to_json(s), s);
+            for (Seat v = kNoSeat; v < players; ++v) {
+              SCOPED_TRACE("viewer " + std::to_string(v) + ", event " + std::to_string(n));
+              expect_points(view_to_json(view(s, v)), s);
+            }
+          },
+          3000, RandomPolicy::Purposeful);
+    }
+  }
+  EXPECT_GT(checked, 300);
+}
+
+// rules.md 5.3's worked example (Turn.TheWorkedScoringExampleScores49) on seat 1's board.
+State worked_scoring_example() {
+  State s = play_random_game(Options{2}, 5).state;
+  Board b;
+  b.slots = {{{5, 21, 33}, {1, 0, 0}, {13, 29, 0}}};
+  b.faith = 17;
+  b.tiles = {Tile::FaceUp, Tile::FaceUp, Tile::Discarded};
+  b.leaders = {Leader{5, LeaderStatus::Active, 2}, Leader{6, LeaderStatus::Discarded, 0}};
+  b.depots[1] = Depot{Resource::Coin, 2};
+  b.depots[2] = Depot{Resource::Stone, 3};
+  b.strongbox = {3, 2, 1, 1};
+  b.leaders_chosen = b.resources_chosen = true;
+  s.boards[1] = b;
+  return s;
+}
+
+// protocol.md 4: the points are derived. Written with every board, checked when read back (a
+// state whose points disagree with its board is refused), and optional on reading (state files
+// written before they existed read as they are).
+TEST(Codec, PointsAreWrittenCheckedAndOptional) {
+  const State s = worked_scoring_example();
+  const std::string points = R"("points":{"total":49,"cards":30,"track":9,"tiles":5,"leaders":3,"resources":2})";
+  const std::string text = state_to_json(s);
+  EXPECT_NE(text.find(points), std::string::npos) << text;
+  EXPECT_NE(view_to_json(view(s, 0)).find(points), std::string::npos);
+  EXPECT_EQ(decoded(state_from_json(text)), s);
+  EXPECT_EQ(decoded(view_from_json(view_to_json(view(s, 0)))), view(s, 0));
+  // Without any "points": the same state.
+  std::string old = text;
+  for (std::size_t at; (at = old.find(",\"points\":{")) != std::string::npos;)
+    old.erase(at, old.find('}', at) + 1 - at);
+  EXPECT_EQ(old.find("points"), std::string::npos);
+  EXPECT_EQ(decoded(state_from_json(old)), s);
+  // Points that are not the board's, a part missing, a part unknown.
+  auto with = [&](const std::string& replacement) {
+    std::string t = text;
+    t.replace(t.find(points), points.size(), replacement);
+    const auto back = state_from_json(t);
+    return back ? std::string("accepted") : back.error().message;
+  };
+  EXPECT_EQ(with(R"("points":{"total":50,"cards":30,"track":9,"tiles":5,"leaders":3,"resources":2})"),
+            "boards[1].points: derived from the other fields: total 49, cards 30, track 9, tiles 5, "
+            "leaders 3, resources 2 (read: total 50, cards 30, track 9, tiles 5, leaders 3, resources 2; "
+            "leave it out to have it derived)");
+  EXPECT_EQ(with(R"("points":{"total":49,"cards":31,"track":8,"tiles":5,"leaders":3,"resources":2})"),
+            "boards[1].points: derived from the other fields: total 49, cards 30, track 9, tiles 5, "
+            "leaders 3, resources 2 (read: total 49, cards 31, track 8, tiles 5, leaders 3, resources 2; "
+            "leave it out to have it derived)");
+  EXPECT_EQ(with(R"("points":{"total":49,"track":9,"tiles":5,"leaders":3,"resources":2})"),
+            "boards[1].points.cards: missing");
+  EXPECT_EQ(with(R"("points":{"total":49,"cards":30,"track":9,"tiles":5,"leaders":3,"resources":2,"left":14})"),
+            "boards[1].points: unknown field \"left\"");
+  EXPECT_EQ(with(R"("points":49)"), "boards[1].points: an object");
 }
 
 TEST(Codec, BinaryStatesAreCompactAndDecodingAnyBytesIsTotal) {

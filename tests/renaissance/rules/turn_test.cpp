@@ -35,7 +35,7 @@ TEST(Turn, TheWorkedScoringExampleScores49) {
   const Score sc = score(m.state, p);
   EXPECT_EQ(sc.cards, 30u);
   EXPECT_EQ(card_count(m.board(p)), 6);
-  EXPECT_EQ(sc.faith, 9u);
+  EXPECT_EQ(sc.track, 9u);
   EXPECT_EQ(sc.tiles, 5u);
   EXPECT_EQ(sc.leaders, 3u);
   EXPECT_EQ(sc.resources_left, 14u);

@@ -15,6 +15,10 @@
 //   object(k, body)                           body(v) over a nested record
 //   array(k, items, element)                  element(v, Key(i), items[i]) per item (fixed size)
 //   list(k, items, element, max)              the same over a std::vector of at most `max` items
+//   derived(k, from, compute)                 compute(from), a record the fields already walked
+//                                             determine (a board's points): the JSON writer
+//                                             writes it, the JSON reader checks it when present;
+//                                             the hash and the binary form skip it (not stored)
 // Each method takes `T&` (decoders) or `const T&` (encoders, the hash); the walks accept both.
 //
 // Pure: no library, no I/O.
@@ -27,6 +31,7 @@
 
 #include "eryantis/renaissance/rules/command.hpp"
 #include "eryantis/renaissance/rules/event.hpp"
+#include "eryantis/renaissance/rules/score.hpp"
 #include "eryantis/renaissance/rules/state.hpp"
 
 namespace eryantis::renaissance::fields {
@@ -90,6 +95,19 @@ void walk(V& v, Is<Leader> auto& l) {
   v.integer("stored", l.stored, 0, kLeaderDepotCapacity);
 }
 
+// A board's points (5.3), derived: the words of protocol.md 4. resources_left is the tie-break,
+// not points: it is not walked.
+template <class V>
+void walk(V& v, Is<Score> auto& sc) {
+  v.integer("total", sc.total, 0, kMaxU32);
+  v.integer("cards", sc.cards, 0, kMaxU32);
+  v.integer("track", sc.track, 0, kMaxU32);
+  v.integer("tiles", sc.tiles, 0, kMaxU32);
+  v.integer("leaders", sc.leaders, 0, kMaxU32);
+  v.integer("resources", sc.resources, 0, kMaxU32);
+}
+inline constexpr auto board_points = [](const Board& b) { return score(b); };
+
 // Every record walked through records() below, declared before it (name lookup).
 template <class V>
 void walk(V& v, Is<Board> auto& b);
@@ -113,6 +131,7 @@ void walk(V& v, Is<Board> auto& b) {
   v.array("tiles", b.tiles, an_enum);
   v.boolean("leaders_chosen", b.leaders_chosen);
   v.boolean("resources_chosen", b.resources_chosen);
+  v.derived("points", b, board_points);  // last: from every field above
 }
 
 template <class V>

@@ -17,7 +17,7 @@ import {
   leader,
   leaderAbility,
   leaderName,
-  points,
+  pointsText,
   seatName,
   slotTop,
 } from './state.js';
@@ -202,11 +202,11 @@ export function drawPersonal(inp: DrawInput, seat: number): HTMLElement {
   const b = state.boards[seat]!;
   const acting = state.phase === 'play' && state.current === seat;
   const solo = state.options.players === 1;
-  const vp = points(b);
+  const vp = b.points.total; // the server's scoring (protocol.md 4), never the client's
   return h(
     'section',
     { class: `pboard${seat === inp.viewer ? ' mine' : ''}${acting ? ' acting' : ''}${changedClass(inp, `board-${seat}`)}`, 'data-seat': seat, 'data-vp': vp, 'aria-label': `${seatName(inp.names, seat)}'s board` },
-    h('header', {}, h('strong', {}, seat === inp.viewer ? `${seatName(inp.names, seat)} (you)` : seatName(inp.names, seat)), h('span', { class: 'facts' }, `${vp} VP now${state.inkwell === seat ? ' · inkwell' : ''}${acting ? ' · to play' : ''}`)),
+    h('header', {}, h('strong', {}, seat === inp.viewer ? `${seatName(inp.names, seat)} (you)` : seatName(inp.names, seat)), h('span', { class: 'facts', title: pointsText(b.points) }, `${vp} VP now${state.inkwell === seat ? ' · inkwell' : ''}${acting ? ' · to play' : ''}`)),
     faithTrack(b, solo ? state.lorenzo.cross : null),
     h('div', { class: 'pb-row' }, depots(b), strongbox(b)),
     slots(b),

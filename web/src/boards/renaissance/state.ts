@@ -1,7 +1,7 @@
 // Masters of Renaissance's view as the server sends it (docs/renaissance/protocol.md
 // sections 4 and 5) and the game's constants the board draws from: the development
-// cards and leaders (docs/renaissance/rules.md 1.3, 1.4), the faith track (1.5).
-// Pure: no DOM.
+// cards and leaders (docs/renaissance/rules.md 1.3, 1.4), the report sections (1.5).
+// Scoring is the server's: every board of the view carries its points. Pure: no DOM.
 import type { Command } from '../../protocol.js';
 
 export type { Command };
@@ -21,6 +21,15 @@ export interface Leader {
   status: 'active' | 'hand' | 'discarded';
   stored: number;
 }
+// A board's victory points now, as the server's rules score them (protocol.md 4, rules.md 5.3).
+export interface Points {
+  total: number;
+  cards: number;
+  track: number;
+  tiles: number;
+  leaders: number;
+  resources: number;
+}
 export interface Board {
   depots: Depot[];
   strongbox: Partial<Record<Resource, number>>;
@@ -31,6 +40,7 @@ export interface Board {
   tiles: Array<'face_down' | 'face_up' | 'discarded'>;
   leaders_chosen: boolean;
   resources_chosen: boolean;
+  points: Points;
 }
 export interface State {
   schema: number;
@@ -209,30 +219,17 @@ export function warehouse(b: Board): Record<Resource, number> {
   return out;
 }
 
-// rules.md 1.5: the faith track's printed points and the three report sections.
-const TRACK_VP: Array<[number, number]> = [[24, 20], [21, 16], [18, 12], [15, 9], [12, 6], [9, 4], [6, 2], [3, 1]];
+// rules.md 1.5: the three report sections and their favour tiles' points.
 export const SECTIONS = [
   { first: 5, pope: 8, vp: 2 },
   { first: 12, pope: 16, vp: 3 },
   { first: 19, pope: 24, vp: 4 },
 ];
-export function trackPoints(faith: number): number {
-  for (const [at, vp] of TRACK_VP) if (faith >= at) return vp;
-  return 0;
-}
-
-// The seat's victory points now (rules.md 5.3): cards, track, favour tiles, active leaders,
-// 1 per 5 resources left.
-export function points(b: Board): number {
-  let vp = trackPoints(b.faith);
-  for (const slot of b.slots) for (const c of slot) vp += card(c)?.vp ?? 0;
-  b.tiles.forEach((t, i) => {
-    if (t === 'face_up') vp += SECTIONS[i]?.vp ?? 0;
-  });
-  for (const l of b.leaders) if (l.status === 'active') vp += leader(l.id)?.vp ?? 0;
-  const w = warehouse(b);
-  const res = RESOURCES.reduce((n, r) => n + w[r] + (b.strongbox[r] ?? 0), 0);
-  return vp + Math.floor(res / 5);
+// "49 VP now: development cards 30, faith track 9, Pope's Favour tiles 5, leaders 3,
+// resources 2" (rules.md 5.3's words), from the view's points.
+export function pointsText(p: Points): string {
+  const parts: Array<[string, number]> = [['development cards', p.cards], ['faith track', p.track], ["Pope's Favour tiles", p.tiles], ['leaders', p.leaders], ['resources', p.resources]];
+  return `${p.total} VP now: ${parts.map(([what, n]) => `${what} ${n}`).join(', ')}`;
 }
 
 export function seatName(names: string[], seat: number): string {
