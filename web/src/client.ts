@@ -286,6 +286,11 @@ export class Client {
   login(nickname: string): void {
     const token = this.deps.tokens.getItem(tokenKey(nickname));
     this.model = { ...this.model, nickname };
+    // Before the welcome, the welcome logs in with this nickname. Sending now too would log in
+    // twice on one connection when the socket is open and the welcome on its way: the second
+    // login is refused (ALREADY_LOGGED_IN) and its notice hides the next move's answer (seen in
+    // WebClientFallback on a loaded machine).
+    if (this.connection !== 'open') return;
     this.request(token ? { type: 'login', nickname, token } : { type: 'login', nickname });
   }
 

@@ -30,6 +30,17 @@ test('log in, keep the token per nickname, and come back to the seat after a dro
   assert.equal(h.client.connection, 'open');
 });
 
+test('a login typed while the welcome is on its way is sent once, after it', () => {
+  const h = harness();
+  h.client.start();
+  const s = h.sockets.at(-1)!;
+  s.onopen?.(); // hello sent; the welcome has not come yet
+  h.client.login('alice');
+  assert.deepEqual(s.types(), ['hello']);
+  s.push({ type: 'welcome', server: 'eryantis/0.1.0', protocol: 1, heartbeat_ms: 5000, timeout_ms: 15000 });
+  assert.deepEqual(s.types(), ['hello', 'login']);
+});
+
 test('a reload (a new Client on the same storages) logs in again with the token', () => {
   const tokens = new MemoryStorage();
   const tab = new MemoryStorage();
