@@ -29,6 +29,8 @@
 # runs each game's real/floor pair in turn, rows per game, plus the bytes the server writes per
 # command; c measures each game's idle matches, 4 players for games other than Eriantys, or
 # C_PLAYERS; default: Eriantys alone, exactly as before),
+# UPDATES (a and b: the bots' --updates, full or events; default: events wherever the game
+# allows it, which is every game of the catalogue),
 # BASELINE (d: a build folder whose eryantis-server is compared), KEEP_D_STORE (d: a folder
 # to keep the store the kill left, for bench/restore_cpu.sh), PERF_D (d: a folder for perf
 # profiles of the restarted server and the bots until recovery; PERF_CALL_GRAPH: perf's
@@ -237,8 +239,8 @@ run_label() { if [ -n "${GAMES:-}" ]; then echo " ($1)"; fi; } # row labels: "" 
 # The bot's arguments to play a game with N players (Eriantys: simple mode, as always).
 play_args() { # game players
   case $1 in
-    eriantys) echo "--players $2 --mode simple" ;;
-    *) echo "--game $1 --players $2" ;;
+    eriantys) echo "--players $2 --mode simple${UPDATES:+ --updates $UPDATES}" ;;
+    *) echo "--game $1 --players $2${UPDATES:+ --updates $UPDATES}" ;;
   esac
 }
 # c: the seats of an idle match: C_PLAYERS, else 2 for Eriantys and 4 for the other games

@@ -1,4 +1,4 @@
-// The client's mirror of a match: the game's own apply_checked() over the events
+// The client's mirror of a match: the game's own apply_checked_view() over the events
 // the server pushes (or the view it sends with them), checked against the server's
 // seq and hash after every step. What a server sends is input: an illegal event or
 // view is a desync, never a crash.
@@ -81,7 +81,9 @@ MatchMirror::Update MatchMirror::on_event(std::int64_t match, std::int64_t seq,
     auto event = game_->event_from_json(event_json);
     if (!event)
       return fail("unreadable event " + std::to_string(seq) + ": " + event.error().message);
-    auto folded = game_->apply_checked(state_, *event);
+    // A game whose views hide something folds what this seat was told (the event as
+    // it may see it) over its view; a public game's fold is apply_checked's.
+    auto folded = game_->apply_checked_view(state_, seat_, *event);
     if (!folded)
       return fail("event " + std::to_string(seq) + " is refused by the rules: " +
                   folded.error().code + " (" + folded.error().message + ")");

@@ -6,6 +6,8 @@
 //   - every value survives its codec (command, event, state, binary, options, view);
 //   - a view hides what the viewer may not see: determinising it again gives a
 //     state whose view is the same view;
+//   - a game whose viewers fold events: each viewer's checked fold of the events it
+//     is sent (as decoded from their text) is its view, at the end and by hash;
 //   - the computer players answer with a legal command at every level;
 //   - a finished match has an outcome, with a place per seat.
 #include <gtest/gtest.h>
@@ -100,6 +102,8 @@ TEST_P(Conformance, RandomGamesKeepEveryPromiseOfTheInterface) {
       finished += g.stage(p.state) == Stage::Over;
       // The fold of the events, as the store does it, gives the same state.
       State folded = g.empty_state();
+      // Each viewer's own fold of what it is sent, as a client's mirror makes it.
+      std::vector<State> mirrors(static_cast<std::size_t>(seats) + 1, g.empty_state());
       for (const Event& e : p.events) {
         auto decoded = g.event_from_json(g.event_to_json(e));
         ASSERT_TRUE(decoded) << decoded.error().message;
@@ -112,6 +116,12 @@ TEST_P(Conformance, RandomGamesKeepEveryPromiseOfTheInterface) {
           ASSERT_TRUE(seen_back) << g.name() << " viewer " << int{viewer} << ": "
                                  << seen_back.error().message << "\n" << g.event_to_json(seen);
           EXPECT_EQ(*seen_back, seen);
+          if (!g.viewers_fold_events()) continue;
+          State& mirror = mirrors[static_cast<std::size_t>(viewer + 1)];
+          auto mirrored = g.apply_checked_view(std::move(mirror), viewer, *seen_back);
+          ASSERT_TRUE(mirrored) << g.name() << " viewer " << int{viewer} << ": "
+                                << mirrored.error().code << ": " << mirrored.error().message;
+          mirror = std::move(*mirrored);
         }
         auto next = g.apply_checked(std::move(folded), *decoded);
         ASSERT_TRUE(next) << next.error().code << ": " << next.error().message;
@@ -119,6 +129,12 @@ TEST_P(Conformance, RandomGamesKeepEveryPromiseOfTheInterface) {
       }
       EXPECT_EQ(folded, p.state);
       EXPECT_EQ(g.hash(folded), g.hash(p.state));
+      if (g.viewers_fold_events())
+        for (Seat viewer = kNoSeat; viewer < seats; ++viewer) {
+          const State& mirror = mirrors[static_cast<std::size_t>(viewer + 1)];
+          EXPECT_EQ(mirror, g.view(p.state, viewer)) << g.name() << " viewer " << int{viewer};
+          EXPECT_EQ(g.hash(mirror), g.hash(g.view(p.state, viewer)));
+        }
       // The codecs.
       auto from_json = g.state_from_json(g.state_to_json(p.state));
       ASSERT_TRUE(from_json) << from_json.error().message;

@@ -4,7 +4,8 @@
 // two people in one match, and one person with three computers. Every move comes
 // from the seat's `legal` list, a command type first and then one of its commands
 // (uniformly over the list would mostly rearrange the warehouse: a production turn
-// lists thousands of payments and layouts). Seeds are printed.
+// lists thousands of payments and layouts). Seeds are printed. And the load bot
+// (eryantis-bot) plays it from events alone, folding each into its seat's view.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -13,6 +14,7 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <sstream>
 
 #include "client.hpp"
 #include "eryantis/codec/json_value.hpp"
@@ -211,6 +213,45 @@ TEST_F(RenaissanceTest, OnePersonAndThreeComputersPlayAFourPlayerGame) {
               "0")
         << "computer seat " << actor << " never moved";
   expect_finished_and_verified(match, *ada.game_over);
+}
+
+// The load bot follows Renaissance from events alone ("updates":"events"): each seat
+// folds the event as it may see it (hidden leaders, decks and tokens blanked) over
+// its view with the rules' checked fold and checks the server's hash after every
+// one. Any refusal or hash mismatch would be a sync; none may happen. Then the
+// same with full updates (each event's view), for 1, 2 and 4 players.
+TEST_F(RenaissanceTest, TheLoadBotFollowsItFromEventsAloneWithoutASync) {
+  const std::uint64_t seed = test_seed();
+  std::cout << "[ seed     ] " << seed << std::endl;
+  start(TestConfig{});
+  for (const char* updates : {"events", "full"})
+    for (const char* players : {"1", "2", "4"}) {
+      SCOPED_TRACE(std::string(updates) + ", " + players + " player(s)");
+      const std::string games = sanitizer_run() ? "1" : "3";
+      test::ChildProcess bot(test::Spawn{
+          .argv = {ERYANTIS_BOT_BINARY, "--json", "--quiet", "--port", std::to_string(port()),
+                   "--game", "renaissance", "--players", players, "--matches", games, "--games",
+                   games, "--updates", updates, "--seed", std::to_string(seed % 1'000'000),
+                   "--name-prefix", std::string(updates).substr(0, 1) + players, "--give-up",
+                   "10"}});
+      ASSERT_TRUE(bot.started());
+      const auto code = bot.wait_exit(test::scaled(std::chrono::seconds(180)));
+      ASSERT_TRUE(code) << "the bots did not finish their games";
+      std::istringstream out(bot.output());
+      std::string last_line;
+      for (std::string l; std::getline(out, l);)
+        if (!l.empty()) last_line = l;
+      rapidjson::Document report;
+      report.Parse(last_line.c_str());
+      ASSERT_TRUE(!report.HasParseError() && report.IsObject()) << bot.output();
+      EXPECT_EQ(*code, 0) << bot.output();
+      EXPECT_GE(report["games_finished"].GetUint64(), std::stoull(games)) << last_line;
+      EXPECT_EQ(report["unexpected_errors"].GetUint64(), 0u) << last_line;
+      EXPECT_EQ(report["syncs"].GetUint64(), 0u) << "a seat's fold was refused or its hash "
+                                                     "differed: "
+                                                  << last_line;
+      EXPECT_GT(report["events_applied"].GetUint64(), 20u) << last_line;
+    }
 }
 
 }  // namespace

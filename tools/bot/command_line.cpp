@@ -82,6 +82,11 @@ int run_command_line(int argc, char** argv, const game::Registry& registry) {
       ->excludes("--host")
       ->excludes("--port")
       ->excludes("--url");
+  std::string updates;
+  app.add_option("--updates", updates,
+                 "how the bots follow a match: events (folded into each seat's view; the default "
+                 "when the game allows it) or full (each event with the seat's view)")
+      ->check(CLI::IsMember({"events", "full"}));
   app.add_flag("--json", o.json, "print one JSON object with the results as the last stdout line");
   app.add_option("--chaos", o.chaos,
                  "per command, the probability of a drop+resume, a malformed line or an "
@@ -231,7 +236,17 @@ int run_command_line(int argc, char** argv, const game::Registry& registry) {
   // any other game's with its options object, compact on one line.
   o.mode = eriantys && options_text.empty() ? (mode.empty() ? "simple" : mode) : std::string();
   if (!options_text.empty()) o.options_json = json::text(options_doc);
-  o.full_updates = !played->views_are_public();
+  // Events alone when this seat can fold them into its view (every game here can):
+  // the server then encodes and sends no views.
+  o.full_updates = !played->viewers_fold_events();
+  if (updates == "full") o.full_updates = true;
+  if (updates == "events" && o.full_updates) {
+    std::fprintf(stderr,
+                 "eryantis-bot: --updates events: a seat cannot follow %s from events alone; "
+                 "use --updates full\n",
+                 o.game_name.c_str());
+    return 2;
+  }
   if (!floor_path.empty()) {
     std::string error;
     auto transcript = Transcript::read(floor_path, error);

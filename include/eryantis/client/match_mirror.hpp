@@ -1,10 +1,10 @@
 #pragma once
 // The client's copy of one match, of whatever game it is: loaded from a `state`
 // message (its `game` looked up in the registry the mirror is given), then advanced
-// by folding each `event` with the game's own rules (game::Game::apply_checked: a
-// server's event is input, re-validated before it touches the state), or, for a
-// game whose views are not public, by taking the seat's `view` the event carries
-// ("updates":"full"). After
+// by folding each `event` with the game's own rules (game::Game::apply_checked_view:
+// a server's event is input, re-validated before it touches the state, all but what
+// this seat may not see), or, when the event carries the seat's `view` and the
+// game's views are not public ("updates":"full"), by taking that view. After
 // every event it checks that the seq follows and that the hash matches the
 // server's (game::Game::hash of the view the server sent this connection: for
 // Eriantys the public view, seed 0). A gap, a mismatch, unreadable JSON, an event

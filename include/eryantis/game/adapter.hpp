@@ -164,6 +164,20 @@ class Adapter final : public Game {
       return std::unexpected(std::move(r.error()));
     return s;
   }
+  // A game whose views hide something folds its viewers' events with its own
+  // R::apply_checked_view when it has one.
+  bool viewers_fold_events() const override {
+    return R::kViewsArePublic || requires(S& ms, Seat v, const E& e) { R::apply_checked_view(ms, v, e); };
+  }
+  Ruled<State> apply_checked_view(State v, Seat viewer, const Event& e) const override {
+    if constexpr (requires(S& ms, const E& ee) { R::apply_checked_view(ms, viewer, ee); }) {
+      if (auto r = R::apply_checked_view(v.template mutate<S>(), viewer, ev(e)); !r)
+        return std::unexpected(std::move(r.error()));
+      return v;
+    } else {
+      return Game::apply_checked_view(std::move(v), viewer, e);
+    }
+  }
   std::vector<Command> legal_commands(const State& s, Seat seat) const override {
     return commands(R::legal_commands(st(s), seat));
   }

@@ -10,6 +10,7 @@
 //   decide(state, seat, command)  -> the event (every draw recorded) and the next state
 //   apply(state, event)           -> the next state: pure, never draws (trusted events)
 //   apply_checked(state, event)   -> the same for events read from anywhere (total)
+//   apply_checked_view(view, viewer, event) -> a viewer's own fold of what it is sent
 //   view(state, viewer)           -> what a seat or a spectator may see
 //   legal_commands(state, seat)   -> every command decide accepts from that seat
 //   hash(state)                   -> a stable 64-bit fingerprint
@@ -160,6 +161,20 @@ class Game {
   // Total: for events from the store, a file or a peer (re-validated, and the
   // recorded draws checked). Changes `state` in place when it is its only holder.
   virtual Ruled<State> apply_checked(State state, const Event& event) const = 0;
+  // True when a viewer can follow a match from the events it is sent alone, folding
+  // each with apply_checked_view (a client that asks for `"updates":"events"`): every
+  // game whose views are public, and each game that implements that fold.
+  virtual bool viewers_fold_events() const { return views_are_public(); }
+  // A viewer's checked fold: `view` is view(s, viewer) and `event` is
+  // event_for(e, viewer) for an event e apply_checked accepts on s; the result is
+  // view(next, viewer). What the viewer may not see is blank and not checked; the
+  // rest is, as apply_checked checks it. By default apply_checked itself: exact for
+  // a game that hides nothing, and for one that does, a refusal of each event whose
+  // hidden part it cannot check (the client then asks for a sync).
+  virtual Ruled<State> apply_checked_view(State view, Seat viewer, const Event& event) const {
+    (void)viewer;
+    return apply_checked(std::move(view), event);
+  }
   // Every command `seat` may send now (player commands, resign aside), stable order.
   virtual std::vector<Command> legal_commands(const State& state, Seat seat) const = 0;
   // Who must act now, and what a timer does about it.

@@ -88,6 +88,13 @@ struct Renaissance {
     s = *next;
     return {};
   }
+  static std::expected<void, game::RuleError> apply_checked_view(State& v, game::Seat viewer,
+                                                                  const Event& e) {
+    auto next = renaissance::apply_checked_view(v, viewer, e);
+    if (!next) return std::unexpected(rule_error(next.error()));
+    v = *next;
+    return {};
+  }
   static std::vector<Command> legal_commands(const State& s, game::Seat seat) {
     return renaissance::legal_commands(s, seat);
   }

@@ -60,8 +60,10 @@ State apply(const State& state, const Event& event) {
   return next;
 }
 
-std::expected<State, RuleError> apply_checked(const State& state, const Event& event) {
-  if (auto error = detail::validate(state, event.seat, event.command, Authority::Server))
+namespace {
+
+std::expected<State, RuleError> checked(const State& state, const Event& event, detail::Sight sight) {
+  if (auto error = detail::validate(state, event.seat, event.command, Authority::Server, sight))
     return std::unexpected(*error);
   if (std::holds_alternative<CreateMatch>(event.command) && event.seat != kNoSeat)
     return std::unexpected(
@@ -70,13 +72,27 @@ std::expected<State, RuleError> apply_checked(const State& state, const Event& e
     return std::unexpected(RuleError{RuleCode::InconsistentEvent,
                                      "A stored event records its layout and its payment."});
   State next = state;
-  detail::ReplayDrawer drawer(event);
+  detail::ReplayDrawer drawer(event, sight.view);
   detail::execute(next, event.seat, event.command, drawer);
   if (!drawer.consistent())
     return std::unexpected(RuleError{
         RuleCode::InconsistentEvent,
         "The event's recorded draws or reveals do not fit the state, or are incomplete."});
   return next;
+}
+
+}  // namespace
+
+std::expected<State, RuleError> apply_checked(const State& state, const Event& event) {
+  return checked(state, event, detail::Sight::all());
+}
+
+std::expected<State, RuleError> apply_checked_view(const State& view, Seat viewer,
+                                                   const Event& event) {
+  if (viewer != kNoSeat && view.events_applied != 0 && (viewer < 0 || viewer >= view.players()))
+    return std::unexpected(
+        RuleError{RuleCode::NotSeated, "Seat " + std::to_string(viewer) + " is not in this game."});
+  return checked(view, event, detail::Sight::of(viewer));
 }
 
 State fold(std::span<const Event> events) {

@@ -21,9 +21,10 @@ constexpr std::size_t kMaxItems = kLeaders;
 
 // Copies `recorded` over the first items and the items not drawn after them, in their order;
 // false if `recorded` are not distinct members of `items` (then they are copied all the same).
-// No heap: the fold runs through create_match once per match.
+// With `blanks`, a recorded 0 (an id redact() hid) may stand for any item. No heap: the fold
+// runs through create_match once per match.
 template <class T>
-bool place(std::span<T> items, std::span<const T> recorded) {
+bool place(std::span<T> items, std::span<const T> recorded, bool blanks) {
   std::array<T, kMaxItems> pool{};
   std::array<bool, kMaxItems> used{};
   const std::size_t n = std::min(items.size(), kMaxItems);
@@ -32,8 +33,9 @@ bool place(std::span<T> items, std::span<const T> recorded) {
   for (const T& x : recorded) {
     std::size_t k = 0;
     while (k < n && (used[k] || !(pool[k] == x))) ++k;
+    // The same items are marked used either way: a viewer's fold places what apply places.
     if (k < n) used[k] = true;
-    else drawn = false;
+    else if (!(blanks && x == T{})) drawn = false;
   }
   std::size_t i = 0;
   for (const T& x : recorded)
@@ -83,7 +85,7 @@ void ReplayDrawer::shuffle(std::span<std::uint8_t> items, std::size_t keep, IdFi
   }
   const std::span<const std::uint8_t> mine(recorded.data() + cursor, keep);
   cursor += keep;
-  if (!place(items, mine)) consistent_ = false;
+  if (!place(items, mine, blanks_)) consistent_ = false;
 }
 
 void ReplayDrawer::shuffle_marbles(std::span<Marble> items) {
@@ -93,7 +95,7 @@ void ReplayDrawer::shuffle_marbles(std::span<Marble> items) {
     return;
   }
   const std::span<const Marble> recorded(in_.marbles);
-  if (!place(items, recorded)) consistent_ = false;
+  if (!place(items, recorded, false)) consistent_ = false;
 }
 
 Seat ReplayDrawer::draw_inkwell(int players) {

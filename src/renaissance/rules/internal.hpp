@@ -47,7 +47,9 @@ class RecordingDrawer final : public Drawer {
 
 class ReplayDrawer final : public Drawer {
  public:
-  explicit ReplayDrawer(const Event& in) : in_(in) {}
+  // `blanks`: the event is redact(e, viewer) folded over a view, whose recorded 0s stand for
+  // hidden ids (any member of what was shuffled) and are not inconsistencies.
+  explicit ReplayDrawer(const Event& in, bool blanks = false) : in_(in), blanks_(blanks) {}
   void shuffle(std::span<std::uint8_t> items, std::size_t keep, IdField field) override;
   void shuffle_marbles(std::span<Marble> items) override;
   Seat draw_inkwell(int players) override;
@@ -60,13 +62,24 @@ class ReplayDrawer final : public Drawer {
 
  private:
   const Event& in_;
+  bool blanks_ = false;
   std::size_t cards_ = 0, leaders_ = 0, tokens_ = 0, revealed_ = 0;
   bool marbles_done_ = false, inkwell_done_ = false, token_done_ = false;
   bool consistent_ = true;
 };
 
 // --- validation (validate.cpp) ------------------------------------------------------------------
-std::optional<RuleError> validate(const State& s, Seat seat, const Command& c, Authority authority);
+// What the state being checked knows: everything (a full state), or what one viewer sees (a
+// view: other seats' hands are blank, and so are the ids redact() blanks in their events).
+struct Sight {
+  bool view = false;
+  Seat viewer = kNoSeat;
+  static Sight all() { return {}; }
+  static Sight of(Seat viewer) { return {true, viewer}; }
+  bool hides_hand_of(Seat seat) const { return view && seat != viewer; }
+};
+std::optional<RuleError> validate(const State& s, Seat seat, const Command& c, Authority authority,
+                                  Sight sight = Sight::all());
 RuleError err(RuleCode code, std::string message);
 
 // --- transitions (setup.cpp, execute.cpp, turn.cpp) -----------------------------------------------

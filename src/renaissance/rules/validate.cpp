@@ -32,9 +32,36 @@ std::optional<RuleError> malformed(const Command& c) {
 struct Validator {
   const State& s;
   Seat seat;
+  Sight sight;
   using Result = std::optional<RuleError>;
 
   const Board& board() const { return s.boards[seat]; }
+  // Checking a view (a viewer's fold) of a seat whose hand it does not see: the leaders that seat
+  // names are hidden (0) or, when played, not checkable against its hand (decision 27).
+  bool hand_hidden() const { return sight.hides_hand_of(seat); }
+  bool hidden_in_hand() const {
+    return std::any_of(board().leaders.begin(), board().leaders.end(), [](const Leader& l) {
+      return l.status == LeaderStatus::Hand && l.id == 0;
+    });
+  }
+  // A leader id the viewer knows to be elsewhere: dealt to the viewer, or face up on a board.
+  bool known_elsewhere(std::uint8_t id) const {
+    if (sight.viewer != kNoSeat) {
+      const auto& mine = s.boards[sight.viewer].dealt;
+      if (std::find(mine.begin(), mine.end(), id) != mine.end()) return true;
+    }
+    for (Seat p = 0; p < s.players(); ++p)
+      for (const Leader& l : s.boards[p].leaders)
+        if (l.id == id) return true;
+    return false;
+  }
+  Result hidden_leader_error(std::uint8_t id, bool played) const {
+    const bool fits = played ? is_leader_id(id) && !known_elsewhere(id) : id == 0;
+    if (fits && hidden_in_hand()) return std::nullopt;
+    return err(RuleCode::InconsistentEvent,
+               "Seat " + std::to_string(seat) + " has no hidden leader in hand that could be " +
+                   (played ? leader_text(id) : "discarded unseen") + ".");
+  }
 
   Result in_setup() const {
     if (s.phase != Phase::Setup)
@@ -104,6 +131,12 @@ struct Validator {
     if (c.keep.size() != kLeadersKept)
       return err(RuleCode::WrongLeaderCount, "Keep exactly 2 of your 4 leaders; you named " +
                                                  std::to_string(c.keep.size()) + ".");
+    if (hand_hidden()) {  // redact() blanks both
+      if (c.keep[0] != 0 || c.keep[1] != 0)
+        return err(RuleCode::InconsistentEvent,
+                   "Another seat's kept leaders are hidden from this viewer.");
+      return std::nullopt;
+    }
     if (c.keep[0] == c.keep[1])
       return err(RuleCode::DuplicateLeader,
                  "You named " + leader_text(c.keep[0]) + " twice; keep two different leaders.");
@@ -249,9 +282,12 @@ struct Validator {
   }
   Result operator()(const ActivateLeader& c) const {
     if (auto e = my_turn()) return e;
-    if (!in_hand(c.leader))
+    if (hand_hidden()) {
+      if (auto e = hidden_leader_error(c.leader, true)) return e;
+    } else if (!in_hand(c.leader)) {
       return err(RuleCode::LeaderNotInHand,
                  leader_text(c.leader) + " is not a leader in your hand; only those can be played.");
+    }
     if (!requirement_met(board(), c.leader))
       return err(RuleCode::RequirementNotMet,
                  "You do not meet " + leader_text(c.leader) +
@@ -260,6 +296,7 @@ struct Validator {
   }
   Result operator()(const DiscardLeader& c) const {
     if (auto e = my_turn()) return e;
+    if (hand_hidden()) return hidden_leader_error(c.leader, false);
     if (!in_hand(c.leader))
       return err(RuleCode::LeaderNotInHand,
                  leader_text(c.leader) +
@@ -286,8 +323,8 @@ struct Validator {
 
 }  // namespace
 
-std::optional<RuleError> validate(const State& s, Seat seat, const Command& c,
-                                  Authority authority) {
+std::optional<RuleError> validate(const State& s, Seat seat, const Command& c, Authority authority,
+                                  Sight sight) {
   if (is_server_command(c) && authority != Authority::Server)
     return err(RuleCode::ServerOnly, "Only the server may " + std::string(command_type(c)) + ".");
   if (const auto* create = std::get_if<CreateMatch>(&c)) {
@@ -305,7 +342,7 @@ std::optional<RuleError> validate(const State& s, Seat seat, const Command& c,
   if (seat < 0 || seat >= s.players())
     return err(RuleCode::NotSeated, "Seat " + std::to_string(seat) + " is not in this game.");
   if (auto e = malformed(c)) return e;
-  return std::visit(Validator{s, seat}, c);
+  return std::visit(Validator{s, seat, sight}, c);
 }
 
 }  // namespace eryantis::renaissance::detail

@@ -1,5 +1,6 @@
 // Hidden information (2.6, decision 27): no view and no redacted event of many random games shows
-// a viewer anything it may not know; a viewer's fold of redacted events is its view; determinise
+// a viewer anything it may not know; a viewer's fold of redacted events is its view, and its
+// checked fold (apply_checked_view) accepts exactly what redaction gives; determinise
 // fills a view back into a full state that the seat cannot tell from the real one; evaluate reads
 // only the view.
 #include <gtest/gtest.h>
@@ -81,10 +82,16 @@ TEST(Views, NoViewOrRedactedEventLeaksHiddenInformation) {
               expect_redacted(r, v, seed);
               const View seen = view(s, v);
               expect_blank(seen, seed);
-              // The viewer's own fold of what it was told is exactly its view.
+              // The viewer's own fold of what it was told is exactly its view, and its checked
+              // fold accepts every redacted event and gives the same.
               State& mirror = mirrors[static_cast<std::size_t>(v + 1)];
+              auto checked = apply_checked_view(mirror, v, r);
+              ASSERT_TRUE(checked.has_value())
+                  << "seed " << seed << ", viewer " << int(v) << ", event "
+                  << mirror.events_applied << ": " << checked.error().message;
               apply_in_place(mirror, r);
               ASSERT_EQ(mirror, seen.state) << "seed " << seed << ", viewer " << int(v);
+              ASSERT_EQ(*checked, seen.state) << "seed " << seed << ", viewer " << int(v);
               ++views;
             }
           },
@@ -93,6 +100,70 @@ TEST(Views, NoViewOrRedactedEventLeaksHiddenInformation) {
     }
   }
   std::cout << "[ measured ] " << views << " views and redacted events scanned" << std::endl;
+}
+
+// A viewer's checked fold tolerates blanks only where redact() puts them: anything else a server
+// might send (a hidden id shown, a leader the viewer holds played by another seat, a deck top
+// that is not that deck's) is refused, never folded.
+TEST(Views, AViewersCheckedFoldRefusesWhatNoRedactionGives) {
+  const std::uint64_t seed = 7'100'000;
+  std::vector<Event> events;
+  std::vector<State> states;  // after each event
+  play_random_game(
+      Options{2}, seed,
+      [&](const Event& e, const State& s) {
+        events.push_back(e);
+        states.push_back(s);
+      },
+      20000, RandomPolicy::Purposeful);
+  ASSERT_GT(events.size(), 10u) << "seed " << seed;
+  const Seat viewer = 0;
+  auto view_before = [&](std::size_t i) { return i == 0 ? State{} : view(states[i - 1], viewer).state; };
+  auto refused = [&](std::size_t i, const Event& tampered) {
+    auto r = apply_checked_view(view_before(i), viewer, tampered);
+    return !r.has_value() && r.error().code == RuleCode::InconsistentEvent;
+  };
+
+  // create_match: a deck top swapped with another deck's, and a leader dealt twice.
+  {
+    Event e = redact(events[0], viewer);
+    ASSERT_TRUE(apply_checked_view(State{}, viewer, e).has_value());
+    Event swapped = e;
+    std::swap(swapped.cards[kDeckSize - 1], swapped.cards[2 * kDeckSize - 1]);
+    EXPECT_TRUE(refused(0, swapped)) << "seed " << seed;
+    Event twice = e;
+    twice.leaders[1] = twice.leaders[0];
+    EXPECT_TRUE(refused(0, twice)) << "seed " << seed;
+  }
+  // The other seat's choose_leaders with its ids shown, and each leader command with an id the
+  // viewer knows is not in that hand (one dealt to the viewer) or no leader at all.
+  const std::uint8_t mine = states[0].boards[viewer].dealt[0];
+  bool saw_choose = false, saw_leader_action = false;
+  for (std::size_t i = 1; i < events.size(); ++i) {
+    const Event& e = events[i];
+    if (e.seat == viewer || e.seat == kNoSeat) continue;
+    const Event r = redact(e, viewer);
+    ASSERT_TRUE(apply_checked_view(view_before(i), viewer, r).has_value()) << "event " << i;
+    if (std::holds_alternative<ChooseLeaders>(e.command)) {
+      saw_choose = true;
+      EXPECT_TRUE(refused(i, e)) << "seed " << seed << ": kept leaders shown";
+    }
+    if (const auto* a = std::get_if<ActivateLeader>(&e.command)) {
+      saw_leader_action = true;
+      Event other = r;
+      std::get<ActivateLeader>(other.command).leader = mine;
+      EXPECT_TRUE(refused(i, other)) << "seed " << seed << ": the viewer's own leader";
+      std::get<ActivateLeader>(other.command).leader = 200;
+      EXPECT_TRUE(refused(i, other)) << "seed " << seed << ": no such leader";
+      EXPECT_NE(a->leader, mine);
+    }
+    if (std::holds_alternative<DiscardLeader>(e.command)) {
+      saw_leader_action = true;
+      EXPECT_TRUE(refused(i, e)) << "seed " << seed << ": the discarded leader shown";
+    }
+  }
+  EXPECT_TRUE(saw_choose) << "seed " << seed;
+  EXPECT_TRUE(saw_leader_action) << "seed " << seed << ": pick a seed whose game plays a leader";
 }
 
 TEST(Views, DeterminiseGivesAFullStateTheSeatCannotTellFromTheRealOne) {

@@ -56,6 +56,15 @@ void apply_in_place(State& state, const Event& event);
 // today's rules and checks that the recorded draws and reveals are consistent with the state.
 std::expected<State, RuleError> apply_checked(const State& state, const Event& event);
 
+// The same for a viewer's fold (a client's mirror that follows events alone): `view` is what
+// `viewer` sees (kNoSeat: a spectator) and `event` is redact(e, viewer). Everything apply_checked
+// checks is checked but what the viewer cannot see: an id redact() blanked (0) stands for any
+// hidden one, and another seat's leader played from its hidden hand is checked against the
+// leaders the viewer knows to be elsewhere. For every e apply_checked accepts on s,
+// apply_checked_view(view(s, v).state, v, redact(e, v)) == view(apply(s, e), v).state.
+std::expected<State, RuleError> apply_checked_view(const State& view, Seat viewer,
+                                                   const Event& event);
+
 // fold(apply, events) from the empty state.
 State fold(std::span<const Event> events);
 
