@@ -1,4 +1,5 @@
 // check, decide, apply and fold: one execution of the rules, run two ways.
+#include "eryantis/renaissance/rules/invariants.hpp"
 #include "eryantis/util/expected.hpp"
 #include "internal.hpp"
 
@@ -78,6 +79,12 @@ std::expected<State, RuleError> checked(const State& state, const Event& event, 
     return std::unexpected(RuleError{
         RuleCode::InconsistentEvent,
         "The event's recorded draws or reveals do not fit the state, or are incomplete."});
+  // A view's blanks accept a 0 wherever redaction may put one; one where it never does (a deck's
+  // top, say) leaves a view no state has: refused like any other inconsistency.
+  if (sight.view)
+    if (std::string broken = view_violation(next); !broken.empty())
+      return std::unexpected(RuleError{RuleCode::InconsistentEvent,
+                                       "The event leaves a view no game can have: " + broken + "."});
   return next;
 }
 
