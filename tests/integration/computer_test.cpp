@@ -60,18 +60,6 @@ class ComputerSeatTest : public ServerFixture {
     ADD_FAILURE() << "no game_over in time";
     return false;
   }
-  std::string sql_text(const std::string& query) {
-    sqlite3* db = nullptr;
-    sqlite3_stmt* statement = nullptr;
-    std::string out;
-    if (sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, query.c_str(), -1, &statement, nullptr) == SQLITE_OK &&
-        sqlite3_step(statement) == SQLITE_ROW && sqlite3_column_text(statement, 0))
-      out = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
-    sqlite3_finalize(statement);
-    sqlite3_close(db);
-    return out;
-  }
 };
 
 TEST_F(ComputerSeatTest, APersonPlaysAMatchToTheEndAgainstARandomComputer) {

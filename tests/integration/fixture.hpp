@@ -3,6 +3,7 @@
 // server process (killed in teardown whatever happens), the server's log printed
 // when a test failed, and the database checks run after a game.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <memory>
 #include <string>
@@ -74,6 +75,22 @@ class ServerFixture : public ::testing::Test {
       EXPECT_EQ(count, 1) << "seq " << seq << " acknowledged " << count << " times";
       EXPECT_TRUE(m.by_player.count(seq)) << "acknowledged seq " << seq << " is not stored";
     }
+  }
+
+  // The first column of the first row of a query on the server's SQLite file ("" if none):
+  // what a person with `sqlite3` sees. Read-write, so a file a killed server left with its WAL
+  // is recovered as the next server would.
+  std::string sql_text(const std::string& query) const {
+    sqlite3* db = nullptr;
+    sqlite3_stmt* statement = nullptr;
+    std::string out;
+    if (sqlite3_open(db_.c_str(), &db) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, query.c_str(), -1, &statement, nullptr) == SQLITE_OK &&
+        sqlite3_step(statement) == SQLITE_ROW && sqlite3_column_text(statement, 0))
+      out = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+    return out;
   }
 
   std::map<store::MatchId, DbMatch> read_database() {

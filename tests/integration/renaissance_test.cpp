@@ -94,18 +94,6 @@ class RenaissanceTest : public ServerFixture {
     EXPECT_TRUE(all_over()) << "no game_over in " << limit.count() << " s";
     return all_over();
   }
-  std::string sql_text(const std::string& query) {
-    sqlite3* db = nullptr;
-    sqlite3_stmt* statement = nullptr;
-    std::string out;
-    if (sqlite3_open_v2(db_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, query.c_str(), -1, &statement, nullptr) == SQLITE_OK &&
-        sqlite3_step(statement) == SQLITE_ROW && sqlite3_column_text(statement, 0))
-      out = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
-    sqlite3_finalize(statement);
-    sqlite3_close(db);
-    return out;
-  }
   // The match ended by the rules (not a forfeit or an operator), is finished on disk, and the
   // store's own fold of its events verifies.
   void expect_finished_and_verified(std::int64_t match, const Message& game_over) {

@@ -73,18 +73,6 @@ class RestartTest : public ServerFixture {
     sqlite3_free(error);
     sqlite3_close(db);
   }
-  std::string sql_text(const std::string& query) {
-    sqlite3* db = nullptr;
-    sqlite3_stmt* statement = nullptr;
-    std::string out;
-    if (sqlite3_open(db_.c_str(), &db) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, query.c_str(), -1, &statement, nullptr) == SQLITE_OK &&
-        sqlite3_step(statement) == SQLITE_ROW)
-      out = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
-    sqlite3_finalize(statement);
-    sqlite3_close(db);
-    return out;
-  }
   static bool is_event(const Message& m, const std::string& type) {
     return m.type == "event" &&
            m.json("event").find("\"type\":\"" + type + "\"") != std::string::npos;
