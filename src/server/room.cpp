@@ -205,12 +205,16 @@ void Room::broadcast_event(const game::Event& event, const std::string& payload,
     common.pop_back();  // the closing '}'
     return common;
   };
-  const std::string shared = common_for(game::kNoSeat);  // spectators' (everybody's if public)
+  // The spectators' text (everybody's when the game's views are public), made when a
+  // line first needs it: a match of a game with hidden information and no spectator
+  // never does (its view, hash and redacted event would be thrown away).
+  std::optional<std::string> shared;
   auto line_for = [&](ConnectionId conn, game::Seat viewer) {
     const MoveLists allowed = moves(viewer);
     std::string own;
     if (!one_view && viewer != game::kNoSeat) own = common_for(viewer);
-    const std::string& common = own.empty() ? shared : own;
+    if (own.empty() && !shared) shared = common_for(game::kNoSeat);
+    const std::string& common = own.empty() ? *shared : own;
     std::string view;
     if (links_->outbox.wants_views(conn))
       view = played.view_to_json(view_of(viewer), viewer);
