@@ -20,12 +20,11 @@
 //                         --bot BIN [--chromium PATH] [--seed N]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { drawBench, formatBench, spectatorScript } from './draw_bench.mjs';
 import { compareFacts, domFacts, parseShow } from './show_summary.mjs';
+import { freePort, launchChromium, seededRandom, sleep, tally } from './harness.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -42,62 +41,16 @@ const seed = Number(args.seed ?? Date.now() % 1_000_000);
 const kSkipped = 77; // CTest's SKIP_RETURN_CODE
 const kDeadlineMs = 200_000; // the whole run: about a minute on an idle machine, 2.5 on a loaded one
 const started = Date.now();
+const t = tally({ started, deadlineMs: kDeadlineMs, name: 'the browser test' });
+const { check, until, overtime } = t;
+const random = seededRandom(seed);
 console.log(`browser test: seed ${seed} (rerun with --seed ${seed})`);
 mkdirSync(out, { recursive: true });
 
-const require = createRequire(join(web, 'package.json'));
-const { chromium } = require('playwright-core');
-
 // --- small helpers ----------------------------------------------------------------
 
-let rngState = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) || 1;
-function random() {
-  // xorshift32: a reproducible choice sequence for a given --seed
-  rngState ^= rngState << 13;
-  rngState >>>= 0;
-  rngState ^= rngState >>> 17;
-  rngState ^= rngState << 5;
-  rngState >>>= 0;
-  return rngState / 0x100000000;
-}
 for (let i = 0; i < 16; ++i) random(); // small seeds start with small numbers
 const pick = (list) => list[Math.floor(random() * list.length)];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-let failures = 0;
-let passes = 0;
-function check(ok, what) {
-  if (ok) {
-    passes += 1;
-    console.log(`ok - ${what} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
-  } else {
-    failures += 1;
-    console.log(`not ok - ${what}`);
-  }
-  return ok;
-}
-function overtime() {
-  if (Date.now() - started > kDeadlineMs) throw new Error(`the browser test ran over ${kDeadlineMs / 1000} s`);
-}
-async function until(what, fn, timeoutMs = 15_000, everyMs = 50) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    overtime();
-    await sleep(everyMs);
-  }
-}
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
 // --- the server ---------------------------------------------------------------------
 
@@ -160,10 +113,7 @@ function killServer(signal) {
 
 // --- pages ----------------------------------------------------------------------------
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium(web, chromiumPath);
 
 const openPages = [];
 async function newPage(name, viewport = { width: 1280, height: 720 }) {
@@ -605,7 +555,7 @@ try {
     }
   }
 } catch (e) {
-  failures += 1;
+  t.failures += 1;
   console.log(`not ok - ${e.message}`);
   for (const p of openPages) {
     await shot(p, `failure-${p.name.replace(/\W+/g, '-')}.png`).catch(() => {});
@@ -623,5 +573,5 @@ for (const k of Object.keys(results.figures)) results.figures[k] = Math.round(re
 writeFileSync(join(out, 'figures.json'), JSON.stringify(results.figures, null, 1) + '\n');
 console.log(`# figures: ${JSON.stringify(results.figures)}`);
 console.log(`# screenshots in ${out}`);
-console.log(`${passes} passed, ${failures} failed`);
-process.exit(failures ? 1 : 0);
+console.log(`${t.passes} passed, ${t.failures} failed`);
+process.exit(t.failures ? 1 : 0);

@@ -24,10 +24,9 @@
 //     [--test-server BIN [--replay-test-games BIN]] [--chromium PATH] [--seed N] [--only ABC]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
+import { freePort, launchChromium, seededRandom, sleep, tally } from './harness.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -46,60 +45,13 @@ const seed = Number(args.seed ?? Date.now() % 1_000_000);
 const kDeadlineMs = 200_000;
 const kMaxCommands = 400; // a random 2-player simple match is about 130 events
 const started = Date.now();
+const t = tally({ started, deadlineMs: kDeadlineMs, name: 'the test' });
+const { check, until } = t;
+const random = seededRandom(seed);
 mkdirSync(out, { recursive: true });
 console.log(`fallback test: seed ${seed} (rerun with --seed ${seed})`);
 
-const require = createRequire(join(web, 'package.json'));
-const { chromium } = require('playwright-core');
-
-let failures = 0;
-let passes = 0;
-function check(ok, what) {
-  if (ok) {
-    passes += 1;
-    console.log(`ok - ${what} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
-  } else {
-    failures += 1;
-    console.log(`not ok - ${what}`);
-  }
-  return ok;
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function until(what, fn, timeoutMs = 15_000, everyMs = 50) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    if (Date.now() - started > kDeadlineMs) throw new Error(`the test ran over ${kDeadlineMs / 1000} s`);
-    await sleep(everyMs);
-  }
-}
-let rngState = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) || 1;
-function random() {
-  // xorshift32: a reproducible choice sequence for a given --seed
-  rngState ^= rngState << 13;
-  rngState >>>= 0;
-  rngState ^= rngState >>> 17;
-  rngState ^= rngState << 5;
-  rngState >>>= 0;
-  return rngState / 0x100000000;
-}
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium(web, chromiumPath);
 async function newPage(name, setup = null) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   if (setup) await setup(ctx);
@@ -702,7 +654,7 @@ try {
   if (only.includes('C') && testServerBin) await goofspielOnTheTestServer();
   else if (only.includes('C')) console.log('# C left out: no --test-server');
 } catch (e) {
-  failures += 1;
+  t.failures += 1;
   console.log(`not ok - ${e.stack ?? e}`);
   if (serverLog) console.log(`# server log (tail):\n${serverLog.slice(-2000)}`);
 } finally {
@@ -710,5 +662,5 @@ try {
   for (const server of servers) if (server.exitCode === null) server.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`# ${passes} passed, ${failures} failed, ${((Date.now() - started) / 1000).toFixed(1)} s`);
-process.exit(failures ? 1 : 0);
+console.log(`# ${t.passes} passed, ${t.failures} failed, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(t.failures ? 1 : 0);

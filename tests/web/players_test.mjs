@@ -15,10 +15,9 @@
 //                         [--only ABC]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
+import { freePort, launchChromium, sleep, tally } from './harness.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -33,49 +32,11 @@ const replayBin = resolve(args.replay ?? join(build, 'tools', 'eryantis-replay')
 const selfplayBin = resolve(args.selfplay ?? join(build, 'tools', 'eryantis-selfplay'));
 const kDeadlineMs = 150_000;
 const started = Date.now();
+const t = tally({ started, deadlineMs: kDeadlineMs, name: 'the test' });
+const { check, until } = t;
 mkdirSync(out, { recursive: true });
 
-const require = createRequire(join(web, 'package.json'));
-const { chromium } = require('playwright-core');
-
-let failures = 0;
-let passes = 0;
-function check(ok, what) {
-  if (ok) {
-    passes += 1;
-    console.log(`ok - ${what} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
-  } else {
-    failures += 1;
-    console.log(`not ok - ${what}`);
-  }
-  return ok;
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function until(what, fn, timeoutMs = 15_000, everyMs = 50) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    if (Date.now() - started > kDeadlineMs) throw new Error(`the test ran over ${kDeadlineMs / 1000} s`);
-    await sleep(everyMs);
-  }
-}
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium(web, chromiumPath);
 const openPages = [];
 async function newPage(name, viewport = { width: 1280, height: 720 }, setup = null) {
   const ctx = await browser.newContext({ viewport });
@@ -451,7 +412,7 @@ try {
   if (only.includes('B')) await realServer();
   if (only.includes('C')) await damagedReplay();
 } catch (e) {
-  failures += 1;
+  t.failures += 1;
   console.log(`not ok - ${e.message}`);
   for (const p of openPages) await p.screenshot({ path: join(out, `failure-${p.name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
   console.log(`# server log (tail):\n${serverLog.split('\n').slice(-30).join('\n')}`);
@@ -460,5 +421,5 @@ try {
   if (server && server.exitCode === null) server.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`${passes} passed, ${failures} failed`);
-process.exit(failures ? 1 : 0);
+console.log(`${t.passes} passed, ${t.failures} failed`);
+process.exit(t.failures ? 1 : 0);

@@ -18,10 +18,9 @@
 //     [--chromium PATH] [--seed N] [--only STF] [--verbose 1] [--viewport WxH]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort, launchChromium, seededRandom, sleep, tally } from './harness.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -38,61 +37,15 @@ const seed = Number(args.seed ?? Date.now() % 1_000_000);
 const kDeadlineMs = 270_000; // ctest's TIMEOUT is 300 s
 const kMaxClicks = 3000; // per game: a game is about 100-400 clicks
 const started = Date.now();
+const t = tally({ started, deadlineMs: kDeadlineMs, name: 'the test' });
+const { check, until } = t;
+const random = seededRandom(seed);
 mkdirSync(out, { recursive: true });
 console.log(`renaissance test: seed ${seed} (rerun with --seed ${seed})`);
 
-const require = createRequire(join(web, 'package.json'));
-const { chromium } = require('playwright-core');
-
-let failures = 0;
-let passes = 0;
-function check(ok, what) {
-  if (ok) {
-    passes += 1;
-    console.log(`ok - ${what} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
-  } else {
-    failures += 1;
-    console.log(`not ok - ${what}`);
-  }
-  return ok;
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function until(what, fn, timeoutMs = 15_000, everyMs = 50) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    if (Date.now() - started > kDeadlineMs) throw new Error(`the test ran over ${kDeadlineMs / 1000} s`);
-    await sleep(everyMs);
-  }
-}
-let rngState = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) || 1;
-function random() {
-  // xorshift32: a reproducible choice sequence for a given --seed
-  rngState ^= rngState << 13;
-  rngState >>>= 0;
-  rngState ^= rngState >>> 17;
-  rngState ^= rngState << 5;
-  rngState >>>= 0;
-  return rngState / 0x100000000;
-}
 const pick = (list) => list[Math.floor(random() * list.length)];
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium(web, chromiumPath);
 // --viewport 390x844: every page at that size (to look at the screenshots of a phone).
 const [vw, vh] = (args.viewport ?? '1366x768').split('x').map(Number);
 async function newPage(name, viewport = { width: vw, height: vh }) {
@@ -518,7 +471,7 @@ try {
   if (only.includes('T')) await twoPlayers();
   if (only.includes('F')) await fourPlayers();
 } catch (e) {
-  failures += 1;
+  t.failures += 1;
   console.log(`not ok - ${e.stack ?? e}`);
   if (serverLog) console.log(`# server log (tail):\n${serverLog.slice(-2000)}`);
 } finally {
@@ -526,5 +479,5 @@ try {
   for (const s of servers) if (s.exitCode === null) s.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`# ${passes} passed, ${failures} failed, ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed})`);
-process.exit(failures ? 1 : 0);
+console.log(`# ${t.passes} passed, ${t.failures} failed, ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${seed})`);
+process.exit(t.failures ? 1 : 0);
