@@ -306,14 +306,20 @@ export class Client {
     this.connect();
   }
 
+  // A command is sent for the position the player saw (`expected_seq`: STALE_SEQ if the match
+  // moved on), except while several seats choose at once (a setup): another seat's choice does
+  // not change what this one means, and one it made impossible is refused by the rules with
+  // their own reason. Else a computer's choice made at the same moment would refuse the
+  // player's click for nothing.
   play(command: Command): boolean {
     const m = this.model.match;
     if (!m) return false;
     this.commandCounter += 1;
+    const simultaneous = m.toAct.length > 1;
     return this.request({
       type: 'play',
       command,
-      expected_seq: m.seq,
+      ...(simultaneous ? {} : { expected_seq: m.seq }),
       command_id: `web-${this.session}-${this.commandCounter}`,
     });
   }

@@ -107,6 +107,25 @@ test('play carries expected_seq and a fresh command_id; pings get pongs', () => 
   assert.notEqual(a!['command_id'], b!['command_id']);
 });
 
+test('while several seats choose at once, play carries no expected_seq (a computer choosing at the same moment does not make it stale)', () => {
+  const h = harness();
+  h.client.start();
+  const s = h.connect();
+  s.push({
+    type: 'state', match: 1, game: 'renaissance', seq: 6, status: 'lobby', hash: 'x', seats: [], to_act: [0, 2, 3], allowed: [], legal: [], seat: 0,
+    view: { viewer: 0, state: { options: { players: 4 } } },
+  });
+  h.client.play({ type: 'choose_leaders', keep: [1, 5] });
+  assert.equal(s.sent.at(-1)!['type'], 'play');
+  assert.equal('expected_seq' in s.sent.at(-1)!, false);
+  s.push({
+    type: 'state', match: 1, game: 'renaissance', seq: 9, status: 'running', hash: 'x', seats: [], to_act: [0], allowed: [], legal: [], seat: 0,
+    view: { viewer: 0, state: { options: { players: 4 } } },
+  });
+  h.client.play({ type: 'end_turn' });
+  assert.equal(s.sent.at(-1)!['expected_seq'], 9);
+});
+
 test('the lobby is watched, not polled: watch_lobby after welcome; an older server is polled', () => {
   const h = harness();
   h.client.start();
