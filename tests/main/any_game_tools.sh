@@ -61,11 +61,14 @@ if [ -n "$bot" ]; then
   expect 2 'mode' -- "$bot" --options '{"mode":"blitz"}' --games 1 --port 9 --give-up 1
   expect 2 '2 to 4 players' -- "$bot" --game eriantys --players 1 --games 1 --port 9 --give-up 1
   expect 2 'no game "goofspiel"' -- "$bot" --game goofspiel --games 1 --port 9 --give-up 1
+  expect 2 'sometimes not in' -- "$bot" --game renaissance --updates sometimes --games 1 --port 9 --give-up 1
 fi
 if [ -n "$test_bot" ]; then
   # The tests' bot knows Goofspiel (and checks its options); the release's does not.
   expect 2 'cards' -- "$test_bot" --game goofspiel --options '{"cards":20}' --games 1 --port 9
   expect 2 'Eriantys' -- "$test_bot" --game goofspiel --mode expert --games 1 --port 9
+  # Goofspiel's hidden bids cannot be followed from events alone: the bot says so and exits.
+  expect 2 'cannot follow goofspiel from events alone' -- "$test_bot" --game goofspiel --updates events --games 1 --port 9 --give-up 1
 fi
 
 if [ "$failures" -gt 0 ]; then
