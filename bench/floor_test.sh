@@ -46,6 +46,9 @@ round_trip() { # name bot-game-args...
   steps=$(grep -c '^step ' "$WORK/$name.txt" || true)
   [ "${steps:-0}" -gt 10 ] || { echo "$name: transcript has ${steps:-no} steps" >&2; cat "$WORK/$name-real.err" >&2; exit 1; }
   [ "$(field "$WORK/$name-real.json" unexpected_errors)" = 0 ] || { cat "$WORK/$name-real.json" "$WORK/$name-real.err" >&2; exit 1; }
+  # Every table's first game (up to 16), one after the other: the four of --matches 4.
+  grep -q "of 4 table(s)" "$WORK/$name-real.err" ||
+    { echo "$name: the transcript does not hold the 4 tables' games" >&2; cat "$WORK/$name-real.err" >&2; exit 1; }
 
   port=$(free_port)
   "$FLOOR" --port "$port" --db "$WORK/$name-floor.db" --transcript "$WORK/$name.txt" 2>"$WORK/$name-floor.log" &
@@ -70,5 +73,5 @@ round_trip() { # name bot-game-args...
 }
 
 round_trip eriantys --players 2 --games 4 --duration 20 --seed 3
-# A Renaissance game is longer: table 0's first game, as far as it went in 4 s.
+# A Renaissance game is longer: each table's first game, as far as it went in 4 s.
 round_trip renaissance --game renaissance --players 2 --duration 4 --seed 3

@@ -324,10 +324,10 @@ for s in "${SCENARIOS[@]}"; do
         row "a$l" "games finished (real); unexpected errors (both)" "0 errors" \
           "$(median "a-${p}real" games_finished); $errors" "$(verdict "$errors" "==" 0)"
         row "a$l" "server RSS at the end (MiB): real / floor" "" "$(median_rss "a-${p}real") / $(median_rss "a-${p}floor")" ""
-        # What the server writes per command (the last recorded game: its ack and every
+        # What the server writes per command (the last recorded games: each ack and every
         # seat's event line, newlines included) and the longest line: the same for both.
         if [ -n "${GAMES:-}" ]; then
-          row "a$l" "server → bots bytes per command: mean / longest line (the recorded game)" "" "$(transcript_bytes "$(transcript_of "$g")")" ""
+          row "a$l" "server → bots bytes per command: mean / longest line (the recorded games)" "" "$(transcript_bytes "$(transcript_of "$g")")" ""
         fi
       done
       ;;

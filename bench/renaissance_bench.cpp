@@ -2,8 +2,10 @@
 // events/s), random full games, legal_commands, check, and the size of a state.
 #include <benchmark/benchmark.h>
 
+#include <string>
 #include <vector>
 
+#include "eryantis/renaissance/codec/codec.hpp"
 #include "eryantis/renaissance/rules/random_game.hpp"
 
 using namespace eryantis::renaissance;
@@ -69,6 +71,52 @@ void BM_RenaissanceLegalCommands(benchmark::State& st) {
       benchmark::Counter(double(listed) / double(st.iterations() * states.size()));
 }
 
+// The `legal` arrays a 2-player server writes: every list of 20 random games, as one array
+// (commands_to_json: the market commands from shared pieces) and, as the baseline in the same
+// run, one command at a time (what it did before, issue 25).
+std::vector<std::vector<Command>> legal_lists_2p() {
+  std::vector<std::vector<Command>> lists;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    play_random_game(
+        Options{2}, seed,
+        [&](const Event&, const State& s) {
+          for (Seat p : seats_to_act(s)) lists.push_back(legal_commands(s, p));
+        },
+        20000, RandomPolicy::Purposeful);
+  return lists;
+}
+
+void legal_json_benchmark(benchmark::State& st, bool one_by_one) {
+  const auto lists = legal_lists_2p();
+  std::int64_t bytes = 0;
+  for (auto _ : st) {
+    for (const auto& list : lists) {
+      std::string text;
+      if (one_by_one) {
+        text = "[";
+        for (const Command& c : list) {
+          if (text.size() > 1) text += ',';
+          text += codec::command_to_json(c);
+        }
+        text += ']';
+      } else {
+        text = codec::commands_to_json(list);
+      }
+      bytes += static_cast<std::int64_t>(text.size());
+      benchmark::DoNotOptimize(text);
+    }
+  }
+  st.SetBytesProcessed(bytes);
+  st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations() * lists.size()));
+}
+
+void BM_RenaissanceLegalJson(benchmark::State& st) {
+  legal_json_benchmark(st, false);
+}
+void BM_RenaissanceLegalJsonOneByOne(benchmark::State& st) {
+  legal_json_benchmark(st, true);
+}
+
 void BM_RenaissanceHash(benchmark::State& st) {
   const State s = play_random_game(Options{4}, 7, {}, 60).state;
   for (auto _ : st) benchmark::DoNotOptimize(hash(s));
@@ -82,4 +130,6 @@ BENCHMARK(BM_RenaissanceFold4p)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RenaissanceFoldSolo)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RenaissanceRandomGame2p)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_RenaissanceLegalCommands)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_RenaissanceLegalJson)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RenaissanceLegalJsonOneByOne)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RenaissanceHash);

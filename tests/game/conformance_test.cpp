@@ -4,6 +4,7 @@
 //   - decide accepts every command legal_commands lists, apply and apply_checked
 //     agree with decide, and a fold of the stored events gives the same state;
 //   - every value survives its codec (command, event, state, binary, options, view);
+//   - legal_json is the JSON of legal_commands and of their distinct types;
 //   - a view hides what the viewer may not see: determinising it again gives a
 //     state whose view is the same view;
 //   - a game whose viewers fold events: each viewer's checked fold of the events it
@@ -17,6 +18,7 @@
 #include <iostream>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eryantis/game/game.hpp"
@@ -59,6 +61,21 @@ Played play_random(const Game& g, const Options& options, std::uint64_t seed, in
       out.events.push_back(skip->event);
       out.state = skip->next;
       continue;
+    }
+    // The wire's `legal` and `allowed`, written in one typed call, are the list's JSON and
+    // its distinct types in order.
+    {
+      const Game::LegalJson lists = g.legal_json(out.state, seat);
+      EXPECT_EQ(lists.legal, g.commands_to_json(legal)) << g.name();
+      std::string allowed = "[";
+      std::vector<std::string_view> seen;
+      for (const Command& c : legal) {
+        const std::string_view type = g.command_type(c);
+        if (std::find(seen.begin(), seen.end(), type) != seen.end()) continue;
+        allowed += std::string(seen.empty() ? "\"" : ",\"") + std::string(type) + "\"";
+        seen.push_back(type);
+      }
+      EXPECT_EQ(lists.allowed, allowed + "]") << g.name();
     }
     // Every listed command is accepted.
     for (const Command& c : legal) {

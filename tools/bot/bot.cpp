@@ -110,13 +110,12 @@ void Bot::on_line(std::string_view line) {
     return;
   }
   if (Recorder* r = runner_.recorder(); r && r->wants(table_.index(), index_) && m->seq) {
-    if (m->type == MessageType::Event) r->event(index_, *m->seq, line);
+    if (m->type == MessageType::Event) r->event(table_.index(), index_, *m->seq, line);
     if (m->type == MessageType::Ack && m->id == pending_id_ && awaiting_ack_)
-      r->ack(index_, *m->seq, line);
+      r->ack(table_.index(), index_, *m->seq, line);
   }
-  if (Recorder* r = runner_.recorder();
-      r && m->type == MessageType::GameOver && table_.index() == 0)
-    r->game_over(index_);
+  if (Recorder* r = runner_.recorder(); r && m->type == MessageType::GameOver)
+    r->game_over(table_.index(), index_);
   handle(*m);
 }
 
@@ -458,7 +457,7 @@ void Bot::maybe_act() {
   pending_command_id_ = command_id;
   std::string play = ClientProtocol::play(game, command, command_id, mirror_.seq(), pending_id_);
   if (Recorder* r = runner_.recorder(); r && r->wants(table_.index(), index_))
-    r->play(index_, play);
+    r->play(table_.index(), index_, play);
   conn_.send(play);
   awaiting_ack_ = true;
   sent_at_ = Clock::now();

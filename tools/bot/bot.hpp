@@ -76,7 +76,7 @@ struct Options {
   // All bots together send at most this many plays per second (0 = as fast as
   // acks come): load.sh's "half of the measured maximum".
   double target_rate = 0;
-  std::string record_path;  // write table 0's first game here (the floor's transcript)
+  std::string record_path;  // write tables 0-15's first games here (the floor's transcript)
   // --acks: one line per acknowledged command (the failover tests' independent record).
   std::string acks_path;
   // --drain: at the end (--duration or a signal) stop starting games and let the
@@ -121,19 +121,25 @@ struct Stats {
 class Runner;
 class Table;
 
-// Records table 0's first game as the floor's transcript (--record): the lines
-// each seat sent and received, tied together by the event's seq.
+// Records the first game of tables 0 to kRecordedTables - 1 as the floor's transcript
+// (--record): the lines each seat sent and received, tied together by the event's seq, one
+// table's steps after the other's. One game was not the traffic the real server served: the
+// bytes per command of one recorded Renaissance game ranged from 5.5 to 10.5 KB between runs
+// (its market draws decide its legal lists), and the floor's CPU with them; sixteen games'
+// mean varies far less.
 class Recorder {
  public:
+  static constexpr int kRecordedTables = 16;
   // `game` and `options`: the match's game and its options_json, for the floor.
   Recorder(std::string path, int players, std::string game, std::string options);
   bool wants(int table, int seat) const {
-    return table == 0 && !over_[static_cast<std::size_t>(seat)];
+    return table >= 0 && table < kRecordedTables &&
+           !tables_[static_cast<std::size_t>(table)].over[static_cast<std::size_t>(seat)];
   }
-  void play(int seat, std::string line);
-  void ack(int seat, std::int64_t seq, std::string_view line);
-  void event(int seat, std::int64_t seq, std::string_view line);
-  void game_over(int seat) { over_[static_cast<std::size_t>(seat)] = true; }
+  void play(int table, int seat, std::string line);
+  void ack(int table, int seat, std::int64_t seq, std::string_view line);
+  void event(int table, int seat, std::int64_t seq, std::string_view line);
+  void game_over(int table, int seat);
   // Writes the complete steps; false (with a message on stderr) when none.
   bool write() const;
 
@@ -144,14 +150,20 @@ class Recorder {
     std::string ack;
     std::int64_t seq = 0;
   };
+  struct TableRecord {
+    std::vector<bool> over;               // per seat
+    std::vector<std::string> last_play;  // per seat
+    std::vector<Step> steps;
+    std::map<std::int64_t, std::vector<std::string>> events;  // seq -> line per seat
+  };
+  TableRecord* table(int t) {
+    return t >= 0 && t < kRecordedTables ? &tables_[static_cast<std::size_t>(t)] : nullptr;
+  }
   std::string path_;
   int players_;
   std::string game_;
   std::string options_;
-  std::vector<bool> over_;
-  std::vector<std::string> last_play_;  // per seat
-  std::vector<Step> steps_;
-  std::map<std::int64_t, std::vector<std::string>> events_;  // seq -> line per seat
+  std::vector<TableRecord> tables_;
 };
 
 class Bot final : public client::LineConnection::Handler {

@@ -115,7 +115,7 @@ int run_command_line(int argc, char** argv, const game::Registry& registry) {
                  "all bots together send at most this many plays per second (0 = unpaced)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--record", o.record_path,
-                 "write table 0's first game to this file (a transcript for --floor)");
+                 "write the first games of tables 0-15 to this file (a transcript for --floor)");
   app.add_option("--acks", o.acks_path,
                  "write one line per acknowledged command to this file: unix ms, match, seq, "
                  "command id, node (the failover tests' record)");

@@ -1,4 +1,4 @@
-// --record: table 0's first game as the floor's transcript (tools/bot/transcript.hpp).
+// --record: the first games of tables 0 to 15 as the floor's transcript (tools/bot/transcript.hpp).
 #include <cstdio>
 
 #include "bot.hpp"
@@ -10,24 +10,36 @@ Recorder::Recorder(std::string path, int players, std::string game, std::string 
       players_(players),
       game_(std::move(game)),
       options_(std::move(options)),
-      over_(static_cast<std::size_t>(players), false),
-      last_play_(static_cast<std::size_t>(players)) {}
-
-void Recorder::play(int seat, std::string line) {
-  last_play_[static_cast<std::size_t>(seat)] = std::move(line);
+      tables_(kRecordedTables) {
+  for (TableRecord& t : tables_) {
+    t.over.assign(static_cast<std::size_t>(players), false);
+    t.last_play.resize(static_cast<std::size_t>(players));
+  }
 }
 
-void Recorder::ack(int seat, std::int64_t seq, std::string_view line) {
-  std::string& play = last_play_[static_cast<std::size_t>(seat)];
+void Recorder::play(int t, int seat, std::string line) {
+  if (TableRecord* r = table(t)) r->last_play[static_cast<std::size_t>(seat)] = std::move(line);
+}
+
+void Recorder::ack(int t, int seat, std::int64_t seq, std::string_view line) {
+  TableRecord* r = table(t);
+  if (!r) return;
+  std::string& play = r->last_play[static_cast<std::size_t>(seat)];
   if (play.empty()) return;
-  steps_.push_back(Step{seat, std::move(play), std::string(line), seq});
+  r->steps.push_back(Step{seat, std::move(play), std::string(line), seq});
   play.clear();
 }
 
-void Recorder::event(int seat, std::int64_t seq, std::string_view line) {
-  auto& lines = events_[seq];
+void Recorder::event(int t, int seat, std::int64_t seq, std::string_view line) {
+  TableRecord* r = table(t);
+  if (!r) return;
+  auto& lines = r->events[seq];
   lines.resize(static_cast<std::size_t>(players_));
   lines[static_cast<std::size_t>(seat)] = line;
+}
+
+void Recorder::game_over(int t, int seat) {
+  if (TableRecord* r = table(t)) r->over[static_cast<std::size_t>(seat)] = true;
 }
 
 bool Recorder::write() const {
@@ -35,13 +47,18 @@ bool Recorder::write() const {
   t.players = players_;
   t.game = game_;
   t.options = options_;
-  for (const Step& s : steps_) {
-    auto it = events_.find(s.seq);
-    if (it == events_.end()) continue;
-    bool complete = true;
-    for (const std::string& e : it->second) complete = complete && !e.empty();
-    if (!complete) continue;
-    t.steps.push_back(TranscriptStep{s.seat, s.play, s.ack, it->second});
+  int tables = 0;
+  for (const TableRecord& r : tables_) {
+    const std::size_t before = t.steps.size();
+    for (const Step& s : r.steps) {
+      auto it = r.events.find(s.seq);
+      if (it == r.events.end()) continue;
+      bool complete = true;
+      for (const std::string& e : it->second) complete = complete && !e.empty();
+      if (!complete) continue;
+      t.steps.push_back(TranscriptStep{s.seat, s.play, s.ack, it->second});
+    }
+    if (t.steps.size() > before) ++tables;
   }
   if (t.steps.empty()) {
     std::fprintf(stderr, "eryantis-bot: --record: no complete command was recorded\n");
@@ -51,8 +68,8 @@ bool Recorder::write() const {
     std::fprintf(stderr, "eryantis-bot: --record: cannot write %s\n", path_.c_str());
     return false;
   }
-  std::fprintf(stderr, "eryantis-bot: recorded %zu commands of table 0 in %s\n", t.steps.size(),
-               path_.c_str());
+  std::fprintf(stderr, "eryantis-bot: recorded %zu commands of %d table(s) in %s\n", t.steps.size(),
+               tables, path_.c_str());
   return true;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
-// A recorded game, line for line, as the real server played it with the bots:
+// Recorded games, line for line, as the real server played them with the bots:
 // for each command, the seat that sent it, the `play` line, the `ack` line and
-// the `event` line each seat received. `eryantis-bot --record` writes it from a
-// real match; the floor server (bench/floor_server.cpp) answers with it and
+// the `event` line each seat received. `eryantis-bot --record` writes it from
+// real matches (the first game of tables 0-15, one after the other: a floor match
+// replays them all in turn); the floor server (bench/floor_server.cpp) answers with it and
 // `eryantis-bot --floor` plays it, so both see exactly the real traffic's
 // sizes and turn order without the rules or any JSON decoding.
 //

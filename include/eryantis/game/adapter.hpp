@@ -10,6 +10,7 @@
 // boxing, the copy-on-write fold and the defaults are written once; the compiler
 // names the function a new game is missing; and the game's code stays free of
 // virtual calls and handles, so its own fold and search run on typed values.
+#include <algorithm>
 #include <concepts>
 #include <expected>
 #include <memory>
@@ -103,6 +104,21 @@ class Adapter final : public Game {
   static const C& cmd(const Command& v) { return v.get<C>(); }
   static const E& ev(const Event& v) { return v.get<E>(); }
   static const O& opt(const Options& v) { return v.get<O>(); }
+  // A list's JSON: the game's own writer when it has one (commands_to_json), else each
+  // command's joined.
+  static std::string typed_json(const std::vector<C>& typed) {
+    if constexpr (requires(std::span<const C> cs) { R::commands_to_json(cs); }) {
+      return R::commands_to_json(std::span<const C>(typed));
+    } else {
+      std::string out = "[";
+      for (std::size_t i = 0; i < typed.size(); ++i) {
+        if (i) out.push_back(',');
+        out += R::command_to_json(typed[i]);
+      }
+      out.push_back(']');
+      return out;
+    }
+  }
   template <class T>
   static std::vector<Command> commands(std::vector<T> typed) {
     std::vector<Command> out;
@@ -226,20 +242,25 @@ class Adapter final : public Game {
     return R::command_to_json(cmd(c));
   }
   std::string commands_to_json(std::span<const Command> cs) const override {
-    if constexpr (requires(std::span<const C> typed) { R::commands_to_json(typed); }) {
-      std::vector<C> typed;
-      typed.reserve(cs.size());
-      for (const Command& c : cs) typed.push_back(cmd(c));
-      return R::commands_to_json(std::span<const C>(typed));
-    } else {
-      std::string out = "[";
-      for (std::size_t i = 0; i < cs.size(); ++i) {
-        if (i) out.push_back(',');
-        out += R::command_to_json(cmd(cs[i]));
-      }
-      out.push_back(']');
-      return out;
+    std::vector<C> typed;
+    typed.reserve(cs.size());
+    for (const Command& c : cs) typed.push_back(cmd(c));
+    return typed_json(typed);
+  }
+  LegalJson legal_json(const State& s, Seat seat) const override {
+    const std::vector<C> typed = R::legal_commands(st(s), seat);
+    LegalJson out{typed_json(typed), "["};
+    std::vector<std::string_view> seen;
+    for (const C& c : typed) {
+      const std::string_view type = R::command_type(c);
+      if (std::find(seen.begin(), seen.end(), type) != seen.end()) continue;
+      if (!seen.empty()) out.allowed.push_back(',');
+      seen.push_back(type);
+      // Command types are identifiers ([a-z_]): nothing to escape.
+      out.allowed.append("\"").append(type).append("\"");
     }
+    out.allowed.push_back(']');
+    return out;
   }
   Decoded<Command> command_from_json(const json::Value& value) const override {
     return boxed<C, Command>(R::command_from_json(value));

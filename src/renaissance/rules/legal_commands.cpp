@@ -4,6 +4,8 @@
 // can rely on it. The one exception is `resign`: always accepted once play started and never
 // listed, so nothing that picks from this list resigns by chance (decision 57).
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "internal.hpp"
 
@@ -17,13 +19,13 @@ using detail::layout_for;
 enum class Listing { All, Search };
 
 // Every content of the warehouse that is at most `avail` of each type and fits a legal layout,
-// in its canonical layout.
+// in its canonical layout: out(content, layout), contents in lexicographic order.
 template <class F>
 void each_content(const Board& b, const Amounts& avail, F&& out) {
   Amounts k{};
   auto rec = [&](auto&& self, int r) -> void {
     if (r == kResourceCount) {
-      if (auto l = layout_for(b, k)) out(*l);
+      if (auto l = layout_for(b, k)) out(k, *l);
       return;
     }
     const int most = std::min<int>(avail[r], depot_capacity(kBasicDepots - 1) +
@@ -77,6 +79,17 @@ void market_commands(const Board& b, const Market& market, Listing listing,
                      std::vector<Command>& out, std::vector<Command>* passes = nullptr) {
   const auto whites = detail::white_resources(b);
   const Amounts have = warehouse(b);
+  // All: the warehouse contents that fit depend on the board alone, not on the line. They are
+  // found once, up to the most any line makes available, and each line keeps those within its
+  // own (in the same order, so the list is what each_content per line gives): 7 lines asked
+  // layout_for up to 7 times as often.
+  struct Offer {
+    Line line;
+    std::uint8_t index;
+    std::vector<Resource> choices;
+    Amounts avail;
+  };
+  std::vector<Offer> offers;
   for (int kind = 0; kind < kLineKinds; ++kind) {
     const Line line = static_cast<Line>(kind);
     const int lines = line == Line::Row ? kRows : kColumns;
@@ -107,12 +120,22 @@ void market_commands(const Board& b, const Market& market, Listing listing,
                 .push_back(TakeFromMarket{line, static_cast<std::uint8_t>(i), choices, *layout});
           continue;
         }
-        each_content(b, avail, [&](const Layout& layout) {
-          out.push_back(TakeFromMarket{line, static_cast<std::uint8_t>(i), choices, layout});
-        });
+        offers.push_back(Offer{line, static_cast<std::uint8_t>(i), choices, avail});
       }
     }
   }
+  if (offers.empty()) return;
+  Amounts most{};
+  for (const Offer& o : offers)
+    for (int r = 0; r < kResourceCount; ++r) most[r] = std::max(most[r], o.avail[r]);
+  std::vector<std::pair<Amounts, Layout>> fitting;
+  each_content(b, most, [&](const Amounts& k, const Layout& l) { fitting.emplace_back(k, l); });
+  for (const Offer& o : offers)
+    for (const auto& [k, layout] : fitting) {
+      bool within = true;
+      for (int r = 0; r < kResourceCount; ++r) within = within && k[r] <= o.avail[r];
+      if (within) out.push_back(TakeFromMarket{o.line, o.index, o.choices, layout});
+    }
 }
 
 void buy_commands(const State& s, const Board& b, std::vector<Command>& out) {
@@ -205,7 +228,7 @@ std::vector<Command> list_commands(const State& s, Seat seat, Listing listing) {
       if (allowance == 0 || b.resources_chosen) break;
       Amounts all{};
       all.fill(static_cast<std::uint8_t>(allowance));
-      each_content(b, all, [&](const Layout& layout) {
+      each_content(b, all, [&](const Amounts&, const Layout& layout) {
         if (total(detail::layout_content(layout)) == allowance)
           out.push_back(ChooseInitialResources{layout});
       });

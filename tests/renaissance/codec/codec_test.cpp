@@ -39,6 +39,16 @@ void expect_rapidjson_bytes(const std::string& text) {
   ASSERT_EQ(json::text(doc), text);
 }
 
+// A list's JSON written one command at a time.
+std::string one_by_one(const std::vector<Command>& commands) {
+  std::string out = "[";
+  for (const Command& c : commands) {
+    if (out.size() > 1) out += ',';
+    out += command_to_json(c);
+  }
+  return out + "]";
+}
+
 // Every event, state, view and listed command of `games` random games of each size round-trips,
 // and each text is exactly what rapidjson would write.
 TEST(Codec, RandomGamesRoundTrip) {
@@ -77,12 +87,16 @@ TEST(Codec, RandomGamesRoundTrip) {
             for (Seat p = 0; p < players; ++p) {
               const std::vector<Command> legal = legal_commands(s, p);
               expect_rapidjson_bytes(commands_to_json(legal));
+              // A list is written from shared pieces (MarketTexts): the same bytes as one by one.
+              ASSERT_EQ(commands_to_json(legal), one_by_one(legal));
               for (const Command& c : legal) {
                 ++commands;
                 ASSERT_EQ(decoded(command_from_json(command_to_json(c))), c) << command_to_json(c);
               }
               // Commands wider than legal: values the rules refuse survive too.
-              for (const Command& c : testing::candidates(s, p, legal, rng, 4)) {
+              const std::vector<Command> wider = testing::candidates(s, p, legal, rng, 4);
+              ASSERT_EQ(commands_to_json(wider), one_by_one(wider));
+              for (const Command& c : wider) {
                 const std::string text = command_to_json(c);
                 const auto back = command_from_json(text);
                 // A line or colour out of range has no name: MALFORMED is the codec's there.
@@ -101,6 +115,32 @@ TEST(Codec, RandomGamesRoundTrip) {
   }
   std::cout << events << " events, " << states << " states, " << commands << " listed commands\n";
   EXPECT_GT(events, 3000);
+}
+
+// Market lists are written by hand (MarketTexts), not by the field walk: every kind of depot
+// (no type, a type, a type with count 0, counts up to 255), leader depots named or not, lines
+// changing and repeating, other commands and a market command without layout between them.
+TEST(Codec, AMarketListIsWrittenAsItsCommandsAre) {
+  std::vector<Command> list;
+  for (int n = 0; n < 700; ++n) {
+    TakeFromMarket take;
+    take.line = n % 3 == 0 ? Line::Column : Line::Row;
+    take.index = static_cast<std::uint8_t>(n % 7 / 3);
+    if (n % 11 == 0) take.white_choices = {Resource::Servant, static_cast<Resource>(n % 4)};
+    Layout l;
+    l.depots[0] = Depot{static_cast<Resource>(n % 4), static_cast<std::uint8_t>(n % 3)};
+    l.depots[1] = Depot{n % 5 == 0 ? std::nullopt : std::optional<Resource>(Resource::Stone),
+                        static_cast<std::uint8_t>(n % 2 == 0 ? 255 : n % 10)};
+    l.depots[2] = Depot{std::nullopt, static_cast<std::uint8_t>(n / 2 % 4)};
+    for (int id = 0; id < kLeaders; ++id)
+      if ((n >> (id % 8)) % 3 == 0) l.leader_depots[static_cast<std::size_t>(id)] = static_cast<std::uint8_t>(n % 200);
+    take.layout = l;
+    list.push_back(take);
+    if (n % 50 == 0) list.push_back(BuyCard{});
+    if (n % 70 == 0) list.push_back(TakeFromMarket{});  // no layout
+  }
+  list.insert(list.end(), list.begin(), list.begin() + 100);
+  EXPECT_EQ(commands_to_json(list), one_by_one(list));
 }
 
 TEST(Codec, RandomCommandsRoundTripTheirText) {
