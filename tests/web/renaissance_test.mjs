@@ -200,9 +200,15 @@ async function step(page) {
   // it); a market line or a card by either (a panel of choices opens, or it was sent).
   const local = ['pick a leader', 'open produce', 'open arrange', 'keep less', 'cancel'].includes(what);
   const either = sel.startsWith('.mk-arrow') || sel.startsWith('[data-buy=');
+  // A setup choice is made by every seat at once: another seat's event (seq > w.seq) may come
+  // while this page's command is still in flight, its panel still drawn; a click on that
+  // panel would then wait for a button that the page's own event removes (a 10 s timeout
+  // seen under load, seed 206626). Its answer is the panel going away.
+  const setup = what === 'keep' || what === 'initial';
   const after = await until(`${page.name}'s "${what}" click to be answered`, async () => {
     const n = await where(page);
-    if (n.notice || n.over || n.seq > w.seq) return n;
+    if (n.notice || n.over) return n;
+    if (setup ? n.choice !== w.choice : n.seq > w.seq) return n;
     if (local && sigOf(n) !== sigOf(w)) return n;
     if (either && (n.choice === 'market' || n.choice === 'buy')) return n;
     return null;
