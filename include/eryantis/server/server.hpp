@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eryantis/accounts/chat.hpp"
 #include "eryantis/log/log_throttle.hpp"
 #include "eryantis/protocol/message.hpp"
 #include "eryantis/game/game.hpp"
@@ -172,6 +173,12 @@ class Server final : public ConnectionEvents,
   void handle(Session& s, const std::string& id, const protocol::Play& m);
   void handle(Session& s, const std::string& id, const protocol::Sync& m);
   void handle(Session& s, const std::string& id, const protocol::MoveLog& m);  // move_log.cpp
+  void handle(Session& s, const std::string& id, const protocol::Chat& m);     // chat.cpp
+  // chat.cpp: the newest messages of the session's channel, read from the store
+  // and sent as `chat_history` (after the state that follows attach()).
+  void send_chat_history(Session& s);
+  // The connections that read a match's channel: its seated players' or its spectators'.
+  std::vector<ConnectionId> chat_members(const Room& room, store::ChatChannel channel) const;
   void handle(Session& s, const std::string& id, const protocol::Ping& m);
   void handle(Session& s, const std::string& id, const protocol::Pong& m);
   void handle(Session& s, const std::string& id, const protocol::WatchLobby& m);
@@ -376,6 +383,8 @@ class Server final : public ConnectionEvents,
   ServerStats stats_;
   // Per-request errors that a fault repeats (a full disk fails every write).
   logging::LogThrottle log_throttle_;
+  // Chat: the text rules and a token bucket per sender's nickname ([chat]).
+  accounts::ChatGate chat_gate_;
   // --- operations: eryantis-admin's actions (src/server/admin.cpp) ---------------
  public:
   struct AdminSession {
