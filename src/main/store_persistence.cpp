@@ -235,6 +235,18 @@ void StorePersistence::read_chat(store::ChatQuery query, server::ChatReadDone do
       });
 }
 
+void StorePersistence::delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
+                                   server::ChatDeleteDone done) {
+  committer_.run_on_writer([id, by = std::move(by), at_ms,
+                            done = std::move(done)](store::EventStore& db) mutable
+                           -> std::function<void()> {
+    auto deleted = db.delete_chat(id, by, at_ms);
+    return [done = std::move(done), deleted = std::move(deleted)]() mutable {
+      done(std::move(deleted));
+    };
+  });
+}
+
 void StorePersistence::submit_chat(store::NewChatMessage message, server::ChatWriteDone done) {
   {
     std::lock_guard lock(chat_->mutex);

@@ -11,6 +11,8 @@
 // (`chat_history`) right after its `state`.
 #include <spdlog/spdlog.h>
 
+#include <limits>
+
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/server.hpp"
 #include "server_messages.hpp"
@@ -134,6 +136,44 @@ void Server::send_chat_history(Session& s) {
                        .field("channel", store::channel_name(channel))
                        .raw_field("messages", messages.str())
                        .str());
+      });
+}
+
+void Server::admin_chat(store::MatchId id, AdminChatDone done) {
+  persistence_.read_chat(
+      store::ChatQuery{id, std::nullopt, true, std::numeric_limits<std::size_t>::max() / 2},
+      [id, done = std::move(done)](store::Result<std::vector<store::ChatMessage>> read) {
+        if (!read)
+          return done(std::unexpected("the chat of match " + std::to_string(id) +
+                                      " could not be read: " + read.error().message));
+        done(std::move(*read));
+      });
+}
+
+void Server::admin_delete_chat(store::ChatMessageId id, std::string_view reason,
+                               AdminChatDeleteDone done) {
+  if (degraded_) return done(std::unexpected(std::string("the server is degraded: it writes nothing any more")));
+  spdlog::info("chat message {}: deleted by the operator: {}", id, reason);
+  persistence_.delete_chat(
+      id, "operator", clock_(),
+      [this, id, done = std::move(done)](store::Result<store::ChatMessage> deleted) {
+        if (!deleted) {
+          if (deleted.error().code == store::StoreCode::NotFound)
+            return done(std::unexpected("no chat message " + std::to_string(id) +
+                                        " (see `eryantis-admin chat MATCH`)"));
+          return done(std::unexpected("chat message " + std::to_string(id) +
+                                      " was not deleted: " + deleted.error().message));
+        }
+        // Those who show it now drop it; who comes later never gets it.
+        if (const Room* room = find_room(deleted->match)) {
+          const std::string line = protocol::JsonLine("chat_deleted")
+                                       .field("match", deleted->match)
+                                       .field("channel", store::channel_name(deleted->channel))
+                                       .field("message", deleted->id)
+                                       .str();
+          for (ConnectionId member : chat_members(*room, deleted->channel)) send(member, line);
+        }
+        done(std::move(*deleted));
       });
 }
 

@@ -255,5 +255,82 @@ TEST_F(ChatTest, WhoComesLaterGetsTheHistoryAfterARestartTooButNotDeletedMessage
   EXPECT_EQ(sql_text("SELECT count(*) FROM chat_messages WHERE deleted_ms IS NULL"), "5");
 }
 
+// eryantis-admin: `chat MATCH` lists both channels (deleted ones marked), `chat-delete`
+// marks a message deleted once durable and tells the channel's connections; a resumed
+// player's history no longer has it; unknown ids and bad usage are refused (exit 1).
+TEST_F(ChatTest, AnOperatorListsAndDeletesAMessage) {
+  start_with_chat("");
+  std::string bob_token;
+  auto alice = logged_in("alice");
+  auto bob = logged_in("bob", &bob_token);
+  auto eve = logged_in("eve");
+  ASSERT_TRUE(alice && bob && eve);
+  auto created = alice->create(2, "simple");
+  ASSERT_TRUE(created && created->type == "joined");
+  const std::int64_t match = created->i64("match");
+  ASSERT_EQ(code_of(bob->join(match)), "joined");
+  ASSERT_EQ(code_of(eve->spectate(match)), "spectating");
+  ASSERT_EQ(code_of(say(*alice, "hello")), "chat_sent");
+  auto rude = say(*bob, "something rude");
+  ASSERT_EQ(code_of(rude), "chat_sent");
+  ASSERT_EQ(code_of(say(*eve, "go alice")), "chat_sent");
+  const std::int64_t rude_id = rude->i64("message");
+
+  auto admin = [&](std::vector<std::string> words) {
+    std::vector<std::string> argv = {ERYANTIS_ADMIN_BINARY, "--socket", db_ + ".sock"};
+    argv.insert(argv.end(), words.begin(), words.end());
+    std::string out;
+    const int code = run_program(argv, &out, 30s);
+    return std::make_pair(code, parse_message(out));
+  };
+  auto [listed_code, listed] = admin({"chat", std::to_string(match)});
+  ASSERT_EQ(listed_code, 0) << listed.line;
+  ASSERT_TRUE(listed.get("messages") && listed.get("messages")->IsArray()) << listed.line;
+  ASSERT_EQ(listed.get("messages")->Size(), 3u) << listed.line;
+  const rapidjson::Value& second = (*listed.get("messages"))[1];
+  EXPECT_EQ(second["message"].GetInt64(), rude_id);
+  EXPECT_STREQ(second["channel"].GetString(), "players");
+  EXPECT_STREQ(second["from"].GetString(), "bob");
+  EXPECT_TRUE(second["deleted_ms"].IsNull());
+
+  alice->inbox().clear();
+  eve->pump(200ms);
+  eve->inbox().clear();
+  auto [deleted_code, deleted] = admin({"chat-delete", std::to_string(rude_id), "insults"});
+  ASSERT_EQ(deleted_code, 0) << deleted.line;
+  EXPECT_EQ(deleted.i64("match"), match);
+  EXPECT_EQ(deleted.str("channel"), "players");
+  EXPECT_GT(deleted.i64("deleted_ms"), 0);
+  // The players connected now are told; the spectators never had it.
+  auto told = alice->wait_type("chat_deleted", 5s);
+  ASSERT_TRUE(told);
+  EXPECT_EQ(told->i64("message"), rude_id);
+  EXPECT_EQ(told->str("channel"), "players");
+  eve->pump(300ms);
+  for (const Message& m : eve->inbox()) EXPECT_NE(m.type, "chat_deleted") << m.line;
+  EXPECT_EQ(sql_text("SELECT deleted_by FROM chat WHERE id = " + std::to_string(rude_id)),
+            "operator");
+  EXPECT_EQ(sql_text("SELECT text FROM chat WHERE id = " + std::to_string(rude_id)),
+            "something rude");  // kept for the record
+
+  // Listed as deleted; gone from a resumed player's history.
+  auto [again_code, again] = admin({"chat", std::to_string(match)});
+  ASSERT_EQ(again_code, 0);
+  EXPECT_TRUE((*again.get("messages"))[1]["deleted_ms"].IsInt64()) << again.line;
+  bob.reset();
+  auto back = Client::connect(port(), "bob");
+  ASSERT_TRUE(back && back->hello());
+  auto resumed = back->login("bob", bob_token);
+  ASSERT_TRUE(resumed && resumed->type == "logged_in") << (resumed ? resumed->line : "");
+  auto history = back->wait_type("chat_history", 5s);
+  ASSERT_TRUE(history);
+  EXPECT_EQ(history_texts(*history), Texts{"hello"});
+
+  EXPECT_EQ(admin({"chat-delete", "999999"}).first, 1);
+  EXPECT_EQ(admin({"chat-delete", "x"}).first, 1);
+  EXPECT_EQ(admin({"chat"}).first, 1);
+  EXPECT_EQ(admin({"chat", std::to_string(match + 100)}).second.get("messages")->Size(), 0u);
+}
+
 }  // namespace
 }  // namespace eryantis::integration

@@ -111,6 +111,19 @@ struct FakePersistence : Persistence {
   void read_chat(store::ChatQuery q, ChatReadDone done) override {
     chat_reads.emplace_back(q, std::move(done));
   }
+  void delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
+                   ChatDeleteDone done) override {
+    for (store::ChatMessage& m : chat)
+      if (m.id == id) {
+        if (!m.deleted_ms) {
+          m.deleted_ms = at_ms;
+          m.deleted_by = by;
+        }
+        done(m);
+        return;
+      }
+    done(std::unexpected(store::StoreError{store::StoreCode::NotFound, "no chat message", -1}));
+  }
   std::vector<store::ChatMessage> chat_of(const store::ChatQuery& q) const {
     std::vector<store::ChatMessage> out;
     for (const store::ChatMessage& m : chat)

@@ -42,6 +42,8 @@ class StorePersistence final : public server::Persistence {
   // the writes'. Chat histories are read by the move logs' reader.
   void submit_chat(store::NewChatMessage message, server::ChatWriteDone done) override;
   void read_chat(store::ChatQuery query, server::ChatReadDone done) override;
+  void delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
+                   server::ChatDeleteDone done) override;
   // On the loop thread, when woken: runs the completions that are ready (the move
   // logs read, then the writes); returns how many writes completed.
   std::size_t deliver();

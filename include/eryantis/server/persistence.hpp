@@ -66,6 +66,7 @@ using MoveLogDone = std::function<void(store::Result<std::vector<MoveLogLine>>)>
 // A chat message made durable: its id; or why not (NotFound: the match has no row).
 using ChatWriteDone = std::function<void(store::Result<store::ChatMessageId>)>;
 using ChatReadDone = std::function<void(store::Result<std::vector<store::ChatMessage>>)>;
+using ChatDeleteDone = std::function<void(store::Result<store::ChatMessage>)>;
 
 class Persistence {
  public:
@@ -85,6 +86,10 @@ class Persistence {
   virtual void submit_chat(store::NewChatMessage message, ChatWriteDone done) = 0;
   // A channel's newest messages, read off the server's thread (as move logs are).
   virtual void read_chat(store::ChatQuery query, ChatReadDone done) = 0;
+  // An operator's delete (store::EventStore::delete_chat), written like a chat
+  // message: on the writer, `done` on the server's thread once durable.
+  virtual void delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
+                           ChatDeleteDone done) = 0;
 };
 
 }  // namespace eryantis::server

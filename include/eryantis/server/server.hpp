@@ -422,6 +422,16 @@ class Server final : public ConnectionEvents,
   // like any other: room(id) shows status finished (or is gone) once it is durable.
   // An error when there is no such unfinished match or the server cannot write.
   std::expected<void, std::string> admin_end_match(store::MatchId id, std::string_view reason);
+  // Chat (chat.cpp, docs/operations.md): a match's messages, both channels, deleted
+  // ones included and marked, read from the store (finished matches too); and an
+  // operator's delete of one, answered once durable, after the players or
+  // spectators of its channel connected now were told (`chat_deleted`).
+  using AdminChatDone =
+      std::function<void(std::expected<std::vector<store::ChatMessage>, std::string>)>;
+  void admin_chat(store::MatchId id, AdminChatDone done);
+  using AdminChatDeleteDone = std::function<void(std::expected<store::ChatMessage, std::string>)>;
+  void admin_delete_chat(store::ChatMessageId id, std::string_view reason,
+                         AdminChatDeleteDone done);
   // Closes the nickname's connection (a seat it holds stays its own). False if it
   // is not connected.
   bool admin_kick(std::string_view nickname, std::string_view reason);
