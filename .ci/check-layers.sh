@@ -29,7 +29,7 @@ declare -A allowed=(
   [protocol]="util json game"
   [store]="util log json game"
   [transport]="util"
-  [server]="util log protocol transport store_types json game catalogue"
+  [server]="util log protocol transport store_types json game catalogue accounts"
   [net]="util log transport"
   [render]="util rules"
   # The client knows games only through the engine's interface (and which games exist
@@ -54,7 +54,7 @@ declare -A allowed=(
 games="renaissance eriantys"
 # The store's value types (records and errors) are a layer of their own to the server:
 # it may use them, never the SQLite-bound store itself.
-store_types_headers="eryantis/store/records.hpp eryantis/store/error.hpp"
+store_types_headers="eryantis/store/records.hpp eryantis/store/error.hpp eryantis/store/chat.hpp"
 
 offenders=0
 for layer in "${!allowed[@]}"; do

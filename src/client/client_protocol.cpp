@@ -50,6 +50,10 @@ MessageType type_of(std::string_view t) {
       {"ping", MessageType::Ping},
       {"shutdown", MessageType::Shutdown},
       {"redirect", MessageType::Redirect},
+      {"chat", MessageType::Chat},
+      {"chat_sent", MessageType::ChatSent},
+      {"chat_history", MessageType::ChatHistory},
+      {"chat_deleted", MessageType::ChatDeleted},
   };
   for (const auto& [name, type] : kTypes)
     if (name == t) return type;
@@ -136,6 +140,18 @@ void read_deadline(const Value& o, ServerMessage& m) {
   m.deadline = std::move(deadline);
 }
 
+// A chat message's fields in `o`; false when it has no integer id or no text.
+bool read_chat_line(const Value& o, ChatLine& out) {
+  const Value* id = present_member(o, "message");
+  const Value* text = present_member(o, "text");
+  if (!id || !id->IsInt64() || !text || !text->IsString()) return false;
+  out.message = id->GetInt64();
+  out.text.assign(text->GetString(), text->GetStringLength());
+  read_string(o, "from", out.from);
+  if (const Value* v = present_member(o, "time"); v && v->IsInt64()) out.time_ms = v->GetInt64();
+  return true;
+}
+
 void fill(const Value& doc, ServerMessage& m, const ParseOptions& options) {
   if (auto it = doc.FindMember("id");
       it != doc.MemberEnd() && (it->value.IsString() || it->value.IsInt64()))
@@ -196,6 +212,23 @@ void fill(const Value& doc, ServerMessage& m, const ParseOptions& options) {
     case MessageType::Error:
       read_string(doc, "code", m.code);
       break;
+    case MessageType::Chat:
+    case MessageType::ChatSent:
+      read_string(doc, "channel", m.channel);
+      if (ChatLine line; read_chat_line(doc, line)) m.chat_lines.push_back(std::move(line));
+      break;
+    case MessageType::ChatHistory:
+      read_string(doc, "channel", m.channel);
+      if (const Value* v = present_member(doc, "messages"); v && v->IsArray())
+        for (const Value& each : v->GetArray())
+          if (ChatLine line; each.IsObject() && read_chat_line(each, line))
+            m.chat_lines.push_back(std::move(line));
+      break;
+    case MessageType::ChatDeleted:
+      read_string(doc, "channel", m.channel);
+      if (const Value* v = present_member(doc, "message"); v && v->IsInt64())
+        m.chat_lines.push_back(ChatLine{v->GetInt64(), "", 0, ""});
+      break;
     case MessageType::Redirect:
       read_string(doc, "address", m.address);
       read_string(doc, "reason", m.reason);
@@ -243,6 +276,14 @@ std::string_view message_type_name(MessageType t) {
       return "shutdown";
     case MessageType::Redirect:
       return "redirect";
+    case MessageType::Chat:
+      return "chat";
+    case MessageType::ChatSent:
+      return "chat_sent";
+    case MessageType::ChatHistory:
+      return "chat_history";
+    case MessageType::ChatDeleted:
+      return "chat_deleted";
     case MessageType::Unknown:
       break;
   }
@@ -376,6 +417,9 @@ std::string ClientProtocol::resign(std::optional<std::string_view> command_id,
 
 std::string ClientProtocol::sync(std::string_view id) {
   return protocol::JsonLine("sync", id).str();
+}
+std::string ClientProtocol::chat(std::string_view text, std::string_view id) {
+  return protocol::JsonLine("chat", id).field("text", text).str();
 }
 std::string ClientProtocol::ping(std::string_view id) {
   return protocol::JsonLine("ping", id).str();

@@ -56,13 +56,13 @@ std::optional<std::int64_t> number(const std::string& text) {
 
 constexpr std::string_view kHelp =
     "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | drain-status | "
-    "backup FILE | reissue-token NICKNAME | metrics";
+    "backup FILE | reissue-token NICKNAME | chat MATCH | chat-delete MESSAGE [REASON] | metrics";
 
 // Requests that change nothing: logged at debug, so a tool polling them (a drain
 // followed to its end, a scrape through `metrics`) does not fill the log.
 bool read_only(std::string_view verb) {
   return verb == "sessions" || verb == "matches" || verb == "drain-status" || verb == "metrics" ||
-         verb == "help" || verb.empty();
+         verb == "chat" || verb == "help" || verb.empty();
 }
 
 // One match as `matches` and the drain's `waiting_for` list it.
@@ -250,6 +250,54 @@ void AdminCommands::handle(std::string_view request, net::AdminSocket::Reply rep
                 .field("token", r->token)
                 .str());
     });
+    return;
+  }
+  if (verb == "chat") {
+    const Words w = split(request, 2);
+    const auto match = w.words.size() == 2 && w.rest.empty() ? number(w.words[1]) : std::nullopt;
+    if (!match || *match == 0) return reply(error_line("usage: chat MATCH"));
+    server_.admin_chat(*match, [reply, match = *match](
+                                   std::expected<std::vector<store::ChatMessage>, std::string> r) {
+      if (!r) return reply(error_line(r.error()));
+      JsonArray list;
+      for (const store::ChatMessage& m : *r) {
+        auto o = JsonLine::object();
+        o.field("message", m.id)
+            .field("channel", store::channel_name(m.channel))
+            .field("from", m.sender_name)
+            .field("time", m.sent_ms)
+            .field("text", m.text);
+        if (m.deleted_ms)
+          o.field("deleted_ms", *m.deleted_ms).field("deleted_by", m.deleted_by);
+        else
+          o.null_field("deleted_ms").null_field("deleted_by");
+        list.raw(o.str());
+      }
+      reply(JsonLine::object()
+                .field("ok", true)
+                .field("match", match)
+                .raw_field("messages", list.str())
+                .str());
+    });
+    return;
+  }
+  if (verb == "chat-delete") {
+    const Words w = split(request, 2);
+    const auto id = w.words.size() == 2 ? number(w.words[1]) : std::nullopt;
+    if (!id || *id == 0) return reply(error_line("usage: chat-delete MESSAGE [REASON]"));
+    server_.admin_delete_chat(
+        *id, w.rest.empty() ? "no reason given" : w.rest,
+        [reply](std::expected<store::ChatMessage, std::string> r) {
+          if (!r) return reply(error_line(r.error()));
+          reply(JsonLine::object()
+                    .field("ok", true)
+                    .field("match", r->match)
+                    .field("channel", store::channel_name(r->channel))
+                    .field("message", r->id)
+                    .field("deleted_ms", r->deleted_ms.value_or(0))
+                    .field("deleted_by", r->deleted_by)
+                    .str());
+        });
     return;
   }
   if (verb == "help" || verb.empty())

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "eryantis/net/allowed_hosts.hpp"
+#include "eryantis/store/chat.hpp"
 
 namespace eryantis::app {
 
@@ -197,6 +198,44 @@ const std::map<std::string, Key>& keys() {
       {"computer.playouts", integer<kServer, kComputer, &ComputerConfig::playouts>(1, 10'000'000)},
       {"computer.think_ms", integer<kServer, kComputer, &ComputerConfig::think_ms>(1, 600'000)},
       {"computer.pause_ms", integer<kServer, kComputer, &ComputerConfig::pause_ms>(0, 60'000)},
+      // --- [chat]: each match's players' and spectators' chat (docs/home.md) ---
+      {"chat.max_chars", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         const auto most = static_cast<std::int64_t>(store::kMaxChatChars);
+         if (!v || *v < 1 || *v > most)
+           return "must be an integer between 1 and " + std::to_string(most);
+         c.server.chat.rules.max_chars = static_cast<std::size_t>(*v);
+         return {};
+       }}},
+      {"chat.burst", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > 1000) return "must be an integer between 1 and 1000";
+         c.server.chat.rules.rate.burst = static_cast<double>(*v);
+         return {};
+       }}},
+      {"chat.every_ms", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > kDay) return "must be an integer between 1 and " + std::to_string(kDay);
+         c.server.chat.rules.rate.per_second = 1000.0 / static_cast<double>(*v);
+         return {};
+       }}},
+      {"chat.controls", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::string>();
+         if (v && *v == "strip") {
+           c.server.chat.rules.controls = accounts::ControlPolicy::Strip;
+         } else if (v && *v == "refuse") {
+           c.server.chat.rules.controls = accounts::ControlPolicy::Refuse;
+         } else {
+           return "must be \"strip\" or \"refuse\"";
+         }
+         return {};
+       }}},
+      {"chat.history", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 0 || *v > 1000) return "must be an integer between 0 and 1000";
+         c.server.chat.history = static_cast<std::size_t>(*v);
+         return {};
+       }}},
   };
   return k;
 }

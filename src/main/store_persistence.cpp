@@ -39,6 +39,15 @@ server::Deadline from_record(const store::DeadlineRecord& r) {
 // is destroyed around it.
 class StorePersistence::Reader {
  public:
+  // Runs on the reader thread with its connection (or why there is none); returns
+  // the answer, run later on the caller's thread, and whether the connection
+  // looks broken (PostgreSQL went away: it is opened again for the next read).
+  struct Answer {
+    std::function<void()> done;
+    bool broken = false;
+  };
+  using Work = std::function<Answer(store::Result<store::EventStore*>)>;
+
   Reader(OpenReader open, std::function<void()> notify)
       : open_(std::move(open)), notify_(std::move(notify)) {}
   ~Reader() {
@@ -51,20 +60,18 @@ class StorePersistence::Reader {
     if (thread_.joinable()) thread_.join();
   }
 
-  void read(server::MoveLogRead read, server::MoveLogDone done) {
+  // `busy` answers instead when kMaxQueuedMoveLogReads reads wait already.
+  void read(Work work, std::function<void()> busy) {
     {
       std::lock_guard lock(mutex_);
       if (queue_.size() < kMaxQueuedMoveLogReads) {
-        queue_.push_back({std::move(read), std::move(done)});
+        queue_.push_back(std::move(work));
         if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
         ready_.notify_one();
         return;
       }
     }
-    answer([done = std::move(done)] {
-      done(store::fail(store::StoreCode::Busy,
-                       fmt::format("{} move logs are being read already", kMaxQueuedMoveLogReads)));
-    });
+    answer(std::move(busy));
   }
 
   // On the caller's thread: runs the answers that are ready.
@@ -87,31 +94,19 @@ class StorePersistence::Reader {
     if (notify_) notify_();
   }
 
-  struct Job {
-    server::MoveLogRead read;
-    server::MoveLogDone done;
-  };
-
   void run() {
     for (;;) {
-      Job job;
+      Work work;
       {
         std::unique_lock lock(mutex_);
         ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
         if (stopping_) return;
-        job = std::move(queue_.front());
+        work = std::move(queue_.front());
         queue_.pop_front();
       }
-      auto db = connection();
-      auto lines =
-          db ? app::read_move_log(**db, job.read)
-             : store::Result<std::vector<server::MoveLogLine>>(std::unexpected(db.error()));
-      if (!lines && lines.error().code != store::StoreCode::NotFound &&
-          lines.error().code != store::StoreCode::Corrupt)
-        db_.reset();  // a broken connection (PostgreSQL went away): opened again next time
-      answer([done = std::move(job.done), lines = std::move(lines)]() mutable {
-        done(std::move(lines));
-      });
+      Answer answered = work(connection());
+      if (answered.broken) db_.reset();
+      answer(std::move(answered.done));
     }
   }
 
@@ -130,11 +125,26 @@ class StorePersistence::Reader {
   std::unique_ptr<store::EventStore> db_;  // the reader thread's only
   std::mutex mutex_;
   std::condition_variable ready_;
-  std::deque<Job> queue_;
+  std::deque<Work> queue_;
   std::vector<std::function<void()>> answered_;
   bool stopping_ = false;
   std::thread thread_;
 };
+
+// Chat messages waiting for the writer: all those queued while one job waits are
+// stored by it in one transaction. Shared with the queued job, so either may go first.
+struct StorePersistence::ChatQueue {
+  std::mutex mutex;
+  std::vector<std::pair<store::NewChatMessage, server::ChatWriteDone>> waiting;
+  bool job_queued = false;
+};
+
+namespace {
+// A failure that says the connection itself is gone, not that a row is missing.
+bool broken_connection(const store::StoreError& error) {
+  return error.code != store::StoreCode::NotFound && error.code != store::StoreCode::Corrupt;
+}
+}  // namespace
 
 store::Result<std::vector<server::MoveLogLine>> read_move_log(store::EventStore& db,
                                                               const server::MoveLogRead& read) {
@@ -175,7 +185,8 @@ StorePersistence::OpenReader read_only_opener(store::StoreLocation location,
 StorePersistence::StorePersistence(store::GroupCommitter& committer, OpenReader open_reader,
                                    std::function<void()> notify)
     : committer_(committer),
-      reader_(std::make_unique<Reader>(std::move(open_reader), std::move(notify))) {}
+      reader_(std::make_unique<Reader>(std::move(open_reader), std::move(notify))),
+      chat_(std::make_shared<ChatQueue>()) {}
 
 std::size_t StorePersistence::deliver() {
   reader_->deliver();
@@ -185,7 +196,85 @@ std::size_t StorePersistence::deliver() {
 StorePersistence::~StorePersistence() = default;
 
 void StorePersistence::read_move_log(server::MoveLogRead read, server::MoveLogDone done) {
-  reader_->read(std::move(read), std::move(done));
+  auto shared_done = std::make_shared<server::MoveLogDone>(std::move(done));
+  reader_->read(
+      [read = std::move(read), shared_done](store::Result<store::EventStore*> db) {
+        auto lines = db ? app::read_move_log(**db, read)
+                        : store::Result<std::vector<server::MoveLogLine>>(
+                              std::unexpected(db.error()));
+        const bool broken = !lines && broken_connection(lines.error());
+        return Reader::Answer{[shared_done, lines = std::move(lines)]() mutable {
+                                (*shared_done)(std::move(lines));
+                              },
+                              broken};
+      },
+      [shared_done] {
+        (*shared_done)(store::fail(
+            store::StoreCode::Busy,
+            fmt::format("{} move logs are being read already", kMaxQueuedMoveLogReads)));
+      });
+}
+
+void StorePersistence::read_chat(store::ChatQuery query, server::ChatReadDone done) {
+  auto shared_done = std::make_shared<server::ChatReadDone>(std::move(done));
+  reader_->read(
+      [query, shared_done](store::Result<store::EventStore*> db) {
+        auto messages = db ? (*db)->chat_messages(query)
+                           : store::Result<std::vector<store::ChatMessage>>(
+                                 std::unexpected(db.error()));
+        const bool broken = !messages && broken_connection(messages.error());
+        return Reader::Answer{[shared_done, messages = std::move(messages)]() mutable {
+                                (*shared_done)(std::move(messages));
+                              },
+                              broken};
+      },
+      [shared_done] {
+        (*shared_done)(store::fail(store::StoreCode::Busy,
+                                   fmt::format("{} reads are waiting already: ask again",
+                                               kMaxQueuedMoveLogReads)));
+      });
+}
+
+void StorePersistence::delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
+                                   server::ChatDeleteDone done) {
+  committer_.run_on_writer([id, by = std::move(by), at_ms,
+                            done = std::move(done)](store::EventStore& db) mutable
+                           -> std::function<void()> {
+    auto deleted = db.delete_chat(id, by, at_ms);
+    return [done = std::move(done), deleted = std::move(deleted)]() mutable {
+      done(std::move(deleted));
+    };
+  });
+}
+
+void StorePersistence::submit_chat(store::NewChatMessage message, server::ChatWriteDone done) {
+  {
+    std::lock_guard lock(chat_->mutex);
+    chat_->waiting.emplace_back(std::move(message), std::move(done));
+    if (chat_->job_queued) return;  // the job waiting takes this one too
+    chat_->job_queued = true;
+  }
+  committer_.run_on_writer([queue = chat_](store::EventStore& db) -> std::function<void()> {
+    std::vector<std::pair<store::NewChatMessage, server::ChatWriteDone>> taken;
+    {
+      std::lock_guard lock(queue->mutex);
+      taken.swap(queue->waiting);
+      queue->job_queued = false;
+    }
+    std::vector<store::NewChatMessage> messages;
+    messages.reserve(taken.size());
+    for (auto& [m, done] : taken) messages.push_back(m);
+    auto ids = db.append_chat(messages);
+    return [taken = std::move(taken), ids = std::move(ids)]() mutable {
+      for (std::size_t i = 0; i < taken.size(); ++i) {
+        auto& done = taken[i].second;
+        if (!ids)
+          done(std::unexpected(ids.error()));
+        else
+          done(std::move((*ids)[i]));
+      }
+    };
+  });
 }
 
 void StorePersistence::submit(server::MatchWrite w, server::WriteDone done) {

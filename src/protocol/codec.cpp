@@ -238,6 +238,15 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     if (!take(from, error)) return error;
     return MoveLog{from->value_or(1)};
   }
+  if (type == "chat") {
+    auto match = f.optional_int("match", 1, std::numeric_limits<std::int64_t>::max());
+    if (!take(match, error)) return error;
+    // Any length here (the line's max_line_bytes bounds it): the server checks the
+    // text and answers CHAT_TOO_LONG, BAD_TEXT, ... with the chat's own codes.
+    auto text = f.required_string("text", std::numeric_limits<std::size_t>::max());
+    if (!take(text, error)) return error;
+    return Chat{*match, std::move(*text)};
+  }
   if (type == "ping") return Ping{};
   if (type == "pong") return Pong{};
   if (type == "play") {

@@ -65,6 +65,9 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
     line.field("seat", seat);
   line.raw_field("view", played.view_to_json(view, seat));
   send(conn, line.str());
+  if (auto it = sessions_.find(conn); it != sessions_.end() && it->second.chat_history_due &&
+                                      it->second.match == room.id)
+    send_chat_history(it->second);
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::ListMatches&) {

@@ -27,7 +27,8 @@ bool writes(const protocol::Request& request) {
          std::holds_alternative<protocol::LeaveMatch>(request) ||
          std::holds_alternative<protocol::AddComputer>(request) ||
          std::holds_alternative<protocol::RemoveComputer>(request) ||
-         std::holds_alternative<protocol::Play>(request);
+         std::holds_alternative<protocol::Play>(request) ||
+         std::holds_alternative<protocol::Chat>(request);
 }
 }  // namespace
 
@@ -46,7 +47,8 @@ Server::Server(ServerConfig config, Transport& transport, Persistence& persisten
              {config_.turn_grace_ms, config_.forfeit_after_ms, config_.abandon_after_ms,
               config_.setup_choice_ms, config_.lobby_idle_ms},
              config_.limits.max_queued_per_match},
-      log_throttle_(logging::LogThrottle::kDefaultWindowMs, clock_) {}
+      log_throttle_(logging::LogThrottle::kDefaultWindowMs, clock_),
+      chat_gate_(config_.chat.rules) {}
 
 bool Server::wants_views(ConnectionId conn) const {
   auto it = sessions_.find(conn);
@@ -346,6 +348,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Sync&) {
 }
 
 void Server::attach(Session& s, Room& room, game::Seat seat, bool spectator) {
+  s.chat_history_due = true;  // sent after the state that follows
   s.match = room.id;
   s.seat = spectator ? game::kNoSeat : seat;
   s.spectator = spectator;

@@ -1,4 +1,5 @@
 #include "eryantis/store/records.hpp"
+#include "eryantis/store/chat.hpp"
 
 #include <array>
 #include <charconv>
@@ -42,6 +43,16 @@ std::optional<std::uint64_t> hash_from_hex(std::string_view hex) {
   auto [end, error] = std::from_chars(hex.data(), hex.data() + hex.size(), value, 16);
   if (error != std::errc() || end != hex.data() + hex.size()) return std::nullopt;
   return value;
+}
+
+std::string_view channel_name(ChatChannel channel) {
+  return channel == ChatChannel::Players ? "players" : "spectators";
+}
+
+std::optional<ChatChannel> parse_channel(std::string_view text) {
+  if (text == "players") return ChatChannel::Players;
+  if (text == "spectators") return ChatChannel::Spectators;
+  return std::nullopt;
 }
 
 }  // namespace eryantis::store

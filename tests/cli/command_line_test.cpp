@@ -240,7 +240,7 @@ TEST(CommandLine, EveryCompletionWordIsACommand) {
     auto parsed = parse_line(w);
     const bool needs_arguments = w == "create" || w == "join" || w == "watch" || w == "wizard" ||
                                  w == "tower" || w == "play" || w == "dining" || w == "island" ||
-                                 w == "mn" || w == "cloud" || w == "char";
+                                 w == "mn" || w == "cloud" || w == "char" || w == "say";
     if (needs_arguments) {
       ASSERT_FALSE(parsed.has_value()) << w;
       EXPECT_EQ(parsed.error().find("unknown command"), std::string::npos)
@@ -532,3 +532,25 @@ TEST(CommandLine, CompletionOffersEachArgumentsValues) {
 }
 
 }  // namespace
+
+namespace eryantis::cli {
+namespace {
+
+// `say` keeps the text as typed (case, inner spaces, markup); only the blanks around it go.
+TEST(CommandLine, SayKeepsTheTextAsTyped) {
+  for (const auto& [line, text] : std::vector<std::pair<std::string, std::string>>{
+           {"say Good Luck", "Good Luck"},
+           {"  SAY   two  spaces kept  ", "two  spaces kept"},
+           {"chat <img src=x onerror=alert(1)>", "<img src=x onerror=alert(1)>"}}) {
+    auto parsed = parse_line(line);
+    ASSERT_TRUE(parsed && *parsed) << line;
+    ASSERT_TRUE(std::holds_alternative<Say>(**parsed)) << line;
+    EXPECT_EQ(std::get<Say>(**parsed).text, text) << line;
+  }
+  auto empty = parse_line("say   ");
+  ASSERT_FALSE(empty);
+  EXPECT_NE(empty.error().find("usage: say"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace eryantis::cli

@@ -695,5 +695,31 @@ TEST_F(SessionTest, ARedirectWithoutAnAddressIsAnError) {
   EXPECT_TRUE(host_.sent_type("list_matches"));
 }
 
+// `say`: one chat request with the text as typed; the channel's lines (the history
+// after the state, then each push) are printed, a control byte as '?', markup as it is.
+TEST_F(SessionTest, SaySendsAChatAndTheChannelsLinesArePrinted) {
+  auto s = logged_in(false);
+  s->typed("say Hello <b>Bob</b>");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_NE(host_.sent[0].find(R"("type":"chat")"), std::string::npos) << host_.sent[0];
+  EXPECT_NE(host_.sent[0].find(R"("text":"Hello <b>Bob</b>")"), std::string::npos) << host_.sent[0];
+  const std::string id = host_.sent[0].substr(host_.sent[0].find(R"("id":)") + 5,
+                                              host_.sent[0].find(',', host_.sent[0].find(R"("id":)")) -
+                                                  host_.sent[0].find(R"("id":)") - 5);
+  s->line(R"({"type":"chat_sent","id":)" + id +
+          R"(,"match":3,"channel":"players","message":7,"from":"alice","time":1,"text":"Hello <b>Bob</b>"})");
+  s->line(R"({"type":"chat","match":3,"channel":"players","message":7,"from":"alice","time":1,"text":"Hello <b>Bob</b>"})");
+  EXPECT_TRUE(host_.printed_text("[players] alice: Hello <b>Bob</b>")) << host_.printed;
+  s->line(R"({"type":"chat_history","match":3,"channel":"players","messages":[{"message":2,"from":"bob","time":1,"text":"hi\u001b[2J"}]})");
+  EXPECT_TRUE(host_.printed_text("chat so far (players):")) << host_.printed;
+  EXPECT_TRUE(host_.printed_text("[players] bob: hi?[2J")) << host_.printed;
+  s->line(R"({"type":"chat_deleted","match":3,"channel":"players","message":2})");
+  EXPECT_TRUE(host_.printed_text("an operator deleted a chat message")) << host_.printed;
+  // A refusal is said, as any error.
+  s->typed("say x");
+  s->line(R"({"type":"error","id":2,"code":"RATE_LIMITED","message":"you are sending messages too fast; wait 1.5 s","retry_after_ms":1500})");
+  EXPECT_TRUE(host_.printed_text("too fast")) << host_.printed;
+}
+
 }  // namespace
 }  // namespace eryantis::cli

@@ -514,6 +514,9 @@ def session(server, steps_failed, problems):
         e.login("eve")
         expect(e.request({"type": "sync"}), "state", "7.10")
         expect(e.request({"type": "play", "command": {"type": "play_assistant", "value": 1}}), "NOT_A_PLAYER", "7.10")
+        # A logged-in spectator chats with the spectators (7.10, chat): the reply, then the push.
+        expect(e.request({"type": "chat", "text": "<img src=x onerror=alert(1)>"}), "chat_sent", "7.10")
+        e.wait_type("chat")
         expect(e.request({"type": "leave_match"}), "left", "7.10")
         # A logged-in spectator (carol watches match 1) cannot play either.
         expect(play(ctx["carol"], {"type": "play_assistant", "value": 1}), "NOT_A_PLAYER", "7.10")

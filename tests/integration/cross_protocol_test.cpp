@@ -52,6 +52,9 @@ TEST_F(CrossProtocolTest, ABrowsersPostToTheGamePortRunsNothing) {
   const std::int64_t match = created->i64("match");
   auto joined = bob->join(match);
   ASSERT_TRUE(joined && joined->type == "joined") << (joined ? joined->line : "no reply");
+  // The chat's history follows bob's state, read on the store's reader thread: it is
+  // in before bob's inbox is taken as "told nothing" below.
+  ASSERT_TRUE(bob->wait_type("chat_history", Millis(5000)));
   alice.reset();
   ASSERT_TRUE(bob->wait_for(
       [](const Message& m) {

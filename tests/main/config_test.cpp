@@ -74,6 +74,11 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->server.computer.playouts, d.server.computer.playouts);
   EXPECT_EQ(c->server.computer.think_ms, d.server.computer.think_ms);
   EXPECT_EQ(c->server.computer.pause_ms, d.server.computer.pause_ms);
+  EXPECT_EQ(c->server.chat.rules.max_chars, d.server.chat.rules.max_chars);
+  EXPECT_EQ(c->server.chat.rules.rate.burst, d.server.chat.rules.rate.burst);
+  EXPECT_EQ(c->server.chat.rules.rate.per_second, d.server.chat.rules.rate.per_second);
+  EXPECT_EQ(c->server.chat.rules.controls, d.server.chat.rules.controls);
+  EXPECT_EQ(c->server.chat.history, d.server.chat.history);
   EXPECT_EQ(c->cluster.node, d.cluster.node);
   EXPECT_EQ(c->cluster.public_address, d.cluster.public_address);
   EXPECT_EQ(c->cluster.public_web, d.cluster.public_web);
@@ -154,6 +159,30 @@ pause_ms = 0
   EXPECT_NE(error_of("[computer]\npause_ms = -1\n").find("computer.pause_ms"), std::string::npos);
   EXPECT_NE(error_of("[computer]\nthreads = 2\n").find("computer.threads: unknown option"),
             std::string::npos);
+}
+
+TEST(Config, ChatSectionIsReadAndChecked) {
+  auto c = parse_config(R"(
+[chat]
+max_chars = 200
+burst = 3
+every_ms = 4000
+controls = "refuse"
+history = 0
+)");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->server.chat.rules.max_chars, 200u);
+  EXPECT_EQ(c->server.chat.rules.rate.burst, 3.0);
+  EXPECT_EQ(c->server.chat.rules.rate.per_second, 0.25);
+  EXPECT_EQ(c->server.chat.rules.controls, accounts::ControlPolicy::Refuse);
+  EXPECT_EQ(c->server.chat.history, 0u);
+  // More than the table holds (2,000 characters), a bucket of nothing, a word it does not know.
+  EXPECT_NE(error_of("[chat]\nmax_chars = 2001\n").find("chat.max_chars: must be"), std::string::npos);
+  EXPECT_NE(error_of("[chat]\nburst = 0\n").find("chat.burst: must be"), std::string::npos);
+  EXPECT_NE(error_of("[chat]\nevery_ms = 0\n").find("chat.every_ms: must be"), std::string::npos);
+  EXPECT_NE(error_of("[chat]\ncontrols = \"drop\"\n").find("chat.controls: must be"),
+            std::string::npos);
+  EXPECT_NE(error_of("[chat]\nhistory = 1001\n").find("chat.history: must be"), std::string::npos);
 }
 
 TEST(Config, WebSectionIsRead) {

@@ -16,6 +16,7 @@
 
 #include "eryantis/codec/codec.hpp"
 #include "eryantis/rules/random_game.hpp"
+#include "eryantis/store/chat.hpp"
 #include "eryantis/store/sqlite_store.hpp"
 #include "games/handles.hpp"
 #include "support/child_process.hpp"
@@ -159,6 +160,44 @@ TEST_F(ReplayTest, Log) {
   EXPECT_NE(r.out.find(" moved Mother Nature "), std::string::npos);
   EXPECT_NE(r.out.find("played assistant"), std::string::npos);
   EXPECT_NE(r.out.find("GAME OVER"), std::string::npos);
+}
+
+// The match's chat, both channels, interleaved by time: each message after the
+// events stored before it; a deleted one marked with who deleted it and when;
+// control bytes a hand-edited file holds print as '?'.
+TEST_F(ReplayTest, LogShowsTheChatAmongTheEvents) {
+  std::int64_t last_time = 0;
+  {
+    auto store = store::SqliteStore::open(db_, test::with_games<store::Options>());
+    ASSERT_TRUE(store) << store.error().message;
+    last_time = store->load_events(3).value().back().time_ms;
+    const std::vector<store::NewChatMessage> chat = {
+        {3, store::ChatChannel::Players, "alice", last_time + 1000, "good game"},
+        {3, store::ChatChannel::Spectators, "eve", last_time + 2000, "rude"},
+        {3, store::ChatChannel::Players, "bob", last_time + 3000, "thanks <b>"},
+    };
+    auto ids = store->append_chat(chat).value();
+    ASSERT_TRUE(store->delete_chat(*ids[1], "operator", last_time + 4000));
+  }
+  exec_sql(db_, "UPDATE chat_messages SET text = 'x' || char(27) || '[2J' WHERE sender_name = 'bob'");
+  const Outcome r = run(dir_, {db_, "log", "3"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  EXPECT_EQ(count(r.out, "\n"), static_cast<int>(games_[2].events.size()) + 3);
+  const std::size_t over = r.out.find("GAME OVER");
+  const std::size_t good = r.out.find(" chat  ");
+  ASSERT_NE(good, std::string::npos) << r.out;
+  EXPECT_LT(over, good) << "the chat came after the last event";
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex(" chat  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  players \u00b7 "
+                        "alice: good game\n chat  [^\n]*  spectators \u00b7 eve: \\[deleted by "
+                        "operator at [^\\]]*\\] rude\n chat  [^\n]*  players \u00b7 bob: x\\?\\[2J\n$")))
+      << r.out.substr(r.out.size() > 600 ? r.out.size() - 600 : 0);
+  // One round: the chat goes with the event stored before it (the last one).
+  const Outcome setup = run(dir_, {db_, "log", "3", "--round", "0"});
+  ASSERT_EQ(setup.code, 0) << describe(setup);
+  EXPECT_EQ(count(setup.out, " chat  "), 0) << setup.out;
+  // Another match has none.
+  EXPECT_EQ(count(run(dir_, {db_, "log", "1"}).out, " chat  "), 0);
 }
 
 // --round R keeps that round's events only, in order; 0 is the setup.

@@ -101,10 +101,48 @@ struct FakePersistence : Persistence {
     }
     return lines;
   }
+  // Chat: stored in memory by complete_writes (ids from 1), read by complete_all.
+  std::deque<std::pair<store::NewChatMessage, ChatWriteDone>> chat_pending;
+  std::deque<std::pair<store::ChatQuery, ChatReadDone>> chat_reads;
+  std::vector<store::ChatMessage> chat;
+  void submit_chat(store::NewChatMessage m, ChatWriteDone done) override {
+    chat_pending.emplace_back(std::move(m), std::move(done));
+  }
+  void read_chat(store::ChatQuery q, ChatReadDone done) override {
+    chat_reads.emplace_back(q, std::move(done));
+  }
+  void delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
+                   ChatDeleteDone done) override {
+    for (store::ChatMessage& m : chat)
+      if (m.id == id) {
+        if (!m.deleted_ms) {
+          m.deleted_ms = at_ms;
+          m.deleted_by = by;
+        }
+        done(m);
+        return;
+      }
+    done(std::unexpected(store::StoreError{store::StoreCode::NotFound, "no chat message", -1}));
+  }
+  std::vector<store::ChatMessage> chat_of(const store::ChatQuery& q) const {
+    std::vector<store::ChatMessage> out;
+    for (const store::ChatMessage& m : chat)
+      if (m.match == q.match && (!q.channel || m.channel == *q.channel) &&
+          (q.with_deleted || !m.deleted_ms))
+        out.push_back(m);
+    if (out.size() > q.limit) out.erase(out.begin(), out.end() - static_cast<long>(q.limit));
+    return out;
+  }
   // Completes every pending write (and those they cause), like the store's writer,
   // then the move logs asked meanwhile.
   void complete_all() {
     complete_writes();
+    while (!chat_reads.empty()) {
+      auto [q, done] = std::move(chat_reads.front());
+      chat_reads.pop_front();
+      done(chat_of(q));
+      complete_writes();
+    }
     while (!reads.empty()) {
       auto [r, done] = std::move(reads.front());
       reads.pop_front();
@@ -118,6 +156,17 @@ struct FakePersistence : Persistence {
     }
   }
   void complete_writes() {
+    while (!chat_pending.empty()) {
+      auto [m, done] = std::move(chat_pending.front());
+      chat_pending.pop_front();
+      if (fail_all) {
+        done(std::unexpected(store::StoreError{fail_code, "disk on fire", -1}));
+        continue;
+      }
+      const auto id = static_cast<store::ChatMessageId>(chat.size() + 1);
+      chat.push_back({id, m.match, m.channel, m.sender_name, m.sent_ms, m.text, std::nullopt, ""});
+      done(id);
+    }
     while (!pending.empty()) {
       auto [w, done] = std::move(pending.front());
       pending.pop_front();

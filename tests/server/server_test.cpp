@@ -724,7 +724,10 @@ TEST_F(ServerTest, AFullMatchStuckInSetupIsAbandoned) {
   EXPECT_EQ(s2.room(m), nullptr);
   s2.on_line(11, R"({"type":"create_match","players":2})");  // free to play again
   store.complete_all();
-  EXPECT_EQ(type_of(transport.sent[11].back()), "state");
+  // The new match's state, then its (empty) chat history.
+  const auto& after = transport.sent[11];
+  EXPECT_EQ(type_of(after[after.size() - 2]), "state");
+  EXPECT_EQ(type_of(after.back()), "chat_history");
 }
 
 TEST_F(ServerTest, FailedLeaveKeepsTheSeat) {
@@ -1104,11 +1107,13 @@ TEST_F(ServerTest, AMatchReleasedAfterItsPlayersMovedOnWaitsForThem) {
   EXPECT_EQ(restarted.room(41)->seats[0]->connection, 11u);
   const auto& sent = transport.sent[11];
   ASSERT_GE(sent.size(), 2u);
-  EXPECT_EQ(type_of(sent[sent.size() - 3]), "game_over");
-  auto state = parse(sent[sent.size() - 2]);
+  // ... then the chat history read after the state (it answers after the writes).
+  EXPECT_EQ(type_of(sent[sent.size() - 4]), "game_over");
+  auto state = parse(sent[sent.size() - 3]);
   EXPECT_STREQ(state["type"].GetString(), "state");
   EXPECT_EQ(state["match"].GetInt64(), 41);
-  EXPECT_EQ(type_of(sent.back()), "seats");
+  EXPECT_EQ(type_of(sent[sent.size() - 2]), "seats");
+  EXPECT_EQ(type_of(sent.back()), "chat_history");
   // Timers start again: the stale one is gone, any new one counts from now.
   EXPECT_NE(restarted.room(41)->clocks.deadline, stale);
   EXPECT_TRUE(restarted.room(41)->clocks.deadline.kind == DeadlineKind::None ||
@@ -1340,7 +1345,8 @@ TEST_F(ServerTest, ASeatThatDoesNotChooseInSetupIsFreed) {
   // The freed player may play elsewhere; a newcomer takes the seat (and its choices so far).
   s2.on_line(22, R"({"type":"create_match","id":5,"players":2})");
   store.complete_all();
-  EXPECT_EQ(type_of(transport.sent[22].back()), "state");
+  EXPECT_EQ(type_of(transport.sent[22][transport.sent[22].size() - 2]), "state");
+  EXPECT_EQ(type_of(transport.sent[22].back()), "chat_history");
   s2.on_line(23, R"({"type":"join_match","match":)" + std::to_string(m) + "}");
   store.complete_all();
   EXPECT_EQ(s2.room(m)->seats[1]->nickname, "n23");

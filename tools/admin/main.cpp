@@ -3,7 +3,8 @@
 //
 //   eryantis-admin [--socket PATH | --config FILE] sessions | matches | end MATCH [REASON] |
 //                  kick NICKNAME [REASON] | drain [--timeout S] [--no-wait] | drain-status |
-//                  backup FILE | reissue-token NICKNAME | metrics
+//                  backup FILE | reissue-token NICKNAME | chat MATCH |
+//                  chat-delete MESSAGE [REASON] | metrics
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -183,7 +184,8 @@ int main(int argc, char** argv) {
       ->excludes(socket_opt);
   app.add_option("COMMAND", words,
                  "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | "
-                 "drain-status | backup FILE | reissue-token NICKNAME | metrics | help")
+                 "drain-status | backup FILE | reissue-token NICKNAME | chat MATCH | "
+                 "chat-delete MESSAGE [REASON] | metrics | help")
       ->required();
   std::optional<double> drain_timeout;
   bool no_wait = false;

@@ -58,6 +58,17 @@ Parsed parse_line(std::string_view line, const game::Game& game) {
   const auto w = split_words(line);
   if (w.empty()) return std::optional<Action>{};
   const std::string& verb = w[0];
+  if (verb == "say" || verb == "chat") {
+    // The text as typed: after the verb and the blanks that follow it.
+    std::string_view rest = line;
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+    rest.remove_prefix(std::min(rest.size(), verb.size()));
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+    while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r'))
+      rest.remove_suffix(1);
+    if (rest.empty()) return error("usage: say <text>, e.g. say good luck");
+    return action(Say{std::string(rest)});
+  }
   auto arg_number = [&](std::size_t i, long long lo, long long hi) -> std::optional<long long> {
     if (w.size() <= i) return std::nullopt;
     auto n = number(w[i]);
@@ -185,7 +196,7 @@ std::string command_text(const game::Game& game, const game::Command& command) {
 std::vector<std::string> command_words(const game::Game& game) {
   std::vector<std::string> out = {"help",  "list",  "create", "join", "quick",    "leave",
                                   "watch", "board", "moves",  "auto", "autoplay", "wait",
-                                  "quit"};
+                                  "say",   "quit"};
   // With nothing typed before it, the game completes its own first words.
   for (auto& v : game.complete_words("", "", {})) out.push_back(std::move(v));
   out.push_back("resign");
@@ -213,6 +224,7 @@ std::string help_text(const game::Game& game) {
   wait                         wait for your turn
   autoplay                     random moves until the game ends
   help [topic]                 this help, or a character's or the turn's
+  say <text>                   chat: to the match's players (watching: to its spectators)
   quit                         leave the client (your seat stays yours)
 
 )" + game.help("turn").value_or("");

@@ -3,7 +3,7 @@
 // The client's own words (the lobby and the session):
 //   list | create 2 expert [--computer 1] [--level strong] [--game NAME] | join 3 [seat]
 //   | quick [players] [mode] [--game NAME] | leave | watch 3 | board | moves | auto
-//   | autoplay | wait | help [topic] | resign [yes] | quit
+//   | autoplay | wait | help [topic] | resign [yes] | say TEXT | quit
 // around the words of the game in front of the player (game::Game::command_from_words,
 // complete_words, help), e.g. Eriantys's play 7 | island red 4 | char jester r,r for b,g.
 #include <expected>
@@ -56,10 +56,15 @@ struct Resign {
   bool confirmed = false;  // `resign yes`: a plain `resign` only says what it would do
 };
 struct Quit {};
+// say TEXT: a chat message to my match's channel (its players', or its spectators'
+// when watching), the text as typed (case and spaces kept).
+struct Say {
+  std::string text;
+};
 
 using Action =
     std::variant<GameCommand, LobbyList, LobbyCreate, LobbyJoin, LobbyQuick, LobbyLeave, Watch,
-                 ShowBoard, ShowMoves, AutoMove, WaitTurn, AutoPlay, Help, Resign, Quit>;
+                 ShowBoard, ShowMoves, AutoMove, WaitTurn, AutoPlay, Help, Resign, Quit, Say>;
 
 // The game whose words are read when no match is in front of the player: the
 // build's default game (Eriantys).

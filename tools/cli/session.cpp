@@ -327,6 +327,15 @@ void Session::handle(const ServerMessage& m) {
       // The request (or login) it answers goes on at the other node: still awaited.
       on_redirect(m, answers_pending);
       return;
+    case MessageType::Chat:
+    case MessageType::ChatHistory:
+      print_chat(m);
+      break;
+    case MessageType::ChatSent:  // my line comes as a `chat` push too
+      break;
+    case MessageType::ChatDeleted:
+      host_.print("(an operator deleted a chat message)");
+      break;
     case MessageType::Unknown:
       if (m.type_name == "match_abandoned") {
         host_.print("the match was abandoned: a player stayed away");
@@ -658,6 +667,24 @@ void Session::act(const LobbyQuick& q) {
 void Session::act(const LobbyLeave&) {
   request([](std::string_view id) { return ClientProtocol::leave_match(id); });
   leaving_ = true;
+}
+
+void Session::act(const Say& s) {
+  request([&](std::string_view id) { return ClientProtocol::chat(s.text, id); });
+}
+
+void Session::print_chat(const ServerMessage& m) {
+  // A line of another match (one left meanwhile) is not this one's.
+  if (m.match && mirror_.has_match() && mirror_.match() != *m.match) return;
+  auto shown = [](std::string text) {
+    for (char& c : text)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';  // never drive the terminal
+    return text;
+  };
+  if (m.type == MessageType::ChatHistory && !m.chat_lines.empty())
+    host_.print("chat so far (" + m.channel + "):");
+  for (const client::ChatLine& line : m.chat_lines)
+    host_.print("[" + m.channel + "] " + shown(line.from) + ": " + shown(line.text));
 }
 
 void Session::act(const Watch& w) {

@@ -152,6 +152,9 @@ class Session {
   void act(const Help& h);
   void act(const Resign& r);
   void act(const Quit&) { quit(); }
+  void act(const Say& s);
+  // chat, chat_history: "[players] alice: text" per line (control bytes as '?').
+  void print_chat(const client::ServerMessage& m);
 
   SessionHost& host_;
   SessionOptions options_;

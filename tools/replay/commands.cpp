@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -168,6 +169,21 @@ std::string utc_text(std::int64_t time_ms) {
   return text;
 }
 
+// " chat  2026-11-26 10:50:03  players · alice: good luck": a chat message in
+// `log`, after the events stored before it. A deleted one says by whom and when.
+// Bytes below 0x20 and DEL print as '?' (the server stores none; a file edited by
+// hand must not drive the terminal).
+std::string chat_line(const store::ChatMessage& c) {
+  std::string text = c.text;
+  for (char& ch : text)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+  std::string deleted;
+  if (c.deleted_ms)
+    deleted = fmt::format("[deleted by {} at {}] ", c.deleted_by, utc_text(*c.deleted_ms));
+  return fmt::format(" chat  {}  {} \u00b7 {}: {}{}", utc_text(c.sent_ms),
+                     store::channel_name(c.channel), c.sender_name, deleted, text);
+}
+
 // JSON string literal (quotes included).
 std::string json_string(std::string_view text) {
   std::string out = "\"";
@@ -259,18 +275,38 @@ int run_log(const Games& games, const std::string& path, const LogArgs& args) {
     for (const store::StoredEvent& row : *rows)
       if (row.seq >= 1 && row.seq <= m->last())
         times[static_cast<std::size_t>(row.seq)] = row.time_ms;
+  // Its chat, both channels, deleted messages included (marked): interleaved by
+  // time, each after the events stored before it (docs/operations.md).
+  std::vector<store::ChatMessage> chat;
+  if (auto read = db->chat_messages(
+          {args.match, std::nullopt, true,
+           static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max())}))
+    chat = std::move(*read);
+  else
+    return error(fmt::format("match {}: its chat could not be read: {}", args.match,
+                             store_error_text(read.error())));
+  std::size_t next_chat = 0;
+  bool showing = !args.round || (m->last() >= 1 && round_of(*m, 1) == *args.round);
   std::string out;
+  // Chat lines up to `until` (unix ms), under the event shown last (or hidden with it).
+  auto chat_until = [&](std::int64_t until) {
+    for (; next_chat < chat.size() && chat[next_chat].sent_ms <= until; ++next_chat)
+      if (showing) out += chat_line(chat[next_chat]) + '\n';
+  };
   int last_round = 0;
   for (Seq seq = 1; seq <= m->last(); ++seq) {
     const int round = round_of(*m, seq);
     last_round = std::max(last_round, round);
-    if (args.round && round != *args.round) continue;
+    const std::int64_t time = times[static_cast<std::size_t>(seq)];
+    if (seq > 1) chat_until(time - 1);  // said before this event was stored
+    showing = !args.round || round == *args.round;
+    if (!showing) continue;
     const std::string line = event_line(*m, seq);
     // "    7  2026-11-26 10:50:02  round 1 · ...": the time after the seq.
-    out +=
-        line.substr(0, 5) + "  " + utc_text(times[static_cast<std::size_t>(seq)]) + line.substr(5);
+    out += line.substr(0, 5) + "  " + utc_text(time) + line.substr(5);
     out += '\n';
   }
+  chat_until(std::numeric_limits<std::int64_t>::max());
   if (args.round && out.empty() && !m->divergence)
     return error(
         fmt::format("match {} has no events in round {} (it has the setup, 0, and rounds "

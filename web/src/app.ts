@@ -5,6 +5,7 @@
 import type { Board, BoardModule, MatchInfo } from './boards/board_module.js';
 import { boardModuleFor, forcedBoard, legacyLegal } from './boards/registry.js';
 import type { LogLine } from './model.js';
+import type { ChatLine } from './protocol.js';
 import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbySeatsText, quickJoinRequest, removeComputerRequest, seatsShown } from './computers.js';
 import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
@@ -34,6 +35,20 @@ function patchLog(log: HTMLElement, lines: LogLine[]): void {
     clear(log);
     log.append(...lines.map((l) => h('li', { value: l.seq }, l.text)));
   } else if (fresh.length) log.append(...fresh);
+}
+
+// The chat: lines are added at its end, and only an operator's delete removes one, so
+// a redraw appends the new lines, and anything else rebuilds the list. Every text is
+// put in as a text node (h's string children): a message is never read as markup.
+function patchChat(list: HTMLElement, lines: ChatLine[]): void {
+  const shown = Array.from(list.children, (li) => Number((li as HTMLElement).dataset['message']));
+  const prefix = shown.length <= lines.length && shown.every((id, i) => lines[i]!.message === id);
+  const line = (c: ChatLine): HTMLElement =>
+    h('li', { 'data-message': c.message, title: new Date(c.time).toLocaleTimeString() }, h('span', { class: 'chat-from' }, c.from), ': ', h('span', { class: 'chat-text' }, c.text));
+  if (isFullRedraw() || !prefix) {
+    clear(list);
+    list.append(...lines.map(line));
+  } else if (lines.length > shown.length) list.append(...lines.slice(shown.length).map(line));
 }
 
 export function startGame(root: HTMLElement): void {
@@ -305,7 +320,30 @@ export function startGame(root: HTMLElement): void {
     header: HTMLElement;
     body: HTMLElement;
     log: HTMLElement;
+    chat: HTMLElement; // the chat panel: its list of lines and the form to write one
+    chatLines: HTMLElement;
   } | null = null;
+
+  // The chat of my channel: the players' for a seat, the spectators' when watching.
+  const chatPanel = (): { chat: HTMLElement; chatLines: HTMLElement } => {
+    const chatLines = h('ol', { class: 'chat-lines', 'aria-label': 'chat', 'aria-live': 'polite' });
+    const input = h('input', { name: 'chat', maxlength: 500, autocomplete: 'off', placeholder: 'Say something…' }) as HTMLInputElement;
+    const form = h(
+      'form',
+      {
+        class: 'chat-form',
+        onsubmit: (ev: Event) => {
+          ev.preventDefault();
+          const text = input.value.trim();
+          if (text && client.say(text)) input.value = '';
+        },
+      },
+      input,
+      h('button', { type: 'submit', 'data-chat-send': 1 }, 'Send'),
+    );
+    const chat = h('section', { class: 'chat' }, h('h3', { class: 'chat-title' }), chatLines, form);
+    return { chat, chatLines };
+  };
 
   const matchScreen = (m: MatchModel): HTMLElement => {
     const view = m.view!;
@@ -320,13 +358,13 @@ export function startGame(root: HTMLElement): void {
         log,
         replay: false,
       });
-      frame = { match: m.match, module, board, log, root: h('div', {}), header: h('header', { class: 'status' }), body: h('div', {}) };
+      frame = { match: m.match, module, board, log, ...chatPanel(), root: h('div', {}), header: h('header', { class: 'status' }), body: h('div', {}) };
     }
     if (!frame.root.firstChild || isFullRedraw()) {
       // A new frame, or `?redraw=full`: the board builds its elements again, its state kept.
       const header = h('header', { class: 'status' });
       const body = h('div', { class: 'board-body', 'data-game': m.game ?? '' });
-      const root = h('div', {}, header, body);
+      const root = h('div', {}, header, body, frame.chat);
       if (isFullRedraw()) clear(frame.log);
       frame = { ...frame, root, header, body };
       frame.board.mount(body);
@@ -352,6 +390,18 @@ export function startGame(root: HTMLElement): void {
       seatsBar(m),
     ]);
     f.board.update(view, info);
+    const title = m.mySeat === null ? "Spectators' chat (the players do not see it)" : "Players' chat (spectators do not see it)";
+    const heading = f.chat.querySelector('.chat-title')!;
+    if (heading.textContent !== title) heading.textContent = title;
+    const chatInput = f.chat.querySelector('input[name=chat]') as HTMLInputElement;
+    const mayChat = client.model.loggedIn;
+    if (chatInput.disabled === mayChat) chatInput.disabled = !mayChat;
+    const hint = mayChat ? 'Say something…' : 'Log in to chat';
+    if (chatInput.placeholder !== hint) chatInput.placeholder = hint;
+    const chatAtEnd = f.chatLines.scrollTop + f.chatLines.clientHeight >= f.chatLines.scrollHeight - 4;
+    const chatCount = f.chatLines.childElementCount;
+    patchChat(f.chatLines, m.chat);
+    if (chatAtEnd && f.chatLines.childElementCount !== chatCount) queueMicrotask(() => (f.chatLines.scrollTop = f.chatLines.scrollHeight));
     const logCount = f.log.childElementCount;
     patchLog(f.log, m.log);
     if (logAtEnd && f.log.childElementCount !== logCount) queueMicrotask(() => (f.log.scrollTop = f.log.scrollHeight));

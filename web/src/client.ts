@@ -333,6 +333,11 @@ export class Client {
     this.request({ type: 'leave_match' });
   }
 
+  // A chat message to my channel of my match; refusals come back as notices.
+  say(text: string): boolean {
+    return this.request({ type: 'chat', text });
+  }
+
   closeGameOver(): void {
     this.model = backToLobby(this.model);
     this.changed(null);

@@ -3,6 +3,7 @@
 // as `requests`, so tests drive it with fake message streams. It knows no game: the
 // view is kept as it came, for the match's board module to read.
 import type {
+  ChatLine,
   Command,
   Deadline,
   GameEvent,
@@ -41,6 +42,7 @@ export interface MatchModel {
   log: LogLine[]; // by seq; the move_log answer fills what the pushes did not bring
   logAsked: boolean; // a move_log request is out
   lastEvent: GameEvent | null;
+  chat: ChatLine[]; // my channel's messages, by id (history and pushes merged)
 }
 
 // What "Play again" repeats: the same kind of match, with the same computer players.
@@ -111,6 +113,18 @@ function leaveLobby(model: Model, requests: Request[]): Model {
   if (!model.watchingLobby) return model;
   if (model.lobbyPush !== 'poll') requests.push({ type: 'unwatch_lobby' });
   return { ...model, watchingLobby: false };
+}
+
+// The chat lines kept per match: the history brings the newest 100 (the server's
+// default); a long match's chat keeps its newest lines only.
+export const kChatLines = 500;
+
+// `lines` added to `chat`: by message id, each once (a push may repeat a line of the
+// history read while it was sent).
+export function mergeChat(chat: ChatLine[], lines: ChatLine[]): ChatLine[] {
+  const byId = new Map(chat.map((c) => [c.message, c]));
+  for (const l of lines) if (typeof l?.message === 'number' && typeof l.text === 'string') byId.set(l.message, l);
+  return [...byId.values()].sort((a, b) => a.message - b.message).slice(-kChatLines);
 }
 
 // A whole match is at most ~300 events (docs/protocol.md, `move_log`): the log keeps
@@ -267,6 +281,7 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
           log: same ? same.log : [],
           logAsked: same ? same.logAsked : false,
           lastEvent: same ? same.lastEvent : null,
+          chat: same ? same.chat : [],
         },
       };
       m = askMoveLog(m, requests);
@@ -318,6 +333,21 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
       // The next page, or a gap the pushes left after what this answer covers.
       const from = firstMissing(log, cur.seq);
       if (from !== null && (msg.more || from > msg.seq)) m = askMoveLog(m, requests);
+      break;
+    }
+    case 'chat':
+    case 'chat_sent':
+    case 'chat_history': {
+      const cur = m.match;
+      if (!cur || cur.match !== msg.match) break;
+      const lines = msg.type === 'chat_history' ? msg.messages : [{ message: msg.message, from: msg.from, time: msg.time, text: msg.text }];
+      m = { ...m, match: { ...cur, chat: mergeChat(cur.chat, lines) } };
+      break;
+    }
+    case 'chat_deleted': {
+      const cur = m.match;
+      if (!cur || cur.match !== msg.match) break;
+      m = { ...m, match: { ...cur, chat: cur.chat.filter((c) => c.message !== msg.message) } };
       break;
     }
     case 'game_over': {

@@ -120,9 +120,24 @@ export type ServerMessage =
   // The move log read back from the server (docs/protocol.md `move_log`): the lines
   // from the seq asked up to `seq`, or a page of them when `more`.
   | { type: 'move_log'; id?: Id; match: number; seq: number; lines: Array<{ seq: number; text: string }>; more: boolean }
+  // Chat (docs/protocol.md `chat`): a message of my channel (players' or spectators'),
+  // the reply to mine once stored, the channel's newest after a state, an operator's delete.
+  | ({ type: 'chat'; match: number; channel: ChatChannel } & ChatLine)
+  | ({ type: 'chat_sent'; id?: Id; match: number; channel: ChatChannel } & ChatLine)
+  | { type: 'chat_history'; match: number; channel: ChatChannel; messages: ChatLine[] }
+  | { type: 'chat_deleted'; match: number; channel: ChatChannel; message: number }
   | { type: 'game_over'; match: number; result: MatchResult }
   | { type: 'match_abandoned'; match: number; message: string }
   | { type: 'error'; id?: Id; code: string; message: string; match?: number; seq?: number }
   | { type: 'pong'; id?: Id }
   | { type: 'ping' }
   | { type: 'shutdown'; message: string };
+
+export type ChatChannel = 'players' | 'spectators';
+// One chat message: `text` is text, to be shown as such (never parsed as markup).
+export interface ChatLine {
+  message: number; // its id: increasing in the order the server stored them
+  from: string;
+  time: number; // unix ms
+  text: string;
+}

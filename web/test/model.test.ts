@@ -140,3 +140,21 @@ test('a server without lobby push is polled, and nothing is unwatched there', ()
   const other = run([{ type: 'error', code: 'UNKNOWN_TYPE', message: 'unknown message type "add_computer"' }], model);
   assert.equal(other.model.notices.length, 1);
 });
+
+test('chat: the history and the pushes merged by message id, each once; another match ignored; a delete removes', () => {
+  const line = (message: number, text: string) => ({ message, from: 'bob', time: 1000 + message, text });
+  const { model } = run([
+    stateMsg(5),
+    { type: 'chat', match: 1, channel: 'players', ...line(4, 'pushed while the history was read') },
+    { type: 'chat_history', match: 1, channel: 'players', messages: [line(2, 'two'), line(3, '<img src=x onerror=alert(1)>'), line(4, 'pushed while the history was read')] },
+    { type: 'chat_sent', id: 9, match: 1, channel: 'players', ...line(5, 'mine') },
+    { type: 'chat', match: 1, channel: 'players', ...line(5, 'mine') },
+    { type: 'chat', match: 2, channel: 'players', ...line(6, 'another match') },
+    { type: 'chat_deleted', match: 1, channel: 'players', message: 2 },
+  ]);
+  assert.deepEqual(model.match!.chat.map((c) => c.text), ['<img src=x onerror=alert(1)>', 'pushed while the history was read', 'mine']);
+  // A new state of the same match keeps the chat; the lines are data, kept as sent.
+  const again = run([stateMsg(6)], model).model;
+  assert.equal(again.match!.chat.length, 3);
+  assert.equal(again.match!.chat[0]!.text, '<img src=x onerror=alert(1)>');
+});

@@ -31,6 +31,12 @@ enum class MessageType : std::uint8_t {
   Ping,
   Shutdown,
   Redirect,  // another node serves the match: go there (docs/cluster.md)
+  // The match's chat (docs/protocol.md, `chat`): a message of my channel, the reply
+  // to mine once stored, the channel's newest after a state, an operator's delete.
+  Chat,
+  ChatSent,
+  ChatHistory,
+  ChatDeleted,
   Unknown,
 };
 std::string_view message_type_name(MessageType t);
@@ -59,6 +65,15 @@ struct GameResult {
   std::vector<int> winners;
   std::vector<std::string> nicknames;  // the winners', same order
   bool draw = false;
+};
+
+// One chat message (chat, chat_sent, and each of chat_history's `messages`).
+// `text` is text: show it as such.
+struct ChatLine {
+  std::int64_t message = 0;  // its id
+  std::string from;
+  std::int64_t time_ms = 0;  // unix ms
+  std::string text;
 };
 
 // The `deadline` of state, event and seats messages: what happens, to whom, in
@@ -108,6 +123,12 @@ struct ServerMessage {
   bool deadline_sent = false;
   std::optional<Deadline> deadline;
   std::string text;  // event: the server's sentence for it ("" = none)
+  // chat, chat_sent, chat_history, chat_deleted: the channel ("players" or
+  // "spectators"); chat and chat_sent: the message (`chat_lines` holds it);
+  // chat_history: its messages, oldest first; chat_deleted: `chat_lines` holds
+  // the id of the message deleted (its other fields empty).
+  std::string channel;
+  std::vector<ChatLine> chat_lines;
 
   std::string view_json;    // state (and event with "updates":"full")
   std::string event_json;   // event
@@ -198,6 +219,8 @@ class ClientProtocol {
   // No expected_seq: a resignation stands whatever happened just before it.
   static std::string resign(std::optional<std::string_view> command_id, std::string_view id = {});
   static std::string sync(std::string_view id = {});
+  // A chat message to my channel of my match (the server cleans and checks it).
+  static std::string chat(std::string_view text, std::string_view id = {});
   static std::string ping(std::string_view id = {});
   // The answer to the server's ping: an empty line (a keep-alive that earns no
   // reply). The server does not know {"type":"pong"}: it answers UNKNOWN_TYPE.

@@ -2,7 +2,8 @@
 // What eryantis-admin can ask, read from the admin socket's request line and
 // answered with one JSON line ({"ok":true,...} or {"ok":false,"error":"..."}):
 //   sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain |
-//   drain-status | backup FILE | reissue-token NICKNAME | metrics | help
+//   drain-status | backup FILE | reissue-token NICKNAME | chat MATCH |
+//   chat-delete MESSAGE [REASON] | metrics | help
 // Runs on the loop; slow work (a backup) runs on a thread of its own.
 #include <functional>
 #include <string>

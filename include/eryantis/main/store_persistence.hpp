@@ -37,6 +37,13 @@ class StorePersistence final : public server::Persistence {
   int snapshot_every() const override { return committer_.snapshot_every(); }
   // Answered by deliver(), on the loop thread.
   void read_move_log(server::MoveLogRead read, server::MoveLogDone done) override;
+  // Chat messages go to the committer's writer as one job for all those waiting
+  // (one transaction, between two batches of appends); their answers come with
+  // the writes'. Chat histories are read by the move logs' reader.
+  void submit_chat(store::NewChatMessage message, server::ChatWriteDone done) override;
+  void read_chat(store::ChatQuery query, server::ChatReadDone done) override;
+  void delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
+                   server::ChatDeleteDone done) override;
   // On the loop thread, when woken: runs the completions that are ready (the move
   // logs read, then the writes); returns how many writes completed.
   std::size_t deliver();
@@ -45,8 +52,10 @@ class StorePersistence final : public server::Persistence {
 
  private:
   class Reader;
+  struct ChatQueue;
   store::GroupCommitter& committer_;
   std::unique_ptr<Reader> reader_;
+  std::shared_ptr<ChatQueue> chat_;
   metrics::Metrics* metrics_ = nullptr;
 };
 

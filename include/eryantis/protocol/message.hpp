@@ -72,13 +72,19 @@ struct Sync {};  // "send me the full state again"
 struct MoveLog {
   std::int64_t from = 1;
 };
+// A chat message to the sender's match (docs/protocol.md, "Chat"): a seated
+// player's goes to the players' channel, a spectator's to the spectators'.
+struct Chat {
+  std::optional<MatchId> match;  // when given, must be the match the sender is in
+  std::string text;              // the server cleans and checks it (accounts/chat.hpp)
+};
 struct Ping {};
 struct Pong {};  // the answer to the server's ping: no reply
 
 using Request =
     std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin, LeaveMatch,
                  Spectate, Play, Sync, Ping, Pong, AddComputer, RemoveComputer, WatchLobby,
-                 UnwatchLobby, MoveLog>;
+                 UnwatchLobby, MoveLog, Chat>;
 
 struct Envelope {
   std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply

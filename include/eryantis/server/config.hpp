@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "eryantis/accounts/chat.hpp"
 #include "eryantis/game/computer.hpp"
 #include "eryantis/game/registry.hpp"
 
@@ -35,6 +36,15 @@ struct Limits {
   int max_queued_per_match = 64;  // requests waiting behind a match's pending append
 };
 
+// [chat]: each match's two chats (docs/home.md, "Chat"; docs/protocol.md).
+struct ChatConfig {
+  // Characters per message (after cleaning), the rate per sender, and whether
+  // control characters are stripped (default) or refused (CHAT_CONTROL).
+  accounts::ChatRules rules;
+  // Messages of a channel sent to who joins, resumes or starts watching: the newest.
+  std::size_t history = 100;
+};
+
 // What the server's logic needs. The process's own settings (database,
 // durability, snapshots, logging) are the application's: app::Config.
 struct ServerConfig {
@@ -54,6 +64,7 @@ struct ServerConfig {
   bool require_resume_token = true;
   Limits limits;
   ComputerConfig computer;
+  ChatConfig chat;
   // The games it plays, the first the default (create_match without `game`):
   // nullptr = the build's catalogue (eryantis/catalogue). Tests and the test
   // server pass a registry with test games. Must outlive the server.

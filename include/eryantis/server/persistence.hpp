@@ -13,6 +13,7 @@
 
 #include "eryantis/game/game.hpp"
 #include "eryantis/server/deadline.hpp"
+#include "eryantis/store/chat.hpp"
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/records.hpp"
 
@@ -62,6 +63,11 @@ struct MoveLogLine {
 };
 using MoveLogDone = std::function<void(store::Result<std::vector<MoveLogLine>>)>;
 
+// A chat message made durable: its id; or why not (NotFound: the match has no row).
+using ChatWriteDone = std::function<void(store::Result<store::ChatMessageId>)>;
+using ChatReadDone = std::function<void(store::Result<std::vector<store::ChatMessage>>)>;
+using ChatDeleteDone = std::function<void(store::Result<store::ChatMessage>)>;
+
 class Persistence {
  public:
   virtual ~Persistence() = default;
@@ -74,6 +80,16 @@ class Persistence {
   // lines of every event from..to (all of them, in seq order), or an error (Busy
   // when too many reads wait already).
   virtual void read_move_log(MoveLogRead read, MoveLogDone done) = 0;
+  // Chat (store/chat.hpp): never blocks on I/O; `done` runs later on the server's
+  // thread once the message is durable (or failed). Messages queued meanwhile are
+  // stored together, in one transaction between two batches of appends.
+  virtual void submit_chat(store::NewChatMessage message, ChatWriteDone done) = 0;
+  // A channel's newest messages, read off the server's thread (as move logs are).
+  virtual void read_chat(store::ChatQuery query, ChatReadDone done) = 0;
+  // An operator's delete (store::EventStore::delete_chat), written like a chat
+  // message: on the writer, `done` on the server's thread once durable.
+  virtual void delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
+                           ChatDeleteDone done) = 0;
 };
 
 }  // namespace eryantis::server

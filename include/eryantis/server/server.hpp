@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eryantis/accounts/chat.hpp"
 #include "eryantis/log/log_throttle.hpp"
 #include "eryantis/protocol/message.hpp"
 #include "eryantis/game/game.hpp"
@@ -172,6 +173,12 @@ class Server final : public ConnectionEvents,
   void handle(Session& s, const std::string& id, const protocol::Play& m);
   void handle(Session& s, const std::string& id, const protocol::Sync& m);
   void handle(Session& s, const std::string& id, const protocol::MoveLog& m);  // move_log.cpp
+  void handle(Session& s, const std::string& id, const protocol::Chat& m);     // chat.cpp
+  // chat.cpp: the newest messages of the session's channel, read from the store
+  // and sent as `chat_history` (after the state that follows attach()).
+  void send_chat_history(Session& s);
+  // The connections that read a match's channel: its seated players' or its spectators'.
+  std::vector<ConnectionId> chat_members(const Room& room, store::ChatChannel channel) const;
   void handle(Session& s, const std::string& id, const protocol::Ping& m);
   void handle(Session& s, const std::string& id, const protocol::Pong& m);
   void handle(Session& s, const std::string& id, const protocol::WatchLobby& m);
@@ -376,6 +383,8 @@ class Server final : public ConnectionEvents,
   ServerStats stats_;
   // Per-request errors that a fault repeats (a full disk fails every write).
   logging::LogThrottle log_throttle_;
+  // Chat: the text rules and a token bucket per sender's nickname ([chat]).
+  accounts::ChatGate chat_gate_;
   // --- operations: eryantis-admin's actions (src/server/admin.cpp) ---------------
  public:
   struct AdminSession {
@@ -413,6 +422,16 @@ class Server final : public ConnectionEvents,
   // like any other: room(id) shows status finished (or is gone) once it is durable.
   // An error when there is no such unfinished match or the server cannot write.
   std::expected<void, std::string> admin_end_match(store::MatchId id, std::string_view reason);
+  // Chat (chat.cpp, docs/operations.md): a match's messages, both channels, deleted
+  // ones included and marked, read from the store (finished matches too); and an
+  // operator's delete of one, answered once durable, after the players or
+  // spectators of its channel connected now were told (`chat_deleted`).
+  using AdminChatDone =
+      std::function<void(std::expected<std::vector<store::ChatMessage>, std::string>)>;
+  void admin_chat(store::MatchId id, AdminChatDone done);
+  using AdminChatDeleteDone = std::function<void(std::expected<store::ChatMessage, std::string>)>;
+  void admin_delete_chat(store::ChatMessageId id, std::string_view reason,
+                         AdminChatDeleteDone done);
   // Closes the nickname's connection (a seat it holds stays its own). False if it
   // is not connected.
   bool admin_kick(std::string_view nickname, std::string_view reason);

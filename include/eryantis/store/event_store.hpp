@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "eryantis/game/registry.hpp"
+#include "eryantis/store/chat.hpp"
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/fold.hpp"
 #include "eryantis/store/records.hpp"
@@ -125,6 +126,22 @@ class EventStore {
   // reports that error. The group committer's one call.
   virtual std::vector<Result<AppendOutcome>> append_batch(
       std::span<const AppendRequest> requests) = 0;
+
+  // --- chat (chat.hpp): platform rows beside a match, never its events --------
+  // Stores `messages` in ONE transaction (one sync for all), in order; each gets
+  // its id, or NotFound when its match has no row (nothing else is refused one by
+  // one: any other failure fails them all). The server's chat writes come here
+  // in batches, on the group committer's writer, between two append batches.
+  virtual Result<std::vector<Result<ChatMessageId>>> append_chat(
+      std::span<const NewChatMessage> messages) = 0;
+  // The newest `query.limit` messages of a match (one channel or both), oldest
+  // first; deleted ones only when `query.with_deleted`.
+  virtual Result<std::vector<ChatMessage>> chat_messages(const ChatQuery& query) = 0;
+  // Marks message `id` deleted by `by` at `at_ms` (an operator's act; the text is
+  // kept for the record). NotFound when there is no such message; deleting twice
+  // keeps the first deletion. Returns the message as it is now.
+  virtual Result<ChatMessage> delete_chat(ChatMessageId id, std::string_view by,
+                                          std::int64_t at_ms) = 0;
 
   // --- restoring: reading state back from the log ---------------------------
   // Folds match `id` as `policy` says, in one read transaction. A log that stops

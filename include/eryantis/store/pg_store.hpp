@@ -90,6 +90,14 @@ class PgStore final : public EventStore {
   Result<StatusCounts> count_by_status() override;
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
   Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) override;
+
+  // --- chat (event_store.hpp says what each promises) --------------------------
+  Result<std::vector<Result<ChatMessageId>>> append_chat(
+      std::span<const NewChatMessage> messages) override;
+  Result<std::vector<ChatMessage>> chat_messages(const ChatQuery& query) override;
+  Result<ChatMessage> delete_chat(ChatMessageId id, std::string_view by,
+                                  std::int64_t at_ms) override;
+
   Result<std::vector<StoredEvent>> load_events(
       MatchId id, Seq from_seq = 1, Seq to_seq = std::numeric_limits<Seq>::max()) override;
   Result<AppendOutcome> append(MatchId id, Seq expected_seq, std::span<const NewEvent> events,

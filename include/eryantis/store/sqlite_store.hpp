@@ -67,6 +67,13 @@ class SqliteStore final : public EventStore {
   // If the commit itself fails, every request reports that error.
   std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests) override;
 
+  // --- chat (event_store.hpp says what each promises) --------------------------
+  Result<std::vector<Result<ChatMessageId>>> append_chat(
+      std::span<const NewChatMessage> messages) override;
+  Result<std::vector<ChatMessage>> chat_messages(const ChatQuery& query) override;
+  Result<ChatMessage> delete_chat(ChatMessageId id, std::string_view by,
+                                  std::int64_t at_ms) override;
+
   // --- restoring: reading state back from the log ---------------------------
   // Every path below folds with fold(): events are re-validated, never trusted.
 
