@@ -21,6 +21,7 @@
 #include "eryantis/main/heap_trim.hpp"
 #include "eryantis/main/lobby_listener.hpp"
 #include "eryantis/main/metered.hpp"
+#include "eryantis/main/help_route.hpp"
 #include "eryantis/main/metrics_feed.hpp"
 #include "eryantis/main/periodic_backup.hpp"
 #include "eryantis/main/preflight.hpp"
@@ -325,7 +326,7 @@ class Process {
   void handle_signals();
   // eryantis-admin's socket and the periodic backups.
   std::optional<int> start_admin();
-  // /healthz, /readyz and /metrics on the web listener.
+  // /healthz, /readyz, /help/<game> and /metrics on the web listener.
   void add_routes();
   std::optional<int> listen();
   // Until the shutdown stopped the loop.
@@ -625,6 +626,10 @@ void Process::add_routes() {
       return net::HttpResponse::text(503, "degraded: PostgreSQL is unreachable, reconnecting\n");
     if (server_->draining()) return net::HttpResponse::text(503, "draining\n");
     return net::HttpResponse::text(200, "ready\n");
+  });
+  // The games' help texts for the web client's rules panel (docs/web.md, "Rules").
+  web_->add_route(std::string(app::kHelpRoute), [this](const net::HttpRequest& request) {
+    return app::help_response(*config_.server.games, request.method, request.path);
   });
   if (config_.metrics.enabled)
     web_->add_route("/metrics", [this](const net::HttpRequest&) {
