@@ -10,6 +10,7 @@ import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbyS
 import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { guardedRedraw } from './redraw.js';
+import { helpFor, rulesContents } from './help.js';
 import { type MatchModel, deadlineSeconds, offered } from './model.js';
 import type { Command, GameInfo, MatchResult, MatchSummary } from './protocol.js';
 import { deadlineText, resultDetails, resultText } from './status.js';
@@ -320,6 +321,7 @@ export function startGame(root: HTMLElement): void {
     header: HTMLElement;
     body: HTMLElement;
     log: HTMLElement;
+    rules: HTMLElement; // the rules panel (help.ts)
     chat: HTMLElement; // the chat panel: its list of lines and the form to write one
     chatLines: HTMLElement;
   } | null = null;
@@ -358,13 +360,15 @@ export function startGame(root: HTMLElement): void {
         log,
         replay: false,
       });
-      frame = { match: m.match, module, board, log, ...chatPanel(), root: h('div', {}), header: h('header', { class: 'status' }), body: h('div', {}) };
+      // The rules panel: closed until asked for; its <details> keeps that choice across draws.
+      const rules = h('details', { class: 'rules', 'data-rules': 1 }, h('summary', {}, 'Rules ?'), h('div', { class: 'rules-body' }));
+      frame = { match: m.match, module, board, log, ...chatPanel(), rules, root: h('div', {}), header: h('header', { class: 'status' }), body: h('div', {}) };
     }
     if (!frame.root.firstChild || isFullRedraw()) {
       // A new frame, or `?redraw=full`: the board builds its elements again, its state kept.
       const header = h('header', { class: 'status' });
       const body = h('div', { class: 'board-body', 'data-game': m.game ?? '' });
-      const root = h('div', {}, header, body, frame.chat);
+      const root = h('div', {}, header, frame.rules, body, frame.chat);
       if (isFullRedraw()) clear(frame.log);
       frame = { ...frame, root, header, body };
       frame.board.mount(body);
@@ -390,6 +394,7 @@ export function startGame(root: HTMLElement): void {
       seatsBar(m),
     ]);
     f.board.update(view, info);
+    if (m.game) patchChildren(f.rules.querySelector('.rules-body')!, rulesContents(helpFor(m.game, () => draw()), info.legal.map((c) => c.type)));
     const title = m.mySeat === null ? "Spectators' chat (the players do not see it)" : "Players' chat (spectators do not see it)";
     const heading = f.chat.querySelector('.chat-title')!;
     if (heading.textContent !== title) heading.textContent = title;

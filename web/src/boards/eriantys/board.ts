@@ -2,6 +2,7 @@
 // middle, the characters, the hand and every school board. Drawn from a state
 // and what the player may click; every drawn thing also carries its facts in
 // data-* attributes (read by the browser tests, never by the app).
+import { cardHelp, characterTopic, helpText } from '../../help.js';
 import { h, memo, morphAttrs, s } from '../../dom.js';
 import { type Keyed, reconcile, slot } from '../../patch.js';
 import {
@@ -457,7 +458,7 @@ export function drawCharacters(inp: BoardInput): HTMLElement | null {
           class: `card ${can ? 'target' : ''} ${drafting ? 'drafting' : ''} ${state.turn.active === card.id ? 'active' : ''} ${changedClass(inp, key)}`,
           'data-character': card.id,
           'data-cost': characterCost(card),
-          title: CHARACTER_HINTS[card.id] ?? '',
+          title: helpText('eriantys', characterTopic(card.id)) ?? CHARACTER_HINTS[card.id] ?? '',
         },
         h(
           'button',
@@ -468,6 +469,7 @@ export function drawCharacters(inp: BoardInput): HTMLElement | null {
         total(card.students) > 0 ? discsHtml(card.students, drafting ? inp.onCardStudent : null, pickable, chosen) : null,
         card.id === 'grandma_herbs' ? h('span', { class: 'tiles' }, `No-Entry tiles: ${card.no_entry}`) : null,
         h('small', {}, CHARACTER_HINTS[card.id] ?? ''),
+        cardHelp(helpText('eriantys', characterTopic(card.id)), characterTopic(card.id)),
       ),
     );
   }

@@ -1,6 +1,7 @@
 // Eriantys's board module: the islands and clouds, the characters, the hand and the
 // school boards, the setup choices and the multi-click selections (a student to move,
 // a character's parameters), all drawn in place from the view and the legal commands.
+import { helpFor } from '../../help.js';
 import type { Board, BoardHeader, BoardHost, BoardModule, MatchInfo } from '../board_module.js';
 import { h, patchChildren } from '../../dom.js';
 import { reconcile } from '../../patch.js';
@@ -194,14 +195,14 @@ function createBoard(host: BoardHost): Board {
       patchTable(p.table, inp);
       if (host.replay) {
         const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`) && flash);
-        reconcile(p.chars, [{ key: 'characters', sig: JSON.stringify([state.options.mode, state.characters, state.turn.active, charKeys]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
+        reconcile(p.chars, [{ key: 'characters', sig: JSON.stringify([state.options.mode, state.characters, state.turn.active, charKeys, helpFor('eriantys') !== null]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
         patchBoards(p.boards, inp);
         return;
       }
       patchChildren(p.bars, [setupPanel(info), selectionBar(info, state)]);
       const selSig = JSON.stringify([selection.kind, selection.kind === 'character' ? [selection.draft, [...selection.choices.colors], [...selection.choices.swapA]] : null]);
       const charKeys = state.characters.map((k) => changed.has(`character-${k.id}`) && flash);
-      reconcile(p.chars, [{ key: 'characters', sig: JSON.stringify([state.characters, state.turn.active, info.legal, selSig, charKeys]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
+      reconcile(p.chars, [{ key: 'characters', sig: JSON.stringify([state.characters, state.turn.active, info.legal, selSig, charKeys, helpFor('eriantys') !== null]), build: () => drawCharacters(inp) ?? h('div', {}) }]);
       const handBoard = info.mySeat !== null ? state.boards[info.mySeat]?.hand : null;
       reconcile(p.hand, [{ key: 'hand', sig: JSON.stringify([handBoard, info.legal, selection.kind]), build: () => drawHand(inp) ?? h('div', {}) }]);
       // Yours, then the others from the seat after yours around the table.

@@ -2,6 +2,7 @@
 // personal board (faith track, favour tiles, depots, strongbox, slots, leaders). Drawn
 // from the view and the index of the legal commands; every drawn thing carries its facts
 // in data-* attributes (read by the browser tests, never by the app).
+import { cardHelp, helpText, leaderTopic } from '../../help.js';
 import { h } from '../../dom.js';
 import { type LegalIndex, buySlots } from './legal.js';
 import {
@@ -184,13 +185,16 @@ function leaders(inp: DrawInput, seat: number, b: Board): HTMLElement {
       if (inp.ix.activate.has(l.id)) acts.push(h('button', { class: 'primary', 'data-activate': l.id, onclick: () => inp.onActivate(l.id) }, 'Activate'));
       if (inp.ix.discard.has(l.id)) acts.push(h('button', { 'data-discard': l.id, onclick: () => inp.onDiscard(l.id) }, 'Discard (+1 faith)'));
     }
+    // The full text of a known leader (help L05), for hover (`title`) and tap ("?").
+    const full = lc ? helpText('renaissance', leaderTopic(l.id)) : null;
     const text = lc ? `${leaderName(l.id)} · ${lc.vp} VP · ${leaderAbility(lc)}` : l.status === 'discarded' ? 'a discarded leader' : 'a hidden leader';
     return h(
       'div',
-      { class: `leader ${l.status}${lc ? ` lk-${lc.kind}` : ' hidden'}`, 'data-leader': l.id, 'data-status': l.status, 'data-index': i },
+      { class: `leader ${l.status}${lc ? ` lk-${lc.kind}` : ' hidden'}`, 'data-leader': l.id, 'data-status': l.status, 'data-index': i, title: full ?? undefined },
       h('div', {}, text, ' ', h('small', {}, `(${l.status === 'hand' ? 'in hand' : l.status})`)),
       lc && l.status === 'hand' ? h('small', {}, `needs ${lc.requirement}`) : null,
       acts.length ? h('div', { class: 'acts' }, ...acts) : null,
+      lc ? cardHelp(full, leaderTopic(l.id)) : null,
     );
   });
   return h('div', { class: 'leaders' }, h('div', { class: 'pb-label' }, 'Leaders'), ...(b.leaders_chosen || b.leaders.some((l) => l.id) ? list : [h('span', { class: 'muted' }, 'not chosen yet')]));

@@ -3,6 +3,7 @@
 // after the market, the slot of a bought card, a production's powers and outputs, the
 // setup's leaders and resources) offered from the legal commands, and every other legal
 // command in a filtered "more moves" list, so the player is never stuck.
+import { helpFor } from '../../help.js';
 import type { Board, BoardHeader, BoardHost, BoardModule, MatchInfo } from '../board_module.js';
 import { h, patchChildren } from '../../dom.js';
 import { renderCommands } from '../fallback/module.js';
@@ -382,7 +383,7 @@ function createBoard(host: BoardHost): Board {
       const p = parts;
       if (!p) return;
       // A redraw that changes nothing drawn (a deadline's second) leaves the board alone.
-      const sig = JSON.stringify([flash, pending.kind === 'produce' ? [[...pending.draft.slots], [...pending.draft.leaders], pending.draft.base] : pending, picks, info.offline, info.mySeat, moreOpen, filter, [...opened], info.names]);
+      const sig = JSON.stringify([flash, pending.kind === 'produce' ? [[...pending.draft.slots], [...pending.draft.leaders], pending.draft.base] : pending, picks, info.offline, info.mySeat, moreOpen, filter, [...opened], info.names, helpFor('renaissance') !== null]);
       if (view === drawnView && info.legal === drawnLegal && sig === drawnSig) return;
       drawnView = view;
       drawnLegal = info.legal;
