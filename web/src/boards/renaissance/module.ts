@@ -3,7 +3,7 @@
 // after the market, the slot of a bought card, a production's powers and outputs, the
 // setup's leaders and resources) offered from the legal commands, and every other legal
 // command in a filtered "more moves" list, so the player is never stuck.
-import { helpFor } from '../../help.js';
+import { cardHelp, helpFor, helpText, leaderTopic } from '../../help.js';
 import type { Board, BoardHeader, BoardHost, BoardModule, MatchInfo } from '../board_module.js';
 import { h, patchChildren } from '../../dom.js';
 import { renderCommands } from '../fallback/module.js';
@@ -99,14 +99,17 @@ function createBoard(host: BoardHost): Board {
         h(
           'div',
           { class: 'choice-list' },
-          ...b.dealt.map((id) => {
+          ...b.dealt.flatMap((id) => {
             const lc = leader(id);
             const on = picks.includes(id);
-            return h(
+            // The full text (help L05): `title` for hover, a "?" beside the button for tap.
+            const full = helpText('renaissance', leaderTopic(id));
+            return [h(
               'button',
               {
                 class: `leader-pick${on ? ' picked' : ''}`,
                 'data-dealt': id,
+                title: full ?? undefined,
                 'aria-pressed': on ? 'true' : 'false',
                 onclick: () => {
                   picks = on ? picks.filter((x) => x !== id) : [...picks, id].slice(-2);
@@ -114,7 +117,7 @@ function createBoard(host: BoardHost): Board {
                 },
               },
               lc ? `${leaderName(id)} · ${lc.vp} VP · ${leaderAbility(lc)} (needs ${lc.requirement})` : leaderName(id),
-            );
+            ), cardHelp(full, leaderTopic(id))];
           }),
         ),
         h('button', { class: 'primary', 'data-keep': 1, disabled: !cmd, onclick: () => cmd && play(cmd) }, `Keep ${pair.map(leaderName).join(' and ') || 'these'}`),
