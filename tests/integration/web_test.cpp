@@ -7,6 +7,9 @@
 #include <string>
 
 #include "fixture.hpp"
+#include "eryantis/eriantys/words/words.hpp"
+#include "eryantis/json/json.hpp"
+#include "eryantis/renaissance/render/render.hpp"
 #include "support/websocket_client.hpp"
 
 namespace eryantis::integration {
@@ -289,6 +292,83 @@ TEST_F(WebTest, HealthReadinessAndMetricsAreServed) {
                              "eryantis_events_appended_total", "eryantis_ack_latency_seconds_bucket",
                              "eryantis_event_loop_lag_seconds_count"})
     EXPECT_NE(metrics->body.find(series), std::string::npos) << series << "\n" << metrics->body;
+}
+
+}  // namespace
+}  // namespace eryantis::integration
+
+namespace eryantis::integration {
+namespace {
+
+// The web client's rules panel reads GET /help/<game>: the terminal client's help
+// texts, word for word (the CLI prints Game::help, which is words::help and render::help).
+TEST_F(WebTest, HelpServesEachGamesTextsAsJsonAndCodedErrors) {
+  start_web();
+  auto get = [&](std::string_view target, std::string_view method = "GET") {
+    auto c = WsClient::connect(web_port_);
+    std::optional<test::HttpReply> reply;
+    if (c) reply = c->get(target, "Content-Length: 0\r\n", method);
+    return reply;
+  };
+  auto parse = [](const std::string& body) {
+    rapidjson::Document d;
+    d.Parse(body.c_str());
+    return d;
+  };
+  auto eriantys = get("/help/eriantys");
+  ASSERT_TRUE(eriantys);
+  ASSERT_EQ(eriantys->status, 200) << eriantys->body;
+  ASSERT_NE(eriantys->header("content-type"), nullptr);
+  EXPECT_EQ(*eriantys->header("content-type"), "application/json");
+  auto e = parse(eriantys->body);
+  ASSERT_TRUE(e.IsObject() && e["topics"].IsObject()) << eriantys->body;
+  EXPECT_STREQ(e["game"].GetString(), "eriantys");
+  EXPECT_EQ(std::string(e["overview"].GetString()), *eriantys::words::help(""));
+  EXPECT_EQ(e["topics"].MemberCount(), eriantys::words::help_topics().size());
+  for (const std::string& topic : eriantys::words::help_topics()) {
+    ASSERT_TRUE(e["topics"].HasMember(topic.c_str())) << topic;
+    EXPECT_EQ(std::string(e["topics"][topic.c_str()].GetString()), *eriantys::words::help(topic));
+  }
+
+  auto renaissance = get("/help/renaissance");
+  ASSERT_TRUE(renaissance);
+  ASSERT_EQ(renaissance->status, 200) << renaissance->body;
+  auto r = parse(renaissance->body);
+  ASSERT_TRUE(r.IsObject() && r["topics"].IsObject()) << renaissance->body;
+  EXPECT_EQ(r["topics"].MemberCount(), renaissance::render::help_topics().size());
+  for (const char* topic : {"turn", "market", "L05", "D17"}) {
+    ASSERT_TRUE(r["topics"].HasMember(topic)) << topic;
+    EXPECT_EQ(std::string(r["topics"][topic].GetString()), *renaissance::render::help(topic));
+  }
+
+  // Bad input: a coded JSON error, never a crash; the echo of a long name stays short.
+  auto unknown = get("/help/chess");
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->status, 404);
+  EXPECT_STREQ(parse(unknown->body)["code"].GetString(), "UNKNOWN_GAME") << unknown->body;
+  auto empty = get("/help/");
+  ASSERT_TRUE(empty);
+  EXPECT_EQ(empty->status, 404);
+  auto long_name = get("/help/" + std::string(8000, 'x'));
+  ASSERT_TRUE(long_name);
+  EXPECT_EQ(long_name->status, 404);
+  EXPECT_LT(long_name->body.size(), 300u) << long_name->body;
+  EXPECT_STREQ(parse(long_name->body)["code"].GetString(), "UNKNOWN_GAME");
+  auto markup = get("/help/%22%3Cb%3E");  // `"<b>`: echoed as sent, still valid JSON
+  ASSERT_TRUE(markup);
+  EXPECT_EQ(markup->status, 404);
+  EXPECT_TRUE(parse(markup->body).IsObject()) << markup->body;
+  auto huge = get("/help/" + std::string(20000, 'x'));  // past max_header_bytes (16 KiB)
+  ASSERT_TRUE(huge);
+  EXPECT_EQ(huge->status, 431);
+  auto posted = get("/help/eriantys", "POST");
+  ASSERT_TRUE(posted);
+  EXPECT_EQ(posted->status, 405);
+  EXPECT_STREQ(parse(posted->body)["code"].GetString(), "METHOD_NOT_ALLOWED");
+  // The server is still up and answering.
+  auto again = get("/help/eriantys");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->status, 200);
 }
 
 }  // namespace
