@@ -141,7 +141,7 @@ async function scriptedCards() {
   const value = (key) => page.$eval(`.tv-value[data-key="${key}"] .tv-text`, (e) => e.textContent);
   check((await value('score')) === '[4, 2]' && (await value('deck')) === '30', `the score and the deck are values: ${await value('score')}, ${await value('deck')}`);
   check((await value('winner')) === '—', 'nothing is "—", not "null"');
-  const open = await page.$$eval('details', (l) => l.map((d) => [d.dataset.key, d.open]));
+  const open = await page.$$eval('.fallback-board details', (l) => l.map((d) => [d.dataset.key, d.open]));
   check(JSON.stringify(open) === JSON.stringify([['view', true], ['state', true], ['options', false], ['pile', false]]), `the view and its state are open groups (details), deeper ones closed: ${JSON.stringify(open)}`);
 
   // The commands: one button each, named from its JSON.
