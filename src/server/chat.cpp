@@ -116,6 +116,12 @@ void Server::send_chat_history(Session& s) {
         Session* now = session(conn);
         // Gone, or moved to another match or channel meanwhile: that one's history went.
         if (!now || now->match != match || channel_of(*now) != channel) return;
+        if (!read && read.error().code == store::StoreCode::Busy) {
+          // A burst of joins filled the reader's queue (1,000 matches starting at once did):
+          // not the player's failure, so no error; the next tick asks again.
+          now->chat_history_retry = true;
+          return;
+        }
         if (!read) {
           log_throttle_.log(spdlog::level::warn, "chat read failed",
                             fmt::format("match {}: its chat could not be read: {}", match,

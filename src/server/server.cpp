@@ -406,6 +406,10 @@ void Server::tick() {
   for (auto& [id, s] : sessions_) {
     // Closing (it may take the transport up to its close timeout): told and logged once.
     if (s.timed_out) continue;
+    if (s.chat_history_retry) {
+      s.chat_history_retry = false;
+      send_chat_history(s);
+    }
     const std::int64_t silent = now - s.last_seen_ms;
     if (silent >= config_.heartbeat_timeout_ms) {
       s.timed_out = true;

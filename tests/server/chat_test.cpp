@@ -79,5 +79,25 @@ TEST_F(ServerChatTest, AHistoryGoesOnlyToWhoIsStillInItsChannel) {
   EXPECT_STREQ(parse(watched.back())["channel"].GetString(), "spectators");
 }
 
+// 1,000 matches starting at once filled the reader's queue: each history read refused as
+// Busy reached its player as a STORE_FAILURE error (bench/load.sh a: 240-436 unexpected
+// errors). A busy reader is not the player's failure: no error, and the next tick asks again.
+TEST_F(ServerChatTest, AHistoryTheBusyReaderRefusedIsAskedAgainWithoutAnError) {
+  connect(1, "alice");
+  server.on_line(1, R"({"type":"create_match","players":2})");
+  store.complete_writes();  // the match is created; its chat's read waits
+  ASSERT_EQ(store.chat_reads.size(), 1u);
+  auto [query, done] = std::move(store.chat_reads.front());
+  store.chat_reads.pop_front();
+  done(std::unexpected(store::StoreError{store::StoreCode::Busy, "64 reads are waiting already", -1}));
+  EXPECT_EQ(count(1, "error"), 0);
+  EXPECT_EQ(count(1, "chat_history"), 0);
+  server.tick();
+  ASSERT_EQ(store.chat_reads.size(), 1u);
+  store.complete_all();
+  EXPECT_EQ(count(1, "chat_history"), 1);
+  EXPECT_EQ(count(1, "error"), 0);
+}
+
 }  // namespace
 }  // namespace eryantis::server

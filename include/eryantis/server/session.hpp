@@ -26,6 +26,8 @@ struct Session {
   std::int64_t last_ping_ms = 0;
   bool reading_move_log = false;  // a move_log is being read for it (one at a time)
   bool chat_history_due = false;  // attached to a match: its chat follows the next state
+  // Its history's read found the reader's queue full (a burst of joins): tick() asks again.
+  bool chat_history_retry = false;
   bool timed_out = false;  // closed for silence; the transport has not reported it closed yet
   // Token bucket for the request rate limit.
   double tokens = 0;
