@@ -7,11 +7,10 @@
 // her line again (the history the server sends after the state).
 // Usage (CTest passes these):
 //   node chat_test.mjs --web WEBDIR --out DIR --server BIN [--chromium PATH]
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, launchChromium, tally } from './harness.mjs';
+import { launchChromium, startWebServer, tally } from './harness.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -33,45 +32,10 @@ const kInjection = '<img src=x onerror=alert(1)>';
 const kFlagInjection = '<img src=x onerror="window.__chatInjected=1"><script>window.__chatInjected=2</script>';
 
 const dir = mkdtempSync(join(tmpdir(), 'eryantis-chat-test-'));
-let server = null;
-let serverLog = '';
+let running = null;
 async function startServer() {
-  const tcpPort = await freePort();
-  const webPort = await freePort();
-  const config = join(dir, 'eryantis.toml');
-  writeFileSync(config, `[network]
-listen = "127.0.0.1"
-port = ${tcpPort}
-
-[storage]
-database = "${join(dir, 'eryantis.db')}"
-
-[matches]
-turn_grace_ms = 600000
-forfeit_after_ms = 600000
-
-[computer]
-pause_ms = 60000
-
-[web]
-enabled = true
-listen = "127.0.0.1"
-port = ${webPort}
-static_dir = "${dist}"
-`);
-  server = spawn(serverBin, ['--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout.on('data', (d) => (serverLog += d));
-  server.stderr.on('data', (d) => (serverLog += d));
-  const base = `http://127.0.0.1:${webPort}/`;
-  await until('the web listener', async () => {
-    if (server.exitCode !== null) throw new Error(`eryantis-server exited (${server.exitCode}):\n${serverLog}`);
-    try {
-      return (await fetch(base)).ok;
-    } catch {
-      return false;
-    }
-  }, 10_000, 100);
-  return base;
+  running = await startWebServer({ dir, serverBin, dist, until });
+  return running.base;
 }
 
 const browser = await launchChromium(web, chromiumPath);
@@ -166,10 +130,10 @@ try {
   t.failures += 1;
   console.log(`not ok - ${e.message}`);
   for (const p of pages) await p.screenshot({ path: join(out, `failure-${p.name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
-  console.log(`# server log (tail):\n${serverLog.split('\n').slice(-30).join('\n')}`);
+  console.log(`# server log (tail):\n${(running ? running.log() : '').split('\n').slice(-30).join('\n')}`);
 } finally {
   await browser.close().catch(() => {});
-  if (server && server.exitCode === null) server.kill('SIGKILL');
+  if (running && running.server.exitCode === null) running.server.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(`${t.passes} passed, ${t.failures} failed`);

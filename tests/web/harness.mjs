@@ -75,3 +75,49 @@ export function launchChromium(web, executablePath) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
+
+// A real eryantis-server with its web listener on free ports, a SQLite file in `dir` and
+// the bundle in `dist`; computers and absences slowed so that a test sets the pace.
+// Resolves to { base, server, log() } once the page is served.
+export async function startWebServer({ dir, serverBin, dist, until }) {
+  const { spawn } = await import('node:child_process');
+  const { writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const tcpPort = await freePort();
+  const webPort = await freePort();
+  const config = join(dir, 'eryantis.toml');
+  writeFileSync(config, `[network]
+listen = "127.0.0.1"
+port = ${tcpPort}
+
+[storage]
+database = "${join(dir, 'eryantis.db')}"
+
+[matches]
+turn_grace_ms = 600000
+forfeit_after_ms = 600000
+
+[computer]
+pause_ms = 60000
+
+[web]
+enabled = true
+listen = "127.0.0.1"
+port = ${webPort}
+static_dir = "${dist}"
+`);
+  let log = '';
+  const server = spawn(serverBin, ['--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout.on('data', (d) => (log += d));
+  server.stderr.on('data', (d) => (log += d));
+  const base = `http://127.0.0.1:${webPort}/`;
+  await until('the web listener', async () => {
+    if (server.exitCode !== null) throw new Error(`eryantis-server exited (${server.exitCode}):\n${log}`);
+    try {
+      return (await fetch(base)).ok;
+    } catch {
+      return false;
+    }
+  }, 10_000, 100);
+  return { base, server, log: () => log };
+}
