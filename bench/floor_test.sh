@@ -55,7 +55,10 @@ round_trip() { # name bot-game-args...
   local floor=$!
   PIDS+=("$floor")
   wait_listening "$port"
-  "$BOT" --port "$port" --json --quiet --matches 4 --players 2 --duration 1.5 \
+  # Long enough to go round the transcript once on a slow, shared machine: the floor acks
+  # faster than the real server, and CI's ran 365 commands/s beside other tests (1.5 s
+  # was once short of a 4 s Renaissance transcript).
+  "$BOT" --port "$port" --json --quiet --matches 4 --players 2 --duration "$FLOOR_SECONDS" \
     --floor "$WORK/$name.txt" --watch-pid "$floor" >"$WORK/$name-floor.json" 2>"$WORK/$name-floor.err"
   acked=$(field "$WORK/$name-floor.json" commands_acked)
   [ "$(field "$WORK/$name-floor.json" unexpected_errors)" = 0 ] || { cat "$WORK/$name-floor.json" >&2; exit 1; }
@@ -72,6 +75,7 @@ round_trip() { # name bot-game-args...
   echo "$name: transcript $steps steps ($(head -4 "$WORK/$name.txt" | tr '\n' ' ')); real server acked $(field "$WORK/$name-real.json" commands_acked); floor acked $acked, stored $stored"
 }
 
-round_trip eriantys --players 2 --games 4 --duration 20 --seed 3
-# A Renaissance game is longer: each table's first game, as far as it went in 4 s.
-round_trip renaissance --game renaissance --players 2 --duration 4 --seed 3
+FLOOR_SECONDS=4 round_trip eriantys --players 2 --games 4 --duration 20 --seed 3
+# A Renaissance game is longer: each table's first game, as far as it went in 2 s,
+# replayed for 3× that time.
+FLOOR_SECONDS=6 round_trip renaissance --game renaissance --players 2 --duration 2 --seed 3
