@@ -12,8 +12,8 @@ namespace eryantis::server::detail {
 
 // [0] or [1,3]: the seats that must act now.
 std::string to_act_json(const game::Game& game, const game::State& s);
-// {"reason":"last_tower","winners":[0],"nicknames":["alice"],"draw":false}, then
-// the game's own members (Outcome::details_json).
+// {"reason":"last_tower","winners":[0],"nicknames":["alice"],"draw":false,
+// "places":[1,2],"teams":[0,1]}, then the game's own members (Outcome::details_json).
 std::string result_json(const Room& room, const game::Outcome& outcome);
 // {"type":"game_over","match":M,"result":...}: the push that ends a match.
 std::string game_over_line(store::MatchId match, const std::string& result_json);
