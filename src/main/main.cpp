@@ -490,7 +490,7 @@ void Process::make_server() {
     persistence_->set_metrics(&metrics_);
   }
   // Ratings: every finished match is read at start (off the loop), then the new ones.
-  standings_.emplace(*config_.server.games);
+  standings_.emplace(*config_.server.games, config_.web.replay_url);
   refresh_standings();
   server_->load_matches(std::move(restored_->matches), restored_->next_match_id);
   server_->load_unseen_endings(std::move(restored_->unseen_endings));

@@ -182,6 +182,31 @@ net::HttpResponse Standings::ratings_response(const net::HttpRequest& request,
   if (auto refused = refuse_method(request)) return *refused;
   const std::string_view name =
       std::string_view(request.path).substr(std::min(request.path.size(), kRatingsRoute.size()));
+  if (name.empty()) {
+    // The pools: each game the server plays, with the player counts rated so far.
+    rapidjson::StringBuffer buffer;
+    Writer w(buffer);
+    w.StartObject();
+    put(w, "games");
+    w.StartArray();
+    const auto pools = book_.pools();
+    for (const game::Game* g : games_.games()) {
+      w.StartObject();
+      put(w, "name");
+      put(w, g->name());
+      put(w, "title");
+      put(w, g->title());
+      put(w, "pools");
+      w.StartArray();
+      for (const ratings::PoolKey& pool : pools)
+        if (pool.game == g->name()) w.Int(pool.seats);
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    return json(buffer);
+  }
   const game::Game* game = games_.find(name);
   if (!game) {
     std::string message = "this server plays no game \"" + shown(name) + "\"; it plays:";
@@ -300,6 +325,13 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
   w.Int64(now_ms);
   put(w, "finished");
   w.Uint64(found->second.size());
+  // Each match opens at replay_url + "#match=" + its id ([web] replay_url).
+  put(w, "replay_url");
+  if (replay_url_.empty()) {
+    w.Null();
+  } else {
+    put(w, replay_url_);
+  }
   // Its rating in each pool it played (the deviation widened to now).
   put(w, "ratings");
   w.StartArray();

@@ -12,7 +12,8 @@ std::string to_act_json(const game::Game& game, const game::State& s) {
   return out.str();
 }
 
-std::string result_json(const Room& room, const game::Outcome& outcome) {
+std::string result_json(const Room& room, const game::Outcome& outcome,
+                        const game::State* final_state) {
   protocol::JsonArray winners;
   protocol::JsonArray nicknames;
   for (const game::Seat p : outcome.winners) {
@@ -26,7 +27,8 @@ std::string result_json(const Room& room, const game::Outcome& outcome) {
   for (const int place : outcome.places) places.number(place);
   protocol::JsonArray teams;
   for (int i = 0; room.game && i < room.players(); ++i)
-    teams.number(room.game->team(room.state, static_cast<game::Seat>(i)));
+    teams.number(room.game->team(final_state ? *final_state : room.state,
+                                 static_cast<game::Seat>(i)));
   std::string out = protocol::JsonLine::object()
                         .field("reason", outcome.reason)
                         .raw_field("winners", winners.str())

@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "eryantis/game/registry.hpp"
@@ -47,7 +48,9 @@ store::Result<std::vector<RatedMatch>> read_rated(store::EventStore& db, store::
 
 class Standings {
  public:
-  explicit Standings(const game::Registry& games) : games_(games) {}
+  // `replay_url`: [web] replay_url, the replay viewer a history's links open ("": none).
+  Standings(const game::Registry& games, std::string replay_url)
+      : games_(games), replay_url_(std::move(replay_url)) {}
 
   // Takes what a read returned; matches already known are skipped.
   void add(std::vector<RatedMatch> matches);
@@ -68,6 +71,7 @@ class Standings {
   void refold();
 
   const game::Registry& games_;
+  std::string replay_url_;
   std::map<store::FinishCursor, Entry> entries_;
   std::set<store::MatchId> known_;
   std::map<std::string, std::vector<store::FinishCursor>, std::less<>> by_player_;
