@@ -243,6 +243,18 @@ TEST_F(RatingsTest, TheServersRatingsAreTheReplayToolsFoldOfTheSameFile) {
   find_web_port();
   EXPECT_EQ(server_table(replay, at), replay);
   EXPECT_EQ(replay_table(at), replay);
+
+  // Stored places that disagree with the log: the replay tool says so (exit 1) and uses
+  // the log's, so its numbers do not change.
+  sql_text("UPDATE matches SET result = json_set(result, '$.places', json('[1,1]')) WHERE id = "
+           "(SELECT min(id) FROM matches WHERE status = 'finished')");
+  std::string output;
+  EXPECT_EQ(run_program({ERYANTIS_REPLAY_BINARY, db_, "ratings", "--json", "--at",
+                         std::to_string(at)},
+                        &output),
+            1)
+      << output;
+  EXPECT_NE(output.find("differ from the log's"), std::string::npos) << output;
 }
 
 }  // namespace
