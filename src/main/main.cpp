@@ -535,10 +535,11 @@ void Process::start_housekeeping() {
     if (cluster_node_) cluster_node_->check_time_fence();
     server_->tick();
     // This server finished matches since the last read (a cluster's other nodes finish
-    // theirs unseen: read every 10 s there).
+    // theirs unseen: read every 10 s there). At most two reads a second: the reader
+    // also serves move logs and chat histories.
     const std::uint64_t finished =
         server_->stats().entered[static_cast<std::size_t>(store::MatchStatus::Finished)];
-    if (finished != finished_seen_ ||
+    if ((finished != finished_seen_ && unix_ms() - standings_read_ms_ >= 500) ||
         (standings_failed_ && unix_ms() - standings_read_ms_ >= 5'000) ||
         (cluster_node_ && unix_ms() - standings_read_ms_ >= 10'000)) {
       finished_seen_ = finished;

@@ -199,7 +199,7 @@ Result<std::vector<FinishedMatch>> PgStore::finished_matches(FinishCursor after)
       "    coalesce((SELECT time FROM events WHERE match_id = m.id AND seq = m.last_seq), "
       "      m.updated) AS finished, "
       "    m.last_seq AS events, m.result "
-      "  FROM matches m WHERE m.status = 'finished') f "
+      "  FROM matches m WHERE m.status = 'finished' AND m.updated >= $1) f "
       "LEFT JOIN seats s ON s.match_id = f.id "
       "WHERE f.finished > $1 OR (f.finished = $1 AND f.id > $2) "
       "ORDER BY f.finished, f.id, s.seat",

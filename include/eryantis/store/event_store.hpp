@@ -103,7 +103,7 @@ class EventStore {
   virtual Result<StatusCounts> count_by_status() = 0;
   // Finished matches (results.hpp) that come after `after` in (finished_ms, match) order,
   // in that order, with their seats: what ratings fold and histories list. One scan of
-  // the finished matches (the status index, then each one's last event).
+  // the finished matches (the status index; the last event of those updated since).
   virtual Result<std::vector<FinishedMatch>> finished_matches(FinishCursor after) = 0;
   // The server's persisted timer of a match, if one is armed.
   virtual Result<std::optional<DeadlineRecord>> deadline(MatchId id) = 0;
