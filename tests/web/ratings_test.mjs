@@ -108,6 +108,14 @@ try {
   await page.click(`table.ratings tr[data-player="name:${botName}"] a`);
   await page.waitForSelector(`.history tr[data-match="${match.match}"]`);
   check((await page.textContent('h2')) === botName, `${botName}'s profile lists match ${match.match}`);
+  // The bot's nickname logged in from the browser: the lobby links to its own profile.
+  await page.goto(base);
+  await page.fill('input[name=nickname]', botName);
+  await page.click('form.login button[type=submit]');
+  await page.waitForSelector('form.create');
+  await page.click('a[data-nav="profile"]');
+  await page.waitForSelector(`.history tr[data-match="${match.match}"]`);
+  check(new URL(page.url()).searchParams.get('profile') === botName, `the lobby's "Your matches and ratings" opens ${botName}'s profile`);
   // An unknown player: the server's coded error, shown as text.
   await page.goto(`${base}?profile=nobody`);
   await page.waitForSelector('[data-error="UNKNOWN_PLAYER"]');

@@ -438,6 +438,7 @@ export function startGame(root: HTMLElement): void {
         h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
         ' ',
         h('button', { onclick: () => client.closeGameOver() }, 'Back to the lobby'),
+        client.model.nickname ? h('p', {}, h('a', { href: profileHref(client.model.nickname), 'data-nav': 'profile' }, 'Your matches and ratings')) : null,
       ),
     );
   };
