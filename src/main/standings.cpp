@@ -159,8 +159,10 @@ void Standings::add(std::vector<RatedMatch> matches) {
     if (!known_.insert(rated.match.id).second) continue;
     const store::FinishCursor key{rated.match.finished_ms, rated.match.id};
     if (!entries_.empty() && key < entries_.rbegin()->first) earlier = true;
-    for (const store::SeatRecord& seat : rated.match.seats)
-      by_player_[store::rating_id(seat)].push_back(key);
+    for (const store::SeatRecord& seat : rated.match.seats) {
+      auto& keys = by_player_[store::rating_id(seat)];
+      if (keys.empty() || keys.back() != key) keys.push_back(key);  // two seats of one level
+    }
     Entry& entry = entries_.emplace(key, Entry{std::move(rated), {}}).first->second;
     if (!earlier) apply(entry);
   }

@@ -114,6 +114,18 @@ TEST(Standings, LateAndRepeatedMatchesGiveTheNumbersOfTheFinishingOrder) {
   EXPECT_TRUE(found);
 }
 
+TEST(Standings, TwoComputersOfOneLevelListTheMatchOnceInTheirHistory) {
+  Standings standings(test::games(), "");
+  RatedMatch m = finished(1, 1'000, "Computer 0", "Computer 1", 1);
+  m.match.seats[0].computer = "random";
+  standings.add({m});
+  auto h = parse(standings.history_response(get("/history/computer:random"), 2'000));
+  ASSERT_TRUE(h.IsObject());
+  EXPECT_EQ(h["finished"].GetInt(), 1);
+  EXPECT_EQ(h["matches"].Size(), 1u);
+  EXPECT_EQ(standings.book().applied(), 1);  // applied, but one side is unrated: nothing moves
+}
+
 TEST(Standings, EveryRefusalHasItsCode) {
   Standings standings(test::games(), "http://127.0.0.1:8090/");
   standings.add({finished(1, 1'000, "ada", "bob", 1)});
