@@ -113,7 +113,8 @@ void write_rating(Writer& w, const ratings::PlayerRating& r, bool provisional) {
 
 }  // namespace
 
-store::Result<std::vector<RatedMatch>> read_rated(store::EventStore& db, store::FinishCursor after) {
+store::Result<std::vector<RatedMatch>> read_rated(store::EventStore& db,
+                                                  store::FinishCursor after) {
   auto finished = db.finished_matches(after);
   if (!finished) return std::unexpected(finished.error());
   const store::FoldPolicy policy{.start = store::FoldStart::NewestSnapshot,
@@ -241,8 +242,7 @@ net::HttpResponse Standings::ratings_response(const net::HttpRequest& request,
       if (!v) return error(400, "BAD_PARAMETER", "limit is 1 to 1000");
       limit = *v;
     } else if (key == "provisional") {
-      if (value != "0" && value != "1")
-        return error(400, "BAD_PARAMETER", "provisional is 0 or 1");
+      if (value != "0" && value != "1") return error(400, "BAD_PARAMETER", "provisional is 0 or 1");
       provisional = value == "1";
     } else {
       return error(400, "BAD_PARAMETER",

@@ -61,8 +61,8 @@ Result<Placing> log_placing(EventStore& store, MatchId id, const FoldPolicy& pol
   auto folded = store.fold(id, policy);
   if (!folded) return std::unexpected(folded.error());
   if (!folded->ok())
-    return fail(StoreCode::Corrupt,
-                "match " + std::to_string(id) + ": its log diverges: " + folded->divergence->reason);
+    return fail(StoreCode::Corrupt, "match " + std::to_string(id) +
+                                        ": its log diverges: " + folded->divergence->reason);
   const game::Game& played = *folded->played;
   Placing p;
   if (auto outcome = played.outcome(folded->state)) p.places = outcome->places;

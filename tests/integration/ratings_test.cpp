@@ -64,10 +64,20 @@ class RatingsTest : public ServerFixture {
   // The bot: `games` matches of `players` seats, `computers` of them the server's.
   void run_bot(int players, int computers, const std::string& level, int games,
                const std::string& prefix) {
-    std::vector<std::string> argv = {ERYANTIS_BOT_BINARY, "--port", std::to_string(port()),
-                                     "--players", std::to_string(players), "--matches", "1",
-                                     "--games", std::to_string(games), "--duration", "120",
-                                     "--name-prefix", prefix, "--quiet"};
+    std::vector<std::string> argv = {ERYANTIS_BOT_BINARY,
+                                     "--port",
+                                     std::to_string(port()),
+                                     "--players",
+                                     std::to_string(players),
+                                     "--matches",
+                                     "1",
+                                     "--games",
+                                     std::to_string(games),
+                                     "--duration",
+                                     "120",
+                                     "--name-prefix",
+                                     prefix,
+                                     "--quiet"};
     if (computers > 0) {
       argv.insert(argv.end(), {"--computers", std::to_string(computers), "--level", level});
     }
@@ -86,8 +96,8 @@ class RatingsTest : public ServerFixture {
     Table out;
     const int expected = finished_in_db();
     for (const auto& [pool, rows] : pools) {
-      const std::string target = "/ratings/" + pool.first + "?players=" +
-                                 std::to_string(pool.second) +
+      const std::string target = "/ratings/" + pool.first +
+                                 "?players=" + std::to_string(pool.second) +
                                  "&provisional=1&limit=1000&at=" + std::to_string(at);
       rapidjson::Document d;
       // Bounded: the server reads finished matches within a tick or two of their end.
@@ -102,8 +112,7 @@ class RatingsTest : public ServerFixture {
       }
       EXPECT_EQ(d["matches"].GetInt(), expected) << "the server did not read every match";
       EXPECT_EQ(d["at"].GetInt64(), at);
-      for (const auto& r : d["ratings"].GetArray())
-        out[pool][r["player"].GetString()] = row_of(r);
+      for (const auto& r : d["ratings"].GetArray()) out[pool][r["player"].GetString()] = row_of(r);
     }
     return out;
   }
@@ -187,8 +196,8 @@ TEST_F(RatingsTest, TheServersRatingsAreTheReplayToolsFoldOfTheSameFile) {
   }
   EXPECT_EQ(h["ratings"].Size(), 2u);  // its 2- and 3-player pools
   // A bot's history by its nickname (the bots are named <prefix>-...).
-  const std::string bot = sql_text(
-      "SELECT nickname FROM seats WHERE computer IS NULL AND nickname LIKE 'rb%' LIMIT 1");
+  const std::string bot =
+      sql_text("SELECT nickname FROM seats WHERE computer IS NULL AND nickname LIKE 'rb%' LIMIT 1");
   ASSERT_FALSE(bot.empty());
   auto bots = get("/history/" + bot);
   ASSERT_TRUE(bots);
@@ -246,13 +255,14 @@ TEST_F(RatingsTest, TheServersRatingsAreTheReplayToolsFoldOfTheSameFile) {
 
   // Stored places that disagree with the log: the replay tool says so (exit 1) and uses
   // the log's, so its numbers do not change.
-  sql_text("UPDATE matches SET result = json_set(result, '$.places', json('[1,1]')) WHERE id = "
-           "(SELECT min(id) FROM matches WHERE status = 'finished')");
+  sql_text(
+      "UPDATE matches SET result = json_set(result, '$.places', json('[1,1]')) WHERE id = "
+      "(SELECT min(id) FROM matches WHERE status = 'finished')");
   std::string output;
-  EXPECT_EQ(run_program({ERYANTIS_REPLAY_BINARY, db_, "ratings", "--json", "--at",
-                         std::to_string(at)},
-                        &output),
-            1)
+  EXPECT_EQ(
+      run_program({ERYANTIS_REPLAY_BINARY, db_, "ratings", "--json", "--at", std::to_string(at)},
+                  &output),
+      1)
       << output;
   EXPECT_NE(output.find("differ from the log's"), std::string::npos) << output;
 }

@@ -84,19 +84,21 @@ TEST(Standings, LateAndRepeatedMatchesGiveTheNumbersOfTheFinishingOrder) {
   EXPECT_STREQ(h["matches"][2]["result"].GetString(), "won");
   EXPECT_EQ(h["matches"][2]["duration_ms"].GetInt(), 60'000);
   EXPECT_TRUE(h["matches"][2]["seats"][0]["rating"].IsObject());
-  EXPECT_EQ(parse(standings.history_response(get("/history/ada", "limit=1"), 10'000))["matches"]
-                .Size(),
-            1u);
+  EXPECT_EQ(
+      parse(standings.history_response(get("/history/ada", "limit=1"), 10'000))["matches"].Size(),
+      1u);
   EXPECT_EQ(standings.history_response(get("/history/computer%3Arandom"), 10'000).status, 200);
 
   // The leaderboard: everyone with provisional=1, in rating order.
-  auto board = parse(standings.ratings_response(get("/ratings/eriantys", "players=2&provisional=1&at=9000"), 0));
+  auto board = parse(
+      standings.ratings_response(get("/ratings/eriantys", "players=2&provisional=1&at=9000"), 0));
   ASSERT_TRUE(board.IsObject());
   EXPECT_EQ(board["at"].GetInt(), 9000);
   EXPECT_EQ(board["matches"].GetInt(), 4);
   ASSERT_EQ(board["ratings"].Size(), 3u);
   for (rapidjson::SizeType i = 1; i < board["ratings"].Size(); ++i)
-    EXPECT_GE(board["ratings"][i - 1]["rating"].GetDouble(), board["ratings"][i]["rating"].GetDouble());
+    EXPECT_GE(board["ratings"][i - 1]["rating"].GetDouble(),
+              board["ratings"][i]["rating"].GetDouble());
   // Without it, only the anchor (deviation 0) is established after four matches.
   auto established = parse(standings.ratings_response(get("/ratings/eriantys", "players=2"), 9000));
   ASSERT_EQ(established["ratings"].Size(), 1u);
@@ -129,17 +131,26 @@ TEST(Standings, TwoComputersOfOneLevelListTheMatchOnceInTheirHistory) {
 TEST(Standings, EveryRefusalHasItsCode) {
   Standings standings(test::games(), "http://127.0.0.1:8090/");
   standings.add({finished(1, 1'000, "ada", "bob", 1)});
-  EXPECT_EQ(code(standings.ratings_response(get("/ratings/chess", "players=2"), 0)), "UNKNOWN_GAME");
+  EXPECT_EQ(code(standings.ratings_response(get("/ratings/chess", "players=2"), 0)),
+            "UNKNOWN_GAME");
   EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys"), 0)), "BAD_PLAYERS");
-  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players=1"), 0)), "BAD_PLAYERS");
-  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players=2x"), 0)), "BAD_PLAYERS");
-  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players=2&limit=0"), 0)), "BAD_PARAMETER");
-  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players=2&provisional=yes"), 0)), "BAD_PARAMETER");
-  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players=2&at=-1"), 0)), "BAD_PARAMETER");
-  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players"), 0)), "BAD_PARAMETER");
+  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players=1"), 0)),
+            "BAD_PLAYERS");
+  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players=2x"), 0)),
+            "BAD_PLAYERS");
+  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players=2&limit=0"), 0)),
+            "BAD_PARAMETER");
+  EXPECT_EQ(
+      code(standings.ratings_response(get("/ratings/eriantys", "players=2&provisional=yes"), 0)),
+      "BAD_PARAMETER");
+  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players=2&at=-1"), 0)),
+            "BAD_PARAMETER");
+  EXPECT_EQ(code(standings.ratings_response(get("/ratings/eriantys", "players"), 0)),
+            "BAD_PARAMETER");
   EXPECT_EQ(code(standings.history_response(get("/history/"), 0)), "BAD_PLAYER");
   EXPECT_EQ(code(standings.history_response(get("/history/a%2"), 0)), "BAD_PLAYER");
-  EXPECT_EQ(code(standings.history_response(get("/history/" + std::string(65, 'a')), 0)), "BAD_PLAYER");
+  EXPECT_EQ(code(standings.history_response(get("/history/" + std::string(65, 'a')), 0)),
+            "BAD_PLAYER");
   EXPECT_EQ(code(standings.history_response(get("/history/carol"), 0)), "UNKNOWN_PLAYER");
   EXPECT_EQ(code(standings.history_response(get("/history/ada", "page=2"), 0)), "BAD_PARAMETER");
   net::HttpRequest post = get("/history/ada");

@@ -156,8 +156,8 @@ int run_ratings(const Games& games, const std::string& path, const RatingsArgs& 
                 std::string(ratings::code_name(s.error.code)).c_str(), s.error.message.c_str());
   for (const ratings::PoolKey& pool : pools) {
     std::printf("\n%s, %d players\n", pool.game.c_str(), pool.seats);
-    std::printf("  %-4s %-24s %8s %6s %8s %6s %s\n", "#", "player", "rating", "RD", "vol",
-                "games", "W-D-L");
+    std::printf("  %-4s %-24s %8s %6s %8s %6s %s\n", "#", "player", "rating", "RD", "vol", "games",
+                "W-D-L");
     int rank = 0;
     for (const ratings::Standing& s :
          book.leaderboard(pool.game, pool.seats, at, SIZE_MAX, args.with_provisional)) {

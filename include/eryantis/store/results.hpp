@@ -21,10 +21,10 @@ struct FinishedMatch {
   MatchId id = 0;
   std::string game;
   int game_version = 0;
-  int players = 0;              // the table size (options' "players")
-  std::int64_t started_ms = 0;  // the first event's stored time (created if none)
-  std::int64_t finished_ms = 0; // the last event's stored time
-  Seq events = 0;               // every stored command of the match, the server's included
+  int players = 0;                    // the table size (options' "players")
+  std::int64_t started_ms = 0;        // the first event's stored time (created if none)
+  std::int64_t finished_ms = 0;       // the last event's stored time
+  Seq events = 0;                     // every stored command of the match, the server's included
   std::optional<std::string> result;  // matches.result
   std::vector<SeatRecord> seats;      // in seat order (tokens left empty)
 };

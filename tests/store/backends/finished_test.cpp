@@ -105,7 +105,8 @@ TEST_P(FinishedMatchesTest, KeysSayTheirKindAndARepeatedKeyIsRatedOnce) {
   m.players = 3;
   m.finished_ms = 1000;
   for (int seat = 0; seat < 3; ++seat)
-    m.seats.push_back(SeatRecord{4, seat, "Computer " + std::to_string(seat), "", {}, {}, "greedy"});
+    m.seats.push_back(
+        SeatRecord{4, seat, "Computer " + std::to_string(seat), "", {}, {}, "greedy"});
   m.seats[0] = SeatRecord{4, 0, "bob", "h", {}, {}, {}};
   const auto r = rating_result(m, Placing{{2, 1, 3}, {0, 1, 2}});
   ASSERT_TRUE(r);
