@@ -27,7 +27,7 @@ declare -A allowed=(
   [game]="util json"
   [codec]="util rules json"
   [protocol]="util json game"
-  [store]="util log json game"
+  [store]="util log json game ratings"
   [transport]="util"
   [server]="util log protocol transport store_types json game catalogue accounts"
   [net]="util log transport"
@@ -35,7 +35,7 @@ declare -A allowed=(
   # The client knows games only through the engine's interface (and which games exist
   # through a registry its user gives it: the catalogue, or the tests' games).
   [client]="util json protocol transport net game catalogue"
-  [main]="util log json protocol store store_types transport server net metrics game catalogue"
+  [main]="util log json protocol store store_types transport server net metrics game catalogue ratings"
   # The layers of the other games (include/eryantis/<game>/<layer>): pure rules know only util.
   [renaissance/rules]="util"
   # Its codecs (the rules and JSON) and its words (the rules alone).

@@ -156,6 +156,7 @@ const std::map<std::string, Key>& keys() {
       {"web.allowed_origins", text_list<kWeb, &WebConfig::allowed_origins>()},
       {"web.allowed_hosts", text_list<kWeb, &WebConfig::allowed_hosts>()},
       {"web.static_dir", text<kWeb, &WebConfig::static_dir>(true)},
+      {"web.replay_url", text<kWeb, &WebConfig::replay_url>(true)},
       {"web.max_connections", integer<kWeb, &WebConfig::max_connections>(1, 1'000'000)},
       {"web.max_request_bytes", integer<kWeb, &WebConfig::max_request_bytes>(1024, 1 << 20)},
       {"web.request_timeout_ms", integer<kWeb, &WebConfig::request_timeout_ms>(100, 600'000)},

@@ -23,6 +23,7 @@
 #include "eryantis/main/metered.hpp"
 #include "eryantis/main/help_route.hpp"
 #include "eryantis/main/metrics_feed.hpp"
+#include "eryantis/main/standings.hpp"
 #include "eryantis/main/periodic_backup.hpp"
 #include "eryantis/main/preflight.hpp"
 #include "eryantis/main/load.hpp"
@@ -335,6 +336,9 @@ class Process {
  private:
   // Persist, then tell, then close: no new connections, every pending write commits.
   void begin_shutdown(std::string_view why);
+  // Reads the finished matches after the last read into standings_ (on the reader
+  // thread), unless a read is out already: then once more after it.
+  void refresh_standings();
 
   app::Config config_;
   std::shared_ptr<logging::ReopenableFileSink> reopenable_log_;
@@ -372,6 +376,13 @@ class Process {
   std::optional<app::AdminCommands> admin_commands_;
   std::optional<net::AdminSocket> admin_socket_;
   std::optional<app::PeriodicBackup> periodic_backup_;
+  // Ratings and histories (standings.hpp): folded from the finished matches.
+  std::optional<app::Standings> standings_;
+  bool standings_reading_ = false;
+  bool standings_again_ = false;
+  bool standings_failed_ = false;
+  std::uint64_t finished_seen_ = 0;      // the server's finished count at the last read
+  std::int64_t standings_read_ms_ = 0;  // when the last read was asked
 };
 
 std::optional<int> Process::open_storage() {
@@ -478,6 +489,9 @@ void Process::make_server() {
     metrics_for_commits_ = &metrics_;
     persistence_->set_metrics(&metrics_);
   }
+  // Ratings: every finished match is read at start (off the loop), then the new ones.
+  standings_.emplace(*config_.server.games, config_.web.replay_url);
+  refresh_standings();
   server_->load_matches(std::move(restored_->matches), restored_->next_match_id);
   server_->load_unseen_endings(std::move(restored_->unseen_endings));
 }
@@ -520,6 +534,17 @@ void Process::start_housekeeping() {
     // Before the tick: matches whose lease may have run out leave memory now.
     if (cluster_node_) cluster_node_->check_time_fence();
     server_->tick();
+    // This server finished matches since the last read (a cluster's other nodes finish
+    // theirs unseen: read every 10 s there). At most two reads a second: the reader
+    // also serves move logs and chat histories.
+    const std::uint64_t finished =
+        server_->stats().entered[static_cast<std::size_t>(store::MatchStatus::Finished)];
+    if ((finished != finished_seen_ && unix_ms() - standings_read_ms_ >= 500) ||
+        (standings_failed_ && unix_ms() - standings_read_ms_ >= 5'000) ||
+        (cluster_node_ && unix_ms() - standings_read_ms_ >= 10'000)) {
+      finished_seen_ = finished;
+      refresh_standings();
+    }
   });
   // Give memory freed by bursts back to the system once 4 MiB of it stay resident
   // (jemalloc's count; with glibc: the resident heap grew by 4 MiB since the last
@@ -611,6 +636,36 @@ std::optional<int> Process::start_admin() {
   return std::nullopt;
 }
 
+void Process::refresh_standings() {
+  if (standings_reading_) {
+    standings_again_ = true;
+    return;
+  }
+  standings_reading_ = true;
+  standings_read_ms_ = unix_ms();
+  persistence_->read_rated(
+      standings_->read_from(),
+      [this](store::Result<std::vector<app::RatedMatch>> rated) {
+        standings_reading_ = false;
+        standings_failed_ = !rated;
+        if (rated) {
+          const std::size_t before = standings_->finished();
+          standings_->add(std::move(*rated));
+          if (before == 0 && standings_->finished() > 0)
+            spdlog::info("ratings: {} finished match(es) read, {} rated",
+                         standings_->finished(), standings_->book().applied());
+        } else {
+          spdlog::warn("ratings: the finished matches could not be read: {}",
+                       rated.error().message);
+          standings_failed_ = true;  // asked again by the tick, 5 s later
+        }
+        if (standings_again_) {
+          standings_again_ = false;
+          refresh_standings();
+        }
+      });
+}
+
 void Process::add_routes() {
   // Routes answer on the loop thread, so an answer to /healthz proves the loop turns.
   web_->add_route("/healthz",
@@ -630,6 +685,13 @@ void Process::add_routes() {
   // The games' help texts for the web client's rules panel (docs/web.md, "Rules").
   web_->add_route(std::string(app::kHelpRoute), [this](const net::HttpRequest& request) {
     return app::help_response(*config_.server.games, request.method, request.path);
+  });
+  // Ratings and histories (docs/web.md, "Ratings and history").
+  web_->add_route(std::string(app::kRatingsRoute), [this](const net::HttpRequest& request) {
+    return standings_->ratings_response(request, unix_ms());
+  });
+  web_->add_route(std::string(app::kHistoryRoute), [this](const net::HttpRequest& request) {
+    return standings_->history_response(request, unix_ms());
   });
   if (config_.metrics.enabled)
     web_->add_route("/metrics", [this](const net::HttpRequest&) {

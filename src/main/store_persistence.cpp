@@ -235,6 +235,23 @@ void StorePersistence::read_chat(store::ChatQuery query, server::ChatReadDone do
       });
 }
 
+void StorePersistence::read_rated(store::FinishCursor after, RatedDone done) {
+  auto shared_done = std::make_shared<RatedDone>(std::move(done));
+  reader_->read(
+      [after, shared_done](store::Result<store::EventStore*> db) {
+        auto rated = db ? app::read_rated(**db, after)
+                        : store::Result<std::vector<RatedMatch>>(std::unexpected(db.error()));
+        const bool broken = !rated && broken_connection(rated.error());
+        return Reader::Answer{[shared_done, rated = std::move(rated)]() mutable {
+                                (*shared_done)(std::move(rated));
+                              },
+                              broken};
+      },
+      [shared_done] {
+        (*shared_done)(store::fail(store::StoreCode::Busy, "the reader is busy: ask again"));
+      });
+}
+
 void StorePersistence::delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
                                    server::ChatDeleteDone done) {
   committer_.run_on_writer([id, by = std::move(by), at_ms,

@@ -102,7 +102,7 @@ void Room::submit(game::Seat seat, const game::Command& command, game::Authority
     // Given up (abandon_match): abandoned, like a lobby nobody came back to.
     const bool given_up = outcome.reason == "abandoned";
     to = given_up ? store::MatchStatus::Abandoned : store::MatchStatus::Finished;
-    w.result_json = detail::result_json(*this, outcome);
+    w.result_json = detail::result_json(*this, outcome, &next);
     kept = links_->owner.ending(*this, outcome).kept;
     w.keep_endings = kept;
   }

@@ -12,7 +12,8 @@ std::string to_act_json(const game::Game& game, const game::State& s) {
   return out.str();
 }
 
-std::string result_json(const Room& room, const game::Outcome& outcome) {
+std::string result_json(const Room& room, const game::Outcome& outcome,
+                        const game::State* final_state) {
   protocol::JsonArray winners;
   protocol::JsonArray nicknames;
   for (const game::Seat p : outcome.winners) {
@@ -20,11 +21,21 @@ std::string result_json(const Room& room, const game::Outcome& outcome) {
     nicknames.string(p >= 0 && p < game::kMaxSeats && room.seats[p] ? room.seats[p]->nickname
                                                                    : "");
   }
+  // Each seat's place and side: what ratings are computed from (store/rating_results.hpp
+  // reads them back; eryantis-replay ratings recomputes them from the log).
+  protocol::JsonArray places;
+  for (const int place : outcome.places) places.number(place);
+  protocol::JsonArray teams;
+  for (int i = 0; room.game && i < room.players(); ++i)
+    teams.number(room.game->team(final_state ? *final_state : room.state,
+                                 static_cast<game::Seat>(i)));
   std::string out = protocol::JsonLine::object()
                         .field("reason", outcome.reason)
                         .raw_field("winners", winners.str())
                         .raw_field("nicknames", nicknames.str())
                         .field("draw", outcome.draw)
+                        .raw_field("places", places.str())
+                        .raw_field("teams", teams.str())
                         .str();
   if (!outcome.details_json.empty()) {
     out.pop_back();  // the closing '}'

@@ -12,9 +12,12 @@ namespace eryantis::server::detail {
 
 // [0] or [1,3]: the seats that must act now.
 std::string to_act_json(const game::Game& game, const game::State& s);
-// {"reason":"last_tower","winners":[0],"nicknames":["alice"],"draw":false}, then
-// the game's own members (Outcome::details_json).
-std::string result_json(const Room& room, const game::Outcome& outcome);
+// {"reason":"last_tower","winners":[0],"nicknames":["alice"],"draw":false,
+// "places":[1,2],"teams":[0,1]}, then the game's own members (Outcome::details_json).
+// `final_state`: the state the match ended in, when room.state is not it yet (the
+// write of the last event); the teams are read from it.
+std::string result_json(const Room& room, const game::Outcome& outcome,
+                        const game::State* final_state = nullptr);
 // {"type":"game_over","match":M,"result":...}: the push that ends a match.
 std::string game_over_line(store::MatchId match, const std::string& result_json);
 // {"type":"match_abandoned","match":M,"message":"..."}: the push that ends a match given up.

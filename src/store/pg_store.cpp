@@ -186,6 +186,51 @@ Result<MatchId> PgStore::max_match_id() {
   return rows->integer(0, 0);
 }
 
+Result<std::vector<FinishedMatch>> PgStore::finished_matches(FinishCursor after) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  // As SqliteStore::finished_matches: one row per seat, in (finished, id, seat) order.
+  auto rows = impl_->conn.query(
+      "SELECT f.id, f.game, f.game_version, f.players, f.started, f.finished, f.events, "
+      "f.result, s.seat, s.nickname, s.computer FROM ("
+      "  SELECT m.id, m.game, m.game_version, "
+      "    coalesce((m.options::jsonb ->> 'players')::bigint, 0) AS players, "
+      "    coalesce((SELECT time FROM events WHERE match_id = m.id AND seq = 1), m.created) "
+      "      AS started, "
+      "    coalesce((SELECT time FROM events WHERE match_id = m.id AND seq = m.last_seq), "
+      "      m.updated) AS finished, "
+      "    m.last_seq AS events, m.result "
+      "  FROM matches m WHERE m.status = 'finished' AND m.updated >= $1) f "
+      "LEFT JOIN seats s ON s.match_id = f.id "
+      "WHERE f.finished > $1 OR (f.finished = $1 AND f.id > $2) "
+      "ORDER BY f.finished, f.id, s.seat",
+      pg::Params().add(after.finished_ms).add(after.match));
+  if (!rows) return util::forward_error(rows);
+  std::vector<FinishedMatch> out;
+  for (int r = 0; r < rows->size(); ++r) {
+    const MatchId id = rows->integer(r, 0);
+    if (out.empty() || out.back().id != id) {
+      FinishedMatch m;
+      m.id = id;
+      m.game = rows->text(r, 1);
+      m.game_version = static_cast<int>(rows->integer(r, 2));
+      m.players = static_cast<int>(rows->integer(r, 3));
+      m.started_ms = rows->integer(r, 4);
+      m.finished_ms = rows->integer(r, 5);
+      m.events = rows->integer(r, 6);
+      m.result = rows->optional_text(r, 7);
+      out.push_back(std::move(m));
+    }
+    if (rows->is_null(r, 8)) continue;
+    SeatRecord seat;
+    seat.match_id = id;
+    seat.seat = static_cast<int>(rows->integer(r, 8));
+    seat.nickname = rows->text(r, 9);
+    seat.computer = rows->optional_text(r, 10);
+    out.back().seats.push_back(std::move(seat));
+  }
+  return out;
+}
+
 Result<StatusCounts> PgStore::count_by_status() {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query("SELECT status, count(*) FROM matches GROUP BY status");

@@ -78,8 +78,9 @@ export function launchChromium(web, executablePath) {
 
 // A real eryantis-server with its web listener on free ports, a SQLite file in `dir` and
 // the bundle in `dist`; computers and absences slowed so that a test sets the pace.
-// Resolves to { base, server, log() } once the page is served.
-export async function startWebServer({ dir, serverBin, dist, until }) {
+// Resolves to { base, server, log(), tcpPort } once the page is served. `computerPauseMs`
+// sets [computer] pause_ms (a test whose computers play alone: 0); `web` adds lines to [web].
+export async function startWebServer({ dir, serverBin, dist, until, computerPauseMs = 60000, web = '' }) {
   const { spawn } = await import('node:child_process');
   const { writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
@@ -98,14 +99,14 @@ turn_grace_ms = 600000
 forfeit_after_ms = 600000
 
 [computer]
-pause_ms = 60000
+pause_ms = ${computerPauseMs}
 
 [web]
 enabled = true
 listen = "127.0.0.1"
 port = ${webPort}
 static_dir = "${dist}"
-`);
+${web}`);
   let log = '';
   const server = spawn(serverBin, ['--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout.on('data', (d) => (log += d));
@@ -119,5 +120,5 @@ static_dir = "${dist}"
       return false;
     }
   }, 10_000, 100);
-  return { base, server, log: () => log };
+  return { base, server, log: () => log, tcpPort };
 }

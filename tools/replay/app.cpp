@@ -2,6 +2,7 @@
 // and apply single commands to state files. Run `eryantis-replay --help`.
 //
 //   eryantis-replay DB list | log MATCH | show MATCH | step MATCH | verify | export MATCH
+//   eryantis-replay DB ratings [--json] [--at MS]
 //   eryantis-replay apply [--game NAME] --state FILE --seat N --command JSON   (no database)
 #include "app.hpp"
 
@@ -116,6 +117,17 @@ int run_replay(int argc, char** argv, const game::Registry& games) {
   apply->add_flag("--server", apply_args.server,
                   "with the server's authority (skip_turn, award_forfeit, ...)");
 
+  RatingsArgs ratings_args;
+  auto* ratings = app.add_subcommand(
+      "ratings",
+      "every rating recomputed from the log: the finished matches folded from their first "
+      "event, in finishing order, through the rating book (Glicko-2); a table per game and "
+      "player count (docs/accounts.md); exit 1 if a stored result disagrees with the log");
+  ratings->add_option("--at", ratings_args.at_ms,
+                      "widen deviations to this unix time in milliseconds (default: now), as "
+                      "the server's GET /ratings/<game>?at=MS does");
+  ratings->add_flag("--json", ratings_args.json, "JSON on stdout instead of the table");
+
   ServeArgs serve_args;
   auto* serve = app.add_subcommand(
       "serve", "the replay viewer in a browser: the web client and a JSON API (docs/web.md)");
@@ -142,6 +154,7 @@ int run_replay(int argc, char** argv, const game::Registry& games) {
   }
   if (*serve) return run_serve(games, db, serve_args);
   if (*list) return run_list(games, db);
+  if (*ratings) return run_ratings(games, db, ratings_args);
   if (*log) return run_log(games, db, log_args);
   if (*show) {
     show_args.at = show_at;

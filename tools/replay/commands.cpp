@@ -43,6 +43,8 @@ std::string store_error_text(const store::StoreError& e) {
   return fmt::format("{} ({})", e.message, store::store_code_name(e.code));
 }
 
+}  // namespace
+
 // Opens `path` read-only (an SQLite file, or a postgresql:// URI) to read the
 // matches of `games`; on failure prints why and returns null.
 std::unique_ptr<store::EventStore> open_db(const Games& games, const std::string& path) {
@@ -82,6 +84,8 @@ std::unique_ptr<store::EventStore> open_db(const Games& games, const std::string
   (void)opened->database().exec("PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456");
   return std::make_unique<store::SqliteStore>(std::move(*opened));
 }
+
+namespace {
 
 // A match's events folded by the store (every event re-validated, every hash
 // compared) with its game: states[k] is the state after k events (states[0] the

@@ -9,10 +9,15 @@
 // tool works for a match of any game `games` holds. The release binary passes the
 // build's catalogue (main.cpp); the tests pass their own registry (test::games()).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "eryantis/game/registry.hpp"
+
+namespace eryantis::store {
+class EventStore;
+}
 
 namespace eryantis::replay {
 
@@ -61,5 +66,19 @@ int run_step(const Games& games, const std::string& db, std::int64_t match, bool
 int run_verify(const Games& games, const std::string& db, const VerifyArgs& args);
 int run_export(const Games& games, const std::string& db, const ExportArgs& args);
 int run_apply(const Games& games, const ApplyArgs& args);
+
+struct RatingsArgs {
+  std::optional<std::int64_t> at_ms;  // widen deviations to this time; default now
+  bool json = false;
+  bool with_provisional = true;  // the table shows everyone, provisional ones marked
+};
+// ratings.cpp: every finished match's result recomputed from the log (its events folded),
+// in finishing order, through the rating book; a table per game and player count, or JSON.
+// Exit 1 when a stored result (matches.result's places) disagrees with the log's.
+int run_ratings(const Games& games, const std::string& db, const RatingsArgs& args);
+
+// Opens `path` read-only (an SQLite file, or a postgresql:// URI) to read the
+// matches of `games`; on failure prints why and returns null.
+std::unique_ptr<store::EventStore> open_db(const Games& games, const std::string& path);
 
 }  // namespace eryantis::replay

@@ -6,6 +6,7 @@ import type { Board, BoardModule, MatchInfo } from './boards/board_module.js';
 import { boardModuleFor, forcedBoard, legacyLegal } from './boards/registry.js';
 import type { LogLine } from './model.js';
 import type { ChatLine } from './protocol.js';
+import { leaderboardHref, profileHref } from './standings.js';
 import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbySeatsText, quickJoinRequest, removeComputerRequest, seatsShown } from './computers.js';
 import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
@@ -271,6 +272,7 @@ export function startGame(root: HTMLElement): void {
     if (whoName.textContent !== (m.nickname ?? '')) whoName.textContent = m.nickname ?? '';
     syncGameSelect();
     patchChildren(listSlot, [
+      h('p', { class: 'standings-links' }, h('a', { href: leaderboardHref(), 'data-nav': 'leaderboard' }, 'Leaderboard'), m.nickname ? ' · ' : null, m.nickname ? h('a', { href: profileHref(m.nickname), 'data-nav': 'profile' }, 'Your matches and ratings') : null),
       h('h3', {}, 'Open matches'),
       m.open.length ? h('ul', { class: 'matches open' }, ...m.open.map((x) => matchRow(x, true))) : h('p', { class: 'hint' }, 'None yet: create one.'),
       h('h3', {}, 'Being played'),
@@ -436,6 +438,7 @@ export function startGame(root: HTMLElement): void {
         h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
         ' ',
         h('button', { onclick: () => client.closeGameOver() }, 'Back to the lobby'),
+        client.model.nickname ? h('p', {}, h('a', { href: profileHref(client.model.nickname), 'data-nav': 'profile' }, 'Your matches and ratings')) : null,
       ),
     );
   };

@@ -1,7 +1,9 @@
 // Entry point: replay mode when the page is served by `eryantis-replay DB serve`
-// (its /api/matches answers JSON) or asked for with ?replay; else the live game.
+// (its /api/matches answers JSON) or asked for with ?replay; the leaderboard
+// (?leaderboard) and a profile (?profile=NAME); else the live game.
 import { startGame } from './app.js';
 import { type ReplayMatch, startReplay } from './replay.js';
+import { startLeaderboard, startProfile } from './standings.js';
 
 async function detectReplay(): Promise<ReplayMatch[] | null> {
   try {
@@ -17,7 +19,12 @@ async function detectReplay(): Promise<ReplayMatch[] | null> {
 async function main(): Promise<void> {
   const root = document.getElementById('app');
   if (!root) return;
-  const forced = new URLSearchParams(location.search).has('replay');
+  const params = new URLSearchParams(location.search);
+  // The leaderboard and the profiles: pages of the live server's JSON routes.
+  if (params.has('leaderboard')) return startLeaderboard(root, params);
+  const profile = params.get('profile');
+  if (profile) return startProfile(root, profile);
+  const forced = params.has('replay');
   const replay = await detectReplay();
   if (replay) {
     document.body.classList.add('replay-mode');

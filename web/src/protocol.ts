@@ -68,6 +68,8 @@ export interface MatchResult {
   winners: number[];
   nicknames: string[];
   draw: boolean;
+  places?: number[]; // each seat's place, 1 = first (what ratings are computed from)
+  teams?: number[]; // each seat's side
   // A game's own members (Goofspiel's and Masters of Renaissance's `scores`).
   [member: string]: unknown;
 }

@@ -42,7 +42,8 @@ export function resultText(result: MatchResult, me: string | null, resigned: str
 }
 
 // The platform's members of a result; any other is the game's own (docs/protocol.md).
-const kPlatformMembers = new Set(['reason', 'winners', 'nicknames', 'draw']);
+// `places` and `teams` are what ratings are computed from: the winners already say it.
+const kPlatformMembers = new Set(['reason', 'winners', 'nicknames', 'draw', 'places', 'teams']);
 
 // A game's own members of a result, one line each, in words: a list of one number per
 // seat by nickname ("Scores: alice 4, bob 11", Goofspiel's and Masters of

@@ -148,7 +148,8 @@ test('the turn line offers a character only when one is usable now', () => {
 
 test("the game over shows a game's own result members: the score by nickname", () => {
   // Goofspiel (tests/games) and Masters of Renaissance add `scores`, one per seat, in seat order.
-  const goof = { reason: 'cards', winners: [1], nicknames: ['bob'], draw: false, scores: [4, 11] };
+  // `places` and `teams` are the platform's (ratings): not shown as the game's own.
+  const goof = { reason: 'cards', winners: [1], nicknames: ['bob'], draw: false, places: [2, 1], teams: [0, 1], scores: [4, 11] };
   assert.deepEqual(resultDetails(goof, ['alice', 'bob']), ['Scores: alice 4, bob 11']);
   assert.deepEqual(resultDetails(goof, ['alice', '']), ['Scores: alice 4, seat 1 11']);
   // A list that is not one number per seat, a flag, anything else: by its name.

@@ -56,6 +56,10 @@ struct WebConfig {
   // rebinding: net/allowed_hosts.hpp); "*" = any.
   std::vector<std::string> allowed_hosts;
   std::string static_dir = "web/dist";
+  // The replay viewer (eryantis-replay DB serve) as browsers reach it, e.g.
+  // "http://127.0.0.1:8090/": the profile page links each finished match to
+  // <replay_url>#match=M. Empty: no links (GET /history/<name> says null).
+  std::string replay_url;
   int max_connections = 4096;
   int max_request_bytes = 16384;  // request line + headers, and a body
   int request_timeout_ms = 10000;

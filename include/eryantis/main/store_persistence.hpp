@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 
+#include "eryantis/main/standings.hpp"
 #include "eryantis/metrics/metrics.hpp"
 #include "eryantis/server/persistence.hpp"
 #include "eryantis/store/event_store.hpp"
@@ -44,6 +45,10 @@ class StorePersistence final : public server::Persistence {
   void read_chat(store::ChatQuery query, server::ChatReadDone done) override;
   void delete_chat(store::ChatMessageId id, std::string by, std::int64_t at_ms,
                    server::ChatDeleteDone done) override;
+  // Finished matches for ratings and histories (standings.hpp's read_rated), read by the
+  // move logs' reader; `done` runs on the loop thread (deliver()).
+  using RatedDone = std::function<void(store::Result<std::vector<RatedMatch>>)>;
+  void read_rated(store::FinishCursor after, RatedDone done);
   // On the loop thread, when woken: runs the completions that are ready (the move
   // logs read, then the writes); returns how many writes completed.
   std::size_t deliver();

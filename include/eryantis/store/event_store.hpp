@@ -21,6 +21,7 @@
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/fold.hpp"
 #include "eryantis/store/records.hpp"
+#include "eryantis/store/results.hpp"
 
 namespace eryantis::store {
 
@@ -100,6 +101,10 @@ class EventStore {
   // How many matches the database holds in each status (one scan of the status
   // index): the metrics' starting count (docs/operations.md, Monitor).
   virtual Result<StatusCounts> count_by_status() = 0;
+  // Finished matches (results.hpp) that come after `after` in (finished_ms, match) order,
+  // in that order, with their seats: what ratings fold and histories list. One scan of
+  // the finished matches (the status index; the last event of those updated since).
+  virtual Result<std::vector<FinishedMatch>> finished_matches(FinishCursor after) = 0;
   // The server's persisted timer of a match, if one is armed.
   virtual Result<std::optional<DeadlineRecord>> deadline(MatchId id) = 0;
   // The endings kept for players who have not logged in since (the newest

@@ -88,6 +88,7 @@ class PgStore final : public EventStore {
   Result<Seq> last_seq(MatchId id) override;
   Result<MatchId> max_match_id() override;
   Result<StatusCounts> count_by_status() override;
+  Result<std::vector<FinishedMatch>> finished_matches(FinishCursor after) override;
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
   Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) override;
 

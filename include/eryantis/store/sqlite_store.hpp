@@ -42,6 +42,7 @@ class SqliteStore final : public EventStore {
   // The largest match id ever stored (0 for an empty database).
   Result<MatchId> max_match_id() override;
   Result<StatusCounts> count_by_status() override;
+  Result<std::vector<FinishedMatch>> finished_matches(FinishCursor after) override;
   // The server's persisted timer of a match, if one is armed.
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
   // The endings kept for players who have not logged in since (the newest
