@@ -206,6 +206,12 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
     loaded.folded = std::move(*folded);
     loaded.seats = std::move(rows.seats);
     loaded.recent_commands = std::move(rows.recent);
+    auto privacy_of = privacy(id);  // rare rows: one small query each, same transaction
+    if (!privacy_of) {
+      visit(id, util::forward_error(privacy_of));
+      continue;
+    }
+    loaded.privacy = std::move(*privacy_of);
     if (!matches->is_null(row, kDeadlineKind))
       loaded.deadline = DeadlineRecord{std::string(matches->text(row, kDeadlineKind)),
                                        static_cast<int>(matches->integer(row, kDeadlineSeat)),

@@ -385,6 +385,7 @@ TEST_F(ClusterStoreTest, MigrationEightMakesEveryStoredMatchEriantysVersionOne) 
   const MatchId lobby = new_match(MatchStatus::Lobby);
   raw_exec(*store_,
            "DROP VIEW chat; DROP TABLE chat_messages; "  // schema 9's, applied again
+           "DROP TABLE invites; ALTER TABLE matches DROP COLUMN is_private; "  // schema 10's
            "DROP VIEW match_summary; ALTER TABLE matches DROP COLUMN game, DROP COLUMN "
            "game_version; UPDATE eryantis_schema SET version = 7");
   store_.reset();
