@@ -516,7 +516,7 @@ TEST(CommandLine, CompletionOffersEachArgumentsValues) {
   EXPECT_EQ(completions("char thief ", "p"), V{"pink"});
   EXPECT_TRUE(completions("char farmer ", "").empty());
   EXPECT_EQ(completions("help ", "t"), (V{"turn", "thief"}));
-  EXPECT_EQ(completions("", "re"), V{"resign"});
+  EXPECT_EQ(completions("", "re"), (V{"revoke", "resign"}));  // the client's words, then the game's
   EXPECT_EQ(completions("  ", "wi"), V{"wizard"});
   // With legal commands: only their values.
   std::vector<game::Command> legal;

@@ -4,7 +4,8 @@
 // creates a 2-player match; her waiting room shows "Copy invite link" and the link
 // (http://host:port/#join=<match>&code=<code>). bob opens that link, gives his nickname
 // and lands in alice's match, seat 1. carol's lobby never lists the match, before or
-// after, and a link with a wrong code leaves her in the lobby with INVITE_UNKNOWN.
+// after (dave's public match is listed beside it), and a link with a wrong code leaves her
+// in the lobby with INVITE_UNKNOWN.
 // Usage (CTest passes these):
 //   node invite_test.mjs --web WEBDIR --out DIR --server BIN [--chromium PATH]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -79,8 +80,16 @@ try {
   const copied = await alice.evaluate(() => navigator.clipboard.readText()).catch((e) => `(unreadable: ${e.message})`);
   check(copied === link, `the button copies the link (${copied})`);
 
-  // carol's lobby (pushed by the server) does not list it.
-  await carol.waitForTimeout(600);
+  // dave creates a public match: carol's lobby (pushed by the server) lists his, not alice's.
+  const dave = await newPage('dave');
+  await login(dave, base, 'dave');
+  await dave.waitForSelector('form.create');
+  await dave.selectOption('select[name=players]', '3');
+  await dave.click('[data-create]');
+  await dave.waitForSelector('.match[data-seat="0"]');
+  const open = Number(await dave.getAttribute('.match', 'data-match'));
+  check((await dave.$$('[data-copy-invite]')).length === 0, "a public match's page offers no invite link");
+  await until("carol's lobby lists dave's public match", async () => (await listed(carol)).includes(open));
   check(!(await listed(carol)).includes(match), `carol's lobby does not list private match ${match}`);
 
   // A link with a wrong code: carol stays in the lobby and is told why.
@@ -103,7 +112,7 @@ try {
   );
   check(true, "alice's seats show bob");
 
-  await carol.waitForTimeout(600);
+  await until("carol's lobby lists dave's match again", async () => (await listed(carol)).includes(open));
   check(!(await listed(carol)).includes(match), 'carol\'s lobby still does not list it (now being played)');
   await alice.screenshot({ path: join(out, 'invite.png') });
 } catch (e) {

@@ -27,6 +27,7 @@ test('the create form asks for a private match only when ticked', () => {
 test('a link joins once logged in, and the codes the server sends are kept per match', () => {
   const h = harness();
   h.client.followJoinLink({ match: 7, code: kCode });
+  h.client.start();
   const s = h.connect();
   assert.equal(s.sent.some((m) => m['type'] === 'join_match'), false, 'nothing before the login');
   h.client.login('bob');
@@ -43,6 +44,7 @@ test('a link joins once logged in, and the codes the server sends are kept per m
 test('a player seated elsewhere stays there: the link is not followed', () => {
   const h = harness();
   h.client.followJoinLink({ match: 7, code: kCode });
+  h.client.start();
   const s = h.connect();
   h.client.login('alice');
   s.push({ type: 'logged_in', id: 1, nickname: 'alice', token: 't', match: 3, seat: 0 });
