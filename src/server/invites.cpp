@@ -32,10 +32,12 @@ store::MatchInvite to_store(const accounts::Invite& invite) {
 
 std::expected<std::size_t, Server::InviteRefusal> Server::check_invite(
     const Room& room, const std::optional<std::string>& code, bool join) const {
-  // No code: the same answer as a match id that does not exist.
+  // No code: the same answer as a match id that does not exist (join_match's or spectate's
+  // words, lobby.cpp).
   if (!code)
-    return std::unexpected(InviteRefusal{std::string(error_code_name(ErrorCode::NoSuchMatch)),
-                                         "there is no open match " + std::to_string(room.id)});
+    return std::unexpected(InviteRefusal{
+        std::string(error_code_name(ErrorCode::NoSuchMatch)),
+        (join ? "there is no open match " : "there is no match ") + std::to_string(room.id)});
   const auto refuse = [](const accounts::AccountError& e) {
     return std::unexpected(InviteRefusal{std::string(accounts::code_name(e.code)), e.message});
   };

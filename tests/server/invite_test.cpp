@@ -134,8 +134,16 @@ TEST_F(ServerInviteTest, AMissingCodeReadsAsAMatchThatDoesNotExist) {
   std::string said = parse(missing[0])["message"].GetString();
   std::string other = parse(absent[0])["message"].GetString();
   EXPECT_EQ(said.substr(0, said.rfind(' ')), other.substr(0, other.rfind(' ')));
-  EXPECT_EQ(code_of(say(2, R"({"type":"spectate","match":)" + std::to_string(p.match) + "}")),
-            "NO_SUCH_MATCH");
+  const auto watch = [&](store::MatchId m) {
+    return say(2, R"({"type":"spectate","match":)" + std::to_string(m) + "}");
+  };
+  auto unseen = watch(p.match);
+  auto none = watch(p.match + 100);
+  ASSERT_EQ(code_of(unseen), "NO_SUCH_MATCH");
+  ASSERT_EQ(code_of(none), "NO_SUCH_MATCH");
+  said = parse(unseen[0])["message"].GetString();
+  other = parse(none[0])["message"].GetString();
+  EXPECT_EQ(said.substr(0, said.rfind(' ')), other.substr(0, other.rfind(' ')));
   EXPECT_EQ(server.room(p.match)->seated(), 1);
 }
 
