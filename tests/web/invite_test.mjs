@@ -5,7 +5,7 @@
 // (http://host:port/#join=<match>&code=<code>). bob opens that link, gives his nickname
 // and lands in alice's match, seat 1. carol's lobby never lists the match, before or
 // after (dave's public match is listed beside it), and a link with a wrong code leaves her
-// in the lobby with INVITE_UNKNOWN.
+// in the lobby with INVITE_UNKNOWN. After alice's "new link" the old one is INVITE_REVOKED.
 // Usage (CTest passes these):
 //   node invite_test.mjs --web WEBDIR --out DIR --server BIN [--chromium PATH]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -114,6 +114,15 @@ try {
 
   await until("carol's lobby lists dave's match again", async () => (await listed(carol)).includes(open));
   check(!(await listed(carol)).includes(match), 'carol\'s lobby still does not list it (now being played)');
+  // "new link": the old link stops working (INVITE_REVOKED), the page shows the new one.
+  await alice.click('[data-revoke-invite]');
+  await until('alice shows a new link', async () => (await alice.getAttribute('[data-invite-link]', 'data-invite-link')) !== link);
+  const fresh = await alice.getAttribute('[data-invite-link]', 'data-invite-link');
+  check(expected.test(fresh), `after "new link" alice shows another link (${fresh})`);
+  await carol.goto('about:blank');
+  await carol.goto(link);
+  await carol.waitForSelector('.notice[data-code="INVITE_REVOKED"]');
+  check(true, 'the old link is refused with INVITE_REVOKED');
   await alice.screenshot({ path: join(out, 'invite.png') });
 } catch (e) {
   t.failures += 1;
