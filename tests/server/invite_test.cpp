@@ -226,7 +226,7 @@ TEST_F(ServerInviteTest, APublicMatchIsAsBefore) {
   EXPECT_EQ(code_of(say(3, R"({"type":"revoke_invite"})")), "NOT_IN_MATCH");
 }
 
-TEST_F(ServerInviteTest, ARestoredPrivateMatchStaysPrivateAndItsCodeStillWorks) {
+TEST_F(ServerInviteTest, ARestoredPrivateMatchStaysPrivateAndItsCodeStillWorksUntilUsedUp) {
   connect(1, "alice");
   const Created p = create_private(1);
   const MatchWrite& first = store.written.front();
@@ -243,6 +243,8 @@ TEST_F(ServerInviteTest, ARestoredPrivateMatchStaysPrivateAndItsCodeStillWorks) 
   rm.seats = first.seats;
   rm.private_match = true;
   rm.invites = first.invites;
+  ASSERT_EQ(rm.invites.size(), 1u);
+  rm.invites[0].uses = rm.invites[0].max_uses - 1;
   store2.seqs[p.match] = 1;
   restarted.load_matches({rm}, p.match + 1);
   const auto line = [&](ConnectionId c, const std::string& text) {
@@ -259,7 +261,12 @@ TEST_F(ServerInviteTest, ARestoredPrivateMatchStaysPrivateAndItsCodeStillWorks) 
   EXPECT_EQ(list["open"].Size(), 0u);
   const std::string ask = R"({"type":"join_match","match":)" + std::to_string(p.match);
   EXPECT_EQ(code_of(line(2, ask + "}")), "NO_SUCH_MATCH");
+  // One use left (as 99 joins would leave it): bob's join takes it; after he gives the
+  // seat back, the code is used up and nobody else gets in with it.
   EXPECT_EQ(code_of(line(2, ask + R"(,"code":")" + p.code + "\"}")), "joined");
+  EXPECT_EQ(code_of(line(2, R"({"type":"leave_match"})")), "left");
+  EXPECT_EQ(code_of(line(2, ask + R"(,"code":")" + p.code + "\"}")), "INVITE_USED_UP");
+  EXPECT_EQ(restarted.room(p.match)->seated(), 1);
 }
 
 }  // namespace
