@@ -54,6 +54,7 @@ MessageType type_of(std::string_view t) {
       {"chat_sent", MessageType::ChatSent},
       {"chat_history", MessageType::ChatHistory},
       {"chat_deleted", MessageType::ChatDeleted},
+      {"invite", MessageType::Invite},
   };
   for (const auto& [name, type] : kTypes)
     if (name == t) return type;
@@ -210,6 +211,7 @@ void fill(const Value& doc, ServerMessage& m, const ParseOptions& options) {
       read_result(doc, m.result);
       break;
     case MessageType::Error:
+    case MessageType::Invite:  // the invite code; null (none) leaves it ""
       read_string(doc, "code", m.code);
       break;
     case MessageType::Chat:
@@ -284,6 +286,8 @@ std::string_view message_type_name(MessageType t) {
       return "chat_history";
     case MessageType::ChatDeleted:
       return "chat_deleted";
+    case MessageType::Invite:
+      return "invite";
     case MessageType::Unknown:
       break;
   }
@@ -368,14 +372,16 @@ std::string ClientProtocol::create_match(const CreateMatch& r, std::string_view 
   if (!r.options_json.empty()) line.raw_field("options", r.options_json);
   if (r.computers > 0) line.field("computers", r.computers);
   if (!r.level.empty()) line.field("level", r.level);
+  if (r.private_match) line.field("private", true);
   return line.str();
 }
 
 std::string ClientProtocol::join_match(std::int64_t match, std::string_view id,
-                                       std::optional<int> seat) {
+                                       std::optional<int> seat, std::string_view code) {
   protocol::JsonLine line("join_match", id);
   line.field("match", match);
   if (seat) line.field("seat", *seat);
+  if (!code.empty()) line.field("code", code);
   return line.str();
 }
 
@@ -393,8 +399,18 @@ std::string ClientProtocol::leave_match(std::string_view id) {
   return protocol::JsonLine("leave_match", id).str();
 }
 
-std::string ClientProtocol::spectate(std::int64_t match, std::string_view id) {
-  return protocol::JsonLine("spectate", id).field("match", match).str();
+std::string ClientProtocol::spectate(std::int64_t match, std::string_view id,
+                                     std::string_view code) {
+  protocol::JsonLine line("spectate", id);
+  line.field("match", match);
+  if (!code.empty()) line.field("code", code);
+  return line.str();
+}
+
+std::string ClientProtocol::revoke_invite(bool renew, std::string_view id) {
+  protocol::JsonLine line("revoke_invite", id);
+  if (!renew) line.field("renew", false);
+  return line.str();
 }
 
 std::string ClientProtocol::play(const game::Game& game, const game::Command& command,

@@ -75,6 +75,8 @@ std::expected<server::LoadedMatch, std::string> to_loaded(store::FoldedMatch loa
   m.seats = std::move(loaded.seats);
   m.recent_commands = std::move(loaded.recent_commands);
   if (loaded.deadline) m.deadline = from_record(*loaded.deadline);
+  m.private_match = loaded.privacy.private_match;
+  m.invites = std::move(loaded.privacy.invites);
   return m;
 }
 
@@ -148,6 +150,9 @@ std::expected<server::LoadedMatch, std::string> load_match(store::EventStore& db
   auto deadline = db.deadline(id);
   if (!deadline) return std::unexpected(deadline.error().message);
   loaded.deadline = std::move(*deadline);
+  auto privacy = db.privacy(id);
+  if (!privacy) return std::unexpected(privacy.error().message);
+  loaded.privacy = std::move(*privacy);
   return to_loaded(std::move(loaded));
 }
 

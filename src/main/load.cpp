@@ -40,6 +40,8 @@ std::expected<Loaded, std::string> load_matches(store::EventStore& db) {
     r.recent_commands.assign(std::make_move_iterator(m.recent_commands.end() - keep),
                              std::make_move_iterator(m.recent_commands.end()));
     if (m.deadline) r.deadline = from_record(*m.deadline);
+    r.private_match = m.private_match;
+    r.invites = std::move(m.invites);
     out.matches.push_back(std::move(r));
   }
   auto unseen = db.unseen_endings(server::kUnseenEndings);

@@ -304,6 +304,7 @@ void StorePersistence::submit(server::MatchWrite w, server::WriteDone done) {
   r.create = std::move(w.create);
   r.seats = std::move(w.seats);
   r.remove_seats = std::move(w.remove_seats);
+  r.invites = std::move(w.invites);
   r.status = w.status;
   r.result_json = std::move(w.result_json);
   if (w.deadline) r.deadline = to_record(*w.deadline);

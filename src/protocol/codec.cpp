@@ -67,6 +67,13 @@ class Fields {
     if (!*v) return fail(ErrorCode::MissingField, std::string("field \"") + key + "\" is missing");
     return **v;
   }
+  std::expected<bool, ProtocolError> optional_bool(const char* key, bool absent) const {
+    const Value* v = find(key);
+    if (!v) return absent;
+    if (!v->IsBool())
+      return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be true or false");
+    return v->GetBool();
+  }
   // The shorthand of {"options":{"mode":...}}: a short word of letters, digits and
   // '_' (the game says which are its modes).
   std::expected<std::optional<std::string>, ProtocolError> optional_mode() const {
@@ -185,6 +192,8 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     if (!take(game, error)) return error;
     auto options = f.optional_object_text("options");
     if (!take(options, error)) return error;
+    auto private_match = f.optional_bool("private", false);
+    if (!take(private_match, error)) return error;
     // The top-level `mode` is the shorthand of {"options":{"mode":...}}: merged in
     // unless `options` says it itself, so the game reads one object.
     if (*mode) {
@@ -198,7 +207,7 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     }
     return CreateMatchRequest{static_cast<int>(*players),
                               static_cast<int>(computers->value_or(0)), std::move(*level),
-                              game->value_or(""), std::move(*options)};
+                              game->value_or(""), std::move(*options), *private_match};
   }
   if (type == "add_computer") {
     auto level = f.optional_level();
@@ -213,12 +222,21 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
   if (type == "join_match" || type == "spectate") {
     auto match = f.required_int("match", 1, std::numeric_limits<std::int64_t>::max());
     if (!take(match, error)) return error;
-    if (type == "spectate") return Spectate{*match};
+    // An invite code (docs/protocol.md, "Private matches"): any short text here, the
+    // server checks it (INVITE_MALFORMED, INVITE_UNKNOWN, ...).
+    auto code = f.optional_string("code", 64);
+    if (!take(code, error)) return error;
+    if (type == "spectate") return Spectate{*match, std::move(*code)};
     auto seat = f.optional_int("seat", 0, 3);
     if (!take(seat, error)) return error;
     std::optional<int> s;
     if (*seat) s = static_cast<int>(**seat);
-    return JoinMatch{*match, s};
+    return JoinMatch{*match, s, std::move(*code)};
+  }
+  if (type == "revoke_invite") {
+    auto renew = f.optional_bool("renew", true);
+    if (!take(renew, error)) return error;
+    return RevokeInvite{*renew};
   }
   if (type == "quick_join") {
     auto players = f.optional_int("players", 1, 4);
@@ -298,6 +316,8 @@ std::string_view error_code_name(ErrorCode code) {
       return "BAD_TOKEN";
     case ErrorCode::NoSuchMatch:
       return "NO_SUCH_MATCH";
+    case ErrorCode::NotPrivate:
+      return "NOT_PRIVATE";
     case ErrorCode::MatchFull:
       return "MATCH_FULL";
     case ErrorCode::AlreadyInMatch:

@@ -138,6 +138,7 @@ Server::MatchListing Server::match_listing() const {
     const Room& room = *rooms_.at(mid);
     if (room.status == store::MatchStatus::Finished || room.status == store::MatchStatus::Abandoned)
       continue;
+    if (room.private_match) continue;  // never listed: its invite code is the way in
     const bool waiting = room.status == store::MatchStatus::Lobby && !room.full();
     if (waiting ? n_open >= kListLimit : n_running >= kListLimit) continue;
     protocol::JsonLine m = protocol::JsonLine::object();
@@ -254,7 +255,13 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   MatchWrite w;
   w.match = r.id;
   w.create = store::NewMatch{requested.options, store::MatchStatus::Lobby,
-                             std::string(played.name()), played.version()};
+                             std::string(played.name()), played.version(), m.private_match};
+  // A private match's first invite code, written with the match (only its digest).
+  std::optional<std::string> invite;
+  if (m.private_match) {
+    r.private_match = true;
+    invite = new_invite(r, w);
+  }
   for (int seat = 0; seat <= m.computers; ++seat) w.seats.push_back(detail::seat_record(r, seat));
   w.expected_seq = 0;
   w.events.push_back(
@@ -263,7 +270,7 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   const ConnectionId conn = s.id;
   const std::string nickname = *s.nickname;
   r.persist(std::move(w),
-          [this, conn, id, nickname](store::Result<store::AppendOutcome> done, Room* room) {
+          [this, conn, id, nickname, invite](store::Result<store::AppendOutcome> done, Room* room) {
             if (!room) return;
             if (!done) {
               const std::string why =
@@ -285,15 +292,23 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
                          room->game->name(), room->options_json);
             send(conn,
                  protocol::JsonLine("joined", id).field("match", room->id).field("seat", 0).str());
+            if (invite) send(conn, invite_line("", room->id, invite));
             send_state(conn, *room);
             schedule_computers(*room);  // full with computers: they choose in setup
           });
 }
 
 void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
-                       std::optional<int> wanted) {
+                       std::optional<int> wanted, const std::optional<std::string>& code) {
   Session* s = session(conn);
   if (!s || !s->nickname) return;
+  // A private match says nothing (not even that it ended) to one without its code.
+  if (room.private_match) {
+    if (auto refused = check_invite(room, code, true); !refused) {
+      send_error(conn, id, refused.error().code, refused.error().message);
+      return;
+    }
+  }
   if (ended(room)) {  // it ended while this request waited for the match's write
     send_error(conn, id, error_code_name(ErrorCode::NoSuchMatch), ended_message(room));
     return;
@@ -328,11 +343,24 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
   w.match = room.id;
   w.expected_seq = room.seq;
   w.seats.push_back(detail::seat_record(room, seat));
+  // The join takes one use of the code, written with the seat.
+  std::string used_digest;
+  if (room.private_match) {
+    if (auto used = check_invite(room, code, true)) {
+      store::MatchInvite& invite = room.invites[*used];
+      ++invite.uses;
+      used_digest = invite.digest;
+      w.invites.push_back(invite);
+    }
+  }
   const std::string nickname = *s->nickname;
   room.persist(std::move(w),
-      [this, conn, id, nickname, seat](store::Result<store::AppendOutcome> done, Room* room) {
+      [this, conn, id, nickname, seat, used_digest](store::Result<store::AppendOutcome> done,
+                                                    Room* room) {
         if (!room) return;
         if (!done) {
+          for (store::MatchInvite& invite : room->invites)
+            if (invite.digest == used_digest) --invite.uses;
           room->seats[seat].reset();
           seated_in_.erase(nickname);
           send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
@@ -360,6 +388,12 @@ void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch
     });
     return;
   }
+  if (room && room->private_match) {
+    if (auto refused = check_invite(*room, m.code, true); !refused) {
+      send_error(s.id, id, refused.error().code, refused.error().message);
+      return;
+    }
+  }
   if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
                room ? ended_message(*room) : "there is no open match " + std::to_string(m.match));
@@ -368,8 +402,8 @@ void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const std::optional<int> seat = m.seat;
-  room->enqueue(conn, id, [this, conn, id, mid, seat] {
-    if (Room* r = find_room(mid)) join_seat(*r, conn, id, seat);
+  room->enqueue(conn, id, [this, conn, id, mid, seat, code = m.code] {
+    if (Room* r = find_room(mid)) join_seat(*r, conn, id, seat, code);
   });
 }
 
@@ -384,6 +418,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::QuickJoin
   for (auto& [mid, room] : rooms_) {
     if (room->status != store::MatchStatus::Lobby || room->full()) continue;
     if (room->game != wanted) continue;
+    if (room->private_match) continue;  // only its invite code opens it
     if (m.players && room->players() != *m.players) continue;
     if (m.mode && room->mode != *m.mode) continue;
     if (!best || room->id < best->id) best = room.get();
@@ -488,6 +523,12 @@ void Server::handle(Session& s, const std::string& id, const protocol::Spectate&
     });
     return;
   }
+  if (room && room->private_match) {
+    if (auto refused = check_invite(*room, m.code, false); !refused) {
+      send_error(s.id, id, refused.error().code, refused.error().message);
+      return;
+    }
+  }
   if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
                room ? ended_message(*room) : "there is no match " + std::to_string(m.match));
@@ -551,6 +592,8 @@ Room& Server::load(LoadedMatch m) {
                                  room->players(), links_.timers);
   room->lobby_since_ms = clock_();
   room->recent_commands.assign(m.recent_commands);
+  room->private_match = m.private_match;
+  room->invites = std::move(m.invites);
   for (const store::SeatRecord& r : m.seats) {
     if (r.seat < 0 || r.seat >= game::kMaxSeats) continue;
     std::optional<game::Level> computer;

@@ -28,7 +28,8 @@ bool writes(const protocol::Request& request) {
          std::holds_alternative<protocol::AddComputer>(request) ||
          std::holds_alternative<protocol::RemoveComputer>(request) ||
          std::holds_alternative<protocol::Play>(request) ||
-         std::holds_alternative<protocol::Chat>(request);
+         std::holds_alternative<protocol::Chat>(request) ||
+         std::holds_alternative<protocol::RevokeInvite>(request);
 }
 }  // namespace
 

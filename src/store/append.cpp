@@ -137,8 +137,8 @@ Result<void> run_row_changes(SqliteStore::Impl& impl, const AppendRequest& r) {
     if (!options) return util::forward_error(options);
     auto insert = impl.db.cached(
         "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
-        "game, game_version) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, 0, ?2, ?6, ?7)");
+        "game, game_version, is_private) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, 0, ?2, ?6, ?7, ?8)");
     if (!insert) return util::forward_error(insert);
     (*insert)
         ->bind(1, id)
@@ -147,8 +147,25 @@ Result<void> run_row_changes(SqliteStore::Impl& impl, const AppendRequest& r) {
         .bind(4, std::string_view(ERYANTIS_VERSION))
         .bind(5, status_name(r.create->status))
         .bind(6, r.create->game)
-        .bind(7, std::int64_t{r.create->game_version});
+        .bind(7, std::int64_t{r.create->game_version})
+        .bind(8, std::int64_t{r.create->private_match ? 1 : 0});
     if (auto done = (*insert)->run(); !done) return done;
+  }
+  for (const MatchInvite& invite : r.invites) {
+    auto upsert = impl.db.cached(
+        "INSERT INTO invites (digest, match_id, created_ms, expires_ms, max_uses, uses, "
+        "revoked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (digest) DO UPDATE SET "
+        "uses = excluded.uses, revoked = excluded.revoked WHERE match_id = excluded.match_id");
+    if (!upsert) return util::forward_error(upsert);
+    (*upsert)
+        ->bind(1, invite.digest)
+        .bind(2, id)
+        .bind(3, invite.created_ms)
+        .bind(4, invite.expires_ms)
+        .bind(5, std::int64_t{invite.max_uses})
+        .bind(6, std::int64_t{invite.uses})
+        .bind(7, std::int64_t{invite.revoked ? 1 : 0});
+    if (auto done = (*upsert)->run(); !done) return done;
   }
   for (const SeatRecord& seat : r.seats) {
     SeatRecord copy = seat;

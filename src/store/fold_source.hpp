@@ -94,6 +94,7 @@ struct LoadCandidate {
   std::optional<DeadlineRecord> deadline;  // from the same matches row
   std::string game = std::string(kFirstGame);
   int game_version = kFirstGameVersion;
+  bool private_match = false;  // schema 10
 };
 
 // load_unfinished() of every backend, before quarantining: each candidate of

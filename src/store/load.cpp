@@ -22,7 +22,7 @@ using detail::LoadCandidate;
 Result<std::vector<LoadCandidate>> unfinished_matches(sqlite::Database& db) {
   auto select = db.cached(
       "SELECT id, status, last_seq, deadline_kind, deadline_seat, deadline_at, game, "
-      "game_version FROM matches WHERE status IN ('lobby', 'running') ORDER BY id");
+      "game_version, is_private FROM matches WHERE status IN ('lobby', 'running') ORDER BY id");
   if (!select) return util::forward_error(select);
   auto& rows = **select;
   std::vector<LoadCandidate> matches;
@@ -34,6 +34,7 @@ Result<std::vector<LoadCandidate>> unfinished_matches(sqlite::Database& db) {
     LoadCandidate match{rows.column_int(0), status, rows.column_int(2), std::nullopt,
                            std::string(rows.column_text(6)),
                            static_cast<int>(rows.column_int(7))};
+    match.private_match = rows.column_int(8) != 0;
     if (!rows.column_is_null(3)) {
       match.deadline = DeadlineRecord{std::string(rows.column_text(3)),
                                       static_cast<int>(rows.column_int(4)), rows.column_int(5)};
@@ -64,6 +65,31 @@ Result<void> read_seats(sqlite::Database& db, std::vector<LoadedMatch>& restored
     SeatRecord seat = detail::seat_from_row(rows, 1);
     seat.match_id = id;
     match->seats.push_back(std::move(seat));
+  }
+}
+
+// The invite rows of every restored match (schema 10), merged by match id as read_seats.
+Result<void> read_invites(sqlite::Database& db, std::vector<LoadedMatch>& restored) {
+  auto select = db.cached(
+      "SELECT i.match_id, i.digest, i.created_ms, i.expires_ms, i.max_uses, i.uses, i.revoked "
+      "FROM invites i JOIN matches m ON m.id = i.match_id "
+      "WHERE m.status IN ('lobby', 'running') ORDER BY i.match_id, i.created_ms, i.digest");
+  if (!select) return util::forward_error(select);
+  auto& rows = **select;
+  auto match = restored.begin();
+  for (;;) {
+    auto row = rows.step();
+    if (!row) return util::forward_error(row);
+    if (!*row) return {};
+    const MatchId id = rows.column_int(0);
+    while (match != restored.end() && match->id < id) ++match;
+    if (match == restored.end()) return {};
+    if (match->id != id) continue;
+    match->invites.push_back(MatchInvite{std::string(rows.column_text(1)), id,
+                                         rows.column_int(2), rows.column_int(3),
+                                         static_cast<int>(rows.column_int(4)),
+                                         static_cast<int>(rows.column_int(5)),
+                                         rows.column_int(6) != 0});
   }
 }
 
@@ -127,6 +153,7 @@ Result<LoadReport> load_candidates(FoldSource& source,
       restored.played = played;
       restored.state = std::move(folded->state);
       restored.deadline = match.deadline;
+      restored.private_match = match.private_match;
       report.restored.push_back(std::move(restored));
     } else {
       report.quarantined.push_back(
@@ -160,6 +187,8 @@ Result<LoadReport> SqliteStore::load_or_fail() {
     if (!folded) return util::forward_error(folded);
     report = std::move(*folded);
     if (auto done = read_seats(impl_->db, report.restored); !done) return util::forward_error(done);
+    if (auto done = read_invites(impl_->db, report.restored); !done)
+      return util::forward_error(done);
     for (LoadedMatch& match : report.restored) {
       auto recent = recent_command_ids(match.id, kLoadedCommandIds);
       // Older rows of a match on a damaged page: its state is sound (the fold read

@@ -164,7 +164,7 @@ Result<void> row_changes(PgStore::Impl& impl, const AppendRequest& r) {
     if (!options) return util::forward_error(options);
     auto inserted = conn.query(
         "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
-        "game, game_version) VALUES ($1, $2, $3, $4, $5, 0, $2, $6, $7)",
+        "game, game_version, is_private) VALUES ($1, $2, $3, $4, $5, 0, $2, $6, $7, $8::int <> 0)",
         pg::Params()
             .add(id)
             .add(time)
@@ -172,8 +172,25 @@ Result<void> row_changes(PgStore::Impl& impl, const AppendRequest& r) {
             .add(std::string_view(ERYANTIS_VERSION))
             .add(status_name(r.create->status))
             .add(r.create->game)
-            .add(std::int64_t{r.create->game_version}));
+            .add(std::int64_t{r.create->game_version})
+            .add(std::int64_t{r.create->private_match ? 1 : 0}));
     if (!inserted) return util::forward_error(inserted);
+  }
+  for (const MatchInvite& invite : r.invites) {
+    auto upserted = conn.query(
+        "INSERT INTO invites (digest, match_id, created_ms, expires_ms, max_uses, uses, "
+        "revoked) VALUES ($1, $2, $3, $4, $5, $6, $7::int <> 0) ON CONFLICT (digest) DO UPDATE "
+        "SET uses = excluded.uses, revoked = excluded.revoked "
+        "WHERE invites.match_id = excluded.match_id",
+        pg::Params()
+            .add(invite.digest)
+            .add(id)
+            .add(invite.created_ms)
+            .add(invite.expires_ms)
+            .add(std::int64_t{invite.max_uses})
+            .add(std::int64_t{invite.uses})
+            .add(std::int64_t{invite.revoked ? 1 : 0}));
+    if (!upserted) return util::forward_error(upserted);
   }
   for (const SeatRecord& seat : r.seats) {
     SeatRecord copy = seat;

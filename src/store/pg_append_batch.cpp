@@ -184,6 +184,8 @@ bool fits_one_statement(std::span<const AppendRequest> requests, const Options& 
     if (!matches.insert(r.match_id).second) return false;
     const game::Game* played = request_game(options, r);
     if ((r.create || !r.events.empty()) && !played) return false;
+    // Invites and private matches (schema 10) are rare: written request by request.
+    if (!r.invites.empty() || (r.create && r.create->private_match)) return false;
     std::set<int> seats;
     for (const SeatRecord& seat : r.seats)
       if (!seats.insert(seat.seat).second) return false;

@@ -182,7 +182,7 @@ Result<std::vector<OpenMatch>> PgStore::open_matches(std::size_t limit) {
   auto rows = impl_->conn.query(
       "SELECT m.id, (m.options::jsonb ->> 'players')::int, m.options::jsonb ->> 'mode', s.seat, "
       "s.nickname, s.computer, m.game, m.game_version FROM (SELECT id, options, game, "
-      "game_version FROM matches WHERE status = 'lobby' AND (game, game_version) IN "
+      "game_version FROM matches WHERE status = 'lobby' AND NOT is_private AND (game, game_version) IN "
       "(SELECT * FROM unnest($2::text[], $3::int[])) ORDER BY id LIMIT $1) AS m "
       "LEFT JOIN seats s ON s.match_id = m.id ORDER BY m.id, s.seat",
       pg::Params()

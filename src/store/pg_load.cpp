@@ -22,6 +22,7 @@ struct MatchRows {
   int events_end = 0;
   std::vector<SeatRecord> seats;
   std::vector<std::pair<std::string, Seq>> recent;
+  std::vector<MatchInvite> invites;  // schema 10
 };
 
 // The columns of the first statement.
@@ -37,6 +38,7 @@ enum MatchColumn : int {
   kSnapshotState,
   kGame,
   kGameVersion,
+  kPrivate,
 };
 
 // The fold's rows of one match: from the batch's results where they cover the
@@ -97,7 +99,8 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
   // 1. The matches rows, each with its newest snapshot at or below its last seq.
   auto matches = conn.query(
       "SELECT m.id, m.status, m.last_seq, m.deadline_kind, m.deadline_seat, m.deadline_at, "
-      "s.seq, s.version, s.state, m.game, m.game_version FROM matches m LEFT JOIN LATERAL (SELECT seq, version, state "
+      "s.seq, s.version, s.state, m.game, m.game_version, m.is_private::int FROM matches m "
+      "LEFT JOIN LATERAL (SELECT seq, version, state "
       "FROM snapshots WHERE match_id = m.id AND seq <= m.last_seq ORDER BY seq DESC LIMIT 1) s "
       "ON true WHERE m.id = ANY($1::bigint[])",
       pg::Params().add(id_array));
@@ -153,6 +156,21 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
       it->second.seats.push_back(detail::pg_seat_row(*seats, row, 1, id));
   }
 
+  // 3b. The invite rows of the private ones (schema 10).
+  auto invites = conn.query(
+      "SELECT match_id, digest, created_ms, expires_ms, max_uses, uses, revoked::int "
+      "FROM invites WHERE match_id = ANY($1::bigint[]) ORDER BY match_id, created_ms, digest",
+      pg::Params().add(found_ids));
+  if (!invites) return util::forward_error(invites);
+  for (int row = 0; row < invites->size(); ++row) {
+    const MatchId id = invites->integer(row, 0);
+    if (auto it = found.find(id); it != found.end())
+      it->second.invites.push_back(
+          MatchInvite{std::string(invites->text(row, 1)), id, invites->integer(row, 2),
+                      invites->integer(row, 3), static_cast<int>(invites->integer(row, 4)),
+                      static_cast<int>(invites->integer(row, 5)), invites->integer(row, 6) != 0});
+  }
+
   // 4. The newest `recent` command ids of each, oldest first.
   auto commands = conn.query(
       "SELECT batch.id, c.command_id, c.seq FROM unnest($1::bigint[]) AS batch(id) "
@@ -206,6 +224,7 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
     loaded.folded = std::move(*folded);
     loaded.seats = std::move(rows.seats);
     loaded.recent_commands = std::move(rows.recent);
+    loaded.privacy = MatchPrivacy{matches->integer(row, kPrivate) != 0, std::move(rows.invites)};
     if (!matches->is_null(row, kDeadlineKind))
       loaded.deadline = DeadlineRecord{std::string(matches->text(row, kDeadlineKind)),
                                        static_cast<int>(matches->integer(row, kDeadlineSeat)),

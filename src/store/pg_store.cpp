@@ -67,15 +67,17 @@ Result<MatchId> PgStore::create_match(const NewMatch& match) {
   // two concurrent creators collide on the primary key (Conflict), never share.
   auto rows = impl_->conn.query(
       "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
-      "game, game_version) "
-      "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1, $5, $6 FROM matches RETURNING id",
+      "game, game_version, is_private) "
+      "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1, $5, $6, $7::int <> 0 FROM matches "
+      "RETURNING id",
       pg::Params()
           .add(detail::now_ms())
           .add(*options)
           .add(std::string_view(ERYANTIS_VERSION))
           .add(status_name(match.status))
           .add(match.game)
-          .add(std::int64_t{match.game_version}));
+          .add(std::int64_t{match.game_version})
+          .add(std::int64_t{match.private_match ? 1 : 0}));
   if (!rows) return util::forward_error(rows);
   return rows->integer(0, 0);
 }
@@ -255,6 +257,27 @@ Result<std::optional<DeadlineRecord>> PgStore::deadline(MatchId id) {
                         rows->integer(0, 2)};
 }
 
+Result<MatchPrivacy> PgStore::privacy(MatchId id) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto flag = impl_->conn.query("SELECT is_private::int FROM matches WHERE id = $1",
+                                pg::Params().add(id));
+  if (!flag) return util::forward_error(flag);
+  if (flag->empty()) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  MatchPrivacy out;
+  out.private_match = flag->integer(0, 0) != 0;
+  auto rows = impl_->conn.query(
+      "SELECT digest, created_ms, expires_ms, max_uses, uses, revoked::int FROM invites "
+      "WHERE match_id = $1 ORDER BY created_ms, digest",
+      pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  for (int r = 0; r < rows->size(); ++r)
+    out.invites.push_back(MatchInvite{std::string(rows->text(r, 0)), id, rows->integer(r, 1),
+                                      rows->integer(r, 2), static_cast<int>(rows->integer(r, 3)),
+                                      static_cast<int>(rows->integer(r, 4)),
+                                      rows->integer(r, 5) != 0});
+  return out;
+}
+
 Result<std::vector<UnseenEnding>> PgStore::unseen_endings(std::size_t limit) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query(
@@ -369,6 +392,10 @@ Result<LoadReport> PgStore::load_unfinished() {
       auto deadline_of = deadline(match.id);
       if (!deadline_of) return util::forward_error(deadline_of);
       match.deadline = std::move(*deadline_of);
+      auto privacy_of = privacy(match.id);
+      if (!privacy_of) return util::forward_error(privacy_of);
+      match.private_match = privacy_of->private_match;
+      match.invites = std::move(privacy_of->invites);
       auto recent = recent_command_ids(match.id, kLoadedCommandIds);
       if (!recent) return util::forward_error(recent);
       match.recent_commands = std::move(*recent);

@@ -174,7 +174,7 @@ Result<MatchId> SqliteStore::create_match(const NewMatch& match) {
   if (!options) return util::forward_error(options);
   auto insert = impl_->db.cached(
       "INSERT INTO matches (created, options, rules_version, status, last_seq, updated, game, "
-      "game_version) VALUES (?1, ?2, ?3, ?4, 0, ?1, ?5, ?6)");
+      "game_version, is_private) VALUES (?1, ?2, ?3, ?4, 0, ?1, ?5, ?6, ?7)");
   if (!insert) return util::forward_error(insert);
   (*insert)
       ->bind(1, detail::now_ms())
@@ -182,7 +182,8 @@ Result<MatchId> SqliteStore::create_match(const NewMatch& match) {
       .bind(3, std::string_view(ERYANTIS_VERSION))
       .bind(4, status_name(match.status))
       .bind(5, match.game)
-      .bind(6, std::int64_t{match.game_version});
+      .bind(6, std::int64_t{match.game_version})
+      .bind(7, std::int64_t{match.private_match ? 1 : 0});
   if (auto done = (*insert)->run(); !done) return util::forward_error(done);
   return impl_->db.last_insert_rowid();
 }
@@ -387,6 +388,32 @@ Result<std::optional<DeadlineRecord>> SqliteStore::deadline(MatchId id) {
   if ((*select)->column_is_null(0)) return std::optional<DeadlineRecord>{};
   return DeadlineRecord{std::string((*select)->column_text(0)),
                         static_cast<int>((*select)->column_int(1)), (*select)->column_int(2)};
+}
+
+Result<MatchPrivacy> SqliteStore::privacy(MatchId id) {
+  auto flag = impl_->db.cached("SELECT is_private FROM matches WHERE id = ?1");
+  if (!flag) return util::forward_error(flag);
+  (*flag)->bind(1, id);
+  auto found = (*flag)->step();
+  if (!found) return util::forward_error(found);
+  if (!*found) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
+  MatchPrivacy out;
+  out.private_match = (*flag)->column_int(0) != 0;
+  auto select = impl_->db.cached(
+      "SELECT digest, created_ms, expires_ms, max_uses, uses, revoked FROM invites "
+      "WHERE match_id = ?1 ORDER BY created_ms, digest");
+  if (!select) return util::forward_error(select);
+  (*select)->bind(1, id);
+  for (;;) {
+    auto row = (*select)->step();
+    if (!row) return util::forward_error(row);
+    if (!*row) break;
+    auto& r = **select;
+    out.invites.push_back(MatchInvite{std::string(r.column_text(0)), id, r.column_int(1),
+                                      r.column_int(2), static_cast<int>(r.column_int(3)),
+                                      static_cast<int>(r.column_int(4)), r.column_int(5) != 0});
+  }
+  return out;
 }
 
 Result<std::vector<UnseenEnding>> SqliteStore::unseen_endings(std::size_t limit) {

@@ -516,7 +516,7 @@ TEST(CommandLine, CompletionOffersEachArgumentsValues) {
   EXPECT_EQ(completions("char thief ", "p"), V{"pink"});
   EXPECT_TRUE(completions("char farmer ", "").empty());
   EXPECT_EQ(completions("help ", "t"), (V{"turn", "thief"}));
-  EXPECT_EQ(completions("", "re"), V{"resign"});
+  EXPECT_EQ(completions("", "re"), (V{"revoke", "resign"}));  // the client's words, then the game's
   EXPECT_EQ(completions("  ", "wi"), V{"wizard"});
   // With legal commands: only their values.
   std::vector<game::Command> legal;
@@ -553,4 +553,43 @@ TEST(CommandLine, SayKeepsTheTextAsTyped) {
 }
 
 }  // namespace
+// Invite codes and links: the code as typed (case kept), a link or its fragment, and
+// the mistakes.
+TEST(CommandLine, PrivateMatchesAndInviteLinks) {
+  const cli::Action create = action("create 3 expert --private");
+  ASSERT_TRUE(holds<cli::LobbyCreate>(create));
+  EXPECT_TRUE(std::get<cli::LobbyCreate>(create).private_match);
+  EXPECT_FALSE(std::get<cli::LobbyCreate>(action("create 3")).private_match);
+  const cli::Action coded = action("join 7 AbC_-9");
+  ASSERT_TRUE(holds<cli::LobbyJoin>(coded));
+  EXPECT_EQ(std::get<cli::LobbyJoin>(coded).match, 7);
+  EXPECT_FALSE(std::get<cli::LobbyJoin>(coded).seat);
+  EXPECT_EQ(std::get<cli::LobbyJoin>(coded).code, "AbC_-9");
+  const cli::Action seated = action("join 7 2 AbC");
+  EXPECT_EQ(std::get<cli::LobbyJoin>(seated).seat, 2);
+  EXPECT_EQ(std::get<cli::LobbyJoin>(seated).code, "AbC");
+  const cli::Action linked = action("JOIN http://Host:8080/#join=12&code=XyZ");
+  ASSERT_TRUE(holds<cli::LobbyJoin>(linked));
+  EXPECT_EQ(std::get<cli::LobbyJoin>(linked).match, 12);
+  EXPECT_EQ(std::get<cli::LobbyJoin>(linked).code, "XyZ");
+  const cli::Action watched = action("watch #join=12&code=XyZ");
+  ASSERT_TRUE(holds<cli::Watch>(watched));
+  EXPECT_EQ(std::get<cli::Watch>(watched).code, "XyZ");
+  EXPECT_EQ(std::get<cli::Watch>(action("watch 12 Qq")).code, "Qq");
+  EXPECT_TRUE(std::get<cli::RevokeInvite>(action("revoke")).renew);
+  EXPECT_FALSE(std::get<cli::RevokeInvite>(action("revoke --none")).renew);
+  EXPECT_NE(error_of("join 7 1 a b"), "");
+  EXPECT_NE(error_of("join 7 9"), "");  // a seat is 0 to 3
+  EXPECT_NE(error_of("revoke now"), "");
+  EXPECT_NE(error_of("join http://host/#join=x&code=abc"), "");
+  EXPECT_FALSE(cli::parse_join_link("http://host/"));
+  EXPECT_FALSE(cli::parse_join_link("#join=7"));
+  EXPECT_FALSE(cli::parse_join_link("#join=7&code=a<b"));
+  EXPECT_FALSE(cli::parse_join_link("#join=0&code=abc"));
+  const auto link = cli::parse_join_link("http://127.0.0.1:8080/#code=Ab-_&join=3");
+  ASSERT_TRUE(link);
+  EXPECT_EQ(link->match, 3);
+  EXPECT_EQ(link->code, "Ab-_");
+}
+
 }  // namespace eryantis::cli

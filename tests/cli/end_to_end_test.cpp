@@ -92,13 +92,15 @@ class CliEndToEnd : public ::testing::Test {
 
   // Starts eryantis-cli as `nickname` (its token file: NICKNAME.tokens; output: NAME.out).
   ChildProcess& start_cli(const std::string& nickname, const std::string& name, Stdin how,
-                          const std::string& script) {
+                          const std::string& script, std::vector<std::string> extra = {}) {
     const fs::path input = dir_ / (name + ".in");
     if (how == Stdin::File) write_file(input, script);
+    std::vector<std::string> argv = {
+        ERYANTIS_CLI_BIN, "--host",   "127.0.0.1", "--port", std::to_string(port_), "--nickname",
+        nickname,         "--tokens", (dir_ / (nickname + ".tokens")).string(),   "--no-color"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
     clients_.push_back(std::make_unique<ChildProcess>(
-        Spawn{.argv = {ERYANTIS_CLI_BIN, "--host", "127.0.0.1", "--port", std::to_string(port_),
-                       "--nickname", nickname, "--tokens", (dir_ / (nickname + ".tokens")).string(),
-                       "--no-color"},
+        Spawn{.argv = std::move(argv),
               .stdin_file = input.string(),
               .stdin_pipe = how == Stdin::Pipe,
               .stdout_file = out(name).string(),
@@ -213,6 +215,41 @@ TEST_F(CliEndToEnd, ScriptedFullGame) {
   EXPECT_EQ(last_event(out("alice")), last_event(out("bob")));
   EXPECT_NE(a.find("GAME OVER"), std::string::npos);  // the last event, in words
   EXPECT_EQ(a.find("connection lost"), std::string::npos);
+  expect_all_finished(1);
+}
+
+// A private match (docs/accounts.md): alice creates it and is shown its invite code;
+// carol's `list` does not show it and `join` without the code finds no such match; bob
+// starts with --join and the invite link, and the two play it to the end.
+TEST_F(CliEndToEnd, APrivateMatchIsJoinedWithItsInviteLink) {
+  ASSERT_NO_FATAL_FAILURE(start_server());
+  ChildProcess& alice = start_cli("alice", "alice", Stdin::File, "create 2 --private\nautoplay\n");
+  const long long match = joined_match("alice");
+  ASSERT_GT(match, 0) << tail(out("alice"));
+  static const std::regex invited(R"(invite with its code ([A-Za-z0-9_-]{22}):)");
+  std::string code;
+  eventually(10s, [&] {
+    std::smatch m;
+    const std::string text = read_file(out("alice"));
+    if (!std::regex_search(text, m, invited)) return false;
+    code = m[1];
+    return true;
+  });
+  ASSERT_FALSE(code.empty()) << tail(out("alice"));
+  ChildProcess& carol = start_cli("carol", "carol", Stdin::File,
+                                  "list\njoin " + std::to_string(match) + "\nquit\n");
+  const auto carol_code = carol.wait_exit(15s);
+  ASSERT_TRUE(carol_code.has_value()) << tail(out("carol"));
+  const std::string seen = read_file(out("carol"));
+  EXPECT_NE(seen.find("✗ NO_SUCH_MATCH: "), std::string::npos) << seen;
+  EXPECT_EQ(seen.find("#" + std::to_string(match) + " "), std::string::npos) << seen;
+  ChildProcess& bob = start_cli(
+      "bob", "bob", Stdin::File, "autoplay\n",
+      {"--join", "http://127.0.0.1:8080/#join=" + std::to_string(match) + "&code=" + code});
+  ASSERT_NO_FATAL_FAILURE(expect_finishes(alice, "alice"));
+  ASSERT_NO_FATAL_FAILURE(expect_finishes(bob, "bob"));
+  EXPECT_TRUE(contains(out("bob"), "joined match " + std::to_string(match) + " as seat 1"))
+      << tail(out("bob"));
   expect_all_finished(1);
 }
 

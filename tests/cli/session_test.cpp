@@ -413,6 +413,69 @@ TEST(LobbyText, NamesTheGameOfAMatchOfAnotherGame) {
   EXPECT_NE(text.find("#4     3p expert lobby"), std::string::npos) << text;
 }
 
+// Private matches (docs/accounts.md, "Invite links and private matches"): create
+// --private, the invite code the server sends shown with the words to share, join and
+// watch with a code or a whole link (its case kept), revoke, and --join at start.
+TEST_F(SessionTest, PrivateMatchesAndInviteCodes) {
+  auto s = logged_in(false);
+  s->typed("create 2 --private");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_EQ(host_.sent[0], R"({"type":"create_match","id":1,"players":2,"mode":"simple","private":true})");
+  s->line(R"({"type":"joined","id":1,"match":7,"seat":0})");
+  s->line(R"({"type":"invite","match":7,"code":"AbCdEfGhIjKlMnOpQrSt_-"})");
+  EXPECT_TRUE(host_.printed_text("join 7 AbCdEfGhIjKlMnOpQrSt_-"));
+  EXPECT_TRUE(host_.printed_text("#join=7&code=AbCdEfGhIjKlMnOpQrSt_-"));
+  host_.sent.clear();
+  s->typed("revoke");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_EQ(host_.sent[0], R"({"type":"revoke_invite","id":2})");
+  s->line(R"({"type":"invite","id":2,"match":7,"code":null})");
+  EXPECT_TRUE(host_.printed_text("match 7 has no invite code now"));
+  host_.sent.clear();
+  s->typed("revoke --none");
+  EXPECT_EQ(host_.sent.at(0), R"({"type":"revoke_invite","id":3,"renew":false})");
+}
+
+TEST_F(SessionTest, JoinsAndWatchesWithACodeOrALink) {
+  auto s = logged_in(false);
+  s->typed("join 7 AbCdEfGhIjKlMnOpQrSt_-");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_EQ(host_.sent[0], R"({"type":"join_match","id":1,"match":7,"code":"AbCdEfGhIjKlMnOpQrSt_-"})");
+  s->line(R"({"type":"error","id":1,"code":"INVITE_UNKNOWN","message":"this invite code opens no match here: ask for a new link"})");
+  EXPECT_TRUE(host_.printed_text("ask for a new link"));
+  host_.sent.clear();
+  s->typed("join http://127.0.0.1:8080/#join=9&code=XyZ-abc_DEFghiJKLmnoPQ");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_EQ(host_.sent[0], R"({"type":"join_match","id":2,"match":9,"code":"XyZ-abc_DEFghiJKLmnoPQ"})");
+  s->line(R"({"type":"error","id":2,"code":"NO_SUCH_MATCH","message":"there is no open match 9"})");
+  host_.sent.clear();
+  s->typed("join 9 1 XyZ-abc_DEFghiJKLmnoPQ");
+  EXPECT_EQ(host_.sent.at(0), R"({"type":"join_match","id":3,"match":9,"seat":1,"code":"XyZ-abc_DEFghiJKLmnoPQ"})");
+  s->line(R"({"type":"error","id":3,"code":"NO_SUCH_MATCH","message":"there is no open match 9"})");
+  host_.sent.clear();
+  s->typed("watch 9 XyZ-abc_DEFghiJKLmnoPQ");
+  EXPECT_EQ(host_.sent.at(0), R"({"type":"spectate","id":4,"match":9,"code":"XyZ-abc_DEFghiJKLmnoPQ"})");
+}
+
+TEST_F(SessionTest, AJoinLinkGivenAtStartIsFollowedAfterTheLogin) {
+  SessionOptions o;
+  o.host = "127.0.0.1";
+  o.port = 7777;
+  o.nickname = "bob";
+  o.color = false;
+  o.join = cli::parse_join_link("http://127.0.0.1:8080/#join=7&code=AbCdEfGhIjKlMnOpQrSt_-");
+  ASSERT_TRUE(o.join);
+  Session s(host_, o, client::TokenStore(dir_.path() / "tokens"), 1);
+  s.start();
+  s.connected();
+  s.line(R"({"type":"welcome","protocol":1,"server":"eryantis"})");
+  host_.sent.clear();
+  s.line(R"({"type":"logged_in","id":"login","nickname":"bob","token":"tok-1"})");
+  ASSERT_EQ(host_.sent.size(), 1u);
+  EXPECT_NE(host_.sent[0].find(R"("type":"join_match")"), std::string::npos) << host_.sent[0];
+  EXPECT_NE(host_.sent[0].find(R"("match":7,"code":"AbCdEfGhIjKlMnOpQrSt_-")"), std::string::npos);
+}
+
 TEST_F(SessionTest, GameCommandsNeedAMatch) {
   auto s = logged_in(false);
   s->typed("play 3");

@@ -246,4 +246,37 @@ TEST(CreateMatchGameAndOptions, AreDecodedForTheGameToRead) {
   EXPECT_EQ(error_code_name(ErrorCode::UnservedGame), "UNSERVED_GAME");
 }
 
+// Private matches (docs/protocol.md, "Private matches"): `private` on create_match,
+// `code` on join_match and spectate, and revoke_invite.
+TEST(Codec, DecodesPrivateMatchesAndInviteCodes) {
+  auto create = decode_request(R"({"type":"create_match","players":2,"private":true})");
+  ASSERT_TRUE(create);
+  EXPECT_TRUE(std::get<CreateMatchRequest>(create->request).private_match);
+  EXPECT_FALSE(std::get<CreateMatchRequest>(
+                   decode_request(R"({"type":"create_match","players":2})")->request)
+                   .private_match);
+  auto join = decode_request(R"({"type":"join_match","match":7,"code":"abc"})");
+  ASSERT_TRUE(join);
+  EXPECT_EQ(std::get<JoinMatch>(join->request).code, "abc");
+  EXPECT_FALSE(
+      std::get<JoinMatch>(decode_request(R"({"type":"join_match","match":7})")->request).code);
+  auto watch = decode_request(R"({"type":"spectate","match":7,"code":"abc"})");
+  ASSERT_TRUE(watch);
+  EXPECT_EQ(std::get<Spectate>(watch->request).code, "abc");
+  auto revoke = decode_request(R"({"type":"revoke_invite"})");
+  ASSERT_TRUE(revoke);
+  EXPECT_TRUE(std::get<RevokeInvite>(revoke->request).renew);
+  EXPECT_FALSE(std::get<RevokeInvite>(
+                   decode_request(R"({"type":"revoke_invite","renew":false})")->request)
+                   .renew);
+  for (const char* bad : {R"({"type":"create_match","players":2,"private":1})",
+                          R"({"type":"join_match","match":7,"code":7})",
+                          R"({"type":"revoke_invite","renew":"no"})"}) {
+    auto r = decode_request(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code, ErrorCode::InvalidField) << bad;
+  }
+  EXPECT_EQ(error_code_name(ErrorCode::NotPrivate), "NOT_PRIVATE");
+}
+
 }  // namespace eryantis::protocol

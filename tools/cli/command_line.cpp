@@ -1,6 +1,7 @@
 #include "command_line.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "eryantis/util/words.hpp"
@@ -42,6 +43,21 @@ std::optional<long long> number(const std::string& w) {
   return v;
 }
 
+// split_words without the lower-casing: the same words, as typed (an invite code's case counts).
+std::vector<std::string> split_keeping_case(std::string_view line) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : line) {
+    if (c == ' ' || c == '\t' || c == '\r') {
+      if (!w.empty()) out.push_back(std::move(w)), w.clear();
+    } else {
+      w.push_back(c);
+    }
+  }
+  if (!w.empty()) out.push_back(std::move(w));
+  return out;
+}
+
 using Parsed = std::expected<std::optional<Action>, std::string>;
 Parsed error(std::string message) {
   return std::unexpected(std::move(message));
@@ -53,6 +69,27 @@ Parsed action(Action a) {
 }  // namespace
 
 std::vector<std::string> split_words(std::string_view line) { return util::split_words(line); }
+
+std::optional<JoinLink> parse_join_link(std::string_view text) {
+  const auto hash = text.find('#');
+  if (hash == std::string_view::npos) return std::nullopt;
+  std::string_view rest = text.substr(hash + 1);
+  std::optional<long long> match;
+  std::string code;
+  while (!rest.empty()) {
+    const auto amp = rest.find('&');
+    const std::string_view pair = rest.substr(0, amp);
+    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+    if (pair.starts_with("join=")) match = number(std::string(pair.substr(5)));
+    if (pair.starts_with("code=")) code = std::string(pair.substr(5));
+  }
+  const bool code_ok = !code.empty() && code.size() <= 64 &&
+                       std::all_of(code.begin(), code.end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+                       });
+  if (!match || *match < 1 || !code_ok) return std::nullopt;
+  return JoinLink{*match, std::move(code)};
+}
 
 Parsed parse_line(std::string_view line, const game::Game& game) {
   const auto w = split_words(line);
@@ -130,6 +167,8 @@ Parsed parse_line(std::string_view line, const game::Game& game) {
         create.level = w[++i];
       } else if (w[i] == "--game") {
         if (!game_flag(i, create.game)) return error("--game takes a game's name, e.g. --game eriantys");
+      } else if (w[i] == "--private") {
+        create.private_match = true;
       } else {
         return error(
             "the mode is simple or expert (then --computer N, --level random|greedy|strong, "
@@ -150,17 +189,42 @@ Parsed parse_line(std::string_view line, const game::Game& game) {
     return action(std::move(create));
   }
   if (verb == "join" || verb == "watch") {
-    auto match = arg_number(1, 1, 1LL << 62);
-    if (!match)
-      return error("usage: " + verb + " <match number>" + (verb == "join" ? " [seat]" : ""));
-    if (verb == "watch") return action(Watch{*match});
-    std::optional<int> seat;
-    if (w.size() > 2) {
-      auto s = arg_number(2, 0, 3);
-      if (!s) return error("a seat is 0 to 3");
-      seat = static_cast<int>(*s);
+    // The words as typed: an invite code is case-sensitive.
+    const auto typed = split_keeping_case(line);
+    if (w.size() == 2) {
+      if (auto link = parse_join_link(typed[1])) {
+        if (verb == "watch") return action(Watch{link->match, link->code});
+        return action(LobbyJoin{link->match, std::nullopt, link->code});
+      }
     }
-    return action(LobbyJoin{*match, seat});
+    auto match = arg_number(1, 1, 1LL << 62);
+    const std::string usage = "usage: " + verb + " <match number>" +
+                              (verb == "join" ? " [seat] [invite code], or join <invite link>"
+                                              : " [invite code]");
+    if (!match) return error(usage);
+    if (verb == "watch") {
+      if (w.size() > 3) return error(usage);
+      return action(Watch{*match, w.size() == 3 ? typed[2] : ""});
+    }
+    std::optional<int> seat;
+    std::string code;
+    for (std::size_t i = 2; i < w.size(); ++i) {
+      if (!seat && code.empty() && w[i].size() <= 2 && number(w[i])) {
+        auto s = arg_number(i, 0, 3);
+        if (!s) return error("a seat is 0 to 3");
+        seat = static_cast<int>(*s);
+      } else if (code.empty()) {
+        code = typed[i];
+      } else {
+        return error(usage);
+      }
+    }
+    return action(LobbyJoin{*match, seat, code});
+  }
+  if (verb == "revoke") {
+    if (w.size() == 1) return action(RevokeInvite{true});
+    if (w.size() == 2 && w[1] == "--none") return action(RevokeInvite{false});
+    return error("usage: revoke [--none] (a new invite code replaces the old one; --none: no code)");
   }
   if (verb == "quick") {
     LobbyQuick q;
@@ -196,7 +260,7 @@ std::string command_text(const game::Game& game, const game::Command& command) {
 std::vector<std::string> command_words(const game::Game& game) {
   std::vector<std::string> out = {"help",  "list",  "create", "join", "quick",    "leave",
                                   "watch", "board", "moves",  "auto", "autoplay", "wait",
-                                  "say",   "quit"};
+                                  "say",   "revoke", "quit"};
   // With nothing typed before it, the game completes its own first words.
   for (auto& v : game.complete_words("", "", {})) out.push_back(std::move(v));
   out.push_back("resign");
@@ -211,9 +275,12 @@ std::string help_text(const game::Game& game) {
   create ... --computer N      with N seats played by the computer (create 2 --computer 1)
   create ... --level L         the computer's level: random, greedy or strong
   create ... --game NAME       a match of another game the server plays
+  create ... --private         not listed: friends join with its invite code
   join <match> [seat]          take a seat (4 players: seats 0+2 and 1+3 are teams)
+  join <match> <code>          a private match, with its invite code (or: join <invite link>)
+  revoke [--none]              a new invite code for your private match (--none: no code)
   quick [2|3|4] [expert]       the first open match that fits, or a new one
-  watch <match>                spectate
+  watch <match> [code]         spectate
   leave                        give your seat back in a match that has not started
 )") + game.help("").value_or("") +
          R"(Other

@@ -1,8 +1,9 @@
 #pragma once
 // What a person types into eryantis-cli, parsed into an action. Pure: no I/O.
 // The client's own words (the lobby and the session):
-//   list | create 2 expert [--computer 1] [--level strong] [--game NAME] | join 3 [seat]
-//   | quick [players] [mode] [--game NAME] | leave | watch 3 | board | moves | auto
+//   list | create 2 expert [--computer 1] [--level strong] [--game NAME] [--private]
+//   | join 3 [seat] [code] | join http://host:port/#join=3&code=CODE | revoke [--none]
+//   | quick [players] [mode] [--game NAME] | leave | watch 3 [code] | board | moves | auto
 //   | autoplay | wait | help [topic] | resign [yes] | say TEXT | quit
 // around the words of the game in front of the player (game::Game::command_from_words,
 // complete_words, help), e.g. Eriantys's play 7 | island red 4 | char jester r,r for b,g.
@@ -30,10 +31,16 @@ struct LobbyCreate {
   std::string mode;
   int computers = 0;  // --computer N: seats for the server's computer players
   std::string level;  // --level random|greedy|strong; "" = the server's default
+  bool private_match = false;  // --private: never listed; friends join with its invite code
 };
 struct LobbyJoin {
   std::int64_t match = 0;
   std::optional<int> seat;
+  std::string code = {};  // a private match's invite code, as typed ("" = none)
+};
+// revoke [--none]: the creator of a private match replaces its invite code (or removes it).
+struct RevokeInvite {
+  bool renew = true;
 };
 struct LobbyQuick {
   std::optional<int> players;
@@ -43,6 +50,7 @@ struct LobbyQuick {
 struct LobbyLeave {};
 struct Watch {
   std::int64_t match = 0;
+  std::string code = {};  // a private match's invite code ("" = none)
 };
 struct ShowBoard {};
 struct ShowMoves {};
@@ -64,7 +72,16 @@ struct Say {
 
 using Action =
     std::variant<GameCommand, LobbyList, LobbyCreate, LobbyJoin, LobbyQuick, LobbyLeave, Watch,
-                 ShowBoard, ShowMoves, AutoMove, WaitTurn, AutoPlay, Help, Resign, Quit, Say>;
+                 ShowBoard, ShowMoves, AutoMove, WaitTurn, AutoPlay, Help, Resign, Quit, Say,
+                 RevokeInvite>;
+
+// An invite link (http://host:port/#join=7&code=CODE, or only its #join=... part): the
+// match and the code (case kept), or nullopt when `text` holds no join link.
+struct JoinLink {
+  std::int64_t match = 0;
+  std::string code;
+};
+std::optional<JoinLink> parse_join_link(std::string_view text);
 
 // The game whose words are read when no match is in front of the player: the
 // build's default game (Eriantys).

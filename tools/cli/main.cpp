@@ -124,7 +124,18 @@ int main(int argc, char** argv) {
                  "board layout: compact (80x24), full (100x40) or auto (by the terminal's size)")
       ->check(CLI::IsMember({"auto", "compact", "full"}))
       ->capture_default_str();
+  std::string join_link;
+  app.add_option("--join", join_link,
+                 "an invite link (http://host:port/#join=MATCH&code=CODE): join that private "
+                 "match once logged in");
   if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
+  if (!join_link.empty()) {
+    options.join = cli::parse_join_link(join_link);
+    if (!options.join) {
+      std::fprintf(stderr, "--join: not an invite link (http://host:port/#join=MATCH&code=CODE)\n");
+      return 2;
+    }
+  }
   const bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   options.color = !no_color && isatty(STDOUT_FILENO);
   options.redraw_in_place = tty && options.color;

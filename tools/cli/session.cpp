@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 #include <variant>
 
 #include "eryantis/catalogue/catalogue.hpp"
@@ -35,6 +36,7 @@ std::string missing_fields(const ServerMessage& m) {
       break;
     case MessageType::Spectating:
     case MessageType::Left:
+    case MessageType::Invite:
       need(match, "match");
       break;
     case MessageType::State:
@@ -336,6 +338,17 @@ void Session::handle(const ServerMessage& m) {
     case MessageType::ChatDeleted:
       host_.print("(an operator deleted a chat message)");
       break;
+    case MessageType::Invite:
+      if (m.code.empty())
+        host_.print("match " + std::to_string(m.match.value_or(0)) +
+                    " has no invite code now: nobody else can join it (revoke gives a new one)");
+      else
+        host_.print("match " + std::to_string(m.match.value_or(0)) +
+                    " is private; invite with its code " + m.code + ": join " +
+                    std::to_string(m.match.value_or(0)) + " " + m.code +
+                    " in eryantis-cli, or the web address followed by #join=" +
+                    std::to_string(m.match.value_or(0)) + "&code=" + m.code);
+      break;
     case MessageType::Unknown:
       if (m.type_name == "match_abandoned") {
         host_.print("the match was abandoned: a player stayed away");
@@ -383,7 +396,12 @@ void Session::on_logged_in(const ServerMessage& m) {
     respectate_id_ = pending_id_;
   } else {
     host_.print("logged in as " + m.nickname + ". Type help for the commands.");
-    if (!greeted_) host_.send(ClientProtocol::list_matches());
+    if (options_.join) {
+      const JoinLink link = *std::exchange(options_.join, std::nullopt);
+      act(LobbyJoin{link.match, std::nullopt, link.code});
+    } else if (!greeted_) {
+      host_.send(ClientProtocol::list_matches());
+    }
   }
   greeted_ = true;
 }
@@ -651,11 +669,18 @@ void Session::act(const LobbyCreate& c) {
   r.mode = c.mode;
   r.computers = c.computers;
   r.level = c.level;
+  r.private_match = c.private_match;
   request([&](std::string_view id) { return ClientProtocol::create_match(r, id); });
 }
 
 void Session::act(const LobbyJoin& j) {
-  request([&](std::string_view id) { return ClientProtocol::join_match(j.match, id, j.seat); });
+  request([&](std::string_view id) {
+    return ClientProtocol::join_match(j.match, id, j.seat, j.code);
+  });
+}
+
+void Session::act(const RevokeInvite& r) {
+  request([&](std::string_view id) { return ClientProtocol::revoke_invite(r.renew, id); });
 }
 
 void Session::act(const LobbyQuick& q) {
@@ -689,7 +714,7 @@ void Session::print_chat(const ServerMessage& m) {
 
 void Session::act(const Watch& w) {
   watching_.reset();  // set by the reply
-  request([&](std::string_view id) { return ClientProtocol::spectate(w.match, id); });
+  request([&](std::string_view id) { return ClientProtocol::spectate(w.match, id, w.code); });
 }
 
 void Session::act(const ShowBoard&) {

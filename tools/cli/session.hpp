@@ -46,6 +46,9 @@ struct SessionOptions {
   // The games this client can show and play (nullptr: the build's, the catalogue):
   // a match's board, sentences and words are its game's (game::Game).
   const game::Registry* games = nullptr;
+  // --join LINK: the invite link's match, joined with its code after the first login
+  // that finds the player in no match (docs/accounts.md, "Invite links").
+  std::optional<JoinLink> join;
 };
 
 // Exit codes of eryantis-cli.
@@ -153,6 +156,7 @@ class Session {
   void act(const Resign& r);
   void act(const Quit&) { quit(); }
   void act(const Say& s);
+  void act(const RevokeInvite& r);
   // chat, chat_history: "[players] alice: text" per line (control bytes as '?').
   void print_chat(const client::ServerMessage& m);
 

@@ -10,6 +10,7 @@ import { leaderboardHref, profileHref } from './standings.js';
 import { addComputerRequest, canAddComputer, createMatchRequest, kLevels, lobbySeatsText, quickJoinRequest, removeComputerRequest, seatsShown } from './computers.js';
 import { Client, type SocketLike, kMaxRedirects } from './client.js';
 import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
+import { inviteLink, parseJoinLink } from './invite.js';
 import { guardedRedraw } from './redraw.js';
 import { helpFor, rulesContents } from './help.js';
 import { type MatchModel, deadlineSeconds, offered } from './model.js';
@@ -166,6 +167,8 @@ export function startGame(root: HTMLElement): void {
   const optionsSlot = h('span', { class: 'game-options' });
   const computersSelect = h('select', { name: 'computers' }, h('option', { value: 0 }, 'no computer'), h('option', { value: 1 }, '1 computer'), h('option', { value: 2 }, '2 computers'), h('option', { value: 3 }, '3 computers')) as HTMLSelectElement;
   const levelSelect = h('select', { name: 'level' }, ...kLevels.map((l) => h('option', { value: l }, l))) as HTMLSelectElement;
+  // A private match: never listed in the lobby; friends join it by its invite link.
+  const privateBox = h('input', { type: 'checkbox', name: 'private' }) as HTMLInputElement;
   let formGames = ''; // the games the form was built for
   let formGame = ''; // the game its fields are for
   const games = (): GameInfo[] => client.model.games;
@@ -222,7 +225,7 @@ export function startGame(root: HTMLElement): void {
         onsubmit: (ev: Event) => {
           ev.preventDefault();
           const { mode, options } = chosenOptions();
-          client.request(createMatchRequest(Number(playersSelect.value), mode, Number(computersSelect.value), levelSelect.value, chosenGame()?.name, options));
+          client.request(createMatchRequest(Number(playersSelect.value), mode, Number(computersSelect.value), levelSelect.value, chosenGame()?.name, options, privateBox.checked));
         },
       },
       gameSelect,
@@ -230,6 +233,7 @@ export function startGame(root: HTMLElement): void {
       optionsSlot,
       computersSelect,
       levelSelect,
+      h('label', { class: 'private', title: 'Not listed in the lobby: friends join with the invite link' }, privateBox, ' private'),
       h('button', { type: 'submit', 'data-create': 1 }, 'Create match'),
       h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request(quickJoinRequest(Number(playersSelect.value), chosenOptions().mode, chosenGame()?.name)) }, 'Quick join'),
     ),
@@ -281,6 +285,17 @@ export function startGame(root: HTMLElement): void {
     return lobbyEl;
   };
 
+  // The clipboard needs a secure context (127.0.0.1 and https are; a LAN address over
+  // http is not): there the link stays on screen, selected, to copy by hand.
+  const copyInvite = (link: string): void => {
+    const select = (): void => {
+      const el = document.querySelector('[data-invite-link]');
+      if (el) window.getSelection()?.selectAllChildren(el);
+    };
+    if (navigator.clipboard) navigator.clipboard.writeText(link).catch(select);
+    else select();
+  };
+
   const seatsBar = (m: MatchModel): HTMLElement => {
     const list = h('div', { class: 'seats' });
     for (const s of seatsShown(m)) {
@@ -304,6 +319,23 @@ export function startGame(root: HTMLElement): void {
           h('button', { 'data-add-computer': 1, onclick: (ev: Event) => client.request(addComputerRequest(((ev.currentTarget as Element).parentElement?.querySelector('select[name=add-level]') as HTMLSelectElement | null)?.value ?? kLevels[0])) }, 'Add a computer'),
           ' ',
           h('select', { name: 'add-level', 'aria-label': 'computer level' }, ...kLevels.map((l) => h('option', { value: l }, l))),
+        ),
+      );
+    }
+    // A private match whose code this page knows (its creator's, or the link it came
+    // with): the link to share, a button that copies it, and one that replaces it.
+    const code = m.mySeat !== null ? client.inviteCode(m.match) : null;
+    if (code) {
+      const link = inviteLink(location.origin, m.match, code);
+      list.append(
+        h(
+          'span',
+          { class: 'invite' },
+          h('button', { 'data-copy-invite': 1, onclick: () => copyInvite(link) }, 'Copy invite link'),
+          ' ',
+          h('code', { 'data-invite-link': link }, link),
+          ' ',
+          h('button', { class: 'link', 'data-revoke-invite': 1, title: 'The old link stops working', onclick: () => client.request({ type: 'revoke_invite' }) }, 'new link'),
         ),
       );
     }
@@ -498,6 +530,13 @@ export function startGame(root: HTMLElement): void {
     const noticeShown = m.notices.some((n) => Date.now() - n.at < kNoticeMs + 1000);
     if (m.match?.deadline || noticeShown || client.connection !== 'open') requestDraw();
   }, 1000);
+  // Opened with an invite link: joined once a nickname is given; the fragment is then
+  // removed, so a reload does not join again.
+  const joinLink = parseJoinLink(location.hash);
+  if (joinLink) {
+    client.followJoinLink(joinLink);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
   client.start();
   draw();
 }

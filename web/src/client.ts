@@ -4,6 +4,7 @@
 // match being watched). The socket, timers and storage are passed in, so the
 // tests drive it with fakes; the page passes WebSocket, setTimeout, localStorage.
 import { playAgainRequests } from './computers.js';
+import { type JoinLink, inviteKey } from './invite.js';
 import { type LegacyLegal, type Model, type Request, addNotice, backToLobby, disconnected, initialModel, lobbyRequest, reduce } from './model.js';
 import type { Command, ServerMessage } from './protocol.js';
 
@@ -75,6 +76,8 @@ export class Client {
   private savedGame: string | null = null; // 〃 for the match's game
   // "Play again" with computers of several levels: added once the new match is joined.
   private afterJoin: { id: unknown; requests: Request[] } | null = null;
+  // An invite link the page was opened with: joined once logged in (docs/accounts.md).
+  private joinLink: JoinLink | null = null;
 
   constructor(private readonly deps: ClientDeps) {
     this.session = Math.floor(deps.random() * 0xffffffff).toString(36);
@@ -85,6 +88,26 @@ export class Client {
     // The game of the match on screen, for a reload before the lobby or the server says it.
     const [match, game] = (deps.tab.getItem('eryantis.matchGame') ?? '').split(' ');
     if (Number(match) > 0 && game) this.model = { ...this.model, matchGames: { [Number(match)]: game } };
+  }
+
+  // The page was opened with `#join=<match>&code=<code>`: the join is sent once the
+  // player is logged in (now, if already), and the code kept so the link can be shared on.
+  followJoinLink(link: JoinLink): void {
+    this.joinLink = link;
+    this.deps.tokens.setItem(inviteKey(link.match), link.code);
+    if (this.model.loggedIn) this.sendJoinLink();
+  }
+
+  private sendJoinLink(): void {
+    const link = this.joinLink;
+    if (!link) return;
+    this.joinLink = null;
+    this.request({ type: 'join_match', match: link.match, code: link.code });
+  }
+
+  // The invite code this page knows for `match` (its creator's or the one it came with).
+  inviteCode(match: number): string | null {
+    return this.deps.tokens.getItem(inviteKey(match));
   }
 
   onChange(fn: (msg: ServerMessage | null) => void): void {
@@ -228,6 +251,10 @@ export class Client {
       // stay logged out; the player sees the message and may try again.
       this.deps.tab.removeItem('eryantis.nickname');
     }
+    if (msg.type === 'invite') {
+      if (msg.code) this.deps.tokens.setItem(inviteKey(msg.match), msg.code);
+      else this.deps.tokens.removeItem(inviteKey(msg.match));
+    }
     if (msg.type === 'shutdown' && /another connection/.test(msg.message)) this.replaced = true;
     const step = reduce(this.model, msg, this.deps.now(), this.deps.legacyLegal);
     this.model = step.model;
@@ -247,6 +274,11 @@ export class Client {
     for (const r of step.requests) {
       if (r.type === 'pong') this.sendRaw(r);
       else this.request(r);
+    }
+    // An invite link waits for the login; a resumed seat elsewhere keeps the player there.
+    if (msg.type === 'logged_in' && this.joinLink) {
+      if (msg.match === undefined) this.sendJoinLink();
+      else this.joinLink = null; // seated already (in that match or another): stay
     }
     if (this.afterJoin && 'id' in msg && msg.id === this.afterJoin.id) {
       const then = msg.type === 'joined' ? this.afterJoin.requests : [];

@@ -10,7 +10,8 @@ export const kLevels = ['greedy', 'strong', 'random'] as const; // the form's or
 // least one seat for its creator, and no computer means no level sent. `game`: the
 // game chosen (left out: the server's default); `mode` (left out when '') is the
 // protocol's shorthand for `options.mode`, `options` the game's other options.
-export function createMatchRequest(players: number, mode: string, computers: number, level: string, game?: string, options: Record<string, string> = {}): Request {
+// `priv`: a private match (never listed; the server answers with its invite code).
+export function createMatchRequest(players: number, mode: string, computers: number, level: string, game?: string, options: Record<string, string> = {}, priv = false): Request {
   const n = Math.max(0, Math.min(computers, players - 1));
   return {
     type: 'create_match',
@@ -19,6 +20,7 @@ export function createMatchRequest(players: number, mode: string, computers: num
     ...(mode ? { mode } : {}),
     ...(Object.keys(options).length ? { options } : {}),
     ...(n > 0 ? { computers: n, level } : {}),
+    ...(priv ? { private: true } : {}),
   };
 }
 

@@ -83,6 +83,7 @@ export type ServerMessage =
   | { type: 'joined'; id?: Id; match: number; seat: number }
   | { type: 'left'; id?: Id; match: number }
   | { type: 'spectating'; id?: Id; match: number }
+  | { type: 'invite'; id?: Id; match: number; code: string | null }
   | { type: 'unwatched'; id?: Id }
   // Another server of the cluster serves the match (docs/protocol.md, issue 16): `web`
   // is its WebSocket address for browsers (null: it has none), `address` its TCP one.

@@ -37,6 +37,8 @@ enum class MessageType : std::uint8_t {
   ChatSent,
   ChatHistory,
   ChatDeleted,
+  // A private match's invite code (docs/protocol.md, `invite`): in `code` ("" = none).
+  Invite,
   Unknown,
 };
 std::string_view message_type_name(MessageType t);
@@ -184,6 +186,7 @@ struct CreateMatch {
   std::string options_json;  // the game's options object ("" = left out: its defaults)
   int computers = 0;         // seats for the server's computer players
   std::string level;         // their level ("" = the server's default)
+  bool private_match = false;  // `private`: never listed; joined with its invite code
 };
 
 enum class Updates : std::uint8_t { Events, Full };
@@ -203,13 +206,18 @@ class ClientProtocol {
   // PRECONDITION: a non-empty options_json is one JSON object.
   static std::string create_match(const CreateMatch& request, std::string_view id = {});
   // `seat`: a particular free seat (nullopt: the first free one).
+  // `code`: a private match's invite code ("" = none).
   static std::string join_match(std::int64_t match, std::string_view id = {},
-                                std::optional<int> seat = std::nullopt);
+                                std::optional<int> seat = std::nullopt,
+                                std::string_view code = {});
   // `mode`: Eriantys's ("simple", "expert"); `game`: "" = the server's default.
   static std::string quick_join(std::optional<int> players, std::optional<std::string_view> mode,
                                 std::string_view id = {}, std::string_view game = {});
   static std::string leave_match(std::string_view id = {});
-  static std::string spectate(std::int64_t match, std::string_view id = {});
+  static std::string spectate(std::int64_t match, std::string_view id = {},
+                              std::string_view code = {});
+  // The creator of a private match replaces its invite code (renew) or removes it.
+  static std::string revoke_invite(bool renew, std::string_view id = {});
   // expected_seq: the last seq the client saw (refused with STALE_SEQ if the match
   // moved on); command_id: unique within the match (a retry is not applied twice).
   static std::string play(const game::Game& game, const game::Command& command,

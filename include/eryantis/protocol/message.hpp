@@ -37,6 +37,8 @@ struct CreateMatchRequest {
   // The request's `options` object as JSON text, `mode` merged in when only the
   // top-level field gave it; nullopt when neither was sent (the game's defaults).
   std::optional<std::string> game_options;
+  // `private`: the lobby never lists it; others join it with its invite code.
+  bool private_match = false;
 };
 // The creator of a lobby match fills a free seat with a computer player, or frees one.
 struct AddComputer {
@@ -48,6 +50,7 @@ struct RemoveComputer {
 struct JoinMatch {
   MatchId match = 0;
   std::optional<int> seat;  // a particular free seat (4 players: seats 0+2 and 1+3 are teams)
+  std::optional<std::string> code = std::nullopt;  // a private match's invite code
 };
 struct QuickJoin {
   std::optional<int> players;  // any if absent
@@ -58,6 +61,12 @@ struct QuickJoin {
 struct LeaveMatch {};
 struct Spectate {
   MatchId match = 0;
+  std::optional<std::string> code = std::nullopt;  // a private match's invite code
+};
+// The creator of a private match revokes its invite code; with `renew` (the
+// default) a new code replaces it at once, else the match has none until asked.
+struct RevokeInvite {
+  bool renew = true;
 };
 struct Play {
   // Decoded by the game of the sender's match (decode_request's `game`): the
@@ -84,7 +93,7 @@ struct Pong {};  // the answer to the server's ping: no reply
 using Request =
     std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin, LeaveMatch,
                  Spectate, Play, Sync, Ping, Pong, AddComputer, RemoveComputer, WatchLobby,
-                 UnwatchLobby, MoveLog, Chat>;
+                 UnwatchLobby, MoveLog, Chat, RevokeInvite>;
 
 struct Envelope {
   std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply
@@ -122,9 +131,10 @@ enum class ErrorCode : std::uint8_t {
   UnknownGame,   // create_match / quick_join of a game this server does not play
   BadOptions,    // create_match's options refused by the game (the message is the game's)
   UnservedGame,  // a cluster node asked for a match of a game its build does not serve
+  NotPrivate,    // revoke_invite in a match that is public (it has no invite)
   // A new code goes before this line, and kErrorCodeCount names the last one.
 };
-inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::UnservedGame) + 1;
+inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::NotPrivate) + 1;
 // "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
 std::string_view error_code_name(ErrorCode code);
 

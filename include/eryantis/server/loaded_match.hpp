@@ -30,6 +30,9 @@ struct LoadedMatch {
   // (command id, seq) of the last kRecentCommands commands, so a client's retry
   // after the restart gets its original ack.
   std::vector<std::pair<std::string, store::Seq>> recent_commands;
+  // Schema 10: a private match and its invite rows (digests only).
+  bool private_match = false;
+  std::vector<store::MatchInvite> invites = {};
 };
 
 }  // namespace eryantis::server

@@ -25,6 +25,7 @@ struct MatchWrite {
   std::optional<store::NewMatch> create;  // the first write of a new match creates its row
   std::vector<store::SeatRecord> seats;   // upserts
   std::vector<int> remove_seats;          // a player left a match that had not started
+  std::vector<store::MatchInvite> invites = {};  // upserts by digest (schema 10)
   std::optional<store::MatchStatus> status;
   std::optional<std::string> result_json;
   store::Seq expected_seq = 0;

@@ -153,6 +153,11 @@ class Room {
   // Who created it (add_computer / remove_computer are theirs); "" after a restart.
   std::string creator;
   std::array<ComputerTurn, game::kMaxSeats> computer_turns;
+  // A private match (docs/accounts.md, "Invite links and private matches"): never
+  // listed; joined or watched only with its invite code. Its invite rows as stored
+  // (digests only, revoked ones too, oldest first); at most one is not revoked.
+  bool private_match = false;
+  std::vector<store::MatchInvite> invites;
 
   int players() const { return seat_count; }
   int seated() const {

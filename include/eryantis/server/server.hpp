@@ -185,6 +185,23 @@ class Server final : public ConnectionEvents,
   void handle(Session& s, const std::string& id, const protocol::UnwatchLobby& m);
   void handle(Session& s, const std::string& id, const protocol::AddComputer& m);
   void handle(Session& s, const std::string& id, const protocol::RemoveComputer& m);
+  // invites.cpp: private matches' invite codes (docs/accounts.md).
+  void handle(Session& s, const std::string& id, const protocol::RevokeInvite& m);
+  struct InviteRefusal {
+    std::string code;  // the error code sent ("NO_SUCH_MATCH", "INVITE_UNKNOWN", ...)
+    std::string message;
+  };
+  // The index in room.invites of the invite `code` opens private `room` with, or why
+  // not. A missing code reads as a match that does not exist. `join`: the code must
+  // have a use left (a watch takes none).
+  std::expected<std::size_t, InviteRefusal> check_invite(const Room& room,
+                                                         const std::optional<std::string>& code,
+                                                         bool join) const;
+  // A fresh code for `room`, its row added to room.invites and to `w`: the code.
+  std::string new_invite(Room& room, MatchWrite& w);
+  // The `invite` message: the match's current code (null: none).
+  static std::string invite_line(const std::string& id, store::MatchId match,
+                                 const std::optional<std::string>& code);
   // handle(Login) once the cluster said where the nickname's seat is (or without one).
   void login(Session& s, const std::string& id, const protocol::Login& m);
   // handle(CreateMatchRequest) with the new match's id and lease (a cluster), or
@@ -253,7 +270,8 @@ class Server final : public ConnectionEvents,
 
   // Forgets a room whose creation failed; the requests waiting for it get `message`.
   void drop_room(store::MatchId id, std::string_view code, const std::string& message);
-  void join_seat(Room& room, ConnectionId conn, const std::string& id, std::optional<int> seat);
+  void join_seat(Room& room, ConnectionId conn, const std::string& id, std::optional<int> seat,
+                 const std::optional<std::string>& code);
   void play(Room& room, ConnectionId conn, const std::string& id, const protocol::Play& m);
   // `kept`: the game_over pushes the ending write stored for players away then.
   void finish_room(Room& room, const std::vector<store::UnseenEnding>& kept);

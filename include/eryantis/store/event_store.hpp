@@ -107,6 +107,8 @@ class EventStore {
   virtual Result<std::vector<FinishedMatch>> finished_matches(FinishCursor after) = 0;
   // The server's persisted timer of a match, if one is armed.
   virtual Result<std::optional<DeadlineRecord>> deadline(MatchId id) = 0;
+  // Schema 10: whether the match is private, and its invite rows (digests only).
+  virtual Result<MatchPrivacy> privacy(MatchId id) = 0;
   // The endings kept for players who have not logged in since (the newest
   // `limit`, oldest first): what a restarted server tells them at login.
   virtual Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) = 0;

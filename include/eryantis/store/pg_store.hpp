@@ -62,6 +62,7 @@ struct FoldedMatch {
   std::vector<SeatRecord> seats;
   std::vector<std::pair<std::string, Seq>> recent_commands;  // oldest first
   std::optional<DeadlineRecord> deadline;
+  MatchPrivacy privacy = {};  // schema 10
 };
 
 class PgStore final : public EventStore {
@@ -90,6 +91,7 @@ class PgStore final : public EventStore {
   Result<StatusCounts> count_by_status() override;
   Result<std::vector<FinishedMatch>> finished_matches(FinishCursor after) override;
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
+  Result<MatchPrivacy> privacy(MatchId id) override;
   Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) override;
 
   // --- chat (event_store.hpp says what each promises) --------------------------

@@ -54,6 +54,28 @@ struct NewMatch {
   MatchStatus status = MatchStatus::Lobby;
   std::string game = std::string(kFirstGame);
   int game_version = kFirstGameVersion;
+  // Schema 10: a private match is never listed; it is joined with an invite code.
+  bool private_match = false;
+};
+
+// An invite code of a private match as stored (schema 10, invites): only the
+// code's digest, never the code (accounts/invite.hpp makes and checks them).
+struct MatchInvite {
+  std::string digest;  // hex BLAKE2b-256 of the code: the row's key
+  MatchId match_id = 0;
+  std::int64_t created_ms = 0;
+  std::int64_t expires_ms = 0;
+  int max_uses = 1;
+  int uses = 0;
+  bool revoked = false;
+  friend bool operator==(const MatchInvite&, const MatchInvite&) = default;
+};
+
+// Whether a match is private, and its invite rows (revoked ones too), oldest first.
+struct MatchPrivacy {
+  bool private_match = false;
+  std::vector<MatchInvite> invites = {};
+  friend bool operator==(const MatchPrivacy&, const MatchPrivacy&) = default;
 };
 
 struct SeatRecord {
@@ -153,6 +175,9 @@ struct AppendRequest {
   std::optional<NewMatch> create;  // first write of a new match: its row, with id match_id
   std::vector<SeatRecord> seats;   // upserts (match_id is taken from the request)
   std::vector<int> remove_seats;   // a player left before the match started
+  // Invite rows to upsert by digest (match_id taken from the request): a new code,
+  // a use taken by a join, a revocation.
+  std::vector<MatchInvite> invites = {};
   std::optional<MatchStatus> status;
   std::optional<std::string> result_json;
   std::optional<DeadlineRecord> deadline;  // set; an empty kind clears it
@@ -169,7 +194,8 @@ struct AppendRequest {
   // backends skip its seq check.
   bool only_delivers_endings() const {
     return !delivered_endings.empty() && events.empty() && !create && seats.empty() &&
-           remove_seats.empty() && !status && !result_json && !deadline && keep_endings.empty();
+           remove_seats.empty() && invites.empty() && !status && !result_json && !deadline &&
+           keep_endings.empty();
   }
 
   // A plain append of events (no row changes).
@@ -223,6 +249,8 @@ struct LoadedMatch {
   game::State state;                   // of that game
   std::vector<SeatRecord> seats;           // as seats(id) returns them
   std::optional<DeadlineRecord> deadline;  // as deadline(id) returns it
+  bool private_match = false;              // schema 10
+  std::vector<MatchInvite> invites = {};   // its invite rows, revoked ones too
   // As recent_command_ids(id, kLoadedCommandIds) returns them.
   std::vector<std::pair<std::string, Seq>> recent_commands;
 };

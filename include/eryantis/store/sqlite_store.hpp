@@ -45,6 +45,7 @@ class SqliteStore final : public EventStore {
   Result<std::vector<FinishedMatch>> finished_matches(FinishCursor after) override;
   // The server's persisted timer of a match, if one is armed.
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
+  Result<MatchPrivacy> privacy(MatchId id) override;
   // The endings kept for players who have not logged in since (the newest
   // `limit`, oldest first): what a restarted server tells them at login.
   Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) override;

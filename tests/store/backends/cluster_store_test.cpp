@@ -118,8 +118,12 @@ TEST_F(ClusterStoreTest, ABatchedLoadReadsWhatOneAtATimeReads) {
     timer.expected_seq = db.last_seq(ids[i]).value();
     timer.deadline =
         DeadlineRecord{"turn_grace", 1, 1'700'000'000'000 + static_cast<std::int64_t>(i)};
+    // And an invite (schema 10): the batch reads privacy as privacy() does.
+    timer.invites = {MatchInvite{std::string(64, static_cast<char>('a' + i)), ids[i], 1000, 2000,
+                                 100, static_cast<int>(i), i == 2}};
     auto set = db.append_batch(std::span(&timer, 1));
     ASSERT_TRUE(set.front()) << set.front().error().message;
+    raw_exec(db, fmt::format("UPDATE matches SET is_private = true WHERE id = {}", ids[i]));
   }
   const MatchId bad_snapshot = ids[1];
   const MatchId diverging = ids[3];
@@ -163,6 +167,7 @@ TEST_F(ClusterStoreTest, ABatchedLoadReadsWhatOneAtATimeReads) {
     EXPECT_EQ(match->seats, db.seats(id).value()) << id;
     EXPECT_EQ(match->recent_commands, db.recent_command_ids(id, 5).value()) << id;
     EXPECT_EQ(match->deadline, db.deadline(id).value()) << id;
+    EXPECT_EQ(match->privacy, db.privacy(id).value()) << id;
   });
   ASSERT_TRUE(loaded) << loaded.error().message;
   EXPECT_EQ(visited, batch);  // each once, in the order asked
@@ -385,6 +390,7 @@ TEST_F(ClusterStoreTest, MigrationEightMakesEveryStoredMatchEriantysVersionOne) 
   const MatchId lobby = new_match(MatchStatus::Lobby);
   raw_exec(*store_,
            "DROP VIEW chat; DROP TABLE chat_messages; "  // schema 9's, applied again
+           "DROP TABLE invites; ALTER TABLE matches DROP COLUMN is_private; "  // schema 10's
            "DROP VIEW match_summary; ALTER TABLE matches DROP COLUMN game, DROP COLUMN "
            "game_version; UPDATE eryantis_schema SET version = 7");
   store_.reset();
