@@ -57,6 +57,10 @@ struct Bidder {
   int seat = -1;
   std::unique_ptr<Client> client;
   std::string in_flight;  // the id of a play not answered yet
+  // A play was in flight when the connection was dropped: the server may still
+  // accept it after the next login's `state` (persist, then tell), so the first bid
+  // from that state may be refused for a card already played. Not a server fault.
+  bool unsure = false;
   bool over = false;
   std::int64_t last_seq = 0;
   std::string last_hash;
@@ -170,6 +174,7 @@ class ClusterAnyGameTest : public ::testing::Test {
   // Logs `b` in on node `i` with its token: the reply (logged_in, or a redirect).
   std::optional<Message> log_in(Bidder& b, int i) {
     b.client = greeted(i, b.nickname);
+    b.unsure = b.unsure || !b.in_flight.empty();
     b.in_flight.clear();
     if (!b.client) return std::nullopt;
     auto reply = b.client->login(b.nickname, b.token);
@@ -190,7 +195,12 @@ class ClusterAnyGameTest : public ::testing::Test {
         expect_nothing_hidden(m, *b);
         if (::testing::Test::HasFatalFailure()) return;
         if (!b->in_flight.empty() && m.id == b->in_flight) {
-          EXPECT_EQ(m.type, "ack") << b->nickname << "'s bid was refused: " << m.line;
+          if (b->unsure && m.type == "error")
+            std::cout << "[ resumed  ] " << b->nickname
+                      << "'s first bid after a resume raced the one in flight: " << m.line << "\n";
+          else
+            EXPECT_EQ(m.type, "ack") << b->nickname << "'s bid was refused: " << m.line;
+          b->unsure = false;
           b->in_flight.clear();
         }
         if (m.type == "game_over") b->over = true;
