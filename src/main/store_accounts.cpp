@@ -66,4 +66,23 @@ void StoreAccounts::reset_password(std::string code_digest, std::string name_key
       std::move(done));
 }
 
+void StoreAccounts::list_accounts(server::AccountDone<std::vector<store::AccountRecord>> done) {
+  run<std::vector<store::AccountRecord>>([](store::EventStore& db) { return db.list_accounts(); },
+                                         std::move(done));
+}
+
+void StoreAccounts::set_disabled(std::string name_key, bool disabled,
+                                 server::AccountDone<store::AccountRecord> done) {
+  run<store::AccountRecord>([key = std::move(name_key), disabled](store::EventStore& db) {
+    return db.set_disabled(key, disabled);
+  },
+                            std::move(done));
+}
+
+void StoreAccounts::add_password_reset(store::NewPasswordReset reset,
+                                       server::AccountDone<void> done) {
+  run<void>([reset = std::move(reset)](store::EventStore& db) { return db.add_password_reset(reset); },
+            std::move(done));
+}
+
 }  // namespace eryantis::app

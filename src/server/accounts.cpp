@@ -71,9 +71,13 @@ bool Server::guest_refused(Session& s, const std::string& id, const std::string&
 }
 
 bool Server::account_refused(Session& s, const std::string& id, std::string_view name_key) {
-  if (!account_store_ || !password_pool_) {
+  if (!account_store_ || !password_pool_ || cluster_) {
+    // A cluster node's login claims the nickname and looks for its seat on every node
+    // (cluster.cpp); an account's login does not yet: refused rather than half done.
     send_error(s.id, id, error_code_name(ErrorCode::AccountsOff),
-               "this server has no accounts: log in with a nickname");
+               cluster_ ? "accounts are not available on a cluster of servers yet: log in with "
+                          "a nickname"
+                        : "this server has no accounts: log in with a nickname");
     return true;
   }
   if (s.nickname) {
@@ -157,7 +161,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Register&
 void Server::handle(Session& s, const std::string& id, const protocol::AccountLogin& m) {
   protocol::AccountLogin l = m;
   if (l.session) {
-    if (!account_store_) {
+    if (!account_store_ || cluster_) {
       send_error(s.id, id, error_code_name(ErrorCode::AccountsOff),
                  "this server has no accounts: log in with a nickname");
       return;
@@ -264,7 +268,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::ResetPass
     return;
   }
   // A reset is not a login: it may come from a connection logged in as a guest.
-  if (!account_store_ || !password_pool_) {
+  if (!account_store_ || !password_pool_ || cluster_) {
     accounts::wipe(r.password);
     send_error(s.id, id, error_code_name(ErrorCode::AccountsOff), "this server has no accounts");
     return;
@@ -449,6 +453,55 @@ void Server::account_login(ConnectionId conn, const std::string& id,
   protocol::Login as;
   as.nickname = account.name;
   login(*s, id, as, &account, secret);
+}
+
+void Server::admin_accounts(AdminAccountsDone done) {
+  if (!account_store_) return done(std::unexpected("this server has no accounts"));
+  account_store_->list_accounts(
+      [done = std::move(done)](store::Result<std::vector<store::AccountRecord>> all) {
+        if (!all) return done(std::unexpected("the accounts could not be read: " + all.error().message));
+        done(std::move(*all));
+      });
+}
+
+void Server::admin_reset_password(std::string_view name, AdminResetDone done) {
+  if (!account_store_) return done(std::unexpected("this server has no accounts"));
+  const std::string key = accounts::fold_name(name);
+  account_store_->find_account(key, [this, done = std::move(done)](
+                                        store::Result<std::optional<store::AccountRecord>> found) {
+    if (!found) return done(std::unexpected("the accounts could not be read: " + found.error().message));
+    if (!*found) return done(std::unexpected(std::string("no such account")));
+    std::string code = draw_token(secrets_);
+    store::NewPasswordReset reset{accounts::secret_digest(code), (*found)->id,
+                                  clock_() + kResetCodeMs};
+    const std::string who = (*found)->name;
+    account_store_->add_password_reset(
+        std::move(reset), [done, code, who](store::Result<void> added) {
+          if (!added) return done(std::unexpected("the code could not be stored: " + added.error().message));
+          spdlog::warn("admin: a password reset code was issued for account {}", who);
+          done(code);
+        });
+  });
+}
+
+void Server::admin_disable(std::string_view name, bool disabled, AdminDisableDone done) {
+  if (!account_store_) return done(std::unexpected("this server has no accounts"));
+  account_store_->set_disabled(
+      accounts::fold_name(name), disabled,
+      [this, disabled, done = std::move(done)](store::Result<store::AccountRecord> changed) {
+        if (!changed) {
+          if (changed.error().code == store::StoreCode::NotFound)
+            return done(std::unexpected(std::string("no such account")));
+          return done(std::unexpected("the account could not be changed: " + changed.error().message));
+        }
+        spdlog::warn("admin: account {} {}", changed->name, disabled ? "disabled" : "enabled");
+        // Its connection ends now; its sessions ended with the store's change.
+        if (disabled)
+          if (auto it = online_.find(changed->name); it != online_.end())
+            if (Session* s = session(it->second); s && s->account == changed->id)
+              admin_kick(changed->name, "the account was disabled");
+        done(std::move(*changed));
+      });
 }
 
 }  // namespace eryantis::server

@@ -188,7 +188,7 @@ TEST_F(ServerAccountsTest, LogoutEndsThisSessionOrAllOfThem) {
   ASSERT_EQ(type_of(out.at(0)), "logged_out");
   EXPECT_EQ(parse(out[0])["ended"].GetInt(), 1);
   EXPECT_EQ(accounts.sessions.size(), 1u);
-  EXPECT_EQ(code(say(2, R"({"type":"sync"})")), "NOT_LOGGED_IN");
+  EXPECT_EQ(code(say(2, R"({"type":"create_match","players":2})")), "NOT_LOGGED_IN");
   EXPECT_EQ(code(say(2, R"({"type":"login","session":")" + two + "\"}")), "BAD_SESSION");
   ASSERT_EQ(type_of(say(2, R"({"type":"login","session":")" + one + "\"}").at(0)), "logged_in");
   auto all = say(2, R"({"type":"logout","all":true})");

@@ -1,6 +1,7 @@
 #pragma once
 // The server's AccountStore faked (account_store.hpp): accounts, sessions and resets
 // in memory, each answer held until the test calls complete(), like the store's writer.
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <map>
@@ -92,6 +93,28 @@ struct FakeAccounts final : AccountStore {
         ++it;
       }
     answer<std::int64_t>(std::move(done), n);
+  }
+  void list_accounts(AccountDone<std::vector<store::AccountRecord>> done) override {
+    std::vector<store::AccountRecord> all;
+    for (const auto& [key, a] : accounts) all.push_back(a);
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    answer<std::vector<store::AccountRecord>>(std::move(done), all);
+  }
+  void set_disabled(std::string key, bool disabled, AccountDone<store::AccountRecord> done) override {
+    auto a = accounts.find(key);
+    if (a == accounts.end()) {
+      answer<store::AccountRecord>(std::move(done), store::fail(store::StoreCode::NotFound, "no"));
+      return;
+    }
+    a->second.disabled = disabled;
+    if (disabled)
+      for (auto it = sessions.begin(); it != sessions.end();)
+        it = it->second.account == a->second.id ? sessions.erase(it) : std::next(it);
+    answer<store::AccountRecord>(std::move(done), a->second);
+  }
+  void add_password_reset(store::NewPasswordReset reset, AccountDone<void> done) override {
+    resets[reset.code_digest] = {reset, false};
+    answer<void>(std::move(done), {});
   }
   void reset_password(std::string digest, std::string key, std::string hash, std::int64_t now,
                       AccountDone<store::AccountRecord> done) override {

@@ -24,6 +24,10 @@ class StoreAccounts final : public server::AccountStore {
                     server::AccountDone<std::optional<store::SessionLookup>> done) override;
   void end_sessions(store::AccountId account, std::optional<std::string> token_digest,
                     server::AccountDone<std::int64_t> done) override;
+  void list_accounts(server::AccountDone<std::vector<store::AccountRecord>> done) override;
+  void set_disabled(std::string name_key, bool disabled,
+                    server::AccountDone<store::AccountRecord> done) override;
+  void add_password_reset(store::NewPasswordReset reset, server::AccountDone<void> done) override;
   void reset_password(std::string code_digest, std::string name_key, std::string password_hash,
                       std::int64_t now_ms, server::AccountDone<store::AccountRecord> done) override;
 

@@ -30,6 +30,12 @@ class AccountStore {
                             AccountDone<std::optional<store::SessionLookup>> done) = 0;
   virtual void end_sessions(store::AccountId account, std::optional<std::string> token_digest,
                             AccountDone<std::int64_t> done) = 0;
+  // eryantis-admin's: every account; an account disabled (its sessions ended) or
+  // enabled (NotFound without one); a one-time reset code's digest stored.
+  virtual void list_accounts(AccountDone<std::vector<store::AccountRecord>> done) = 0;
+  virtual void set_disabled(std::string name_key, bool disabled,
+                            AccountDone<store::AccountRecord> done) = 0;
+  virtual void add_password_reset(store::NewPasswordReset reset, AccountDone<void> done) = 0;
   // NotFound for a code that opens nothing (unknown, used, expired, another name's).
   virtual void reset_password(std::string code_digest, std::string name_key,
                               std::string password_hash, std::int64_t now_ms,

@@ -488,6 +488,18 @@ class Server final : public ConnectionEvents,
   using AdminChatDeleteDone = std::function<void(std::expected<store::ChatMessage, std::string>)>;
   void admin_delete_chat(store::ChatMessageId id, std::string_view reason,
                          AdminChatDeleteDone done);
+  // Accounts (accounts.cpp, docs/accounts.md): every account; a one-time password
+  // reset code for one (printed to the operator, valid kResetCodeMs, its digest
+  // stored); an account disabled (its sessions ended, its connection closed) or
+  // enabled again. An error sentence when there are no accounts or no such name.
+  using AdminAccountsDone =
+      std::function<void(std::expected<std::vector<store::AccountRecord>, std::string>)>;
+  void admin_accounts(AdminAccountsDone done);
+  using AdminResetDone = std::function<void(std::expected<std::string, std::string>)>;
+  void admin_reset_password(std::string_view name, AdminResetDone done);
+  using AdminDisableDone = std::function<void(std::expected<store::AccountRecord, std::string>)>;
+  void admin_disable(std::string_view name, bool disabled, AdminDisableDone done);
+  static constexpr std::int64_t kResetCodeMs = 24LL * 60 * 60 * 1000;
   // Closes the nickname's connection (a seat it holds stays its own). False if it
   // is not connected.
   bool admin_kick(std::string_view nickname, std::string_view reason);
