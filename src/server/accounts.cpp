@@ -171,6 +171,11 @@ void Server::handle(Session& s, const std::string& id, const protocol::AccountLo
                  "you are already logged in as " + *s.nickname + "; log out first");
       return;
     }
+    if (s.account_busy) {
+      send_error(s.id, id, error_code_name(ErrorCode::RateLimited),
+                 "your previous register or login is being answered; wait for it");
+      return;
+    }
     const std::string secret = *l.session;
     accounts::wipe(*l.session);
     // The address limit holds for secrets too: guessing one takes 2^256 tries.
