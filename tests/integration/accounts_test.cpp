@@ -9,20 +9,45 @@
 #include <fstream>
 
 #include "fixture.hpp"
+#include "support/websocket_client.hpp"
 
 namespace eryantis::integration {
 namespace {
 
 using namespace std::chrono_literals;
+using test::WsClient;
 
 class AccountsTest : public ServerFixture {
  protected:
   void SetUp() override {
     const std::string path = write_config(dir_, "eryantis.toml", db_, TestConfig{});
     // libsodium's smallest Argon2id: the test checks the wiring, not the cost.
-    std::ofstream(path, std::ios::app) << "\n[accounts]\npasses = 1\nmemory_kib = 8\n";
+    std::ofstream(path, std::ios::app) << "\n[accounts]\npasses = 1\nmemory_kib = 8\n"
+                                       << "\n[web]\nenabled = true\nport = 0\n";
     start_with(path);
+    static constexpr std::string_view kListening = "web listening on http://127.0.0.1:";
+    const std::string log = server_->log();
+    const std::size_t at = log.find(kListening);
+    ASSERT_NE(at, std::string::npos) << log;
+    web_port_ = std::atoi(log.c_str() + at + kListening.size());
   }
+  // A WebSocket connection past hello; the next text holding `part` after sending `line`.
+  std::optional<WsClient> websocket() {
+    auto c = WsClient::connect(web_port_);
+    if (!c) return std::nullopt;
+    auto upgraded = c->upgrade();
+    if (!upgraded || upgraded->status != 101) return std::nullopt;
+    c->send_text(R"({"type":"hello","id":1,"protocol":1})");
+    auto welcome = c->read_text();
+    if (!welcome || welcome->find("welcome") == std::string::npos) return std::nullopt;
+    return c;
+  }
+  static std::string answer(WsClient& c, const std::string& line) {
+    c.send_text(line);
+    auto text = c.read_text();
+    return text ? *text : "(no answer)";
+  }
+  int web_port_ = 0;
   std::string admin(std::vector<std::string> words, int* code = nullptr) {
     std::vector<std::string> argv = {ERYANTIS_ADMIN_BINARY, "--socket", db_ + ".sock"};
     argv.insert(argv.end(), words.begin(), words.end());
@@ -84,6 +109,37 @@ TEST_F(AccountsTest, ASeatBelongsToTheAccountOnEveryConnection) {
   // Stored: the account, and no secret in clear.
   EXPECT_EQ(sql_text("SELECT name FROM accounts WHERE name_key = 'alice'"), "Alice");
   EXPECT_EQ(sql_text("SELECT count(*) FROM sessions WHERE token_digest = '" + secret + "'"), "0");
+}
+
+// The same messages over WebSocket: register there, the seat comes back over TCP
+// with the password, and over WebSocket again with the session.
+TEST_F(AccountsTest, TheSameMessagesWorkOverWebSocket) {
+  auto web = websocket();
+  ASSERT_TRUE(web);
+  const std::string registered =
+      answer(*web, R"({"type":"register","id":2,"name":"Carol","password":"correct horse"})");
+  const Message reply = parse_message(registered);
+  ASSERT_EQ(reply.type, "logged_in") << registered;
+  const std::string secret = reply.str("session");
+  web->send_text(R"({"type":"create_match","id":3,"players":2})");
+  std::int64_t match = 0;
+  for (int i = 0; i < 10 && match == 0; ++i) {
+    auto text = web->read_text();
+    ASSERT_TRUE(text);
+    const Message m = parse_message(*text);
+    if (m.type == "joined") match = m.i64("match");
+  }
+  ASSERT_GT(match, 0);
+  auto tcp = connect("tcp");
+  auto back = tcp->request(R"("type":"login","name":"carol","password":"correct horse")");
+  ASSERT_TRUE(back && back->type == "logged_in") << (back ? back->line : "no reply");
+  EXPECT_EQ(back->i64("match"), match);
+  auto again = websocket();
+  ASSERT_TRUE(again);
+  const Message resumed =
+      parse_message(answer(*again, R"({"type":"login","id":2,"session":")" + secret + "\"}"));
+  EXPECT_EQ(resumed.type, "logged_in") << resumed.line;
+  EXPECT_EQ(resumed.i64("match"), match);
 }
 
 TEST_F(AccountsTest, TheOperatorListsResetsAndDisablesAccounts) {
