@@ -56,13 +56,14 @@ std::optional<std::int64_t> number(const std::string& text) {
 
 constexpr std::string_view kHelp =
     "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | drain-status | "
-    "backup FILE | reissue-token NICKNAME | chat MATCH | chat-delete MESSAGE [REASON] | metrics";
+    "backup FILE | reissue-token NICKNAME | chat MATCH | chat-delete MESSAGE [REASON] | metrics | "
+    "accounts | reset-password NAME | disable NAME | enable NAME";
 
 // Requests that change nothing: logged at debug, so a tool polling them (a drain
 // followed to its end, a scrape through `metrics`) does not fill the log.
 bool read_only(std::string_view verb) {
   return verb == "sessions" || verb == "matches" || verb == "drain-status" || verb == "metrics" ||
-         verb == "chat" || verb == "help" || verb.empty();
+         verb == "chat" || verb == "accounts" || verb == "help" || verb.empty();
 }
 
 // One match as `matches` and the drain's `waiting_for` list it.
@@ -298,6 +299,58 @@ void AdminCommands::handle(std::string_view request, net::AdminSocket::Reply rep
                     .field("deleted_by", r->deleted_by)
                     .str());
         });
+    return;
+  }
+  if (verb == "accounts") {
+    if (split(request, 1).words.size() != 1 || !split(request, 1).rest.empty())
+      return reply(error_line("usage: accounts"));
+    server_.admin_accounts(
+        [reply](std::expected<std::vector<store::AccountRecord>, std::string> r) {
+          if (!r) return reply(error_line(r.error()));
+          JsonArray list;
+          for (const store::AccountRecord& a : *r)  // never the password's hash
+            list.raw(JsonLine::object()
+                         .field("id", a.id)
+                         .field("name", a.name)
+                         .field("created_ms", a.created_ms)
+                         .field("password_changed_ms", a.password_changed_ms)
+                         .field("disabled", a.disabled)
+                         .str());
+          reply(JsonLine::object().field("ok", true).raw_field("accounts", list.str()).str());
+        });
+    return;
+  }
+  if (verb == "reset-password") {
+    const Words w = split(request, 2);
+    if (w.words.size() != 2 || !w.rest.empty()) return reply(error_line("usage: reset-password NAME"));
+    server_.admin_reset_password(
+        w.words[1], [reply, name = w.words[1]](std::expected<std::string, std::string> r) {
+          if (!r) return reply(error_line(r.error()));
+          reply(JsonLine::object()
+                    .field("ok", true)
+                    .field("name", name)
+                    .field("code", *r)
+                    .field("valid_ms", server::Server::kResetCodeMs)
+                    .field("message",
+                           "give the player this code, once: they send reset_password with it "
+                           "and a new password (docs/accounts.md)")
+                    .str());
+        });
+    return;
+  }
+  if (verb == "disable" || verb == "enable") {
+    const Words w = split(request, 2);
+    if (w.words.size() != 2 || !w.rest.empty())
+      return reply(error_line("usage: " + std::string(verb) + " NAME"));
+    server_.admin_disable(w.words[1], verb == "disable",
+                          [reply](std::expected<store::AccountRecord, std::string> r) {
+                            if (!r) return reply(error_line(r.error()));
+                            reply(JsonLine::object()
+                                      .field("ok", true)
+                                      .field("name", r->name)
+                                      .field("disabled", r->disabled)
+                                      .str());
+                          });
     return;
   }
   if (verb == "help" || verb.empty())

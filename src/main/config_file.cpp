@@ -237,6 +237,67 @@ const std::map<std::string, Key>& keys() {
          c.server.chat.history = static_cast<std::size_t>(*v);
          return {};
        }}},
+      // --- [accounts]: registered players (docs/accounts.md) ---
+      {"accounts.guests", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<bool>();
+         if (!v) return "must be true or false";
+         c.server.accounts.guests = *v;
+         return {};
+       }}},
+      {"accounts.passes", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > 100) return "must be an integer between 1 and 100";
+         c.server.accounts.pool.params.passes = static_cast<std::uint64_t>(*v);
+         return {};
+       }}},
+      {"accounts.memory_kib", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 8 || *v > 1024 * 1024) return "must be an integer between 8 and 1048576";
+         c.server.accounts.pool.params.memory_bytes = static_cast<std::size_t>(*v) * 1024;
+         return {};
+       }}},
+      {"accounts.workers", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > 64) return "must be an integer between 1 and 64";
+         c.server.accounts.pool.threads = static_cast<int>(*v);
+         return {};
+       }}},
+      {"accounts.queue", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > 100'000) return "must be an integer between 1 and 100000";
+         c.server.accounts.pool.capacity = static_cast<std::size_t>(*v);
+         return {};
+       }}},
+      {"accounts.session_days", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > 3650) return "must be an integer between 1 and 3650";
+         c.server.accounts.session_days = *v;
+         return {};
+       }}},
+      {"accounts.account_burst", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > 1000) return "must be an integer between 1 and 1000";
+         c.server.accounts.per_account.burst = static_cast<double>(*v);
+         return {};
+       }}},
+      {"accounts.account_every_ms", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > kDay) return "must be an integer between 1 and " + std::to_string(kDay);
+         c.server.accounts.per_account.per_second = 1000.0 / static_cast<double>(*v);
+         return {};
+       }}},
+      {"accounts.address_burst", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > 100'000) return "must be an integer between 1 and 100000";
+         c.server.accounts.per_address.burst = static_cast<double>(*v);
+         return {};
+       }}},
+      {"accounts.address_every_ms", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::int64_t>();
+         if (!v || *v < 1 || *v > kDay) return "must be an integer between 1 and " + std::to_string(kDay);
+         c.server.accounts.per_address.per_second = 1000.0 / static_cast<double>(*v);
+         return {};
+       }}},
   };
   return k;
 }

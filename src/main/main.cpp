@@ -27,6 +27,7 @@
 #include "eryantis/main/periodic_backup.hpp"
 #include "eryantis/main/preflight.hpp"
 #include "eryantis/main/load.hpp"
+#include "eryantis/main/store_accounts.hpp"
 #include "eryantis/main/store_persistence.hpp"
 #include "eryantis/metrics/metrics.hpp"
 #include "eryantis/net/admin_socket.hpp"
@@ -366,6 +367,11 @@ class Process {
   std::optional<app::MeteredTransport> metered_transport_;
   std::shared_ptr<net::Wakeup> computer_wakeup_;
   std::optional<server::ComputerPool> computers_;
+  // Passwords are hashed on their own threads; their outcomes reach the loop through
+  // this wakeup (declared first: the pool's destructor still wakes it).
+  std::shared_ptr<net::Wakeup> password_wakeup_;
+  std::optional<accounts::PasswordPool> passwords_;
+  std::optional<app::StoreAccounts> account_store_;
   std::optional<server::Server> server_;
   std::optional<app::ClusterNode> cluster_node_;
   std::optional<app::LobbyListener> lobby_listener_;
@@ -469,6 +475,30 @@ void Process::make_server() {
   computer_wakeup_ = loop_.make_wakeup([this] { computers_->deliver(); });
   server_.emplace(config_.server, server_transport, *persistence_, unix_ms, *secrets_);
   server_->set_decision_runner(&*computers_);
+  // Accounts (docs/accounts.md): the names every account holds, read before any
+  // guest logs in, so none takes one.
+  password_wakeup_ = loop_.make_wakeup([this] {
+    if (server_) server_->password_work_done();
+  });
+  passwords_.emplace(config_.server.accounts.pool, [wakeup = password_wakeup_] { wakeup->notify(); });
+  account_store_.emplace(*committer_);
+  server_->set_accounts(&*account_store_, &*passwords_);
+  {
+    store::Options read_only = store_options_;
+    read_only.read_only = true;
+    std::vector<std::string> keys;
+    auto reader = store::open_store(location_, read_only);
+    auto listed = reader ? (*reader)->list_accounts()
+                         : store::Result<std::vector<store::AccountRecord>>(
+                               std::unexpected(reader.error()));
+    if (listed)
+      for (store::AccountRecord& a : *listed) keys.push_back(std::move(a.name_key));
+    else
+      spdlog::error("could not read the accounts' names ({}): guests may take them until a "
+                    "restart", listed.error().message);
+    spdlog::info("{} accounts", keys.size());
+    server_->load_account_names(std::move(keys));
+  }
   if (config_.cluster.enabled()) {
     cluster_node_.emplace(*committer_, config_.cluster);
     server_->set_cluster(&*cluster_node_);

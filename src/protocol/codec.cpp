@@ -74,6 +74,13 @@ class Fields {
       return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be true or false");
     return v->GetBool();
   }
+  std::expected<std::optional<bool>, ProtocolError> optional_bool(const char* key) const {
+    const Value* v = find(key);
+    if (!v) return std::optional<bool>{};
+    if (!v->IsBool())
+      return fail(ErrorCode::InvalidField, std::string("field \"") + key + "\" must be true or false");
+    return std::optional<bool>{v->GetBool()};
+  }
   // The shorthand of {"options":{"mode":...}}: a short word of letters, digits and
   // '_' (the game says which are its modes).
   std::expected<std::optional<std::string>, ProtocolError> optional_mode() const {
@@ -165,6 +172,35 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
       return f.fail(ErrorCode::InvalidField, "field \"updates\" must be \"full\" or \"events\"");
     return Hello{static_cast<int>(*protocol), client->value_or(""),
                  !*updates || **updates == "full"};
+  }
+  if (type == "register" || type == "reset_password" ||
+      (type == "login" && (f.find("password") || f.find("session")))) {
+    // Lengths are the server's to judge (NAME_LENGTH, PASSWORD_LENGTH): any here.
+    constexpr auto kAny = std::numeric_limits<std::size_t>::max();
+    auto label = f.optional_string("label", 200);
+    if (!take(label, error)) return error;
+    if (type == "login" && f.find("session")) {
+      auto session = f.required_string("session", 256);
+      if (!take(session, error)) return error;
+      return AccountLogin{"", "", std::move(*session), label->value_or("")};
+    }
+    auto name = f.required_string("name", kAny);
+    if (!take(name, error)) return error;
+    auto password = f.required_string("password", kAny);
+    if (!take(password, error)) return error;
+    if (type == "register")
+      return Register{std::move(*name), std::move(*password), label->value_or("")};
+    if (type == "login")
+      return AccountLogin{std::move(*name), std::move(*password), std::nullopt,
+                          label->value_or("")};
+    auto code = f.required_string("code", 256);
+    if (!take(code, error)) return error;
+    return ResetPassword{std::move(*name), std::move(*code), std::move(*password)};
+  }
+  if (type == "logout") {
+    auto all = f.optional_bool("all");
+    if (!take(all, error)) return error;
+    return Logout{all->value_or(false)};
   }
   if (type == "login") {
     // Any length here: the server checks the nickname (1-24 characters) and answers
@@ -348,6 +384,20 @@ std::string_view error_code_name(ErrorCode code) {
       return "BAD_OPTIONS";
     case ErrorCode::UnservedGame:
       return "UNSERVED_GAME";
+    case ErrorCode::BadLogin:
+      return "BAD_LOGIN";
+    case ErrorCode::NameTaken:
+      return "NAME_TAKEN";
+    case ErrorCode::AccountDisabled:
+      return "ACCOUNT_DISABLED";
+    case ErrorCode::BadSession:
+      return "BAD_SESSION";
+    case ErrorCode::GuestsOff:
+      return "GUESTS_OFF";
+    case ErrorCode::BadResetCode:
+      return "BAD_RESET_CODE";
+    case ErrorCode::AccountsOff:
+      return "ACCOUNTS_OFF";
   }
   return "UNKNOWN";
 }

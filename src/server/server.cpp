@@ -29,7 +29,11 @@ bool writes(const protocol::Request& request) {
          std::holds_alternative<protocol::RemoveComputer>(request) ||
          std::holds_alternative<protocol::Play>(request) ||
          std::holds_alternative<protocol::Chat>(request) ||
-         std::holds_alternative<protocol::RevokeInvite>(request);
+         std::holds_alternative<protocol::RevokeInvite>(request) ||
+         std::holds_alternative<protocol::Register>(request) ||
+         std::holds_alternative<protocol::AccountLogin>(request) ||
+         std::holds_alternative<protocol::Logout>(request) ||
+         std::holds_alternative<protocol::ResetPassword>(request);
 }
 }  // namespace
 
@@ -49,7 +53,9 @@ Server::Server(ServerConfig config, Transport& transport, Persistence& persisten
               config_.setup_choice_ms, config_.lobby_idle_ms},
              config_.limits.max_queued_per_match},
       log_throttle_(logging::LogThrottle::kDefaultWindowMs, clock_),
-      chat_gate_(config_.chat.rules) {}
+      chat_gate_(config_.chat.rules),
+      account_limiter_(config_.accounts.per_account, config_.accounts.tracked),
+      address_limiter_(config_.accounts.per_address, config_.accounts.tracked) {}
 
 bool Server::wants_views(ConnectionId conn) const {
   auto it = sessions_.find(conn);
@@ -150,8 +156,11 @@ void Server::on_line(ConnectionId id, std::string_view line) {
   ++stats_.requests;
   if (spdlog::should_log(spdlog::level::debug)) {
     // Resume tokens are secrets: never in the log.
-    if (line.find("\"token\"") != std::string_view::npos)
-      spdlog::debug("conn {} -> (a line with a token, not logged)", id);
+    if (line.find("\"token\"") != std::string_view::npos ||
+        line.find("\"password\"") != std::string_view::npos ||
+        line.find("\"session\"") != std::string_view::npos ||
+        line.find("\"code\"") != std::string_view::npos)
+      spdlog::debug("conn {} -> (a line with a secret, not logged)", id);
     else
       spdlog::debug("conn {} -> {}", id, line);
   }
@@ -207,6 +216,9 @@ void Server::dispatch(Session& s, protocol::Envelope env) {
   const bool needs_login =
       !std::holds_alternative<protocol::Hello>(env.request) &&
       !std::holds_alternative<protocol::Login>(env.request) &&
+      !std::holds_alternative<protocol::Register>(env.request) &&
+      !std::holds_alternative<protocol::AccountLogin>(env.request) &&
+      !std::holds_alternative<protocol::ResetPassword>(env.request) &&
       !std::holds_alternative<protocol::Ping>(env.request) &&
       !std::holds_alternative<protocol::ListMatches>(env.request) &&
       !std::holds_alternative<protocol::WatchLobby>(env.request) &&
@@ -244,13 +256,15 @@ void Server::handle(Session& s, const std::string& id, const protocol::Hello& m)
                  .str());
 }
 
-void Server::login(Session& s, const std::string& id, const protocol::Login& m) {
+void Server::login(Session& s, const std::string& id, const protocol::Login& m,
+                   const store::AccountRecord* account, const std::string& account_session) {
   if (s.nickname) {
     send_error(s.id, id, error_code_name(ErrorCode::AlreadyLoggedIn),
                "you are already logged in as " + *s.nickname);
     return;
   }
-  if (!valid_nickname(m.nickname)) {
+  if (!account && guest_refused(s, id, m.nickname)) return;
+  if (!account && !valid_nickname(m.nickname)) {
     send_error(s.id, id, error_code_name(ErrorCode::InvalidNickname),
                "a nickname has 1 to 24 letters, digits, '_', '-' or '.'");
     return;
@@ -264,8 +278,10 @@ void Server::login(Session& s, const std::string& id, const protocol::Login& m) 
       for (int i = 0; i < room->players(); ++i)
         if (room->seats[i] && room->seats[i]->nickname == m.nickname) seat = i;
   }
-  const bool token_ok = room && seat >= 0 && m.token &&
-                        same_secret(token_hash(*m.token), room->seats[seat]->token_hash);
+  // An account's seat is its own: its login is the proof a resume token gives a guest.
+  const bool seat_token_ok = room && seat >= 0 && m.token &&
+                             same_secret(token_hash(*m.token), room->seats[seat]->token_hash);
+  const bool token_ok = seat_token_ok || (account && room && seat >= 0);
   if (room && seat >= 0 && config_.require_resume_token && !token_ok) {
     send_error(s.id, id, error_code_name(m.token ? ErrorCode::BadToken : ErrorCode::NicknameTaken),
                m.token ? "that resume token does not match the one issued to " + m.nickname
@@ -276,7 +292,7 @@ void Server::login(Session& s, const std::string& id, const protocol::Login& m) 
   if (auto it = online_.find(m.nickname); it != online_.end() && it->second != s.id) {
     // Someone is connected under this name. Only the seat's token holder may take over
     // (their old connection is probably dead but not yet timed out).
-    if (!token_ok) {
+    if (!token_ok && !account) {
       send_error(s.id, id, error_code_name(ErrorCode::NicknameTaken),
                  m.nickname + " is already connected");
       return;
@@ -296,8 +312,11 @@ void Server::login(Session& s, const std::string& id, const protocol::Login& m) 
   // Keep a token the client already holds (so its stored token stays valid), but
   // only one of our own shape; anything else gets a fresh one.
   const bool our_shape = m.token && token_shaped(*m.token);
-  s.token = token_ok ? *m.token : (our_shape && !room ? *m.token : new_token());
-  if (room && seat >= 0 && !token_ok) {
+  // An account's login takes its seat without the seat's token: a new one is issued
+  // and bound to the seat below, as require_resume_token = false does.
+  s.token = seat_token_ok ? *m.token : (our_shape && !room ? *m.token : new_token());
+  if (account) s.account = account->id;
+  if (room && seat >= 0 && !seat_token_ok) {
     // require_resume_token = false let them in without the seat's token: the token
     // issued now becomes the seat's, so it works after switching the option back.
     room->seats[seat]->token_hash = token_hash(s.token);
@@ -317,6 +336,7 @@ void Server::login(Session& s, const std::string& id, const protocol::Login& m) 
   stats_.logged_in = online_.size();
   protocol::JsonLine reply("logged_in", id);
   reply.field("nickname", m.nickname).field("token", s.token);
+  if (account) reply.field("account", account->name).field("session", account_session);
   if (room && seat >= 0) reply.field("match", room->id).field("seat", seat);
   send(s.id, reply.str());
   spdlog::info(

@@ -79,6 +79,15 @@ TEST(Config, ShippedFileEqualsTheDefaults) {
   EXPECT_EQ(c->server.chat.rules.rate.per_second, d.server.chat.rules.rate.per_second);
   EXPECT_EQ(c->server.chat.rules.controls, d.server.chat.rules.controls);
   EXPECT_EQ(c->server.chat.history, d.server.chat.history);
+  EXPECT_EQ(c->server.accounts.guests, d.server.accounts.guests);
+  EXPECT_EQ(c->server.accounts.pool.params, d.server.accounts.pool.params);
+  EXPECT_EQ(c->server.accounts.pool.threads, d.server.accounts.pool.threads);
+  EXPECT_EQ(c->server.accounts.pool.capacity, d.server.accounts.pool.capacity);
+  EXPECT_EQ(c->server.accounts.session_days, d.server.accounts.session_days);
+  EXPECT_EQ(c->server.accounts.per_account.burst, d.server.accounts.per_account.burst);
+  EXPECT_EQ(c->server.accounts.per_account.per_second, d.server.accounts.per_account.per_second);
+  EXPECT_EQ(c->server.accounts.per_address.burst, d.server.accounts.per_address.burst);
+  EXPECT_EQ(c->server.accounts.per_address.per_second, d.server.accounts.per_address.per_second);
   EXPECT_EQ(c->cluster.node, d.cluster.node);
   EXPECT_EQ(c->cluster.public_address, d.cluster.public_address);
   EXPECT_EQ(c->cluster.public_web, d.cluster.public_web);
@@ -159,6 +168,38 @@ pause_ms = 0
   EXPECT_NE(error_of("[computer]\npause_ms = -1\n").find("computer.pause_ms"), std::string::npos);
   EXPECT_NE(error_of("[computer]\nthreads = 2\n").find("computer.threads: unknown option"),
             std::string::npos);
+}
+
+TEST(Config, AccountsSectionIsReadAndChecked) {
+  auto c = parse_config(R"(
+[accounts]
+guests = false
+passes = 3
+memory_kib = 32768
+workers = 4
+queue = 8
+session_days = 7
+account_burst = 2
+account_every_ms = 10000
+address_burst = 50
+address_every_ms = 500
+)");
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_FALSE(c->server.accounts.guests);
+  EXPECT_EQ(c->server.accounts.pool.params.passes, 3u);
+  EXPECT_EQ(c->server.accounts.pool.params.memory_bytes, 32u << 20);
+  EXPECT_EQ(c->server.accounts.pool.threads, 4);
+  EXPECT_EQ(c->server.accounts.pool.capacity, 8u);
+  EXPECT_EQ(c->server.accounts.session_days, 7);
+  EXPECT_EQ(c->server.accounts.per_account.burst, 2.0);
+  EXPECT_EQ(c->server.accounts.per_account.per_second, 0.1);
+  EXPECT_EQ(c->server.accounts.per_address.burst, 50.0);
+  EXPECT_EQ(c->server.accounts.per_address.per_second, 2.0);
+  EXPECT_NE(error_of("[accounts]\nguests = 1\n").find("accounts.guests: must be"), std::string::npos);
+  EXPECT_NE(error_of("[accounts]\nmemory_kib = 4\n").find("accounts.memory_kib: must be"),
+            std::string::npos);
+  EXPECT_NE(error_of("[accounts]\npasses = 0\n").find("accounts.passes: must be"), std::string::npos);
+  EXPECT_NE(error_of("[accounts]\nworkers = 0\n").find("accounts.workers: must be"), std::string::npos);
 }
 
 TEST(Config, ChatSectionIsReadAndChecked) {

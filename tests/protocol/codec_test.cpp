@@ -279,4 +279,47 @@ TEST(Codec, DecodesPrivateMatchesAndInviteCodes) {
   EXPECT_EQ(error_code_name(ErrorCode::NotPrivate), "NOT_PRIVATE");
 }
 
+// Accounts (docs/protocol.md, "Accounts"): `login` with a password or a session is an
+// AccountLogin; without either it stays a guest's Login.
+TEST(Codec, DecodesTheAccountRequests) {
+  auto reg = decode_request(
+      R"({"type":"register","name":"Alice","password":"correct horse","label":"cli"})");
+  ASSERT_TRUE(reg);
+  EXPECT_EQ(std::get<Register>(reg->request).name, "Alice");
+  EXPECT_EQ(std::get<Register>(reg->request).password, "correct horse");
+  EXPECT_EQ(std::get<Register>(reg->request).label, "cli");
+  auto with_password = decode_request(R"({"type":"login","name":"alice","password":"pw"})");
+  ASSERT_TRUE(with_password);
+  EXPECT_EQ(std::get<AccountLogin>(with_password->request).name, "alice");
+  EXPECT_FALSE(std::get<AccountLogin>(with_password->request).session);
+  auto with_session = decode_request(R"({"type":"login","session":"abc"})");
+  ASSERT_TRUE(with_session);
+  EXPECT_EQ(std::get<AccountLogin>(with_session->request).session, "abc");
+  EXPECT_TRUE(std::holds_alternative<Login>(
+      decode_request(R"({"type":"login","nickname":"bob"})")->request));
+  EXPECT_FALSE(std::get<Logout>(decode_request(R"({"type":"logout"})")->request).all);
+  EXPECT_TRUE(std::get<Logout>(decode_request(R"({"type":"logout","all":true})")->request).all);
+  auto reset = decode_request(
+      R"({"type":"reset_password","name":"Alice","code":"c0de","password":"new one!"})");
+  ASSERT_TRUE(reset);
+  EXPECT_EQ(std::get<ResetPassword>(reset->request).code, "c0de");
+  for (const char* missing : {R"({"type":"register","name":"Alice"})",
+                              R"({"type":"login","name":"alice","password":null})",
+                              R"({"type":"reset_password","name":"Alice","password":"x"})"}) {
+    auto r = decode_request(missing);
+    ASSERT_FALSE(r) << missing;
+    EXPECT_EQ(r.error().code, ErrorCode::MissingField) << missing;
+  }
+  auto bad = decode_request(R"({"type":"logout","all":"yes"})");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::InvalidField);
+  EXPECT_EQ(error_code_name(ErrorCode::BadLogin), "BAD_LOGIN");
+  EXPECT_EQ(error_code_name(ErrorCode::NameTaken), "NAME_TAKEN");
+  EXPECT_EQ(error_code_name(ErrorCode::AccountDisabled), "ACCOUNT_DISABLED");
+  EXPECT_EQ(error_code_name(ErrorCode::BadSession), "BAD_SESSION");
+  EXPECT_EQ(error_code_name(ErrorCode::GuestsOff), "GUESTS_OFF");
+  EXPECT_EQ(error_code_name(ErrorCode::BadResetCode), "BAD_RESET_CODE");
+  EXPECT_EQ(error_code_name(ErrorCode::AccountsOff), "ACCOUNTS_OFF");
+}
+
 }  // namespace eryantis::protocol

@@ -4,7 +4,8 @@
 //   eryantis-admin [--socket PATH | --config FILE] sessions | matches | end MATCH [REASON] |
 //                  kick NICKNAME [REASON] | drain [--timeout S] [--no-wait] | drain-status |
 //                  backup FILE | reissue-token NICKNAME | chat MATCH |
-//                  chat-delete MESSAGE [REASON] | metrics
+//                  chat-delete MESSAGE [REASON] | metrics | accounts |
+//                  reset-password NAME | disable NAME | enable NAME
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -185,7 +186,8 @@ int main(int argc, char** argv) {
   app.add_option("COMMAND", words,
                  "sessions | matches | end MATCH [REASON] | kick NICKNAME [REASON] | drain | "
                  "drain-status | backup FILE | reissue-token NICKNAME | chat MATCH | "
-                 "chat-delete MESSAGE [REASON] | metrics | help")
+                 "chat-delete MESSAGE [REASON] | metrics | accounts | reset-password NAME | "
+                 "disable NAME | enable NAME | help")
       ->required();
   std::optional<double> drain_timeout;
   bool no_wait = false;

@@ -87,13 +87,36 @@ struct Chat {
   std::optional<MatchId> match;  // when given, must be the match the sender is in
   std::string text;              // the server cleans and checks it (accounts/chat.hpp)
 };
+// Accounts (docs/accounts.md; docs/protocol.md, "Accounts"). `register` makes an
+// account and logs in; `login` with `password` (an account's name and password) or
+// with `session` (the secret a register or login answered) is an AccountLogin.
+struct Register {
+  std::string name;
+  std::string password;  // never logged; wiped once hashed
+  std::string label;     // what the client is ("Chromium on Linux"): names the session
+};
+struct AccountLogin {
+  std::string name;      // with `password`
+  std::string password;  // "" when logging in with `session`
+  std::optional<std::string> session;
+  std::string label;
+};
+struct Logout {
+  bool all = false;  // end every session of the account, not only this one
+};
+struct ResetPassword {
+  std::string name;
+  std::string code;      // the one-time code eryantis-admin reset-password printed
+  std::string password;  // the new one
+};
 struct Ping {};
 struct Pong {};  // the answer to the server's ping: no reply
 
 using Request =
     std::variant<Hello, Login, ListMatches, CreateMatchRequest, JoinMatch, QuickJoin, LeaveMatch,
                  Spectate, Play, Sync, Ping, Pong, AddComputer, RemoveComputer, WatchLobby,
-                 UnwatchLobby, MoveLog, Chat, RevokeInvite>;
+                 UnwatchLobby, MoveLog, Chat, RevokeInvite,
+                 Register, AccountLogin, Logout, ResetPassword>;
 
 struct Envelope {
   std::string id;  // raw JSON of the request's "id" ("" when absent), echoed in the reply
@@ -132,9 +155,18 @@ enum class ErrorCode : std::uint8_t {
   BadOptions,    // create_match's options refused by the game (the message is the game's)
   UnservedGame,  // a cluster node asked for a match of a game its build does not serve
   NotPrivate,    // revoke_invite in a match that is public (it has no invite)
+  // Accounts (docs/accounts.md). BAD_LOGIN answers a wrong password and an unknown
+  // name alike: it never tells which accounts exist.
+  BadLogin,
+  NameTaken,        // register: an account (or a guest playing now) has that name
+  AccountDisabled,  // an operator disabled the account (told only with its password)
+  BadSession,       // a session secret that is unknown, expired or logged out
+  GuestsOff,        // [accounts] guests = false: log in to an account
+  BadResetCode,     // reset_password: no such code for that name, used or expired
+  AccountsOff,      // this server has no accounts (no password workers)
   // A new code goes before this line, and kErrorCodeCount names the last one.
 };
-inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::NotPrivate) + 1;
+inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::AccountsOff) + 1;
 // "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
 std::string_view error_code_name(ErrorCode code);
 

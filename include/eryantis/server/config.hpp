@@ -6,6 +6,8 @@
 #include <string>
 
 #include "eryantis/accounts/chat.hpp"
+#include "eryantis/accounts/password_pool.hpp"
+#include "eryantis/accounts/token_bucket.hpp"
 #include "eryantis/game/computer.hpp"
 #include "eryantis/game/registry.hpp"
 
@@ -45,6 +47,21 @@ struct ChatConfig {
   std::size_t history = 100;
 };
 
+// [accounts]: registered players (docs/accounts.md).
+struct AccountsConfig {
+  // Whether a nickname without an account may still play (never an account's name).
+  bool guests = true;
+  // Argon2id's parameters, the password workers and the requests that may wait.
+  accounts::PasswordPoolConfig pool{};
+  // A session (its secret) works this long after its login, then log in again.
+  std::int64_t session_days = 30;
+  // Login attempts: per account name (burst 5, then one every 20 s) and per address
+  // (burst 20, then one a second); register and reset_password count per address.
+  accounts::BucketRate per_account{5.0, 0.05};
+  accounts::BucketRate per_address{20.0, 1.0};
+  std::size_t tracked = 10000;  // names and addresses each limiter remembers at most
+};
+
 // What the server's logic needs. The process's own settings (database,
 // durability, snapshots, logging) are the application's: app::Config.
 struct ServerConfig {
@@ -65,6 +82,7 @@ struct ServerConfig {
   Limits limits;
   ComputerConfig computer;
   ChatConfig chat;
+  AccountsConfig accounts;
   // The games it plays, the first the default (create_match without `game`):
   // nullptr = the build's catalogue (eryantis/catalogue). Tests and the test
   // server pass a registry with test games. Must outlive the server.

@@ -14,10 +14,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eryantis/accounts/account_name.hpp"
 #include "eryantis/accounts/chat.hpp"
+#include "eryantis/accounts/password_pool.hpp"
+#include "eryantis/accounts/token_bucket.hpp"
 #include "eryantis/log/log_throttle.hpp"
 #include "eryantis/protocol/message.hpp"
 #include "eryantis/game/game.hpp"
+#include "eryantis/server/account_store.hpp"
 #include "eryantis/server/cluster.hpp"
 #include "eryantis/server/computer.hpp"
 #include "eryantis/server/config.hpp"
@@ -143,6 +147,16 @@ class Server final : public ConnectionEvents,
   // Without one, computer seats cannot be created.
   void set_decision_runner(DecisionRunner* runner);
 
+  // Accounts (accounts.cpp, docs/accounts.md): where they are kept and where
+  // passwords are hashed; both must outlive the server. Without them register and
+  // account logins are refused (ACCOUNTS_OFF). The pool's `wake` must lead to
+  // password_work_done() on the server's thread (main: a uv_async_t).
+  void set_accounts(AccountStore* store, accounts::PasswordPool* pool);
+  // Takes the password pool's finished work and carries on with each request.
+  void password_work_done();
+  // Start-up: the name keys of every account, so that a guest never takes one.
+  void load_account_names(std::vector<std::string> name_keys);
+
   // Makes this server one node of a cluster (docs/cluster.md); it must outlive the
   // server. Without one (the SQLite default) the server does no lease work at all.
   void set_cluster(Cluster* cluster) { cluster_ = cluster; }
@@ -180,6 +194,36 @@ class Server final : public ConnectionEvents,
   // The connections that read a match's channel: its seated players' or its spectators'.
   std::vector<ConnectionId> chat_members(const Room& room, store::ChatChannel channel) const;
   void handle(Session& s, const std::string& id, const protocol::Ping& m);
+  // accounts.cpp
+  void handle(Session& s, const std::string& id, const protocol::Register& m);
+  void handle(Session& s, const std::string& id, const protocol::AccountLogin& m);
+  void handle(Session& s, const std::string& id, const protocol::Logout& m);
+  void handle(Session& s, const std::string& id, const protocol::ResetPassword& m);
+  // A register, login or reset whose password is on the pool.
+  struct PasswordWait {
+    enum class Kind : std::uint8_t { Register, Login, Reset } kind = Kind::Login;
+    ConnectionId conn = 0;
+    std::string id;
+    accounts::AccountName name;  // Login: only `key` is sure
+    std::optional<store::AccountRecord> account;  // Login: the account, if it exists
+    std::string code_digest;  // Reset
+    std::string label;
+  };
+  void carry_on(PasswordWait wait, accounts::PasswordOutcome outcome);
+  // Refused before any work: no accounts, already logged in, a request in flight,
+  // rate limits (`name_key` empty: the address alone). True when refused.
+  bool account_refused(Session& s, const std::string& id, std::string_view name_key);
+  bool submit_password(Session& s, const std::string& id, PasswordWait wait,
+                       accounts::PasswordRequest request);
+  void account_error(ConnectionId conn, const std::string& id, const accounts::AccountError& e);
+  // A new session for `account` (a secret drawn now, its digest stored), then login.
+  void open_account_session(ConnectionId conn, const std::string& id,
+                            const store::AccountRecord& account, std::string label);
+  // Logs connection `conn` in as `account` (its seat, if any, given back).
+  void account_login(ConnectionId conn, const std::string& id, const store::AccountRecord& account,
+                     const std::string& secret);
+  // A guest's nickname that is an account's (or guests are off): refused. True when refused.
+  bool guest_refused(Session& s, const std::string& id, const std::string& nickname);
   void handle(Session& s, const std::string& id, const protocol::Pong& m);
   void handle(Session& s, const std::string& id, const protocol::WatchLobby& m);
   void handle(Session& s, const std::string& id, const protocol::UnwatchLobby& m);
@@ -203,7 +247,11 @@ class Server final : public ConnectionEvents,
   static std::string invite_line(const std::string& id, store::MatchId match,
                                  const std::optional<std::string>& code);
   // handle(Login) once the cluster said where the nickname's seat is (or without one).
-  void login(Session& s, const std::string& id, const protocol::Login& m);
+  // `account`: an account's login (accounts.cpp), its name the nickname: the seat is
+  // its own without a resume token, and `account_session` is answered as `session`.
+  void login(Session& s, const std::string& id, const protocol::Login& m,
+             const store::AccountRecord* account = nullptr,
+             const std::string& account_session = {});
   // handle(CreateMatchRequest) with the new match's id and lease (a cluster), or
   // with the next local id (nullopt, no cluster).
   // `requested`: the request's game and its options as that game read them.
@@ -403,6 +451,14 @@ class Server final : public ConnectionEvents,
   logging::LogThrottle log_throttle_;
   // Chat: the text rules and a token bucket per sender's nickname ([chat]).
   accounts::ChatGate chat_gate_;
+  // Accounts (accounts.cpp).
+  AccountStore* account_store_ = nullptr;
+  accounts::PasswordPool* password_pool_ = nullptr;
+  std::uint64_t next_password_request_ = 1;
+  std::unordered_map<std::uint64_t, PasswordWait> password_waits_;
+  std::set<std::string, std::less<>> account_keys_;  // every account's name key
+  accounts::KeyedLimiter account_limiter_;
+  accounts::KeyedLimiter address_limiter_;
   // --- operations: eryantis-admin's actions (src/server/admin.cpp) ---------------
  public:
   struct AdminSession {
@@ -450,6 +506,18 @@ class Server final : public ConnectionEvents,
   using AdminChatDeleteDone = std::function<void(std::expected<store::ChatMessage, std::string>)>;
   void admin_delete_chat(store::ChatMessageId id, std::string_view reason,
                          AdminChatDeleteDone done);
+  // Accounts (accounts.cpp, docs/accounts.md): every account; a one-time password
+  // reset code for one (printed to the operator, valid kResetCodeMs, its digest
+  // stored); an account disabled (its sessions ended, its connection closed) or
+  // enabled again. An error sentence when there are no accounts or no such name.
+  using AdminAccountsDone =
+      std::function<void(std::expected<std::vector<store::AccountRecord>, std::string>)>;
+  void admin_accounts(AdminAccountsDone done);
+  using AdminResetDone = std::function<void(std::expected<std::string, std::string>)>;
+  void admin_reset_password(std::string_view name, AdminResetDone done);
+  using AdminDisableDone = std::function<void(std::expected<store::AccountRecord, std::string>)>;
+  void admin_disable(std::string_view name, bool disabled, AdminDisableDone done);
+  static constexpr std::int64_t kResetCodeMs = 24LL * 60 * 60 * 1000;
   // Closes the nickname's connection (a seat it holds stays its own). False if it
   // is not connected.
   bool admin_kick(std::string_view nickname, std::string_view reason);

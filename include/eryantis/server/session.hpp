@@ -19,6 +19,11 @@ struct Session {
   bool full_views = true;               // updates carry the whole view, not only the event
   std::optional<std::string> nickname;  // once logged in
   std::string token;                    // the resume token issued at login
+  // Logged in to an account (docs/accounts.md): its id and this session's digest
+  // (what logout ends). 0 / "" for a guest.
+  std::int64_t account = 0;
+  std::string session_digest;
+  bool account_busy = false;  // a register/login/reset of this connection is in flight
   store::MatchId match = 0;             // the match played or watched (0 = lobby)
   game::Seat seat = game::kNoSeat;
   bool spectator = false;

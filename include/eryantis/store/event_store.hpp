@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "eryantis/game/registry.hpp"
+#include "eryantis/store/accounts.hpp"
 #include "eryantis/store/chat.hpp"
 #include "eryantis/store/error.hpp"
 #include "eryantis/store/fold.hpp"
@@ -149,6 +150,37 @@ class EventStore {
   // keeps the first deletion. Returns the message as it is now.
   virtual Result<ChatMessage> delete_chat(ChatMessageId id, std::string_view by,
                                           std::int64_t at_ms) = 0;
+
+  // --- accounts (accounts.hpp, docs/accounts.md): platform rows, never events --
+  // A new account; Conflict when its name_key is taken.
+  virtual Result<AccountRecord> create_account(const NewAccount& account) = 0;
+  // The account of a name key, if any.
+  virtual Result<std::optional<AccountRecord>> find_account(std::string_view name_key) = 0;
+  // Every account, by id.
+  virtual Result<std::vector<AccountRecord>> list_accounts() = 0;
+  // Sets a password hash (a rehash at login, a new password).
+  virtual Result<void> set_password(AccountId id, std::string_view password_hash,
+                                    std::int64_t at_ms) = 0;
+  // Disables (or enables) the account of `name_key`; disabling ends all its sessions
+  // in the same transaction. NotFound without such an account. Returns it as now.
+  virtual Result<AccountRecord> set_disabled(std::string_view name_key, bool disabled) = 0;
+  virtual Result<void> add_session(const NewSession& session) = 0;
+  // The unexpired session of `token_digest` with its account (disabled or not: the
+  // caller refuses), its last_seen_ms set to `now_ms`; nullopt when none.
+  virtual Result<std::optional<SessionLookup>> find_session(std::string_view token_digest,
+                                                            std::int64_t now_ms) = 0;
+  // Ends one session of the account (`token_digest`), or all of them (nullopt):
+  // how many rows went.
+  virtual Result<std::int64_t> end_sessions(AccountId account,
+                                            const std::optional<std::string>& token_digest) = 0;
+  virtual Result<void> add_password_reset(const NewPasswordReset& reset) = 0;
+  // Uses the reset `code_digest` of the account `name_key` (unused, not expired at
+  // `now_ms`): marks it used, sets the new hash and ends every session, in one
+  // transaction. NotFound otherwise (the same for every reason).
+  virtual Result<AccountRecord> reset_password(std::string_view code_digest,
+                                               std::string_view name_key,
+                                               std::string_view password_hash,
+                                               std::int64_t now_ms) = 0;
 
   // --- restoring: reading state back from the log ---------------------------
   // Folds match `id` as `policy` says, in one read transaction. A log that stops

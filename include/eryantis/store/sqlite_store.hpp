@@ -69,6 +69,23 @@ class SqliteStore final : public EventStore {
   // If the commit itself fails, every request reports that error.
   std::vector<Result<AppendOutcome>> append_batch(std::span<const AppendRequest> requests) override;
 
+  // --- accounts (event_store.hpp says what each promises) ----------------------
+  Result<AccountRecord> create_account(const NewAccount& account) override;
+  Result<std::optional<AccountRecord>> find_account(std::string_view name_key) override;
+  Result<std::vector<AccountRecord>> list_accounts() override;
+  Result<void> set_password(AccountId id, std::string_view password_hash,
+                            std::int64_t at_ms) override;
+  Result<AccountRecord> set_disabled(std::string_view name_key, bool disabled) override;
+  Result<void> add_session(const NewSession& session) override;
+  Result<std::optional<SessionLookup>> find_session(std::string_view token_digest,
+                                                    std::int64_t now_ms) override;
+  Result<std::int64_t> end_sessions(AccountId account,
+                                    const std::optional<std::string>& token_digest) override;
+  Result<void> add_password_reset(const NewPasswordReset& reset) override;
+  Result<AccountRecord> reset_password(std::string_view code_digest, std::string_view name_key,
+                                       std::string_view password_hash,
+                                       std::int64_t now_ms) override;
+
   // --- chat (event_store.hpp says what each promises) --------------------------
   Result<std::vector<Result<ChatMessageId>>> append_chat(
       std::span<const NewChatMessage> messages) override;

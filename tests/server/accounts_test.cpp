@@ -1,0 +1,286 @@
+// Accounts driven through the server (fakes.hpp, fake_accounts.hpp) with a real
+// password pool at libsodium's smallest parameters: register and login answered
+// with a session, a seat that belongs to the account on every connection, and every
+// refusal with its code. The pool's threads are waited for by a bounded loop on a
+// condition variable, never by a sleep.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <mutex>
+
+#include "eryantis/accounts/session_secret.hpp"
+#include "fake_accounts.hpp"
+#include "fake_secret_source.hpp"
+#include "fakes.hpp"
+
+namespace eryantis::server {
+namespace {
+
+ServerConfig accounts_config(bool guests = true) {
+  ServerConfig c = test_server_config();
+  c.accounts.guests = guests;
+  c.accounts.pool.params = accounts::min_password_params();
+  c.accounts.pool.threads = 1;
+  c.accounts.pool.capacity = 1;
+  return c;
+}
+
+class ServerAccountsTest : public ::testing::Test {
+ protected:
+  explicit ServerAccountsTest(ServerConfig config = accounts_config())
+      : pool(config.accounts.pool,
+             [this] {
+               std::unique_lock lock(mutex);
+               ++woken;
+               woke.notify_all();
+               // A test may hold the worker here (its wake-up), to fill the queue.
+               woke.wait(lock, [this] { return !hold; });
+             }),
+        server(config, transport, store, [this] { return now; }, secrets) {
+    server.set_accounts(&accounts, &pool);
+  }
+  ~ServerAccountsTest() override { release(); }
+
+  void release() {
+    std::lock_guard lock(mutex);
+    hold = false;
+    woke.notify_all();
+  }
+
+  // Sends `line` and runs everything it causes (the pool's work too) until `c` was
+  // answered; the lines `c` got meanwhile.
+  std::vector<std::string> say(ConnectionId c, const std::string& line) {
+    const std::size_t before = transport.sent[c].size();
+    server.on_line(c, line);
+    for (int round = 0; round < 1000 && transport.sent[c].size() == before; ++round) {
+      bool any = accounts.complete();
+      store.complete_all();
+      server.password_work_done();
+      if (transport.sent[c].size() != before || any) continue;
+      std::unique_lock lock(mutex);
+      woke.wait_for(lock, std::chrono::milliseconds(10));
+    }
+    accounts.complete();
+    store.complete_all();
+    return {transport.sent[c].begin() + static_cast<long>(before), transport.sent[c].end()};
+  }
+  void open(ConnectionId c, const std::string& peer = "127.0.0.1:1") {
+    server.on_open(c, peer);
+    ASSERT_EQ(type_of(say(c, R"({"type":"hello","protocol":1})").at(0)), "welcome");
+  }
+  // The first line's error code ("" when it is not an error).
+  static std::string code(const std::vector<std::string>& lines) {
+    if (lines.empty()) return "(nothing)";
+    auto d = parse(lines[0]);
+    return d.HasMember("code") ? d["code"].GetString() : "";
+  }
+  static std::string message(const std::vector<std::string>& lines) {
+    auto d = parse(lines.at(0));
+    return d.HasMember("message") ? d["message"].GetString() : "";
+  }
+  std::vector<std::string> register_as(ConnectionId c, const std::string& name,
+                                       const std::string& password = "correct horse") {
+    return say(c, R"({"type":"register","name":")" + name + R"(","password":")" + password +
+                      "\"}");
+  }
+  std::vector<std::string> login_as(ConnectionId c, const std::string& name,
+                                    const std::string& password = "correct horse") {
+    return say(c, R"({"type":"login","name":")" + name + R"(","password":")" + password + "\"}");
+  }
+
+  FakeTransport transport;
+  FakePersistence store;
+  FakeAccounts accounts;
+  FakeSecretSource secrets;
+  std::int64_t now = 1'000'000;
+  std::mutex mutex;
+  std::condition_variable woke;
+  int woken = 0;
+  bool hold = false;
+  accounts::PasswordPool pool;
+  Server server;
+};
+
+TEST_F(ServerAccountsTest, RegisterLogsInWithASessionWhoseDigestAloneIsStored) {
+  open(1);
+  auto lines = register_as(1, "Alice");
+  ASSERT_EQ(type_of(lines.at(0)), "logged_in") << lines.at(0);
+  auto reply = parse(lines[0]);
+  EXPECT_STREQ(reply["nickname"].GetString(), "Alice");
+  EXPECT_STREQ(reply["account"].GetString(), "Alice");
+  const std::string secret = reply["session"].GetString();
+  EXPECT_TRUE(accounts::secret_shaped(secret));
+  ASSERT_EQ(accounts.accounts.size(), 1u);
+  EXPECT_EQ(accounts.accounts.begin()->first, "alice");
+  EXPECT_TRUE(accounts.accounts.begin()->second.password_hash.starts_with("$argon2id$"));
+  ASSERT_EQ(accounts.sessions.size(), 1u);
+  EXPECT_EQ(accounts.sessions.begin()->first, accounts::secret_digest(secret));
+  EXPECT_EQ(transport.sent[1].back().find("correct horse"), std::string::npos);
+}
+
+TEST_F(ServerAccountsTest, ALoginFromAnotherConnectionGetsTheSeatBackWithoutAToken) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  auto created = say(1, R"({"type":"create_match","players":2})");
+  const auto m = parse(created.at(0))["match"].GetInt64();
+  // Another device: the name (any case) and the password, no resume token.
+  open(2, "10.0.0.2:1");
+  auto lines = login_as(2, "ALICE");
+  ASSERT_EQ(type_of(lines.at(0)), "logged_in") << lines.at(0);
+  auto reply = parse(lines[0]);
+  EXPECT_STREQ(reply["nickname"].GetString(), "Alice");
+  EXPECT_EQ(reply["match"].GetInt64(), m);
+  EXPECT_EQ(reply["seat"].GetInt(), 0);
+  EXPECT_TRUE(transport.closed.contains(1)) << "the older connection is closed";
+  // The session secret logs in a third connection, no password.
+  open(3, "10.0.0.3:1");
+  auto again = say(3, R"({"type":"login","session":")" +
+                          std::string(reply["session"].GetString()) + "\"}");
+  ASSERT_EQ(type_of(again.at(0)), "logged_in") << again.at(0);
+  EXPECT_EQ(parse(again[0])["match"].GetInt64(), m);
+}
+
+TEST_F(ServerAccountsTest, AWrongPasswordAndAnUnknownNameGetTheSameAnswer) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  open(2);
+  auto wrong = login_as(2, "Alice", "battery staple");
+  auto unknown = login_as(2, "Nobody", "battery staple");
+  EXPECT_EQ(code(wrong), "BAD_LOGIN");
+  EXPECT_EQ(code(unknown), "BAD_LOGIN");
+  EXPECT_EQ(message(wrong), message(unknown));
+}
+
+TEST_F(ServerAccountsTest, RegisterRefusesATakenNameAShortPasswordAndABadName) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  open(2);
+  EXPECT_EQ(code(register_as(2, "ALICE")), "NAME_TAKEN");
+  EXPECT_EQ(code(register_as(2, "Bob", "short")), "PASSWORD_LENGTH");
+  EXPECT_EQ(code(register_as(2, "B")), "NAME_LENGTH");
+  EXPECT_EQ(code(register_as(2, "bob smith")), "NAME_CHARACTER");
+  EXPECT_EQ(code(register_as(2, "admin")), "NAME_RESERVED");
+  EXPECT_EQ(accounts.accounts.size(), 1u);
+  // A guest playing under a name keeps it from registering.
+  open(3);
+  ASSERT_EQ(type_of(say(3, R"({"type":"login","nickname":"carol"})").at(0)), "logged_in");
+  EXPECT_EQ(code(register_as(2, "Carol")), "NAME_TAKEN");
+}
+
+TEST_F(ServerAccountsTest, AGuestNeverTakesAnAccountsName) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  say(1, R"({"type":"logout"})");
+  open(2);
+  EXPECT_EQ(code(say(2, R"({"type":"login","nickname":"alice"})")), "NICKNAME_TAKEN");
+  EXPECT_EQ(type_of(say(2, R"({"type":"login","nickname":"bob"})").at(0)), "logged_in");
+}
+
+TEST_F(ServerAccountsTest, LogoutEndsThisSessionOrAllOfThem) {
+  open(1);
+  auto first = register_as(1, "Alice");
+  const std::string one = parse(first.at(0))["session"].GetString();
+  open(2);
+  auto second = login_as(2, "Alice");
+  const std::string two = parse(second.at(0))["session"].GetString();
+  ASSERT_EQ(accounts.sessions.size(), 2u);
+  auto out = say(2, R"({"type":"logout"})");
+  ASSERT_EQ(type_of(out.at(0)), "logged_out");
+  EXPECT_EQ(parse(out[0])["ended"].GetInt(), 1);
+  EXPECT_EQ(accounts.sessions.size(), 1u);
+  EXPECT_EQ(code(say(2, R"({"type":"create_match","players":2})")), "NOT_LOGGED_IN");
+  EXPECT_EQ(code(say(2, R"({"type":"login","session":")" + two + "\"}")), "BAD_SESSION");
+  ASSERT_EQ(type_of(say(2, R"({"type":"login","session":")" + one + "\"}").at(0)), "logged_in");
+  auto all = say(2, R"({"type":"logout","all":true})");
+  ASSERT_EQ(type_of(all.at(0)), "logged_out");
+  EXPECT_TRUE(accounts.sessions.empty());
+  EXPECT_EQ(code(say(2, R"({"type":"login","session":")" + one + "\"}")), "BAD_SESSION");
+}
+
+TEST_F(ServerAccountsTest, LoginsAreRateLimitedPerAccountWithARetryTime) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  say(1, R"({"type":"logout"})");
+  // Five attempts back to back (each from its own address), then RATE_LIMITED.
+  for (int i = 0; i < 5; ++i) {
+    open(10 + i, "10.0.1." + std::to_string(i) + ":1");
+    EXPECT_EQ(code(login_as(10 + i, "Alice", "battery staple")), "BAD_LOGIN");
+  }
+  open(20, "10.0.2.1:1");
+  auto limited = login_as(20, "alice", "correct horse");
+  ASSERT_EQ(code(limited), "RATE_LIMITED");
+  EXPECT_GT(parse(limited[0])["retry_after_ms"].GetInt64(), 0);
+  now += 20'000;  // one token back
+  EXPECT_EQ(type_of(login_as(20, "alice").at(0)), "logged_in");
+}
+
+TEST_F(ServerAccountsTest, ADisabledAccountIsToldOnlyWithItsPassword) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  say(1, R"({"type":"logout"})");
+  accounts.accounts["alice"].disabled = true;
+  open(2);
+  EXPECT_EQ(code(login_as(2, "Alice", "battery staple")), "BAD_LOGIN");
+  EXPECT_EQ(code(login_as(2, "Alice")), "ACCOUNT_DISABLED");
+}
+
+TEST_F(ServerAccountsTest, AResetCodeSetsANewPasswordOnce) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  say(1, R"({"type":"logout"})");
+  const std::string code_text = accounts::random_secret();
+  accounts.resets[accounts::secret_digest(code_text)] = {
+      {accounts::secret_digest(code_text), accounts.accounts["alice"].id, now + 60'000}, false};
+  open(2);
+  const std::string reset = R"({"type":"reset_password","name":"Alice","code":")" + code_text +
+                            R"(","password":"new password"})";
+  auto done = say(2, reset);
+  ASSERT_EQ(type_of(done.at(0)), "password_reset") << done.at(0);
+  EXPECT_EQ(code(say(2, reset)), "BAD_RESET_CODE");
+  EXPECT_EQ(code(login_as(2, "Alice")), "BAD_LOGIN");
+  EXPECT_EQ(type_of(login_as(2, "Alice", "new password").at(0)), "logged_in");
+}
+
+TEST_F(ServerAccountsTest, AFullPasswordQueueAnswersBusyAtOnce) {
+  hold = true;  // the worker stays in its wake-up once it has hashed
+  open(1, "10.0.0.1:1");
+  open(2, "10.0.0.2:1");
+  open(3, "10.0.0.3:1");
+  server.on_line(1, R"({"type":"register","name":"Alice","password":"correct horse"})");
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(woke.wait_for(lock, std::chrono::seconds(30), [this] { return woken > 0; }));
+  }
+  // The worker is held: one request may wait (capacity 1), the next is refused.
+  server.on_line(2, R"({"type":"register","name":"Bob","password":"correct horse"})");
+  server.on_line(3, R"({"type":"register","name":"Carol","password":"correct horse"})");
+  ASSERT_FALSE(transport.sent[3].empty());
+  EXPECT_EQ(code({transport.sent[3].back()}), "BUSY");
+  release();
+  EXPECT_EQ(type_of(say(1, R"({"type":"ping"})").at(0)), "pong");
+}
+
+class ServerWithoutGuestsTest : public ServerAccountsTest {
+ protected:
+  ServerWithoutGuestsTest() : ServerAccountsTest(accounts_config(false)) {}
+};
+
+TEST_F(ServerWithoutGuestsTest, AGuestIsRefusedAndAnAccountPlays) {
+  open(1);
+  EXPECT_EQ(code(say(1, R"({"type":"login","nickname":"bob"})")), "GUESTS_OFF");
+  ASSERT_EQ(type_of(register_as(1, "Bob").at(0)), "logged_in");
+}
+
+TEST(ServerAccountsOff, WithoutAPoolRegisterIsRefused) {
+  FakeTransport transport;
+  FakePersistence store;
+  FakeSecretSource secrets;
+  Server server(test_server_config(), transport, store, [] { return std::int64_t{1}; }, secrets);
+  server.on_open(1, "127.0.0.1:1");
+  server.on_line(1, R"({"type":"hello","protocol":1})");
+  server.on_line(1, R"({"type":"register","name":"Alice","password":"correct horse"})");
+  EXPECT_EQ(parse(transport.sent[1].back())["code"].GetString(), std::string("ACCOUNTS_OFF"));
+}
+
+}  // namespace
+}  // namespace eryantis::server
