@@ -9,10 +9,11 @@ FUZZ_SECONDS ?= 30
 # The tests that run threads: the store's group committer and concurrent readers,
 # the event loop's cross-thread wake-ups, the client library's connections, the
 # terminal client's reader thread (eryantis-cli run by CliEndToEnd, itself built with
-# TSan), the computer players' worker pool. ctest -R over the GoogleTest names.
-TSAN_TESTS ?= GroupCommit|ReaderTest|Concurren|EventLoop|LineConnection|ReaderThread|InputReader|CliEndToEnd|ComputerPool
+# TSan), the computer players' worker pool, the password pool (Argon2id off the loop).
+# ctest -R over the GoogleTest names.
+TSAN_TESTS ?= GroupCommit|ReaderTest|Concurren|EventLoop|LineConnection|ReaderThread|InputReader|CliEndToEnd|ComputerPool|PasswordPool|WorkerPool
 TSAN_BINARIES ?= eryantis-store-tests eryantis-net-tests eryantis-client-tests eryantis-cli-tests \
-  eryantis-computer-pool-tests
+  eryantis-computer-pool-tests eryantis-accounts-tests
 JOBS       ?= $(shell nproc)
 CONFIG     ?= config/eryantis.toml
 # ccache (when installed) sees paths relative to this checkout, so a clone in another
