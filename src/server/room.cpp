@@ -263,6 +263,13 @@ std::string Room::seats_json() const {
   return out.str();
 }
 
+void Room::takeover_field(protocol::JsonLine& line) const {
+  if (takeover)
+    line.field("takeover", game::level_name(*takeover));
+  else
+    line.null_field("takeover");
+}
+
 void Room::broadcast_seats(ConnectionId reply_to, const std::string& request_id) {
   const std::int64_t now = links_->clock();
   update_deadlines(now);
@@ -270,11 +277,10 @@ void Room::broadcast_seats(ConnectionId reply_to, const std::string& request_id)
   const std::string seat_list = seats_json();
   const std::string deadline = deadline_json(now);
   auto line_with = [&](const std::string& with_id) {
-    return protocol::JsonLine("seats", with_id)
-        .field("match", id)
-        .raw_field("seats", seat_list)
-        .raw_field("deadline", deadline)
-        .str();
+    protocol::JsonLine line("seats", with_id);
+    line.field("match", id).raw_field("seats", seat_list);
+    takeover_field(line);
+    return line.raw_field("deadline", deadline).str();
   };
   const std::string line = line_with({});
   // The request that caused it (add_computer, remove_computer) gets its copy as the reply.
