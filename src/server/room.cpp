@@ -264,10 +264,7 @@ std::string Room::seats_json() const {
 }
 
 void Room::takeover_field(protocol::JsonLine& line) const {
-  if (takeover)
-    line.field("takeover", game::level_name(*takeover));
-  else
-    line.null_field("takeover");
+  if (takeover) line.field("takeover", game::level_name(*takeover));
 }
 
 void Room::broadcast_seats(ConnectionId reply_to, const std::string& request_id) {

@@ -65,11 +65,7 @@ void Server::take_over(Room& room, game::Seat seat, TakeoverReason reason, Conne
       return;
     }
     if (reason == TakeoverReason::Left)
-      send(conn, protocol::JsonLine("left", id)
-                     .field("match", room->id)
-                     .field("reason", "taken_over")
-                     .field("computer", game::level_name(*room->takeover))
-                     .str());
+      send(conn, protocol::JsonLine("left", id).field("match", room->id).str());
     else
       tell_ending(*room, {holder.nickname}, line, kept);
     // Asked before the seats push, whose deadline write would make the room busy.

@@ -166,7 +166,8 @@ class Room {
   // match or stays away past the turn grace (docs/accounts.md, "A computer takes
   // the seat"); nullopt = the seat stays theirs. Only for 3 or 4 seats.
   std::optional<game::Level> takeover;
-  // Adds `"takeover":level` (or null) to a state, seats or match_list entry.
+  // Adds `"takeover":level` to a state, seats or match_list entry of a match that has
+  // one (none: no field, so the messages of other matches are as before).
   void takeover_field(protocol::JsonLine& line) const;
 
   int players() const { return seat_count; }
