@@ -670,6 +670,7 @@ void Session::act(const LobbyCreate& c) {
   r.computers = c.computers;
   r.level = c.level;
   r.private_match = c.private_match;
+  r.takeover = c.takeover;
   request([&](std::string_view id) { return ClientProtocol::create_match(r, id); });
 }
 
