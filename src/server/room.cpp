@@ -342,7 +342,9 @@ std::string Room::deadline_json(std::int64_t now) const {
   const Deadline d = next_deadline();
   if (d.kind == DeadlineKind::None) return "null";
   protocol::JsonLine out = protocol::JsonLine::object();
-  out.field("action", deadline_action(d.kind));
+  // A match with `takeover`: the grace ends with a computer in the seat, not a skip.
+  out.field("action", d.kind == DeadlineKind::TurnGrace && takeover ? std::string_view("take_over")
+                                                                    : deadline_action(d.kind));
   if (d.seat >= 0 && d.seat < players() && seats[d.seat])
     out.field("seat", static_cast<int>(d.seat)).field("nickname", seats[d.seat]->nickname);
   else

@@ -267,6 +267,10 @@ TEST_F(TakeoverTest, AnAbsentPlayerPastTheGraceIsReplacedAndToldAtLogin) {
   store.complete_all();
   tick();
   EXPECT_FALSE(server.room(match)->is_computer(1));  // the grace runs
+  auto seats = parse(last_of(1, "seats"));
+  ASSERT_TRUE(seats["deadline"].IsObject()) << last_of(1, "seats");
+  EXPECT_STREQ(seats["deadline"]["action"].GetString(), "take_over");
+  EXPECT_EQ(seats["deadline"]["seat"].GetInt(), 1);
   now += 1001;
   const std::size_t before = store.written.size();
   tick();

@@ -865,6 +865,7 @@ std::string Session::deadline_text() const {
   if (d.action == "skip_turn")
     return me ? "your turn is skipped in " + left
               : who + " is offline — their turn is skipped in " + left;
+  if (d.action == "take_over") return who + " is offline — a computer takes their seat in " + left;
   if (d.action == "forfeit")
     return me ? "you forfeit the match in " + left
               : who + " is offline — they forfeit the match in " + left;
