@@ -373,6 +373,7 @@ std::string ClientProtocol::create_match(const CreateMatch& r, std::string_view 
   if (r.computers > 0) line.field("computers", r.computers);
   if (!r.level.empty()) line.field("level", r.level);
   if (r.private_match) line.field("private", true);
+  if (!r.takeover.empty()) line.field("takeover", r.takeover);
   return line.str();
 }
 

@@ -76,6 +76,7 @@ std::expected<server::LoadedMatch, std::string> to_loaded(store::FoldedMatch loa
   m.recent_commands = std::move(loaded.recent_commands);
   if (loaded.deadline) m.deadline = from_record(*loaded.deadline);
   m.private_match = loaded.privacy.private_match;
+  if (loaded.privacy.takeover) m.takeover = game::parse_level(*loaded.privacy.takeover);
   m.invites = std::move(loaded.privacy.invites);
   return m;
 }

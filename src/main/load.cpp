@@ -41,6 +41,7 @@ std::expected<Loaded, std::string> load_matches(store::EventStore& db) {
                              std::make_move_iterator(m.recent_commands.end()));
     if (m.deadline) r.deadline = from_record(*m.deadline);
     r.private_match = m.private_match;
+    if (m.takeover) r.takeover = game::parse_level(*m.takeover);
     r.invites = std::move(m.invites);
     out.matches.push_back(std::move(r));
   }

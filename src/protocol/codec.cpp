@@ -111,13 +111,15 @@ class Fields {
     return v && v->IsObject() && json::present_member(*v, inner) != nullptr;
   }
   // "random", "greedy" or "strong" (the computer players' levels, docs/bots.md).
-  std::expected<std::optional<std::string>, ProtocolError> optional_level() const {
-    auto text = optional_string("level", 16);
+  std::expected<std::optional<std::string>, ProtocolError> optional_level(
+      const char* key = "level") const {
+    auto text = optional_string(key, 16);
     if (!text) return std::unexpected(text.error());
     if (!*text || **text == "random" || **text == "greedy" || **text == "strong") return *text;
-    return fail(ErrorCode::InvalidField,
-                "field \"level\" must be \"random\", \"greedy\" or \"strong\"");
+    return fail(ErrorCode::InvalidField, std::string("field \"") + key +
+                                             "\" must be \"random\", \"greedy\" or \"strong\"");
   }
+
   const std::string& id() const { return id_; }
 
  private:
@@ -230,6 +232,8 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     if (!take(options, error)) return error;
     auto private_match = f.optional_bool("private", false);
     if (!take(private_match, error)) return error;
+    auto takeover = f.optional_level("takeover");  // null = absent: none
+    if (!take(takeover, error)) return error;
     // The top-level `mode` is the shorthand of {"options":{"mode":...}}: merged in
     // unless `options` says it itself, so the game reads one object.
     if (*mode) {
@@ -243,7 +247,8 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     }
     return CreateMatchRequest{static_cast<int>(*players),
                               static_cast<int>(computers->value_or(0)), std::move(*level),
-                              game->value_or(""), std::move(*options), *private_match};
+                              game->value_or(""), std::move(*options), *private_match,
+                              std::move(*takeover)};
   }
   if (type == "add_computer") {
     auto level = f.optional_level();

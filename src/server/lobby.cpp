@@ -54,8 +54,9 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
       .field("seq", room.seq)
       .field("status", store::status_name(room.status))
       .field("hash", detail::hex(played.hash(view)))
-      .raw_field("seats", room.seats_json())
-      .raw_field("to_act", detail::to_act_json(played, room.state))
+      .raw_field("seats", room.seats_json());
+  room.takeover_field(line);
+  line.raw_field("to_act", detail::to_act_json(played, room.state))
       .raw_field("allowed", moves.allowed)
       .raw_field("legal", moves.legal)
       .raw_field("deadline", room.deadline_json(clock_()));
@@ -151,6 +152,7 @@ Server::MatchListing Server::match_listing() const {
         .field("round", room.game->round(room.state))
         .field("computers", room.computers())
         .raw_field("seats", room.seats_json());
+    room.takeover_field(m);
     (waiting ? open : running).raw(m.str());
     ++(waiting ? n_open : n_running);
   }
@@ -194,6 +196,15 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
                    ? std::string("this server runs no computer players")
                    : "field \"computers\" must be between 0 and " +
                          std::to_string(players - 1) + ": at least one seat is yours");
+    return;
+  }
+  if (m.takeover && (!decisions_ || players < 3)) {
+    send_error(s.id, id, error_code_name(ErrorCode::InvalidField),
+               !decisions_ ? std::string("field \"takeover\": this server runs no computer "
+                                         "players, so none can take a seat over")
+                           : "field \"takeover\" needs a match of 3 or 4 seats: with " +
+                                 std::to_string(players) +
+                                 " a player who leaves ends the match for everyone");
     return;
   }
   if (cluster_) {  // the id and its lease come from the cluster, off the loop
@@ -246,6 +257,7 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   room->seats[0] = SeatHolder{*s.nickname, token_hash(s.token), 0, std::nullopt};
   room->lobby_since_ms = clock_();
   room->creator = *s.nickname;
+  if (m.takeover) room->takeover = game::parse_level(*m.takeover);
   for (int seat = 1; seat <= m.computers; ++seat)
     room->seats[seat] = SeatHolder{computer_nickname(seat), "", 0, *level};
   Room& r = *room;
@@ -255,7 +267,8 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   MatchWrite w;
   w.match = r.id;
   w.create = store::NewMatch{requested.options, store::MatchStatus::Lobby,
-                             std::string(played.name()), played.version(), m.private_match};
+                             std::string(played.name()), played.version(), m.private_match,
+                             m.takeover};
   // A private match's first invite code, written with the match (only its digest).
   std::optional<std::string> invite;
   if (m.private_match) {
@@ -466,6 +479,11 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
     }
     // Until play starts (setup included) a seat can be given back: nobody waits for
     // a player who wants to go. Afterwards the seat stays theirs, or they resign.
+    // Unless the match was created with `takeover`: a computer plays on for them.
+    if (room->status == store::MatchStatus::Running && room->takeover) {
+      take_over(*room, static_cast<game::Seat>(seat), TakeoverReason::Left, conn, id);
+      return;
+    }
     if (room->status != store::MatchStatus::Lobby) {
       send_error(conn, id, error_code_name(ErrorCode::AlreadyInMatch),
                  "match " + std::to_string(mid) +
@@ -593,6 +611,7 @@ Room& Server::load(LoadedMatch m) {
   room->lobby_since_ms = clock_();
   room->recent_commands.assign(m.recent_commands);
   room->private_match = m.private_match;
+  room->takeover = m.takeover;
   room->invites = std::move(m.invites);
   for (const store::SeatRecord& r : m.seats) {
     if (r.seat < 0 || r.seat >= game::kMaxSeats) continue;

@@ -197,6 +197,14 @@ bool Server::check_timers(Room& room, std::int64_t now) {
                      std::nullopt);
       return true;
     case timers::Due::SkipTurn:
+      // Past the turn grace in a match with `takeover`: a computer takes the seat
+      // (and plays the turn) instead of the turn being skipped.
+      if (room.clocks.deadline.kind == DeadlineKind::TurnGrace &&
+          room.clocks.deadline.seat == act.seat && room.takeover && room.seats[act.seat] &&
+          !room.seats[act.seat]->computer) {
+        take_over(room, act.seat, TakeoverReason::Absent);
+        return true;
+      }
       if (room.clocks.deadline.kind == DeadlineKind::TurnGrace &&
           room.clocks.deadline.seat == act.seat)
         spdlog::info("match {}: seat {} ({}) absent past the grace time, turn skipped", room.id,

@@ -263,6 +263,10 @@ std::string Room::seats_json() const {
   return out.str();
 }
 
+void Room::takeover_field(protocol::JsonLine& line) const {
+  if (takeover) line.field("takeover", game::level_name(*takeover));
+}
+
 void Room::broadcast_seats(ConnectionId reply_to, const std::string& request_id) {
   const std::int64_t now = links_->clock();
   update_deadlines(now);
@@ -270,11 +274,10 @@ void Room::broadcast_seats(ConnectionId reply_to, const std::string& request_id)
   const std::string seat_list = seats_json();
   const std::string deadline = deadline_json(now);
   auto line_with = [&](const std::string& with_id) {
-    return protocol::JsonLine("seats", with_id)
-        .field("match", id)
-        .raw_field("seats", seat_list)
-        .raw_field("deadline", deadline)
-        .str();
+    protocol::JsonLine line("seats", with_id);
+    line.field("match", id).raw_field("seats", seat_list);
+    takeover_field(line);
+    return line.raw_field("deadline", deadline).str();
   };
   const std::string line = line_with({});
   // The request that caused it (add_computer, remove_computer) gets its copy as the reply.
@@ -339,7 +342,9 @@ std::string Room::deadline_json(std::int64_t now) const {
   const Deadline d = next_deadline();
   if (d.kind == DeadlineKind::None) return "null";
   protocol::JsonLine out = protocol::JsonLine::object();
-  out.field("action", deadline_action(d.kind));
+  // A match with `takeover`: the grace ends with a computer in the seat, not a skip.
+  out.field("action", d.kind == DeadlineKind::TurnGrace && takeover ? std::string_view("take_over")
+                                                                    : deadline_action(d.kind));
   if (d.seat >= 0 && d.seat < players() && seats[d.seat])
     out.field("seat", static_cast<int>(d.seat)).field("nickname", seats[d.seat]->nickname);
   else

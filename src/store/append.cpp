@@ -137,8 +137,8 @@ Result<void> run_row_changes(SqliteStore::Impl& impl, const AppendRequest& r) {
     if (!options) return util::forward_error(options);
     auto insert = impl.db.cached(
         "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
-        "game, game_version, is_private) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, 0, ?2, ?6, ?7, ?8)");
+        "game, game_version, is_private, takeover) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, 0, ?2, ?6, ?7, ?8, ?9)");
     if (!insert) return util::forward_error(insert);
     (*insert)
         ->bind(1, id)
@@ -149,6 +149,7 @@ Result<void> run_row_changes(SqliteStore::Impl& impl, const AppendRequest& r) {
         .bind(6, r.create->game)
         .bind(7, std::int64_t{r.create->game_version})
         .bind(8, std::int64_t{r.create->private_match ? 1 : 0});
+    (*insert)->bind_optional(9, r.create->takeover);
     if (auto done = (*insert)->run(); !done) return done;
   }
   for (const MatchInvite& invite : r.invites) {

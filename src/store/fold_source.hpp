@@ -95,6 +95,7 @@ struct LoadCandidate {
   std::string game = std::string(kFirstGame);
   int game_version = kFirstGameVersion;
   bool private_match = false;  // schema 10
+  std::optional<std::string> takeover = std::nullopt;  // schema 12
 };
 
 // load_unfinished() of every backend, before quarantining: each candidate of

@@ -22,7 +22,8 @@ using detail::LoadCandidate;
 Result<std::vector<LoadCandidate>> unfinished_matches(sqlite::Database& db) {
   auto select = db.cached(
       "SELECT id, status, last_seq, deadline_kind, deadline_seat, deadline_at, game, "
-      "game_version, is_private FROM matches WHERE status IN ('lobby', 'running') ORDER BY id");
+      "game_version, is_private, takeover FROM matches WHERE status IN ('lobby', 'running') "
+      "ORDER BY id");
   if (!select) return util::forward_error(select);
   auto& rows = **select;
   std::vector<LoadCandidate> matches;
@@ -35,6 +36,7 @@ Result<std::vector<LoadCandidate>> unfinished_matches(sqlite::Database& db) {
                            std::string(rows.column_text(6)),
                            static_cast<int>(rows.column_int(7))};
     match.private_match = rows.column_int(8) != 0;
+    if (!rows.column_is_null(9)) match.takeover = std::string(rows.column_text(9));
     if (!rows.column_is_null(3)) {
       match.deadline = DeadlineRecord{std::string(rows.column_text(3)),
                                       static_cast<int>(rows.column_int(4)), rows.column_int(5)};
@@ -154,6 +156,7 @@ Result<LoadReport> load_candidates(FoldSource& source,
       restored.state = std::move(folded->state);
       restored.deadline = match.deadline;
       restored.private_match = match.private_match;
+      restored.takeover = match.takeover;
       report.restored.push_back(std::move(restored));
     } else {
       report.quarantined.push_back(

@@ -164,7 +164,8 @@ Result<void> row_changes(PgStore::Impl& impl, const AppendRequest& r) {
     if (!options) return util::forward_error(options);
     auto inserted = conn.query(
         "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
-        "game, game_version, is_private) VALUES ($1, $2, $3, $4, $5, 0, $2, $6, $7, $8::int <> 0)",
+        "game, game_version, is_private, takeover) "
+        "VALUES ($1, $2, $3, $4, $5, 0, $2, $6, $7, $8::int <> 0, $9)",
         pg::Params()
             .add(id)
             .add(time)
@@ -173,7 +174,8 @@ Result<void> row_changes(PgStore::Impl& impl, const AppendRequest& r) {
             .add(status_name(r.create->status))
             .add(r.create->game)
             .add(std::int64_t{r.create->game_version})
-            .add(std::int64_t{r.create->private_match ? 1 : 0}));
+            .add(std::int64_t{r.create->private_match ? 1 : 0})
+            .add_optional(r.create->takeover));
     if (!inserted) return util::forward_error(inserted);
   }
   for (const MatchInvite& invite : r.invites) {

@@ -67,8 +67,9 @@ Result<MatchId> PgStore::create_match(const NewMatch& match) {
   // two concurrent creators collide on the primary key (Conflict), never share.
   auto rows = impl_->conn.query(
       "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
-      "game, game_version, is_private) "
-      "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1, $5, $6, $7::int <> 0 FROM matches "
+      "game, game_version, is_private, takeover) "
+      "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1, $5, $6, $7::int <> 0, $8 "
+      "FROM matches "
       "RETURNING id",
       pg::Params()
           .add(detail::now_ms())
@@ -77,7 +78,8 @@ Result<MatchId> PgStore::create_match(const NewMatch& match) {
           .add(status_name(match.status))
           .add(match.game)
           .add(std::int64_t{match.game_version})
-          .add(std::int64_t{match.private_match ? 1 : 0}));
+          .add(std::int64_t{match.private_match ? 1 : 0})
+          .add_optional(match.takeover));
   if (!rows) return util::forward_error(rows);
   return rows->integer(0, 0);
 }
@@ -259,12 +261,13 @@ Result<std::optional<DeadlineRecord>> PgStore::deadline(MatchId id) {
 
 Result<MatchPrivacy> PgStore::privacy(MatchId id) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
-  auto flag = impl_->conn.query("SELECT is_private::int FROM matches WHERE id = $1",
+  auto flag = impl_->conn.query("SELECT is_private::int, takeover FROM matches WHERE id = $1",
                                 pg::Params().add(id));
   if (!flag) return util::forward_error(flag);
   if (flag->empty()) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   MatchPrivacy out;
   out.private_match = flag->integer(0, 0) != 0;
+  if (!flag->is_null(0, 1)) out.takeover = std::string(flag->text(0, 1));
   auto rows = impl_->conn.query(
       "SELECT digest, created_ms, expires_ms, max_uses, uses, revoked::int FROM invites "
       "WHERE match_id = $1 ORDER BY created_ms, digest",
@@ -395,6 +398,7 @@ Result<LoadReport> PgStore::load_unfinished() {
       auto privacy_of = privacy(match.id);
       if (!privacy_of) return util::forward_error(privacy_of);
       match.private_match = privacy_of->private_match;
+      match.takeover = std::move(privacy_of->takeover);
       match.invites = std::move(privacy_of->invites);
       auto recent = recent_command_ids(match.id, kLoadedCommandIds);
       if (!recent) return util::forward_error(recent);

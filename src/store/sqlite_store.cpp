@@ -174,7 +174,7 @@ Result<MatchId> SqliteStore::create_match(const NewMatch& match) {
   if (!options) return util::forward_error(options);
   auto insert = impl_->db.cached(
       "INSERT INTO matches (created, options, rules_version, status, last_seq, updated, game, "
-      "game_version, is_private) VALUES (?1, ?2, ?3, ?4, 0, ?1, ?5, ?6, ?7)");
+      "game_version, is_private, takeover) VALUES (?1, ?2, ?3, ?4, 0, ?1, ?5, ?6, ?7, ?8)");
   if (!insert) return util::forward_error(insert);
   (*insert)
       ->bind(1, detail::now_ms())
@@ -183,7 +183,8 @@ Result<MatchId> SqliteStore::create_match(const NewMatch& match) {
       .bind(4, status_name(match.status))
       .bind(5, match.game)
       .bind(6, std::int64_t{match.game_version})
-      .bind(7, std::int64_t{match.private_match ? 1 : 0});
+      .bind(7, std::int64_t{match.private_match ? 1 : 0})
+      .bind_optional(8, match.takeover);
   if (auto done = (*insert)->run(); !done) return util::forward_error(done);
   return impl_->db.last_insert_rowid();
 }
@@ -391,7 +392,7 @@ Result<std::optional<DeadlineRecord>> SqliteStore::deadline(MatchId id) {
 }
 
 Result<MatchPrivacy> SqliteStore::privacy(MatchId id) {
-  auto flag = impl_->db.cached("SELECT is_private FROM matches WHERE id = ?1");
+  auto flag = impl_->db.cached("SELECT is_private, takeover FROM matches WHERE id = ?1");
   if (!flag) return util::forward_error(flag);
   (*flag)->bind(1, id);
   auto found = (*flag)->step();
@@ -399,6 +400,7 @@ Result<MatchPrivacy> SqliteStore::privacy(MatchId id) {
   if (!*found) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   MatchPrivacy out;
   out.private_match = (*flag)->column_int(0) != 0;
+  if (!(*flag)->column_is_null(1)) out.takeover = std::string((*flag)->column_text(1));
   auto select = impl_->db.cached(
       "SELECT digest, created_ms, expires_ms, max_uses, uses, revoked FROM invites "
       "WHERE match_id = ?1 ORDER BY created_ms, digest");

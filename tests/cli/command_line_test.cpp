@@ -560,6 +560,14 @@ TEST(CommandLine, PrivateMatchesAndInviteLinks) {
   ASSERT_TRUE(holds<cli::LobbyCreate>(create));
   EXPECT_TRUE(std::get<cli::LobbyCreate>(create).private_match);
   EXPECT_FALSE(std::get<cli::LobbyCreate>(action("create 3")).private_match);
+  // --takeover: a computer takes a leaver's seat (3 or 4 players only).
+  const cli::Action taken = action("create 3 --takeover strong");
+  ASSERT_TRUE(holds<cli::LobbyCreate>(taken));
+  EXPECT_EQ(std::get<cli::LobbyCreate>(taken).takeover, "strong");
+  EXPECT_EQ(std::get<cli::LobbyCreate>(action("create 3")).takeover, "");
+  EXPECT_NE(error_of("create 2 --takeover greedy").find("3 or 4"), std::string::npos);
+  EXPECT_NE(error_of("create 3 --takeover expert").find("random, greedy or strong"),
+            std::string::npos);
   const cli::Action coded = action("join 7 AbC_-9");
   ASSERT_TRUE(holds<cli::LobbyJoin>(coded));
   EXPECT_EQ(std::get<cli::LobbyJoin>(coded).match, 7);

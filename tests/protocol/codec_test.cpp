@@ -322,4 +322,24 @@ TEST(Codec, DecodesTheAccountRequests) {
   EXPECT_EQ(error_code_name(ErrorCode::AccountsOff), "ACCOUNTS_OFF");
 }
 
+// create_match's `takeover`: a computer level, or null / absent for none.
+TEST(Codec, DecodesTakeover) {
+  auto create = decode_request(R"({"type":"create_match","players":3,"takeover":"strong"})");
+  ASSERT_TRUE(create);
+  EXPECT_EQ(std::get<CreateMatchRequest>(create->request).takeover, "strong");
+  for (const char* none : {R"({"type":"create_match","players":3,"takeover":null})",
+                           R"({"type":"create_match","players":3})"}) {
+    auto r = decode_request(none);
+    ASSERT_TRUE(r) << none;
+    EXPECT_FALSE(std::get<CreateMatchRequest>(r->request).takeover) << none;
+  }
+  for (const char* bad : {R"({"type":"create_match","players":3,"takeover":"expert"})",
+                          R"({"type":"create_match","players":3,"takeover":true})"}) {
+    auto r = decode_request(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code, ErrorCode::InvalidField) << bad;
+    EXPECT_NE(r.error().message.find("takeover"), std::string::npos) << bad;
+  }
+}
+
 }  // namespace eryantis::protocol

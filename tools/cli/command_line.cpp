@@ -169,6 +169,15 @@ Parsed parse_line(std::string_view line, const game::Game& game) {
         if (!game_flag(i, create.game)) return error("--game takes a game's name, e.g. --game eriantys");
       } else if (w[i] == "--private") {
         create.private_match = true;
+      } else if (w[i] == "--takeover") {
+        if (i + 1 >= w.size() ||
+            (w[i + 1] != "random" && w[i + 1] != "greedy" && w[i + 1] != "strong"))
+          return error("--takeover is random, greedy or strong: the computer that takes the seat "
+                       "of a player who leaves");
+        if (*players < 3)
+          return error("--takeover needs 3 or 4 players: with 2, a player who leaves ends the "
+                       "match");
+        create.takeover = w[++i];
       } else {
         return error(
             "the mode is simple or expert (then --computer N, --level random|greedy|strong, "
@@ -276,12 +285,13 @@ std::string help_text(const game::Game& game) {
   create ... --level L         the computer's level: random, greedy or strong
   create ... --game NAME       a match of another game the server plays
   create ... --private         not listed: friends join with its invite code
+  create ... --takeover L      3-4 players: a computer (level L) takes the seat of one who leaves
   join <match> [seat]          take a seat (4 players: seats 0+2 and 1+3 are teams)
   join <match> <code>          a private match, with its invite code (or: join <invite link>)
   revoke [--none]              a new invite code for your private match (--none: no code)
   quick [2|3|4] [expert]       the first open match that fits, or a new one
   watch <match> [code]         spectate
-  leave                        give your seat back in a match that has not started
+  leave                        give your seat back in a match that has not started (with --takeover: any time, a computer plays on)
 )") + game.help("").value_or("") +
          R"(Other
   resign                       give up the match (your team loses)

@@ -32,6 +32,9 @@ struct LobbyCreate {
   int computers = 0;  // --computer N: seats for the server's computer players
   std::string level;  // --level random|greedy|strong; "" = the server's default
   bool private_match = false;  // --private: never listed; friends join with its invite code
+  // --takeover random|greedy|strong: a computer takes the seat of a player who leaves
+  // the started match (3 or 4 seats); "" = none.
+  std::string takeover = {};
 };
 struct LobbyJoin {
   std::int64_t match = 0;

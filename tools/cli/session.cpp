@@ -670,6 +670,7 @@ void Session::act(const LobbyCreate& c) {
   r.computers = c.computers;
   r.level = c.level;
   r.private_match = c.private_match;
+  r.takeover = c.takeover;
   request([&](std::string_view id) { return ClientProtocol::create_match(r, id); });
 }
 
@@ -864,6 +865,7 @@ std::string Session::deadline_text() const {
   if (d.action == "skip_turn")
     return me ? "your turn is skipped in " + left
               : who + " is offline — their turn is skipped in " + left;
+  if (d.action == "take_over") return who + " is offline — a computer takes their seat in " + left;
   if (d.action == "forfeit")
     return me ? "you forfeit the match in " + left
               : who + " is offline — they forfeit the match in " + left;

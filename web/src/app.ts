@@ -163,12 +163,22 @@ export function startGame(root: HTMLElement): void {
   // The create form: the game (from `welcome`'s games), then its player counts and
   // options (from its board module); rebuilt when another game is chosen.
   const gameSelect = h('select', { name: 'game', 'aria-label': 'game', onchange: () => fillGameFields() }) as HTMLSelectElement;
-  const playersSelect = h('select', { name: 'players', 'aria-label': 'players' }) as HTMLSelectElement;
+  const playersSelect = h('select', { name: 'players', 'aria-label': 'players', onchange: () => syncTakeover() }) as HTMLSelectElement;
   const optionsSlot = h('span', { class: 'game-options' });
   const computersSelect = h('select', { name: 'computers' }, h('option', { value: 0 }, 'no computer'), h('option', { value: 1 }, '1 computer'), h('option', { value: 2 }, '2 computers'), h('option', { value: 3 }, '3 computers')) as HTMLSelectElement;
   const levelSelect = h('select', { name: 'level' }, ...kLevels.map((l) => h('option', { value: l }, l))) as HTMLSelectElement;
   // A private match: never listed in the lobby; friends join it by its invite link.
   const privateBox = h('input', { type: 'checkbox', name: 'private' }) as HTMLInputElement;
+  // 3 or 4 players: a computer may take the seat of a player who leaves the started match.
+  const takeoverSelect = h(
+    'select',
+    { name: 'takeover', 'aria-label': 'if a player leaves', title: 'If a player leaves the started match (3 or 4 players): a computer takes the seat and the others play on' },
+    h('option', { value: '' }, 'if a player leaves: the seat waits'),
+    ...kLevels.map((l) => h('option', { value: l }, `if a player leaves: a computer takes the seat (${l})`)),
+  ) as HTMLSelectElement;
+  const syncTakeover = (): void => {
+    takeoverSelect.hidden = Number(playersSelect.value) < 3;
+  };
   let formGames = ''; // the games the form was built for
   let formGame = ''; // the game its fields are for
   const games = (): GameInfo[] => client.model.games;
@@ -185,6 +195,7 @@ export function startGame(root: HTMLElement): void {
     for (let n = min; n <= max; ++n) playersSelect.append(h('option', { value: n }, module.playersLabel?.(n) ?? `${n} players`));
     if ([...playersSelect.options].some((o) => o.value === keep)) playersSelect.value = keep;
     else if (min <= 2 && max >= 2) playersSelect.value = '2';
+    syncTakeover();
     clear(optionsSlot);
     for (const o of module.options ?? []) {
       optionsSlot.append(h('select', { name: o.name, 'aria-label': o.label, 'data-option': o.name }, ...o.values.map((v) => h('option', { value: v }, v))));
@@ -225,7 +236,7 @@ export function startGame(root: HTMLElement): void {
         onsubmit: (ev: Event) => {
           ev.preventDefault();
           const { mode, options } = chosenOptions();
-          client.request(createMatchRequest(Number(playersSelect.value), mode, Number(computersSelect.value), levelSelect.value, chosenGame()?.name, options, privateBox.checked));
+          client.request(createMatchRequest(Number(playersSelect.value), mode, Number(computersSelect.value), levelSelect.value, chosenGame()?.name, options, privateBox.checked, takeoverSelect.hidden ? '' : takeoverSelect.value));
         },
       },
       gameSelect,
@@ -234,6 +245,7 @@ export function startGame(root: HTMLElement): void {
       computersSelect,
       levelSelect,
       h('label', { class: 'private', title: 'Not listed in the lobby: friends join with the invite link' }, privateBox, ' private'),
+      takeoverSelect,
       h('button', { type: 'submit', 'data-create': 1 }, 'Create match'),
       h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request(quickJoinRequest(Number(playersSelect.value), chosenOptions().mode, chosenGame()?.name)) }, 'Quick join'),
     ),
@@ -258,7 +270,7 @@ export function startGame(root: HTMLElement): void {
       { 'data-match': ms.match },
       h('span', { class: 'match-id' }, `#${ms.match}`),
       ms.game ? h('span', { class: 'match-game', 'data-game': ms.game }, ` ${gameTitle(ms.game)} ·`) : null,
-      ` ${ms.players} players${ms.mode ? `, ${ms.mode}` : ''} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
+      ` ${ms.players} players${ms.mode ? `, ${ms.mode}` : ''}${ms.takeover ? `, a ${ms.takeover} computer takes a leaver's seat` : ''} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
       lobbySeatsText(ms),
       ' ',
       ...seatButtons,
@@ -421,9 +433,13 @@ export function startGame(root: HTMLElement): void {
     const leave = m.status === 'lobby' || m.mySeat === null
       ? h('button', { 'data-leave': 1, onclick: () => client.leave() }, m.mySeat === null ? 'Stop watching' : 'Leave')
       : h('button', { 'data-resign': 1, onclick: () => { const c = client.model.match; if (c?.view && window.confirm(f.board.resignQuestion(c.view, matchInfo(c)))) play({ type: 'resign' }); } }, 'Resign');
+    // A match created with `takeover`: a player may go, and a computer plays on for them.
+    const takeoverLeave = m.status === 'running' && m.mySeat !== null && m.takeover
+      ? h('button', { 'data-takeover-leave': 1, title: `A ${m.takeover} computer takes your seat; the others play on`, onclick: () => { if (window.confirm('Leave this match? A computer takes your seat and the others play on.')) client.leave(); } }, 'Leave (a computer takes your seat)')
+      : null;
     const head = f.board.header(view, info);
     patchChildren(f.header, [
-      h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${head.summary}`, ' ', leave),
+      h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${head.summary}`, ' ', leave, ...(takeoverLeave ? [' ', takeoverLeave] : [])),
       ...head.lines,
       seatsBar(m),
     ]);

@@ -11,7 +11,9 @@ export const kLevels = ['greedy', 'strong', 'random'] as const; // the form's or
 // game chosen (left out: the server's default); `mode` (left out when '') is the
 // protocol's shorthand for `options.mode`, `options` the game's other options.
 // `priv`: a private match (never listed; the server answers with its invite code).
-export function createMatchRequest(players: number, mode: string, computers: number, level: string, game?: string, options: Record<string, string> = {}, priv = false): Request {
+// `takeover`: the level of the computer that takes the seat of a player who leaves
+// the started match ('' = none); sent only for 3 or 4 players, as the server wants.
+export function createMatchRequest(players: number, mode: string, computers: number, level: string, game?: string, options: Record<string, string> = {}, priv = false, takeover = ''): Request {
   const n = Math.max(0, Math.min(computers, players - 1));
   return {
     type: 'create_match',
@@ -21,6 +23,7 @@ export function createMatchRequest(players: number, mode: string, computers: num
     ...(Object.keys(options).length ? { options } : {}),
     ...(n > 0 ? { computers: n, level } : {}),
     ...(priv ? { private: true } : {}),
+    ...(takeover && players >= 3 ? { takeover } : {}),
   };
 }
 

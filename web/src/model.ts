@@ -33,6 +33,9 @@ export interface MatchModel {
   status: string;
   hash: string;
   seats: SeatInfo[];
+  // The computer level that takes the seat of a player who leaves (create_match's
+  // `takeover`); absent or null: the seat stays its player's.
+  takeover?: string | null;
   toAct: number[];
   allowed: string[];
   legal: Command[]; // from the server, or derived from `allowed` for an older one
@@ -272,6 +275,7 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
           status: msg.status,
           hash: msg.hash,
           seats: msg.seats,
+          takeover: msg.takeover ?? null,
           toAct: msg.to_act,
           allowed: msg.allowed,
           legal: legalOf(msg.legal, game, msg.view, msg.seat, msg.allowed, legacy),

@@ -61,6 +61,7 @@ export interface MatchSummary {
   round: number;
   computers?: number;
   seats: SeatInfo[];
+  takeover?: string; // a match whose leavers' seats a computer of this level takes
 }
 
 export interface MatchResult {
@@ -97,6 +98,7 @@ export type ServerMessage =
       status: string;
       hash: string;
       seats: SeatInfo[];
+      takeover?: string; // present in a match created with `takeover`
       to_act: number[];
       allowed: string[];
       legal?: Command[];
@@ -104,7 +106,7 @@ export type ServerMessage =
       seat: number | null;
       view: View;
     }
-  | { type: 'seats'; match: number; seats: SeatInfo[]; deadline?: Deadline | null }
+  | { type: 'seats'; match: number; seats: SeatInfo[]; takeover?: string; deadline?: Deadline | null }
   | {
       type: 'event';
       match: number;

@@ -9,6 +9,9 @@ export function deadlineText(d: Deadline, seconds: number, waiting = false): str
     case 'skip_turn':
       if (!who) return `a turn is skipped in ${seconds} s`;
       return `${who} is offline: their turn is skipped in ${seconds} s`;
+    case 'take_over':
+      if (!who) return `a computer takes an absent player's seat in ${seconds} s`;
+      return `${who} is offline: a computer takes their seat in ${seconds} s`;
     case 'forfeit':
       if (!who) return `the match is awarded by forfeit in ${seconds} s unless someone comes back`;
       return `${who} wins by forfeit in ${seconds} s unless someone comes back`;

@@ -107,3 +107,20 @@ test('the lobby list names the computers and their level', () => {
   });
   assert.equal(lobbySeatsText(h.client.model.open[0]!), 'alice, Computer 1 (strong), —');
 });
+
+test('takeover: sent for 3 or 4 players only, kept from the state, and a leave hands the seat over', () => {
+  const { h, s, last } = session();
+  h.client.request(createMatchRequest(3, 'simple', 0, '', undefined, {}, false, 'greedy'));
+  assert.deepEqual(last(), { type: 'create_match', players: 3, mode: 'simple', takeover: 'greedy' });
+  h.client.request(createMatchRequest(2, 'simple', 0, '', undefined, {}, false, 'greedy'));
+  assert.deepEqual(last(), { type: 'create_match', players: 2, mode: 'simple' }, 'the server refuses it for 2 players');
+  h.client.request(createMatchRequest(4, 'simple', 0, '', undefined, {}, false, ''));
+  assert.deepEqual(last(), { type: 'create_match', players: 4, mode: 'simple' }, 'none chosen: nothing sent');
+  // The state says it; a running match's leave is a plain leave_match (the server hands the seat over).
+  s.push({ ...(lobbyState([alice, computer(1, 'random'), free(2)], 'running') as Extract<ServerMessage, { type: 'state' }>), takeover: 'strong' });
+  assert.equal(h.client.model.match!.takeover, 'strong');
+  h.client.leave();
+  assert.deepEqual(last(), { type: 'leave_match' });
+  s.push(lobbyState([alice, free(1), free(2)]));
+  assert.equal(h.client.model.match!.takeover, null, 'a match without takeover');
+});

@@ -187,6 +187,7 @@ struct CreateMatch {
   int computers = 0;         // seats for the server's computer players
   std::string level;         // their level ("" = the server's default)
   bool private_match = false;  // `private`: never listed; joined with its invite code
+  std::string takeover = {};  // `takeover`: the level of a leaver's computer ("" = none)
 };
 
 enum class Updates : std::uint8_t { Events, Full };

@@ -39,6 +39,9 @@ struct CreateMatchRequest {
   std::optional<std::string> game_options;
   // `private`: the lobby never lists it; others join it with its invite code.
   bool private_match = false;
+  // `takeover`: the computer level ("random", "greedy", "strong") that takes the
+  // seat of a player who leaves once it has started; nullopt = nobody does.
+  std::optional<std::string> takeover = std::nullopt;
 };
 // The creator of a lobby match fills a free seat with a computer player, or frees one.
 struct AddComputer {

@@ -33,6 +33,8 @@ struct LoadedMatch {
   // Schema 10: a private match and its invite rows (digests only).
   bool private_match = false;
   std::vector<store::MatchInvite> invites = {};
+  // Schema 12: who takes the seat of a player who leaves once it has started.
+  std::optional<game::Level> takeover = std::nullopt;
 };
 
 }  // namespace eryantis::server

@@ -21,6 +21,10 @@
 #include "eryantis/server/timers.hpp"
 #include "eryantis/store/records.hpp"
 
+namespace eryantis::protocol {
+class JsonLine;
+}  // namespace eryantis::protocol
+
 namespace eryantis::server {
 
 struct SeatHolder {
@@ -158,6 +162,13 @@ class Room {
   // (digests only, revoked ones too, oldest first); at most one is not revoked.
   bool private_match = false;
   std::vector<store::MatchInvite> invites;
+  // The computer level that takes the seat of a player who leaves the started
+  // match or stays away past the turn grace (docs/accounts.md, "A computer takes
+  // the seat"); nullopt = the seat stays theirs. Only for 3 or 4 seats.
+  std::optional<game::Level> takeover;
+  // Adds `"takeover":level` to a state, seats or match_list entry of a match that has
+  // one (none: no field, so the messages of other matches are as before).
+  void takeover_field(protocol::JsonLine& line) const;
 
   int players() const { return seat_count; }
   int seated() const {

@@ -336,6 +336,17 @@ class Server final : public ConnectionEvents,
   bool check_timers(Room& room, std::int64_t now);
   // Frees the seats still choosing in setup past setup_choice_ms; their players are told.
   void remove_late_seats(Room& room, std::int64_t now);
+  // Why a computer takes a seat over (src/server/takeover.cpp).
+  enum class TakeoverReason {
+    Left,    // its player sent leave_match (`conn`/`id`: that request, answered `left`)
+    Absent,  // its player stayed away past the turn grace (told `left`, reason taken_over)
+  };
+  // A match with `takeover`: a computer of that level takes `seat` (one write, a
+  // seat upsert); its player is freed for another match, everyone else gets
+  // `seats`, and the computer plays if it is its turn. On a store failure the
+  // seat stays theirs (a Left request gets STORE_FAILURE; Absent is tried again).
+  void take_over(Room& room, game::Seat seat, TakeoverReason reason, ConnectionId conn = 0,
+                 const std::string& id = {});
   // Persists the abandonment, tells everyone in the match and closes it.
   void abandon_room(Room& room, std::string message);
   // Endings you missed (src/server/endings.cpp). `line` ends match `room` for

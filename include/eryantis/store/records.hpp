@@ -56,6 +56,9 @@ struct NewMatch {
   int game_version = kFirstGameVersion;
   // Schema 10: a private match is never listed; it is joined with an invite code.
   bool private_match = false;
+  // Schema 12: the computer level ("random", "greedy", "strong") that takes the seat
+  // of a player who leaves the started match (or stays away past the turn grace).
+  std::optional<std::string> takeover = std::nullopt;
 };
 
 // An invite code of a private match as stored (schema 10, invites): only the
@@ -75,6 +78,7 @@ struct MatchInvite {
 struct MatchPrivacy {
   bool private_match = false;
   std::vector<MatchInvite> invites = {};
+  std::optional<std::string> takeover = std::nullopt;  // schema 12, as NewMatch's
   friend bool operator==(const MatchPrivacy&, const MatchPrivacy&) = default;
 };
 
@@ -250,6 +254,7 @@ struct LoadedMatch {
   std::vector<SeatRecord> seats;           // as seats(id) returns them
   std::optional<DeadlineRecord> deadline;  // as deadline(id) returns it
   bool private_match = false;              // schema 10
+  std::optional<std::string> takeover = std::nullopt;  // schema 12
   std::vector<MatchInvite> invites = {};   // its invite rows, revoked ones too
   // As recent_command_ids(id, kLoadedCommandIds) returns them.
   std::vector<std::pair<std::string, Seq>> recent_commands;

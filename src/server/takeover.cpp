@@ -1,0 +1,78 @@
+// A computer takes the seat (docs/accounts.md, "A computer takes the seat"): in a
+// match of 3 or 4 seats created with `takeover`, a player who leaves the started
+// match, or stays away past the turn grace, hands the seat to a computer player of
+// that level, and the others play on.
+#include <spdlog/spdlog.h>
+
+#include "eryantis/protocol/codec.hpp"
+#include "eryantis/server/computer.hpp"
+#include "eryantis/server/server.hpp"
+#include "server_messages.hpp"
+
+namespace eryantis::server {
+
+using protocol::error_code_name;
+using protocol::ErrorCode;
+
+void Server::take_over(Room& room, game::Seat seat, TakeoverReason reason, ConnectionId conn,
+                       const std::string& id) {
+  if (!room.takeover || !room.seats[seat] || room.seats[seat]->computer) return;
+  const game::Level level = *room.takeover;
+  const SeatHolder holder = *room.seats[seat];
+  const store::MatchId mid = room.id;
+  spdlog::info("match {}: a {} computer player takes seat {} of {} ({})", mid,
+               game::level_name(level), seat, holder.nickname,
+               reason == TakeoverReason::Left ? "left" : "absent past the turn grace");
+  // Freed at once, so nothing they send meanwhile reaches the seat.
+  seated_in_.erase(holder.nickname);
+  if (Session* s = session(holder.connection); s && s->match == mid) {
+    s->match = 0;
+    s->seat = game::kNoSeat;
+  }
+  room.seats[seat] = SeatHolder{computer_nickname(seat), "", 0, level};
+  room.computer_turns[seat] = {};
+  MatchWrite w;
+  w.match = mid;
+  w.expected_seq = room.seq;
+  w.seats.push_back(detail::seat_record(room, seat));
+  // The player who stayed away is told at their next login, stored with the seat.
+  std::string line;
+  std::vector<store::UnseenEnding> kept;
+  if (reason == TakeoverReason::Absent) {
+    line = protocol::JsonLine("left")
+               .field("match", mid)
+               .field("reason", "taken_over")
+               .field("message",
+                      "you stayed away past the turn grace time; a computer player "
+                      "took your seat and the match goes on without you")
+               .str();
+    kept = absent_endings(room, {holder.nickname}, line);
+    w.keep_endings = kept;
+  }
+  room.persist(std::move(w), [this, seat, reason, conn, id, holder, line, kept](
+                                 store::Result<store::AppendOutcome> done, Room* room) {
+    if (!room) return;
+    if (!done) {  // nothing changed on disk: the seat is still theirs
+      room->seats[seat] = holder;
+      room->computer_turns[seat] = {};
+      seated_in_[holder.nickname] = room->id;
+      if (Session* s = session(holder.connection); s && s->nickname == holder.nickname)
+        attach(*s, *room, seat, false);
+      if (reason == TakeoverReason::Left)
+        send_error(
+            conn, id, error_code_name(ErrorCode::StoreFailure),
+            "leaving could not be saved: " + done.error().message + "; your seat is still yours");
+      return;
+    }
+    if (reason == TakeoverReason::Left)
+      send(conn, protocol::JsonLine("left", id).field("match", room->id).str());
+    else
+      tell_ending(*room, {holder.nickname}, line, kept);
+    // Asked before the seats push, whose deadline write would make the room busy.
+    schedule_computers(*room);  // its turn: the computer plays
+    room->broadcast_seats();
+    if (!waiting_matches_.empty()) resume_waiting_matches();
+  });
+}
+
+}  // namespace eryantis::server
