@@ -28,6 +28,17 @@ namespace {
 constexpr std::int64_t kDayMs = 24LL * 60 * 60 * 1000;
 constexpr std::string_view kBadLogin =
     "wrong name or password (names are not case-sensitive; passwords are)";
+
+// The address limiter's key: the peer without its port ("1.2.3.4:51234" -> "1.2.3.4",
+// "[::1]:51234" -> "::1"), so that a new connection does not bring a fresh bucket.
+std::string_view peer_address(std::string_view peer) {
+  if (!peer.empty() && peer.front() == '[') {
+    const std::size_t close = peer.find(']');
+    return close == std::string_view::npos ? peer : peer.substr(1, close - 1);
+  }
+  const std::size_t colon = peer.rfind(':');
+  return colon == std::string_view::npos ? peer : peer.substr(0, colon);
+}
 }  // namespace
 
 void Server::set_accounts(AccountStore* store, accounts::PasswordPool* pool) {
@@ -92,7 +103,7 @@ bool Server::account_refused(Session& s, const std::string& id, std::string_view
   }
   const std::int64_t now = clock_();
   // Both limits are taken, so a flood from one address cannot spare a name's bucket.
-  std::int64_t wait = address_limiter_.take(s.peer, now);
+  std::int64_t wait = address_limiter_.take(peer_address(s.peer), now);
   if (!name_key.empty()) wait = std::max(wait, account_limiter_.take(name_key, now));
   if (wait > 0) {
     account_error(s.id, id,
@@ -179,7 +190,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::AccountLo
     const std::string secret = *l.session;
     accounts::wipe(*l.session);
     // The address limit holds for secrets too: guessing one takes 2^256 tries.
-    if (const std::int64_t wait = address_limiter_.take(s.peer, clock_()); wait > 0) {
+    if (const std::int64_t wait = address_limiter_.take(peer_address(s.peer), clock_()); wait > 0) {
       account_error(s.id, id,
                     accounts::AccountError{accounts::AccountErrorCode::RateLimited,
                                            "too many attempts: try again later", wait});
@@ -279,7 +290,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::ResetPass
     return;
   }
   const std::int64_t now = clock_();
-  std::int64_t wait_ms = address_limiter_.take(s.peer, now);
+  std::int64_t wait_ms = address_limiter_.take(peer_address(s.peer), now);
   wait_ms = std::max(wait_ms, account_limiter_.take(key.empty() ? "?" : key, now));
   if (wait_ms > 0 || s.account_busy) {
     accounts::wipe(r.password);
@@ -418,6 +429,11 @@ void Server::carry_on(PasswordWait wait, accounts::PasswordOutcome outcome) {
               return;
             }
             spdlog::info("conn {}: password of account {} reset", conn, reset->name);
+            // Whoever is logged in to it elsewhere (perhaps with the old password) is
+            // let go now; its stored sessions ended with the store's change.
+            if (auto it = online_.find(reset->name); it != online_.end() && it->second != conn)
+              if (Session* other = session(it->second); other && other->account == reset->id)
+                admin_kick(reset->name, "the account's password was reset");
             send(conn, protocol::JsonLine("password_reset", id)
                            .field("name", reset->name)
                            .str());

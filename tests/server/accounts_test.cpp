@@ -214,6 +214,22 @@ TEST_F(ServerAccountsTest, LoginsAreRateLimitedPerAccountWithARetryTime) {
   EXPECT_EQ(type_of(login_as(20, "alice").at(0)), "logged_in");
 }
 
+// The address bucket is the address's, not the connection's: a client that opens a new
+// connection (another port) for each attempt does not get a fresh bucket.
+TEST_F(ServerAccountsTest, TheAddressLimitCountsEveryConnectionOfOneAddress) {
+  for (int i = 0; i < 20; ++i) {
+    open(100 + i, "10.9.9.9:" + std::to_string(40000 + i));
+    EXPECT_EQ(code(login_as(100 + i, "nobody" + std::to_string(i), "battery staple")),
+              "BAD_LOGIN");
+  }
+  open(200, "10.9.9.9:50000");
+  EXPECT_EQ(code(login_as(200, "nobody99", "battery staple")), "RATE_LIMITED");
+  open(201, "10.9.9.8:50000");  // another address has its own bucket
+  EXPECT_EQ(code(login_as(201, "nobody99", "battery staple")), "BAD_LOGIN");
+  open(202, "[2001:db8::1]:50000");
+  EXPECT_EQ(code(login_as(202, "nobody98", "battery staple")), "BAD_LOGIN");
+}
+
 TEST_F(ServerAccountsTest, ADisabledAccountIsToldOnlyWithItsPassword) {
   open(1);
   ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
@@ -239,6 +255,22 @@ TEST_F(ServerAccountsTest, AResetCodeSetsANewPasswordOnce) {
   EXPECT_EQ(code(say(2, reset)), "BAD_RESET_CODE");
   EXPECT_EQ(code(login_as(2, "Alice")), "BAD_LOGIN");
   EXPECT_EQ(type_of(login_as(2, "Alice", "new password").at(0)), "logged_in");
+}
+
+// A reset with the operator's code lets go of whoever is logged in to the account
+// elsewhere (perhaps with the old password), as disabling it does.
+TEST_F(ServerAccountsTest, AResetEndsTheAccountsOtherConnection) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  const std::string code_text = accounts::random_secret();
+  accounts.resets[accounts::secret_digest(code_text)] = {
+      {accounts::secret_digest(code_text), accounts.accounts["alice"].id, now + 60'000}, false};
+  open(2, "10.0.3.1:1");
+  auto done = say(2, R"({"type":"reset_password","name":"Alice","code":")" + code_text +
+                         R"(","password":"new password"})");
+  ASSERT_EQ(type_of(done.at(0)), "password_reset") << done.at(0);
+  EXPECT_TRUE(transport.closed.contains(1)) << "the connection logged in before the reset";
+  EXPECT_FALSE(transport.closed.contains(2));
 }
 
 TEST_F(ServerAccountsTest, AFullPasswordQueueAnswersBusyAtOnce) {
