@@ -8,27 +8,14 @@
 #include <utility>
 
 #include "eryantis/json/json.hpp"
+#include "json_route.hpp"
 
 namespace eryantis::app {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void put(Writer& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
-net::HttpResponse error(int status, std::string_view code, std::string_view message) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  put(w, "code");
-  put(w, code);
-  put(w, "message");
-  put(w, message);
-  w.EndObject();
-  return net::HttpResponse::json(std::string(buffer.GetString(), buffer.GetSize()), status);
-}
+using json_route::put;
+using json_route::error;
+using json_route::Writer;
 
 net::HttpResponse json(const rapidjson::StringBuffer& buffer) {
   net::HttpResponse r = net::HttpResponse::json(std::string(buffer.GetString(), buffer.GetSize()));

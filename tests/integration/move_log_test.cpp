@@ -64,7 +64,12 @@ TEST_F(MoveLogTest, ALateSpectatorAndARestartReadTheWholeLogFromTheDatabase) {
   ASSERT_EQ(watch(early, game.match(), "early"), 1);
   ASSERT_TRUE(drive({&game}, 60s, [&] { return game.max_seq() >= 60 && game.idle(); }));
   std::map<std::int64_t, std::string> pushed;
-  early->pump(100ms);
+  // pump() stops once the bytes that came first are read: wait for the last push itself
+  // (CI once saw 58 of 59 after a 100 ms pump), then take what came before it.
+  auto last = early->wait_for(
+      [&](const Message& m) { return m.type == "event" && m.i64("seq") == game.max_seq(); }, 10s);
+  ASSERT_TRUE(last) << "the spectator was not sent seq " << game.max_seq();
+  pushed[last->i64("seq")] = last->str("text");
   for (const Message& m : early->inbox())
     if (m.type == "event") pushed[m.i64("seq")] = m.str("text");
   ASSERT_EQ(pushed.size(), static_cast<std::size_t>(game.max_seq() - 1));
