@@ -156,7 +156,17 @@ const std::map<std::string, Key>& keys() {
       {"web.allowed_origins", text_list<kWeb, &WebConfig::allowed_origins>()},
       {"web.allowed_hosts", text_list<kWeb, &WebConfig::allowed_hosts>()},
       {"web.static_dir", text<kWeb, &WebConfig::static_dir>(true)},
-      {"web.replay_url", text<kWeb, &WebConfig::replay_url>(true)},
+      // Put into every profile page's links: only a web address, never "javascript:".
+      {"web.replay_url", {[](const toml::node& n, Config& c) -> std::string {
+         auto v = n.value_exact<std::string>();
+         if (!v) return "must be a string";
+         if (!v->empty() && v->rfind("http://", 0) != 0 && v->rfind("https://", 0) != 0)
+           return "must start with http:// or https:// (or be empty: no replay links)";
+         if (v->find_first_of("\"<> \t\r\n") != std::string::npos)
+           return "must be a URL without spaces, quotes or angle brackets";
+         c.web.replay_url = *v;
+         return {};
+       }}},
       {"web.max_connections", integer<kWeb, &WebConfig::max_connections>(1, 1'000'000)},
       {"web.max_request_bytes", integer<kWeb, &WebConfig::max_request_bytes>(1024, 1 << 20)},
       {"web.request_timeout_ms", integer<kWeb, &WebConfig::request_timeout_ms>(100, 600'000)},

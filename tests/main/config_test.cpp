@@ -350,6 +350,14 @@ TEST(Config, MistakesNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of("[log]\nlevel = \"loud\"\n").find("log.level"), std::string::npos);
   EXPECT_NE(error_of("[log]\nrotation = \"daily\"\n").find("log.rotation"), std::string::npos);
+  // The profile page's replay links: a web address or nothing.
+  EXPECT_NE(error_of("[web]\nreplay_url = \"javascript:alert(1)\"\n")
+                .find("web.replay_url: must start with http:// or https://"),
+            std::string::npos);
+  EXPECT_NE(error_of("[web]\nreplay_url = \"http://x/\\\"><img\"\n").find("web.replay_url"),
+            std::string::npos);
+  EXPECT_NE(error_of("[web]\nreplay_url = 8090\n").find("web.replay_url: must be a string"),
+            std::string::npos);
   EXPECT_NE(error_of("[backup]\ninterval_s = 5\n").find("backup.interval_s"), std::string::npos);
   EXPECT_NE(error_of("[admin]\nenabled = \"yes\"\n").find("admin.enabled"), std::string::npos);
   EXPECT_NE(
