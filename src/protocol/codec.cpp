@@ -264,7 +264,7 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     auto match = f.required_int("match", 1, std::numeric_limits<std::int64_t>::max());
     if (!take(match, error)) return error;
     // An invite code (docs/protocol.md, "Private matches"): any short text here, the
-    // server checks it (INVITE_MALFORMED, INVITE_UNKNOWN, ...).
+    // server checks it (INVITE_MALFORMED, NO_SUCH_MATCH, INVITE_REVOKED, ...).
     auto code = f.optional_string("code", 64);
     if (!take(code, error)) return error;
     if (type == "spectate") return Spectate{*match, std::move(*code)};

@@ -32,15 +32,18 @@ store::MatchInvite to_store(const accounts::Invite& invite) {
 
 std::expected<std::size_t, Server::InviteRefusal> Server::check_invite(
     const Room& room, const std::optional<std::string>& code, bool join) const {
-  // No code: the same answer as a match id that does not exist (join_match's or spectate's
-  // words, lobby.cpp).
-  if (!code)
-    return std::unexpected(InviteRefusal{
-        std::string(error_code_name(ErrorCode::NoSuchMatch)),
-        (join ? "there is no open match " : "there is no match ") + std::to_string(room.id)});
+  // No code, or one that opens nothing: the same answer as a match id that does not exist
+  // (missing_match), so trying ids tells nobody which private matches are running.
+  const auto missing = [&] {
+    return std::unexpected(InviteRefusal{std::string(error_code_name(ErrorCode::NoSuchMatch)),
+                                         missing_match(room.id, join, code.has_value())});
+  };
+  if (!code) return missing();
   const auto refuse = [](const accounts::AccountError& e) {
     return std::unexpected(InviteRefusal{std::string(accounts::code_name(e.code)), e.message});
   };
+  // A malformed code is refused before the match is looked up (malformed_invite), so this
+  // answer says nothing about the match either.
   auto digest = accounts::invite_digest(*code);
   if (!digest) return refuse(digest.error());
   for (std::size_t i = 0; i < room.invites.size(); ++i) {
@@ -51,10 +54,24 @@ std::expected<std::size_t, Server::InviteRefusal> Server::check_invite(
       return refuse(redeemed.error());
     return i;
   }
-  // A code of another match, or of none: redeem_invite's words for a code that opens nothing.
-  accounts::Invite nothing;
-  nothing.match = room.id + 1;
-  return refuse(accounts::redeem_invite(nothing, room.id, clock_()).error());
+  // A code of another match, or of none.
+  return missing();
+}
+
+std::string Server::missing_match(store::MatchId mid, bool join, bool with_code) {
+  std::string words = join ? "there is no open match " : "there is no match ";
+  words.append(std::to_string(mid));
+  if (with_code) words.append(" that this invite code opens: ask for a new link");
+  return words;
+}
+
+std::optional<Server::InviteRefusal> Server::malformed_invite(
+    const std::optional<std::string>& code) {
+  if (!code) return std::nullopt;
+  auto digest = accounts::invite_digest(*code);
+  if (digest) return std::nullopt;
+  return InviteRefusal{std::string(accounts::code_name(digest.error().code)),
+                       digest.error().message};
 }
 
 std::string Server::new_invite(Room& room, MatchWrite& w) {

@@ -394,6 +394,10 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch& m) {
+  if (auto refused = malformed_invite(m.code)) {
+    send_error(s.id, id, refused->code, refused->message);
+    return;
+  }
   Room* room = find_room(m.match);
   if (!room && cluster_) {
     route_elsewhere(s, id, m.match, [this, conn = s.id, id, m] {
@@ -409,7 +413,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::JoinMatch
   }
   if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
-               room ? ended_message(*room) : "there is no open match " + std::to_string(m.match));
+               room ? ended_message(*room) : missing_match(m.match, true, m.code.has_value()));
     return;
   }
   const ConnectionId conn = s.id;
@@ -534,6 +538,10 @@ void Server::handle(Session& s, const std::string& id, const protocol::LeaveMatc
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::Spectate& m) {
+  if (auto refused = malformed_invite(m.code)) {
+    send_error(s.id, id, refused->code, refused->message);
+    return;
+  }
   Room* room = find_room(m.match);
   if (!room && cluster_) {
     route_elsewhere(s, id, m.match, [this, conn = s.id, id, m] {
@@ -549,7 +557,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Spectate&
   }
   if (!room || ended(*room)) {
     send_error(s.id, id, error_code_name(ErrorCode::NoSuchMatch),
-               room ? ended_message(*room) : "there is no match " + std::to_string(m.match));
+               room ? ended_message(*room) : missing_match(m.match, false, m.code.has_value()));
     return;
   }
   if (s.nickname && seated_in_.count(*s.nickname)) {

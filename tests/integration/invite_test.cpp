@@ -81,7 +81,7 @@ TEST_F(InviteTest, APrivateMatchStaysPrivateAndItsCodeWorksAfterARestart) {
   EXPECT_EQ(code_of(bob->request(R"("type":"join_match","match":)" + std::to_string(match))),
             "NO_SUCH_MATCH");
   EXPECT_EQ(code_of(join(*bob, match, code)), "INVITE_REVOKED");
-  EXPECT_EQ(code_of(join(*bob, match, "AAAAAAAAAAAAAAAAAAAAAA")), "INVITE_UNKNOWN");
+  EXPECT_EQ(code_of(join(*bob, match, "AAAAAAAAAAAAAAAAAAAAAA")), "NO_SUCH_MATCH");
   EXPECT_EQ(code_of(join(*bob, match, fresh)), "joined");
   // The creator is back in her seat and may still revoke.
   auto back = Client::connect(port(), "alice");

@@ -153,10 +153,11 @@ TEST_F(ServerInviteTest, AWrongCodeIsRefusedWithItsCodeAndTakesNoSeat) {
   connect(3, "carol");
   const Created p = create_private(1);
   const Created q = create_private(3);  // another match's code: opens nothing here
-  EXPECT_EQ(code_of(join(2, p.match, q.code)), "INVITE_UNKNOWN");
+  // A code that opens nothing reads as a match that does not exist (no id oracle).
+  EXPECT_EQ(code_of(join(2, p.match, q.code)), "NO_SUCH_MATCH");
   std::string flipped = p.code;
   flipped[0] = flipped[0] == 'A' ? 'B' : 'A';
-  EXPECT_EQ(code_of(join(2, p.match, flipped)), "INVITE_UNKNOWN");
+  EXPECT_EQ(code_of(join(2, p.match, flipped)), "NO_SUCH_MATCH");
   EXPECT_EQ(code_of(join(2, p.match, "not-a-code")), "INVITE_MALFORMED");
   EXPECT_EQ(code_of(join(2, p.match, "")), "INVITE_MALFORMED");
   EXPECT_EQ(server.room(p.match)->seated(), 1);
@@ -267,6 +268,37 @@ TEST_F(ServerInviteTest, ARestoredPrivateMatchStaysPrivateAndItsCodeStillWorksUn
   EXPECT_EQ(code_of(line(2, R"({"type":"leave_match"})")), "left");
   EXPECT_EQ(code_of(line(2, ask + R"(,"code":")" + p.code + "\"}")), "INVITE_USED_UP");
   EXPECT_EQ(restarted.room(p.match)->seated(), 1);
+}
+
+// A review found that trying match ids with any code told running private matches apart
+// from missing ones (INVITE_UNKNOWN / INVITE_MALFORMED against NO_SUCH_MATCH). Now a
+// running private match, a finished-and-forgotten id and an id never used give the same
+// code and the same words for the same request.
+TEST_F(ServerInviteTest, MatchIdsWithAWrongCodeTellNothingAboutPrivateMatches) {
+  connect(1, "alice");
+  connect(2, "bob");
+  const Created p = create_private(1);
+  const std::string wrong = "AAAAAAAAAAAAAAAAAAAAAA";
+  const store::MatchId none = p.match + 100;
+  const auto watch = [&](store::MatchId m, const std::string& code) {
+    return say(2, R"({"type":"spectate","match":)" + std::to_string(m) + R"(,"code":")" + code +
+                      "\"}");
+  };
+  // The answer's words with the match id taken out: the id is the only difference.
+  const auto words = [&](const std::vector<std::string>& lines, store::MatchId mid) {
+    EXPECT_EQ(code_of(lines), "NO_SUCH_MATCH");
+    std::string said = lines.empty() ? "" : parse(lines[0])["message"].GetString();
+    const std::string id = std::to_string(mid);
+    if (auto at = said.find(id); at != std::string::npos) said.erase(at, id.size());
+    return said;
+  };
+  EXPECT_EQ(words(join(2, p.match, wrong), p.match), words(join(2, none, wrong), none));
+  EXPECT_EQ(words(watch(p.match, wrong), p.match), words(watch(none, wrong), none));
+  // A malformed code is refused alike whether the match exists or not.
+  EXPECT_EQ(code_of(join(2, p.match, "not-a-code")), "INVITE_MALFORMED");
+  EXPECT_EQ(code_of(join(2, none, "not-a-code")), "INVITE_MALFORMED");
+  EXPECT_EQ(code_of(watch(none, "not-a-code")), "INVITE_MALFORMED");
+  EXPECT_EQ(server.room(p.match)->seated(), 1);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // (http://host:port/#join=<match>&code=<code>). bob opens that link, gives his nickname
 // and lands in alice's match, seat 1. carol's lobby never lists the match, before or
 // after (dave's public match is listed beside it), and a link with a wrong code leaves her
-// in the lobby with INVITE_UNKNOWN. After alice's "new link" the old one is INVITE_REVOKED.
+// in the lobby with NO_SUCH_MATCH (a wrong code reads as no match). After alice's "new link" the old one is INVITE_REVOKED.
 // Usage (CTest passes these):
 //   node invite_test.mjs --web WEBDIR --out DIR --server BIN [--chromium PATH]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -97,8 +97,8 @@ try {
   await carol.goto('about:blank'); // a full load of the link, not a same-page fragment change
   await carol.goto(wrong);
   await carol.waitForSelector('form.create');
-  await carol.waitForSelector('.notice[data-code="INVITE_UNKNOWN"]');
-  check(true, 'a link with a wrong code is refused with INVITE_UNKNOWN');
+  await carol.waitForSelector('.notice[data-code="NO_SUCH_MATCH"]');
+  check(true, 'a link with a wrong code is refused as a match that does not exist (NO_SUCH_MATCH)');
   check((await carol.$$('.match')).length === 0, 'carol is not in the match');
 
   // bob opens the link and gives his nickname: he is in alice's match, seat 1.

@@ -241,6 +241,13 @@ class Server final : public ConnectionEvents,
   std::expected<std::size_t, InviteRefusal> check_invite(const Room& room,
                                                          const std::optional<std::string>& code,
                                                          bool join) const;
+  // What join_match (`join`) or spectate says of match `mid` when it does not exist, has
+  // ended unseen, or is private and the request's code (`with_code`) opens nothing: the
+  // same words in each case.
+  static std::string missing_match(store::MatchId mid, bool join, bool with_code);
+  // INVITE_MALFORMED when `code` is not a canonical code, checked before the match is
+  // looked up (so it says nothing about the match); nullopt otherwise.
+  static std::optional<InviteRefusal> malformed_invite(const std::optional<std::string>& code);
   // A fresh code for `room`, its row added to room.invites and to `w`: the code.
   std::string new_invite(Room& room, MatchWrite& w);
   // The `invite` message: the match's current code (null: none).
