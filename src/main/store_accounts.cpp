@@ -29,13 +29,6 @@ void StoreAccounts::find_account(std::string name_key,
       std::move(done));
 }
 
-void StoreAccounts::set_password(store::AccountId id, std::string password_hash,
-                                 std::int64_t at_ms, server::AccountDone<void> done) {
-  run<void>([id, hash = std::move(password_hash), at_ms](
-                store::EventStore& db) { return db.set_password(id, hash, at_ms); },
-            std::move(done));
-}
-
 void StoreAccounts::add_session(store::NewSession session, server::AccountDone<void> done) {
   run<void>([session = std::move(session)](store::EventStore& db) { return db.add_session(session); },
             std::move(done));

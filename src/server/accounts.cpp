@@ -404,10 +404,9 @@ void Server::carry_on(PasswordWait wait, accounts::PasswordOutcome outcome) {
                    "this account is disabled; ask the server's operator");
         return;
       }
-      if (!outcome.hash.empty())  // made with older parameters: stored again, migrated
-        account_store_->set_password(account.id, std::move(outcome.hash), now,
-                                     [](store::Result<void>) {});
-      open_account_session(conn, id, account, wait.label);
+      // A hash made with older parameters is stored again (migrated) with the session,
+      // and both only if the row is still the one verified (open_account_session).
+      open_account_session(conn, id, account, wait.label, std::move(outcome.hash));
       return;
     }
     case PasswordWait::Kind::Reset: {
@@ -444,12 +443,20 @@ void Server::carry_on(PasswordWait wait, accounts::PasswordOutcome outcome) {
 }
 
 void Server::open_account_session(ConnectionId conn, const std::string& id,
-                                  const store::AccountRecord& account, std::string label) {
+                                  const store::AccountRecord& account, std::string label,
+                                  std::string rehash) {
   Session* s = session(conn);
   if (!s) return;
   std::string secret = draw_token(secrets_);
-  store::NewSession row{accounts::secret_digest(secret), account.id, clock_(),
-                        clock_() + config_.accounts.session_days * kDayMs, std::move(label)};
+  // Stored only if the account still has the hash this login verified and is enabled: a
+  // reset or a disable that landed while the password was worked on wins.
+  store::NewSession row{accounts::secret_digest(secret),
+                        account.id,
+                        clock_(),
+                        clock_() + config_.accounts.session_days * kDayMs,
+                        std::move(label),
+                        account.password_hash,
+                        std::move(rehash)};
   const std::string digest = row.token_digest;
   s->account_busy = true;
   account_store_->add_session(
@@ -458,8 +465,11 @@ void Server::open_account_session(ConnectionId conn, const std::string& id,
         if (!s) return;
         s->account_busy = false;
         if (!added) {
-          send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
-                     "the session could not be stored; log in again");
+          if (added.error().code == store::StoreCode::NotFound)
+            send_error(conn, id, error_code_name(ErrorCode::BadLogin), kBadLogin);
+          else
+            send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                       "the session could not be stored; log in again");
           return;
         }
         s->session_digest = digest;

@@ -115,17 +115,33 @@ Result<AccountRecord> SqliteStore::set_disabled(std::string_view name_key, bool 
 
 Result<void> SqliteStore::add_session(const NewSession& session) {
   if (impl_->options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
-  auto insert = impl_->db.cached(
-      "INSERT INTO sessions (token_digest, account_id, created_ms, last_seen_ms, expires_ms, "
-      "label) VALUES (?1, ?2, ?3, ?3, ?4, ?5)");
-  if (!insert) return util::forward_error(insert);
-  (*insert)
-      ->bind(1, session.token_digest)
-      .bind(2, session.account)
-      .bind(3, session.created_ms)
-      .bind(4, session.expires_ms)
-      .bind(5, session.label);
-  return (*insert)->run();
+  auto tx = sqlite::Transaction::begin(impl_->db, sqlite::Transaction::Kind::Immediate);
+  if (!tx) return util::forward_error(tx);
+  {
+    auto insert = impl_->db.cached(
+        "INSERT INTO sessions (token_digest, account_id, created_ms, last_seen_ms, expires_ms, "
+        "label) SELECT ?1, ?2, ?3, ?3, ?4, ?5 WHERE ?6 = '' OR EXISTS (SELECT 1 FROM accounts "
+        "WHERE id = ?2 AND password_hash = ?6 AND disabled = 0)");
+    if (!insert) return util::forward_error(insert);
+    (*insert)
+        ->bind(1, session.token_digest)
+        .bind(2, session.account)
+        .bind(3, session.created_ms)
+        .bind(4, session.expires_ms)
+        .bind(5, session.label)
+        .bind(6, session.if_password_hash);
+    if (auto done = (*insert)->run(); !done) return util::forward_error(done);
+    if (sqlite3_changes(impl_->db.handle()) == 0)
+      return fail(StoreCode::NotFound, "the account changed since its password was verified");
+  }
+  if (!session.rehash.empty()) {
+    auto update = impl_->db.cached(
+        "UPDATE accounts SET password_hash = ?3 WHERE id = ?1 AND password_hash = ?2");
+    if (!update) return util::forward_error(update);
+    (*update)->bind(1, session.account).bind(2, session.if_password_hash).bind(3, session.rehash);
+    if (auto done = (*update)->run(); !done) return util::forward_error(done);
+  }
+  return tx->commit();
 }
 
 Result<std::optional<SessionLookup>> SqliteStore::find_session(std::string_view token_digest,

@@ -110,17 +110,31 @@ Result<AccountRecord> PgStore::set_disabled(std::string_view name_key, bool disa
 Result<void> PgStore::add_session(const NewSession& session) {
   if (impl_->options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto tx = pg::Transaction::begin(impl_->conn);
+  if (!tx) return util::forward_error(tx);
+  // The account's row locked: a reset or a disable waits for this session, or this
+  // session sees it and opens nothing.
   auto rows = impl_->conn.query(
       "INSERT INTO sessions (token_digest, account_id, created_ms, last_seen_ms, expires_ms, "
-      "label) VALUES ($1, $2, $3, $3, $4, $5)",
+      "label) SELECT $1, $2, $3, $3, $4, $5 FROM (SELECT id FROM accounts WHERE id = $2::bigint AND "
+      "($6::text = '' OR (password_hash = $6::text AND NOT disabled)) FOR UPDATE) AS ok RETURNING account_id",
       pg::Params()
           .add(session.token_digest)
           .add(session.account)
           .add(session.created_ms)
           .add(session.expires_ms)
-          .add(session.label));
+          .add(session.label)
+          .add(session.if_password_hash));
   if (!rows) return util::forward_error(rows);
-  return {};
+  if (rows->empty())
+    return fail(StoreCode::NotFound, "the account changed since its password was verified");
+  if (!session.rehash.empty()) {
+    auto update = impl_->conn.query(
+        "UPDATE accounts SET password_hash = $3 WHERE id = $1 AND password_hash = $2",
+        pg::Params().add(session.account).add(session.if_password_hash).add(session.rehash));
+    if (!update) return util::forward_error(update);
+  }
+  return tx->commit();
 }
 
 Result<std::optional<SessionLookup>> PgStore::find_session(std::string_view token_digest,

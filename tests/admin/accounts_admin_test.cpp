@@ -21,7 +21,7 @@ class AccountsAdminTest : public ::testing::Test {
     accounts.accounts["alice"] = {1, "Alice", "alice", "$argon2id$x", 10, 10, false};
     accounts.accounts["bob"] = {2, "Bob", "bob", "$argon2id$y", 20, 20, false};
     accounts.sessions[accounts::secret_digest(secret)] = {accounts::secret_digest(secret), 1, 10,
-                                                          now + 60'000, ""};
+                                                          now + 60'000, "", "", ""};
     server.load_account_names({"alice", "bob"});
   }
   static accounts::PasswordPoolConfig pool_config() {

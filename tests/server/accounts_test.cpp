@@ -240,6 +240,51 @@ TEST_F(ServerAccountsTest, ADisabledAccountIsToldOnlyWithItsPassword) {
   EXPECT_EQ(code(login_as(2, "Alice")), "ACCOUNT_DISABLED");
 }
 
+// A review found that a login read the account's row before its password was verified
+// (tens of milliseconds), so a disable or a reset landing meanwhile did not stop it. The
+// session is now stored only if the row is still the one verified.
+TEST_F(ServerAccountsTest, ADisableOrAResetDuringTheVerifyWins) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  say(1, R"({"type":"logout"})");
+  for (const bool disable : {true, false}) {
+    SCOPED_TRACE(disable ? "disabled meanwhile" : "reset meanwhile");
+    const ConnectionId c = disable ? 2 : 3;
+    open(c);
+    const std::size_t sessions_before = accounts.sessions.size();
+    {
+      std::lock_guard lock(mutex);
+      woken = 0;
+    }
+    server.on_line(c, R"({"type":"login","name":"Alice","password":"correct horse"})");
+    accounts.complete();  // the row is read and the verify submitted
+    {
+      std::unique_lock lock(mutex);
+      ASSERT_TRUE(woke.wait_for(lock, std::chrono::seconds(30), [this] { return woken > 0; }));
+    }
+    // The password is verified (its outcome not yet taken by the loop); now the row changes.
+    store::AccountRecord& row = accounts.accounts["alice"];
+    const std::string verified = row.password_hash;
+    if (disable)
+      row.disabled = true;
+    else
+      row.password_hash = "$argon2id$a-new-password";
+    const std::size_t before = transport.sent[c].size();
+    for (int round = 0; round < 1000 && transport.sent[c].size() == before; ++round) {
+      server.password_work_done();
+      accounts.complete();
+      store.complete_all();
+    }
+    const std::vector<std::string> answer(transport.sent[c].begin() + static_cast<long>(before),
+                                          transport.sent[c].end());
+    ASSERT_FALSE(answer.empty());
+    EXPECT_EQ(code(answer), "BAD_LOGIN") << answer.at(0);
+    EXPECT_EQ(accounts.sessions.size(), sessions_before) << "no session was stored";
+    row.disabled = false;
+    row.password_hash = verified;
+  }
+}
+
 TEST_F(ServerAccountsTest, AResetCodeSetsANewPasswordOnce) {
   open(1);
   ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");

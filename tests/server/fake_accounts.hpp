@@ -63,15 +63,14 @@ struct FakeAccounts final : AccountStore {
         std::move(done), it == accounts.end() ? std::nullopt
                                                : std::optional<store::AccountRecord>(it->second));
   }
-  void set_password(store::AccountId id, std::string hash, std::int64_t at,
-                    AccountDone<void> done) override {
-    if (auto* a = by_id(id)) {
-      a->password_hash = hash;
-      a->password_changed_ms = at;
-    }
-    answer<void>(std::move(done), {});
-  }
   void add_session(store::NewSession s, AccountDone<void> done) override {
+    store::AccountRecord* a = by_id(s.account);
+    if (!s.if_password_hash.empty() &&
+        (!a || a->password_hash != s.if_password_hash || a->disabled)) {
+      answer<void>(std::move(done), store::fail(store::StoreCode::NotFound, "changed"));
+      return;
+    }
+    if (!s.rehash.empty() && a) a->password_hash = s.rehash;
     sessions[s.token_digest] = s;
     answer<void>(std::move(done), {});
   }

@@ -17,8 +17,6 @@ class StoreAccounts final : public server::AccountStore {
                       server::AccountDone<store::AccountRecord> done) override;
   void find_account(std::string name_key,
                     server::AccountDone<std::optional<store::AccountRecord>> done) override;
-  void set_password(store::AccountId id, std::string password_hash, std::int64_t at_ms,
-                    server::AccountDone<void> done) override;
   void add_session(store::NewSession session, server::AccountDone<void> done) override;
   void find_session(std::string token_digest, std::int64_t now_ms,
                     server::AccountDone<std::optional<store::SessionLookup>> done) override;

@@ -23,8 +23,6 @@ class AccountStore {
   virtual void create_account(store::NewAccount account, AccountDone<store::AccountRecord> done) = 0;
   virtual void find_account(std::string name_key,
                             AccountDone<std::optional<store::AccountRecord>> done) = 0;
-  virtual void set_password(store::AccountId id, std::string password_hash, std::int64_t at_ms,
-                            AccountDone<void> done) = 0;
   virtual void add_session(store::NewSession session, AccountDone<void> done) = 0;
   virtual void find_session(std::string token_digest, std::int64_t now_ms,
                             AccountDone<std::optional<store::SessionLookup>> done) = 0;

@@ -217,8 +217,10 @@ class Server final : public ConnectionEvents,
                        accounts::PasswordRequest request);
   void account_error(ConnectionId conn, const std::string& id, const accounts::AccountError& e);
   // A new session for `account` (a secret drawn now, its digest stored), then login.
+  // `rehash`: the verified password hashed with the current parameters, or "".
   void open_account_session(ConnectionId conn, const std::string& id,
-                            const store::AccountRecord& account, std::string label);
+                            const store::AccountRecord& account, std::string label,
+                            std::string rehash = {});
   // Logs connection `conn` in as `account` (its seat, if any, given back).
   void account_login(ConnectionId conn, const std::string& id, const store::AccountRecord& account,
                      const std::string& secret);

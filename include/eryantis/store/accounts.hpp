@@ -35,6 +35,13 @@ struct NewSession {
   std::int64_t created_ms = 0;
   std::int64_t expires_ms = 0;
   std::string label;  // what the client said it is ("" when nothing)
+  // A login's condition: the session is stored only while the account's password_hash is
+  // exactly this and the account is enabled (NotFound otherwise), so a login verified
+  // against a row that a reset or a disable changed meanwhile opens nothing. "": none.
+  std::string if_password_hash;
+  // The verified password hashed again with the current parameters, stored on the same
+  // condition in the same transaction (so it never overwrites a newer password). "": none.
+  std::string rehash;
 };
 
 // A session found by its digest, with its account.

@@ -54,9 +54,9 @@ TEST_P(AccountStoreTest, SessionsAreFoundByDigestUntilTheyExpireOrEnd) {
   auto store = open();
   ASSERT_TRUE(store);
   const AccountId alice = store->create_account(account("Alice", "alice")).value().id;
-  ASSERT_TRUE(store->add_session({digest('a'), alice, 1000, 10'000, "phone"}));
-  ASSERT_TRUE(store->add_session({digest('b'), alice, 1000, 10'000, "laptop"}));
-  ASSERT_TRUE(store->add_session({digest('c'), alice, 1000, 10'000, ""}));
+  ASSERT_TRUE(store->add_session({digest('a'), alice, 1000, 10'000, "phone", "", ""}));
+  ASSERT_TRUE(store->add_session({digest('b'), alice, 1000, 10'000, "laptop", "", ""}));
+  ASSERT_TRUE(store->add_session({digest('c'), alice, 1000, 10'000, "", "", ""}));
   auto found = store->find_session(digest('a'), 2000).value();
   ASSERT_TRUE(found);
   EXPECT_EQ(found->account.name, "Alice");
@@ -72,11 +72,41 @@ TEST_P(AccountStoreTest, SessionsAreFoundByDigestUntilTheyExpireOrEnd) {
   EXPECT_FALSE(store->find_session(digest('c'), 2000).value());
 }
 
+// A login verifies a password against the row it read; the session it opens (and a
+// rehash) is stored only if the row still has that hash and is enabled, so a reset or a
+// disable that landed meanwhile wins, and a rehash never overwrites a newer password.
+TEST_P(AccountStoreTest, ALoginsSessionIsStoredOnlyIfTheAccountIsAsVerified) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  const AccountRecord alice = store->create_account(account("Alice", "alice")).value();
+  const NewSession login{digest('a'), alice.id, 1000, 10'000, "", alice.password_hash,
+                         "$argon2id$rehashed"};
+  ASSERT_TRUE(store->add_session(login));
+  EXPECT_EQ(store->find_account("alice").value()->password_hash, "$argon2id$rehashed");
+  EXPECT_EQ(store->find_account("alice").value()->password_changed_ms, alice.password_changed_ms)
+      << "a rehash is not a new password";
+
+  // Verified against the old hash: the row changed since (the rehash above, or a reset).
+  const NewSession stale{digest('b'), alice.id, 1000, 10'000, "", alice.password_hash,
+                         "$argon2id$stale"};
+  auto refused = store->add_session(stale);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, StoreCode::NotFound);
+  EXPECT_FALSE(store->find_session(digest('b'), 2000).value());
+  EXPECT_EQ(store->find_account("alice").value()->password_hash, "$argon2id$rehashed");
+
+  // Disabled meanwhile: nothing is stored either.
+  ASSERT_TRUE(store->set_disabled("alice", true));
+  const NewSession disabled{digest('c'), alice.id, 1000, 10'000, "", "$argon2id$rehashed", ""};
+  EXPECT_EQ(store->add_session(disabled).error().code, StoreCode::NotFound);
+  EXPECT_FALSE(store->find_session(digest('c'), 2000).value());
+}
+
 TEST_P(AccountStoreTest, DisablingEndsEverySessionAndIsKept) {
   auto store = open();
   ASSERT_TRUE(store);
   const AccountId alice = store->create_account(account("Alice", "alice")).value().id;
-  ASSERT_TRUE(store->add_session({digest('a'), alice, 1000, 10'000, ""}));
+  ASSERT_TRUE(store->add_session({digest('a'), alice, 1000, 10'000, "", "", ""}));
   auto disabled = store->set_disabled("alice", true);
   ASSERT_TRUE(disabled);
   EXPECT_TRUE(disabled->disabled);
@@ -93,7 +123,7 @@ TEST_P(AccountStoreTest, APasswordResetWorksOnceForItsAccountBeforeItExpires) {
   ASSERT_TRUE(store);
   const AccountId alice = store->create_account(account("Alice", "alice")).value().id;
   ASSERT_TRUE(store->create_account(account("Bob", "bob")));
-  ASSERT_TRUE(store->add_session({digest('s'), alice, 1000, 10'000, ""}));
+  ASSERT_TRUE(store->add_session({digest('s'), alice, 1000, 10'000, "", "", ""}));
   ASSERT_TRUE(store->add_password_reset({digest('r'), alice, 5000}));
   ASSERT_TRUE(store->add_password_reset({digest('e'), alice, 1500}));
   // Another name's, an unknown code, an expired one: the same NotFound, nothing changed.
