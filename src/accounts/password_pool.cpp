@@ -65,10 +65,14 @@ std::expected<void, AccountError> PasswordPool::submit(PasswordRequest request) 
   });
   if (!queued) {
     wipe(owned->password);
-    return std::unexpected(AccountError{AccountErrorCode::Busy,
-                                        "the server is checking many passwords right now: try again in a moment"});
+    return std::unexpected(busy());
   }
   return {};
+}
+
+AccountError PasswordPool::busy() {
+  return AccountError{AccountErrorCode::Busy,
+                      "the server is checking many passwords right now: try again in a moment"};
 }
 
 std::vector<PasswordOutcome> PasswordPool::take_done() {

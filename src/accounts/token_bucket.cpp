@@ -26,6 +26,11 @@ std::int64_t TokenBucket::take(std::int64_t now_ms) {
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(wait));
 }
 
+void TokenBucket::give_back(std::int64_t now_ms) {
+  tokens_ = std::min(rate_.burst, tokens_at(now_ms) + 1.0);
+  at_ms_ = std::max(at_ms_, now_ms);
+}
+
 KeyedLimiter::KeyedLimiter(BucketRate rate, std::size_t max_keys) : rate_(rate), max_keys_(std::max<std::size_t>(1, max_keys)) {}
 
 void KeyedLimiter::forget_full(std::int64_t now_ms) {
@@ -47,6 +52,10 @@ std::int64_t KeyedLimiter::take(std::string_view key, std::int64_t now_ms) {
     it = buckets_.emplace(std::string(key), TokenBucket(rate_, now_ms)).first;
   }
   return it->second.take(now_ms);
+}
+
+void KeyedLimiter::give_back(std::string_view key, std::int64_t now_ms) {
+  if (auto it = buckets_.find(key); it != buckets_.end()) it->second.give_back(now_ms);
 }
 
 }  // namespace eryantis::accounts

@@ -101,6 +101,12 @@ bool Server::account_refused(Session& s, const std::string& id, std::string_view
                "your previous register or login is being answered; wait for it");
     return true;
   }
+  // A full queue answers BUSY before any limit is taken: a refusal that tried no
+  // password must not cost the player one of their attempts (a client retries BUSY).
+  if (password_pool_->full()) {
+    account_error(s.id, id, accounts::PasswordPool::busy());
+    return true;
+  }
   const std::int64_t now = clock_();
   // Both limits are taken, so a flood from one address cannot spare a name's bucket.
   std::int64_t wait = address_limiter_.take(peer_address(s.peer), now);
@@ -123,7 +129,13 @@ bool Server::submit_password(Session& s, const std::string& id, PasswordWait wai
   wait.conn = s.id;
   wait.id = id;
   if (auto accepted = password_pool_->submit(std::move(request)); !accepted) {
-    account_error(s.id, id, accepted.error());  // BUSY
+    // BUSY: no password was tried, so the attempt the limits counted is given back (a
+    // client retries BUSY; its retries must not lock the name out).
+    const std::int64_t now = clock_();
+    address_limiter_.give_back(peer_address(s.peer), now);
+    if (wait.kind != PasswordWait::Kind::Register)
+      account_limiter_.give_back(wait.name.key.empty() ? "?" : wait.name.key, now);
+    account_error(s.id, id, accepted.error());
     return false;
   }
   s.account_busy = true;

@@ -40,6 +40,24 @@ TEST(KeyedLimiter, EachKeyHasItsOwnBucket) {
   EXPECT_EQ(limiter.take("alice", 1000), 0);
 }
 
+// A token given back (an action refused for another reason after the limit let it
+// through) is there again, never more than the burst; an unknown key gains nothing.
+TEST(KeyedLimiter, ATokenGivenBackIsThereAgainUpToTheBurst) {
+  KeyedLimiter limiter(BucketRate{2.0, 0.0}, 100);  // no refill: only give_back adds
+  EXPECT_EQ(limiter.take("alice", 0), 0);
+  EXPECT_EQ(limiter.take("alice", 0), 0);
+  EXPECT_GT(limiter.take("alice", 0), 0);
+  limiter.give_back("alice", 0);
+  EXPECT_EQ(limiter.take("alice", 0), 0);
+  EXPECT_GT(limiter.take("alice", 0), 0);
+  for (int i = 0; i < 5; ++i) limiter.give_back("alice", 0);
+  EXPECT_EQ(limiter.take("alice", 0), 0);
+  EXPECT_EQ(limiter.take("alice", 0), 0);
+  EXPECT_GT(limiter.take("alice", 0), 0) << "never above the burst";
+  limiter.give_back("bob", 0);
+  EXPECT_EQ(limiter.size(), 1u);
+}
+
 TEST(KeyedLimiter, AFloodOfNewKeysNeitherGrowsMemoryNorResetsAnyonesLimit) {
   KeyedLimiter limiter(BucketRate{1.0, 1.0}, 3);
   EXPECT_EQ(limiter.take("alice", 0), 0);  // alice is now limited for 1 s

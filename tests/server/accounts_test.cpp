@@ -337,6 +337,90 @@ TEST_F(ServerAccountsTest, AFullPasswordQueueAnswersBusyAtOnce) {
   EXPECT_EQ(type_of(say(1, R"({"type":"ping"})").at(0)), "pong");
 }
 
+// BUSY tried no password: it must not cost the name one of its login attempts, or a
+// client retrying BUSY during a burst would be locked out (RATE_LIMITED) by the retries.
+TEST_F(ServerAccountsTest, BusyTakesNoLoginAttempt) {
+  open(1, "10.0.0.1:1");
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  say(1, R"({"type":"logout"})");
+  hold = true;  // the worker stays in its wake-up once it has worked
+  open(2, "10.0.0.2:1");
+  open(3, "10.0.0.3:1");
+  open(4, "10.0.0.4:1");
+  {
+    std::lock_guard lock(mutex);
+    woken = 0;
+  }
+  server.on_line(2, R"({"type":"register","name":"Bob","password":"correct horse"})");
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(woke.wait_for(lock, std::chrono::seconds(30), [this] { return woken > 0; }));
+  }
+  server.on_line(3, R"({"type":"register","name":"Carol","password":"correct horse"})");
+  // The queue (capacity 1) is full: Alice's logins are refused BUSY, more times than her
+  // name's burst (5).
+  for (int i = 0; i < 8; ++i) {
+    const std::size_t before = transport.sent[4].size();
+    server.on_line(4, R"({"type":"login","name":"Alice","password":"correct horse"})");
+    ASSERT_EQ(transport.sent[4].size(), before + 1);
+    EXPECT_EQ(code({transport.sent[4].back()}), "BUSY");
+  }
+  release();
+  // Bob's and Carol's registers finish (each connection gets its answer).
+  for (int round = 0; round < 1000 && (transport.sent[2].size() < 2 || transport.sent[3].size() < 2);
+       ++round) {
+    server.password_work_done();
+    accounts.complete();
+    store.complete_all();
+    std::unique_lock lock(mutex);
+    woke.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  auto login = login_as(4, "Alice");
+  EXPECT_EQ(type_of(login.at(0)), "logged_in") << login.at(0);
+}
+
+// Logins that passed the limits together, before the queue filled, and were then refused
+// BUSY by the pool get their attempts back.
+TEST_F(ServerAccountsTest, ALoginRefusedBusyByThePoolGivesItsAttemptBack) {
+  open(1, "10.0.0.1:1");
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  say(1, R"({"type":"logout"})");
+  hold = true;
+  open(2, "10.0.0.2:1");
+  {
+    std::lock_guard lock(mutex);
+    woken = 0;
+  }
+  server.on_line(2, R"({"type":"register","name":"Bob","password":"correct horse"})");
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(woke.wait_for(lock, std::chrono::seconds(30), [this] { return woken > 0; }));
+  }
+  // Five logins of Alice (her name's whole burst) pass the limits while the account rows
+  // are read; then one fills the queue (capacity 1) and four are refused BUSY.
+  for (ConnectionId c = 10; c < 15; ++c) {
+    open(c, "10.0.1.1:" + std::to_string(c));
+    server.on_line(c, R"({"type":"login","name":"Alice","password":"correct horse"})");
+  }
+  accounts.complete();
+  int busy = 0;
+  for (ConnectionId c = 10; c < 15; ++c)
+    if (!transport.sent[c].empty() && code({transport.sent[c].back()}) == "BUSY") ++busy;
+  EXPECT_EQ(busy, 4);
+  release();
+  for (int round = 0; round < 1000 && transport.sent[2].size() < 2; ++round) {
+    server.password_work_done();
+    accounts.complete();
+    store.complete_all();
+    std::unique_lock lock(mutex);
+    woke.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  // Four attempts were given back: Alice logs in again at once, not RATE_LIMITED.
+  open(20, "10.0.2.1:1");
+  auto login = login_as(20, "Alice");
+  EXPECT_EQ(type_of(login.at(0)), "logged_in") << login.at(0);
+}
+
 class ServerWithoutGuestsTest : public ServerAccountsTest {
  protected:
   ServerWithoutGuestsTest() : ServerAccountsTest(accounts_config(false)) {}

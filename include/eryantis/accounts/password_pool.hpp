@@ -68,6 +68,10 @@ class PasswordPool {
   std::vector<PasswordOutcome> take_done();
 
   std::size_t waiting() const { return workers_.waiting(); }
+  // True when submit would answer Busy now (a caller checks before it spends anything).
+  bool full() const { return workers_.waiting() >= config_.capacity; }
+  // The Busy refusal submit gives.
+  static AccountError busy();
   std::uint64_t refused() const { return workers_.refused(); }
   const PasswordPoolConfig& config() const { return config_; }
 

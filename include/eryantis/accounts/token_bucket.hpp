@@ -23,6 +23,8 @@ class TokenBucket {
   // Takes a token at `now_ms`: 0 when granted, else the milliseconds until one is there
   // (>= 1). A time before the last one counts as no time (never a refill backwards).
   std::int64_t take(std::int64_t now_ms);
+  // Returns a token taken for an action that did not happen (never above `burst`).
+  void give_back(std::int64_t now_ms);
   double tokens_at(std::int64_t now_ms) const;
   bool full_at(std::int64_t now_ms) const { return tokens_at(now_ms) >= rate_.burst; }
 
@@ -41,6 +43,9 @@ class KeyedLimiter {
   KeyedLimiter(BucketRate rate, std::size_t max_keys);
   // 0 when granted, else the milliseconds to wait.
   std::int64_t take(std::string_view key, std::int64_t now_ms);
+  // Returns the token `take` granted for `key` when the action did not happen after all
+  // (a login the password workers were too busy to try). Nothing for an unknown key.
+  void give_back(std::string_view key, std::int64_t now_ms);
   std::size_t size() const { return buckets_.size(); }
 
  private:
