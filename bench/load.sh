@@ -22,6 +22,12 @@
 #    command, ack latency, and the load average beside them (the machine may be shared)
 # m  metrics on (the shipped configuration) against [metrics] enabled = false: 1,000 2-player
 #    matches each way, alternated on fresh servers (not in the default set)
+# l  logins: 1,000 2-player matches paced at L_RATE commands/s (default: half of a's maximum
+#    when a ran, else 2,000) for $DURATION s, once quiet and once with a burst of 100 account
+#    logins at once (bench/login_burst.py, a third of the way into the measured window),
+#    alternated on fresh servers; the players' ack p50/p99/max each way, and the logins'
+#    latency (BUSY answers retried). The 100 accounts are registered before the bots start;
+#    the address limit is raised (every login comes from 127.0.0.1). Not in the default set.
 #
 # Environment: BUILD (build folder, default build-release), PORT (default 17777), DURATION (default 20),
 # WARMUP (default 3), REPEAT (a and b: runs of each server, alternated; medians reported; default 1),
@@ -110,6 +116,12 @@ start_server_without_metrics() { # db: the same server with [metrics] enabled = 
   sed '/^\[metrics\]/,/^\[/ s/^enabled = true/enabled = false/' "$ROOT/config/eryantis.toml" >"$WORK/no-metrics.toml"
   grep -q '^enabled = false' "$WORK/no-metrics.toml" || { echo "m: could not turn [metrics] off" >&2; exit 1; }
   launch "$PORT" "$SERVER --config $WORK/no-metrics.toml --port $PORT --db $1 --log-level warn"
+}
+start_login_server() { # db: the shipped configuration, the per-address login limit raised (l)
+  sed '/^\[accounts\]/,/^\[/ { s/^address_burst = .*/address_burst = 100000/; s/^address_every_ms = .*/address_every_ms = 1/ }' \
+    "$ROOT/config/eryantis.toml" >"$WORK/logins.toml"
+  grep -q '^address_burst = 100000' "$WORK/logins.toml" || { echo "l: could not raise the address limit" >&2; exit 1; }
+  launch "$PORT" "$SERVER --config $WORK/logins.toml --port $PORT --web-port $WEB_PORT --db $1 --log-level warn"
 }
 start_web_server() { # db: the same server, its web listener on WEB_PORT (w)
   launch "$PORT" "$SERVER --config $ROOT/config/eryantis.toml --port $PORT --web-port $WEB_PORT --db $1 --log-level warn"
@@ -476,7 +488,54 @@ for s in "${SCENARIOS[@]}"; do
       row "m" "unexpected errors (both)" "0" \
         "$(($(median m-on unexpected_errors) + $(median m-off unexpected_errors)))" ""
       ;;
-    *) echo "unknown scenario $s (a, b, c, d, m or w)" >&2; exit 2 ;;
+    l)
+      # A burst of 100 logins beside the usual load (issue 26): hashing runs on the password
+      # workers, off the loop; what the players feel is their ack latency, quiet vs burst.
+      l_rate=${L_RATE:-}
+      if [ -z "$l_rate" ]; then
+        if [ -n "${A_REAL:-}" ]; then l_rate=$(awk -v v="$A_REAL" 'BEGIN{printf "%.0f", v/2}'); else l_rate=2000; fi
+      fi
+      burst_at=$(awk -v w="$WARMUP" -v d="$DURATION" 'BEGIN{printf "%.1f", w + d/3}')
+      for i in $(seq 1 "$REPEAT"); do
+        for mode in quiet burst; do
+          start_login_server "$WORK/l-$mode-$i.db"
+          COMMANDS+=("python3 bench/login_burst.py --port $PORT register 100")
+          python3 "$ROOT/bench/login_burst.py" --port "$PORT" register 100 >"$WORK/l-register-$mode-$i.json"
+          burst_pid=""
+          if [ "$mode" = burst ]; then
+            COMMANDS+=("sleep $burst_at; python3 bench/login_burst.py --port $PORT login 100 (beside the bots)")
+            (sleep "$burst_at"; python3 "$ROOT/bench/login_burst.py" --port "$PORT" login 100 >"$WORK/l-logins-$i.json") &
+            burst_pid=$!
+          fi
+          # shellcheck disable=SC2046
+          run_bot "l-$mode-$i" --port "$PORT" --matches 1000 $(play_args "${RUN_GAMES[0]}" 2) --duration "$DURATION" \
+            --warmup "$WARMUP" --seed "$((i + 300))" --target-rate "$l_rate" --watch-pid "$SERVER_PID"
+          [ -z "$burst_pid" ] || wait "$burst_pid" || echo "l: the login burst had errors (see $WORK/l-logins-$i.json)" >&2
+          stop_server
+        done
+        # The burst's figures in the bots' JSON shape, for median().
+        python3 - "$WORK/l-logins-$i.json" "$WORK/l-login-$i.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+json.dump({"succeeded": d["succeeded"], "retried": d["retried"], "errors": sum(d["errors"].values()),
+           "p50": d["latency_p50_ms"], "p99": d["latency_p99_ms"], "max": d["latency_max_ms"],
+           "wall": d["wall_ms"]}, open(sys.argv[2], "w"))
+PY
+      done
+      q99=$(median l-quiet ack_p99_ms)
+      b99=$(median l-burst ack_p99_ms)
+      row "l: 1,000 2p matches at $l_rate commands/s, ${DURATION} s; 100 logins at once at ${burst_at} s" \
+        "players' ack p99 (ms): with the burst / quiet (ratio)" "burst ≈ quiet" "$b99 / $q99 ($(ratio "$b99" "$q99"))" ""
+      row "l" "players' ack p50 / max (ms): burst; quiet" "" \
+        "$(median l-burst ack_p50_ms) / $(median l-burst ack_max_ms); $(median l-quiet ack_p50_ms) / $(median l-quiet ack_max_ms)" ""
+      row "l" "commands/s: burst / quiet; server CPU per command (µs): burst / quiet" "" \
+        "$(median l-burst commands_per_s) / $(median l-quiet commands_per_s); $(median l-burst server_cpu_us_per_command) / $(median l-quiet server_cpu_us_per_command)" ""
+      row "l" "logins: succeeded of 100; BUSY/RATE_LIMITED answers retried; latency p50 / p99 / max (ms); whole burst (ms)" "100" \
+        "$(median l-login succeeded); $(median l-login retried); $(median l-login p50) / $(median l-login p99) / $(median l-login max); $(median l-login wall)" "$(verdict "$(median l-login succeeded)" "==" 100)"
+      row "l" "unexpected errors (bots, both; login errors)" "0" \
+        "$(($(median l-burst unexpected_errors) + $(median l-quiet unexpected_errors))); $(median l-login errors)" ""
+      ;;
+    *) echo "unknown scenario $s (a, b, c, d, l, m or w)" >&2; exit 2 ;;
   esac
 done
 
