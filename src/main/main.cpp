@@ -486,17 +486,19 @@ void Process::make_server() {
   {
     store::Options read_only = store_options_;
     read_only.read_only = true;
-    std::vector<std::string> keys;
+    std::optional<std::vector<std::string>> keys;
     auto reader = store::open_store(location_, read_only);
     auto listed = reader ? (*reader)->list_accounts()
                          : store::Result<std::vector<store::AccountRecord>>(
                                std::unexpected(reader.error()));
-    if (listed)
-      for (store::AccountRecord& a : *listed) keys.push_back(std::move(a.name_key));
-    else
-      spdlog::error("could not read the accounts' names ({}): guests may take them until a "
-                    "restart", listed.error().message);
-    spdlog::info("{} accounts", keys.size());
+    if (listed) {
+      keys.emplace();
+      for (store::AccountRecord& a : *listed) keys->push_back(std::move(a.name_key));
+      spdlog::info("{} accounts", keys->size());
+    } else {
+      spdlog::error("could not read the accounts' names ({}): guests are refused until a "
+                    "restart reads them (accounts may log in)", listed.error().message);
+    }
     server_->load_account_names(std::move(keys));
   }
   if (config_.cluster.enabled()) {

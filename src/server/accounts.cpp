@@ -46,8 +46,10 @@ void Server::set_accounts(AccountStore* store, accounts::PasswordPool* pool) {
   password_pool_ = pool;
 }
 
-void Server::load_account_names(std::vector<std::string> name_keys) {
-  for (std::string& key : name_keys) account_keys_.insert(std::move(key));
+void Server::load_account_names(std::optional<std::vector<std::string>> name_keys) {
+  account_names_unread_ = !name_keys;
+  if (name_keys)
+    for (std::string& key : *name_keys) account_keys_.insert(std::move(key));
 }
 
 void Server::account_error(ConnectionId conn, const std::string& id,
@@ -72,7 +74,14 @@ bool Server::guest_refused(Session& s, const std::string& id, const std::string&
                "{\"type\":\"login\",\"name\":\"...\",\"password\":\"...\"}");
     return true;
   }
-  if (!account_keys_.empty() && account_keys_.contains(accounts::fold_name(nickname))) {
+  if (account_names_unread_) {
+    send_error(s.id, id, error_code_name(ErrorCode::StoreFailure),
+               "the server could not read its accounts' names, so no guest may log in (one "
+               "could take an account's name): log in to an account, or try later");
+    return true;
+  }
+  const std::string key = accounts::fold_name(nickname);
+  if (account_keys_.contains(key) || registering_.contains(key)) {
     send_error(s.id, id, error_code_name(ErrorCode::NicknameTaken),
                nickname + " is a registered account: log in with its password, or choose "
                           "another nickname");
@@ -162,7 +171,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Register&
   }
   // Registering must say a name is taken (to choose another): docs/accounts.md. A
   // guest playing under it now (any case) keeps it too.
-  bool taken = account_keys_.contains(name->key);
+  bool taken = account_keys_.contains(name->key) || registering_.contains(name->key);
   for (const auto& [nickname, conn] : online_)
     if (!taken && accounts::fold_name(nickname) == name->key) taken = true;
   for (const auto& [nickname, match] : seated_in_)
@@ -177,8 +186,13 @@ void Server::handle(Session& s, const std::string& id, const protocol::Register&
   wait.kind = PasswordWait::Kind::Register;
   wait.name = std::move(*name);
   wait.label = r.label;
-  submit_password(s, id, std::move(wait),
-                  accounts::PasswordRequest{0, accounts::PasswordTask::Hash, std::move(r.password), ""});
+  const std::string key = wait.name.key;
+  // Reserved while it is hashed and stored: no guest logs in under it meanwhile, and
+  // no second register takes it (carry_on lets go of it if the register stops).
+  if (submit_password(s, id, std::move(wait),
+                      accounts::PasswordRequest{0, accounts::PasswordTask::Hash,
+                                                std::move(r.password), ""}))
+    registering_.insert(key);
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::AccountLogin& m) {
@@ -371,7 +385,12 @@ void Server::password_work_done() {
 
 void Server::carry_on(PasswordWait wait, accounts::PasswordOutcome outcome) {
   Session* s = session(wait.conn);
-  if (!s) return;  // gone while its password was worked on
+  // A register that stops here lets go of the name it reserved.
+  const bool registering = wait.kind == PasswordWait::Kind::Register;
+  if (!s || outcome.error) {
+    if (registering) registering_.erase(wait.name.key);
+    if (!s) return;  // gone while its password was worked on
+  }
   s->account_busy = false;
   const ConnectionId conn = wait.conn;
   const std::string& id = wait.id;
@@ -385,10 +404,12 @@ void Server::carry_on(PasswordWait wait, accounts::PasswordOutcome outcome) {
       s->account_busy = true;
       store::NewAccount account{wait.name.display, wait.name.key, std::move(outcome.hash), now};
       account_store_->create_account(
-          std::move(account), [this, conn, id, display = wait.name.display,
+          std::move(account), [this, conn, id, key = wait.name.key, display = wait.name.display,
                                label = wait.label](store::Result<store::AccountRecord> made) {
             Session* s = session(conn);
-            if (made) account_keys_.insert(made->name_key);
+            registering_.erase(key);
+            // Stored, or taken in the store already: either way an account's name now.
+            if (made || made.error().code == store::StoreCode::Conflict) account_keys_.insert(key);
             if (!s) return;
             s->account_busy = false;
             if (!made) {

@@ -22,7 +22,7 @@ class AccountsAdminTest : public ::testing::Test {
     accounts.accounts["bob"] = {2, "Bob", "bob", "$argon2id$y", 20, 20, false};
     accounts.sessions[accounts::secret_digest(secret)] = {accounts::secret_digest(secret), 1, 10,
                                                           now + 60'000, "", "", ""};
-    server.load_account_names({"alice", "bob"});
+    server.load_account_names(std::vector<std::string>{"alice", "bob"});
   }
   static accounts::PasswordPoolConfig pool_config() {
     accounts::PasswordPoolConfig c;

@@ -176,6 +176,65 @@ TEST_F(ServerAccountsTest, AGuestNeverTakesAnAccountsName) {
   EXPECT_EQ(type_of(say(2, R"({"type":"login","nickname":"bob"})").at(0)), "logged_in");
 }
 
+// A review found that a name was the account's only once its register was stored: a
+// guest logging in under it while it was hashed kept the seat. It is reserved from the
+// moment the register is accepted until it is stored, or let go if the register stops.
+TEST_F(ServerAccountsTest, ANameIsReservedWhileItsRegisterIsHashed) {
+  hold = true;
+  open(1, "10.0.0.1:1");
+  {
+    std::lock_guard lock(mutex);
+    woken = 0;
+  }
+  server.on_line(1, R"({"type":"register","name":"Alice","password":"correct horse"})");
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(woke.wait_for(lock, std::chrono::seconds(30), [this] { return woken > 0; }));
+  }
+  open(2, "10.0.0.2:1");
+  EXPECT_EQ(code(say(2, R"({"type":"login","nickname":"ALICE"})")), "NICKNAME_TAKEN");
+  open(3, "10.0.0.3:1");
+  EXPECT_EQ(code(register_as(3, "alice")), "NAME_TAKEN");
+  // Dora registers, then goes before her password is hashed: the name is let go.
+  open(4, "10.0.0.4:1");
+  server.on_line(4, R"({"type":"register","name":"Dora","password":"correct horse"})");
+  EXPECT_EQ(code(say(2, R"({"type":"login","nickname":"dora"})")), "NICKNAME_TAKEN");
+  server.on_closed(4);
+  release();
+  for (int round = 0; round < 1000 && transport.sent[1].size() < 2; ++round) {
+    server.password_work_done();
+    accounts.complete();
+    store.complete_all();
+    std::unique_lock lock(mutex);
+    woke.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(type_of(transport.sent[1].back()), "logged_in") << transport.sent[1].back();
+  // Dora's hash finishes after she left: nothing is stored, the name is free.
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(woke.wait_for(lock, std::chrono::seconds(30), [this] { return woken >= 2; }));
+  }
+  server.password_work_done();
+  EXPECT_EQ(type_of(say(2, R"({"type":"login","nickname":"dora"})").at(0)), "logged_in");
+  EXPECT_FALSE(accounts.accounts.contains("dora"));
+  EXPECT_EQ(code(say(3, R"({"type":"login","nickname":"alice"})")), "NICKNAME_TAKEN");
+}
+
+// Names that could not be read at start: guests are refused rather than risk one taking
+// an account's name; accounts still log in.
+TEST_F(ServerAccountsTest, UnreadAccountNamesRefuseGuests) {
+  open(1);
+  ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
+  say(1, R"({"type":"logout"})");
+  server.load_account_names(std::nullopt);
+  open(2);
+  EXPECT_EQ(code(say(2, R"({"type":"login","nickname":"bob"})")), "STORE_FAILURE");
+  EXPECT_EQ(type_of(login_as(2, "Alice").at(0)), "logged_in");
+  server.load_account_names(std::vector<std::string>{});
+  open(3);
+  EXPECT_EQ(type_of(say(3, R"({"type":"login","nickname":"bob"})").at(0)), "logged_in");
+}
+
 TEST_F(ServerAccountsTest, LogoutEndsThisSessionOrAllOfThem) {
   open(1);
   auto first = register_as(1, "Alice");

@@ -155,7 +155,9 @@ class Server final : public ConnectionEvents,
   // Takes the password pool's finished work and carries on with each request.
   void password_work_done();
   // Start-up: the name keys of every account, so that a guest never takes one.
-  void load_account_names(std::vector<std::string> name_keys);
+  // nullopt: they could not be read, so guests are refused (fail closed) until a
+  // restart reads them: one could otherwise take an account's name.
+  void load_account_names(std::optional<std::vector<std::string>> name_keys);
 
   // Makes this server one node of a cluster (docs/cluster.md); it must outlive the
   // server. Without one (the SQLite default) the server does no lease work at all.
@@ -477,6 +479,9 @@ class Server final : public ConnectionEvents,
   std::uint64_t next_password_request_ = 1;
   std::unordered_map<std::uint64_t, PasswordWait> password_waits_;
   std::set<std::string, std::less<>> account_keys_;  // every account's name key
+  // Names whose register is being hashed or stored: reserved, as account_keys_.
+  std::set<std::string, std::less<>> registering_;
+  bool account_names_unread_ = false;  // load_account_names could not read them
   accounts::KeyedLimiter account_limiter_;
   accounts::KeyedLimiter address_limiter_;
   // --- operations: eryantis-admin's actions (src/server/admin.cpp) ---------------
