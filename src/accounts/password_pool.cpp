@@ -7,7 +7,7 @@
 namespace eryantis::accounts {
 
 PasswordPool::PasswordPool(PasswordPoolConfig config, std::function<void()> wake)
-    : config_(std::move(config)), wake_(std::move(wake)), workers_(config_.threads, config_.capacity) {}
+    : config_(std::move(config)), wake_(std::move(wake)), workers_(config_.threads, config_.capacity, config_.on_thread_start) {}
 
 // workers_ is the last member: its destructor (first to run) finishes the accepted jobs,
 // which still use done_ and wake_, then joins; only then do they go.

@@ -4,10 +4,15 @@
 
 namespace eryantis::accounts {
 
-WorkerPool::WorkerPool(int threads, std::size_t capacity) : capacity_(std::max<std::size_t>(1, capacity)) {
+WorkerPool::WorkerPool(int threads, std::size_t capacity, std::function<void()> on_start)
+    : capacity_(std::max<std::size_t>(1, capacity)) {
   const int n = std::max(1, threads);
   threads_.reserve(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) threads_.emplace_back([this] { run(); });
+  for (int i = 0; i < n; ++i)
+    threads_.emplace_back([this, on_start] {
+      if (on_start) on_start();
+      run();
+    });
 }
 
 WorkerPool::~WorkerPool() {

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   std::mutex m;
   std::condition_variable cv;
   int outcomes = 0;
-  PasswordPool pool(PasswordPoolConfig{params, 2, 32}, [&] {
+  PasswordPool pool(PasswordPoolConfig{params, 2, 32, {}}, [&] {
     std::lock_guard lock(m);
     ++outcomes;
     cv.notify_all();

@@ -39,7 +39,7 @@ struct Loop {
 };
 
 PasswordPoolConfig fast(int threads = 2, std::size_t capacity = 16) {
-  return PasswordPoolConfig{min_password_params(), threads, capacity};
+  return PasswordPoolConfig{min_password_params(), threads, capacity, {}};
 }
 
 TEST(PasswordPool, HashesAndVerifiesOffTheCallersThread) {

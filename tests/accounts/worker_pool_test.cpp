@@ -5,6 +5,9 @@
 #include <atomic>
 #include <future>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
 
 namespace eryantis::accounts {
 namespace {
@@ -60,6 +63,33 @@ TEST(WorkerPool, ThreadsRunJobsInParallel) {
   done_a.get_future().wait();
   done_b.get_future().wait();
   EXPECT_EQ(pool.threads(), 2u);
+}
+
+// on_start runs once on each thread before it takes any job (the server lowers the
+// threads' priority there).
+TEST(WorkerPool, OnStartRunsOnEachThreadBeforeItsJobs) {
+  std::mutex mutex;
+  std::set<std::thread::id> started;
+  std::atomic<int> jobs_before_start{0};
+  {
+    WorkerPool pool(3, 16, [&] {
+      std::lock_guard lock(mutex);
+      started.insert(std::this_thread::get_id());
+    });
+    std::promise<void> all;
+    std::atomic<int> left{6};
+    for (int i = 0; i < 6; ++i)
+      ASSERT_TRUE(pool.try_submit([&] {
+        {
+          std::lock_guard lock(mutex);
+          if (!started.contains(std::this_thread::get_id())) ++jobs_before_start;
+        }
+        if (--left == 0) all.set_value();
+      }));
+    ASSERT_EQ(all.get_future().wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  }
+  EXPECT_EQ(started.size(), 3u);
+  EXPECT_EQ(jobs_before_start.load(), 0);
 }
 
 TEST(WorkerPool, SizesAreClampedToAtLeastOne) {

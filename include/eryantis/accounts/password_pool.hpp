@@ -31,6 +31,9 @@ struct PasswordPoolConfig {
   PasswordParams params{};
   int threads = 2;             // hashes run in parallel (each holds params.memory_bytes)
   std::size_t capacity = 32;   // requests that may wait; more are refused with Busy
+  // Runs first on each worker thread: the server lowers their scheduling priority there,
+  // so a burst of hashing yields the CPU to the event loop (docs/accounts.md).
+  std::function<void()> on_thread_start;
 };
 
 enum class PasswordTask : std::uint8_t {

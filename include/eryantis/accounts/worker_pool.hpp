@@ -20,7 +20,8 @@ class WorkerPool {
  public:
   // `threads` >= 1 and `capacity` >= 1 (clamped): the number of jobs that may wait beside
   // those running.
-  WorkerPool(int threads, std::size_t capacity);
+  // `on_start` runs first on each thread (the server lowers their priority there).
+  WorkerPool(int threads, std::size_t capacity, std::function<void()> on_start = {});
   // Takes no more work, runs what is waiting (at most `capacity` jobs: a bounded wait),
   // joins the threads.
   ~WorkerPool();
