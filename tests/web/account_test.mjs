@@ -58,6 +58,8 @@ try {
 
   const erin = await newPage('erin');
   await erin.goto(base);
+  await erin.waitForSelector('[data-account-form]');
+  await erin.screenshot({ path: join(out, 'forms.png') });
   await account(erin, 'register', 'Erin', 'correct horse');
   await erin.waitForSelector('form.create');
   await until('the page shows erin logged in to her account', async () =>

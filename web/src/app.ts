@@ -180,7 +180,7 @@ export function startGame(root: HTMLElement): void {
   };
   const accountForm = h(
     'form',
-    { class: 'login account', 'data-account-form': 1, onsubmit: accountSubmit('login') },
+    { class: 'account', 'data-account-form': 1, onsubmit: accountSubmit('login') },
     h('h2', {}, 'Or use an account'),
     h('label', {}, 'Name ', accountName),
     h('label', {}, 'Password ', accountPassword),
