@@ -84,9 +84,11 @@ std::string Server::new_token() {
 
 void Server::send(ConnectionId conn, std::string line) {
   if (spdlog::should_log(spdlog::level::debug)) {
-    // A resume token, a session secret or an invite code opens a seat or a match.
+    // A resume token, a session secret (or its cookie ticket) or an invite code opens a
+    // seat or a match.
     if (line.find("\"token\"") != std::string::npos ||
         line.find("\"session\"") != std::string::npos ||
+        line.find("\"ticket\"") != std::string::npos ||
         line.find("\"type\":\"invite\"") != std::string::npos)
       spdlog::debug("conn {} <- (a line with a secret, not logged)", conn);
     else
