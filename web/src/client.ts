@@ -236,19 +236,18 @@ export class Client {
       this.connection = 'open';
       this.attempts = 0;
       this.cookieLogin = msg.cookie === true;
-      if (!this.cookieLogin) this.afterWelcome();
+      if (!this.cookieLogin) {
+        // No cookie came (expired, cleared): the account's name is not a guest's nickname.
+        if (this.deps.tab.getItem('eryantis.account') !== null) this.forgetAccount();
+        this.afterWelcome();
+      }
     }
     if (this.cookieLogin && 'id' in msg && msg.id === 'cookie') {
       // The session cookie's login: an account (seats back), or ended (play as before).
       this.cookieLogin = false;
       if (msg.type === 'logged_in') this.account = msg.account ?? null;
       else {
-        this.account = null;
-        if (this.model.nickname && this.deps.tab.getItem('eryantis.account') === this.model.nickname) {
-          this.model = { ...this.model, nickname: null };
-          this.deps.tab.removeItem('eryantis.nickname');
-        }
-        this.deps.tab.removeItem('eryantis.account');
+        this.forgetAccount();
         this.afterWelcome();
       }
     }
@@ -325,6 +324,17 @@ export class Client {
       for (const r of then) this.request(r);
     }
     this.changed(msg);
+  }
+
+  // The account this tab was logged in to is no longer: its name is not a guest's nickname.
+  private forgetAccount(): void {
+    this.account = null;
+    const name = this.deps.tab.getItem('eryantis.account');
+    if (name !== null && this.model.nickname === name) {
+      this.model = { ...this.model, nickname: null };
+      this.deps.tab.removeItem('eryantis.nickname');
+    }
+    this.deps.tab.removeItem('eryantis.account');
   }
 
   // What a welcome leads to when no session cookie is logging in: the nickname's login,

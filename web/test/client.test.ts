@@ -197,3 +197,15 @@ test('a cookie whose session ended: the page goes on as before the cookie', () =
   assert.equal(h.client.model.nickname, null);
   assert.equal(s.types().includes('login'), false);
 });
+
+test('no cookie came (it expired): the account name is not tried as a guest', () => {
+  const tab = new MemoryStorage();
+  tab.setItem('eryantis.nickname', 'Alice');
+  tab.setItem('eryantis.account', 'Alice');
+  const h = harness(new MemoryStorage(), tab);
+  h.client.start();
+  const s = h.connect();
+  assert.equal(s.types().includes('login'), false);
+  assert.equal(h.client.model.nickname, null);
+  assert.equal(tab.getItem('eryantis.account'), null);
+});
