@@ -264,14 +264,7 @@ export class Client {
     }
     if (this.logoutRequest !== null && 'id' in msg && msg.id === this.logoutRequest) {
       this.logoutRequest = null;
-      const done = (): void => {
-        this.account = null;
-        this.deps.tab.removeItem('eryantis.account');
-        this.logout();
-      };
-      const clearing = this.deps.post?.('/account/logout', {});
-      if (clearing) clearing.then(done, done);
-      else done();
+      this.clearCookie();
     }
     if (msg.type === 'logged_in') {
       this.deps.tokens.setItem(tokenKey(msg.nickname), msg.token);
@@ -365,10 +358,23 @@ export class Client {
     if (!this.account) return this.logout();
     this.logoutRequest = this.nextId;
     if (!this.request({ type: 'logout', all })) {
+      // No connection: the cookie is cleared all the same (the session itself ends when it
+      // expires, or with a "log out everywhere" from another device).
       this.logoutRequest = null;
-      this.account = null;
-      this.logout();
+      this.clearCookie();
     }
+  }
+
+  // POST /account/logout clears the cookie; then the page starts again logged out.
+  private clearCookie(): void {
+    const done = (): void => {
+      this.account = null;
+      this.deps.tab.removeItem('eryantis.account');
+      this.logout();
+    };
+    const clearing = this.deps.post?.('/account/logout', {});
+    if (clearing) clearing.then(done, done);
+    else done();
   }
 
   private sendRaw(obj: Record<string, unknown>): boolean {
