@@ -174,6 +174,7 @@ void fill(const Value& doc, ServerMessage& m, const ParseOptions& options) {
     case MessageType::LoggedIn:
       read_string(doc, "nickname", m.nickname);
       read_string(doc, "token", m.token);
+      read_string(doc, "session", m.session);
       break;
     case MessageType::MatchList:
       read_raw(doc, "open", m.open_json);
@@ -358,6 +359,24 @@ std::string ClientProtocol::login(std::string_view nickname, std::optional<std::
   line.field("nickname", nickname);
   if (token && !token->empty()) line.field("token", *token);
   return line.str();
+}
+
+std::string ClientProtocol::account_login(bool register_account, std::string_view name,
+                                          std::string_view password, std::string_view label,
+                                          std::string_view id) {
+  return protocol::JsonLine(register_account ? "register" : "login", id)
+      .field("name", name)
+      .field("password", password)
+      .field("label", label)
+      .str();
+}
+
+std::string ClientProtocol::session_login(std::string_view secret, std::string_view id) {
+  return protocol::JsonLine("login", id).field("session", secret).str();
+}
+
+std::string ClientProtocol::logout(bool all, std::string_view id) {
+  return protocol::JsonLine("logout", id).field("all", all).str();
 }
 
 std::string ClientProtocol::list_matches(std::string_view id) {

@@ -167,6 +167,7 @@ const std::map<std::string, Key>& keys() {
          c.web.replay_url = *v;
          return {};
        }}},
+      {"web.secure_cookie", boolean<kWeb, &WebConfig::secure_cookie>()},
       {"web.max_connections", integer<kWeb, &WebConfig::max_connections>(1, 1'000'000)},
       {"web.max_request_bytes", integer<kWeb, &WebConfig::max_request_bytes>(1024, 1 << 20)},
       {"web.request_timeout_ms", integer<kWeb, &WebConfig::request_timeout_ms>(100, 600'000)},

@@ -26,6 +26,7 @@
 #include "eryantis/main/heap_trim.hpp"
 #include "eryantis/main/lobby_listener.hpp"
 #include "eryantis/main/metered.hpp"
+#include "eryantis/main/account_route.hpp"
 #include "eryantis/main/help_route.hpp"
 #include "eryantis/main/metrics_feed.hpp"
 #include "eryantis/main/standings.hpp"
@@ -740,6 +741,18 @@ void Process::add_routes() {
   });
   web_->add_route(std::string(app::kHistoryRoute), [this](const net::HttpRequest& request) {
     return standings_->history_response(request, unix_ms());
+  });
+  // The web page's session cookie (docs/accounts.md, "The web page's cookie").
+  web_->add_route(std::string(app::kAccountRoute), [this](const net::HttpRequest& request) {
+    return app::account_response(
+        request, web_->origin_allowed(request),
+        [this](std::string_view ticket) -> std::optional<app::SessionGrant> {
+          auto grant = server_->redeem_cookie_ticket(ticket);
+          if (!grant) return std::nullopt;
+          return app::SessionGrant{std::move(grant->secret), std::move(grant->name),
+                                   grant->max_age_s};
+        },
+        app::AccountRouteOptions{config_.web.secure_cookie});
   });
   if (config_.metrics.enabled)
     web_->add_route("/metrics", [this](const net::HttpRequest&) {

@@ -62,10 +62,13 @@ struct HttpParserCallbacks {
         if (query != std::string::npos) r.request_.query = r.request_.target.substr(query + 1);
         return 0;
       };
-      s.on_body = [](llhttp_t* p, const char*, std::size_t length) {
+      s.on_body = [](llhttp_t* p, const char* at, std::size_t length) {
         HttpRequestParser& r = of(p);
         r.body_bytes_ += length;
-        if (r.body_bytes_ <= r.limits_.max_body_bytes) return 0;
+        if (r.body_bytes_ <= r.limits_.max_body_bytes) {
+          r.request_.body.append(at, length);
+          return 0;
+        }
         r.reject_status_ = 413;
         return -1;
       };

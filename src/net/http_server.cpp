@@ -36,6 +36,25 @@ const std::string* HttpRequest::header(std::string_view name) const {
   return nullptr;
 }
 
+std::optional<std::string> HttpRequest::cookie(std::string_view name) const {
+  for (const auto& [key, value] : headers) {
+    if (key != "cookie") continue;
+    std::string_view rest = value;
+    while (!rest.empty()) {
+      const std::size_t end = rest.find(';');
+      std::string_view pair = rest.substr(0, end);
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+      while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
+      const std::size_t equals = pair.find('=');
+      if (equals == std::string_view::npos || pair.substr(0, equals) != name) continue;
+      std::string_view found = pair.substr(equals + 1);
+      while (!found.empty() && found.back() == ' ') found.remove_suffix(1);
+      return std::string(found);
+    }
+  }
+  return std::nullopt;
+}
+
 HttpResponse HttpResponse::json(std::string body, int status) {
   HttpResponse response;
   response.status = status;
@@ -71,8 +90,12 @@ std::string_view status_reason(int status) {
       return "Method Not Allowed";
     case 408:
       return "Request Timeout";
+    case 401:
+      return "Unauthorized";
     case 413:
       return "Content Too Large";
+    case 415:
+      return "Unsupported Media Type";
     case 421:
       return "Misdirected Request";
     case 426:
@@ -410,6 +433,12 @@ bool HttpServer::try_upgrade(Connection& connection, const HttpRequest& request)
   websockets_.emplace(connection.id, connection.key);
   ++websocket_count_;
   events_->on_open(connection.id, peer_name(connection.tcp));
+  // A browser's session (docs/accounts.md, "The web page's cookie"): the
+  // connection is logged in with it as by a `login` with that session.
+  if (!options_.session_cookie.empty())
+    if (std::optional<std::string> secret = request.cookie(options_.session_cookie);
+        secret && !secret->empty())
+      events_->on_session_cookie(connection.id, std::move(*secret));
   return true;
 }
 

@@ -181,20 +181,22 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     constexpr auto kAny = std::numeric_limits<std::size_t>::max();
     auto label = f.optional_string("label", 200);
     if (!take(label, error)) return error;
+    auto cookie = f.optional_bool("cookie", false);
+    if (!take(cookie, error)) return error;
     if (type == "login" && f.find("session")) {
       auto session = f.required_string("session", 256);
       if (!take(session, error)) return error;
-      return AccountLogin{"", "", std::move(*session), label->value_or("")};
+      return AccountLogin{"", "", std::move(*session), label->value_or(""), *cookie};
     }
     auto name = f.required_string("name", kAny);
     if (!take(name, error)) return error;
     auto password = f.required_string("password", kAny);
     if (!take(password, error)) return error;
     if (type == "register")
-      return Register{std::move(*name), std::move(*password), label->value_or("")};
+      return Register{std::move(*name), std::move(*password), label->value_or(""), *cookie};
     if (type == "login")
       return AccountLogin{std::move(*name), std::move(*password), std::nullopt,
-                          label->value_or("")};
+                          label->value_or(""), *cookie};
     auto code = f.required_string("code", 256);
     if (!take(code, error)) return error;
     return ResetPassword{std::move(*name), std::move(*code), std::move(*password)};

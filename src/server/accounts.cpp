@@ -186,6 +186,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::Register&
   wait.kind = PasswordWait::Kind::Register;
   wait.name = std::move(*name);
   wait.label = r.label;
+  wait.cookie = r.cookie;
   const std::string key = wait.name.key;
   // Reserved while it is hashed and stored: no guest logs in under it meanwhile, and
   // no second register takes it (carry_on lets go of it if the register stops).
@@ -198,64 +199,10 @@ void Server::handle(Session& s, const std::string& id, const protocol::Register&
 void Server::handle(Session& s, const std::string& id, const protocol::AccountLogin& m) {
   protocol::AccountLogin l = m;
   if (l.session) {
-    if (!account_store_ || cluster_) {
-      send_error(s.id, id, error_code_name(ErrorCode::AccountsOff),
-                 "this server has no accounts: log in with a nickname");
-      return;
-    }
-    if (s.nickname) {
-      send_error(s.id, id, error_code_name(ErrorCode::AlreadyLoggedIn),
-                 "you are already logged in as " + *s.nickname + "; log out first");
-      return;
-    }
-    if (s.account_busy) {
-      send_error(s.id, id, error_code_name(ErrorCode::RateLimited),
-                 "your previous register or login is being answered; wait for it");
-      return;
-    }
-    const std::string secret = *l.session;
+    std::string secret = std::move(*l.session);
     accounts::wipe(*l.session);
-    // The address limit holds for secrets too: guessing one takes 2^256 tries.
-    if (const std::int64_t wait = address_limiter_.take(peer_address(s.peer), clock_()); wait > 0) {
-      account_error(s.id, id,
-                    accounts::AccountError{accounts::AccountErrorCode::RateLimited,
-                                           "too many attempts: try again later", wait});
-      return;
-    }
-    if (!accounts::secret_shaped(secret)) {
-      send_error(s.id, id, error_code_name(ErrorCode::BadSession),
-                 "that session has ended (logged out, expired or unknown): log in with your "
-                 "name and password");
-      return;
-    }
-    s.account_busy = true;
-    const std::string digest = accounts::secret_digest(secret);
-    account_store_->find_session(
-        digest, clock_(),
-        [this, conn = s.id, id, secret,
-         digest](store::Result<std::optional<store::SessionLookup>> found) {
-          Session* s = session(conn);
-          if (!s) return;
-          s->account_busy = false;
-          if (!found) {
-            send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
-                       "the accounts could not be read; try again");
-            return;
-          }
-          if (!*found) {
-            send_error(conn, id, error_code_name(ErrorCode::BadSession),
-                       "that session has ended (logged out, expired or unknown): log in with "
-                       "your name and password");
-            return;
-          }
-          if ((*found)->account.disabled) {
-            send_error(conn, id, error_code_name(ErrorCode::AccountDisabled),
-                       "this account is disabled; ask the server's operator");
-            return;
-          }
-          s->session_digest = digest;
-          account_login(conn, id, (*found)->account, secret);
-        });
+    session_login(s, id, std::move(secret),
+                  l.cookie ? SessionReply::Ticket : SessionReply::Secret);
     return;
   }
   if (l.password.size() > accounts::kMaxPasswordBytes) {
@@ -274,7 +221,7 @@ void Server::handle(Session& s, const std::string& id, const protocol::AccountLo
   // The stored hash first (the store's writer), then the pool: an unknown name is
   // verified against the pool's dummy hash, at the same cost.
   account_store_->find_account(
-      key, [this, conn = s.id, id, key, label = l.label,
+      key, [this, conn = s.id, id, key, label = l.label, cookie = l.cookie,
             password = std::move(l.password)](
                store::Result<std::optional<store::AccountRecord>> found) mutable {
         Session* s = session(conn);
@@ -294,11 +241,105 @@ void Server::handle(Session& s, const std::string& id, const protocol::AccountLo
         wait.name.key = key;
         wait.account = *found;
         wait.label = std::move(label);
+        wait.cookie = cookie;
         std::string stored = *found ? (*found)->password_hash : std::string();
         submit_password(*s, id, std::move(wait),
                         accounts::PasswordRequest{0, accounts::PasswordTask::Verify,
                                                   std::move(password), std::move(stored)});
       });
+}
+
+void Server::session_login(Session& s, const std::string& id, std::string secret,
+                           SessionReply reply) {
+  if (!account_store_ || cluster_) {
+    accounts::wipe(secret);
+    send_error(s.id, id, error_code_name(ErrorCode::AccountsOff),
+               "this server has no accounts: log in with a nickname");
+    return;
+  }
+  if (s.nickname) {
+    accounts::wipe(secret);
+    send_error(s.id, id, error_code_name(ErrorCode::AlreadyLoggedIn),
+               "you are already logged in as " + *s.nickname + "; log out first");
+    return;
+  }
+  if (s.account_busy) {
+    accounts::wipe(secret);
+    send_error(s.id, id, error_code_name(ErrorCode::RateLimited),
+               "your previous register or login is being answered; wait for it");
+    return;
+  }
+  // The address limit holds for secrets too: guessing one takes 2^256 tries.
+  if (const std::int64_t wait = address_limiter_.take(peer_address(s.peer), clock_()); wait > 0) {
+    accounts::wipe(secret);
+    account_error(s.id, id,
+                  accounts::AccountError{accounts::AccountErrorCode::RateLimited,
+                                         "too many attempts: try again later", wait});
+    return;
+  }
+  if (!accounts::secret_shaped(secret)) {
+    accounts::wipe(secret);
+    send_error(s.id, id, error_code_name(ErrorCode::BadSession),
+               "that session has ended (logged out, expired or unknown): log in with your "
+               "name and password");
+    return;
+  }
+  s.account_busy = true;
+  const std::string digest = accounts::secret_digest(secret);
+  account_store_->find_session(
+      digest, clock_(),
+      [this, conn = s.id, id, secret, digest,
+       reply](store::Result<std::optional<store::SessionLookup>> found) {
+        Session* s = session(conn);
+        if (!s) return;
+        s->account_busy = false;
+        if (!found) {
+          send_error(conn, id, error_code_name(ErrorCode::StoreFailure),
+                     "the accounts could not be read; try again");
+          return;
+        }
+        if (!*found) {
+          send_error(conn, id, error_code_name(ErrorCode::BadSession),
+                     "that session has ended (logged out, expired or unknown): log in with "
+                     "your name and password");
+          return;
+        }
+        if ((*found)->account.disabled) {
+          send_error(conn, id, error_code_name(ErrorCode::AccountDisabled),
+                     "this account is disabled; ask the server's operator");
+          return;
+        }
+        s->session_digest = digest;
+        account_login(conn, id, (*found)->account, secret, reply, (*found)->expires_ms);
+      });
+}
+
+void Server::on_session_cookie(ConnectionId id, std::string secret) {
+  Session* s = session(id);
+  if (!s) {
+    accounts::wipe(secret);
+    return;
+  }
+  // After the hello (handle(Hello)): a client reads `welcome` first.
+  if (s->greeted || secret.size() > 256) {
+    accounts::wipe(secret);
+    return;
+  }
+  s->cookie_secret = std::move(secret);
+}
+
+std::optional<Server::CookieGrant> Server::redeem_cookie_ticket(std::string_view ticket) {
+  auto it = cookie_tickets_.find(std::string(ticket));
+  if (it == cookie_tickets_.end()) return std::nullopt;
+  CookieTicket found = std::move(it->second);
+  cookie_tickets_.erase(it);  // once only, valid or not
+  const std::int64_t now = clock_();
+  if (found.ticket_expires_ms <= now || found.session_expires_ms <= now) {
+    accounts::wipe(found.secret);
+    return std::nullopt;
+  }
+  return CookieGrant{std::move(found.secret), std::move(found.name),
+                     (found.session_expires_ms - now) / 1000};
 }
 
 void Server::handle(Session& s, const std::string& id, const protocol::ResetPassword& m) {
@@ -405,7 +446,8 @@ void Server::carry_on(PasswordWait wait, accounts::PasswordOutcome outcome) {
       store::NewAccount account{wait.name.display, wait.name.key, std::move(outcome.hash), now};
       account_store_->create_account(
           std::move(account), [this, conn, id, key = wait.name.key, display = wait.name.display,
-                               label = wait.label](store::Result<store::AccountRecord> made) {
+                               label = wait.label,
+                               cookie = wait.cookie](store::Result<store::AccountRecord> made) {
             Session* s = session(conn);
             registering_.erase(key);
             // Stored, or taken in the store already: either way an account's name now.
@@ -422,7 +464,8 @@ void Server::carry_on(PasswordWait wait, accounts::PasswordOutcome outcome) {
               return;
             }
             spdlog::info("conn {}: registered account {} ({})", conn, made->name, made->id);
-            open_account_session(conn, id, *made, label);
+            open_account_session(conn, id, *made, label,
+                                 cookie ? SessionReply::Ticket : SessionReply::Secret);
           });
       return;
     }
@@ -439,7 +482,9 @@ void Server::carry_on(PasswordWait wait, accounts::PasswordOutcome outcome) {
       }
       // A hash made with older parameters is stored again (migrated) with the session,
       // and both only if the row is still the one verified (open_account_session).
-      open_account_session(conn, id, account, wait.label, std::move(outcome.hash));
+      open_account_session(conn, id, account, wait.label,
+                           wait.cookie ? SessionReply::Ticket : SessionReply::Secret,
+                           std::move(outcome.hash));
       return;
     }
     case PasswordWait::Kind::Reset: {
@@ -477,23 +522,25 @@ void Server::carry_on(PasswordWait wait, accounts::PasswordOutcome outcome) {
 
 void Server::open_account_session(ConnectionId conn, const std::string& id,
                                   const store::AccountRecord& account, std::string label,
-                                  std::string rehash) {
+                                  SessionReply reply, std::string rehash) {
   Session* s = session(conn);
   if (!s) return;
   std::string secret = draw_token(secrets_);
+  const std::int64_t expires = clock_() + config_.accounts.session_days * kDayMs;
   // Stored only if the account still has the hash this login verified and is enabled: a
   // reset or a disable that landed while the password was worked on wins.
   store::NewSession row{accounts::secret_digest(secret),
                         account.id,
                         clock_(),
-                        clock_() + config_.accounts.session_days * kDayMs,
+                        expires,
                         std::move(label),
                         account.password_hash,
                         std::move(rehash)};
   const std::string digest = row.token_digest;
   s->account_busy = true;
   account_store_->add_session(
-      std::move(row), [this, conn, id, account, secret, digest](store::Result<void> added) {
+      std::move(row),
+      [this, conn, id, account, secret, digest, reply, expires](store::Result<void> added) {
         Session* s = session(conn);
         if (!s) return;
         s->account_busy = false;
@@ -506,17 +553,39 @@ void Server::open_account_session(ConnectionId conn, const std::string& id,
           return;
         }
         s->session_digest = digest;
-        account_login(conn, id, account, secret);
+        account_login(conn, id, account, secret, reply, expires);
       });
 }
 
 void Server::account_login(ConnectionId conn, const std::string& id,
-                           const store::AccountRecord& account, const std::string& secret) {
+                           const store::AccountRecord& account, const std::string& secret,
+                           SessionReply reply, std::int64_t expires_ms) {
   Session* s = session(conn);
   if (!s) return;
   protocol::Login as;
   as.nickname = account.name;
-  login(*s, id, as, &account, secret);
+  switch (reply) {
+    case SessionReply::Secret:
+      login(*s, id, as, &account, secret);
+      return;
+    case SessionReply::None:
+      login(*s, id, as, &account);
+      return;
+    case SessionReply::Ticket: {
+      // Tickets nobody exchanged are dropped once expired; a page exchanges its
+      // own within a second, so the map stays small.
+      const std::int64_t now = clock_();
+      if (cookie_tickets_.size() >= 256)
+        std::erase_if(cookie_tickets_, [now](const auto& entry) {
+          return entry.second.ticket_expires_ms <= now;
+        });
+      std::string ticket = draw_token(secrets_);
+      cookie_tickets_[ticket] = CookieTicket{secret, account.name, now + kCookieTicketMs,
+                                             expires_ms};
+      login(*s, id, as, &account, ticket, "ticket");
+      return;
+    }
+  }
 }
 
 void Server::admin_accounts(AdminAccountsDone done) {

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/token.hpp"
@@ -83,9 +84,11 @@ std::string Server::new_token() {
 
 void Server::send(ConnectionId conn, std::string line) {
   if (spdlog::should_log(spdlog::level::debug)) {
-    // A resume token, a session secret or an invite code opens a seat or a match.
+    // A resume token, a session secret (or its cookie ticket) or an invite code opens a
+    // seat or a match.
     if (line.find("\"token\"") != std::string::npos ||
         line.find("\"session\"") != std::string::npos ||
+        line.find("\"ticket\"") != std::string::npos ||
         line.find("\"type\":\"invite\"") != std::string::npos)
       spdlog::debug("conn {} <- (a line with a secret, not logged)", conn);
     else
@@ -247,20 +250,27 @@ void Server::handle(Session& s, const std::string& id, const protocol::Hello& m)
                    ", not " + std::to_string(m.protocol));
     return;
   }
+  const bool first = !s.greeted;
   s.greeted = true;
   s.full_views = m.full_views;
-  send(s.id, protocol::JsonLine("welcome", id)
-                 .field("server", "eryantis/0.1.0")
-                 .field("protocol", protocol::kProtocolVersion)
-                 .field("heartbeat_ms", config_.heartbeat_interval_ms)
-                 .field("timeout_ms", config_.heartbeat_timeout_ms)
-                 .field("max_line_bytes", static_cast<std::int64_t>(config_.limits.max_line_bytes))
-                 .raw_field("games", served_games_json(games_))
-                 .str());
+  const bool cookie = first && !s.cookie_secret.empty();
+  protocol::JsonLine welcome("welcome", id);
+  welcome.field("server", "eryantis/0.1.0")
+      .field("protocol", protocol::kProtocolVersion)
+      .field("heartbeat_ms", config_.heartbeat_interval_ms)
+      .field("timeout_ms", config_.heartbeat_timeout_ms)
+      .field("max_line_bytes", static_cast<std::int64_t>(config_.limits.max_line_bytes))
+      .raw_field("games", served_games_json(games_));
+  // A session cookie came with the upgrade: its login's reply (id "cookie") follows.
+  if (cookie) welcome.field("cookie", true);
+  send(s.id, welcome.str());
+  if (cookie) session_login(s, "\"cookie\"", std::exchange(s.cookie_secret, {}),
+                            SessionReply::None);
 }
 
 void Server::login(Session& s, const std::string& id, const protocol::Login& m,
-                   const store::AccountRecord* account, const std::string& account_session) {
+                   const store::AccountRecord* account, const std::string& account_session,
+                   std::string_view session_field) {
   if (s.nickname) {
     send_error(s.id, id, error_code_name(ErrorCode::AlreadyLoggedIn),
                "you are already logged in as " + *s.nickname);
@@ -339,7 +349,10 @@ void Server::login(Session& s, const std::string& id, const protocol::Login& m,
   stats_.logged_in = online_.size();
   protocol::JsonLine reply("logged_in", id);
   reply.field("nickname", m.nickname).field("token", s.token);
-  if (account) reply.field("account", account->name).field("session", account_session);
+  if (account) {
+    reply.field("account", account->name);
+    if (!account_session.empty()) reply.field(session_field, account_session);
+  }
   if (room && seat >= 0) reply.field("match", room->id).field("seat", seat);
   send(s.id, reply.str());
   spdlog::info(

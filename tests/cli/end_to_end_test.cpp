@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <regex>
@@ -251,6 +252,74 @@ TEST_F(CliEndToEnd, APrivateMatchIsJoinedWithItsInviteLink) {
   EXPECT_TRUE(contains(out("bob"), "joined match " + std::to_string(match) + " as seat 1"))
       << tail(out("bob"));
   expect_all_finished(1);
+}
+
+// An account (docs/accounts.md, "The terminal client"): --register with the password
+// from --password-file creates a match; the session secret is kept in a 0600 file, so
+// the next start with --login and no password is back in that match; `logout all`
+// forgets it, and a start with neither a session nor a password is refused, as is a
+// wrong password (BAD_LOGIN).
+TEST_F(CliEndToEnd, AnAccountLogsInByPasswordThenByItsSavedSession) {
+  {
+    std::ofstream(config_, std::ios::app) << "[accounts]\npasses = 1\nmemory_kib = 8\n";
+  }
+  ASSERT_NO_FATAL_FAILURE(start_server());
+  const fs::path sessions = dir_ / "dana.sessions";
+  const fs::path password = dir_ / "password";
+  write_file(password, "correct horse\n");
+  auto start = [&](const std::string& name, const std::string& script,
+                   std::vector<std::string> account) -> ChildProcess& {
+    write_file(dir_ / (name + ".in"), script);
+    std::vector<std::string> argv = {ERYANTIS_CLI_BIN, "--host", "127.0.0.1", "--port",
+                                     std::to_string(port_), "--sessions", sessions.string(),
+                                     "--tokens", (dir_ / "dana.tokens").string(), "--no-color"};
+    argv.insert(argv.end(), account.begin(), account.end());
+    clients_.push_back(std::make_unique<ChildProcess>(
+        Spawn{.argv = std::move(argv),
+              .stdin_file = (dir_ / (name + ".in")).string(),
+              .stdout_file = out(name).string(),
+              .stderr_file = (dir_ / (name + ".err")).string(),
+              .append_stderr = true}));
+    EXPECT_TRUE(clients_.back()->started());
+    return *clients_.back();
+  };
+  ChildProcess& first = start("register", "create 2\nquit\n",
+                              {"--register", "Dana", "--password-file", password.string()});
+  auto code = first.wait_exit(20s);
+  ASSERT_TRUE(code.has_value()) << tail(out("register"));
+  EXPECT_EQ(*code, 0) << tail(out("register"));
+  const long long match = joined_match("register");
+  ASSERT_GT(match, 0) << tail(out("register"));
+  EXPECT_TRUE(contains(out("register"), "registered account Dana")) << tail(out("register"));
+  ASSERT_TRUE(fs::exists(sessions));
+  EXPECT_EQ(fs::status(sessions).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(read_file(sessions).find("correct horse"), std::string::npos);
+
+  // No password: the saved session logs in, and the seat is back.
+  ChildProcess& second = start("session", "logout all\n", {"--login", "dana"});
+  code = second.wait_exit(20s);
+  ASSERT_TRUE(code.has_value()) << tail(out("session"));
+  EXPECT_EQ(*code, 0) << tail(out("session"));
+  EXPECT_TRUE(contains(out("session"), "logged in as Dana, back in match " + std::to_string(match)))
+      << tail(out("session"));
+  EXPECT_TRUE(contains(out("session"), "logged out of account Dana")) << tail(out("session"));
+
+  // Logged out: no session and no password (no terminal to type it) is refused.
+  ChildProcess& third = start("none", "quit\n", {"--login", "dana"});
+  code = third.wait_exit(20s);
+  ASSERT_TRUE(code.has_value()) << tail(out("none"));
+  EXPECT_EQ(*code, 3) << tail(out("none"));
+  EXPECT_TRUE(contains(out("none"), "no saved session")) << tail(out("none"));
+
+  // A wrong password.
+  write_file(password, "battery staple\n");
+  ChildProcess& wrong =
+      start("wrong", "quit\n", {"--login", "dana", "--password-file", password.string()});
+  code = wrong.wait_exit(20s);
+  ASSERT_TRUE(code.has_value()) << tail(out("wrong"));
+  EXPECT_EQ(*code, 3) << tail(out("wrong"));
+  EXPECT_TRUE(contains(out("wrong"), "BAD_LOGIN")) << tail(out("wrong"));
 }
 
 // A bad line is answered in words and the script goes on.

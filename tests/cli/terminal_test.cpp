@@ -185,6 +185,39 @@ TEST_F(CliTerminal, QuitAndCtrlDWorkWhileTheServerIsGone) {
   expect_exit(eryantis::cli::kExitOk);
 }
 
+// An account's password is typed at the terminal without echo (termios), twice for
+// --register; the session then saved logs in the next start with no prompt.
+TEST_F(CliTerminal, TheAccountPasswordIsTypedWithoutEcho) {
+  ::unsetenv("ERYANTIS_PASSWORD");
+  const std::vector<std::string> base = {
+      ERYANTIS_CLI_BIN, "--host",     "127.0.0.1", "--port", std::to_string(server_->port()),
+      "--tokens",       dir_.file("pat.tokens"), "--sessions", dir_.file("pat.sessions")};
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--register", "Pat"});
+  client_ = std::make_unique<PtyProcess>(args);
+  ASSERT_TRUE(client_->started());
+  ASSERT_TRUE(client_->wait_output("password for Pat: ", 10s)) << client_->output();
+  client_->type("correct horse\r");
+  ASSERT_TRUE(client_->wait_output("the same password again: ", 5s)) << client_->output();
+  client_->type("correct horse\r");
+  ASSERT_TRUE(client_->wait_output("logged in as Pat", 10s)) << client_->output();
+  EXPECT_EQ(client_->output().find("correct horse"), std::string::npos) << "echoed";
+  ASSERT_TRUE(client_->wait_output("eryantis> ", 5s)) << client_->output();
+  client_->type("quit\r");
+  expect_exit(eryantis::cli::kExitOk);
+
+  args = base;
+  args.insert(args.end(), {"--login", "pat"});
+  client_ = std::make_unique<PtyProcess>(args);
+  ASSERT_TRUE(client_->started());
+  ASSERT_TRUE(client_->wait_output("logged in as Pat", 10s)) << client_->output();
+  EXPECT_EQ(client_->output().find("password for"), std::string::npos) << "the session logs in";
+  ASSERT_TRUE(client_->wait_output("eryantis> ", 5s)) << client_->output();
+  client_->type("logout\r");
+  ASSERT_TRUE(client_->wait_output("logged out of account Pat", 5s)) << client_->output();
+  expect_exit(eryantis::cli::kExitOk);
+}
+
 // Tab completes each argument from its values: `wiz` -> `wizard `, then two tabs
 // list the wizards 0 to 3 (readline's own listing, in the terminal).
 TEST_F(CliTerminal, TabCompletesCommandsAndTheirValues) {

@@ -234,9 +234,14 @@ port = 9090
 allowed_origins = ["http://example.test:3000", "https://play.example.test"]
 static_dir = ""
 request_timeout_ms = 2500
+secure_cookie = true
 )");
   ASSERT_TRUE(c.has_value()) << c.error().message;
   EXPECT_FALSE(c->web.enabled);
+  EXPECT_TRUE(c->web.secure_cookie);
+  EXPECT_FALSE(app::Config{}.web.secure_cookie);
+  EXPECT_NE(error_of("[web]\nsecure_cookie = \"yes\"\n").find("web.secure_cookie"),
+            std::string::npos);
   EXPECT_EQ(c->web.port, 9090);
   EXPECT_EQ(c->web.allowed_origins,
             (std::vector<std::string>{"http://example.test:3000", "https://play.example.test"}));

@@ -118,6 +118,67 @@ TEST_F(ServerAccountsTest, RegisterLogsInWithASessionWhoseDigestAloneIsStored) {
   EXPECT_EQ(transport.sent[1].back().find("correct horse"), std::string::npos);
 }
 
+// The web page's cookie (docs/accounts.md): a "cookie":true login answers a ticket, not
+// the secret; the ticket gives the secret once, and not after 60 s; a cookie that came
+// with the upgrade logs in only after hello (welcome says so, id "cookie", no secret).
+TEST_F(ServerAccountsTest, ACookieLoginAnswersATicketRedeemedOnceAndTheCookieLogsInAfterHello) {
+  open(1);
+  auto lines = say(1, R"({"type":"register","id":2,"name":"Alice","password":"correct horse","cookie":true})");
+  ASSERT_EQ(type_of(lines.at(0)), "logged_in") << lines.at(0);
+  auto reply = parse(lines[0]);
+  EXPECT_FALSE(reply.HasMember("session"));
+  const std::string ticket = reply["ticket"].GetString();
+  auto grant = server.redeem_cookie_ticket(ticket);
+  ASSERT_TRUE(grant);
+  EXPECT_EQ(grant->name, "Alice");
+  EXPECT_EQ(grant->max_age_s, 30LL * 24 * 3600);
+  ASSERT_EQ(accounts.sessions.size(), 1u);
+  EXPECT_EQ(accounts.sessions.begin()->first, accounts::secret_digest(grant->secret));
+  EXPECT_FALSE(server.redeem_cookie_ticket(ticket)) << "a ticket works once";
+  EXPECT_FALSE(server.redeem_cookie_ticket("")) << "nor does an empty one";
+  // A ticket not taken within a minute is gone.
+  open(2, "10.0.0.2:1");
+  auto late = say(2, R"({"type":"login","name":"alice","password":"correct horse","cookie":true})");
+  ASSERT_EQ(type_of(late.at(0)), "logged_in") << late.at(0);
+  now += Server::kCookieTicketMs;
+  EXPECT_FALSE(server.redeem_cookie_ticket(parse(late[0])["ticket"].GetString()));
+
+  // An upgrade with the cookie: nothing before hello, then welcome and the login.
+  server.on_open(3, "10.0.0.3:1");
+  server.on_session_cookie(3, grant->secret);
+  accounts.complete();
+  EXPECT_TRUE(transport.sent[3].empty());
+  auto hello = say(3, R"({"type":"hello","id":1,"protocol":1})");
+  for (int i = 0; i < 10 && hello.size() < 2; ++i) {
+    accounts.complete();
+    store.complete_all();
+    hello.assign(transport.sent[3].begin(), transport.sent[3].end());
+  }
+  ASSERT_GE(hello.size(), 2u);
+  EXPECT_EQ(type_of(hello[0]), "welcome");
+  EXPECT_TRUE(parse(hello[0])["cookie"].GetBool());
+  auto in = parse(hello[1]);
+  EXPECT_STREQ(in["type"].GetString(), "logged_in") << hello[1];
+  EXPECT_STREQ(in["id"].GetString(), "cookie");
+  EXPECT_STREQ(in["account"].GetString(), "Alice");
+  EXPECT_FALSE(in.HasMember("session"));
+  EXPECT_FALSE(in.HasMember("ticket"));
+  // A cookie that opens nothing: BAD_SESSION with id "cookie"; a welcome without one
+  // says nothing of cookies.
+  server.on_open(4, "10.0.0.4:1");
+  server.on_session_cookie(4, std::string(64, 'f'));
+  say(4, R"({"type":"hello","id":1,"protocol":1})");
+  for (int i = 0; i < 10 && transport.sent[4].size() < 2; ++i) {
+    accounts.complete();
+    store.complete_all();
+  }
+  ASSERT_GE(transport.sent[4].size(), 2u);
+  EXPECT_EQ(code({transport.sent[4][1]}), "BAD_SESSION") << transport.sent[4][1];
+  EXPECT_STREQ(parse(transport.sent[4][1])["id"].GetString(), "cookie");
+  open(5, "10.0.0.5:1");
+  EXPECT_FALSE(parse(transport.sent[5][0]).HasMember("cookie"));
+}
+
 TEST_F(ServerAccountsTest, ALoginFromAnotherConnectionGetsTheSeatBackWithoutAToken) {
   open(1);
   ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");

@@ -230,6 +230,11 @@ Parsed parse_line(std::string_view line, const game::Game& game) {
     }
     return action(LobbyJoin{*match, seat, code});
   }
+  if (verb == "logout") {
+    if (w.size() == 1) return action(Logout{false});
+    if (w.size() == 2 && w[1] == "all") return action(Logout{true});
+    return error("usage: logout [all] (all: every session of your account, on every device)");
+  }
   if (verb == "revoke") {
     if (w.size() == 1) return action(RevokeInvite{true});
     if (w.size() == 2 && w[1] == "--none") return action(RevokeInvite{false});
@@ -269,7 +274,7 @@ std::string command_text(const game::Game& game, const game::Command& command) {
 std::vector<std::string> command_words(const game::Game& game) {
   std::vector<std::string> out = {"help",  "list",  "create", "join", "quick",    "leave",
                                   "watch", "board", "moves",  "auto", "autoplay", "wait",
-                                  "say",   "revoke", "quit"};
+                                  "say",   "revoke", "logout", "quit"};
   // With nothing typed before it, the game completes its own first words.
   for (auto& v : game.complete_words("", "", {})) out.push_back(std::move(v));
   out.push_back("resign");
@@ -291,6 +296,7 @@ std::string help_text(const game::Game& game) {
   revoke [--none]              a new invite code for your private match (--none: no code)
   quick [2|3|4] [expert]       the first open match that fits, or a new one
   watch <match> [code]         spectate
+  logout [all]                 an account (--login): end this session (all: everywhere) and quit
   leave                        give your seat back in a match that has not started (with --takeover: any time, a computer plays on)
 )") + game.help("").value_or("") +
          R"(Other

@@ -4,7 +4,7 @@
 //   list | create 2 expert [--computer 1] [--level strong] [--game NAME] [--private]
 //   | join 3 [seat] [code] | join http://host:port/#join=3&code=CODE | revoke [--none]
 //   | quick [players] [mode] [--game NAME] | leave | watch 3 [code] | board | moves | auto
-//   | autoplay | wait | help [topic] | resign [yes] | say TEXT | quit
+//   | autoplay | wait | help [topic] | resign [yes] | say TEXT | logout [all] | quit
 // around the words of the game in front of the player (game::Game::command_from_words,
 // complete_words, help), e.g. Eriantys's play 7 | island red 4 | char jester r,r for b,g.
 #include <expected>
@@ -73,10 +73,16 @@ struct Say {
   std::string text;
 };
 
+// logout [all]: ends this account session (all: every session of the account), forgets
+// the saved session secret and quits.
+struct Logout {
+  bool all = false;
+};
+
 using Action =
     std::variant<GameCommand, LobbyList, LobbyCreate, LobbyJoin, LobbyQuick, LobbyLeave, Watch,
                  ShowBoard, ShowMoves, AutoMove, WaitTurn, AutoPlay, Help, Resign, Quit, Say,
-                 RevokeInvite>;
+                 RevokeInvite, Logout>;
 
 // An invite link (http://host:port/#join=7&code=CODE, or only its #join=... part): the
 // match and the code (case kept), or nullopt when `text` holds no join link.

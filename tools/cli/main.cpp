@@ -13,14 +13,19 @@
 // refused for good (INVALID_NICKNAME, NICKNAME_TAKEN, BAD_TOKEN, ...); 1 when the
 // input cannot be read; CLI11's codes for a bad command line.
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <random>
+#include <cctype>
+#include <iostream>
 #include <system_error>
 
 #include "eryantis/client/connection.hpp"
@@ -99,6 +104,51 @@ bool small_terminal() {
   return size.ws_row < 40 || size.ws_col < 100;
 }
 
+// The account's password (docs/accounts.md, "The terminal client"): the first line of
+// --password-file, else $ERYANTIS_PASSWORD, else typed at the terminal without echo;
+// nullopt when none of them can give one.
+std::optional<std::string> read_password(const std::string& file, const std::string& name,
+                                         bool twice) {
+  if (!file.empty()) {
+    std::ifstream in(file);
+    std::string line;
+    if (!in || !std::getline(in, line)) {
+      std::fprintf(stderr, "--password-file: cannot read %s\n", file.c_str());
+      return std::nullopt;
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return line;
+  }
+  if (const char* env = std::getenv("ERYANTIS_PASSWORD"); env != nullptr && *env != '\0')
+    return std::string(env);
+  if (!isatty(STDIN_FILENO)) return std::nullopt;
+  auto ask = [](const std::string& prompt) -> std::optional<std::string> {
+    std::fputs(prompt.c_str(), stderr);
+    std::fflush(stderr);
+    termios saved{};
+    const bool tty = ::tcgetattr(STDIN_FILENO, &saved) == 0;
+    if (tty) {
+      termios quiet = saved;
+      quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+      quiet.c_lflag |= ECHONL;
+      ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+    }
+    std::string line;
+    const bool got = static_cast<bool>(std::getline(std::cin, line));
+    if (tty) ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+    if (!got) return std::nullopt;
+    return line;
+  };
+  auto first = ask("password for " + name + ": ");
+  if (!first || !twice) return first;
+  auto again = ask("the same password again: ");
+  if (!again || *again != *first) {
+    std::fprintf(stderr, "the two passwords differ\n");
+    return std::nullopt;
+  }
+  return first;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,8 +164,25 @@ int main(int argc, char** argv) {
   app.add_option("--port", options.port, "server port")
       ->capture_default_str()
       ->check(CLI::Range(1, 65535));
-  app.add_option("--nickname", options.nickname, "your nickname: 1 to 24 letters, digits, _ - .")
-      ->required();
+  auto* nickname_option =
+      app.add_option("--nickname", options.nickname,
+                     "your nickname as a guest: 1 to 24 letters, digits, _ - .");
+  std::string login_name;
+  std::string register_name;
+  std::string password_file;
+  std::string sessions_file;  // empty = the default under the data directory
+  auto* login_option = app.add_option(
+      "--login", login_name,
+      "log in to account NAME: with the session saved by an earlier login, else the password "
+      "(typed without echo, $ERYANTIS_PASSWORD or --password-file)");
+  auto* register_option = app.add_option(
+      "--register", register_name, "register account NAME (the password as for --login)");
+  nickname_option->excludes(login_option)->excludes(register_option);
+  login_option->excludes(register_option);
+  app.add_option("--password-file", password_file,
+                 "the account's password: the first line of this file");
+  app.add_option("--sessions", sessions_file,
+                 "account session file, mode 0600 (default: $XDG_DATA_HOME/eryantis/sessions)");
   app.add_option("--tokens", token_file,
                  "resume-token file (default: under $XDG_DATA_HOME/eryantis)");
   app.add_flag("--no-color", no_color, "plain text, no ANSI colours");
@@ -129,6 +196,34 @@ int main(int argc, char** argv) {
                  "an invite link (http://host:port/#join=MATCH&code=CODE): join that private "
                  "match once logged in");
   if (auto exit = eryantis::util::parse_command_line(app, argc, argv)) return *exit;
+  if (options.nickname.empty() && login_name.empty() && register_name.empty()) {
+    std::fprintf(stderr, "give --nickname NAME (a guest), --login NAME or --register NAME\n");
+    return 2;
+  }
+  if (!login_name.empty() || !register_name.empty()) {
+    options.account = true;
+    options.register_account = !register_name.empty();
+    options.nickname = options.register_account ? register_name : login_name;
+    if (sessions_file.empty()) {
+      auto tokens = client::TokenStore::default_path();
+      sessions_file = tokens ? (tokens->parent_path() / "sessions").string()
+                             : std::string("eryantis-sessions");
+    }
+    options.sessions_file = sessions_file;
+    // A password is needed unless a saved session logs in.
+    std::string key = options.nickname;
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool saved =
+        !options.register_account &&
+        client::TokenStore(sessions_file)
+            .get(options.host + ":" + std::to_string(options.port), key)
+            .has_value();
+    if (!saved) {
+      auto password = read_password(password_file, options.nickname, options.register_account &&
+                                                                         password_file.empty());
+      if (password) options.password = std::move(*password);
+    }
+  }
   if (!join_link.empty()) {
     options.join = cli::parse_join_link(join_link);
     if (!options.join) {

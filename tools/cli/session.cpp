@@ -2,6 +2,8 @@
 #include "session.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <cstdio>
 #include <utility>
 #include <variant>
@@ -118,7 +120,23 @@ Session::Session(SessionHost& host, SessionOptions options, client::TokenStore t
       games_(options_.games ? *options_.games : catalogue::games()),
       mirror_(games_),
       node_host_(options_.host),
-      node_port_(options_.port) {}
+      node_port_(options_.port) {
+  if (options_.account && !options_.sessions_file.empty())
+    sessions_.emplace(std::filesystem::path(options_.sessions_file));
+}
+
+namespace {
+void wipe(std::string& secret) {
+  std::fill(secret.begin(), secret.end(), '\0');
+  secret.clear();
+}
+}  // namespace
+
+std::string Session::account_key() const {
+  std::string key = options_.nickname;
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return key;
+}
 
 namespace {
 const std::string& login_id() {
@@ -180,6 +198,26 @@ void Session::connected() {
 }
 
 void Session::send_login() {
+  if (options_.account) {
+    // A saved session first (no password needed), else the password given at start.
+    session_sent_ = false;
+    if (!options_.register_account && sessions_)
+      if (auto secret = sessions_->get(server_key(), account_key())) {
+        session_sent_ = true;
+        host_.send(ClientProtocol::session_login(*secret, login_id()));
+        return;
+      }
+    if (options_.password.empty()) {
+      say("cannot log in to account " + options_.nickname + ": no saved session on " +
+          server_key() + " and no password (type it at the prompt in a terminal, or give "
+          "ERYANTIS_PASSWORD or --password-file). Quitting.");
+      quit(kExitLoginRefused);
+      return;
+    }
+    host_.send(ClientProtocol::account_login(options_.register_account, options_.nickname,
+                                             options_.password, "eryantis-cli", login_id()));
+    return;
+  }
   // The token of this session first: after a redirect the new node has none saved.
   auto token = token_.empty() ? tokens_.get(server_key(), options_.nickname)
                               : std::optional<std::string>(token_);
@@ -350,6 +388,12 @@ void Session::handle(const ServerMessage& m) {
                     std::to_string(m.match.value_or(0)) + "&code=" + m.code);
       break;
     case MessageType::Unknown:
+      if (m.type_name == "logged_out") {
+        if (sessions_) (void)sessions_->erase(server_key(), account_key());
+        host_.print("logged out of account " + options_.nickname + "; quitting");
+        quit();
+        break;
+      }
       if (m.type_name == "match_abandoned") {
         host_.print("the match was abandoned: a player stayed away");
         mirror_.clear();
@@ -367,6 +411,17 @@ void Session::handle(const ServerMessage& m) {
 void Session::on_logged_in(const ServerMessage& m) {
   logged_in_ = true;
   node_reached_ = true;
+  if (options_.account) {
+    // The account's name as registered (its case); the session secret kept for the
+    // next start and for reconnections, the password forgotten.
+    if (!m.nickname.empty()) options_.nickname = m.nickname;
+    wipe(options_.password);
+    if (options_.register_account) host_.print("registered account " + options_.nickname);
+    options_.register_account = false;
+    if (!m.session.empty() && sessions_)
+      if (auto saved = sessions_->put(server_key(), account_key(), m.session); !saved)
+        host_.print("(could not save the session: " + saved.error() + ")");
+  }
   if (m.token.empty()) {
     host_.print("(the server sent no resume token: none saved)");
   } else {
@@ -519,7 +574,7 @@ void Session::on_error(const ServerMessage& m) {
 void Session::on_login_refused(const ServerMessage& m) {
   if (m.code == "ALREADY_LOGGED_IN") return;  // a login that crossed another: we are in
   if (m.code == "RATE_LIMITED" || m.code == "SHUTTING_DOWN" || m.code == "STORE_FAILURE" ||
-      m.code == "SERVER_DEGRADED") {
+      m.code == "SERVER_DEGRADED" || m.code == "BUSY") {
     // The server (or its database) may be back soon: the same login again, with backoff.
     host_.print("(the login is refused for now; trying again in " + std::to_string(backoff_ms_) +
                 " ms)");
@@ -528,6 +583,27 @@ void Session::on_login_refused(const ServerMessage& m) {
       if (!quitting_ && !logged_in_ && gen == connection_generation_) send_login();
     });
     backoff_ms_ = std::min(backoff_ms_ * 2, 5000);
+    return;
+  }
+  if (m.code == "BAD_SESSION" && session_sent_) {
+    // Logged out elsewhere, or expired: forgotten; the password (if given) instead.
+    if (sessions_) (void)sessions_->erase(server_key(), account_key());
+    session_sent_ = false;
+    if (!options_.password.empty()) {
+      host_.print("(the saved session has ended; logging in with the password)");
+      send_login();
+      return;
+    }
+    say("the saved session of account " + options_.nickname +
+        " has ended (logged out or expired): start again to type your password. Quitting.");
+    quit(kExitLoginRefused);
+    return;
+  }
+  if (options_.account) {
+    wipe(options_.password);
+    say("cannot log in to account " + options_.nickname + ": " + m.message + " (" + m.code +
+        "). Quitting.");
+    quit(kExitLoginRefused);
     return;
   }
   if (m.code == "INVALID_NICKNAME")
@@ -678,6 +754,14 @@ void Session::act(const LobbyJoin& j) {
   request([&](std::string_view id) {
     return ClientProtocol::join_match(j.match, id, j.seat, j.code);
   });
+}
+
+void Session::act(const Logout& l) {
+  if (!options_.account) {
+    say("logout is for an account (eryantis-cli --login NAME); a guest just quits (quit)");
+    return;
+  }
+  request([&](std::string_view id) { return ClientProtocol::logout(l.all, id); });
 }
 
 void Session::act(const RevokeInvite& r) {

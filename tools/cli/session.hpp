@@ -49,6 +49,13 @@ struct SessionOptions {
   // --join LINK: the invite link's match, joined with its code after the first login
   // that finds the player in no match (docs/accounts.md, "Invite links").
   std::optional<JoinLink> join;
+  // --login NAME / --register NAME (docs/accounts.md, "The terminal client"): an
+  // account instead of a guest; `nickname` is then its name. The session secret a
+  // login answers is kept in `sessions_file` (mode 0600) and logs in the next start.
+  bool account = false;
+  bool register_account = false;
+  std::string password;  // for a login or register without a saved session; wiped once used
+  std::string sessions_file;  // "" = none kept
 };
 
 // Exit codes of eryantis-cli.
@@ -157,12 +164,17 @@ class Session {
   void act(const Quit&) { quit(); }
   void act(const Say& s);
   void act(const RevokeInvite& r);
+  void act(const Logout& l);
+  // The account's key in the sessions file (its name, lower-cased).
+  std::string account_key() const;
   // chat, chat_history: "[players] alice: text" per line (control bytes as '?').
   void print_chat(const client::ServerMessage& m);
 
   SessionHost& host_;
   SessionOptions options_;
   client::TokenStore tokens_;
+  std::optional<client::TokenStore> sessions_;  // account session secrets
+  bool session_sent_ = false;  // the login in flight is by a saved session
   std::mt19937_64 random_;
   const game::Registry& games_;
   client::MatchMirror mirror_;

@@ -76,6 +76,12 @@ export function startGame(root: HTMLElement): void {
     tab: window.sessionStorage,
     random: Math.random,
     legacyLegal,
+    // The account routes set and clear the HttpOnly session cookie (docs/accounts.md).
+    post: (path, body) =>
+      fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' }).then(
+        (r) => r.status,
+        () => 0,
+      ),
   });
   const top = h('div', {}); // title, connection, notices, game over: rebuilt each time
   const screen = h('div', {}); // the lobby (kept) or the match (rebuilt)
@@ -160,6 +166,30 @@ export function startGame(root: HTMLElement): void {
     h('button', { type: 'submit' }, 'Log in'),
     h('p', { class: 'hint' }, 'Letters, digits, _ - . (up to 24). Or watch a match below without logging in.'),
   );
+  // An account (docs/accounts.md): a name and a password; its seats come back on any
+  // device. The session is an HttpOnly cookie this page cannot read.
+  const accountName = h('input', { name: 'account', maxlength: 24, required: true, placeholder: 'name', autocomplete: 'username' }) as HTMLInputElement;
+  const accountPassword = h('input', { name: 'password', type: 'password', required: true, placeholder: 'password', autocomplete: 'current-password' }) as HTMLInputElement;
+  const accountSubmit = (kind: 'login' | 'register') => (ev: Event) => {
+    ev.preventDefault();
+    if (!(accountForm as HTMLFormElement).reportValidity()) return;
+    const name = accountName.value.trim();
+    const password = accountPassword.value;
+    accountPassword.value = '';
+    client.accountLogin(kind, name, password);
+  };
+  const accountForm = h(
+    'form',
+    { class: 'account', 'data-account-form': 1, onsubmit: accountSubmit('login') },
+    h('h2', {}, 'Or use an account'),
+    h('label', {}, 'Name ', accountName),
+    h('label', {}, 'Password ', accountPassword),
+    h('button', { type: 'submit', 'data-account-login': 1 }, 'Log in'),
+    ' ',
+    h('button', { type: 'button', 'data-account-register': 1, onclick: accountSubmit('register') }, 'Register'),
+    h('p', { class: 'hint' }, 'Your matches follow you to every browser and to eryantis-cli. Passwords have at least 8 characters.'),
+  );
+  const loginForms = h('div', {}, loginForm, accountForm);
   // The create form: the game (from `welcome`'s games), then its player counts and
   // options (from its board module); rebuilt when another game is chosen.
   const gameSelect = h('select', { name: 'game', 'aria-label': 'game', onchange: () => fillGameFields() }) as HTMLSelectElement;
@@ -225,10 +255,21 @@ export function startGame(root: HTMLElement): void {
     return { mode, options };
   };
   const whoName = h('strong', {});
+  // A guest changes nickname; an account logs out here or everywhere.
+  const guestControls = h('span', {}, h('button', { class: 'link', onclick: () => client.logout() }, 'change'));
+  const accountControls = h(
+    'span',
+    {},
+    '(account) ',
+    h('button', { class: 'link', 'data-logout': 1, onclick: () => client.accountLogout(false) }, 'log out'),
+    ' · ',
+    h('button', { class: 'link', 'data-logout-all': 1, onclick: () => client.accountLogout(true) }, 'log out everywhere'),
+  );
+  const whoControls = h('span', {});
   const createForm = h(
     'div',
     {},
-    h('div', { class: 'who' }, 'Logged in as ', whoName, ' ', h('button', { class: 'link', onclick: () => client.logout() }, 'change')),
+    h('div', { class: 'who' }, 'Logged in as ', whoName, ' ', whoControls),
     h(
       'form',
       {
@@ -280,7 +321,12 @@ export function startGame(root: HTMLElement): void {
 
   const lobby = (): HTMLElement => {
     const m = client.model;
-    const auth = m.loggedIn ? createForm : loginForm;
+    const auth = m.loggedIn ? createForm : loginForms;
+    const controls = client.account ? accountControls : guestControls;
+    if (whoControls.firstChild !== controls) {
+      clear(whoControls);
+      whoControls.append(controls);
+    }
     if (authSlot.firstChild !== auth) {
       clear(authSlot);
       authSlot.append(auth);

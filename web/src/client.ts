@@ -32,6 +32,9 @@ export interface ClientDeps {
   tab: StorageLike; // this tab's nickname and watched match (survive a reload)
   random(): number;
   legacyLegal?: LegacyLegal; // the game's candidates for a server older than `legal`
+  // A JSON POST to the page's own server (the account routes: docs/accounts.md, "The web
+  // page's cookie"); resolves to the HTTP status. Absent: accounts are not offered.
+  post?(path: string, body: Record<string, unknown>): Promise<number>;
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'waiting';
@@ -78,6 +81,12 @@ export class Client {
   private afterJoin: { id: unknown; requests: Request[] } | null = null;
   // An invite link the page was opened with: joined once logged in (docs/accounts.md).
   private joinLink: JoinLink | null = null;
+  // The account this page is logged in to, or null (a guest, or nobody). Its session is
+  // an HttpOnly cookie the page never reads: only the server's answers say who we are.
+  account: string | null = null;
+  private cookieLogin = false; // welcome said a session cookie came: its login answers (id "cookie")
+  private accountRequest: unknown = null; // the id of the register/login with a password in flight
+  private logoutRequest: unknown = null; // the id of the account's logout in flight
 
   constructor(private readonly deps: ClientDeps) {
     this.session = Math.floor(deps.random() * 0xffffffff).toString(36);
@@ -226,14 +235,36 @@ export class Client {
     if (msg.type === 'welcome') {
       this.connection = 'open';
       this.attempts = 0;
-      if (this.model.nickname) this.login(this.model.nickname);
-      else if (this.repeat) this.request(this.repeat);
-      else if (this.model.watching) this.request({ type: 'spectate', match: this.model.watching });
-      else {
-        const step = lobbyRequest(this.model);
-        this.model = step.model;
-        this.request(step.request);
+      this.cookieLogin = msg.cookie === true;
+      if (!this.cookieLogin) {
+        // No cookie came (expired, cleared): the account's name is not a guest's nickname.
+        if (this.deps.tab.getItem('eryantis.account') !== null) this.forgetAccount();
+        this.afterWelcome();
       }
+    }
+    if (this.cookieLogin && 'id' in msg && msg.id === 'cookie') {
+      // The session cookie's login: an account (seats back), or ended (play as before).
+      this.cookieLogin = false;
+      if (msg.type === 'logged_in') this.account = msg.account ?? null;
+      else {
+        this.forgetAccount();
+        this.afterWelcome();
+      }
+    }
+    if (this.accountRequest !== null && 'id' in msg && msg.id === this.accountRequest) {
+      this.accountRequest = null;
+      if (msg.type === 'logged_in' && msg.account) {
+        this.account = msg.account;
+        // The ticket becomes the cookie; the secret itself never reaches this page.
+        if (msg.ticket) void this.deps.post?.('/account/session', { ticket: msg.ticket });
+      }
+    }
+    if (msg.type === 'logged_in') {
+      if (this.account) this.deps.tab.setItem('eryantis.account', this.account);
+    }
+    if (this.logoutRequest !== null && 'id' in msg && msg.id === this.logoutRequest) {
+      this.logoutRequest = null;
+      this.clearCookie();
     }
     if (msg.type === 'logged_in') {
       this.deps.tokens.setItem(tokenKey(msg.nickname), msg.token);
@@ -286,6 +317,64 @@ export class Client {
       for (const r of then) this.request(r);
     }
     this.changed(msg);
+  }
+
+  // The account this tab was logged in to is no longer: its name is not a guest's nickname.
+  private forgetAccount(): void {
+    this.account = null;
+    const name = this.deps.tab.getItem('eryantis.account');
+    if (name !== null && this.model.nickname === name) {
+      this.model = { ...this.model, nickname: null };
+      this.deps.tab.removeItem('eryantis.nickname');
+    }
+    this.deps.tab.removeItem('eryantis.account');
+  }
+
+  // What a welcome leads to when no session cookie is logging in: the nickname's login,
+  // the request a redirect repeats, the match watched, or the lobby.
+  private afterWelcome(): void {
+    if (this.model.nickname) this.login(this.model.nickname);
+    else if (this.repeat) this.request(this.repeat);
+    else if (this.model.watching) this.request({ type: 'spectate', match: this.model.watching });
+    else {
+      const step = lobbyRequest(this.model);
+      this.model = step.model;
+      this.request(step.request);
+    }
+  }
+
+  // Register or log in to an account with its password (docs/accounts.md). The answer
+  // carries a one-time ticket, exchanged at POST /account/session for the session cookie
+  // that the next connections (a reload, another tab) log in with.
+  accountLogin(kind: 'login' | 'register', name: string, password: string): boolean {
+    if (this.connection !== 'open' || this.model.loggedIn) return false;
+    this.accountRequest = this.nextId;
+    return this.request({ type: kind, name, password, cookie: true, label: 'web' });
+  }
+
+  // Ends this session (`all`: every session of the account), clears the cookie, and
+  // starts again logged out.
+  accountLogout(all: boolean): void {
+    if (!this.account) return this.logout();
+    this.logoutRequest = this.nextId;
+    if (!this.request({ type: 'logout', all })) {
+      // No connection: the cookie is cleared all the same (the session itself ends when it
+      // expires, or with a "log out everywhere" from another device).
+      this.logoutRequest = null;
+      this.clearCookie();
+    }
+  }
+
+  // POST /account/logout clears the cookie; then the page starts again logged out.
+  private clearCookie(): void {
+    const done = (): void => {
+      this.account = null;
+      this.deps.tab.removeItem('eryantis.account');
+      this.logout();
+    };
+    const clearing = this.deps.post?.('/account/logout', {});
+    if (clearing) clearing.then(done, done);
+    else done();
   }
 
   private sendRaw(obj: Record<string, unknown>): boolean {

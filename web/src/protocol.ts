@@ -78,8 +78,10 @@ export interface MatchResult {
 type Id = number | string;
 
 export type ServerMessage =
-  | { type: 'welcome'; id?: Id; server: string; protocol: number; heartbeat_ms: number; timeout_ms: number; games?: GameInfo[] }
-  | { type: 'logged_in'; id?: Id; nickname: string; token: string; match?: number; seat?: number }
+  | { type: 'welcome'; id?: Id; server: string; protocol: number; heartbeat_ms: number; timeout_ms: number; games?: GameInfo[]; cookie?: boolean }
+  // account: logged in to that account; ticket: a "cookie":true login's one-time ticket for POST /account/session
+  | { type: 'logged_in'; id?: Id; nickname: string; token: string; match?: number; seat?: number; account?: string; ticket?: string }
+  | { type: 'logged_out'; id?: Id; all: boolean; ended: number }
   | { type: 'match_list'; id?: Id; open: MatchSummary[]; running: MatchSummary[]; yours?: number }
   | { type: 'joined'; id?: Id; match: number; seat: number }
   | { type: 'left'; id?: Id; match: number }

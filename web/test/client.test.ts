@@ -149,3 +149,63 @@ test('the lobby is watched, not polled: watch_lobby after welcome; an older serv
   const o2 = old.connect();
   assert.deepEqual(o2.types(), ['hello', 'watch_lobby']);
 });
+
+test('an account: the ticket becomes the cookie, a reload waits for the cookie login, logout clears it', async () => {
+  const h = harness();
+  h.client.start();
+  const s1 = h.connect();
+  assert.equal(h.client.accountLogin('login', 'Alice', 'correct horse'), true);
+  const sent = s1.sent.at(-1)!;
+  assert.deepEqual(sent, { type: 'login', name: 'Alice', password: 'correct horse', cookie: true, label: 'web', id: sent['id'] });
+  s1.push({ type: 'logged_in', id: sent['id'] as number, nickname: 'Alice', token: 'a'.repeat(64), account: 'Alice', ticket: 't'.repeat(64) });
+  assert.equal(h.client.account, 'Alice');
+  assert.deepEqual(h.posts, [{ path: '/account/session', body: { ticket: 't'.repeat(64) } }]);
+  // A reload: the welcome says a cookie came, so the page sends no login of its own.
+  const h2 = harness(h.tokens, h.tab);
+  h2.client.start();
+  const s2 = h2.sockets.at(-1)!;
+  s2.onopen?.();
+  s2.push({ type: 'welcome', server: 'eryantis/0.1.0', protocol: 1, heartbeat_ms: 5000, timeout_ms: 15000, cookie: true });
+  assert.deepEqual(s2.types(), ['hello']);
+  s2.push({ type: 'logged_in', id: 'cookie', nickname: 'Alice', token: 'a'.repeat(64), account: 'Alice', match: 3, seat: 0 });
+  assert.equal(h2.client.account, 'Alice');
+  assert.equal(h2.client.model.loggedIn, true);
+  // Log out: the session ends over the socket, then the cookie is cleared.
+  h2.client.accountLogout(false);
+  const out = s2.sent.at(-1)!;
+  assert.deepEqual(out, { type: 'logout', all: false, id: out['id'] });
+  s2.push({ type: 'logged_out', id: out['id'] as number, all: false, ended: 1 });
+  assert.deepEqual(h2.posts, [{ path: '/account/logout', body: {} }]);
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.equal(h2.client.account, null);
+  assert.equal(h2.tab.getItem('eryantis.account'), null);
+});
+
+test('a cookie whose session ended: the page goes on as before the cookie', () => {
+  const tab = new MemoryStorage();
+  tab.setItem('eryantis.nickname', 'Alice');
+  tab.setItem('eryantis.account', 'Alice');
+  const h = harness(new MemoryStorage(), tab);
+  h.client.start();
+  const s = h.sockets.at(-1)!;
+  s.onopen?.();
+  s.push({ type: 'welcome', server: 'eryantis/0.1.0', protocol: 1, heartbeat_ms: 5000, timeout_ms: 15000, cookie: true });
+  s.push({ type: 'error', id: 'cookie', code: 'BAD_SESSION', message: 'that session has ended' });
+  assert.equal(h.client.account, null);
+  // The account's name is not tried as a guest's nickname: the lobby instead.
+  assert.equal(h.client.model.nickname, null);
+  assert.equal(s.types().includes('login'), false);
+});
+
+test('no cookie came (it expired): the account name is not tried as a guest', () => {
+  const tab = new MemoryStorage();
+  tab.setItem('eryantis.nickname', 'Alice');
+  tab.setItem('eryantis.account', 'Alice');
+  const h = harness(new MemoryStorage(), tab);
+  h.client.start();
+  const s = h.connect();
+  assert.equal(s.types().includes('login'), false);
+  assert.equal(h.client.model.nickname, null);
+  assert.equal(tab.getItem('eryantis.account'), null);
+});

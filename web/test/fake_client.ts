@@ -41,6 +41,8 @@ export function harness(tokens = new MemoryStorage(), tab = new MemoryStorage())
   const sockets: FakeSocket[] = [];
   const timers: Array<{ fn: () => void; ms: number }> = [];
   let now = 0;
+  // The account routes' posts (the session cookie): recorded, answered 200.
+  const posts: Array<{ path: string; body: Record<string, unknown> }> = [];
   const deps: ClientDeps = {
     open: (url) => {
       const s = new FakeSocket(url);
@@ -53,6 +55,10 @@ export function harness(tokens = new MemoryStorage(), tab = new MemoryStorage())
     tokens,
     tab,
     random: () => 0.5,
+    post: (path, body) => {
+      posts.push({ path, body });
+      return Promise.resolve(200);
+    },
   };
   const client = new Client(deps);
   const connect = (): FakeSocket => {
@@ -61,5 +67,5 @@ export function harness(tokens = new MemoryStorage(), tab = new MemoryStorage())
     s.push({ type: 'welcome', server: 'eryantis/0.1.0', protocol: 1, heartbeat_ms: 5000, timeout_ms: 15000 });
     return s;
   };
-  return { client, sockets, timers, connect, tokens, tab, advance: (ms: number) => (now += ms) };
+  return { client, sockets, timers, connect, tokens, tab, posts, advance: (ms: number) => (now += ms) };
 }

@@ -109,6 +109,7 @@ struct ServerMessage {
 
   std::string nickname;  // logged_in
   std::string token;     // logged_in
+  std::string session;   // logged_in: an account's session secret (docs/accounts.md)
 
   std::string code;     // error
   std::string message;  // error, shutdown
@@ -203,6 +204,13 @@ class ClientProtocol {
                            std::string_view id = {});
   static std::string login(std::string_view nickname, std::optional<std::string_view> token,
                            std::string_view id = {});
+  // Accounts (docs/accounts.md): `register` or `login` with a name and a password,
+  // `login` with a session secret, `logout` (all: every session of the account).
+  static std::string account_login(bool register_account, std::string_view name,
+                                   std::string_view password, std::string_view label,
+                                   std::string_view id = {});
+  static std::string session_login(std::string_view secret, std::string_view id = {});
+  static std::string logout(bool all, std::string_view id = {});
   static std::string list_matches(std::string_view id = {});
   // PRECONDITION: a non-empty options_json is one JSON object.
   static std::string create_match(const CreateMatch& request, std::string_view id = {});

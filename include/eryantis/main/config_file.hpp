@@ -60,6 +60,9 @@ struct WebConfig {
   // "http://127.0.0.1:8090/": the profile page links each finished match to
   // <replay_url>#match=M. Empty: no links (GET /history/<name> says null).
   std::string replay_url;
+  // The session cookie (docs/accounts.md, "The web page's cookie") gets `Secure`:
+  // set it when browsers reach the server over https (a TLS proxy in front).
+  bool secure_cookie = false;
   int max_connections = 4096;
   int max_request_bytes = 16384;  // request line + headers, and a body
   int request_timeout_ms = 10000;

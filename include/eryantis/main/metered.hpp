@@ -4,6 +4,8 @@
 // prefix compare per line): acks and errors by code, and the time from a play
 // request read to its reply queued.
 #include <chrono>
+#include <string>
+#include <utility>
 #include <unordered_map>
 
 #include "eryantis/metrics/metrics.hpp"
@@ -35,6 +37,9 @@ class MeteredEvents final : public transport::ConnectionEvents {
       : inner_(inner), transport_(transport) {}
   void on_open(transport::ConnectionId id, std::string_view peer) override {
     inner_.on_open(id, peer);
+  }
+  void on_session_cookie(transport::ConnectionId id, std::string secret) override {
+    inner_.on_session_cookie(id, std::move(secret));
   }
   void on_line(transport::ConnectionId id, std::string_view line) override;
   void on_line_too_long(transport::ConnectionId id) override { inner_.on_line_too_long(id); }

@@ -2,6 +2,7 @@
 // An HTTP request as the server parsed it and the response a route or the static
 // files give back. Plain data: the HTTP server turns them into bytes.
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,8 +16,11 @@ struct HttpRequest {
   std::string path;    // the target without its query, still percent-encoded
   std::string query;   // after '?', or empty
   std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
+  std::string body;  // at most HttpRequestLimits::max_body_bytes
   // The first header of that (lower-case) name, or nullptr.
   const std::string* header(std::string_view name) const;
+  // The value of cookie `name` in the Cookie headers ("a=1; b=2"), or nullopt.
+  std::optional<std::string> cookie(std::string_view name) const;
 };
 
 struct HttpResponse {

@@ -33,6 +33,9 @@ class ListenerSocket;
 struct HttpServerOptions {
   // The path that upgrades to WebSocket; empty = no WebSocket endpoint.
   std::string websocket_path = "/ws";
+  // The cookie whose value a WebSocket upgrade hands to the events as a session
+  // secret (ConnectionEvents::on_session_cookie); empty = none.
+  std::string session_cookie = "eryantis_session";
   // Origins (scheme://host[:port]) a browser's upgrade may come from besides the
   // server's own (the Origin equal to http://<Host header>). A request without an
   // Origin (a program, not a page) is accepted.
@@ -105,6 +108,11 @@ class HttpServer final : public transport::Transport {
   std::size_t connection_count() const { return connections_.size(); }
   std::size_t queued_bytes() const { return queued_bytes_; }
 
+  // Whether a browser page may make this request: no Origin (a program), the
+  // server's own (http(s)://<Host>), or one of allowed_origins. Routes that change
+  // state (POST /account/...) check it against cross-site requests.
+  bool origin_allowed(const HttpRequest& request) const;
+
   struct Connection;  // defined in the .cpp; public for its C callbacks
 
  private:
@@ -131,7 +139,6 @@ class HttpServer final : public transport::Transport {
   void sweep();
   Connection* find(transport::ConnectionId id);
   const HttpHandler* route_for(const std::string& decoded_path) const;
-  bool origin_allowed(const HttpRequest& request) const;
 
   EventLoop& loop_;
   transport::ConnectionEvents* events_ = nullptr;  // not owned

@@ -97,12 +97,16 @@ struct Register {
   std::string name;
   std::string password;  // never logged; wiped once hashed
   std::string label;     // what the client is ("Chromium on Linux"): names the session
+  // A web page's request: the reply carries a one-time `ticket` (exchanged at
+  // POST /account/session for an HttpOnly cookie) instead of the session secret.
+  bool cookie = false;
 };
 struct AccountLogin {
   std::string name;      // with `password`
   std::string password;  // "" when logging in with `session`
   std::optional<std::string> session;
   std::string label;
+  bool cookie = false;  // as Register's
 };
 struct Logout {
   bool all = false;  // end every session of the account, not only this one

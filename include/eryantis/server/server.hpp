@@ -118,6 +118,21 @@ class Server final : public ConnectionEvents,
   void on_line(ConnectionId id, std::string_view line) override;
   void on_line_too_long(ConnectionId id) override;
   void on_closed(ConnectionId id) override;
+  // A browser's session cookie on the WebSocket upgrade: kept until the hello, whose
+  // welcome then says "cookie":true, and logged in as a `login` with that session
+  // would (reply id "cookie"); the reply never carries the secret.
+  void on_session_cookie(ConnectionId id, std::string secret) override;
+
+  // A one-time ticket a `register` or `login` with `"cookie":true` answered
+  // (docs/accounts.md, "The web page's cookie"): valid once, for kCookieTicketMs.
+  // POST /account/session (main) exchanges it for the session cookie.
+  struct CookieGrant {
+    std::string secret;  // the session secret: the cookie's value
+    std::string name;    // the account's name
+    std::int64_t max_age_s = 0;  // until the session expires
+  };
+  static constexpr std::int64_t kCookieTicketMs = 60'000;
+  std::optional<CookieGrant> redeem_cookie_ticket(std::string_view ticket);
 
   // Heartbeats and match timers; call a few times per second.
   void tick();
@@ -210,6 +225,7 @@ class Server final : public ConnectionEvents,
     std::optional<store::AccountRecord> account;  // Login: the account, if it exists
     std::string code_digest;  // Reset
     std::string label;
+    bool cookie = false;  // answer a ticket, not the secret
   };
   void carry_on(PasswordWait wait, accounts::PasswordOutcome outcome);
   // Refused before any work: no accounts, already logged in, a request in flight,
@@ -219,13 +235,19 @@ class Server final : public ConnectionEvents,
                        accounts::PasswordRequest request);
   void account_error(ConnectionId conn, const std::string& id, const accounts::AccountError& e);
   // A new session for `account` (a secret drawn now, its digest stored), then login.
+  // How a login's reply carries its session: the secret itself (a program keeps
+  // it), a one-time cookie ticket (a web page), or not at all (the cookie came
+  // with the upgrade).
+  enum class SessionReply : std::uint8_t { Secret, Ticket, None };
   // `rehash`: the verified password hashed with the current parameters, or "".
   void open_account_session(ConnectionId conn, const std::string& id,
                             const store::AccountRecord& account, std::string label,
-                            std::string rehash = {});
+                            SessionReply reply, std::string rehash = {});
+  // `login` with a session secret (a message, or the upgrade's cookie).
+  void session_login(Session& s, const std::string& id, std::string secret, SessionReply reply);
   // Logs connection `conn` in as `account` (its seat, if any, given back).
   void account_login(ConnectionId conn, const std::string& id, const store::AccountRecord& account,
-                     const std::string& secret);
+                     const std::string& secret, SessionReply reply, std::int64_t expires_ms);
   // A guest's nickname that is an account's (or guests are off): refused. True when refused.
   bool guest_refused(Session& s, const std::string& id, const std::string& nickname);
   void handle(Session& s, const std::string& id, const protocol::Pong& m);
@@ -260,9 +282,11 @@ class Server final : public ConnectionEvents,
   // handle(Login) once the cluster said where the nickname's seat is (or without one).
   // `account`: an account's login (accounts.cpp), its name the nickname: the seat is
   // its own without a resume token, and `account_session` is answered as `session`.
+  // `session_field`: "session" or "ticket"; nothing when `account_session` is empty.
   void login(Session& s, const std::string& id, const protocol::Login& m,
              const store::AccountRecord* account = nullptr,
-             const std::string& account_session = {});
+             const std::string& account_session = {},
+             std::string_view session_field = "session");
   // handle(CreateMatchRequest) with the new match's id and lease (a cluster), or
   // with the next local id (nullopt, no cluster).
   // `requested`: the request's game and its options as that game read them.
@@ -484,6 +508,13 @@ class Server final : public ConnectionEvents,
   bool account_names_unread_ = false;  // load_account_names could not read them
   accounts::KeyedLimiter account_limiter_;
   accounts::KeyedLimiter address_limiter_;
+  struct CookieTicket {
+    std::string secret;
+    std::string name;
+    std::int64_t ticket_expires_ms = 0;
+    std::int64_t session_expires_ms = 0;
+  };
+  std::unordered_map<std::string, CookieTicket> cookie_tickets_;  // by ticket
   // --- operations: eryantis-admin's actions (src/server/admin.cpp) ---------------
  public:
   struct AdminSession {

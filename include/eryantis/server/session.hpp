@@ -24,6 +24,9 @@ struct Session {
   std::int64_t account = 0;
   std::string session_digest;
   bool account_busy = false;  // a register/login/reset of this connection is in flight
+  // The session cookie that came with a WebSocket upgrade: logged in with once the
+  // connection said hello (welcome says "cookie":true, the login's reply follows).
+  std::string cookie_secret;
   store::MatchId match = 0;             // the match played or watched (0 = lobby)
   game::Seat seat = game::kNoSeat;
   bool spectator = false;

@@ -27,6 +27,10 @@ class ConnectionEvents {
  public:
   virtual ~ConnectionEvents() = default;
   virtual void on_open(ConnectionId id, std::string_view peer) = 0;
+  // Right after on_open: the connection came with a session secret it did not send
+  // as a message (a browser's HttpOnly cookie on the WebSocket upgrade). The server
+  // logs it in as a `login` with that session would, and never sends it the secret.
+  virtual void on_session_cookie(ConnectionId /*id*/, std::string /*secret*/) {}
   // One complete line, without its '\n' (and without a trailing '\r').
   virtual void on_line(ConnectionId id, std::string_view line) = 0;
   // The client sent more than the maximum line length without a newline; the
