@@ -43,6 +43,23 @@ std::expected<Loaded, std::string> load_matches(store::EventStore& db) {
     r.private_match = m.private_match;
     if (m.takeover) r.takeover = game::parse_level(*m.takeover);
     r.invites = std::move(m.invites);
+    // Schema 13: the clocks, folded again from every event's stored time and the
+    // clock steps (a stop's pause among them: the downtime is not charged).
+    if (m.clock) {
+      const auto action = clocks::on_timeout_from_name(m.on_timeout.value_or("skip"));
+      auto control = clocks::parse_time_control(*m.clock, action.value_or(clocks::OnTimeout::Skip));
+      if (!control) {
+        spdlog::warn("match {}: its clock \"{}\" does not read back ({}): no clock", m.id,
+                     *m.clock, control.error().message);
+      } else {
+        auto events = db.load_events(m.id);
+        if (!events) return std::unexpected(events.error().message);
+        auto steps = db.clock_steps(m.id);
+        if (!steps) return std::unexpected(steps.error().message);
+        r.clock = server::fold_match_clock(*r.game, *control, r.game->seats(r.state), *events,
+                                           *steps);
+      }
+    }
     out.matches.push_back(std::move(r));
   }
   auto unseen = db.unseen_endings(server::kUnseenEndings);

@@ -69,6 +69,9 @@ void Server::handle(Session& s, const std::string& id, const protocol::Play& m) 
   const ConnectionId conn = s.id;
   const store::MatchId mid = room->id;
   const game::Seat seat = s.seat;
+  // A seat whose time is up before this command arrived is handled first (its
+  // write makes the room busy: the command waits behind it).
+  if (room->clock) check_clock(*room, clock_());
   if (room->idle() && config_.limits.max_queued_per_match > 0) {
     // Nothing ahead of it: what enqueue would do at once, without wrapping the
     // request (and a copy of its command) in a heap-allocated closure.
@@ -166,6 +169,7 @@ bool Server::check_timers(Room& room, std::int64_t now) {
     rooms_.erase(room.id);  // idle and over: nothing refers to it any more
     return true;
   }
+  if (check_clock(room, now)) return true;  // a seat out of time goes first
   const timers::Action act = room.due(now);
   switch (act.due) {
     case timers::Due::Nothing:
