@@ -202,6 +202,11 @@ class Session {
   // The deadline in force: its end on now_ms()'s clock; the generation tells a
   // reminder whether its deadline is still the one in force.
   std::optional<client::Deadline> deadline_;
+  // A clocked match: its control and every seat's clock as last told, and when.
+  std::string clock_control_;
+  std::vector<client::SeatClock> clocks_;
+  std::uint64_t clocks_at_ms_ = 0;
+  std::string clocks_text() const;
   std::uint64_t deadline_end_ms_ = 0;
   std::uint64_t deadline_generation_ = 0;
 };
