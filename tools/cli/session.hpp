@@ -106,6 +106,9 @@ class Session {
   // The deadline in force in words with its time left now ("" = none), e.g.
   // "bob is offline — their turn is skipped in 42 s".
   std::string deadline_text() const;
+  // A clocked match's clocks line under the board ("" without a clock): "Clock 10m+5s:
+  // bob 9 min 58 s (running), alice 10 min 00 s", the running one counted down.
+  std::string clocks_text() const;
 
  private:
   std::string server_key() const;
@@ -206,7 +209,6 @@ class Session {
   std::string clock_control_;
   std::vector<client::SeatClock> clocks_;
   std::uint64_t clocks_at_ms_ = 0;
-  std::string clocks_text() const;
   std::uint64_t deadline_end_ms_ = 0;
   std::uint64_t deadline_generation_ = 0;
 };
