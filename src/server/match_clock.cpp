@@ -101,14 +101,17 @@ std::string Room::clocks_json(std::int64_t now) const {
   for (std::size_t i = 0; i < times.size(); ++i) {
     const clocks::SeatTime& t = times[i];
     if (i) out.push_back(',');
-    out.append(fmt::format(R"({{"left_ms":{},"delay_ms":{},"running":{},"untimed":{},"timeouts":{}}})",
-                           t.left_ms, t.delay_left_ms, t.running, t.untimed, t.timeouts));
+    out.append(
+        fmt::format(R"({{"left_ms":{},"delay_ms":{},"running":{},"untimed":{},"timeouts":{}}})",
+                    t.left_ms, t.delay_left_ms, t.running, t.untimed, t.timeouts));
   }
   out.push_back(']');
   return out;
 }
 
-clocks::SeatMask Room::to_act_mask(const game::State& st) const { return mask_of(game->to_act(st)); }
+clocks::SeatMask Room::to_act_mask(const game::State& st) const {
+  return mask_of(game->to_act(st));
+}
 
 clocks::SeatMask Room::computer_mask() const {
   clocks::SeatMask mask = 0;
@@ -124,7 +127,8 @@ void Room::add_clock_step(MatchWrite& write, clocks::ClockStep step) const {
 }
 
 bool Server::check_clock(Room& room, std::int64_t now) {
-  if (!room.clock || room.status != store::MatchStatus::Running || !room.idle()) return false;
+  // No write in flight (queued requests may wait: a `play` checks before it runs).
+  if (!room.clock || room.status != store::MatchStatus::Running || room.busy) return false;
   if (room.clock->paused) {  // loaded after a stop (or a pause): the clocks run again now
     if (shutting_down_ || !writable()) return false;
     clock_step(room, clocks::ClockStep{clocks::ClockStep::Kind::Resume, now});

@@ -99,12 +99,12 @@ TEST_F(ClocksTest, BadTimeControlsAreRefused) {
     const char* fields;
     const char* why;
   };
-  for (const Case& c : {Case{R"("clock":"10")", "a bare number is ambiguous"},
-                        Case{R"("clock":"5s")", "a bank under 10 s"},
-                        Case{R"("clock":"13h")", "a bank over 12 h"},
-                        Case{R"("clock":"tomorrow")", "no such text"},
-                        Case{R"("clock":"30s/turn")", "a turn under 1 min"},
-                        Case{R"("clock":"10m","on_timeout":"nap")", "no such rule"}}) {
+  for (const Case& c :
+       {Case{R"("clock":"10")", "a bare number is ambiguous"},
+        Case{R"("clock":"5s")", "a bank under 10 s"}, Case{R"("clock":"13h")", "a bank over 12 h"},
+        Case{R"("clock":"tomorrow")", "no such text"},
+        Case{R"("clock":"30s/turn")", "a turn under 1 min"},
+        Case{R"("clock":"10m","on_timeout":"nap")", "no such rule"}}) {
     auto r = alice->request(std::string(R"("type":"create_match","players":2,)") + c.fields);
     ASSERT_TRUE(r) << c.why;
     EXPECT_EQ(r->type, "error") << c.why << ": " << r->line;
@@ -205,8 +205,8 @@ TEST_F(ClocksTest, ASeatOutOfTimeForfeits) {
       running_match(*alice, *bob, R"("clock":"10s","on_timeout":"forfeit")", rng);
   ASSERT_NE(match, 0);
   // The seat to act runs out and resigns: in a match of two the other wins.
-  ASSERT_TRUE(until_sql("SELECT status FROM matches WHERE id = " + std::to_string(match),
-                        "finished", 25s))
+  ASSERT_TRUE(
+      until_sql("SELECT status FROM matches WHERE id = " + std::to_string(match), "finished", 25s))
       << "the match did not end";
   auto over = alice->wait_type("game_over", 5s);
   EXPECT_TRUE(over) << "no game_over";
@@ -250,15 +250,16 @@ TEST_F(ClocksTest, ClocksGoOnFromTheStoredTimesAfterARestart) {
   auto state = alice->wait_type("state", 5s);
   ASSERT_TRUE(state) << "no state after the restart";
   EXPECT_EQ(state->json("clock"), R"({"control":"10m+2s","on_timeout":"skip"})") << state->line;
-  ASSERT_TRUE(until_sql("SELECT count(*) FROM clock_steps WHERE kind = 'resume' AND match_id = " + id,
-                        "2", 5s))
+  ASSERT_TRUE(until_sql(
+      "SELECT count(*) FROM clock_steps WHERE kind = 'resume' AND match_id = " + id, "2", 5s))
       << "one resume when the match started, one after the restart";
   std::int64_t total_after = 0;
   for (const auto& c : state->get("clocks")->GetArray()) total_after += c["left_ms"].GetInt64();
   // Folded back from the stored times: what was left (less what ran since the
   // last state before the stop and after the restart, never the downtime).
   EXPECT_LE(total_after, total_before) << clocks_before << " then " << state->json("clocks");
-  EXPECT_GT(total_after, total_before - 1'400) << clocks_before << " then " << state->json("clocks");
+  EXPECT_GT(total_after, total_before - 1'400)
+      << clocks_before << " then " << state->json("clocks");
 }
 
 }  // namespace

@@ -27,7 +27,9 @@ ServerConfig clock_config() {
 
 class ClockTest : public ::testing::Test {
  protected:
-  ClockTest() : server(clock_config(), transport, store, [this] { return now; }, secrets) {}
+  ClockTest()
+      : server(
+            clock_config(), transport, store, [this] { return now; }, secrets) {}
   std::string reply(ConnectionId c, const std::string& line) {
     const std::size_t before = transport.sent[c].size();
     server.on_line(c, line);
@@ -37,8 +39,7 @@ class ClockTest : public ::testing::Test {
   void login(ConnectionId c, const std::string& nickname) {
     server.on_open(c, "127.0.0.1:1");
     EXPECT_EQ(type_of(reply(c, R"({"type":"hello","protocol":1,"updates":"events"})")), "welcome");
-    EXPECT_EQ(type_of(reply(c, R"({"type":"login","nickname":")" + nickname + "\"}")),
-              "logged_in");
+    EXPECT_EQ(type_of(reply(c, R"({"type":"login","nickname":")" + nickname + "\"}")), "logged_in");
   }
   static std::string code_of(const std::string& line) {
     if (type_of(line) != "error") return type_of(line);
@@ -60,8 +61,9 @@ class ClockTest : public ::testing::Test {
       auto legal = rules::legal_commands(rules_state(), seat);
       ASSERT_FALSE(legal.empty());
       now += 100;
-      auto r = reply(static_cast<ConnectionId>(seat + 1),
-                     R"({"type":"play","id":1,"command":)" + codec::command_to_json(legal[0]) + "}");
+      auto r =
+          reply(static_cast<ConnectionId>(seat + 1),
+                R"({"type":"play","id":1,"command":)" + codec::command_to_json(legal[0]) + "}");
       ASSERT_EQ(type_of(r), "ack") << r;
     }
     ASSERT_EQ(server.room(match)->status, store::MatchStatus::Running);
@@ -91,8 +93,9 @@ TEST_F(ClockTest, RefusalsAreCoded) {
   login(1, "alice");
   for (const char* fields : {R"("clock":"10")", R"("clock":"9s")", R"("clock":"soon")",
                              R"("clock":"10m","on_timeout":"later")"})
-    EXPECT_EQ(code_of(reply(1, std::string(R"({"type":"create_match","players":2,)") + fields + "}")),
-              "BAD_TIME_CONTROL")
+    EXPECT_EQ(
+        code_of(reply(1, std::string(R"({"type":"create_match","players":2,)") + fields + "}")),
+        "BAD_TIME_CONTROL")
         << fields;
   // This server has no computer players: none can take a seat out of time.
   const std::string computer =

@@ -32,7 +32,8 @@ TEST_P(ClockStoreTest, TheControlStepsAndTimesAreReadBack) {
   // Two steps with the next event, one with a row change only.
   AppendRequest next = AppendRequest::of(1, 1, {a.events.begin() + 1, a.events.begin() + 2});
   next.time_ms = 2'500;
-  next.clock_steps = {ClockStepRecord{2, 2'500, "untimed", 2}, ClockStepRecord{2, 2'500, "resume", 0}};
+  next.clock_steps = {ClockStepRecord{2, 2'500, "untimed", 2},
+                      ClockStepRecord{2, 2'500, "resume", 0}};
   AppendRequest rows;
   rows.match_id = 1;
   rows.expected_seq = 2;
@@ -56,10 +57,9 @@ TEST_P(ClockStoreTest, TheControlStepsAndTimesAreReadBack) {
   EXPECT_EQ(reopened->privacy(1).value().on_timeout, std::optional<std::string>("forfeit"));
   EXPECT_FALSE(reopened->privacy(2).value().clock);
   EXPECT_EQ(reopened->clock_steps(1).value(),
-            (std::vector<ClockStepRecord>{ClockStepRecord{1, 1'000, "pause", 0},
-                                          ClockStepRecord{2, 2'500, "untimed", 2},
-                                          ClockStepRecord{2, 2'500, "resume", 0},
-                                          ClockStepRecord{2, 4'000, "pause", 0}}));
+            (std::vector<ClockStepRecord>{
+                ClockStepRecord{1, 1'000, "pause", 0}, ClockStepRecord{2, 2'500, "untimed", 2},
+                ClockStepRecord{2, 2'500, "resume", 0}, ClockStepRecord{2, 4'000, "pause", 0}}));
   EXPECT_TRUE(reopened->clock_steps(2).value().empty());
   const std::vector<StoredEvent> events = reopened->load_events(1).value();
   ASSERT_EQ(events.size(), 2u);
