@@ -29,13 +29,13 @@ declare -A allowed=(
   [protocol]="util json game"
   [store]="util log json game ratings"
   [transport]="util"
-  [server]="util log protocol transport store_types json game catalogue accounts"
+  [server]="util log protocol transport store_types json game catalogue accounts clocks"
   [net]="util log transport"
   [render]="util rules"
   # The client knows games only through the engine's interface (and which games exist
   # through a registry its user gives it: the catalogue, or the tests' games).
   [client]="util json protocol transport net game catalogue"
-  [main]="util log json protocol store store_types transport server net metrics game catalogue ratings"
+  [main]="util log json protocol store store_types transport server net metrics game catalogue ratings clocks"
   # The layers of the other games (include/eryantis/<game>/<layer>): pure rules know only util.
   [renaissance/rules]="util"
   # Its codecs (the rules and JSON) and its words (the rules alone).

@@ -141,6 +141,23 @@ void read_deadline(const Value& o, ServerMessage& m) {
   m.deadline = std::move(deadline);
 }
 
+void read_clocks(const Value& o, ServerMessage& m) {
+  if (const Value* c = present_member(o, "clock"); c && c->IsObject())
+    read_string(*c, "control", m.clock_control);
+  const Value* list = present_member(o, "clocks");
+  if (!list || !list->IsArray()) return;
+  for (const Value& c : list->GetArray()) {
+    if (!c.IsObject()) continue;
+    SeatClock seat;
+    if (const Value* v = present_member(c, "left_ms"); v && v->IsInt64()) seat.left_ms = v->GetInt64();
+    if (const Value* v = present_member(c, "delay_ms"); v && v->IsInt64())
+      seat.delay_ms = v->GetInt64();
+    read_bool(c, "running", seat.running);
+    read_bool(c, "untimed", seat.untimed);
+    m.clocks.push_back(seat);
+  }
+}
+
 // A chat message's fields in `o`; false when it has no integer id or no text.
 bool read_chat_line(const Value& o, ChatLine& out) {
   const Value* id = present_member(o, "message");
@@ -198,11 +215,13 @@ void fill(const Value& doc, ServerMessage& m, const ParseOptions& options) {
       read_seats(doc, m.seats);
       if (options.legal) read_legal(doc, m.legal_json);
       read_deadline(doc, m);
+      read_clocks(doc, m);
       read_string(doc, "text", m.text);
       break;
     case MessageType::Seats:
       read_seats(doc, m.seats);
       read_deadline(doc, m);
+      read_clocks(doc, m);
       break;
     case MessageType::Ack:
       read_bool(doc, "replayed", m.replayed);
@@ -393,6 +412,8 @@ std::string ClientProtocol::create_match(const CreateMatch& r, std::string_view 
   if (!r.level.empty()) line.field("level", r.level);
   if (r.private_match) line.field("private", true);
   if (!r.takeover.empty()) line.field("takeover", r.takeover);
+  if (!r.clock.empty()) line.field("clock", r.clock);
+  if (!r.on_timeout.empty()) line.field("on_timeout", r.on_timeout);
   return line.str();
 }
 

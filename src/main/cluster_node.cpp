@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "eryantis/main/load.hpp"
 #include "eryantis/main/store_persistence.hpp"
 
 namespace eryantis::app {
@@ -154,7 +155,12 @@ std::expected<server::LoadedMatch, std::string> load_match(store::EventStore& db
   auto privacy = db.privacy(id);
   if (!privacy) return std::unexpected(privacy.error().message);
   loaded.privacy = std::move(*privacy);
-  return to_loaded(std::move(loaded));
+  const store::MatchPrivacy flags = loaded.privacy;
+  auto m = to_loaded(std::move(loaded));
+  if (!m) return m;
+  if (auto clock = fold_stored_clock(db, *m, flags.clock, flags.on_timeout); !clock)
+    return std::unexpected(clock.error());
+  return m;
 }
 
 store::Result<void> register_node(store::PgStore& db, const ClusterConfig& config) {
@@ -358,7 +364,11 @@ void ClusterNode::locate_batch(store::PgStore& db, std::vector<PendingLocate>& b
       refusals.emplace_back(i, match.error().message);
       return;
     }
+    const store::MatchPrivacy flags = match->privacy;
     auto restored = to_loaded(std::move(*match));
+    if (restored)
+      if (auto clock = fold_stored_clock(db, *restored, flags.clock, flags.on_timeout); !clock)
+        restored = std::unexpected(clock.error());
     if (!restored) {
       refused.push_back(store::HeldLease{id, epoch});
       refusals.emplace_back(i, std::move(restored.error()));

@@ -12,6 +12,25 @@ namespace eryantis::app {
 static_assert(server::kRecentCommands <= store::kLoadedCommandIds,
               "restoring must read every command id the server keeps");
 
+std::expected<void, std::string> fold_stored_clock(store::EventStore& db, server::LoadedMatch& m,
+                                                   const std::optional<std::string>& clock,
+                                                   const std::optional<std::string>& on_timeout) {
+  if (!clock || !m.game) return {};
+  const auto action = clocks::on_timeout_from_name(on_timeout.value_or("skip"));
+  auto control = clocks::parse_time_control(*clock, action.value_or(clocks::OnTimeout::Skip));
+  if (!control) {
+    spdlog::warn("match {}: its clock \"{}\" does not read back ({}): no clock", m.id, *clock,
+                 control.error().message);
+    return {};
+  }
+  auto events = db.load_events(m.id);
+  if (!events) return std::unexpected(events.error().message);
+  auto steps = db.clock_steps(m.id);
+  if (!steps) return std::unexpected(steps.error().message);
+  m.clock = server::fold_match_clock(*m.game, *control, m.game->seats(m.state), *events, *steps);
+  return {};
+}
+
 std::expected<Loaded, std::string> load_matches(store::EventStore& db) {
   auto report = db.load_unfinished();
   if (!report) return std::unexpected(report.error().message);
@@ -43,6 +62,10 @@ std::expected<Loaded, std::string> load_matches(store::EventStore& db) {
     r.private_match = m.private_match;
     if (m.takeover) r.takeover = game::parse_level(*m.takeover);
     r.invites = std::move(m.invites);
+    // Schema 13: the clocks, folded again from every event's stored time and the
+    // clock steps (a stop's pause among them: the downtime is not charged).
+    if (auto folded = fold_stored_clock(db, r, m.clock, m.on_timeout); !folded)
+      return std::unexpected(folded.error());
     out.matches.push_back(std::move(r));
   }
   auto unseen = db.unseen_endings(server::kUnseenEndings);

@@ -311,6 +311,8 @@ void StorePersistence::submit(server::MatchWrite w, server::WriteDone done) {
   r.keep_endings = std::move(w.keep_endings);
   r.delivered_endings = std::move(w.delivered_endings);
   r.fence = std::move(w.fence);
+  r.clock_steps = std::move(w.clock_steps);
+  r.time_ms = w.time_ms;
   if (metrics_) {
     done = [metrics = metrics_, started = std::chrono::steady_clock::now(),
             done = std::move(done)](store::Result<store::AppendOutcome> outcome) {

@@ -236,6 +236,10 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     if (!take(private_match, error)) return error;
     auto takeover = f.optional_level("takeover");  // null = absent: none
     if (!take(takeover, error)) return error;
+    auto clock = f.optional_string("clock", 40);  // checked by the server (BAD_TIME_CONTROL)
+    if (!take(clock, error)) return error;
+    auto on_timeout = f.optional_string("on_timeout", 16);
+    if (!take(on_timeout, error)) return error;
     // The top-level `mode` is the shorthand of {"options":{"mode":...}}: merged in
     // unless `options` says it itself, so the game reads one object.
     if (*mode) {
@@ -250,7 +254,8 @@ Decoded decode_body(std::string_view type, const Fields& f, const game::Game& ga
     return CreateMatchRequest{static_cast<int>(*players),
                               static_cast<int>(computers->value_or(0)), std::move(*level),
                               game->value_or(""), std::move(*options), *private_match,
-                              std::move(*takeover)};
+                              std::move(*takeover), std::move(*clock),
+                              std::move(*on_timeout)};
   }
   if (type == "add_computer") {
     auto level = f.optional_level();
@@ -405,6 +410,8 @@ std::string_view error_code_name(ErrorCode code) {
       return "BAD_RESET_CODE";
     case ErrorCode::AccountsOff:
       return "ACCOUNTS_OFF";
+    case ErrorCode::BadTimeControl:
+      return "BAD_TIME_CONTROL";
   }
   return "UNKNOWN";
 }

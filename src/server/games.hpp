@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "eryantis/clocks/time_control.hpp"
 #include "eryantis/game/game.hpp"
 #include "eryantis/game/registry.hpp"
 #include "eryantis/protocol/message.hpp"
@@ -31,6 +32,8 @@ struct Refusal {
 struct RequestedMatch {
   const game::Game* game = nullptr;
   game::Options options;
+  // create_match's `clock` and `on_timeout`, checked (nullopt: no clock).
+  std::optional<clocks::TimeControl> clock = std::nullopt;
 };
 std::expected<RequestedMatch, Refusal> requested_options(const game::Registry& games,
                                                          std::string_view game, int players,

@@ -56,6 +56,8 @@ void Server::send_state(ConnectionId conn, Room& room, const std::string& id) {
       .field("hash", detail::hex(played.hash(view)))
       .raw_field("seats", room.seats_json());
   room.takeover_field(line);
+  room.clock_field(line);
+  if (room.clock) line.raw_field("clocks", room.clocks_json(clock_()));
   line.raw_field("to_act", detail::to_act_json(played, room.state))
       .raw_field("allowed", moves.allowed)
       .raw_field("legal", moves.legal)
@@ -153,6 +155,7 @@ Server::MatchListing Server::match_listing() const {
         .field("computers", room.computers())
         .raw_field("seats", room.seats_json());
     room.takeover_field(m);
+    room.clock_field(m);
     (waiting ? open : running).raw(m.str());
     ++(waiting ? n_open : n_running);
   }
@@ -207,6 +210,30 @@ void Server::handle(Session& s, const std::string& id, const protocol::CreateMat
                                  " a player who leaves ends the match for everyone");
     return;
   }
+  // Clocks for everyone (docs/protocol.md, "Clocks"): any game, any seats.
+  if (m.clock || m.on_timeout) {
+    const std::string_view bad = error_code_name(ErrorCode::BadTimeControl);
+    auto action = clocks::on_timeout_from_name(m.on_timeout.value_or("skip"));
+    if (!action) {
+      send_error(s.id, id, bad,
+                 "field \"on_timeout\" must be \"skip\", \"computer\" or \"forfeit\"");
+      return;
+    }
+    if (*action == clocks::OnTimeout::Computer && !decisions_) {
+      send_error(s.id, id, bad,
+                 "\"on_timeout\":\"computer\": this server runs no computer players; choose "
+                 "\"skip\" or \"forfeit\"");
+      return;
+    }
+    auto control = clocks::parse_time_control(m.clock.value_or("none"), *action);
+    if (!control) {
+      send_error(s.id, id, bad,
+                 "field \"clock\": " + control.error().message +
+                     " (examples: \"10+5\", \"15m\", \"5m;d3s\", \"24h/turn\", \"none\")");
+      return;
+    }
+    if (control->kind != clocks::ClockKind::None) requested->clock = *control;
+  }
   if (cluster_) {  // the id and its lease come from the cluster, off the loop
     const ConnectionId conn = s.id;
     hold_requests(s);
@@ -258,6 +285,18 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   room->lobby_since_ms = clock_();
   room->creator = *s.nickname;
   if (m.takeover) room->takeover = game::parse_level(*m.takeover);
+  // A clocked match's clocks start paused: they run once the match does (Room::submit).
+  const std::int64_t created_ms = clock_();
+  std::optional<clocks::ClockStep> pause;
+  if (requested.clock) {
+    room->clock = clocks::start_clocks(*requested.clock, played.seats(room->state));
+    clocks::ClockStep created;
+    created.at_ms = created_ms;
+    created.to_act = room->to_act_mask(room->state);
+    room->clock = clocks::advance(std::move(*room->clock), created);
+    pause = clocks::ClockStep{clocks::ClockStep::Kind::Pause, created_ms};
+    room->clock = clocks::advance(std::move(*room->clock), *pause);
+  }
   for (int seat = 1; seat <= m.computers; ++seat)
     room->seats[seat] = SeatHolder{computer_nickname(seat), "", 0, *level};
   Room& r = *room;
@@ -269,6 +308,10 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   w.create = store::NewMatch{requested.options, store::MatchStatus::Lobby,
                              std::string(played.name()), played.version(), m.private_match,
                              m.takeover};
+  if (requested.clock) {
+    w.create->clock = clocks::time_control_text(*requested.clock);
+    w.create->on_timeout = std::string(clocks::on_timeout_name(requested.clock->on_timeout));
+  }
   // A private match's first invite code, written with the match (only its digest).
   std::optional<std::string> invite;
   if (m.private_match) {
@@ -280,6 +323,10 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   w.events.push_back(
       store::NewEvent{store::Actor::server(), std::nullopt, *created, played.hash(r.state)});
   w.state_after = r.state;
+  if (pause) {
+    w.time_ms = created_ms;
+    r.add_clock_step(w, *pause);
+  }
   const ConnectionId conn = s.id;
   const std::string nickname = *s.nickname;
   r.persist(std::move(w),
@@ -620,6 +667,7 @@ Room& Server::load(LoadedMatch m) {
   room->recent_commands.assign(m.recent_commands);
   room->private_match = m.private_match;
   room->takeover = m.takeover;
+  room->clock = std::move(m.clock);
   room->invites = std::move(m.invites);
   for (const store::SeatRecord& r : m.seats) {
     if (r.seat < 0 || r.seat >= game::kMaxSeats) continue;

@@ -90,6 +90,25 @@ void Server::handle(Session& s, const std::string& id, const protocol::Play& m) 
 }
 
 void Server::play(Room& room, ConnectionId conn, const std::string& id, const protocol::Play& m) {
+  // A clocked match: a seat whose time is up by now (or clocks to resume after a
+  // restart) is handled first; the command waits at the head of the queue behind
+  // that write, then runs as if it had just arrived.
+  if (room.clock && check_clock(room, clock_()) && room.busy) {
+    const store::MatchId mid = room.id;
+    const game::Seat seat = session(conn) ? session(conn)->seat : game::kNoSeat;
+    room.waiting.insert(room.waiting.begin(), WaitingRequest{conn, id, [this, conn, id, mid, seat, m] {
+      Room* r = find_room(mid);
+      Session* s = session(conn);
+      if (!r || !s) return;
+      if (s->match != mid || s->seat != seat) {
+        send_error(conn, id, error_code_name(ErrorCode::NotInMatch),
+                   "you are no longer in that match");
+        return;
+      }
+      play(*r, conn, id, m);
+    }});
+    return;
+  }
   Session* s = session(conn);
   // Command ids are the client's: keep them per seat so two players' ids never collide.
   std::optional<std::string> command_id;
@@ -166,6 +185,7 @@ bool Server::check_timers(Room& room, std::int64_t now) {
     rooms_.erase(room.id);  // idle and over: nothing refers to it any more
     return true;
   }
+  if (check_clock(room, now)) return true;  // a seat out of time goes first
   const timers::Action act = room.due(now);
   switch (act.due) {
     case timers::Due::Nothing:

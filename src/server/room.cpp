@@ -109,7 +109,27 @@ void Room::submit(game::Seat seat, const game::Command& command, game::Authority
   w.status = to;
   if (clocks.deadline.kind != DeadlineKind::None || clocks.deserted.kind != DeadlineKind::None)
     w.deadline = Deadline{};  // the situation changed: re-armed as the event is told
-  persist(std::move(w), [reply_to, id, seat, command_id, to, ev = std::move(event),
+  // A clocked match: the event is stored with the time its clocks charge, and the
+  // event that starts the match resumes them (computer seats are never timed).
+  std::vector<clocks::ClockStep> clock_steps;
+  const std::int64_t at_ms = links_->clock();
+  if (clock) {
+    w.time_ms = at_ms;
+    clocks::ClockStep step;
+    step.at_ms = at_ms;
+    step.to_act = to_act_mask(next);
+    clock_steps.push_back(step);
+    if (to == store::MatchStatus::Running) {
+      if (const clocks::SeatMask computers = computer_mask()) {
+        clocks::ClockStep untimed{clocks::ClockStep::Kind::Untimed, at_ms};
+        untimed.seats = computers;
+        clock_steps.push_back(untimed);
+      }
+      clock_steps.push_back(clocks::ClockStep{clocks::ClockStep::Kind::Resume, at_ms});
+    }
+    for (std::size_t i = 1; i < clock_steps.size(); ++i) add_clock_step(w, clock_steps[i]);
+  }
+  persist(std::move(w), [reply_to, id, seat, command_id, to, clock_steps, ev = std::move(event),
                          next = std::move(next), payload = std::move(payload),
                          kept = std::move(kept)](store::Result<store::AppendOutcome> done,
                                                  Room* room) mutable {
@@ -136,6 +156,9 @@ void Room::submit(game::Seat seat, const game::Command& command, game::Authority
         played.describe_event(room->state, ev, next, detail::seat_names(*room));
     room->state = std::move(next);
     room->seq = done->last_seq;
+    if (room->clock)
+      for (const clocks::ClockStep& step : clock_steps)
+        room->clock = clocks::advance(std::move(*room->clock), step);
     room->clocks.deadline = Deadline{};
     room->clocks.deserted = Deadline{};
     if (to) room->links_->owner.moved(*room, room->status, *to);
@@ -173,6 +196,7 @@ void Room::broadcast_event(const game::Event& event, const std::string& payload,
   update_deadlines(now);
   announced = next_deadline();
   const std::string deadline = deadline_json(now);
+  const std::string clock_times = clocks_json(now);  // "" without a clock
   // What a viewer's line shares with others' is written once per view (the event
   // as that viewer may see it, the hash of its view, the sentence, who acts): once
   // for everybody when the game's views are public, else once per seat and once
@@ -228,6 +252,7 @@ void Room::broadcast_event(const game::Event& event, const std::string& payload,
         .append(allowed.legal)
         .append(",\"deadline\":")
         .append(deadline);
+    if (!clock_times.empty()) line.append(",\"clocks\":").append(clock_times);
     if (!view.empty()) line.append(",\"view\":").append(view);
     line.push_back('}');
     links_->outbox.send(conn, std::move(line));
@@ -277,6 +302,8 @@ void Room::broadcast_seats(ConnectionId reply_to, const std::string& request_id)
     protocol::JsonLine line("seats", with_id);
     line.field("match", id).raw_field("seats", seat_list);
     takeover_field(line);
+    clock_field(line);
+    if (clock) line.raw_field("clocks", clocks_json(now));
     return line.raw_field("deadline", deadline).str();
   };
   const std::string line = line_with({});

@@ -508,6 +508,7 @@ void Server::enter_degraded(std::string_view why) {
 void Server::begin_shutdown(std::string_view reason) {
   if (shutting_down_) return;
   shutting_down_ = true;
+  pause_clocks();  // downtime is not charged to anyone's clock
   spdlog::info("shutdown: telling {} connection(s); {} write(s) in flight", sessions_.size(),
                writes_in_flight_);
   for (auto& [id, s] : sessions_)

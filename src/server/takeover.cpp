@@ -16,13 +16,19 @@ using protocol::ErrorCode;
 
 void Server::take_over(Room& room, game::Seat seat, TakeoverReason reason, ConnectionId conn,
                        const std::string& id) {
-  if (!room.takeover || !room.seats[seat] || room.seats[seat]->computer) return;
-  const game::Level level = *room.takeover;
+  // A clock's timeout under on_timeout "computer" needs no `takeover`: the match's
+  // level if it has one, else kTimeoutLevel (docs/protocol.md, "Clocks").
+  const std::optional<game::Level> chosen =
+      reason == TakeoverReason::Timeout ? room.takeover.value_or(kTimeoutLevel) : room.takeover;
+  if (!chosen || !room.seats[seat] || room.seats[seat]->computer) return;
+  const game::Level level = *chosen;
   const SeatHolder holder = *room.seats[seat];
   const store::MatchId mid = room.id;
   spdlog::info("match {}: a {} computer player takes seat {} of {} ({})", mid,
                game::level_name(level), seat, holder.nickname,
-               reason == TakeoverReason::Left ? "left" : "absent past the turn grace");
+               reason == TakeoverReason::Left      ? "left"
+               : reason == TakeoverReason::Timeout ? "out of time"
+                                                   : "absent past the turn grace");
   // Freed at once, so nothing they send meanwhile reaches the seat.
   seated_in_.erase(holder.nickname);
   if (Session* s = session(holder.connection); s && s->match == mid) {
@@ -35,23 +41,35 @@ void Server::take_over(Room& room, game::Seat seat, TakeoverReason reason, Conne
   w.match = mid;
   w.expected_seq = room.seq;
   w.seats.push_back(detail::seat_record(room, seat));
+  // Its clock stops for good with the same write.
+  std::optional<clocks::ClockStep> untimed;
+  if (room.clock) {
+    untimed = clocks::ClockStep{clocks::ClockStep::Kind::Untimed, clock_()};
+    untimed->seats = clocks::seat_bit(seat);
+    room.add_clock_step(w, *untimed);
+  }
   // The player who stayed away is told at their next login, stored with the seat.
   std::string line;
   std::vector<store::UnseenEnding> kept;
-  if (reason == TakeoverReason::Absent) {
+  if (reason == TakeoverReason::Absent || reason == TakeoverReason::Timeout) {
+    const bool timeout = reason == TakeoverReason::Timeout;
     line = protocol::JsonLine("left")
                .field("match", mid)
-               .field("reason", "taken_over")
+               .field("reason", timeout ? "timeout" : "taken_over")
                .field("message",
-                      "you stayed away past the turn grace time; a computer player "
-                      "took your seat and the match goes on without you")
+                      timeout ? "your clock ran out; a computer player took your seat and the "
+                                "match goes on without you"
+                              : "you stayed away past the turn grace time; a computer player "
+                                "took your seat and the match goes on without you")
                .str();
     kept = absent_endings(room, {holder.nickname}, line);
     w.keep_endings = kept;
   }
-  room.persist(std::move(w), [this, seat, reason, conn, id, holder, line, kept](
+  room.persist(std::move(w), [this, seat, reason, conn, id, holder, line, kept, untimed](
                                  store::Result<store::AppendOutcome> done, Room* room) {
     if (!room) return;
+    if (done && untimed && room->clock)
+      room->clock = clocks::advance(std::move(*room->clock), *untimed);
     if (!done) {  // nothing changed on disk: the seat is still theirs
       room->seats[seat] = holder;
       room->computer_turns[seat] = {};

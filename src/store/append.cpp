@@ -52,7 +52,8 @@ Result<void> snapshot_if_due(SqliteStore::Impl& impl, const game::Game& played, 
 
 Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id, Seq expected_seq,
                                             std::span<const NewEvent> events,
-                                            const game::State* state_after) {
+                                            const game::State* state_after,
+                                            std::optional<std::int64_t> time_ms) {
   if (impl.options.read_only) return fail(StoreCode::ReadOnly, "the store is read-only");
   if (events.empty()) return fail(StoreCode::Invalid, "an append needs at least one event");
 
@@ -88,7 +89,7 @@ Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id,
       "INSERT INTO events (match_id, seq, time, actor, command_id, type, schema_version, "
       "payload, state_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
   if (!insert) return util::forward_error(insert);
-  const std::int64_t time = now_ms();
+  const std::int64_t time = time_ms.value_or(now_ms());
   Seq seq = last_seq;
   for (const NewEvent& event : events) {
     ++seq;
@@ -137,8 +138,8 @@ Result<void> run_row_changes(SqliteStore::Impl& impl, const AppendRequest& r) {
     if (!options) return util::forward_error(options);
     auto insert = impl.db.cached(
         "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
-        "game, game_version, is_private, takeover) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, 0, ?2, ?6, ?7, ?8, ?9)");
+        "game, game_version, is_private, takeover, clock, on_timeout) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, 0, ?2, ?6, ?7, ?8, ?9, ?10, ?11)");
     if (!insert) return util::forward_error(insert);
     (*insert)
         ->bind(1, id)
@@ -150,6 +151,7 @@ Result<void> run_row_changes(SqliteStore::Impl& impl, const AppendRequest& r) {
         .bind(7, std::int64_t{r.create->game_version})
         .bind(8, std::int64_t{r.create->private_match ? 1 : 0});
     (*insert)->bind_optional(9, r.create->takeover);
+    (*insert)->bind_optional(10, r.create->clock).bind_optional(11, r.create->on_timeout);
     if (auto done = (*insert)->run(); !done) return done;
   }
   for (const MatchInvite& invite : r.invites) {
@@ -221,6 +223,19 @@ Result<void> run_status_and_deadline(SqliteStore::Impl& impl, const AppendReques
     }
     if (auto done = (*update)->run(); !done) return done;
   }
+  for (const ClockStepRecord& step : r.clock_steps) {
+    auto insert = impl.db.cached(
+        "INSERT INTO clock_steps (match_id, after_seq, at_ms, kind, seats) "
+        "VALUES (?1, ?2, ?3, ?4, ?5)");
+    if (!insert) return util::forward_error(insert);
+    (*insert)
+        ->bind(1, id)
+        .bind(2, step.after_seq)
+        .bind(3, step.at_ms)
+        .bind(4, step.kind)
+        .bind(5, std::int64_t{step.seats});
+    if (auto done = (*insert)->run(); !done) return done;
+  }
   return {};
 }
 
@@ -251,7 +266,8 @@ Result<AppendOutcome> apply_request_in_transaction(SqliteStore::Impl& impl, cons
   AppendOutcome outcome;
   if (!r.events.empty()) {
     const game::State* state_after = r.state_after ? &*r.state_after : nullptr;
-    auto appended = append_in_transaction(impl, r.match_id, r.expected_seq, r.events, state_after);
+    auto appended =
+        append_in_transaction(impl, r.match_id, r.expected_seq, r.events, state_after, r.time_ms);
     if (!appended) return appended;
     if (appended->replayed) return appended;  // a retry changes nothing else either
     outcome = *appended;

@@ -96,6 +96,8 @@ struct LoadCandidate {
   int game_version = kFirstGameVersion;
   bool private_match = false;  // schema 10
   std::optional<std::string> takeover = std::nullopt;  // schema 12
+  std::optional<std::string> clock = std::nullopt;       // schema 13
+  std::optional<std::string> on_timeout = std::nullopt;  // schema 13
 };
 
 // load_unfinished() of every backend, before quarantining: each candidate of

@@ -22,7 +22,8 @@ using detail::LoadCandidate;
 Result<std::vector<LoadCandidate>> unfinished_matches(sqlite::Database& db) {
   auto select = db.cached(
       "SELECT id, status, last_seq, deadline_kind, deadline_seat, deadline_at, game, "
-      "game_version, is_private, takeover FROM matches WHERE status IN ('lobby', 'running') "
+      "game_version, is_private, takeover, clock, on_timeout FROM matches "
+      "WHERE status IN ('lobby', 'running') "
       "ORDER BY id");
   if (!select) return util::forward_error(select);
   auto& rows = **select;
@@ -37,6 +38,8 @@ Result<std::vector<LoadCandidate>> unfinished_matches(sqlite::Database& db) {
                            static_cast<int>(rows.column_int(7))};
     match.private_match = rows.column_int(8) != 0;
     if (!rows.column_is_null(9)) match.takeover = std::string(rows.column_text(9));
+    if (!rows.column_is_null(10)) match.clock = std::string(rows.column_text(10));
+    if (!rows.column_is_null(11)) match.on_timeout = std::string(rows.column_text(11));
     if (!rows.column_is_null(3)) {
       match.deadline = DeadlineRecord{std::string(rows.column_text(3)),
                                       static_cast<int>(rows.column_int(4)), rows.column_int(5)};
@@ -157,6 +160,8 @@ Result<LoadReport> load_candidates(FoldSource& source,
       restored.deadline = match.deadline;
       restored.private_match = match.private_match;
       restored.takeover = match.takeover;
+      restored.clock = match.clock;
+      restored.on_timeout = match.on_timeout;
       report.restored.push_back(std::move(restored));
     } else {
       report.quarantined.push_back(

@@ -93,7 +93,8 @@ Result<void> check_fence(pg::Connection& conn, MatchId id, const LeaseFence& fen
 
 Result<AppendOutcome> append_events(PgStore::Impl& impl, MatchId id, Seq expected_seq,
                                     std::span<const NewEvent> events,
-                                    const game::State* state_after) {
+                                    const game::State* state_after,
+                                    std::optional<std::int64_t> time_ms) {
   if (events.empty()) return fail(StoreCode::Invalid, "an append needs at least one event");
   pg::Connection& conn = impl.conn;
   // Before the conflict check: a retry carries the stale expected_seq of its first attempt.
@@ -107,7 +108,7 @@ Result<AppendOutcome> append_events(PgStore::Impl& impl, MatchId id, Seq expecte
   auto played = served_game(impl.options, id, locked->game, locked->game_version);
   if (!played) return util::forward_error(played);
 
-  const std::int64_t time = now_ms();
+  const std::int64_t time = time_ms.value_or(now_ms());
   Seq seq = last_seq;
   for (const NewEvent& event : events) {
     ++seq;
@@ -164,8 +165,8 @@ Result<void> row_changes(PgStore::Impl& impl, const AppendRequest& r) {
     if (!options) return util::forward_error(options);
     auto inserted = conn.query(
         "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
-        "game, game_version, is_private, takeover) "
-        "VALUES ($1, $2, $3, $4, $5, 0, $2, $6, $7, $8::int <> 0, $9)",
+        "game, game_version, is_private, takeover, clock, on_timeout) "
+        "VALUES ($1, $2, $3, $4, $5, 0, $2, $6, $7, $8::int <> 0, $9, $10, $11)",
         pg::Params()
             .add(id)
             .add(time)
@@ -175,7 +176,9 @@ Result<void> row_changes(PgStore::Impl& impl, const AppendRequest& r) {
             .add(r.create->game)
             .add(std::int64_t{r.create->game_version})
             .add(std::int64_t{r.create->private_match ? 1 : 0})
-            .add_optional(r.create->takeover));
+            .add_optional(r.create->takeover)
+            .add_optional(r.create->clock)
+            .add_optional(r.create->on_timeout));
     if (!inserted) return util::forward_error(inserted);
   }
   for (const MatchInvite& invite : r.invites) {
@@ -241,6 +244,18 @@ Result<void> status_and_deadline(pg::Connection& conn, const AppendRequest& r) {
         params);
     if (!updated) return util::forward_error(updated);
   }
+  for (const ClockStepRecord& step : r.clock_steps) {
+    auto inserted = conn.query(
+        "INSERT INTO clock_steps (match_id, after_seq, at_ms, kind, seats) "
+        "VALUES ($1, $2, $3, $4, $5)",
+        pg::Params()
+            .add(r.match_id)
+            .add(step.after_seq)
+            .add(step.at_ms)
+            .add(step.kind)
+            .add(std::int64_t{step.seats}));
+    if (!inserted) return util::forward_error(inserted);
+  }
   return {};
 }
 
@@ -279,7 +294,8 @@ Result<AppendOutcome> pg_apply_request(PgStore::Impl& impl, const AppendRequest&
   AppendOutcome outcome;
   if (!r.events.empty()) {
     const game::State* state_after = r.state_after ? &*r.state_after : nullptr;
-    auto appended = append_events(impl, r.match_id, r.expected_seq, r.events, state_after);
+    auto appended =
+        append_events(impl, r.match_id, r.expected_seq, r.events, state_after, r.time_ms);
     if (!appended) return appended;
     if (appended->replayed) return appended;  // a retry changes nothing else either
     outcome = *appended;

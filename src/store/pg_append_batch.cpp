@@ -185,9 +185,11 @@ bool fits_one_statement(std::span<const AppendRequest> requests, const Options& 
     const game::Game* played = request_game(options, r);
     if ((r.create || !r.events.empty()) && !played) return false;
     // Invites and private matches (schema 10) are rare: written request by request.
-    // So are takeover matches (schema 12).
-    if (!r.invites.empty() || (r.create && (r.create->private_match || r.create->takeover)))
+    // So are takeover matches (schema 12), and clocks' steps and times (schema 13).
+    if (!r.invites.empty() ||
+        (r.create && (r.create->private_match || r.create->takeover || r.create->clock)))
       return false;
+    if (!r.clock_steps.empty() || r.time_ms) return false;
     std::set<int> seats;
     for (const SeatRecord& seat : r.seats)
       if (!seats.insert(seat.seat).second) return false;

@@ -40,6 +40,8 @@ enum MatchColumn : int {
   kGameVersion,
   kPrivate,
   kTakeover,
+  kClock,
+  kOnTimeout,
 };
 
 // The fold's rows of one match: from the batch's results where they cover the
@@ -100,7 +102,8 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
   // 1. The matches rows, each with its newest snapshot at or below its last seq.
   auto matches = conn.query(
       "SELECT m.id, m.status, m.last_seq, m.deadline_kind, m.deadline_seat, m.deadline_at, "
-      "s.seq, s.version, s.state, m.game, m.game_version, m.is_private::int, m.takeover "
+      "s.seq, s.version, s.state, m.game, m.game_version, m.is_private::int, m.takeover, "
+      "m.clock, m.on_timeout "
       "FROM matches m "
       "LEFT JOIN LATERAL (SELECT seq, version, state "
       "FROM snapshots WHERE match_id = m.id AND seq <= m.last_seq ORDER BY seq DESC LIMIT 1) s "
@@ -229,6 +232,10 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
     loaded.privacy = MatchPrivacy{matches->integer(row, kPrivate) != 0, std::move(rows.invites)};
     if (!matches->is_null(row, kTakeover))
       loaded.privacy.takeover = std::string(matches->text(row, kTakeover));
+    if (!matches->is_null(row, kClock))
+      loaded.privacy.clock = std::string(matches->text(row, kClock));
+    if (!matches->is_null(row, kOnTimeout))
+      loaded.privacy.on_timeout = std::string(matches->text(row, kOnTimeout));
     if (!matches->is_null(row, kDeadlineKind))
       loaded.deadline = DeadlineRecord{std::string(matches->text(row, kDeadlineKind)),
                                        static_cast<int>(matches->integer(row, kDeadlineSeat)),

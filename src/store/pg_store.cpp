@@ -67,8 +67,9 @@ Result<MatchId> PgStore::create_match(const NewMatch& match) {
   // two concurrent creators collide on the primary key (Conflict), never share.
   auto rows = impl_->conn.query(
       "INSERT INTO matches (id, created, options, rules_version, status, last_seq, updated, "
-      "game, game_version, is_private, takeover) "
-      "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1, $5, $6, $7::int <> 0, $8 "
+      "game, game_version, is_private, takeover, clock, on_timeout) "
+      "SELECT coalesce(max(id), 0) + 1, $1, $2, $3, $4, 0, $1, $5, $6, $7::int <> 0, $8, $9, "
+      "$10 "
       "FROM matches "
       "RETURNING id",
       pg::Params()
@@ -79,7 +80,9 @@ Result<MatchId> PgStore::create_match(const NewMatch& match) {
           .add(match.game)
           .add(std::int64_t{match.game_version})
           .add(std::int64_t{match.private_match ? 1 : 0})
-          .add_optional(match.takeover));
+          .add_optional(match.takeover)
+          .add_optional(match.clock)
+          .add_optional(match.on_timeout));
   if (!rows) return util::forward_error(rows);
   return rows->integer(0, 0);
 }
@@ -259,15 +262,33 @@ Result<std::optional<DeadlineRecord>> PgStore::deadline(MatchId id) {
                         rows->integer(0, 2)};
 }
 
+Result<std::vector<ClockStepRecord>> PgStore::clock_steps(MatchId id) {
+  if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
+  auto rows = impl_->conn.query(
+      "SELECT after_seq, at_ms, kind, seats FROM clock_steps WHERE match_id = $1 "
+      "ORDER BY after_seq, id",
+      pg::Params().add(id));
+  if (!rows) return util::forward_error(rows);
+  std::vector<ClockStepRecord> out;
+  for (int r = 0; r < rows->size(); ++r)
+    out.push_back(ClockStepRecord{rows->integer(r, 0), rows->integer(r, 1),
+                                  std::string(rows->text(r, 2)),
+                                  static_cast<int>(rows->integer(r, 3))});
+  return out;
+}
+
 Result<MatchPrivacy> PgStore::privacy(MatchId id) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
-  auto flag = impl_->conn.query("SELECT is_private::int, takeover FROM matches WHERE id = $1",
-                                pg::Params().add(id));
+  auto flag = impl_->conn.query(
+      "SELECT is_private::int, takeover, clock, on_timeout FROM matches WHERE id = $1",
+      pg::Params().add(id));
   if (!flag) return util::forward_error(flag);
   if (flag->empty()) return fail(StoreCode::NotFound, fmt::format("no match {}", id));
   MatchPrivacy out;
   out.private_match = flag->integer(0, 0) != 0;
   if (!flag->is_null(0, 1)) out.takeover = std::string(flag->text(0, 1));
+  if (!flag->is_null(0, 2)) out.clock = std::string(flag->text(0, 2));
+  if (!flag->is_null(0, 3)) out.on_timeout = std::string(flag->text(0, 3));
   auto rows = impl_->conn.query(
       "SELECT digest, created_ms, expires_ms, max_uses, uses, revoked::int FROM invites "
       "WHERE match_id = $1 ORDER BY created_ms, digest",
@@ -399,6 +420,8 @@ Result<LoadReport> PgStore::load_unfinished() {
       if (!privacy_of) return util::forward_error(privacy_of);
       match.private_match = privacy_of->private_match;
       match.takeover = std::move(privacy_of->takeover);
+      match.clock = std::move(privacy_of->clock);
+      match.on_timeout = std::move(privacy_of->on_timeout);
       match.invites = std::move(privacy_of->invites);
       auto recent = recent_command_ids(match.id, kLoadedCommandIds);
       if (!recent) return util::forward_error(recent);

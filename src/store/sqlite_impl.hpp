@@ -28,7 +28,8 @@ Result<Foldable> foldable_last_seq(SqliteStore::Impl& impl, MatchId id);
 // The events of one append inside an open transaction (no commit).
 Result<AppendOutcome> append_in_transaction(SqliteStore::Impl& impl, MatchId id, Seq expected_seq,
                                             std::span<const NewEvent> events,
-                                            const game::State* state_after);
+                                            const game::State* state_after,
+                                            std::optional<std::int64_t> time_ms = std::nullopt);
 
 Result<void> upsert_seat_row(SqliteStore::Impl& impl, const SeatRecord& seat);
 

@@ -174,7 +174,8 @@ Result<MatchId> SqliteStore::create_match(const NewMatch& match) {
   if (!options) return util::forward_error(options);
   auto insert = impl_->db.cached(
       "INSERT INTO matches (created, options, rules_version, status, last_seq, updated, game, "
-      "game_version, is_private, takeover) VALUES (?1, ?2, ?3, ?4, 0, ?1, ?5, ?6, ?7, ?8)");
+      "game_version, is_private, takeover, clock, on_timeout) "
+      "VALUES (?1, ?2, ?3, ?4, 0, ?1, ?5, ?6, ?7, ?8, ?9, ?10)");
   if (!insert) return util::forward_error(insert);
   (*insert)
       ->bind(1, detail::now_ms())
@@ -184,7 +185,9 @@ Result<MatchId> SqliteStore::create_match(const NewMatch& match) {
       .bind(5, match.game)
       .bind(6, std::int64_t{match.game_version})
       .bind(7, std::int64_t{match.private_match ? 1 : 0})
-      .bind_optional(8, match.takeover);
+      .bind_optional(8, match.takeover)
+      .bind_optional(9, match.clock)
+      .bind_optional(10, match.on_timeout);
   if (auto done = (*insert)->run(); !done) return util::forward_error(done);
   return impl_->db.last_insert_rowid();
 }
@@ -391,8 +394,27 @@ Result<std::optional<DeadlineRecord>> SqliteStore::deadline(MatchId id) {
                         static_cast<int>((*select)->column_int(1)), (*select)->column_int(2)};
 }
 
+Result<std::vector<ClockStepRecord>> SqliteStore::clock_steps(MatchId id) {
+  auto select = impl_->db.cached(
+      "SELECT after_seq, at_ms, kind, seats FROM clock_steps WHERE match_id = ?1 "
+      "ORDER BY after_seq, id");
+  if (!select) return util::forward_error(select);
+  (*select)->bind(1, id);
+  std::vector<ClockStepRecord> out;
+  for (;;) {
+    auto row = (*select)->step();
+    if (!row) return util::forward_error(row);
+    if (!*row) break;
+    out.push_back(ClockStepRecord{(*select)->column_int(0), (*select)->column_int(1),
+                                  std::string((*select)->column_text(2)),
+                                  static_cast<int>((*select)->column_int(3))});
+  }
+  return out;
+}
+
 Result<MatchPrivacy> SqliteStore::privacy(MatchId id) {
-  auto flag = impl_->db.cached("SELECT is_private, takeover FROM matches WHERE id = ?1");
+  auto flag = impl_->db.cached(
+      "SELECT is_private, takeover, clock, on_timeout FROM matches WHERE id = ?1");
   if (!flag) return util::forward_error(flag);
   (*flag)->bind(1, id);
   auto found = (*flag)->step();
@@ -401,6 +423,8 @@ Result<MatchPrivacy> SqliteStore::privacy(MatchId id) {
   MatchPrivacy out;
   out.private_match = (*flag)->column_int(0) != 0;
   if (!(*flag)->column_is_null(1)) out.takeover = std::string((*flag)->column_text(1));
+  if (!(*flag)->column_is_null(2)) out.clock = std::string((*flag)->column_text(2));
+  if (!(*flag)->column_is_null(3)) out.on_timeout = std::string((*flag)->column_text(3));
   auto select = impl_->db.cached(
       "SELECT digest, created_ms, expires_ms, max_uses, uses, revoked FROM invites "
       "WHERE match_id = ?1 ORDER BY created_ms, digest");

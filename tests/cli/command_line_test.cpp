@@ -566,6 +566,15 @@ TEST(CommandLine, PrivateMatchesAndInviteLinks) {
   EXPECT_EQ(std::get<cli::LobbyCreate>(taken).takeover, "strong");
   EXPECT_EQ(std::get<cli::LobbyCreate>(action("create 3")).takeover, "");
   EXPECT_NE(error_of("create 2 --takeover greedy").find("3 or 4"), std::string::npos);
+  // --clock and --on-timeout: the text is the server's to check.
+  const cli::Action clocked = action("create 2 --clock 10+5 --on-timeout forfeit");
+  ASSERT_TRUE(std::holds_alternative<cli::LobbyCreate>(clocked));
+  EXPECT_EQ(std::get<cli::LobbyCreate>(clocked).clock, "10+5");
+  EXPECT_EQ(std::get<cli::LobbyCreate>(clocked).on_timeout, "forfeit");
+  EXPECT_EQ(std::get<cli::LobbyCreate>(action("create 2")).clock, "");
+  EXPECT_NE(error_of("create 2 --clock").find("--clock takes"), std::string::npos);
+  EXPECT_NE(error_of("create 2 --clock 10m --on-timeout nap").find("skip, computer or forfeit"),
+            std::string::npos);
   EXPECT_NE(error_of("create 3 --takeover expert").find("random, greedy or strong"),
             std::string::npos);
   const cli::Action coded = action("join 7 AbC_-9");

@@ -541,6 +541,23 @@ TEST_F(SessionTest, ASpectatorWatchesAgainAfterReconnecting) {
   EXPECT_FALSE(host_.sent_type("spectate"));
 }
 
+// A clocked match: a clocks line under the board, the running clock counted down from
+// the message that told it; an event's clocks replace it.
+TEST_F(SessionTest, ClocksAreShownAndCountedDown) {
+  auto s = logged_in(false);
+  s->line(state_line(1, "running",
+                     R"(,"clock":{"control":"10m+5s","on_timeout":"skip"},"clocks":[)"
+                     R"({"left_ms":600000,"delay_ms":0,"running":true,"untimed":false,"timeouts":0},)"
+                     R"({"left_ms":432000,"delay_ms":0,"running":false,"untimed":false,"timeouts":0}])"));
+  EXPECT_EQ(s->clocks_text(), "Clock 10m+5s: bob 10 min 00 s (running), alice 7 min 12 s");
+  EXPECT_TRUE(host_.printed_text("Clock 10m+5s: bob 10 min 00 s (running), alice 7 min 12 s"));
+  host_.clock_ms += 2000;
+  EXPECT_EQ(s->clocks_text(), "Clock 10m+5s: bob 9 min 58 s (running), alice 7 min 12 s");
+  // A match without a clock: no line.
+  s->line(state_line(2, "running", ""));
+  EXPECT_EQ(s->clocks_text(), "");
+}
+
 // The deadline in force: announced once, counted down on the board, reminded
 // 30 s and 10 s before, forgotten when the server says null, kept when an older
 // server sends no `deadline` at all.

@@ -173,6 +173,54 @@ TEST_F(ServeTest, AtSeqIsThePublicStateFoldedThere) {
   EXPECT_EQ(get("/api/matches/9/at/1").status, 404);
 }
 
+// A clocked match (schema 13): `at` adds the control and every seat's clock right
+// after the event, folded from the events' stored times and the clock steps.
+TEST_F(ServeTest, AtSeqShowsTheClocksOfAClockedMatch) {
+  {
+    auto store = store::SqliteStore::open(db_, test::with_games<store::Options>());
+    ASSERT_TRUE(store) << store.error().message;
+    const MatchOptions options{2, Mode::Simple};
+    std::vector<std::uint64_t> hashes;
+    RandomGame game = play_random_game(
+        options, 9, [&](const Event&, const State& s) { hashes.push_back(hash(s)); });
+    ASSERT_GE(game.events.size(), 2u);
+    auto event = [&](std::size_t i) {
+      store::NewEvent e;
+      e.actor = i == 0 ? store::Actor::server() : store::Actor::player(game.events[i].seat);
+      e.event = test::handle(game.events[i]);
+      e.state_hash = hashes[i];
+      return e;
+    };
+    // Created at 1 s with its clocks running at once; the second event 3 s later.
+    store::AppendRequest first = store::AppendRequest::of(3, 0, {event(0)});
+    first.create = store::NewMatch{test::handle(options), store::MatchStatus::Running};
+    first.create->clock = "10m+0s";
+    first.time_ms = 1'000;
+    store::AppendRequest second = store::AppendRequest::of(3, 1, {event(1)});
+    second.time_ms = 4'000;
+    for (const store::AppendRequest& r : {first, second}) {
+      auto done = store->append_batch(std::span(&r, 1));
+      ASSERT_TRUE(done.at(0)) << done.at(0).error().message;
+    }
+  }
+  serve(db_);
+  auto total_left = [](const rapidjson::Document& at) {
+    std::int64_t sum = 0;
+    for (const auto& c : at["clocks"].GetArray()) sum += c["left_ms"].GetInt64();
+    return sum;
+  };
+  rapidjson::Document one = parse(get("/api/matches/3/at/1").body);
+  ASSERT_TRUE(one.HasMember("clocks")) << get("/api/matches/3/at/1").body;
+  EXPECT_STREQ(one["clock"]["control"].GetString(), "10m+0s");
+  EXPECT_EQ(one["clocks"].Size(), 2u);
+  EXPECT_EQ(total_left(one), 1'200'000);
+  rapidjson::Document two = parse(get("/api/matches/3/at/2").body);
+  EXPECT_LE(total_left(two), 1'200'000 - 3'000);
+  EXPECT_GE(total_left(two), 1'200'000 - 6'000);
+  // A match without a clock has no such fields.
+  EXPECT_FALSE(parse(get("/api/matches/1/at/1").body).HasMember("clocks"));
+}
+
 TEST_F(ServeTest, VerifyFindsTheFirstDivergence) {
   {
     sqlite3* db = nullptr;

@@ -178,6 +178,17 @@ Parsed parse_line(std::string_view line, const game::Game& game) {
           return error("--takeover needs 3 or 4 players: with 2, a player who leaves ends the "
                        "match");
         create.takeover = w[++i];
+      } else if (w[i] == "--clock") {
+        // The server checks the text (BAD_TIME_CONTROL): "10+5", "15m", "24h/turn".
+        if (i + 1 >= w.size() || w[i + 1].starts_with("--"))
+          return error("--clock takes a time control, e.g. --clock 10+5, --clock 15m or "
+                       "--clock 24h/turn");
+        create.clock = w[++i];
+      } else if (w[i] == "--on-timeout") {
+        if (i + 1 >= w.size() ||
+            (w[i + 1] != "skip" && w[i + 1] != "computer" && w[i + 1] != "forfeit"))
+          return error("--on-timeout is skip, computer or forfeit: what a seat out of time gets");
+        create.on_timeout = w[++i];
       } else {
         return error(
             "the mode is simple or expert (then --computer N, --level random|greedy|strong, "
@@ -291,6 +302,8 @@ std::string help_text(const game::Game& game) {
   create ... --game NAME       a match of another game the server plays
   create ... --private         not listed: friends join with its invite code
   create ... --takeover L      3-4 players: a computer (level L) takes the seat of one who leaves
+  create ... --clock C         a clock for each seat: 10+5, 15m, 5m;d3s, 24h/turn
+  create ... --on-timeout R    with --clock: skip (default), computer or forfeit when one runs out
   join <match> [seat]          take a seat (4 players: seats 0+2 and 1+3 are teams)
   join <match> <code>          a private match, with its invite code (or: join <invite link>)
   revoke [--none]              a new invite code for your private match (--none: no code)

@@ -35,6 +35,9 @@ struct LobbyCreate {
   // --takeover random|greedy|strong: a computer takes the seat of a player who leaves
   // the started match (3 or 4 seats); "" = none.
   std::string takeover = {};
+  // --clock TEXT (the server checks it) and --on-timeout skip|computer|forfeit; "" = none.
+  std::string clock = {};
+  std::string on_timeout = {};
 };
 struct LobbyJoin {
   std::int64_t match = 0;

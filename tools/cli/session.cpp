@@ -288,6 +288,14 @@ void Session::handle(const ServerMessage& m) {
       if (m.legal_json) server_legal_json_ = m.legal_json;
     }
     on_deadline(m);
+    if (!m.clock_control.empty()) clock_control_ = m.clock_control;
+    if (!m.clocks.empty()) {
+      clocks_ = m.clocks;
+      clocks_at_ms_ = host_.now_ms();
+    } else if (m.type == MessageType::State) {
+      clocks_.clear();  // another match, or one without a clock
+      clock_control_.clear();
+    }
   }
   switch (m.type) {
     case MessageType::Welcome:
@@ -652,6 +660,7 @@ void Session::draw_board() {
             " seats taken (leave gives your seat back)\n";
   }
   if (const std::string d = deadline_text(); !d.empty()) text += "⏱ " + d + "\n";
+  if (const std::string c = clocks_text(); !c.empty()) text += c + "\n";
   if (options_.redraw_in_place) text = "\033[2J\033[H" + text;
   host_.print(text);
 }
@@ -747,6 +756,8 @@ void Session::act(const LobbyCreate& c) {
   r.level = c.level;
   r.private_match = c.private_match;
   r.takeover = c.takeover;
+  r.clock = c.clock;
+  r.on_timeout = c.on_timeout;
   request([&](std::string_view id) { return ClientProtocol::create_match(r, id); });
 }
 
@@ -936,6 +947,30 @@ std::string duration_text(std::uint64_t ms) {
 }
 
 }  // namespace
+
+// "Clock 10m+5s: alice 9 min 58 s (running), bob 10 min 00 s": the running clock
+// counted down from the message that told it (its delay first).
+std::string Session::clocks_text() const {
+  if (clocks_.empty()) return {};
+  const std::uint64_t now = host_.now_ms();
+  const auto spent = static_cast<std::int64_t>(now > clocks_at_ms_ ? now - clocks_at_ms_ : 0);
+  std::string text = "Clock " + clock_control_ + ":";
+  for (std::size_t seat = 0; seat < clocks_.size(); ++seat) {
+    const client::SeatClock& c = clocks_[seat];
+    std::int64_t left = c.left_ms;
+    if (c.running) left -= std::max<std::int64_t>(0, spent - c.delay_ms);
+    const std::string name = seat < names_.size() && !names_[seat].empty()
+                                 ? names_[seat]
+                                 : "seat " + std::to_string(seat);
+    text.append(seat ? ", " : " ").append(name).append(" ");
+    if (c.untimed)
+      text.append("(computer, untimed)");
+    else
+      text.append(duration_text(static_cast<std::uint64_t>(std::max<std::int64_t>(0, left))))
+          .append(c.running ? " (running)" : "");
+  }
+  return text;
+}
 
 std::string Session::deadline_text() const {
   if (!deadline_) return {};

@@ -113,6 +113,9 @@ class Session {
   // The deadline in force in words with its time left now ("" = none), e.g.
   // "bob is offline — their turn is skipped in 42 s".
   std::string deadline_text() const;
+  // A clocked match's clocks line under the board ("" without a clock): "Clock 10m+5s:
+  // bob 9 min 58 s (running), alice 10 min 00 s", the running one counted down.
+  std::string clocks_text() const;
 
  private:
   std::string server_key() const;
@@ -214,6 +217,10 @@ class Session {
   // The deadline in force: its end on now_ms()'s clock; the generation tells a
   // reminder whether its deadline is still the one in force.
   std::optional<client::Deadline> deadline_;
+  // A clocked match: its control and every seat's clock as last told, and when.
+  std::string clock_control_;
+  std::vector<client::SeatClock> clocks_;
+  std::uint64_t clocks_at_ms_ = 0;
   std::uint64_t deadline_end_ms_ = 0;
   std::uint64_t deadline_generation_ = 0;
 };

@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "eryantis/clocks/clock.hpp"
 #include "eryantis/game/game.hpp"
 #include "eryantis/net/event_loop.hpp"
 #include "eryantis/net/http_server.hpp"
@@ -251,14 +252,68 @@ class ReplayApi {
     if (status.empty()) status = stage == game::Stage::Setup ? "lobby" : "running";
     protocol::JsonArray to_act;
     for (const game::ToAct& p : g.to_act(state)) to_act.number(p.seat);
-    return HttpResponse::json(protocol::JsonLine::object()
-                                  .field("match", id)
-                                  .field("seq", seq)
-                                  .field("hash", store::hash_to_hex(g.hash(view)))
-                                  .field("status", status)
-                                  .raw_field("view", g.view_to_json(view, game::kNoSeat))
-                                  .raw_field("to_act", to_act.str())
-                                  .str());
+    protocol::JsonLine out = protocol::JsonLine::object();
+    out.field("match", id)
+        .field("seq", seq)
+        .field("hash", store::hash_to_hex(g.hash(view)))
+        .field("status", status)
+        .raw_field("view", g.view_to_json(view, game::kNoSeat))
+        .raw_field("to_act", to_act.str());
+    clock_fields(out, id, *f, seq);
+    return HttpResponse::json(out.str());
+  }
+
+  // A clocked match (schema 13): its control and every seat's clock right after event
+  // SEQ, folded as the server folds them (events.time and the clock steps through SEQ).
+  void clock_fields(protocol::JsonLine& out, MatchId id, const Folded& f, Seq seq) {
+    auto flags = db_.privacy(id);
+    if (!flags || !flags->clock) return;
+    const auto action = clocks::on_timeout_from_name(flags->on_timeout.value_or("skip"));
+    auto control =
+        clocks::parse_time_control(*flags->clock, action.value_or(clocks::OnTimeout::Skip));
+    if (!control) return;
+    auto events = db_.load_events(id, 1, seq);
+    auto steps = db_.clock_steps(id);
+    if (!events || !steps) return;
+    const game::Game& g = *f.played;
+    clocks::ClockState clock = clocks::start_clocks(*control, g.seats(f.states.back()));
+    std::size_t next = 0;
+    auto steps_through = [&](Seq through) {
+      for (; next < steps->size() && (*steps)[next].after_seq <= through; ++next) {
+        const store::ClockStepRecord& r = (*steps)[next];
+        clocks::ClockStep step;
+        step.at_ms = r.at_ms;
+        if (r.kind == "pause") step.kind = clocks::ClockStep::Kind::Pause;
+        else if (r.kind == "resume") step.kind = clocks::ClockStep::Kind::Resume;
+        else if (r.kind == "untimed") step.kind = clocks::ClockStep::Kind::Untimed;
+        else continue;
+        step.seats = static_cast<clocks::SeatMask>(r.seats & 0xff);
+        clock = clocks::advance(std::move(clock), step);
+      }
+    };
+    steps_through(0);
+    for (const store::StoredEvent& e : *events) {
+      if (e.seq <= 0 || static_cast<std::size_t>(e.seq) >= f.states.size()) break;
+      clocks::ClockStep step;
+      step.at_ms = e.time_ms;
+      for (const game::ToAct& a : g.to_act(f.states[static_cast<std::size_t>(e.seq)]))
+        if (a.seat >= 0 && a.seat < clocks::kMaxSeats) step.to_act |= clocks::seat_bit(a.seat);
+      clock = clocks::advance(std::move(clock), step);
+      steps_through(e.seq);
+    }
+    std::string seats = "[";
+    for (const clocks::SeatTime& t : clocks::clocks_at(clock, clock.at_ms.value_or(0))) {
+      if (seats.size() > 1) seats.push_back(',');
+      seats.append(fmt::format(
+          R"({{"left_ms":{},"delay_ms":{},"running":{},"untimed":{},"timeouts":{}}})", t.left_ms,
+          t.delay_left_ms, t.running, t.untimed, t.timeouts));
+    }
+    seats.push_back(']');
+    out.raw_field("clock", protocol::JsonLine::object()
+                               .field("control", clocks::time_control_text(*control))
+                               .field("on_timeout", clocks::on_timeout_name(control->on_timeout))
+                               .str())
+        .raw_field("clocks", seats);
   }
 
   HttpResponse verify(MatchId id) {

@@ -13,7 +13,7 @@ import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { inviteLink, parseJoinLink } from './invite.js';
 import { guardedRedraw } from './redraw.js';
 import { helpFor, rulesContents } from './help.js';
-import { type MatchModel, deadlineSeconds, offered } from './model.js';
+import { type MatchModel, clockLeft, clockText, deadlineSeconds, offered } from './model.js';
 import type { Command, GameInfo, MatchResult, MatchSummary } from './protocol.js';
 import { deadlineText, resultDetails, resultText } from './status.js';
 
@@ -206,6 +206,23 @@ export function startGame(root: HTMLElement): void {
     h('option', { value: '' }, 'if a player leaves: the seat waits'),
     ...kLevels.map((l) => h('option', { value: l }, `if a player leaves: a computer takes the seat (${l})`)),
   ) as HTMLSelectElement;
+  // Clocks for everyone: a time control for the match, and what a seat out of time gets.
+  const clockSelect = h(
+    'select',
+    { name: 'clock', 'aria-label': 'clock', title: 'A clock for each seat (docs: protocol.md, Clocks)', onchange: () => syncClock() },
+    ...[['none', 'no clock'], ['3+2', 'clock 3+2'], ['10+5', 'clock 10+5'], ['15m', 'clock 15 min'], ['30m+10s', 'clock 30+10'], ['24h/turn', 'clock 24 h a turn']].map(([v, t]) => h('option', { value: v }, t)),
+  ) as HTMLSelectElement;
+  const onTimeoutSelect = h(
+    'select',
+    { name: 'on_timeout', 'aria-label': 'out of time' },
+    h('option', { value: 'skip' }, 'out of time: turn skipped'),
+    h('option', { value: 'computer' }, 'out of time: a computer plays'),
+    h('option', { value: 'forfeit' }, 'out of time: forfeit'),
+  ) as HTMLSelectElement;
+  const syncClock = (): void => {
+    onTimeoutSelect.hidden = clockSelect.value === 'none';
+  };
+  syncClock();
   const syncTakeover = (): void => {
     takeoverSelect.hidden = Number(playersSelect.value) < 3;
   };
@@ -277,7 +294,7 @@ export function startGame(root: HTMLElement): void {
         onsubmit: (ev: Event) => {
           ev.preventDefault();
           const { mode, options } = chosenOptions();
-          client.request(createMatchRequest(Number(playersSelect.value), mode, Number(computersSelect.value), levelSelect.value, chosenGame()?.name, options, privateBox.checked, takeoverSelect.hidden ? '' : takeoverSelect.value));
+          client.request(createMatchRequest(Number(playersSelect.value), mode, Number(computersSelect.value), levelSelect.value, chosenGame()?.name, options, privateBox.checked, takeoverSelect.hidden ? '' : takeoverSelect.value, clockSelect.value, onTimeoutSelect.value));
         },
       },
       gameSelect,
@@ -287,6 +304,8 @@ export function startGame(root: HTMLElement): void {
       levelSelect,
       h('label', { class: 'private', title: 'Not listed in the lobby: friends join with the invite link' }, privateBox, ' private'),
       takeoverSelect,
+      clockSelect,
+      onTimeoutSelect,
       h('button', { type: 'submit', 'data-create': 1 }, 'Create match'),
       h('button', { type: 'button', 'data-quick-join': 1, onclick: () => client.request(quickJoinRequest(Number(playersSelect.value), chosenOptions().mode, chosenGame()?.name)) }, 'Quick join'),
     ),
@@ -311,7 +330,7 @@ export function startGame(root: HTMLElement): void {
       { 'data-match': ms.match },
       h('span', { class: 'match-id' }, `#${ms.match}`),
       ms.game ? h('span', { class: 'match-game', 'data-game': ms.game }, ` ${gameTitle(ms.game)} ·`) : null,
-      ` ${ms.players} players${ms.mode ? `, ${ms.mode}` : ''}${ms.takeover ? `, a ${ms.takeover} computer takes a leaver's seat` : ''} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
+      ` ${ms.players} players${ms.mode ? `, ${ms.mode}` : ''}${ms.takeover ? `, a ${ms.takeover} computer takes a leaver's seat` : ''}${ms.clock ? `, clock ${ms.clock.control}` : ''} · ${ms.status}${ms.round ? `, round ${ms.round}` : ''} · `,
       lobbySeatsText(ms),
       ' ',
       ...seatButtons,
@@ -403,6 +422,24 @@ export function startGame(root: HTMLElement): void {
     return list;
   };
 
+  // A clocked match (docs/protocol.md, "Clocks"): every seat's clock, the running one
+  // counted down here from the last message (redrawn every second while one runs).
+  const clocksBar = (m: MatchModel): HTMLElement => {
+    const now = Date.now();
+    const bar = h('div', { class: 'clocks', 'data-clock-control': m.clock?.control ?? '', title: `Clock ${m.clock?.control ?? ''}; out of time: ${m.clock?.on_timeout ?? ''}` }, `⏱ ${m.clock?.control ?? ''} `);
+    m.seats.forEach((seat, i) => {
+      const c = clockLeft(m, i, now);
+      if (!c) return;
+      const untimed = m.clocks?.seats[i]?.untimed ?? false;
+      const text = untimed ? '—' : `${clockText(c.left)}${c.delay > 0 ? ` +${Math.ceil(c.delay / 1000)}s` : ''}`;
+      bar.append(
+        h('span', { class: `clock${c.running ? ' running' : ''}${c.left === 0 && !untimed ? ' out' : ''}`, 'data-clock': i, 'data-running': c.running ? 1 : 0, 'data-left-ms': c.left }, `${seat.nickname ?? `seat ${i}`} ${text}`),
+        ' ',
+      );
+    });
+    return bar;
+  };
+
   // The match screen's frame is kept for the match; the shell patches its header and
   // the board module draws the rest.
   let frame: {
@@ -488,6 +525,7 @@ export function startGame(root: HTMLElement): void {
       h('div', {}, h('strong', {}, `Match #${m.match}`), ` · ${head.summary}`, ' ', leave, ...(takeoverLeave ? [' ', takeoverLeave] : [])),
       ...head.lines,
       seatsBar(m),
+      ...(m.clock ? [clocksBar(m)] : []),
     ]);
     f.board.update(view, info);
     if (m.game) patchChildren(f.rules.querySelector('.rules-body')!, rulesContents(helpFor(m.game, () => draw()), info.legal.map((c) => c.type)));
@@ -590,7 +628,8 @@ export function startGame(root: HTMLElement): void {
     tick += 1;
     if (!m.match && m.lobbyPush === 'poll' && client.connection === 'open' && tick % 2 === 0) client.request({ type: 'list_matches' });
     const noticeShown = m.notices.some((n) => Date.now() - n.at < kNoticeMs + 1000);
-    if (m.match?.deadline || noticeShown || client.connection !== 'open') requestDraw();
+    const clockRuns = m.match?.clocks?.seats.some((c) => c.running) ?? false;
+    if (m.match?.deadline || clockRuns || noticeShown || client.connection !== 'open') requestDraw();
   }, 1000);
   // Opened with an invite link: joined once a nickname is given; the fragment is then
   // removed, so a reload does not join again.

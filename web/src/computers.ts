@@ -13,7 +13,9 @@ export const kLevels = ['greedy', 'strong', 'random'] as const; // the form's or
 // `priv`: a private match (never listed; the server answers with its invite code).
 // `takeover`: the level of the computer that takes the seat of a player who leaves
 // the started match ('' = none); sent only for 3 or 4 players, as the server wants.
-export function createMatchRequest(players: number, mode: string, computers: number, level: string, game?: string, options: Record<string, string> = {}, priv = false, takeover = ''): Request {
+// `clock`: the time control's compact text ('none' or '' = no clock, nothing sent);
+// `onTimeout`: what a seat out of time gets, sent only with a clock.
+export function createMatchRequest(players: number, mode: string, computers: number, level: string, game?: string, options: Record<string, string> = {}, priv = false, takeover = '', clock = '', onTimeout = 'skip'): Request {
   const n = Math.max(0, Math.min(computers, players - 1));
   return {
     type: 'create_match',
@@ -24,6 +26,7 @@ export function createMatchRequest(players: number, mode: string, computers: num
     ...(n > 0 ? { computers: n, level } : {}),
     ...(priv ? { private: true } : {}),
     ...(takeover && players >= 3 ? { takeover } : {}),
+    ...(clock && clock !== 'none' ? { clock, on_timeout: onTimeout } : {}),
   };
 }
 

@@ -4,12 +4,14 @@
 // view is kept as it came, for the match's board module to read.
 import type {
   ChatLine,
+  ClockControl,
   Command,
   Deadline,
   GameEvent,
   GameInfo,
   MatchResult,
   MatchSummary,
+  SeatClock,
   SeatInfo,
   ServerMessage,
   View,
@@ -36,6 +38,10 @@ export interface MatchModel {
   // The computer level that takes the seat of a player who leaves (create_match's
   // `takeover`); absent or null: the seat stays its player's.
   takeover?: string | null;
+  // A clocked match's control and its seats' clocks as last told (`at`: when, in the
+  // caller's clock); null: no clock.
+  clock?: ClockControl | null;
+  clocks?: { seats: SeatClock[]; at: number } | null;
   toAct: number[];
   allowed: string[];
   legal: Command[]; // from the server, or derived from `allowed` for an older one
@@ -276,6 +282,8 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
           hash: msg.hash,
           seats: msg.seats,
           takeover: msg.takeover ?? null,
+          clock: msg.clock ?? null,
+          clocks: msg.clocks ? { seats: msg.clocks, at: now } : null,
           toAct: msg.to_act,
           allowed: msg.allowed,
           legal: legalOf(msg.legal, game, msg.view, msg.seat, msg.allowed, legacy),
@@ -293,7 +301,7 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
     }
     case 'seats':
       if (m.match && m.match.match === msg.match) {
-        m = { ...m, match: { ...m.match, seats: msg.seats, deadline: deadlineAt(msg.deadline, now, m.match.deadline) } };
+        m = { ...m, match: { ...m.match, seats: msg.seats, deadline: deadlineAt(msg.deadline, now, m.match.deadline), ...(msg.clocks ? { clocks: { seats: msg.clocks, at: now } } : {}) } };
       }
       break;
     case 'event': {
@@ -319,6 +327,7 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
           // The server says when an event moves the match on; older servers did not.
           status: msg.status ?? statusAfter(viewPhase(view), cur.status, cur.seats),
           deadline: deadlineAt(msg.deadline, now, cur.deadline),
+          ...(msg.clocks ? { clocks: { seats: msg.clocks, at: now } } : {}),
           log: [...cur.log, { seq: msg.seq, text }].slice(-kLogLines),
           lastEvent: msg.event,
         },
@@ -450,4 +459,26 @@ export function backToLobby(model: Model): Model {
 export function deadlineSeconds(match: MatchModel, now: number): number | null {
   if (!match.deadline) return null;
   return Math.max(0, Math.ceil((match.deadline.at - now) / 1000));
+}
+
+// A seat's clock at `now`: what is left (delay first, then the bank) in ms, never
+// below 0, counted down from the last message when it runs.
+export function clockLeft(match: MatchModel, seat: number, now: number): { delay: number; left: number; running: boolean } | null {
+  const c = match.clocks?.seats[seat];
+  if (!match.clocks || !c) return null;
+  if (!c.running) return { delay: c.delay_ms, left: c.left_ms, running: false };
+  let spent = Math.max(0, now - match.clocks.at);
+  const delay = Math.max(0, c.delay_ms - spent);
+  spent = Math.max(0, spent - c.delay_ms);
+  return { delay, left: Math.max(0, c.left_ms - spent), running: true };
+}
+
+// "9:58", "1:02:03", "2d 3h" for a clock's time.
+export function clockText(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh > 0 ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
 }

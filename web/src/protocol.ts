@@ -62,6 +62,7 @@ export interface MatchSummary {
   computers?: number;
   seats: SeatInfo[];
   takeover?: string; // a match whose leavers' seats a computer of this level takes
+  clock?: ClockControl; // a clocked match's control
 }
 
 export interface MatchResult {
@@ -93,6 +94,8 @@ export type ServerMessage =
   | { type: 'redirect'; id?: Id; address: string; web: string | null; match: number; reason: string }
   | {
       type: 'state';
+      clock?: ClockControl; // a clocked match's control (docs/protocol.md, "Clocks")
+      clocks?: SeatClock[]; // every seat's clock as the message was written
       id?: Id;
       match: number;
       game?: string; // when the server says it; else the lobby's summary or `welcome`'s default
@@ -108,7 +111,7 @@ export type ServerMessage =
       seat: number | null;
       view: View;
     }
-  | { type: 'seats'; match: number; seats: SeatInfo[]; takeover?: string; deadline?: Deadline | null }
+  | { type: 'seats'; match: number; seats: SeatInfo[]; takeover?: string; clock?: ClockControl; clocks?: SeatClock[]; deadline?: Deadline | null }
   | {
       type: 'event';
       match: number;
@@ -120,6 +123,7 @@ export type ServerMessage =
       allowed: string[];
       legal?: Command[];
       deadline?: Deadline | null;
+      clocks?: SeatClock[];
       text?: string;
       view?: View;
     }
@@ -147,4 +151,18 @@ export interface ChatLine {
   from: string;
   time: number; // unix ms
   text: string;
+}
+
+// Clocks (docs/protocol.md, "Clocks"): the match's time control, and each seat's clock
+// as of the message (a running one counts down from there: first `delay_ms`, then `left_ms`).
+export interface ClockControl {
+  control: string; // "10m+5s", "24h/turn"
+  on_timeout: string; // "skip", "computer", "forfeit"
+}
+export interface SeatClock {
+  left_ms: number;
+  delay_ms: number;
+  running: boolean;
+  untimed: boolean;
+  timeouts: number;
 }

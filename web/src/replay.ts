@@ -7,7 +7,8 @@ import type { Board, MatchInfo } from './boards/board_module.js';
 import { boardModuleFor, forcedBoard } from './boards/registry.js';
 import { clear, h, patchChildren } from './dom.js';
 import { guardedRedraw } from './redraw.js';
-import type { View } from './protocol.js';
+import { clockText } from './model.js';
+import type { ClockControl, SeatClock, View } from './protocol.js';
 import { type LogEntry, type Unit, formatHash, parseHash, step } from './timeline.js';
 
 export interface ReplayMatch {
@@ -29,6 +30,9 @@ interface AtResponse {
   status: string;
   view: View;
   to_act: number[];
+  // A clocked match: its control and every seat's clock right after this event.
+  clock?: ClockControl;
+  clocks?: SeatClock[];
 }
 
 interface Verify {
@@ -289,7 +293,10 @@ export function startReplay(root: HTMLElement, matches: ReplayMatch[]): void {
       f.board.dataset['seq'] = String(c.seq);
       f.board.dataset['hash'] = at.hash;
       f.eventLine.textContent = entry ? `${c.seq}: ${entry.text}` : 'Before the first event';
-      patchChildren(f.head, f.game.header(at.view, info).lines);
+      const clockLine = at.clock && at.clocks
+        ? h('div', { class: 'clocks', 'data-clock-control': at.clock.control }, `⏱ ${at.clock.control} `, ...at.clocks.flatMap((k, seat) => [h('span', { class: `clock${k.running ? ' running' : ''}`, 'data-clock': seat, 'data-left-ms': k.left_ms }, `${names[seat] || `seat ${seat}`} ${k.untimed ? '—' : clockText(k.left_ms)}`), ' ']))
+        : null;
+      patchChildren(f.head, [...f.game.header(at.view, info).lines, ...(clockLine ? [clockLine] : [])]);
       f.game.update(at.view, info);
       root.dataset['drawnSeq'] = String(c.seq);
       const w = window as unknown as { eryantisFirstBoardMs?: number };

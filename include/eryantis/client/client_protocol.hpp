@@ -87,6 +87,15 @@ struct Deadline {
   std::int64_t in_ms = 0;
 };
 
+// A seat's clock in a clocked match (docs/protocol.md, "Clocks"), as of the message.
+struct SeatClock {
+  std::int64_t left_ms = 0;
+  std::int64_t delay_ms = 0;
+  bool running = false;
+  bool untimed = false;
+  friend bool operator==(const SeatClock&, const SeatClock&) = default;
+};
+
 // One server line, every field the protocol defines for its type; absent fields
 // keep their defaults. JSON sub-objects (view, event, result, match lists) are
 // kept as their JSON text, ready for the match's game (game::Game::view_from_json,
@@ -125,6 +134,10 @@ struct ServerMessage {
   // `deadline` = the object, when it was one with a readable action and in_ms.
   bool deadline_sent = false;
   std::optional<Deadline> deadline;
+  // state, event, seats of a clocked match: every seat's clock (empty: no clock);
+  // state, seats: its control's text ("10m+5s"; "" = none).
+  std::vector<SeatClock> clocks;
+  std::string clock_control;
   std::string text;  // event: the server's sentence for it ("" = none)
   // chat, chat_sent, chat_history, chat_deleted: the channel ("players" or
   // "spectators"); chat and chat_sent: the message (`chat_lines` holds it);
@@ -189,6 +202,8 @@ struct CreateMatch {
   std::string level;         // their level ("" = the server's default)
   bool private_match = false;  // `private`: never listed; joined with its invite code
   std::string takeover = {};  // `takeover`: the level of a leaver's computer ("" = none)
+  std::string clock = {};       // `clock`: a time control's text ("" = left out: none)
+  std::string on_timeout = {};  // `on_timeout` ("" = left out: skip)
 };
 
 enum class Updates : std::uint8_t { Events, Full };

@@ -26,4 +26,11 @@ struct Loaded {
 // server::kRecentCommands command ids.
 std::expected<Loaded, std::string> load_matches(store::EventStore& db);
 
+// Schema 13: `m`'s clocks, folded from its stored events' times and clock steps,
+// when the match has a clock (`clock`, `on_timeout` as stored); a clock text that
+// does not read back leaves the match without one (logged).
+std::expected<void, std::string> fold_stored_clock(store::EventStore& db, server::LoadedMatch& m,
+                                                   const std::optional<std::string>& clock,
+                                                   const std::optional<std::string>& on_timeout);
+
 }  // namespace eryantis::app

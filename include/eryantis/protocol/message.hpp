@@ -42,6 +42,11 @@ struct CreateMatchRequest {
   // `takeover`: the computer level ("random", "greedy", "strong") that takes the
   // seat of a player who leaves once it has started; nullopt = nobody does.
   std::optional<std::string> takeover = std::nullopt;
+  // `clock`: the time control's compact text ("10+5", "15m", "24h/turn", "none");
+  // `on_timeout`: "skip" (the default), "computer" or "forfeit". The server parses
+  // and checks them (BAD_TIME_CONTROL); nullopt = no clock.
+  std::optional<std::string> clock = std::nullopt;
+  std::optional<std::string> on_timeout = std::nullopt;
 };
 // The creator of a lobby match fills a free seat with a computer player, or frees one.
 struct AddComputer {
@@ -171,9 +176,11 @@ enum class ErrorCode : std::uint8_t {
   GuestsOff,        // [accounts] guests = false: log in to an account
   BadResetCode,     // reset_password: no such code for that name, used or expired
   AccountsOff,      // this server has no accounts (no password workers)
+  // create_match's `clock` or `on_timeout` is not a time control this server takes.
+  BadTimeControl,
   // A new code goes before this line, and kErrorCodeCount names the last one.
 };
-inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::AccountsOff) + 1;
+inline constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::BadTimeControl) + 1;
 // "BAD_JSON", "NICKNAME_TAKEN", ...: stable, never renamed.
 std::string_view error_code_name(ErrorCode code);
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "eryantis/clocks/clock.hpp"
 #include "eryantis/game/game.hpp"
 #include "eryantis/server/persistence.hpp"
 #include "eryantis/store/records.hpp"
@@ -35,6 +36,17 @@ struct LoadedMatch {
   std::vector<store::MatchInvite> invites = {};
   // Schema 12: who takes the seat of a player who leaves once it has started.
   std::optional<game::Level> takeover = std::nullopt;
+  // Schema 13: its clocks folded from the stored events' times and clock steps
+  // (fold_match_clock); nullopt = no clock.
+  std::optional<clocks::ClockState> clock = std::nullopt;
 };
+
+// The clocks of a match with `control` and `seats` seats, folded from its stored
+// events (from the first, each with its time) and its clock steps, through
+// `played`'s rules: who must act after each event. An event that does not decode
+// counts as no step (the store verified the match when it loaded it).
+clocks::ClockState fold_match_clock(const game::Game& played, const clocks::TimeControl& control,
+                                    int seats, const std::vector<store::StoredEvent>& events,
+                                    const std::vector<store::ClockStepRecord>& steps);
 
 }  // namespace eryantis::server

@@ -43,6 +43,10 @@ struct MatchWrite {
   // In a cluster: this node's lease on the match (node, epoch); the store refuses
   // the write with FENCED once another node took the match.
   std::optional<store::LeaseFence> fence;
+  // Schema 13: clock steps (pause, resume, untimed) and the events' time (the
+  // time the match's clocks charged); see store::AppendRequest.
+  std::vector<store::ClockStepRecord> clock_steps = {};
+  std::optional<std::int64_t> time_ms = std::nullopt;
 };
 
 using WriteDone = std::function<void(store::Result<store::AppendOutcome>)>;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "eryantis/clocks/clock.hpp"
 #include "eryantis/game/computer.hpp"
 #include "eryantis/game/game.hpp"
 #include "eryantis/server/connection.hpp"
@@ -169,6 +170,22 @@ class Room {
   // Adds `"takeover":level` to a state, seats or match_list entry of a match that has
   // one (none: no field, so the messages of other matches are as before).
   void takeover_field(protocol::JsonLine& line) const;
+  // Clocks for everyone (docs/home.md, "Clocks"): the match's clocks as folded from
+  // its events' times and clock steps; nullopt = the match has no clock. Advanced
+  // with every durable event and step (src/server/match_clock.cpp).
+  std::optional<clocks::ClockState> clock;
+  // Adds `"clock":{"control":"10m+5s","on_timeout":"skip"}` to a state, seats or
+  // match_list entry of a clocked match (none: no field).
+  void clock_field(protocol::JsonLine& line) const;
+  // `"clocks":[{"left_ms":..,"delay_ms":..,"running":..},...]` as clocks_at(now):
+  // one per seat (empty string when the match has no clock).
+  std::string clocks_json(std::int64_t now) const;
+  // The seats to act in `st` (a bit per seat), and the computer seats: the fold's input.
+  clocks::SeatMask to_act_mask(const game::State& st) const;
+  clocks::SeatMask computer_mask() const;
+  // A clock step that is not an event, applied to `clock` and written as a row:
+  // appended to `write` (after the room's seq) and folded once it is durable.
+  void add_clock_step(MatchWrite& write, clocks::ClockStep step) const;
 
   int players() const { return seat_count; }
   int seated() const {

@@ -375,7 +375,19 @@ class Server final : public ConnectionEvents,
   enum class TakeoverReason {
     Left,    // its player sent leave_match (`conn`/`id`: that request, answered `left`)
     Absent,  // its player stayed away past the turn grace (told `left`, reason taken_over)
+    Timeout,  // its clock ran out under on_timeout "computer" (told `left`, reason timeout)
   };
+  // The computer level that takes a seat whose clock ran out under on_timeout
+  // "computer" in a match created without `takeover`.
+  static constexpr game::Level kTimeoutLevel = game::Level::Greedy;
+  // Clocks (src/server/match_clock.cpp). A running clocked match whose clocks are
+  // paused (the server restarted) resumes them; else the first seat whose time is
+  // up at `now` is handled by the match's on_timeout rule. True if a write is on its way.
+  bool check_clock(Room& room, std::int64_t now);
+  // Writes one clock step of `room` (after its pending write) and folds it once durable.
+  void clock_step(Room& room, clocks::ClockStep step);
+  // Shutdown: a Pause step for every running clocked match, so downtime is not charged.
+  void pause_clocks();
   // A match with `takeover`: a computer of that level takes `seat` (one write, a
   // seat upsert); its player is freed for another match, everyone else gets
   // `seats`, and the computer plays if it is its turn. On a store failure the

@@ -110,6 +110,8 @@ class EventStore {
   virtual Result<std::optional<DeadlineRecord>> deadline(MatchId id) = 0;
   // Schema 10: whether the match is private, and its invite rows (digests only).
   virtual Result<MatchPrivacy> privacy(MatchId id) = 0;
+  // Schema 13: the match's clock steps that are not events, in (after_seq, id) order.
+  virtual Result<std::vector<ClockStepRecord>> clock_steps(MatchId id) = 0;
   // The endings kept for players who have not logged in since (the newest
   // `limit`, oldest first): what a restarted server tells them at login.
   virtual Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) = 0;

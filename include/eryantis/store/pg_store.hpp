@@ -92,6 +92,7 @@ class PgStore final : public EventStore {
   Result<std::vector<FinishedMatch>> finished_matches(FinishCursor after) override;
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
   Result<MatchPrivacy> privacy(MatchId id) override;
+  Result<std::vector<ClockStepRecord>> clock_steps(MatchId id) override;
   Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) override;
 
   // --- accounts (event_store.hpp says what each promises) ----------------------

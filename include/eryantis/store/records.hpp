@@ -59,6 +59,21 @@ struct NewMatch {
   // Schema 12: the computer level ("random", "greedy", "strong") that takes the seat
   // of a player who leaves the started match (or stays away past the turn grace).
   std::optional<std::string> takeover = std::nullopt;
+  // Schema 13: the time control as clocks::time_control_text writes it ("10m+5s"),
+  // and what a seat that runs out gets ("skip", "computer", "forfeit"); nullopt =
+  // no clock. The store keeps the text; the server parses it.
+  std::optional<std::string> clock = std::nullopt;
+  std::optional<std::string> on_timeout = std::nullopt;
+};
+
+// Schema 13: a clock step that is not an event (clocks::ClockStep): "pause",
+// "resume" or "untimed" (`seats`: a bit per seat), folded after event `after_seq`.
+struct ClockStepRecord {
+  Seq after_seq = 0;
+  std::int64_t at_ms = 0;
+  std::string kind;
+  int seats = 0;
+  friend bool operator==(const ClockStepRecord&, const ClockStepRecord&) = default;
 };
 
 // An invite code of a private match as stored (schema 10, invites): only the
@@ -79,6 +94,8 @@ struct MatchPrivacy {
   bool private_match = false;
   std::vector<MatchInvite> invites = {};
   std::optional<std::string> takeover = std::nullopt;  // schema 12, as NewMatch's
+  std::optional<std::string> clock = std::nullopt;       // schema 13, as NewMatch's
+  std::optional<std::string> on_timeout = std::nullopt;  // schema 13
   friend bool operator==(const MatchPrivacy&, const MatchPrivacy&) = default;
 };
 
@@ -193,13 +210,19 @@ struct AppendRequest {
   // against the match's seq: it changes nothing of the match.
   std::vector<UnseenEnding> keep_endings;
   std::vector<std::string> delivered_endings;
+  // Schema 13: clock steps to append (clock_steps rows, in this order).
+  std::vector<ClockStepRecord> clock_steps = {};
+  // The events' stored time (events.time) when the caller gives it: the server's
+  // clock when it accepted the command, the time its clocks charged, so that the
+  // fold after a restart gives the same clocks. nullopt = the store's clock.
+  std::optional<std::int64_t> time_ms = std::nullopt;
 
   // Only tells that endings were delivered: changes nothing of the match, so both
   // backends skip its seq check.
   bool only_delivers_endings() const {
     return !delivered_endings.empty() && events.empty() && !create && seats.empty() &&
            remove_seats.empty() && invites.empty() && !status && !result_json && !deadline &&
-           keep_endings.empty();
+           keep_endings.empty() && clock_steps.empty();
   }
 
   // A plain append of events (no row changes).
@@ -255,6 +278,8 @@ struct LoadedMatch {
   std::optional<DeadlineRecord> deadline;  // as deadline(id) returns it
   bool private_match = false;              // schema 10
   std::optional<std::string> takeover = std::nullopt;  // schema 12
+  std::optional<std::string> clock = std::nullopt;       // schema 13
+  std::optional<std::string> on_timeout = std::nullopt;  // schema 13
   std::vector<MatchInvite> invites = {};   // its invite rows, revoked ones too
   // As recent_command_ids(id, kLoadedCommandIds) returns them.
   std::vector<std::pair<std::string, Seq>> recent_commands;

@@ -46,6 +46,7 @@ class SqliteStore final : public EventStore {
   // The server's persisted timer of a match, if one is armed.
   Result<std::optional<DeadlineRecord>> deadline(MatchId id) override;
   Result<MatchPrivacy> privacy(MatchId id) override;
+  Result<std::vector<ClockStepRecord>> clock_steps(MatchId id) override;
   // The endings kept for players who have not logged in since (the newest
   // `limit`, oldest first): what a restarted server tells them at login.
   Result<std::vector<UnseenEnding>> unseen_endings(std::size_t limit) override;

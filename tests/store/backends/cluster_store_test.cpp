@@ -392,6 +392,8 @@ TEST_F(ClusterStoreTest, MigrationEightMakesEveryStoredMatchEriantysVersionOne) 
            "DROP TABLE password_resets; DROP TABLE sessions; DROP TABLE accounts; "  // schema 11's
            "DROP VIEW chat; DROP TABLE chat_messages; "  // schema 9's, applied again
            "DROP TABLE invites; ALTER TABLE matches DROP COLUMN is_private; "  // schema 10's
+           "DROP TABLE clock_steps; ALTER TABLE matches DROP COLUMN clock, "     // schema 13's
+           "DROP COLUMN on_timeout; "
            "ALTER TABLE matches DROP COLUMN takeover; "                        // schema 12's
            "DROP VIEW match_summary; ALTER TABLE matches DROP COLUMN game, DROP COLUMN "
            "game_version; UPDATE eryantis_schema SET version = 7");
