@@ -188,7 +188,7 @@ else
   server_pid=""
   if [ -s "$work/state/syscalls.txt" ]; then
     # --- 5. the system-call filter against the calls the run made ----------------------
-    # The unit's filter: @system-service without @privileged and @resources (groups nest).
+    # The unit's filter: @system-service without @privileged and @resources (groups nest),
     expand() {
       systemd-analyze syscall-filter "$1" | tail -n +2 | sed -e 's/#.*//' -e 's/^ *//' -e '/^$/d' |
         while read -r name; do
@@ -197,7 +197,10 @@ else
     }
     expand @system-service | sort -u > "$work/allowed.txt"
     { expand @privileged; expand @resources; } | sort -u > "$work/denied.txt"
-    comm -23 "$work/allowed.txt" "$work/denied.txt" > "$work/filter.txt"
+    # ... and the calls the unit allows again by name after the deny list (setpriority).
+    { comm -23 "$work/allowed.txt" "$work/denied.txt"
+      sed -n 's/^SystemCallFilter=\([a-z_][a-z_0-9 ]*\)$/\1/p' "$root/lib/systemd/system/eryantis.service" | tr ' ' '\n'
+    } | sort -u > "$work/filter.txt"
     awk 'NR > 2 && $NF != "total" && $NF !~ /^-/ { print $NF }' "$work/state/syscalls.txt" | sort -u > "$work/used.txt"
     outside=$(comm -23 "$work/used.txt" "$work/filter.txt" | tr '\n' ' ')
     if [ -n "$outside" ]; then
