@@ -210,7 +210,7 @@ export function startGame(root: HTMLElement): void {
   const clockSelect = h(
     'select',
     { name: 'clock', 'aria-label': 'clock', title: 'A clock for each seat (docs: protocol.md, Clocks)', onchange: () => syncClock() },
-    ...[['none', 'no clock'], ['3+2', 'clock 3+2'], ['10+5', 'clock 10+5'], ['15m', 'clock 15 min'], ['30m+10s', 'clock 30+10'], ['24h/turn', 'clock 24 h a turn']].map(([v, t]) => h('option', { value: v }, t)),
+    ...[['none', 'no clock'], ['15s', 'clock 15 s (ultrabullet)'], ['3+2', 'clock 3+2'], ['10+5', 'clock 10+5'], ['15m', 'clock 15 min'], ['30m+10s', 'clock 30+10'], ['24h/turn', 'clock 24 h a turn']].map(([v, t]) => h('option', { value: v }, t)),
   ) as HTMLSelectElement;
   const onTimeoutSelect = h(
     'select',
