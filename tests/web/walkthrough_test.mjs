@@ -160,12 +160,14 @@ try {
   check(runningClock.left <= 15_000, `step 6: the match runs; ${loser.name}'s clock runs (${runningClock.text})`);
   await until(`${loser.name}'s clock shown going down`, async () => (await clocks(loser)).find((c) => c.seat === runningClock.seat)?.left < runningClock.left - 1000, 5_000, 100);
   check(true, `step 6: ${loser.name}'s page counts it down; nobody moves`);
+  const online = await other.$eval(`[data-seat-status="${runningClock.seat}"]`, (e) => e.classList.contains('online'));
+  check(online, `step 6: ${other.name}'s page shows ${loser.name} connected while the clock runs`);
   await loser.waitForSelector('[data-game-over]', { timeout: 25_000 });
   await other.waitForSelector('[data-game-over]', { timeout: 5_000 });
   const resultLoser = await loser.textContent('[data-result]');
   const resultOther = await other.textContent('[data-result]');
   const out0 = (await clocks(other)).find((c) => c.seat === runningClock.seat);
-  check(out0 && out0.left === 0, `step 6: ${loser.name}'s clock ran out while connected (${out0?.text})`);
+  check(out0 && out0.left === 0 && /0:00$/.test(out0.text), `step 6: ${loser.name}'s clock ran out while connected: ${other.name}'s page shows "${out0?.text}"`);
   check(/resigned/.test(resultOther), `step 6: the match is finished for everyone; ${other.name} reads "${resultOther}"; ${loser.name} reads "${resultLoser}"`);
   check((await loser.$$('.notice[data-code="DISCONNECTED"]')).length === 0, `step 6: ${loser.name}'s page was connected throughout`);
   await other.screenshot({ path: join(out, 'game-over.png') });
@@ -173,8 +175,7 @@ try {
   // 7. Both histories and ratings, from the lobby's link; the leaderboard.
   for (const p of [alice, bob]) {
     const { row, rating, url } = await profileFromLobby(p, p.name, match);
-    const expected = p === loser ? 'lost' : 'won';
-    check(row.result === expected || (p !== loser && row.result !== 'lost'), `step 7: ${p.name}'s profile (${new URL(url).search}) lists match ${match} as ${row.result}: ${row.text}`);
+    check(p === loser ? row.result === 'lost' : ['won', 'draw'].includes(row.result), `step 7: ${p.name}'s profile (${new URL(url).search}) lists match ${match} as ${row.result}: ${row.text}`);
     check(rating !== null && /\d{3,4}/.test(rating), `step 7: ${p.name}'s rating in the 3-player pool: ${rating}`);
   }
   await alice.screenshot({ path: join(out, 'profile.png'), fullPage: true });
@@ -192,7 +193,7 @@ try {
   await until('the third context is logged in to alice\'s account', async () => (await elsewhere.$eval('.who', (e) => e.textContent)).includes('alice'));
   check((await elsewhere.$$('.match')).length === 0, 'step 8: a third context logged in with the password (the finished match is not reopened)');
   const again = await profileFromLobby(elsewhere, 'alice', match);
-  check(again.row.result === (loser === alice ? 'lost' : 'won') || (loser !== alice && again.row.result !== 'lost'), `step 8: it finds match ${match} in alice's history (${again.row.result})`);
+  check(loser === alice ? again.row.result === 'lost' : ['won', 'draw'].includes(again.row.result), `step 8: it finds match ${match} in alice's history (${again.row.result})`);
   check(again.rating !== null, `step 8: and her rating: ${again.rating}`);
   check(dialogs.length === 0, `no dialog opened in the whole walk (${dialogs.join('; ')})`);
   await elsewhere.screenshot({ path: join(out, 'elsewhere.png'), fullPage: true });

@@ -13,7 +13,7 @@ import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { inviteLink, parseJoinLink } from './invite.js';
 import { guardedRedraw } from './redraw.js';
 import { helpFor, rulesContents } from './help.js';
-import { type MatchModel, clockLeft, clockText, deadlineSeconds, offered } from './model.js';
+import { type MatchModel, clockLeft, clockShownUntimed, clockText, deadlineSeconds, offered } from './model.js';
 import type { Command, GameInfo, MatchResult, MatchSummary } from './protocol.js';
 import { deadlineText, resultDetails, resultText } from './status.js';
 
@@ -430,7 +430,7 @@ export function startGame(root: HTMLElement): void {
     m.seats.forEach((seat, i) => {
       const c = clockLeft(m, i, now);
       if (!c) return;
-      const untimed = m.clocks?.seats[i]?.untimed ?? false;
+      const untimed = clockShownUntimed(m.clocks?.seats[i], seat.computer != null);
       const text = untimed ? '—' : `${clockText(c.left)}${c.delay > 0 ? ` +${Math.ceil(c.delay / 1000)}s` : ''}`;
       bar.append(
         h('span', { class: `clock${c.running ? ' running' : ''}${c.left === 0 && !untimed ? ' out' : ''}`, 'data-clock': i, 'data-running': c.running ? 1 : 0, 'data-left-ms': c.left }, `${seat.nickname ?? `seat ${i}`} ${text}`),

@@ -473,6 +473,15 @@ export function clockLeft(match: MatchModel, seat: number, now: number): { delay
   return { delay, left: Math.max(0, c.left_ms - spent), running: true };
 }
 
+// Whether a seat's clock shows no time ("—"): a seat a computer plays. The server also
+// stops timing a seat that ran out under "forfeit" (it is `untimed` then, with
+// `timeouts` > 0, and no computer): that one keeps showing its 0:00, so the players see
+// whose time ran out.
+export function clockShownUntimed(c: SeatClock | undefined, computer: boolean): boolean {
+  if (!c || !c.untimed) return false;
+  return computer || c.timeouts === 0;
+}
+
 // "9:58", "1:02:03", "2d 3h" for a clock's time.
 export function clockText(ms: number): string {
   const s = Math.ceil(ms / 1000);
