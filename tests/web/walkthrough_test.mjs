@@ -168,7 +168,7 @@ try {
   const resultOther = await other.textContent('[data-result]');
   const out0 = (await clocks(other)).find((c) => c.seat === runningClock.seat);
   check(out0 && out0.left === 0 && /0:00$/.test(out0.text), `step 6: ${loser.name}'s clock ran out while connected: ${other.name}'s page shows "${out0?.text}"`);
-  check(/resigned/.test(resultOther), `step 6: the match is finished for everyone; ${other.name} reads "${resultOther}"; ${loser.name} reads "${resultLoser}"`);
+  check(resultOther.includes(`${loser.name}'s time ran out`) && resultLoser.includes('your time ran out'), `step 6: the match is finished for everyone; ${other.name} reads "${resultOther}"; ${loser.name} reads "${resultLoser}"`);
   const lastLine = await other.$eval('.log li:last-child', (li) => li.textContent).catch(() => '(no log)');
   check(lastLine.includes(loser.name), `step 6: ${other.name}'s move log ends with "${lastLine}"`);
   check((await loser.$$('.notice[data-code="DISCONNECTED"]')).length === 0, `step 6: ${loser.name}'s page was connected throughout`);

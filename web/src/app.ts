@@ -552,8 +552,8 @@ export function startGame(root: HTMLElement): void {
     draw();
   };
 
-  const gameOverLine = (result: MatchResult, me: string | null, resigned: string | null, module: BoardModule): string =>
-    module.resultLine?.(result, me, resigned) ?? resultText(result, me, resigned, module.reasons);
+  const gameOverLine = (result: MatchResult, me: string | null, resigned: string | null, module: BoardModule, outOfTime = false): string =>
+    module.resultLine?.(result, me, resigned) ?? resultText(result, me, resigned, module.reasons, outOfTime);
 
   const gameOverScreen = (): HTMLElement | null => {
     const g = client.model.gameOver;
@@ -565,7 +565,7 @@ export function startGame(root: HTMLElement): void {
         'div',
         { class: 'dialog' },
         h('h2', {}, 'Game over'),
-        h('p', { 'data-result': 1 }, gameOverLine(g.result, client.model.nickname, g.resigned, boardModuleFor(g.game ?? null))),
+        h('p', { 'data-result': 1 }, gameOverLine(g.result, client.model.nickname, g.resigned, boardModuleFor(g.game ?? null), g.outOfTime ?? false)),
         ...resultDetails(g.result, g.names).map((line) => h('p', { 'data-result-details': 1 }, line)),
         h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
         ' ',

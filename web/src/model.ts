@@ -63,6 +63,9 @@ export interface GameOver {
   game?: string; // when known: play again the same game
   computers: string[]; // the levels of the computer seats, in seat order
   resigned: string | null; // who resigned, when that ended it
+  // That resignation was the clock's: the seat ran out under `on_timeout` "forfeit" (its
+  // clock, after the event, untimed with a timeout, and no computer in it).
+  outOfTime?: boolean;
   names: string[]; // the nickname by seat of the ended match ('' unknown): for the result's scores
 }
 
@@ -369,9 +372,12 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
       const computers = (ended?.seats ?? []).filter((s) => s.computer && s.seat !== ended?.mySeat).map((s) => String(s.computer));
       const last = ended?.lastEvent;
       const resigned = msg.result.reason === 'resign' && last?.type === 'resign' ? seatNickname(ended!.seats, last.seat) : null;
+      const resignerClock = resigned !== null && last ? ended?.clocks?.seats[last.seat] : undefined;
+      const resignerSeat = last ? ended?.seats.find((s) => s.seat === last.seat) : undefined;
+      const outOfTime = ended?.clock?.on_timeout === 'forfeit' && resignerClock !== undefined && resignerClock.timeouts > 0 && resignerClock.untimed && !resignerSeat?.computer;
       const names: string[] = (ended?.seats ?? []).map(() => '');
       for (const s of ended?.seats ?? []) names[s.seat] = s.nickname ?? '';
-      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts, computers, resigned, names }, watching: null };
+      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts, computers, resigned, ...(outOfTime ? { outOfTime } : {}), names }, watching: null };
       if (m.match && m.match.match === msg.match) m = { ...m, match: { ...m.match, status: 'finished', legal: [], toAct: [], deadline: null } };
       m = toLobby(m, requests);
       break;
