@@ -16,7 +16,8 @@
 //      rating in the 3-player pool; the leaderboard (provisional shown) has both;
 //   8. a THIRD fresh context logs in to alice's account with the password and finds the
 //      match in her history and her rating.
-// Every wait is bounded; the whole test takes about 35 s (15 of them the clock).
+// Every wait is bounded (10 s each unless told); the whole test takes about 21 s (15 of them
+// the clock).
 // Usage (CTest passes these):
 //   node walkthrough_test.mjs --web WEBDIR --out DIR --server BIN [--chromium PATH]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -49,6 +50,7 @@ const dialogs = [];
 async function newPage(name) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
+  page.setDefaultTimeout(10_000); // every wait bounded well inside the test's 90 s
   page.on('pageerror', (e) => check(false, `${name}: page error ${e.message}`));
   page.on('dialog', (d) => {
     dialogs.push(`${name}: ${d.type()} ${d.message()}`);
