@@ -312,8 +312,15 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
   put(w, store::display_name(id));
   put(w, "at");
   w.Int64(now_ms);
+  // Private matches are rated but never listed (docs/accounts.md, "Private matches in
+  // ratings and histories"): the route answers anyone, so only their number is told.
+  std::uint64_t private_matches = 0;
+  for (const store::FinishCursor& key : found->second)
+    if (entries_.at(key).rated.match.is_private) ++private_matches;
   put(w, "finished");
-  w.Uint64(found->second.size());
+  w.Uint64(found->second.size() - private_matches);
+  put(w, "private");
+  w.Uint64(private_matches);
   // Each match opens at replay_url + "#match=" + its id ([web] replay_url).
   put(w, "replay_url");
   if (replay_url_.empty()) {
@@ -341,9 +348,11 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
   w.StartArray();
   std::int64_t written = 0;
   for (auto key = found->second.rbegin(); key != found->second.rend() && written < limit;
-       ++key, ++written) {
+       ++key) {
     const Entry& entry = entries_.at(*key);
     const store::FinishedMatch& m = entry.rated.match;
+    if (m.is_private) continue;
+    ++written;
     const store::Placing& placing = entry.rated.placing;
     w.StartObject();
     put(w, "match");

@@ -198,14 +198,14 @@ Result<std::vector<FinishedMatch>> PgStore::finished_matches(FinishCursor after)
   // As SqliteStore::finished_matches: one row per seat, in (finished, id, seat) order.
   auto rows = impl_->conn.query(
       "SELECT f.id, f.game, f.game_version, f.players, f.started, f.finished, f.events, "
-      "f.result, s.seat, s.nickname, s.computer FROM ("
+      "f.result, s.seat, s.nickname, s.computer, f.is_private FROM ("
       "  SELECT m.id, m.game, m.game_version, "
       "    coalesce((m.options::jsonb ->> 'players')::bigint, 0) AS players, "
       "    coalesce((SELECT time FROM events WHERE match_id = m.id AND seq = 1), m.created) "
       "      AS started, "
       "    coalesce((SELECT time FROM events WHERE match_id = m.id AND seq = m.last_seq), "
       "      m.updated) AS finished, "
-      "    m.last_seq AS events, m.result "
+      "    m.last_seq AS events, m.result, m.is_private::int AS is_private "
       "  FROM matches m WHERE m.status = 'finished' AND m.updated >= $1) f "
       "LEFT JOIN seats s ON s.match_id = f.id "
       "WHERE f.finished > $1 OR (f.finished = $1 AND f.id > $2) "
@@ -225,6 +225,7 @@ Result<std::vector<FinishedMatch>> PgStore::finished_matches(FinishCursor after)
       m.finished_ms = rows->integer(r, 5);
       m.events = rows->integer(r, 6);
       m.result = rows->optional_text(r, 7);
+      m.is_private = rows->integer(r, 11) != 0;
       out.push_back(std::move(m));
     }
     if (rows->is_null(r, 8)) continue;

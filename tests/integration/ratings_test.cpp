@@ -4,7 +4,8 @@
 // from the log of the same file — live (each finished match applied as it finished),
 // after a restart (the start's fold over the places stored with each match), and after
 // a restart on a file whose results lost their places (the start then folds the log).
-// GET /history/<name> lists a player's finished matches; every refusal has its code.
+// GET /history/<name> lists a player's finished matches, private ones left out (still
+// rated); every refusal has its code.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -240,6 +241,31 @@ TEST_F(RatingsTest, TheServersRatingsAreTheReplayToolsFoldOfTheSameFile) {
   ASSERT_FALSE(HasFatalFailure());
   find_web_port();
   EXPECT_EQ(server_table(replay, at), replay);
+
+  // A private match (docs/accounts.md, "Private matches in ratings and histories"): still
+  // rated (both folds give the same numbers as before), never listed in a history.
+  stop_gracefully();
+  ASSERT_FALSE(HasFailure());
+  const std::string hidden =
+      sql_text("SELECT min(m.id) FROM matches m JOIN seats s ON s.match_id = m.id "
+               "WHERE m.status = 'finished' AND s.computer = 'random'");
+  sql_text("UPDATE matches SET is_private = 1 WHERE id = " + hidden);
+  restart();
+  ASSERT_FALSE(HasFatalFailure());
+  find_web_port();
+  EXPECT_EQ(server_table(replay, at), replay);
+  EXPECT_EQ(replay_table(at), replay);
+  auto listed = get("/history/computer:random?limit=500");
+  ASSERT_TRUE(listed);
+  ASSERT_EQ(listed->status, 200) << listed->body;
+  rapidjson::Document l;
+  l.Parse(listed->body.c_str());
+  ASSERT_TRUE(l.IsObject()) << listed->body;
+  EXPECT_EQ(l["finished"].GetInt(), with_random - 1);
+  EXPECT_EQ(l["private"].GetInt(), 1);
+  ASSERT_EQ(l["matches"].Size(), static_cast<rapidjson::SizeType>(with_random - 1));
+  for (const auto& m : l["matches"].GetArray())
+    EXPECT_NE(std::to_string(m["match"].GetInt64()), hidden) << "a private match is listed";
 
   // A file whose results name no places (matches finished before the server stored
   // them): the server folds their logs at start, as the replay tool always does.

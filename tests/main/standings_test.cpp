@@ -128,6 +128,31 @@ TEST(Standings, TwoComputersOfOneLevelListTheMatchOnceInTheirHistory) {
   EXPECT_EQ(standings.book().applied(), 1);  // applied, but one side is unrated: nothing moves
 }
 
+TEST(Standings, APrivateMatchIsRatedButNeverListed) {
+  Standings standings(test::games(), "http://127.0.0.1:8090/");
+  RatedMatch hidden = finished(2, 2'000, "ada", "bob", 1);
+  hidden.match.is_private = true;
+  standings.add({finished(1, 1'000, "ada", "bob", 1), hidden});
+  EXPECT_EQ(standings.book().applied(), 2);  // rated like any other
+  for (const char* path : {"/history/ada", "/history/bob"}) {
+    SCOPED_TRACE(path);
+    auto h = parse(standings.history_response(get(path), 3'000));
+    ASSERT_TRUE(h.IsObject());
+    EXPECT_EQ(h["finished"].GetInt(), 1);
+    EXPECT_EQ(h["private"].GetInt(), 1);
+    ASSERT_EQ(h["matches"].Size(), 1u);
+    EXPECT_EQ(h["matches"][0]["match"].GetInt64(), 1);
+  }
+  // Only private matches: the player is known (the leaderboard links them), nothing listed.
+  Standings only(test::games(), "");
+  only.add({hidden});
+  auto h = parse(only.history_response(get("/history/ada"), 3'000));
+  ASSERT_TRUE(h.IsObject());
+  EXPECT_EQ(h["finished"].GetInt(), 0);
+  EXPECT_EQ(h["private"].GetInt(), 1);
+  EXPECT_EQ(h["matches"].Size(), 0u);
+}
+
 TEST(Standings, EveryRefusalHasItsCode) {
   Standings standings(test::games(), "http://127.0.0.1:8090/");
   standings.add({finished(1, 1'000, "ada", "bob", 1)});

@@ -27,6 +27,9 @@ struct FinishedMatch {
   Seq events = 0;                     // every stored command of the match, the server's included
   std::optional<std::string> result;  // matches.result
   std::vector<SeatRecord> seats;      // in seat order (tokens left empty)
+  // matches.is_private (schema 10): rated like any other, never listed in a history
+  // (docs/accounts.md, "Private matches in ratings and histories").
+  bool is_private = false;
 };
 
 // Where a reader of finished matches stopped: the last (finished_ms, match) it read.

@@ -130,6 +130,35 @@ TEST_P(FinishedMatchesTest, KeysSayTheirKindAndARepeatedKeyIsRatedOnce) {
   EXPECT_FALSE(stored_placing("not json"));
 }
 
+TEST_P(FinishedMatchesTest, APrivateMatchSaysSo) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  const game::Game& g = *test::games().find("goofspiel");
+  const game::Options options = g.options_from_json(R"({"players":2,"cards":5})").value();
+  std::vector<MatchId> ids;
+  for (bool hidden : {false, true}) {
+    const std::uint64_t seed = test_seed("PrivateFinished") + (hidden ? 1u : 0u);
+    const Played played = play_random_match(g, options, seed);
+    NewMatch created = played.new_match();
+    created.private_match = hidden;
+    auto id = store->create_match(created);
+    ASSERT_TRUE(id) << id.error().message;
+    auto appended = store->append(*id, 0, played.events, &played.states.back());
+    ASSERT_TRUE(appended) << appended.error().message;
+    ASSERT_TRUE(store->upsert_seat(SeatRecord{*id, 0, "ada", "h0", {}, {}, {}}));
+    ASSERT_TRUE(store->upsert_seat(SeatRecord{*id, 1, "bob", "h1", {}, {}, {}}));
+    ASSERT_TRUE(store->set_status(*id, MatchStatus::Finished, R"({"reason":"cards"})"));
+    ids.push_back(*id);
+  }
+  auto all = store->finished_matches(FinishCursor{});
+  ASSERT_TRUE(all) << all.error().message;
+  ASSERT_EQ(all->size(), 2u);
+  for (const FinishedMatch& m : *all) {
+    EXPECT_EQ(m.is_private, m.id == ids[1]) << "match " << m.id;
+    EXPECT_EQ(m.seats.size(), 2u);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, FinishedMatchesTest,
                          ::testing::Values(Backend::Sqlite, Backend::Postgresql),
                          backend_test_name);
