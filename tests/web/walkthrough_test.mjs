@@ -12,10 +12,12 @@
 //      person to act runs out while both pages are connected, and under "forfeit" that seat
 //      resigns, which ends a 3-player Eriantys match for everyone (the resigner last, the
 //      others ranked as at the end: docs/protocol.md, "Clocks");
-//   7. each player's profile (the lobby's "Your matches and ratings") lists the match and a
-//      rating in the 3-player pool; the leaderboard (provisional shown) has both;
-//   8. a THIRD fresh context logs in to alice's account with the password and finds the
-//      match in her history and her rating.
+//   7. each player's profile (the lobby's "Your matches and ratings") has the match's rating
+//      in the 3-player pool and counts it as a private match, without a row: private matches
+//      are rated but listed in nobody's history (docs/accounts.md, "Private matches in
+//      ratings and histories"); the leaderboard (provisional shown) has both players;
+//   8. a THIRD fresh context logs in to alice's account with the password and finds her
+//      rating and the private match counted.
 // Every wait is bounded (10 s each unless told); the whole test takes about 21 s (15 of them
 // the clock).
 // Usage (CTest passes these):
@@ -71,22 +73,27 @@ const chatTexts = (page) => page.$$eval('.chat-lines li .chat-text', (els) => el
 const injected = (page) => page.evaluate(() => document.querySelectorAll('.chat img, .chat script').length);
 const clocks = (page) => page.$$eval('[data-clock]', (els) => els.map((e) => ({ seat: Number(e.dataset.clock), left: Number(e.dataset.leftMs), running: e.dataset.running === '1', text: e.textContent })));
 
-// The profile page from the lobby's link, once the server has rated `match` (it reads
-// finished matches on its 100 ms tick): the history row and the 3-player pool's rating.
+// The profile page from the lobby's link, once the server has rated the match (it reads
+// finished matches on its 100 ms tick): the 3-player pool's rating, the private matches
+// counted, and whether `match` has a row. A private match is rated but listed in nobody's
+// history, its players' included (docs/accounts.md, "Private matches in ratings and
+// histories"): the history route answers anyone and does not know who asks.
 async function profileFromLobby(page, name, match) {
   await page.goto(running.base);
   await page.waitForSelector('a[data-nav="profile"]');
   await page.click('a[data-nav="profile"]');
   await page.waitForSelector(`h2[data-profile="${name}"]`);
-  await until(`${name}'s profile lists match ${match}`, async () => {
-    if (await page.$(`.history tr[data-match="${match}"]`)) return true;
+  await until(`${name}'s profile rates the match`, async () => {
+    if (await page.$('.ratings tr[data-pool="eriantys/3"]')) return true;
     await page.reload();
     await page.waitForSelector(`h2[data-profile="${name}"]`);
     return false;
   }, 10_000, 300);
-  const row = await page.$eval(`.history tr[data-match="${match}"]`, (tr) => ({ result: tr.dataset.result, text: tr.textContent }));
-  const rating = await page.$eval('.ratings tr[data-pool="eriantys/3"]', (tr) => tr.textContent).catch(() => null);
-  return { row, rating, url: page.url() };
+  const rating = await page.$eval('.ratings tr[data-pool="eriantys/3"]', (tr) => tr.textContent);
+  const listed = (await page.$(`.history tr[data-match="${match}"]`)) !== null;
+  const privateCount = Number(await page.getAttribute('[data-private-matches]', 'data-private-matches').catch(() => 0));
+  const heading = await page.$eval('.profile h3:last-of-type', (e) => e.textContent).catch(() => '');
+  return { rating, listed, privateCount, heading, url: page.url() };
 }
 
 try {
@@ -178,9 +185,9 @@ try {
 
   // 7. Both histories and ratings, from the lobby's link; the leaderboard.
   for (const p of [alice, bob]) {
-    const { row, rating, url } = await profileFromLobby(p, p.name, match);
-    check(p === loser ? row.result === 'lost' : ['won', 'draw'].includes(row.result), `step 7: ${p.name}'s profile (${new URL(url).search}) lists match ${match} as ${row.result}: ${row.text}`);
-    check(rating !== null && /\d{3,4}/.test(rating), `step 7: ${p.name}'s rating in the 3-player pool: ${rating}`);
+    const { rating, listed, privateCount, heading, url } = await profileFromLobby(p, p.name, match);
+    check(/\d{3,4}/.test(rating) && (p === loser ? /0-0-1$/ : /1-0-0$|0-1-0$/).test(rating), `step 7: ${p.name}'s profile (${new URL(url).search}) rates the match in the 3-player pool: ${rating}`);
+    check(!listed && privateCount === 1, `step 7: private match ${match} is counted, not listed (the product's rule): "${heading}"`);
   }
   await alice.screenshot({ path: join(out, 'profile.png'), fullPage: true });
   await alice.goto(`${base}?leaderboard=eriantys&players=3&provisional=1`);
@@ -197,8 +204,8 @@ try {
   await until('the third context is logged in to alice\'s account', async () => (await elsewhere.$eval('.who', (e) => e.textContent)).includes('alice'));
   check((await elsewhere.$$('.match')).length === 0, 'step 8: a third context logged in with the password (the finished match is not reopened)');
   const again = await profileFromLobby(elsewhere, 'alice', match);
-  check(loser === alice ? again.row.result === 'lost' : ['won', 'draw'].includes(again.row.result), `step 8: it finds match ${match} in alice's history (${again.row.result})`);
-  check(again.rating !== null, `step 8: and her rating: ${again.rating}`);
+  check(again.privateCount === 1 && !again.listed, `step 8: alice's profile there counts the private match: "${again.heading}"`);
+  check(/\d{3,4}/.test(again.rating), `step 8: and her rating: ${again.rating}`);
   check(dialogs.length === 0, `no dialog opened in the whole walk (${dialogs.join('; ')})`);
   await elsewhere.screenshot({ path: join(out, 'elsewhere.png'), fullPage: true });
 } catch (e) {
