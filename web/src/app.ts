@@ -13,7 +13,7 @@ import { clear, h, isFullRedraw, patchChildren, setFullRedraw } from './dom.js';
 import { inviteLink, parseJoinLink } from './invite.js';
 import { guardedRedraw } from './redraw.js';
 import { helpFor, rulesContents } from './help.js';
-import { type MatchModel, clockLeft, clockText, deadlineSeconds, offered } from './model.js';
+import { type MatchModel, clockLeft, clockShownUntimed, clockText, deadlineSeconds, offered } from './model.js';
 import type { Command, GameInfo, MatchResult, MatchSummary } from './protocol.js';
 import { deadlineText, resultDetails, resultText } from './status.js';
 
@@ -210,7 +210,7 @@ export function startGame(root: HTMLElement): void {
   const clockSelect = h(
     'select',
     { name: 'clock', 'aria-label': 'clock', title: 'A clock for each seat (docs: protocol.md, Clocks)', onchange: () => syncClock() },
-    ...[['none', 'no clock'], ['3+2', 'clock 3+2'], ['10+5', 'clock 10+5'], ['15m', 'clock 15 min'], ['30m+10s', 'clock 30+10'], ['24h/turn', 'clock 24 h a turn']].map(([v, t]) => h('option', { value: v }, t)),
+    ...[['none', 'no clock'], ['15s', 'clock 15 s (ultrabullet)'], ['3+2', 'clock 3+2'], ['10+5', 'clock 10+5'], ['15m', 'clock 15 min'], ['30m+10s', 'clock 30+10'], ['24h/turn', 'clock 24 h a turn']].map(([v, t]) => h('option', { value: v }, t)),
   ) as HTMLSelectElement;
   const onTimeoutSelect = h(
     'select',
@@ -430,7 +430,7 @@ export function startGame(root: HTMLElement): void {
     m.seats.forEach((seat, i) => {
       const c = clockLeft(m, i, now);
       if (!c) return;
-      const untimed = m.clocks?.seats[i]?.untimed ?? false;
+      const untimed = clockShownUntimed(m.clocks?.seats[i], seat.computer != null);
       const text = untimed ? '—' : `${clockText(c.left)}${c.delay > 0 ? ` +${Math.ceil(c.delay / 1000)}s` : ''}`;
       bar.append(
         h('span', { class: `clock${c.running ? ' running' : ''}${c.left === 0 && !untimed ? ' out' : ''}`, 'data-clock': i, 'data-running': c.running ? 1 : 0, 'data-left-ms': c.left }, `${seat.nickname ?? `seat ${i}`} ${text}`),
@@ -552,8 +552,8 @@ export function startGame(root: HTMLElement): void {
     draw();
   };
 
-  const gameOverLine = (result: MatchResult, me: string | null, resigned: string | null, module: BoardModule): string =>
-    module.resultLine?.(result, me, resigned) ?? resultText(result, me, resigned, module.reasons);
+  const gameOverLine = (result: MatchResult, me: string | null, resigned: string | null, module: BoardModule, outOfTime = false): string =>
+    module.resultLine?.(result, me, resigned) ?? resultText(result, me, resigned, module.reasons, outOfTime);
 
   const gameOverScreen = (): HTMLElement | null => {
     const g = client.model.gameOver;
@@ -565,7 +565,7 @@ export function startGame(root: HTMLElement): void {
         'div',
         { class: 'dialog' },
         h('h2', {}, 'Game over'),
-        h('p', { 'data-result': 1 }, gameOverLine(g.result, client.model.nickname, g.resigned, boardModuleFor(g.game ?? null))),
+        h('p', { 'data-result': 1 }, gameOverLine(g.result, client.model.nickname, g.resigned, boardModuleFor(g.game ?? null), g.outOfTime ?? false)),
         ...resultDetails(g.result, g.names).map((line) => h('p', { 'data-result-details': 1 }, line)),
         h('button', { class: 'primary', 'data-play-again': 1, onclick: () => client.playAgain(), disabled: !client.model.loggedIn }, 'Play again'),
         ' ',

@@ -63,6 +63,9 @@ export interface GameOver {
   game?: string; // when known: play again the same game
   computers: string[]; // the levels of the computer seats, in seat order
   resigned: string | null; // who resigned, when that ended it
+  // That resignation was the clock's: the seat ran out under `on_timeout` "forfeit" (its
+  // clock, after the event, untimed with a timeout, and no computer in it).
+  outOfTime?: boolean;
   names: string[]; // the nickname by seat of the ended match ('' unknown): for the result's scores
 }
 
@@ -369,9 +372,12 @@ export function reduce(model: Model, msg: ServerMessage, now: number, legacy?: L
       const computers = (ended?.seats ?? []).filter((s) => s.computer && s.seat !== ended?.mySeat).map((s) => String(s.computer));
       const last = ended?.lastEvent;
       const resigned = msg.result.reason === 'resign' && last?.type === 'resign' ? seatNickname(ended!.seats, last.seat) : null;
+      const resignerClock = resigned !== null && last ? ended?.clocks?.seats[last.seat] : undefined;
+      const resignerSeat = last ? ended?.seats.find((s) => s.seat === last.seat) : undefined;
+      const outOfTime = ended?.clock?.on_timeout === 'forfeit' && resignerClock !== undefined && resignerClock.timeouts > 0 && resignerClock.untimed && !resignerSeat?.computer;
       const names: string[] = (ended?.seats ?? []).map(() => '');
       for (const s of ended?.seats ?? []) names[s.seat] = s.nickname ?? '';
-      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts, computers, resigned, names }, watching: null };
+      m = { ...m, gameOver: { match: msg.match, result: msg.result, ...opts, computers, resigned, ...(outOfTime ? { outOfTime } : {}), names }, watching: null };
       if (m.match && m.match.match === msg.match) m = { ...m, match: { ...m.match, status: 'finished', legal: [], toAct: [], deadline: null } };
       m = toLobby(m, requests);
       break;
@@ -471,6 +477,15 @@ export function clockLeft(match: MatchModel, seat: number, now: number): { delay
   const delay = Math.max(0, c.delay_ms - spent);
   spent = Math.max(0, spent - c.delay_ms);
   return { delay, left: Math.max(0, c.left_ms - spent), running: true };
+}
+
+// Whether a seat's clock shows no time ("—"): a seat a computer plays. The server also
+// stops timing a seat that ran out under "forfeit" (it is `untimed` then, with
+// `timeouts` > 0, and no computer): that one keeps showing its 0:00, so the players see
+// whose time ran out.
+export function clockShownUntimed(c: SeatClock | undefined, computer: boolean): boolean {
+  if (!c || !c.untimed) return false;
+  return computer || c.timeouts === 0;
 }
 
 // "9:58", "1:02:03", "2d 3h" for a clock's time.

@@ -52,6 +52,7 @@ interface History {
   name: string;
   replay_url: string | null;
   finished: number;
+  private?: number; // finished private matches: rated, never listed (docs/accounts.md)
   ratings: (Rating & { game: string; players: number })[];
   matches: HistoryMatch[];
 }
@@ -144,6 +145,14 @@ export async function startLeaderboard(root: HTMLElement, params: URLSearchParam
   );
 }
 
+// The profile's heading over its matches: how many are listed, and how many private
+// ones the server left out (rated, never listed).
+export function finishedHeading(finished: number, shown: number, privateMatches = 0): string {
+  const newest = shown < finished ? ` (the newest ${shown})` : '';
+  const hidden = privateMatches > 0 ? `, and ${privateMatches} private (not listed)` : '';
+  return `Finished matches: ${finished}${newest}${hidden}`;
+}
+
 export async function startProfile(root: HTMLElement, name: string): Promise<void> {
   document.title = `${name} · Eryantis`;
   clear(root);
@@ -167,8 +176,8 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
             ...ratingCells(r))))),
     );
   }
-  const shown = history.matches.length < history.finished ? ` (the newest ${history.matches.length})` : '';
-  body.append(h('h3', {}, `Finished matches: ${history.finished}${shown}`));
+  body.append(h('h3', {}, finishedHeading(history.finished, history.matches.length, history.private ?? 0)));
+  if (history.private) body.append(h('p', { class: 'hint', 'data-private-matches': history.private }, 'Private matches count in the ratings above but are listed in nobody\'s history.'));
   const rows = history.matches.map((m) => {
     const you = m.seats.find((s) => s.you);
     const others = m.seats.filter((s) => !s.you);

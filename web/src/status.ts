@@ -35,9 +35,11 @@ const REASONS: Record<string, string> = {
 };
 
 // `resigned`: who resigned, when that ended the match.
-// `reasons`: the game's words for its own reasons (its board module's).
-export function resultText(result: MatchResult, me: string | null, resigned: string | null = null, reasons: Record<string, string> = {}): string {
-  const why = resigned ? (resigned === me ? 'you resigned' : `${resigned} resigned`) : (reasons[result.reason] ?? REASONS[result.reason] ?? result.reason.replace(/_/g, ' '));
+// `reasons`: the game's words for its own reasons (its board module's). `outOfTime`: the
+// resignation was the clock's (on_timeout "forfeit").
+export function resultText(result: MatchResult, me: string | null, resigned: string | null = null, reasons: Record<string, string> = {}, outOfTime = false): string {
+  const resignedWhy = (who: string): string => (outOfTime ? (who === me ? 'your time ran out' : `${who}'s time ran out`) : who === me ? 'you resigned' : `${who} resigned`);
+  const why = resigned ? resignedWhy(resigned) : (reasons[result.reason] ?? REASONS[result.reason] ?? result.reason.replace(/_/g, ' '));
   const names = result.nicknames.map((n, i) => n || `seat ${result.winners[i] ?? '?'}`).join(' and ');
   if (result.draw) return `A draw between ${names}: ${why}.`;
   if (me && result.nicknames.includes(me)) return `You win: ${why}.`;

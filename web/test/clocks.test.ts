@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createMatchRequest } from '../src/computers.js';
-import { type MatchModel, clockLeft, clockText } from '../src/model.js';
+import { type MatchModel, clockLeft, clockShownUntimed, clockText } from '../src/model.js';
 
 test('the create form sends a clock only when one is chosen', () => {
   assert.deepEqual(createMatchRequest(2, '', 0, 'greedy', undefined, {}, false, '', '10+5', 'forfeit'), { type: 'create_match', players: 2, clock: '10+5', on_timeout: 'forfeit' });
@@ -30,4 +30,14 @@ test('clock times read as m:ss, h:mm:ss or days and hours', () => {
   assert.equal(clockText(5_000), '0:05');
   assert.equal(clockText(3_723_000), '1:02:03');
   assert.equal(clockText(2 * 86_400_000 + 3 * 3_600_000), '2d 3h');
+});
+
+test("a computer's seat shows no time; a seat that ran out under forfeit keeps its 0:00", () => {
+  const seat = (untimed: boolean, timeouts: number) => ({ left_ms: 0, delay_ms: 0, running: false, untimed, timeouts });
+  assert.equal(clockShownUntimed(seat(false, 0), false), false); // a timed seat
+  assert.equal(clockShownUntimed(seat(false, 1), false), false); // ran out under skip: still timed
+  assert.equal(clockShownUntimed(seat(true, 0), true), true); // a computer from the start
+  assert.equal(clockShownUntimed(seat(true, 1), true), true); // ran out, then a computer took it
+  assert.equal(clockShownUntimed(seat(true, 1), false), false); // ran out and forfeited: 0:00
+  assert.equal(clockShownUntimed(undefined, false), false);
 });

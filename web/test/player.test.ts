@@ -127,6 +127,23 @@ test('resigning: the question says what it does for 2, 3 and 4 players; everybod
   assert.match(watching.model.notices.at(-1)!.text, /^alice resigned/);
   const over = run([{ type: 'game_over', match: 1, result: { reason: 'resign', winners: [1], nicknames: ['Computer 1'], draw: false } }], watching.model);
   assert.equal(over.model.gameOver!.resigned, 'alice');
+  assert.equal(over.model.gameOver!.outOfTime, undefined);
+});
+
+test('a resignation by the clock (on_timeout "forfeit") is told as time run out', () => {
+  const clock = (untimed: boolean, timeouts: number) => ({ left_ms: 0, delay_ms: 0, running: false, untimed, timeouts });
+  const clocked = state(30, { clock: { control: '15s+0s', on_timeout: 'forfeit' }, clocks: [clock(false, 0), clock(false, 0)] });
+  const ranOut: ServerMessage = { ...(event(31, 'alice resigned, GAME OVER (resignation): Computer 1 wins', 'resign') as Extract<ServerMessage, { type: 'event' }>), clocks: [clock(true, 1), clock(false, 0)] };
+  const gameOver: ServerMessage = { type: 'game_over', match: 1, result: { reason: 'resign', winners: [1], nicknames: ['Computer 1'], draw: false } };
+  const over = run([clocked, ranOut, gameOver]);
+  assert.equal(over.model.gameOver!.resigned, 'alice');
+  assert.equal(over.model.gameOver!.outOfTime, true);
+  const result = { reason: 'resign', winners: [1], nicknames: ['Computer 1'], draw: false };
+  assert.equal(resultText(result, 'alice', 'alice', {}, true), "Computer 1 won: your time ran out.");
+  assert.equal(resultText(result, 'bob', 'alice', {}, true), "Computer 1 won: alice's time ran out.");
+  // Her own resignation in the same clocked match: resigned, not out of time.
+  const resigned: ServerMessage = { ...(ranOut as Extract<ServerMessage, { type: 'event' }>), clocks: [clock(false, 0), clock(false, 0)] };
+  assert.equal(run([clocked, resigned, gameOver]).model.gameOver!.outOfTime, undefined);
 });
 
 test('deadlines that name nobody never say "null"', () => {

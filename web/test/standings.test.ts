@@ -2,7 +2,14 @@
 // and the pages' addresses.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { changeText, durationText, leaderboardHref, profileHref } from '../src/standings.js';
+import { changeText, durationText, finishedHeading, leaderboardHref, profileHref } from '../src/standings.js';
+
+test("the profile's heading counts the listed matches and the private ones left out", () => {
+  assert.equal(finishedHeading(3, 3), 'Finished matches: 3');
+  assert.equal(finishedHeading(80, 50), 'Finished matches: 80 (the newest 50)');
+  assert.equal(finishedHeading(0, 0, 1), 'Finished matches: 0, and 1 private (not listed)');
+  assert.equal(finishedHeading(2, 2, 0), 'Finished matches: 2');
+});
 
 test('a match length reads in seconds, minutes or hours', () => {
   assert.equal(durationText(0), '0 s');
