@@ -312,13 +312,14 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
   put(w, store::display_name(id));
   put(w, "at");
   w.Int64(now_ms);
-  // Private matches are rated but never listed (docs/accounts.md, "Private matches in
-  // ratings and histories"): the route answers anyone, so only their number is told.
+  // Private matches are rated and listed, but as the player's own row only (docs/
+  // accounts.md, "Private matches in ratings and histories"): the route answers anyone,
+  // so no match id (no replay link), no opponents.
   std::uint64_t private_matches = 0;
   for (const store::FinishCursor& key : found->second)
     if (entries_.at(key).rated.match.is_private) ++private_matches;
   put(w, "finished");
-  w.Uint64(found->second.size() - private_matches);
+  w.Uint64(found->second.size());
   put(w, "private");
   w.Uint64(private_matches);
   // Each match opens at replay_url + "#match=" + its id ([web] replay_url).
@@ -351,12 +352,17 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
        ++key) {
     const Entry& entry = entries_.at(*key);
     const store::FinishedMatch& m = entry.rated.match;
-    if (m.is_private) continue;
     ++written;
     const store::Placing& placing = entry.rated.placing;
     w.StartObject();
     put(w, "match");
-    w.Int64(m.id);
+    if (m.is_private) {
+      w.Null();
+      put(w, "private");
+      w.Bool(true);
+    } else {
+      w.Int64(m.id);
+    }
     put(w, "game");
     put(w, m.game);
     put(w, "players");
@@ -376,6 +382,7 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
     for (const store::SeatRecord& seat : m.seats) {
       const std::size_t i = static_cast<std::size_t>(seat.seat);
       const std::string seat_id = store::rating_id(seat);
+      if (m.is_private && seat_id != id) continue;  // a private match's opponents are its own
       w.StartObject();
       put(w, "seat");
       w.Int(seat.seat);

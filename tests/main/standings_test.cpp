@@ -128,7 +128,9 @@ TEST(Standings, TwoComputersOfOneLevelListTheMatchOnceInTheirHistory) {
   EXPECT_EQ(standings.book().applied(), 1);  // applied, but one side is unrated: nothing moves
 }
 
-TEST(Standings, APrivateMatchIsRatedButNeverListed) {
+// A private match is rated, and listed in its players' histories as their own row only:
+// no match id (so no replay link), no opponents. The route answers anyone.
+TEST(Standings, APrivateMatchIsRatedAndListedWithoutItsIdOrOpponents) {
   Standings standings(test::games(), "http://127.0.0.1:8090/");
   RatedMatch hidden = finished(2, 2'000, "ada", "bob", 1);
   hidden.match.is_private = true;
@@ -138,19 +140,28 @@ TEST(Standings, APrivateMatchIsRatedButNeverListed) {
     SCOPED_TRACE(path);
     auto h = parse(standings.history_response(get(path), 3'000));
     ASSERT_TRUE(h.IsObject());
-    EXPECT_EQ(h["finished"].GetInt(), 1);
+    EXPECT_EQ(h["finished"].GetInt(), 2);
     EXPECT_EQ(h["private"].GetInt(), 1);
-    ASSERT_EQ(h["matches"].Size(), 1u);
-    EXPECT_EQ(h["matches"][0]["match"].GetInt64(), 1);
+    ASSERT_EQ(h["matches"].Size(), 2u);
+    const auto& newest = h["matches"][0];  // newest first: the private one
+    EXPECT_TRUE(newest["match"].IsNull());
+    EXPECT_TRUE(newest["private"].GetBool());
+    ASSERT_EQ(newest["seats"].Size(), 1u) << "only the player's own seat";
+    EXPECT_TRUE(newest["seats"][0]["you"].GetBool());
+    EXPECT_TRUE(newest["result"].IsString());
+    EXPECT_EQ(h["matches"][1]["match"].GetInt64(), 1);
+    EXPECT_FALSE(h["matches"][1].HasMember("private"));
+    EXPECT_EQ(h["matches"][1]["seats"].Size(), 2u);
   }
-  // Only private matches: the player is known (the leaderboard links them), nothing listed.
+  // Only private matches: the player is known (the leaderboard links them).
   Standings only(test::games(), "");
   only.add({hidden});
   auto h = parse(only.history_response(get("/history/ada"), 3'000));
   ASSERT_TRUE(h.IsObject());
-  EXPECT_EQ(h["finished"].GetInt(), 0);
+  EXPECT_EQ(h["finished"].GetInt(), 1);
   EXPECT_EQ(h["private"].GetInt(), 1);
-  EXPECT_EQ(h["matches"].Size(), 0u);
+  ASSERT_EQ(h["matches"].Size(), 1u);
+  EXPECT_TRUE(h["matches"][0]["match"].IsNull());
 }
 
 TEST(Standings, EveryRefusalHasItsCode) {

@@ -13,11 +13,12 @@
 //      resigns, which ends a 3-player Eriantys match for everyone (the resigner last, the
 //      others ranked as at the end: docs/protocol.md, "Clocks");
 //   7. each player's profile (the lobby's "Your matches and ratings") has the match's rating
-//      in the 3-player pool and counts it as a private match, without a row: private matches
-//      are rated but listed in nobody's history (docs/accounts.md, "Private matches in
-//      ratings and histories"); the leaderboard (provisional shown) has both players;
+//      in the 3-player pool and lists the match as a private row (its result and rating
+//      change, without its id, opponents or replay link: the page is public; docs/
+//      accounts.md, "Private matches in ratings and histories"); the leaderboard
+//      (provisional shown) has both players;
 //   8. a THIRD fresh context logs in to alice's account with the password and finds her
-//      rating and the private match counted.
+//      rating and the private match in her history.
 // Every wait is bounded (10 s each unless told); the whole test takes about 21 s (15 of them
 // the clock).
 // Usage (CTest passes these):
@@ -75,9 +76,9 @@ const clocks = (page) => page.$$eval('[data-clock]', (els) => els.map((e) => ({ 
 
 // The profile page from the lobby's link, once the server has rated the match (it reads
 // finished matches on its 100 ms tick): the 3-player pool's rating, the private matches
-// counted, and whether `match` has a row. A private match is rated but listed in nobody's
-// history, its players' included (docs/accounts.md, "Private matches in ratings and
-// histories"): the history route answers anyone and does not know who asks.
+// listed, and whether `match` has a row with its id. A private match is rated and listed in
+// its players' histories without its id, opponents or replay link (docs/accounts.md,
+// "Private matches in ratings and histories"): the history route answers anyone.
 async function profileFromLobby(page, name, match) {
   await page.goto(running.base);
   await page.waitForSelector('a[data-nav="profile"]');
@@ -90,10 +91,12 @@ async function profileFromLobby(page, name, match) {
     return false;
   }, 10_000, 300);
   const rating = await page.$eval('.ratings tr[data-pool="eriantys/3"]', (tr) => tr.textContent);
+  // A private match's row carries no id (the page is public): data-private instead.
   const listed = (await page.$(`.history tr[data-match="${match}"]`)) !== null;
+  const privateRows = (await page.$$('.history tr[data-private]')).length;
   const privateCount = Number(await page.getAttribute('[data-private-matches]', 'data-private-matches').catch(() => 0));
   const heading = await page.$eval('.profile h3:last-of-type', (e) => e.textContent).catch(() => '');
-  return { rating, listed, privateCount, heading, url: page.url() };
+  return { rating, listed, privateRows, privateCount, heading, url: page.url() };
 }
 
 try {
@@ -185,9 +188,9 @@ try {
 
   // 7. Both histories and ratings, from the lobby's link; the leaderboard.
   for (const p of [alice, bob]) {
-    const { rating, listed, privateCount, heading, url } = await profileFromLobby(p, p.name, match);
+    const { rating, listed, privateRows, privateCount, heading, url } = await profileFromLobby(p, p.name, match);
     check(/\d{3,4}/.test(rating) && (p === loser ? /0-0-1$/ : /1-0-0$|0-1-0$/).test(rating), `step 7: ${p.name}'s profile (${new URL(url).search}) rates the match in the 3-player pool: ${rating}`);
-    check(!listed && privateCount === 1, `step 7: private match ${match} is counted, not listed (the product's rule): "${heading}"`);
+    check(!listed && privateRows === 1 && privateCount === 1, `step 7: ${p.name}'s history lists private match ${match} as a private row (no id, opponents or replay: the page is public): "${heading}"`);
   }
   await alice.screenshot({ path: join(out, 'profile.png'), fullPage: true });
   await alice.goto(`${base}?leaderboard=eriantys&players=3&provisional=1`);
@@ -204,7 +207,7 @@ try {
   await until('the third context is logged in to alice\'s account', async () => (await elsewhere.$eval('.who', (e) => e.textContent)).includes('alice'));
   check((await elsewhere.$$('.match')).length === 0, 'step 8: a third context logged in with the password (the finished match is not reopened)');
   const again = await profileFromLobby(elsewhere, 'alice', match);
-  check(again.privateCount === 1 && !again.listed, `step 8: alice's profile there counts the private match: "${again.heading}"`);
+  check(again.privateCount === 1 && again.privateRows === 1 && !again.listed, `step 8: alice's history there lists the private match: "${again.heading}"`);
   check(/\d{3,4}/.test(again.rating), `step 8: and her rating: ${again.rating}`);
   check(dialogs.length === 0, `no dialog opened in the whole walk (${dialogs.join('; ')})`);
   await elsewhere.screenshot({ path: join(out, 'elsewhere.png'), fullPage: true });

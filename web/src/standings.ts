@@ -37,7 +37,8 @@ interface HistorySeat {
   rating: { before: number; after: number; deviation: number } | null;
 }
 interface HistoryMatch {
-  match: number;
+  match: number | null; // null: a private match (listed without its id, opponents or replay)
+  private?: boolean;
   game: string;
   players: number;
   started_ms: number;
@@ -52,7 +53,7 @@ interface History {
   name: string;
   replay_url: string | null;
   finished: number;
-  private?: number; // finished private matches: rated, never listed (docs/accounts.md)
+  private?: number; // finished private matches: rated, listed without opponents or replay (docs/accounts.md)
   ratings: (Rating & { game: string; players: number })[];
   matches: HistoryMatch[];
 }
@@ -149,7 +150,7 @@ export async function startLeaderboard(root: HTMLElement, params: URLSearchParam
 // ones the server left out (rated, never listed).
 export function finishedHeading(finished: number, shown: number, privateMatches = 0): string {
   const newest = shown < finished ? ` (the newest ${shown})` : '';
-  const hidden = privateMatches > 0 ? `, and ${privateMatches} private (not listed)` : '';
+  const hidden = privateMatches > 0 ? ` (${privateMatches} private)` : '';
   return `Finished matches: ${finished}${newest}${hidden}`;
 }
 
@@ -177,16 +178,20 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
     );
   }
   body.append(h('h3', {}, finishedHeading(history.finished, history.matches.length, history.private ?? 0)));
-  if (history.private) body.append(h('p', { class: 'hint', 'data-private-matches': history.private }, 'Private matches count in the ratings above but are listed in nobody\'s history.'));
+  if (history.private) body.append(h('p', { class: 'hint', 'data-private-matches': history.private }, 'Private matches are listed without their opponents or a replay: this page is public.'));
   const rows = history.matches.map((m) => {
     const you = m.seats.find((s) => s.you);
     const others = m.seats.filter((s) => !s.you);
-    const replay = history.replay_url ? h('a', { href: `${history.replay_url}#match=${m.match}`, 'data-replay': m.match, target: '_blank', rel: 'noopener' }, 'replay') : h('span', { class: 'hint' }, `#${m.match}`);
-    return h('tr', { 'data-match': m.match, 'data-result': m.result },
+    const replay = m.match === null
+      ? h('span', { class: 'hint' }, 'private')
+      : history.replay_url ? h('a', { href: `${history.replay_url}#match=${m.match}`, 'data-replay': m.match, target: '_blank', rel: 'noopener' }, 'replay') : h('span', { class: 'hint' }, `#${m.match}`);
+    return h('tr', { 'data-match': m.match ?? 'private', 'data-private': m.private ? 'true' : null, 'data-result': m.result },
       h('td', {}, new Date(m.finished_ms).toLocaleString()),
       h('td', {}, `${m.game}, ${m.players}`),
       h('td', { class: `result ${m.result}` }, you?.place ? `${m.result} (place ${you.place})` : m.result),
-      h('td', {}, ...others.flatMap((s, i) => [i ? ', ' : '', h('a', { href: profileHref(s.player.startsWith('computer:') ? s.player : s.name) }, s.name), s.place ? ` (${s.place})` : ''])),
+      m.private
+        ? h('td', { class: 'hint' }, 'a private match')
+        : h('td', {}, ...others.flatMap((s, i) => [i ? ', ' : '', h('a', { href: profileHref(s.player.startsWith('computer:') ? s.player : s.name) }, s.name), s.place ? ` (${s.place})` : ''])),
       h('td', { class: 'num' }, you?.rating ? changeText(you.rating.before, you.rating.after) : '—'),
       h('td', { class: 'num' }, `${m.commands} moves, ${durationText(m.duration_ms)}`),
       h('td', {}, replay));

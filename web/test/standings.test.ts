@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { changeText, durationText, finishedHeading, leaderboardHref, profileHref } from '../src/standings.js';
 
-test("the profile's heading counts the listed matches and the private ones left out", () => {
+test("the profile's heading counts the matches, the private ones among them", () => {
   assert.equal(finishedHeading(3, 3), 'Finished matches: 3');
   assert.equal(finishedHeading(80, 50), 'Finished matches: 80 (the newest 50)');
-  assert.equal(finishedHeading(0, 0, 1), 'Finished matches: 0, and 1 private (not listed)');
+  assert.equal(finishedHeading(1, 1, 1), 'Finished matches: 1 (1 private)');
   assert.equal(finishedHeading(2, 2, 0), 'Finished matches: 2');
 });
 
