@@ -197,7 +197,7 @@ else
     }
     expand @system-service | sort -u > "$work/allowed.txt"
     { expand @privileged; expand @resources; } | sort -u > "$work/denied.txt"
-    # ... and the calls the unit allows again by name after the deny list (setpriority).
+    # ... and the calls the unit allows again by name after the deny list (sched_setscheduler).
     { comm -23 "$work/allowed.txt" "$work/denied.txt"
       sed -n 's/^SystemCallFilter=\([a-z_][a-z_0-9 ]*\)$/\1/p' "$root/lib/systemd/system/eryantis.service" | tr ' ' '\n'
     } | sort -u > "$work/filter.txt"
