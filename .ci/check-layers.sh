@@ -54,7 +54,7 @@ declare -A allowed=(
 games="renaissance eriantys"
 # The store's value types (records and errors) are a layer of their own to the server:
 # it may use them, never the SQLite-bound store itself.
-store_types_headers="eryantis/store/records.hpp eryantis/store/error.hpp eryantis/store/chat.hpp eryantis/store/accounts.hpp"
+store_types_headers="eryantis/store/records.hpp eryantis/store/error.hpp eryantis/store/chat.hpp eryantis/store/accounts.hpp eryantis/store/rating_keys.hpp"
 
 offenders=0
 for layer in "${!allowed[@]}"; do

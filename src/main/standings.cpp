@@ -147,9 +147,14 @@ void Standings::add(std::vector<RatedMatch> matches) {
     if (!known_.insert(rated.match.id).second) continue;
     const store::FinishCursor key{rated.match.finished_ms, rated.match.id};
     if (!entries_.empty() && key < entries_.rbegin()->first) earlier = true;
+    names_.note(rated.match);
     for (const store::SeatRecord& seat : rated.match.seats) {
       auto& keys = by_player_[store::rating_id(seat)];
       if (keys.empty() || keys.back() != key) keys.push_back(key);  // two seats of one level
+      if (seat.computer && seat.left_by) {  // the match is in the history of who left it
+        auto& left = by_player_[*seat.left_by];
+        if (left.empty() || left.back() != key) left.push_back(key);
+      }
     }
     Entry& entry = entries_.emplace(key, Entry{std::move(rated), {}}).first->second;
     if (!earlier) apply(entry);
@@ -270,7 +275,7 @@ net::HttpResponse Standings::ratings_response(const net::HttpRequest& request,
     put(w, "player");
     put(w, s.player);
     put(w, "name");
-    put(w, store::display_name(s.player));
+    put(w, names_.shown(s.player));
     write_rating(w, s.rating, s.provisional);
     w.EndObject();
   }
@@ -297,7 +302,7 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
     if (!v) return error(400, "BAD_PARAMETER", "limit is 1 to 500");
     limit = *v;
   }
-  const std::string id = store::rating_id_of_name(*name);
+  const std::string id = names_.id_of(*name);
   const auto found = by_player_.find(id);
   if (found == by_player_.end())
     return error(404, "UNKNOWN_PLAYER",
@@ -309,7 +314,7 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
   put(w, "player");
   put(w, id);
   put(w, "name");
-  put(w, store::display_name(id));
+  put(w, names_.shown(id));
   put(w, "at");
   w.Int64(now_ms);
   // Private matches are rated and listed, but as the player's own row only (docs/
@@ -382,7 +387,8 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
     for (const store::SeatRecord& seat : m.seats) {
       const std::size_t i = static_cast<std::size_t>(seat.seat);
       const std::string seat_id = store::rating_id(seat);
-      if (m.is_private && seat_id != id) continue;  // a private match's opponents are its own
+      const bool theirs = seat_id == id || (seat.computer && seat.left_by == id);
+      if (m.is_private && !theirs) continue;  // a private match's opponents are its own
       w.StartObject();
       put(w, "seat");
       w.Int(seat.seat);
@@ -396,7 +402,11 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
       } else {
         w.Null();
       }
-      if (seat_id == id) {
+      if (seat.computer && seat.left_by) {  // a computer took it over from them
+        put(w, "left_by");
+        put(w, *seat.left_by);
+      }
+      if (theirs) {
         put(w, "you");
         w.Bool(true);
       }
@@ -421,6 +431,10 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
     std::string outcome = "unplaced";
     for (const store::SeatRecord& seat : m.seats) {
       const std::size_t i = static_cast<std::size_t>(seat.seat);
+      if (seat.computer && seat.left_by == id) {  // they left: rated last
+        outcome = "lost";
+        break;
+      }
       if (store::rating_id(seat) != id || i >= placing.places.size()) continue;
       if (placing.places[i] != best) {
         outcome = "lost";

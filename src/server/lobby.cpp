@@ -282,6 +282,7 @@ void Server::open_match(Session& s, const std::string& id, const protocol::Creat
   describe_options(*room);
   room->status = store::MatchStatus::Lobby;
   room->seats[0] = SeatHolder{*s.nickname, token_hash(s.token), 0, std::nullopt};
+  if (s.account != 0) room->seats[0]->account_id = s.account;
   room->lobby_since_ms = clock_();
   room->creator = *s.nickname;
   if (m.takeover) room->takeover = game::parse_level(*m.takeover);
@@ -396,6 +397,7 @@ void Server::join_seat(Room& room, ConnectionId conn, const std::string& id,
     while (room.seats[seat]) ++seat;
   }
   room.seats[seat] = SeatHolder{*s->nickname, token_hash(s->token), 0, std::nullopt};
+  if (s->account != 0) room.seats[seat]->account_id = s->account;
   room.lobby_since_ms = clock_();
   seated_in_[*s->nickname] = room.id;
   if (s->spectator) detach(*s);
@@ -674,6 +676,8 @@ Room& Server::load(LoadedMatch m) {
     std::optional<game::Level> computer;
     if (r.computer) computer = game::parse_level(*r.computer);
     room->seats[r.seat] = SeatHolder{r.nickname, r.resume_token_hash, 0, computer};
+    room->seats[r.seat]->account_id = r.account_id;
+    room->seats[r.seat]->left_by = r.left_by;
     if (!computer) seated_in_[r.nickname] = m.id;
   }
   Room& loaded = *room;

@@ -333,6 +333,7 @@ void Server::login(Session& s, const std::string& id, const protocol::Login& m,
     // require_resume_token = false let them in without the seat's token: the token
     // issued now becomes the seat's, so it works after switching the option back.
     room->seats[seat]->token_hash = token_hash(s.token);
+    if (account) room->seats[seat]->account_id = account->id;
     const store::MatchId mid = room->id;
     const int held = seat;
     room->enqueue(0, "", [this, mid, held] {

@@ -60,6 +60,8 @@ store::SeatRecord seat_record(const Room& room, int seat) {
   r.resume_token_hash = room.seats[seat]->token_hash;
   if (room.seats[seat]->computer)
     r.computer = std::string(game::level_name(*room.seats[seat]->computer));
+  r.account_id = room.seats[seat]->account_id;
+  r.left_by = room.seats[seat]->left_by;
   return r;
 }
 

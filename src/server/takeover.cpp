@@ -7,6 +7,7 @@
 #include "eryantis/protocol/codec.hpp"
 #include "eryantis/server/computer.hpp"
 #include "eryantis/server/server.hpp"
+#include "eryantis/store/rating_keys.hpp"
 #include "server_messages.hpp"
 
 namespace eryantis::server {
@@ -35,7 +36,11 @@ void Server::take_over(Room& room, game::Seat seat, TakeoverReason reason, Conne
     s->match = 0;
     s->seat = game::kNoSeat;
   }
+  // Who held the seat is kept with it: their rating counts the match as theirs, last
+  // (store::rating_result, docs/accounts.md "Who is rated").
+  const std::string leaver = store::rating_id(detail::seat_record(room, seat));
   room.seats[seat] = SeatHolder{computer_nickname(seat), "", 0, level};
+  room.seats[seat]->left_by = leaver;
   room.computer_turns[seat] = {};
   MatchWrite w;
   w.match = mid;

@@ -54,7 +54,7 @@ Result<std::vector<LoadCandidate>> unfinished_matches(sqlite::Database& db) {
 Result<void> read_seats(sqlite::Database& db, std::vector<LoadedMatch>& restored) {
   auto select = db.cached(
       "SELECT s.match_id, s.seat, s.nickname, s.resume_token_hash, s.tower_color, s.wizard, "
-      "s.computer FROM seats s JOIN matches m ON m.id = s.match_id "
+      "s.computer, s.account_id, s.left_by FROM seats s JOIN matches m ON m.id = s.match_id "
       "WHERE m.status IN ('lobby', 'running') ORDER BY s.match_id, s.seat");
   if (!select) return util::forward_error(select);
   auto& rows = **select;

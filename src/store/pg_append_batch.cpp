@@ -37,7 +37,8 @@ namespace {
 // $1..$17 one element per request; $18 the fenced matches, $19 the matches to
 // lock; $20..$27 per event, $28..$30 per snapshot, $31..$37 per seat written,
 // $38..$39 per seat removed, $40..$43 per ending kept, $44..$45 per ending delivered;
-// $46..$47 one element per request again (a new match's game and game version).
+// $46..$47 one element per request again (a new match's game and game version);
+// $48..$49 per seat written again (schema 14: its account and left_by).
 constexpr std::string_view kAppendBatch = R"SQL(
 WITH r AS MATERIALIZED (
   SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::int[],
@@ -112,14 +113,18 @@ snapshot AS (
   ON CONFLICT DO NOTHING
 ),
 seated AS (
-  INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard, computer)
-  SELECT v.match_id, s.seat, s.nickname, s.token, s.tower, s.wizard, s.computer
+  INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard, computer,
+                     account_id, left_by)
+  SELECT v.match_id, s.seat, s.nickname, s.token, s.tower, s.wizard, s.computer, s.account,
+         s.left_by
   FROM unnest($31::int[], $32::int[], $33::text[], $34::text[], $35::text[], $36::int[],
-              $37::text[]) AS s(req, seat, nickname, token, tower, wizard, computer)
+              $37::text[], $48::bigint[], $49::text[])
+       AS s(req, seat, nickname, token, tower, wizard, computer, account, left_by)
   JOIN v ON v.i = s.req AND v.verdict IN ('ok', 'retry')
   ON CONFLICT (match_id, seat) DO UPDATE SET nickname = excluded.nickname,
     resume_token_hash = excluded.resume_token_hash, tower_color = excluded.tower_color,
-    wizard = excluded.wizard, computer = excluded.computer
+    wizard = excluded.wizard, computer = excluded.computer,
+    account_id = excluded.account_id, left_by = excluded.left_by
 ),
 unseated AS (
   DELETE FROM seats t USING unnest($38::int[], $39::int[]) AS s(req, seat), v
@@ -147,7 +152,7 @@ FROM v ORDER BY i)SQL";
 
 static_assert(kLobbyChannel == "eryantis_lobby", "the statement's pg_notify names the channel");
 
-constexpr int kParams = 47;
+constexpr int kParams = 49;
 
 // The arrays of one statement, element by element.
 struct BatchParams {
@@ -292,6 +297,8 @@ void add_request(BatchParams& p, const Options& options, const AppendRequest& r,
     p[35].add_optional(seat.tower_color);
     p[36].add_optional(seat.wizard ? std::optional<std::int64_t>(*seat.wizard) : std::nullopt);
     p[37].add_optional(seat.computer);
+    p[48].add_optional(seat.account_id);
+    p[49].add_optional(seat.left_by);
   }
   for (int seat : r.remove_seats) {
     p[38].add(request);

@@ -151,8 +151,8 @@ Result<void> PgStore::load_matches(std::span<const MatchId> ids, const FoldPolic
 
   // 3. The seats.
   auto seats = conn.query(
-      "SELECT match_id, seat, nickname, resume_token_hash, tower_color, wizard, computer "
-      "FROM seats WHERE match_id = ANY($1::bigint[]) ORDER BY match_id, seat",
+      "SELECT match_id, seat, nickname, resume_token_hash, tower_color, wizard, computer, "
+      "account_id, left_by FROM seats WHERE match_id = ANY($1::bigint[]) ORDER BY match_id, seat",
       pg::Params().add(found_ids));
   if (!seats) return util::forward_error(seats);
   for (int row = 0; row < seats->size(); ++row) {

@@ -46,6 +46,8 @@ SeatRecord pg_seat_row(const pg::Rows& rows, int row, int first, MatchId id) {
     seat.tower_color = std::string(rows.text(row, first + 3));
   if (!rows.is_null(row, first + 4)) seat.wizard = static_cast<int>(rows.integer(row, first + 4));
   if (!rows.is_null(row, first + 5)) seat.computer = rows.text(row, first + 5);
+  if (!rows.is_null(row, first + 6)) seat.account_id = rows.integer(row, first + 6);
+  if (!rows.is_null(row, first + 7)) seat.left_by = std::string(rows.text(row, first + 7));
   return seat;
 }
 

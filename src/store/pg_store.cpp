@@ -124,12 +124,19 @@ Result<void> pg_upsert_seat(pg::Connection& conn, const SeatRecord& seat) {
   } else {
     params.add_null();
   }
+  if (seat.account_id) {
+    params.add(*seat.account_id);
+  } else {
+    params.add_null();
+  }
+  params.add_optional(seat.left_by);
   auto rows = conn.query(
       "INSERT INTO seats (match_id, seat, nickname, resume_token_hash, tower_color, wizard, "
-      "computer) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+      "computer, account_id, left_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
       "ON CONFLICT (match_id, seat) DO UPDATE SET nickname = excluded.nickname, "
       "resume_token_hash = excluded.resume_token_hash, tower_color = excluded.tower_color, "
-      "wizard = excluded.wizard, computer = excluded.computer",
+      "wizard = excluded.wizard, computer = excluded.computer, "
+      "account_id = excluded.account_id, left_by = excluded.left_by",
       params);
   if (!rows) return util::forward_error(rows);
   return {};
@@ -144,8 +151,8 @@ Result<void> PgStore::upsert_seat(const SeatRecord& seat) {
 Result<std::vector<SeatRecord>> PgStore::seats(MatchId id) {
   if (auto done = impl_->conn.reconnect_if_broken(); !done) return util::forward_error(done);
   auto rows = impl_->conn.query(
-      "SELECT seat, nickname, resume_token_hash, tower_color, wizard, computer FROM seats "
-      "WHERE match_id = $1 ORDER BY seat",
+      "SELECT seat, nickname, resume_token_hash, tower_color, wizard, computer, account_id, "
+      "left_by FROM seats WHERE match_id = $1 ORDER BY seat",
       pg::Params().add(id));
   if (!rows) return util::forward_error(rows);
   std::vector<SeatRecord> seats;
@@ -198,7 +205,7 @@ Result<std::vector<FinishedMatch>> PgStore::finished_matches(FinishCursor after)
   // As SqliteStore::finished_matches: one row per seat, in (finished, id, seat) order.
   auto rows = impl_->conn.query(
       "SELECT f.id, f.game, f.game_version, f.players, f.started, f.finished, f.events, "
-      "f.result, s.seat, s.nickname, s.computer, f.is_private FROM ("
+      "f.result, s.seat, s.nickname, s.computer, f.is_private, s.account_id, s.left_by FROM ("
       "  SELECT m.id, m.game, m.game_version, "
       "    coalesce((m.options::jsonb ->> 'players')::bigint, 0) AS players, "
       "    coalesce((SELECT time FROM events WHERE match_id = m.id AND seq = 1), m.created) "
@@ -234,6 +241,8 @@ Result<std::vector<FinishedMatch>> PgStore::finished_matches(FinishCursor after)
     seat.seat = static_cast<int>(rows->integer(r, 8));
     seat.nickname = rows->text(r, 9);
     seat.computer = rows->optional_text(r, 10);
+    if (!rows->is_null(r, 12)) seat.account_id = rows->integer(r, 12);
+    seat.left_by = rows->optional_text(r, 13);
     out.back().seats.push_back(std::move(seat));
   }
   return out;

@@ -1,5 +1,6 @@
 #include "eryantis/store/rating_results.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "eryantis/json/json.hpp"
@@ -8,8 +9,6 @@
 namespace eryantis::store {
 
 namespace {
-constexpr std::string_view kComputerPrefix = "computer:";
-constexpr std::string_view kNamePrefix = "name:";
 
 std::optional<std::vector<int>> int_array(const rapidjson::Value& object, const char* key) {
   const auto it = object.FindMember(key);
@@ -22,28 +21,6 @@ std::optional<std::vector<int>> int_array(const rapidjson::Value& object, const 
   return out;
 }
 }  // namespace
-
-std::string rating_id(const SeatRecord& seat) {
-  std::string out;
-  if (seat.computer) {
-    out.append(kComputerPrefix).append(*seat.computer);
-  } else {
-    out.append(kNamePrefix).append(seat.nickname);
-  }
-  return out;
-}
-
-std::string display_name(std::string_view id) {
-  if (id.starts_with(kNamePrefix)) return std::string(id.substr(kNamePrefix.size()));
-  return std::string(id);
-}
-
-std::string rating_id_of_name(std::string_view name) {
-  if (name.starts_with(kComputerPrefix)) return std::string(name);
-  std::string out(kNamePrefix);
-  out.append(name);
-  return out;
-}
 
 std::optional<Placing> stored_placing(std::string_view result_json) {
   rapidjson::Document doc;
@@ -83,17 +60,67 @@ std::optional<ratings::MatchResult> rating_result(const FinishedMatch& match,
   r.seats = match.players;
   r.finished_ms = match.finished_ms;
   std::set<std::string, std::less<>> seen;
+  std::vector<bool> left(n, false);
   for (std::size_t i = 0; i < n; ++i) {
     const SeatRecord& seat = match.seats[i];
     if (seat.seat != static_cast<int>(i)) return std::nullopt;
     ratings::SeatResult s;
-    s.player = rating_id(seat);
+    // A seat a computer took over (schema 14's left_by): the person who left it is
+    // rated, last alone; the computer is not (docs/accounts.md, "Who is rated").
+    left[i] = seat.computer && seat.left_by;
+    s.player = left[i] ? *seat.left_by : rating_id(seat);
     if (!seen.insert(s.player).second) s.player.clear();
     s.place = placing.places[i];
     s.team = i < placing.teams.size() ? placing.teams[i] : -1;
     r.seat_results.push_back(std::move(s));
   }
+  if (std::find(left.begin(), left.end(), true) == left.end()) return r;
+  // The seats that stayed keep their order among themselves (1 + how many of them did
+  // better, so equal places stay equal and teammates share theirs); each seat left
+  // comes after all of them, on a side of its own.
+  int stayed = 0;
+  for (std::size_t i = 0; i < n; ++i) stayed += left[i] ? 0 : 1;
+  std::vector<int> places(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (left[i]) {
+      places[i] = stayed + 1;
+      continue;
+    }
+    int better = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      if (!left[j] && r.seat_results[j].place < r.seat_results[i].place) ++better;
+    places[i] = better + 1;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    r.seat_results[i].place = places[i];
+    if (left[i]) r.seat_results[i].team = -1;
+  }
   return r;
+}
+
+void KeyNames::note(const FinishedMatch& match) {
+  for (const SeatRecord& seat : match.seats) {
+    if (seat.computer || !seat.account_id) continue;
+    const std::string id = rating_id(seat);
+    if (auto old = names_.find(id); old != names_.end() && old->second != seat.nickname) {
+      // A renamed account: its old name no longer finds it.
+      if (auto by = accounts_.find(old->second); by != accounts_.end() && by->second == id)
+        accounts_.erase(by);
+    }
+    names_[id] = seat.nickname;
+    accounts_[seat.nickname] = id;
+  }
+}
+
+std::string KeyNames::shown(std::string_view id) const {
+  if (auto it = names_.find(id); it != names_.end()) return it->second;
+  return display_name(id);
+}
+
+std::string KeyNames::id_of(std::string_view name) const {
+  if (names_.contains(name)) return std::string(name);  // an account's key as such
+  if (auto it = accounts_.find(name); it != accounts_.end()) return it->second;
+  return rating_id_of_name(name);
 }
 
 }  // namespace eryantis::store

@@ -109,6 +109,11 @@ TEST_F(AccountsTest, ASeatBelongsToTheAccountOnEveryConnection) {
   // Stored: the account, and no secret in clear.
   EXPECT_EQ(sql_text("SELECT name FROM accounts WHERE name_key = 'alice'"), "Alice");
   EXPECT_EQ(sql_text("SELECT count(*) FROM sessions WHERE token_digest = '" + secret + "'"), "0");
+  // The seat records its account (schema 14): the key its rating is kept under.
+  EXPECT_EQ(sql_text("SELECT s.account_id = a.id FROM seats s JOIN accounts a "
+                     "ON a.name_key = 'alice' WHERE s.match_id = " + std::to_string(match) +
+                     " AND s.seat = 0"),
+            "1");
 }
 
 // The same messages over WebSocket: register there, the seat comes back over TCP

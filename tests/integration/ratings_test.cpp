@@ -158,7 +158,7 @@ TEST_F(RatingsTest, TheServersRatingsAreTheReplayToolsFoldOfTheSameFile) {
 
   const std::int64_t at = 4'000'000'000'000;  // a fixed "now" for both: deviations widen alike
   int replayed = 0;
-  const Table replay = replay_table(at, &replayed);
+  Table replay = replay_table(at, &replayed);
   EXPECT_EQ(replayed, finished_in_db());
   ASSERT_TRUE(replay.contains({"eriantys", 2})) << "no 2-player pool";
   ASSERT_TRUE(replay.contains({"eriantys", 3})) << "no 3-player pool";
@@ -275,6 +275,67 @@ TEST_F(RatingsTest, TheServersRatingsAreTheReplayToolsFoldOfTheSameFile) {
     }
   }
   EXPECT_EQ(private_rows, 1);
+
+  // Schema 14 (docs/accounts.md, "Who is rated: the player key"): a bot's later seats
+  // become an account's (its earlier matches stay its guest name's: not inherited), and
+  // a seat of a 3-player match is taken over by a computer after its bot left. Both
+  // folds rate the account under account:<id> and who left last, the computer not.
+  stop_gracefully();
+  ASSERT_FALSE(HasFailure());
+  const std::string member = sql_text(
+      "SELECT nickname FROM seats WHERE computer IS NULL AND nickname LIKE 'rb%' "
+      "AND length(nickname) BETWEEN 3 AND 20 ORDER BY match_id LIMIT 1");
+  ASSERT_FALSE(member.empty());
+  sql_text("INSERT INTO accounts (name, name_key, password_hash, created_ms, "
+           "password_changed_ms) VALUES ('" + member + "', lower('" + member + "'), 'x', 1, 1)");
+  const std::string account = sql_text("SELECT id FROM accounts WHERE name = '" + member + "'");
+  const int member_matches = std::atoi(
+      sql_text("SELECT count(*) FROM seats WHERE nickname = '" + member + "'").c_str());
+  sql_text("UPDATE seats SET account_id = " + account + " WHERE nickname = '" + member +
+           "' AND (SELECT count(*) FROM seats WHERE nickname = '" + member + "') = 1 OR "
+           "(nickname = '" + member + "' AND match_id > (SELECT min(match_id) FROM seats "
+           "WHERE nickname = '" + member + "'))");
+  const std::string leaver = sql_text(
+      "SELECT s.nickname FROM seats s JOIN matches m ON m.id = s.match_id WHERE "
+      "m.status = 'finished' AND s.computer IS NULL AND s.nickname LIKE 'rc%' "
+      "ORDER BY s.match_id LIMIT 1");
+  ASSERT_FALSE(leaver.empty());
+  sql_text("UPDATE seats SET computer = 'random', nickname = 'Computer ' || seat, "
+           "left_by = 'name:' || nickname WHERE nickname = '" + leaver + "' AND match_id = "
+           "(SELECT min(match_id) FROM seats WHERE nickname = '" + leaver + "')");
+  restart();
+  ASSERT_FALSE(HasFatalFailure());
+  find_web_port();
+  const Table keyed = replay_table(at);
+  EXPECT_EQ(server_table(keyed, at), keyed);
+  const std::string account_key = "account:" + account;
+  EXPECT_TRUE(keyed.at({"eriantys", 2}).contains(account_key));
+  EXPECT_EQ(keyed.at({"eriantys", 2}).contains("name:" + member), member_matches > 1)
+      << "a guest's matches under the name stay the guest's";
+  ASSERT_TRUE(keyed.at({"eriantys", 3}).contains("name:" + leaver));
+  EXPECT_GE(std::get<6>(keyed.at({"eriantys", 3}).at("name:" + leaver)), 1)
+      << "who left is rated, last";
+  EXPECT_NE(keyed, replay);
+  // Pages show the account's name, and its history is found by that name.
+  auto member_history = get("/history/" + member);
+  ASSERT_TRUE(member_history);
+  ASSERT_EQ(member_history->status, 200) << member_history->body;
+  rapidjson::Document mh;
+  mh.Parse(member_history->body.c_str());
+  ASSERT_TRUE(mh.IsObject()) << member_history->body;
+  EXPECT_EQ(std::string(mh["player"].GetString()), account_key);
+  EXPECT_EQ(std::string(mh["name"].GetString()), member);
+  auto board2 = get("/ratings/eriantys?players=2&provisional=1&limit=1000");
+  ASSERT_TRUE(board2);
+  rapidjson::Document b2;
+  b2.Parse(board2->body.c_str());
+  ASSERT_TRUE(b2.IsObject()) << board2->body;
+  bool shown = false;
+  for (const auto& r : b2["ratings"].GetArray())
+    if (std::string(r["player"].GetString()) == account_key)
+      shown = std::string(r["name"].GetString()) == member;
+  EXPECT_TRUE(shown) << board2->body;
+  replay = keyed;
 
   // A file whose results name no places (matches finished before the server stored
   // them): the server folds their logs at start, as the replay tool always does.

@@ -128,6 +128,43 @@ TEST(Standings, TwoComputersOfOneLevelListTheMatchOnceInTheirHistory) {
   EXPECT_EQ(standings.book().applied(), 1);  // applied, but one side is unrated: nothing moves
 }
 
+// Schema 14: an account's seats are keyed account:<id> and shown by its name (a guest's
+// earlier matches under that name stay the guest's); who left a seat a computer took over
+// finds the match in their history, lost.
+TEST(Standings, AnAccountIsShownByNameAndWhoLeftFindsTheMatchLost) {
+  Standings standings(test::games(), "");
+  RatedMatch guest = finished(1, 1'000, "ada", "bob", 1);
+  RatedMatch member = finished(2, 2'000, "ada", "bob", 2);
+  member.match.seats[0].account_id = 7;
+  RatedMatch taken = finished(3, 3'000, "Computer 0", "bob", 1);
+  taken.match.seats[0].computer = "greedy";
+  taken.match.seats[0].left_by = "account:7";
+  standings.add({guest, member, taken});
+  auto h = parse(standings.history_response(get("/history/ada"), 4'000));
+  ASSERT_TRUE(h.IsObject());
+  EXPECT_STREQ(h["player"].GetString(), "account:7");
+  EXPECT_STREQ(h["name"].GetString(), "ada");
+  ASSERT_EQ(h["matches"].Size(), 2u) << "the guest's match is not the account's";
+  const auto& left = h["matches"][0];  // newest first
+  EXPECT_EQ(left["match"].GetInt64(), 3);
+  EXPECT_STREQ(left["result"].GetString(), "lost") << "who left is rated last";
+  EXPECT_STREQ(left["seats"][0]["left_by"].GetString(), "account:7");
+  EXPECT_TRUE(left["seats"][0]["you"].GetBool());
+  EXPECT_STREQ(h["matches"][1]["result"].GetString(), "lost");
+  EXPECT_EQ(parse(standings.history_response(get("/history/account:7"), 4'000))["matches"].Size(),
+            2u);
+  auto board = parse(
+      standings.ratings_response(get("/ratings/eriantys", "players=2&provisional=1"), 4'000));
+  ASSERT_TRUE(board.IsObject());
+  bool shown = false;
+  for (const auto& r : board["ratings"].GetArray()) {
+    EXPECT_STRNE(r["player"].GetString(), "computer:greedy") << "the computer is not rated";
+    if (std::string_view(r["player"].GetString()) == "account:7")
+      shown = std::string_view(r["name"].GetString()) == "ada";
+  }
+  EXPECT_TRUE(shown);
+}
+
 // A private match is rated, and listed in its players' histories as their own row only:
 // no match id (so no replay link), no opponents. The route answers anyone.
 TEST(Standings, APrivateMatchIsRatedAndListedWithoutItsIdOrOpponents) {

@@ -184,6 +184,11 @@ TEST_F(ServerAccountsTest, ALoginFromAnotherConnectionGetsTheSeatBackWithoutATok
   ASSERT_EQ(type_of(register_as(1, "Alice").at(0)), "logged_in");
   auto created = say(1, R"({"type":"create_match","players":2})");
   const auto m = parse(created.at(0))["match"].GetInt64();
+  // The seat is written with the account (schema 14: it is the seat's rating key).
+  ASSERT_FALSE(store.written.empty());
+  ASSERT_FALSE(store.written.back().seats.empty());
+  EXPECT_TRUE(store.written.back().seats[0].account_id.has_value());
+  EXPECT_EQ(store.written.back().seats[0].account_id, server.room(m)->seats[0]->account_id);
   // Another device: the name (any case) and the password, no resume token.
   open(2, "10.0.0.2:1");
   auto lines = login_as(2, "ALICE");

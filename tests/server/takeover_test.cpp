@@ -210,6 +210,9 @@ TEST_F(TakeoverTest, LeavingAStartedMatchHandsTheSeatToAComputerThatPlays) {
   EXPECT_EQ(w.seats[0].nickname, "Computer 1");
   EXPECT_EQ(w.seats[0].computer, std::optional<std::string>("random"));
   EXPECT_EQ(w.seats[0].resume_token_hash, "");
+  // Who left is kept with the seat: their rating counts the match (schema 14).
+  EXPECT_EQ(w.seats[0].left_by, std::optional<std::string>("name:bob"));
+  EXPECT_EQ(w.seats[0].account_id, std::nullopt);
   EXPECT_TRUE(server.room(match)->is_computer(1));
   // The others see it.
   for (ConnectionId c : {1, 3}) {

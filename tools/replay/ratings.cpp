@@ -51,7 +51,9 @@ int run_ratings(const Games& games, const std::string& path, const RatingsArgs& 
   ratings::RatingBook book;
   std::vector<ratings::Skipped> skipped;
   std::size_t unrated = 0;
+  store::KeyNames names;
   for (const store::FinishedMatch& m : *finished) {
+    names.note(m);
     auto placing = store::log_placing(*db, m.id, policy);
     if (!placing) {
       std::fprintf(stderr, "eryantis-replay: match %lld is left out: %s\n",
@@ -121,7 +123,7 @@ int run_ratings(const Games& games, const std::string& path, const RatingsArgs& 
         put(w, "player");
         put(w, s.player);
         put(w, "name");
-        put(w, store::display_name(s.player));
+        put(w, names.shown(s.player));
         put(w, "rating");
         w.Double(s.rating.rating.rating);
         put(w, "deviation");
@@ -164,7 +166,7 @@ int run_ratings(const Games& games, const std::string& path, const RatingsArgs& 
       const ratings::PlayerRating& r = s.rating;
       std::printf("  %-4s %-24s %8.1f %6.1f %8.5f %6d %d-%d-%d\n",
                   s.provisional ? "?" : std::to_string(++rank).c_str(),
-                  store::display_name(s.player).c_str(), r.rating.rating, r.rating.deviation,
+                  names.shown(s.player).c_str(), r.rating.rating, r.rating.deviation,
                   r.rating.volatility, r.matches, r.wins, r.draws, r.losses);
     }
   }

@@ -75,6 +75,7 @@ class Standings {
   std::map<store::FinishCursor, Entry> entries_;
   std::set<store::MatchId> known_;
   std::map<std::string, std::vector<store::FinishCursor>, std::less<>> by_player_;
+  store::KeyNames names_;
   ratings::RatingBook book_;
   std::vector<ratings::Skipped> skipped_;
 };

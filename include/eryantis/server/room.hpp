@@ -34,6 +34,10 @@ struct SeatHolder {
   ConnectionId connection = 0;  // 0 = disconnected
   // A computer player's seat (computer.hpp): never connected, always present.
   std::optional<game::Level> computer;
+  // Schema 14 (docs/accounts.md, "Who is rated: the player key"): the account that took
+  // the seat, and for a computer that took it over, the rating key of the person before.
+  std::optional<std::int64_t> account_id = std::nullopt;
+  std::optional<std::string> left_by = std::nullopt;
 };
 
 // A computer seat's decision for one position: asked, then answered, then played

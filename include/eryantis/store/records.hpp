@@ -110,6 +110,11 @@ struct SeatRecord {
   std::optional<int> wizard;
   // A computer player's level ("random", "greedy", "strong"); nullopt for a person.
   std::optional<std::string> computer;
+  // Schema 14 (docs/accounts.md, "Who is rated: the player key"): the account that took
+  // the seat (nullopt for a guest or a computer), and the rating key of the person who
+  // held the seat before a computer took it over (nullopt when nobody left it).
+  std::optional<std::int64_t> account_id = std::nullopt;
+  std::optional<std::string> left_by = std::nullopt;
   friend bool operator==(const SeatRecord&, const SeatRecord&) = default;
 };
 

@@ -389,6 +389,7 @@ TEST_F(ClusterStoreTest, MigrationEightMakesEveryStoredMatchEriantysVersionOne) 
   const MatchId running = new_match(MatchStatus::Running);
   const MatchId lobby = new_match(MatchStatus::Lobby);
   raw_exec(*store_,
+           "ALTER TABLE seats DROP COLUMN account_id, DROP COLUMN left_by; "  // schema 14's
            "DROP TABLE password_resets; DROP TABLE sessions; DROP TABLE accounts; "  // schema 11's
            "DROP VIEW chat; DROP TABLE chat_messages; "  // schema 9's, applied again
            "DROP TABLE invites; ALTER TABLE matches DROP COLUMN is_private; "  // schema 10's

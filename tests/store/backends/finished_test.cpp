@@ -2,7 +2,8 @@
 // backends: finished_matches lists exactly the finished ones, in (finish time, id) order,
 // each finished at its last event's stored time, with its seats; a cursor skips what was
 // read; the places stored in the result and the places folded from the log agree; the
-// book's input keys seats by kind (name:, computer:) and rates a repeated key once.
+// book's input keys seats by kind (name:, account:, computer:) and rates a repeated key
+// once; a seat a computer took over rates who left it (schema 14).
 #include "backend_fixture.hpp"
 #include "eryantis/store/rating_results.hpp"
 
@@ -157,6 +158,112 @@ TEST_P(FinishedMatchesTest, APrivateMatchSaysSo) {
     EXPECT_EQ(m.is_private, m.id == ids[1]) << "match " << m.id;
     EXPECT_EQ(m.seats.size(), 2u);
   }
+}
+
+// Schema 14: a seat keeps the account that took it and, once a computer took it over,
+// the key of who left it; seats(), load() and finished_matches() read both back.
+TEST_P(FinishedMatchesTest, SeatsKeepTheirAccountAndWhoLeft) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  auto ada = store->create_account(NewAccount{"Ada", "ada", "hash", 1});
+  ASSERT_TRUE(ada) << ada.error().message;
+  const game::Game& g = *test::games().find("goofspiel");
+  const game::Options options = g.options_from_json(R"({"players":2,"cards":5})").value();
+  const std::uint64_t seed = test_seed("SeatKeys");
+  const Played played = play_random_match(g, options, seed);
+  const MatchId id = store_match(*store, played, seed);
+  SeatRecord account_seat{id, 0, "Ada", "h0", {}, {}, {}};
+  account_seat.account_id = ada->id;
+  SeatRecord taken{id, 1, "Computer 1", "", {}, {}, "greedy"};
+  taken.left_by = "name:bob";
+  ASSERT_TRUE(store->upsert_seat(account_seat));
+  ASSERT_TRUE(store->upsert_seat(taken));
+  auto seats = store->seats(id);
+  ASSERT_TRUE(seats) << seats.error().message;
+  ASSERT_EQ(seats->size(), 2u);
+  EXPECT_EQ((*seats)[0], account_seat);
+  EXPECT_EQ((*seats)[1], taken);
+  auto loaded = store->load_unfinished();
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ASSERT_EQ(loaded->restored.size(), 1u);
+  ASSERT_EQ(loaded->restored[0].seats.size(), 2u);
+  EXPECT_EQ(loaded->restored[0].seats[0].account_id, ada->id);
+  EXPECT_EQ(loaded->restored[0].seats[1].left_by, "name:bob");
+
+  ASSERT_TRUE(store->set_status(id, MatchStatus::Finished, R"({"reason":"cards"})"));
+  auto all = store->finished_matches(FinishCursor{});
+  ASSERT_TRUE(all) << all.error().message;
+  ASSERT_EQ(all->size(), 1u);
+  ASSERT_EQ(all->front().seats.size(), 2u);
+  EXPECT_EQ(all->front().seats[0].account_id, ada->id);
+  EXPECT_EQ(all->front().seats[1].left_by, "name:bob");
+  EXPECT_EQ(rating_id(all->front().seats[0]), "account:" + std::to_string(ada->id));
+}
+
+TEST_P(FinishedMatchesTest, AnAccountIsItsOwnKeyAndShowsItsName) {
+  SeatRecord seat{1, 0, "Ada", "", {}, {}, {}};
+  seat.account_id = 7;
+  EXPECT_EQ(rating_id(seat), "account:7");
+  FinishedMatch m;
+  m.id = 1;
+  m.players = 2;
+  m.seats = {seat, SeatRecord{1, 1, "bob", "", {}, {}, {}}};
+  KeyNames names;
+  EXPECT_EQ(names.id_of("Ada"), "name:Ada") << "before the account played: a guest's name";
+  names.note(m);
+  EXPECT_EQ(names.shown("account:7"), "Ada");
+  EXPECT_EQ(names.shown("name:bob"), "bob");
+  EXPECT_EQ(names.shown("computer:strong"), "computer:strong");
+  EXPECT_EQ(names.id_of("Ada"), "account:7");
+  EXPECT_EQ(names.id_of("bob"), "name:bob");
+  EXPECT_EQ(names.id_of("computer:strong"), "computer:strong");
+  EXPECT_EQ(names.id_of("account:7"), "account:7");
+  // Renamed: the new name finds the account, the old one no longer does.
+  m.seats[0].nickname = "Adelaide";
+  names.note(m);
+  EXPECT_EQ(names.shown("account:7"), "Adelaide");
+  EXPECT_EQ(names.id_of("Adelaide"), "account:7");
+  EXPECT_EQ(names.id_of("Ada"), "name:Ada");
+}
+
+// A seat a computer took over rates who left it, last alone; the computer is not rated.
+TEST_P(FinishedMatchesTest, WhoLeftIsRatedLastAndTheComputerNot) {
+  FinishedMatch m;
+  m.id = 5;
+  m.game = "eriantys";
+  m.players = 4;
+  m.finished_ms = 1000;
+  m.seats = {SeatRecord{5, 0, "ann", "", {}, {}, {}}, SeatRecord{5, 1, "ben", "", {}, {}, {}},
+             SeatRecord{5, 2, "Computer 2", "", {}, {}, "strong"},
+             SeatRecord{5, 3, "cy", "", {}, {}, {}}};
+  m.seats[2].left_by = "account:9";
+  // The computer won for the seat: who left is still last, the others move up.
+  auto r = rating_result(m, Placing{{3, 2, 1, 4}, {}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->seat_results[2].player, "account:9");
+  EXPECT_EQ(r->seat_results[2].place, 4);
+  EXPECT_EQ(r->seat_results[2].team, -1);
+  EXPECT_EQ(r->seat_results[0].place, 2);
+  EXPECT_EQ(r->seat_results[1].place, 1);
+  EXPECT_EQ(r->seat_results[3].place, 3);
+  for (const auto& s : r->seat_results) EXPECT_NE(s.player, "computer:strong");
+  // Teams: teammates keep one place; who left is on a side of their own, last.
+  r = rating_result(m, Placing{{1, 3, 3, 1}, {0, 1, 1, 0}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->seat_results[0].place, 1);
+  EXPECT_EQ(r->seat_results[3].place, 1);
+  EXPECT_EQ(r->seat_results[1].place, 3);
+  EXPECT_EQ(r->seat_results[1].team, 1);
+  EXPECT_EQ(r->seat_results[2].place, 4);
+  EXPECT_EQ(r->seat_results[2].team, -1);
+  ratings::RatingBook book;
+  EXPECT_TRUE(book.apply(*r)) << "the book takes the result";
+  // A computer nobody left (added in the lobby) is rated as before.
+  m.seats[2].left_by.reset();
+  r = rating_result(m, Placing{{3, 2, 1, 4}, {}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->seat_results[2].player, "computer:strong");
+  EXPECT_EQ(r->seat_results[2].place, 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FinishedMatchesTest,
