@@ -372,14 +372,19 @@ net::HttpResponse Standings::history_response(const net::HttpRequest& request,
     put(w, m.game);
     put(w, "players");
     w.Int(m.players);
+    // A private row's times are the day it finished and no length or move count:
+    // the same exact figures in two public histories would tell who played whom.
+    constexpr std::int64_t kDayMs = 86'400'000;
     put(w, "started_ms");
-    w.Int64(m.started_ms);
+    w.Int64(m.is_private ? m.finished_ms / kDayMs * kDayMs : m.started_ms);
     put(w, "finished_ms");
-    w.Int64(m.finished_ms);
-    put(w, "duration_ms");
-    w.Int64(m.finished_ms - m.started_ms);
-    put(w, "commands");
-    w.Int64(m.events);
+    w.Int64(m.is_private ? m.finished_ms / kDayMs * kDayMs : m.finished_ms);
+    if (!m.is_private) {
+      put(w, "duration_ms");
+      w.Int64(m.finished_ms - m.started_ms);
+      put(w, "commands");
+      w.Int64(m.events);
+    }
     int best = 0;
     for (int p : placing.places) best = best == 0 ? p : std::min(best, p);
     put(w, "seats");

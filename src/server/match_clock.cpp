@@ -166,11 +166,14 @@ bool Server::check_clock(Room& room, std::int64_t now) {
     room.submit(seat, skip, game::Authority::Server, 0, "", std::nullopt);
     return true;
   }
-  // The game has no skip here: the first of its legal commands is played for the seat.
+  // The game has no skip here: the first of its legal commands is played for the seat,
+  // if the rules take it (else nothing is written and the timers run on: a refused
+  // command reported as handled would stop the room's other timers every tick).
   const std::vector<game::Command> legal = room.game->legal_commands(room.state, seat);
-  if (legal.empty()) return false;
+  if (legal.empty() || !room.game->decide(room.state, seat, legal.front(), game::Authority::Player))
+    return false;
   room.submit(seat, legal.front(), game::Authority::Player, 0, "", std::nullopt);
-  return true;
+  return room.busy;
 }
 
 void Server::clock_step(Room& room, clocks::ClockStep step) {

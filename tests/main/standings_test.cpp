@@ -184,6 +184,10 @@ TEST(Standings, APrivateMatchIsRatedAndListedWithoutItsIdOrOpponents) {
     EXPECT_TRUE(newest["match"].IsNull());
     EXPECT_TRUE(newest["private"].GetBool());
     ASSERT_EQ(newest["seats"].Size(), 1u) << "only the player's own seat";
+    // The day only, no length or move count: exact figures would pair the histories.
+    EXPECT_EQ(newest["finished_ms"].GetInt64() % 86'400'000, 0);
+    EXPECT_FALSE(newest.HasMember("commands"));
+    EXPECT_FALSE(newest.HasMember("duration_ms"));
     EXPECT_TRUE(newest["seats"][0]["you"].GetBool());
     EXPECT_TRUE(newest["result"].IsString());
     EXPECT_EQ(h["matches"][1]["match"].GetInt64(), 1);

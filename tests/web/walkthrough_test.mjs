@@ -196,7 +196,9 @@ try {
   await alice.goto(`${base}?leaderboard=eriantys&players=3&provisional=1`);
   await alice.waitForSelector('table.ratings tr[data-player="computer:greedy"]');
   const board = await alice.$$eval('table.ratings tr[data-player]', (trs) => trs.map((tr) => `${tr.dataset.player} ${tr.textContent.trim()}`));
-  check(board.some((r) => r.startsWith('name:alice')) && board.some((r) => r.startsWith('name:bob')), `step 7: the 3-player leaderboard (provisional shown): ${board.join(' | ')}`);
+  // Accounts are rated under account:<id> and shown by their names.
+  const listedAs = (name) => board.some((r) => r.startsWith('account:') && r.includes(name));
+  check(listedAs('alice') && listedAs('bob'), `step 7: the 3-player leaderboard (provisional shown) lists both accounts by name: ${board.join(' | ')}`);
   await alice.screenshot({ path: join(out, 'leaderboard.png'), fullPage: true });
 
   // 8. A third, fresh context: alice's password, and everything is there.

@@ -42,9 +42,9 @@ interface HistoryMatch {
   game: string;
   players: number;
   started_ms: number;
-  finished_ms: number;
-  duration_ms: number;
-  commands: number;
+  finished_ms: number; // a private match: the day only
+  duration_ms?: number; // absent for a private match
+  commands?: number;
   seats: HistorySeat[];
   result: string;
 }
@@ -186,14 +186,14 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
       ? h('span', { class: 'hint' }, 'private')
       : history.replay_url ? h('a', { href: `${history.replay_url}#match=${m.match}`, 'data-replay': m.match, target: '_blank', rel: 'noopener' }, 'replay') : h('span', { class: 'hint' }, `#${m.match}`);
     return h('tr', { 'data-match': m.match ?? 'private', 'data-private': m.private ? 'true' : null, 'data-result': m.result },
-      h('td', {}, new Date(m.finished_ms).toLocaleString()),
+      h('td', {}, m.private ? new Date(m.finished_ms).toLocaleDateString() : new Date(m.finished_ms).toLocaleString()),
       h('td', {}, `${m.game}, ${m.players}`),
       h('td', { class: `result ${m.result}` }, you?.place ? `${m.result} (place ${you.place})` : m.result),
       m.private
         ? h('td', { class: 'hint' }, 'a private match')
         : h('td', {}, ...others.flatMap((s, i) => [i ? ', ' : '', h('a', { href: profileHref(s.player.startsWith('computer:') ? s.player : s.name) }, s.name), s.place ? ` (${s.place})` : ''])),
       h('td', { class: 'num' }, you?.rating ? changeText(you.rating.before, you.rating.after) : '—'),
-      h('td', { class: 'num' }, `${m.commands} moves, ${durationText(m.duration_ms)}`),
+      h('td', { class: 'num' }, m.private ? '—' : `${m.commands ?? 0} moves, ${durationText(m.duration_ms ?? 0)}`),
       h('td', {}, replay));
   });
   body.append(

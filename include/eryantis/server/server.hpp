@@ -132,6 +132,8 @@ class Server final : public ConnectionEvents,
     std::int64_t max_age_s = 0;  // until the session expires
   };
   static constexpr std::int64_t kCookieTicketMs = 60'000;
+  // Cookie tickets kept at most (each ~200 bytes); beyond, the one closest to expiry goes.
+  static constexpr std::size_t kMaxCookieTickets = 4096;
   std::optional<CookieGrant> redeem_cookie_ticket(std::string_view ticket);
 
   // Heartbeats and match timers; call a few times per second.
